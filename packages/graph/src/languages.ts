@@ -1,0 +1,398 @@
+/**
+ * What GraphPlan knows about each grammar: which files it reads, which nodes are
+ * definitions and imports, which are control flow, strings and comments.
+ * Everything language-specific in the graph (and in the packages above it) reads from here.
+ */
+import type { Node } from "web-tree-sitter";
+
+export const LANGUAGE_IDS = [
+  "python",
+  "javascript",
+  "typescript",
+  "tsx",
+  "java",
+  "go",
+  "rust",
+  "ruby",
+  "php",
+  "c",
+  "cpp",
+] as const;
+export type LanguageId = (typeof LANGUAGE_IDS)[number];
+
+export type SymbolKind =
+  | "class"
+  | "function"
+  | "method"
+  | "struct"
+  | "trait"
+  | "interface"
+  | "enum"
+  | "impl"
+  | "module"
+  | "namespace"
+  | "typedef"
+  | "type_alias"
+  | "type"
+  | "constructor"
+  | "singleton_method";
+
+/** A node type that defines a symbol, and how to read the symbol's name and kind. */
+export interface DefinitionRule {
+  readonly kind: SymbolKind;
+  /** Refines the kind from the node (a Go `type_spec` is a struct, an interface or a plain type). */
+  readonly kindOf?: (node: Node) => SymbolKind;
+  /** Defaults to the text of the `name` field. Return null to skip the node (e.g. a forward declaration). */
+  readonly name?: (node: Node) => string | null;
+}
+
+export interface LanguageSpec {
+  readonly id: LanguageId;
+  /** File name of the grammar inside `tree-sitter-wasms/out`. */
+  readonly wasm: string;
+  readonly extensions: readonly string[];
+  readonly definitions: Readonly<Record<string, DefinitionRule>>;
+  readonly importTypes: readonly string[];
+  /** Node type → normalized line kind (`if_statement`, `for_statement`, ...). */
+  readonly lineKinds: Readonly<Record<string, string>>;
+  readonly stringTypes: readonly string[];
+  readonly commentTypes: readonly string[];
+  /** Node types that hold an indented or braced list of statements. */
+  readonly blockTypes: readonly string[];
+}
+
+const nameField = (node: Node): string | null => node.childForFieldName("name")?.text ?? null;
+
+/** Follows C/C++ `declarator` fields down to the declared name (`int *(*f)(void)` → `f`). */
+function declaratorName(node: Node): string | null {
+  let current: Node | null = node.childForFieldName("declarator");
+  while (current) {
+    switch (current.type) {
+      case "identifier":
+      case "field_identifier":
+      case "type_identifier":
+      case "qualified_identifier":
+      case "destructor_name":
+      case "operator_name":
+      case "primitive_type":
+        return current.text;
+      default: {
+        const next = current.childForFieldName("declarator") ?? current.childForFieldName("name");
+        if (!next) return null;
+        current = next;
+      }
+    }
+  }
+  return null;
+}
+
+/** struct/enum/class specifiers define a symbol only when they have a body. */
+const namedWithBody = (node: Node): string | null =>
+  node.childForFieldName("body") ? nameField(node) : null;
+
+/** JS/TS `const f = () => ...` / `const f = function () {}` define a function named by the declarator. */
+function variableFunctionName(node: Node): string | null {
+  const value = node.childForFieldName("value");
+  if (!value) return null;
+  if (!["arrow_function", "function_expression", "function", "generator_function"].includes(value.type)) return null;
+  return nameField(node);
+}
+
+function goTypeKind(node: Node): SymbolKind {
+  const type = node.childForFieldName("type")?.type;
+  return type === "struct_type" ? "struct" : type === "interface_type" ? "interface" : "type";
+}
+
+const JS_LINE_KINDS = {
+  if_statement: "if_statement",
+  for_statement: "for_statement",
+  for_in_statement: "for_statement",
+  while_statement: "while_statement",
+  do_statement: "while_statement",
+  return_statement: "return_statement",
+  throw_statement: "throw_statement",
+  try_statement: "try_statement",
+  switch_statement: "switch_statement",
+} as const;
+
+const JS_DEFINITIONS: Record<string, DefinitionRule> = {
+  class_declaration: { kind: "class" },
+  abstract_class_declaration: { kind: "class" },
+  function_declaration: { kind: "function" },
+  generator_function_declaration: { kind: "function" },
+  method_definition: { kind: "method" },
+  variable_declarator: { kind: "function", name: variableFunctionName },
+};
+
+const TS_DEFINITIONS: Record<string, DefinitionRule> = {
+  ...JS_DEFINITIONS,
+  interface_declaration: { kind: "interface" },
+  enum_declaration: { kind: "enum" },
+  type_alias_declaration: { kind: "type_alias" },
+  module: { kind: "module" },
+  internal_module: { kind: "namespace" },
+};
+
+const C_LIKE_LINE_KINDS = {
+  if_statement: "if_statement",
+  for_statement: "for_statement",
+  for_range_loop: "for_statement",
+  while_statement: "while_statement",
+  do_statement: "while_statement",
+  return_statement: "return_statement",
+  switch_statement: "switch_statement",
+  throw_statement: "throw_statement",
+  try_statement: "try_statement",
+} as const;
+
+const C_DEFINITIONS: Record<string, DefinitionRule> = {
+  function_definition: { kind: "function", name: declaratorName },
+  struct_specifier: { kind: "struct", name: namedWithBody },
+  union_specifier: { kind: "struct", name: namedWithBody },
+  enum_specifier: { kind: "enum", name: namedWithBody },
+  type_definition: { kind: "typedef", name: declaratorName },
+};
+
+const JS_STRINGS = ["string", "template_string", "string_fragment", "regex", "jsx_text"];
+
+export const LANGUAGES: Readonly<Record<LanguageId, LanguageSpec>> = {
+  python: {
+    id: "python",
+    wasm: "tree-sitter-python.wasm",
+    extensions: [".py", ".pyi"],
+    definitions: {
+      class_definition: { kind: "class" },
+      function_definition: { kind: "function" },
+    },
+    importTypes: ["import_statement", "import_from_statement", "future_import_statement"],
+    lineKinds: {
+      if_statement: "if_statement",
+      for_statement: "for_statement",
+      while_statement: "while_statement",
+      return_statement: "return_statement",
+      raise_statement: "raise_statement",
+      try_statement: "try_statement",
+      with_statement: "with_statement",
+    },
+    stringTypes: ["string", "string_content", "concatenated_string"],
+    commentTypes: ["comment"],
+    blockTypes: ["block", "module"],
+  },
+  javascript: {
+    id: "javascript",
+    wasm: "tree-sitter-javascript.wasm",
+    extensions: [".js", ".jsx", ".mjs", ".cjs"],
+    definitions: JS_DEFINITIONS,
+    importTypes: ["import_statement"],
+    lineKinds: JS_LINE_KINDS,
+    stringTypes: JS_STRINGS,
+    commentTypes: ["comment"],
+    blockTypes: ["statement_block", "class_body", "program"],
+  },
+  typescript: {
+    id: "typescript",
+    wasm: "tree-sitter-typescript.wasm",
+    extensions: [".ts", ".mts", ".cts"],
+    definitions: TS_DEFINITIONS,
+    importTypes: ["import_statement"],
+    lineKinds: JS_LINE_KINDS,
+    stringTypes: JS_STRINGS,
+    commentTypes: ["comment"],
+    blockTypes: ["statement_block", "class_body", "interface_body", "enum_body", "program"],
+  },
+  tsx: {
+    id: "tsx",
+    wasm: "tree-sitter-tsx.wasm",
+    extensions: [".tsx"],
+    definitions: TS_DEFINITIONS,
+    importTypes: ["import_statement"],
+    lineKinds: JS_LINE_KINDS,
+    stringTypes: JS_STRINGS,
+    commentTypes: ["comment"],
+    blockTypes: ["statement_block", "class_body", "interface_body", "enum_body", "program"],
+  },
+  java: {
+    id: "java",
+    wasm: "tree-sitter-java.wasm",
+    extensions: [".java"],
+    definitions: {
+      class_declaration: { kind: "class" },
+      record_declaration: { kind: "class" },
+      interface_declaration: { kind: "interface" },
+      annotation_type_declaration: { kind: "interface" },
+      enum_declaration: { kind: "enum" },
+      method_declaration: { kind: "method" },
+      constructor_declaration: { kind: "constructor" },
+    },
+    importTypes: ["import_declaration"],
+    lineKinds: {
+      if_statement: "if_statement",
+      for_statement: "for_statement",
+      enhanced_for_statement: "for_statement",
+      while_statement: "while_statement",
+      do_statement: "while_statement",
+      return_statement: "return_statement",
+      throw_statement: "throw_statement",
+      try_statement: "try_statement",
+      try_with_resources_statement: "try_statement",
+      switch_expression: "switch_statement",
+    },
+    stringTypes: ["string_literal", "string_fragment", "text_block", "character_literal"],
+    commentTypes: ["line_comment", "block_comment"],
+    blockTypes: ["block", "class_body", "interface_body", "enum_body", "constructor_body", "program"],
+  },
+  go: {
+    id: "go",
+    wasm: "tree-sitter-go.wasm",
+    extensions: [".go"],
+    definitions: {
+      function_declaration: { kind: "function" },
+      method_declaration: { kind: "method" },
+      type_spec: { kind: "type", kindOf: goTypeKind },
+    },
+    importTypes: ["import_declaration"],
+    lineKinds: {
+      if_statement: "if_statement",
+      for_statement: "for_statement",
+      return_statement: "return_statement",
+      expression_switch_statement: "switch_statement",
+      type_switch_statement: "switch_statement",
+      select_statement: "switch_statement",
+      defer_statement: "defer_statement",
+      go_statement: "go_statement",
+    },
+    stringTypes: ["interpreted_string_literal", "raw_string_literal", "rune_literal"],
+    commentTypes: ["comment"],
+    blockTypes: ["block", "source_file"],
+  },
+  rust: {
+    id: "rust",
+    wasm: "tree-sitter-rust.wasm",
+    extensions: [".rs"],
+    definitions: {
+      function_item: { kind: "function" },
+      struct_item: { kind: "struct" },
+      enum_item: { kind: "enum" },
+      trait_item: { kind: "trait" },
+      impl_item: {
+        kind: "impl",
+        name: (node) => {
+          const type = node.childForFieldName("type")?.text;
+          const trait = node.childForFieldName("trait")?.text;
+          if (!type) return null;
+          return trait ? `${trait} for ${type}` : type;
+        },
+      },
+      mod_item: { kind: "module" },
+      type_item: { kind: "type_alias" },
+      union_item: { kind: "struct" },
+    },
+    importTypes: ["use_declaration", "extern_crate_declaration"],
+    lineKinds: {
+      if_expression: "if_statement",
+      for_expression: "for_statement",
+      while_expression: "while_statement",
+      loop_expression: "while_statement",
+      return_expression: "return_statement",
+      match_expression: "switch_statement",
+    },
+    stringTypes: ["string_literal", "raw_string_literal", "char_literal", "string_content"],
+    commentTypes: ["line_comment", "block_comment"],
+    blockTypes: ["block", "declaration_list", "field_declaration_list", "source_file"],
+  },
+  ruby: {
+    id: "ruby",
+    wasm: "tree-sitter-ruby.wasm",
+    extensions: [".rb"],
+    definitions: {
+      class: { kind: "class" },
+      module: { kind: "module" },
+      method: { kind: "method" },
+      singleton_method: { kind: "singleton_method" },
+    },
+    importTypes: ["call"],
+    lineKinds: {
+      if: "if_statement",
+      unless: "if_statement",
+      if_modifier: "if_statement",
+      unless_modifier: "if_statement",
+      while: "while_statement",
+      until: "while_statement",
+      for: "for_statement",
+      return: "return_statement",
+      case: "switch_statement",
+      begin: "try_statement",
+    },
+    stringTypes: ["string", "string_content", "heredoc_body", "symbol", "regex"],
+    commentTypes: ["comment"],
+    blockTypes: ["body_statement", "program", "do_block", "block"],
+  },
+  php: {
+    id: "php",
+    wasm: "tree-sitter-php.wasm",
+    extensions: [".php"],
+    definitions: {
+      class_declaration: { kind: "class" },
+      interface_declaration: { kind: "interface" },
+      trait_declaration: { kind: "trait" },
+      enum_declaration: { kind: "enum" },
+      function_definition: { kind: "function" },
+      method_declaration: { kind: "method" },
+    },
+    importTypes: ["namespace_use_declaration", "include_expression", "include_once_expression", "require_expression", "require_once_expression"],
+    lineKinds: {
+      if_statement: "if_statement",
+      for_statement: "for_statement",
+      foreach_statement: "for_statement",
+      while_statement: "while_statement",
+      do_statement: "while_statement",
+      return_statement: "return_statement",
+      throw_expression: "throw_statement",
+      try_statement: "try_statement",
+      switch_statement: "switch_statement",
+    },
+    stringTypes: ["string", "encapsed_string", "string_value", "heredoc", "nowdoc"],
+    commentTypes: ["comment"],
+    blockTypes: ["compound_statement", "declaration_list", "program"],
+  },
+  c: {
+    id: "c",
+    wasm: "tree-sitter-c.wasm",
+    extensions: [".c", ".h"],
+    definitions: C_DEFINITIONS,
+    importTypes: ["preproc_include"],
+    lineKinds: C_LIKE_LINE_KINDS,
+    stringTypes: ["string_literal", "char_literal", "string_content", "system_lib_string"],
+    commentTypes: ["comment"],
+    blockTypes: ["compound_statement", "field_declaration_list", "translation_unit"],
+  },
+  cpp: {
+    id: "cpp",
+    wasm: "tree-sitter-cpp.wasm",
+    extensions: [".cpp", ".cxx", ".cc", ".hpp", ".hxx", ".hh"],
+    definitions: {
+      ...C_DEFINITIONS,
+      class_specifier: { kind: "class", name: namedWithBody },
+      namespace_definition: { kind: "namespace", name: (node) => nameField(node) ?? "(anonymous)" },
+      alias_declaration: { kind: "type_alias" },
+    },
+    importTypes: ["preproc_include", "using_declaration"],
+    lineKinds: C_LIKE_LINE_KINDS,
+    stringTypes: ["string_literal", "char_literal", "raw_string_literal", "string_content", "system_lib_string"],
+    commentTypes: ["comment"],
+    blockTypes: ["compound_statement", "field_declaration_list", "declaration_list", "translation_unit"],
+  },
+};
+
+const BY_EXTENSION: ReadonlyMap<string, LanguageId> = new Map(
+  Object.values(LANGUAGES).flatMap((spec) => spec.extensions.map((ext) => [ext, spec.id] as const)),
+);
+
+/** The language of a path, by its extension; `undefined` when GraphPlan does not read that kind of file. */
+export function detectLanguage(path: string): LanguageId | undefined {
+  const dot = path.lastIndexOf(".");
+  if (dot < 0 || dot < path.lastIndexOf("/")) return undefined;
+  return BY_EXTENSION.get(path.slice(dot).toLowerCase());
+}
+
+export const SUPPORTED_EXTENSIONS: readonly string[] = [...BY_EXTENSION.keys()];

@@ -1,0 +1,83 @@
+/**
+ * Grammar loading and parsing. Grammars load once per process (`loadGrammars`), after which
+ * `parse` is synchronous and reuses one parser per language.
+ */
+import { createRequire } from "node:module";
+import { Language, Parser, type Tree } from "web-tree-sitter";
+import { LANGUAGE_IDS, LANGUAGES, type LanguageId } from "./languages.js";
+
+const require = createRequire(import.meta.url);
+
+/** `parse` was called for a language whose grammar has not been loaded. */
+export class GrammarNotLoaded extends Error {
+  readonly _tag = "GrammarNotLoaded";
+  constructor(readonly language: LanguageId) {
+    super(`The ${language} grammar is not loaded: call \`await loadGrammars()\` once before parsing.`);
+  }
+}
+
+const languages = new Map<LanguageId, Language>();
+const parsers = new Map<LanguageId, Parser>();
+let runtime: Promise<void> | undefined;
+const pending = new Map<LanguageId, Promise<void>>();
+let queue: Promise<unknown> = Promise.resolve();
+
+function grammarPath(id: LanguageId): string {
+  return require.resolve(`tree-sitter-wasms/out/${LANGUAGES[id].wasm}`);
+}
+
+/**
+ * Loads the tree-sitter runtime and the grammars of `ids` (all 11 by default). Idempotent and
+ * safe to call concurrently: each grammar loads once per process, one at a time.
+ */
+export async function loadGrammars(ids: readonly LanguageId[] = LANGUAGE_IDS): Promise<void> {
+  runtime ??= Parser.init();
+  await runtime;
+  for (const id of ids) {
+    if (languages.has(id)) continue;
+    // Grammars are linked into one WebAssembly module: loading two at once corrupts the
+    // linker's symbol table, so every load waits for the one before it.
+    let loading = pending.get(id);
+    if (!loading) {
+      loading = queue.then(() => Language.load(grammarPath(id))).then((language) => {
+        languages.set(id, language);
+      });
+      queue = loading.catch(() => undefined);
+      pending.set(id, loading);
+    }
+    await loading;
+  }
+}
+
+/** The loaded tree-sitter `Language` of `id` (for building queries). */
+export function grammar(id: LanguageId): Language {
+  const language = languages.get(id);
+  if (!language) throw new GrammarNotLoaded(id);
+  return language;
+}
+
+/**
+ * Parses `source` as `language`. The caller owns the returned tree and must `tree.delete()` it
+ * (or use {@link withTree}); trees live in WebAssembly memory, not the JS heap.
+ */
+export function parse(source: string, language: LanguageId): Tree {
+  let parser = parsers.get(language);
+  if (!parser) {
+    parser = new Parser();
+    parser.setLanguage(grammar(language));
+    parsers.set(language, parser);
+  }
+  const tree = parser.parse(source);
+  if (!tree) throw new Error(`tree-sitter returned no tree for a ${language} source of ${source.length} chars`);
+  return tree;
+}
+
+/** Parses, runs `use`, and frees the tree, whatever `use` does. */
+export function withTree<T>(source: string, language: LanguageId, use: (tree: Tree) => T): T {
+  const tree = parse(source, language);
+  try {
+    return use(tree);
+  } finally {
+    tree.delete();
+  }
+}

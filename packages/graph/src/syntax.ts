@@ -1,0 +1,67 @@
+/** Small, language-aware facts about syntax trees that every package above the graph needs. */
+import type { Node, Point, Tree } from "web-tree-sitter";
+import { LANGUAGES, type LanguageId } from "./languages.js";
+
+export interface SyntaxError {
+  /** 1-based line. */
+  readonly line: number;
+  /** 0-based column. */
+  readonly column: number;
+  /** `ERROR` for text the grammar could not place, `MISSING` for a token it had to invent. */
+  readonly kind: "ERROR" | "MISSING";
+  /** The offending text (or the missing token type), at most 40 characters. */
+  readonly text: string;
+}
+
+/** Every syntax error in the tree, outermost first, in document order. */
+export function syntaxErrors(tree: Tree, limit = 50): SyntaxError[] {
+  const out: SyntaxError[] = [];
+  const visit = (node: Node): void => {
+    if (out.length >= limit) return;
+    if (node.isMissing) {
+      out.push({ line: node.startPosition.row + 1, column: node.startPosition.column, kind: "MISSING", text: node.type });
+      return;
+    }
+    if (node.type === "ERROR") {
+      out.push({ line: node.startPosition.row + 1, column: node.startPosition.column, kind: "ERROR", text: node.text.slice(0, 40) });
+      return;
+    }
+    if (!node.hasError) return;
+    for (const child of node.children) if (child) visit(child);
+  };
+  visit(tree.rootNode);
+  return out;
+}
+
+export interface NodeEnd {
+  readonly endIndex: number;
+  readonly endPosition: Point;
+}
+
+/**
+ * Where a node really ends once trailing comments are left out. tree-sitter puts the comments
+ * that follow the last statement of a block inside the block, so a definition's node reaches
+ * past its code; CPython's `ast` (and a reader) ends the definition at its last statement.
+ * Edits that replace or delete a definition use this end so the comments after it survive.
+ */
+export function codeEnd(node: Node, language: LanguageId): NodeEnd {
+  const comments = LANGUAGES[language].commentTypes;
+  let current = node;
+  for (;;) {
+    let last: Node | null = current.lastChild;
+    while (last && comments.includes(last.type)) last = last.previousSibling;
+    if (!last) return { endIndex: current.endIndex, endPosition: current.endPosition };
+    if (last.childCount === 0) return { endIndex: last.endIndex, endPosition: last.endPosition };
+    current = last;
+  }
+}
+
+/** True when `node` is, or lies inside, a string or comment of `language`. */
+export function inStringOrComment(node: Node, language: LanguageId): "string" | "comment" | undefined {
+  const spec = LANGUAGES[language];
+  for (let n: Node | null = node; n; n = n.parent) {
+    if (spec.commentTypes.includes(n.type)) return "comment";
+    if (spec.stringTypes.includes(n.type)) return "string";
+  }
+  return undefined;
+}

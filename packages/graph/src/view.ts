@@ -1,0 +1,35 @@
+/** The LLM-facing text view of a graph: grouped by file, ordered by line. */
+import type { Graph } from "./graph.js";
+
+const importText = (module: string, symbol: string | null): string =>
+  symbol === null ? `import ${module}` : `from ${module} import ${symbol}`;
+
+/**
+ * ```
+ * FILE: src/schema.py
+ *   IMPORT: from marshmallow.utils import missing [line 12]
+ *   CLASS: BaseSchema (lines 45-920)
+ *   FUNCTION: __init__ (lines 50-78)
+ * ```
+ */
+export function graphView(graph: Graph): string {
+  const files = new Map<string, { line: number; order: number; text: string }[]>();
+  const add = (file: string, line: number, order: number, text: string) => {
+    let rows = files.get(file);
+    if (!rows) files.set(file, (rows = []));
+    rows.push({ line, order, text });
+  };
+  for (const imp of graph.imports) add(imp.file, imp.line, 0, `IMPORT: ${importText(imp.module, imp.symbol)} [line ${imp.line}]`);
+  for (const sym of graph.symbols) {
+    add(sym.file, sym.start_line, 1, `${sym.kind.toUpperCase()}: ${sym.name} (lines ${sym.start_line}-${sym.end_line})`);
+  }
+  for (const file of Object.keys(graph.line_kinds)) if (!files.has(file)) files.set(file, []);
+  const out: string[] = [];
+  for (const [file, rows] of files) {
+    out.push(`FILE: ${file}`);
+    rows.sort((a, b) => a.line - b.line || a.order - b.order);
+    for (const row of rows) out.push(`  ${row.text}`);
+  }
+  for (const error of graph.errors) out.push(`ERROR: ${error}`);
+  return out.join("\n");
+}

@@ -1,0 +1,83 @@
+/**
+ * The plan an LLM writes: a list of steps, or an object with custom operators and the list.
+ * Described once here; types are inferred and the prompt's JSON Schema is generated from it.
+ */
+import { z } from "zod";
+
+const Params = z.record(z.string(), z.unknown()).describe("Parameters of the operator");
+
+/** A step of a composed or LLM-defined operator: a primitive call, or a conditional. */
+export type DslStep =
+  | { primitive: string; params: Record<string, unknown>; bind?: string | undefined }
+  | { if: string; then: DslStep | DslStep[]; else?: DslStep | DslStep[] | undefined };
+
+export const DslStepSchema: z.ZodType<DslStep> = z.lazy(() =>
+  z.union([
+    z.strictObject({
+      primitive: z.string().min(1),
+      params: Params,
+      bind: z.string().min(1).describe("Name the step's output for later steps ($name.field)").optional(),
+    }),
+    z.strictObject({
+      if: z.string().min(1).describe('A condition such as "$body.count > 0"'),
+      then: z.union([DslStepSchema, z.array(DslStepSchema)]),
+      else: z.union([DslStepSchema, z.array(DslStepSchema)]).optional(),
+    }),
+  ]),
+);
+
+export const OperatorDefinitionSchema = z.strictObject({
+  define: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an operator name is an identifier"),
+  description: z.string().optional(),
+  params_schema: z.record(z.string(), z.string()).describe("Parameter name → type (string, number, boolean, locator)"),
+  steps: z.array(DslStepSchema).min(1),
+});
+
+/** Tier 0 (primitives, composed, legacy) and tier 1 (surgery) steps: `{op, params}`. */
+export const OpStepSchema = z.object({ op: z.string().min(1), params: Params.default({}) });
+/** Tier 2: a template with typed parameters. */
+export const TemplateStepSchema = z.object({ template: z.string().min(1), params: Params.default({}) });
+/** Tier 3: a typed fragment applied at a locator. */
+export const FragmentStepSchema = z.object({
+  fragment: z.record(z.string(), z.unknown()),
+  action: z.enum(["replace", "insert_before", "insert_after"]).default("replace"),
+  locator: z.record(z.string(), z.unknown()),
+});
+
+export const StepSchema = z.union([OpStepSchema, TemplateStepSchema, FragmentStepSchema]);
+export const StepsSchema = z.array(StepSchema).min(1, "a plan has at least one step");
+
+export const PlanSchema = z.union([
+  StepsSchema,
+  z.object({
+    define_operators: z.array(OperatorDefinitionSchema).default([]),
+    plan: StepsSchema,
+  }),
+]);
+
+export type OpStep = z.infer<typeof OpStepSchema>;
+export type TemplateStep = z.infer<typeof TemplateStepSchema>;
+export type FragmentStep = z.infer<typeof FragmentStepSchema>;
+export type Step = z.infer<typeof StepSchema>;
+export type OperatorDefinition = z.infer<typeof OperatorDefinitionSchema>;
+export type Plan = z.infer<typeof PlanSchema>;
+
+/** The steps and custom operators of a plan in either format. */
+export function planParts(plan: Plan): { steps: Step[]; operators: OperatorDefinition[] } {
+  return Array.isArray(plan) ? { steps: plan, operators: [] } : { steps: plan.plan, operators: plan.define_operators };
+}
+
+/** Every file a plan names (`params.file`, `params.locator.file`, fragment locators), in order. */
+export function planFiles(plan: Plan): string[] {
+  const files = new Set<string>();
+  const visit = (value: unknown, key?: string): void => {
+    if (typeof value === "string") {
+      if (key === "file" && value !== "all") files.add(value);
+      return;
+    }
+    if (Array.isArray(value)) value.forEach((v) => visit(v));
+    else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) visit(v, k);
+  };
+  for (const step of planParts(plan).steps) visit(step);
+  return [...files];
+}
