@@ -1,0 +1,52 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import * as api from "./index.js";
+
+describe("public API", () => {
+  it("exports a deliberate list of names", () => {
+    expect(Object.keys(api).sort()).toEqual(
+      [
+        "ActionTypeSchema",
+        "ControllerFeedbackSchema",
+        "EvidenceSchema",
+        "ExpectedEffectSchema",
+        "FileChangeSchema",
+        "Gate",
+        "GateContextSchema",
+        "GateOptionsSchema",
+        "GatePolicySchema",
+        "GateRejectionSchema",
+        "MetaPlanner",
+        "ModelCandidateSchema",
+        "PatchRequestSchema",
+        "PhaseSchema",
+        "ProposalIntentSchema",
+        "ProposalPlanner",
+        "ProposalSchema",
+        "RiskLevelSchema",
+        "ScoreBreakdownSchema",
+        "ScoringEngine",
+        "ScoringWeightsSchema",
+        "StateTracker",
+        "TargetSchema",
+        "counterIds",
+        "createProposal",
+        "extractEvidence",
+        "extractExceptionType",
+        "extractTracebackFile",
+        "extractTracebackFrames",
+        "findWeakening",
+        "isTestPath",
+        "logicalClock",
+        "parseFailingTests",
+        "parsePytestNodeids",
+        "parseTestSummary",
+      ].sort(),
+    );
+  });
+
+  it("closes deep imports: the exports map has only the package root", () => {
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { exports: object };
+    expect(Object.keys(pkg.exports)).toEqual(["."]);
+  });
+});
