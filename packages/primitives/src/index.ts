@@ -1,2 +1,39 @@
-export { PlanSchema, StepSchema, OpStepSchema, TemplateStepSchema, FragmentStepSchema, OperatorDefinitionSchema, DslStepSchema, planParts, planFiles } from "./plan.js";
+export { PlanSchema, StepSchema, StepsSchema, OpStepSchema, TemplateStepSchema, FragmentStepSchema, OperatorDefinitionSchema, DslStepSchema, planParts, planFiles } from "./plan.js";
 export type { Plan, Step, OpStep, TemplateStep, FragmentStep, OperatorDefinition, DslStep } from "./plan.js";
+export { applyEdits, sortEdits, mapOffset, OverlappingEdits, EditOutOfRange } from "./edits.js";
+export type { Edit } from "./edits.js";
+export { primitiveEdits, applyPrimitive, locate, locateRegion } from "./api.js";
+export type { PrimitiveError } from "./api.js";
+export { deleteEditsFor, applyChecked, MUTATORS } from "./primitives.js";
+export type { Doc, ParsedDoc, Alternatives, Applied, LocateOutput, LocatedNode, RegionOutput, MutatorName } from "./primitives.js";
+export { errorSpans, newSyntaxErrors } from "./check.js";
+export type { ErrorSpan } from "./check.js";
+export { placements, indentBlock, indentUnit, lineIndent } from "./indent.js";
+export { outerNode } from "./targets.js";
+export { runPlan, validatePlan, isValidPlan, closestOperators, paramIssues } from "./run.js";
+export type { RunOptions, RunResult, StepResult, StepHandler, HandlerContext, HandlerResult } from "./run.js";
+export { substitute, evaluateCondition, runDsl } from "./dsl.js";
+export { COMPOSED } from "./composed.js";
+export type { View } from "./composed.js";
+export { findPattern, mostSimilar } from "./legacy.js";
+export type { TextMatch, MatchLayer } from "./legacy.js";
+export { OPERATORS, OPERATOR_BY_NAME, LEGACY_TO_PRIMITIVE, operatorJsonSchema } from "./registry.js";
+export type { OperatorInfo } from "./registry.js";
+export * as Params from "./params.js";
+export {
+  PostconditionFailed,
+  PreconditionFailed,
+  InvalidParams,
+  UnknownOperator,
+  FileNotFound,
+  UnsupportedLanguage,
+  PatternNotFound,
+  LineOutOfRange,
+  UnresolvedVariable,
+  InvalidCondition,
+  InvalidPlan,
+  OperatorRedefined,
+  RecursionLimit,
+  StepFailed,
+} from "./errors.js";
+export type { SyntaxProblem, SimilarLine } from "./errors.js";

@@ -1,0 +1,110 @@
+/**
+ * One primitive on one document, for callers outside a plan (runtime, fragments, templates):
+ * parse, compute the edits, check them, return values. Errors are returned, not thrown.
+ */
+import { parse } from "@graphplan/graph";
+import { isLocatorError, type LocatorError } from "@graphplan/locators";
+import type { Edit } from "./edits.js";
+import { OverlappingEdits, EditOutOfRange } from "./edits.js";
+import { OPERATOR_BY_NAME } from "./registry.js";
+import { MUTATORS, locateIn, locateRegionIn, mutatorCheck, mutatorEdits, applyChecked, type Doc, type LocateOutput, type MutatorName, type RegionOutput } from "./primitives.js";
+import { InvalidParams, PostconditionFailed, PreconditionFailed, UnknownOperator } from "./errors.js";
+import { closestOperators, paramIssues } from "./run.js";
+
+export type PrimitiveError =
+  | LocatorError
+  | InvalidParams
+  | PreconditionFailed
+  | PostconditionFailed
+  | UnknownOperator
+  | OverlappingEdits
+  | EditOutOfRange;
+
+const isPrimitiveError = (e: unknown): e is PrimitiveError =>
+  isLocatorError(e) ||
+  e instanceof InvalidParams ||
+  e instanceof PreconditionFailed ||
+  e instanceof PostconditionFailed ||
+  e instanceof UnknownOperator ||
+  e instanceof OverlappingEdits ||
+  e instanceof EditOutOfRange;
+
+function validated(name: string, params: unknown): Record<string, unknown> {
+  if (!(MUTATORS as readonly string[]).includes(name) && name !== "locate" && name !== "locate_region") {
+    throw new UnknownOperator(name, closestOperators(name).filter((n) => OPERATOR_BY_NAME.get(n)?.kind === "primitive"));
+  }
+  const parsed = OPERATOR_BY_NAME.get(name)!.paramsSchema.safeParse(params);
+  if (!parsed.success) throw new InvalidParams(name, paramIssues(parsed.error, params));
+  return parsed.data as Record<string, unknown>;
+}
+
+function guard<T>(f: () => T): T | PrimitiveError {
+  try {
+    return f();
+  } catch (error) {
+    if (isPrimitiveError(error)) return error;
+    throw error;
+  }
+}
+
+/**
+ * The checked edits of one mutator (`replace_node`, `insert_before_node`, `insert_after_node`,
+ * `delete_node`, `wrap_node`, `replace_all_matching`) on `doc`: the first reading whose result
+ * adds no syntax error and meets the primitive's postconditions. Apply them with `applyEdits`.
+ */
+export function primitiveEdits(name: string, doc: Doc, params: unknown): Edit[] | PrimitiveError {
+  return guard(() => {
+    const p = validated(name, params);
+    if (!(MUTATORS as readonly string[]).includes(name)) throw new InvalidParams(name, ["read-only primitive: use locate()"]);
+    const tree = parse(doc.source, doc.language);
+    try {
+      const parsed = { ...doc, tree };
+      const applied = applyChecked(parsed, name, mutatorEdits(name as MutatorName, parsed, p as never), mutatorCheck(name as MutatorName, parsed, p as never));
+      applied.tree.delete();
+      return [...applied.edits];
+    } finally {
+      tree.delete();
+    }
+  });
+}
+
+/** `primitiveEdits`, applied: the new text and the edits. */
+export function applyPrimitive(name: string, doc: Doc, params: unknown): { source: string; edits: Edit[] } | PrimitiveError {
+  return guard(() => {
+    const p = validated(name, params);
+    const tree = parse(doc.source, doc.language);
+    try {
+      const parsed = { ...doc, tree };
+      const applied = applyChecked(parsed, name, mutatorEdits(name as MutatorName, parsed, p as never), mutatorCheck(name as MutatorName, parsed, p as never));
+      applied.tree.delete();
+      return { source: applied.source, edits: [...applied.edits] };
+    } finally {
+      tree.delete();
+    }
+  });
+}
+
+/** The read-only primitives on a document. */
+export function locate(doc: Doc, params: unknown): LocateOutput | PrimitiveError {
+  return guard(() => {
+    const p = validated("locate", params);
+    const tree = parse(doc.source, doc.language);
+    try {
+      return locateIn({ ...doc, tree }, p as never);
+    } finally {
+      tree.delete();
+    }
+  });
+}
+
+export function locateRegion(doc: Doc, params: unknown): RegionOutput | PrimitiveError {
+  return guard(() => {
+    const p = validated("locate_region", params);
+    const tree = parse(doc.source, doc.language);
+    try {
+      return locateRegionIn({ ...doc, tree }, p as never);
+    } finally {
+      tree.delete();
+    }
+  });
+}

@@ -1,0 +1,179 @@
+/** Tagged errors of primitives, operators and plans. Each says what to fix. */
+import type { Edit } from "./edits.js";
+
+export interface SyntaxProblem {
+  /** 1-based line in the edited text. */
+  readonly line: number;
+  readonly column: number;
+  readonly kind: "ERROR" | "MISSING";
+  readonly text: string;
+}
+
+/** The edit would add a syntax error (or break another postcondition); the file is left as it was. */
+export class PostconditionFailed extends Error {
+  readonly _tag = "PostconditionFailed";
+  constructor(
+    readonly file: string,
+    readonly op: string,
+    readonly reason: string,
+    readonly syntaxErrors: readonly SyntaxProblem[] = [],
+  ) {
+    const where = syntaxErrors
+      .slice(0, 5)
+      .map((e) => `line ${e.line}:${e.column + 1} ${e.kind === "MISSING" ? `missing ${e.text}` : `unexpected ${JSON.stringify(e.text)}`}`)
+      .join("; ");
+    super(`${op} on ${file}: ${reason}${where ? ` (${where})` : ""}. The file was left unchanged.`);
+  }
+}
+
+export class InvalidParams extends Error {
+  readonly _tag = "InvalidParams";
+  constructor(
+    readonly op: string,
+    readonly issues: readonly string[],
+  ) {
+    super(`Invalid parameters for ${op}: ${issues.join("; ")}`);
+  }
+}
+
+export class UnknownOperator extends Error {
+  readonly _tag = "UnknownOperator";
+  constructor(
+    readonly op: string,
+    /** Valid operator names, closest to `op` first. */
+    readonly validOps: readonly string[],
+  ) {
+    super(`Unknown operator "${op}". Did you mean ${validOps.slice(0, 3).map((o) => `"${o}"`).join(", ")}? Valid operators: ${validOps.join(", ")}.`);
+  }
+}
+
+export class FileNotFound extends Error {
+  readonly _tag = "FileNotFound";
+  constructor(
+    readonly file: string,
+    readonly known: readonly string[],
+  ) {
+    super(
+      `File ${JSON.stringify(file)} is not among the plan's files${known.length ? ` (${known.slice(0, 10).join(", ")}${known.length > 10 ? ", ..." : ""})` : ""}; use a path relative to the workspace root.`,
+    );
+  }
+}
+
+export class UnsupportedLanguage extends Error {
+  readonly _tag = "UnsupportedLanguage";
+  constructor(readonly file: string) {
+    super(`${file}: GraphPlan cannot parse this kind of file; AST operators need a file of one of its 11 grammars.`);
+  }
+}
+
+/** A precondition of an operator that is not about locating a node. */
+export class PreconditionFailed extends Error {
+  readonly _tag = "PreconditionFailed";
+  constructor(
+    readonly file: string,
+    readonly op: string,
+    readonly reason: string,
+  ) {
+    super(`${op} on ${file}: ${reason}`);
+  }
+}
+
+export interface SimilarLine {
+  /** 1-based line where the similar text starts. */
+  readonly line: number;
+  readonly text: string;
+  /** 0..1 */
+  readonly score: number;
+}
+
+/** A legacy operator's pattern is not in the file, even approximately. */
+export class PatternNotFound extends Error {
+  readonly _tag = "PatternNotFound";
+  constructor(
+    readonly file: string,
+    readonly op: string,
+    readonly pattern: string,
+    readonly similar: readonly SimilarLine[],
+  ) {
+    const preview = pattern.length > 60 ? `${pattern.slice(0, 57)}...` : pattern;
+    super(
+      `${op}: pattern not found in ${file}: ${JSON.stringify(preview)}.${
+        similar.length
+          ? ` Most similar text: ${similar.map((s) => `line ${s.line} (${Math.round(s.score * 100)}%): ${JSON.stringify(s.text.length > 80 ? `${s.text.slice(0, 77)}...` : s.text)}`).join("; ")}. Copy the file's text exactly, or use an AST locator.`
+          : " Use an AST locator instead of a text pattern."
+      }`,
+    );
+  }
+}
+
+export class LineOutOfRange extends Error {
+  readonly _tag = "LineOutOfRange";
+  constructor(
+    readonly file: string,
+    readonly op: string,
+    readonly line: number,
+    readonly lineCount: number,
+  ) {
+    super(`${op}: line ${line} is out of range for ${file} (1..${lineCount}); line numbers drift after earlier steps, prefer an AST locator.`);
+  }
+}
+
+/** A `$name` in a DSL step or condition that no parameter or bound variable defines. */
+export class UnresolvedVariable extends Error {
+  readonly _tag = "UnresolvedVariable";
+  constructor(
+    readonly variable: string,
+    readonly known: readonly string[],
+  ) {
+    super(`Unknown variable $${variable}; defined here: ${known.map((k) => `$${k}`).join(", ") || "none"}.`);
+  }
+}
+
+export class InvalidCondition extends Error {
+  readonly _tag = "InvalidCondition";
+  constructor(
+    readonly condition: string,
+    readonly detail: string,
+  ) {
+    super(`Invalid condition ${JSON.stringify(condition)}: ${detail}. Write e.g. "$found.count > 0" or "$x == 'name'".`);
+  }
+}
+
+export class InvalidPlan extends Error {
+  readonly _tag = "InvalidPlan";
+  constructor(readonly issues: readonly string[]) {
+    super(`Not a valid plan: ${issues.join("; ")}. A plan is a non-empty array of {"op", "params"} steps, or {"define_operators": [...], "plan": [...]}.`);
+  }
+}
+
+export class OperatorRedefined extends Error {
+  readonly _tag = "OperatorRedefined";
+  constructor(readonly op: string) {
+    super(`define_operators: "${op}" is already an operator (or defined twice); give the custom operator another name.`);
+  }
+}
+
+export class RecursionLimit extends Error {
+  readonly _tag = "RecursionLimit";
+  constructor(
+    readonly op: string,
+    readonly depth: number,
+  ) {
+    super(`Operator ${op} expands more than ${depth} levels deep (does a custom operator call itself?).`);
+  }
+}
+
+/** One step of a plan failed; `cause` is the tagged error underneath. */
+export class StepFailed extends Error {
+  readonly _tag = "StepFailed";
+  constructor(
+    readonly step: number,
+    readonly op: string,
+    readonly locator: unknown,
+    override readonly cause: Error,
+  ) {
+    super(`Step ${step} (${op})${locator ? ` at ${JSON.stringify(locator)}` : ""}: ${cause.message}`);
+  }
+}
+
+export type { Edit };

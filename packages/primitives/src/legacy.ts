@@ -1,0 +1,285 @@
+/**
+ * The ten legacy operators of the seed (string- and line-based), kept for plans that use them.
+ * `add_method`, `add_import` and `add_class_attribute` are served by the composed operators
+ * (same parameters); the other seven are here. Text patterns are matched in layers: exact,
+ * whitespace-insensitive, indentation-preserving, then similarity above a threshold.
+ */
+import { distance } from "fastest-levenshtein";
+import { codeEnd } from "@graphplan/graph";
+import { resolveOne } from "@graphplan/locators";
+import type { z } from "zod";
+import type { Edit } from "./edits.js";
+import { indentBlock, indentUnit, leadingWhitespace, lineIndent, placements } from "./indent.js";
+import { LineOutOfRange, PatternNotFound, PreconditionFailed, type SimilarLine } from "./errors.js";
+import type { Alternatives, ParsedDoc } from "./primitives.js";
+import type {
+  DeleteLinesParams,
+  InsertCodeParams,
+  ModifyFunctionSignatureParams,
+  RenameSymbolParams,
+  ReplaceCodeParams,
+  ReplaceFunctionBodyParams,
+  WrapBlockParams,
+} from "./params.js";
+
+export interface LegacyResult {
+  readonly alternatives: Alternatives;
+  readonly output: Record<string, unknown>;
+}
+
+export type MatchLayer = "exact" | "whitespace" | "indentation" | "similar";
+
+export interface TextMatch {
+  readonly start: number;
+  readonly end: number;
+  readonly layer: MatchLayer;
+  /** 0..1 (1 for all but `similar`). */
+  readonly score: number;
+  /** The indentation of the matched text's first line minus the pattern's, for re-indenting the replacement (indentation and similar layers). */
+  readonly indent?: string;
+}
+
+/** Line starts of a text (offsets). */
+function lineOffsets(text: string): number[] {
+  const out = [0];
+  for (let i = 0; i < text.length; i++) if (text[i] === "\n") out.push(i + 1);
+  return out;
+}
+
+/**
+ * Whitespace inside lines collapsed to one space and trailing whitespace dropped; line breaks
+ * and indentation kept. With a map from normalized offsets to original ones.
+ */
+function collapse(text: string): { text: string; map: number[] } {
+  let out = "";
+  const map: number[] = [];
+  let i = 0;
+  let atLineStart = true;
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (ch === "\n") {
+      out += ch;
+      map.push(i);
+      i++;
+      atLineStart = true;
+    } else if (ch === " " || ch === "\t" || ch === "\r") {
+      const from = i;
+      while (i < text.length && (text[i] === " " || text[i] === "\t" || text[i] === "\r")) i++;
+      if (i >= text.length || text[i] === "\n") continue; // trailing whitespace
+      if (atLineStart) {
+        for (let k = from; k < i; k++) {
+          out += text[k];
+          map.push(k);
+        }
+      } else {
+        out += " ";
+        map.push(from);
+      }
+    } else {
+      out += ch;
+      map.push(i);
+      i++;
+      atLineStart = false;
+    }
+  }
+  map.push(text.length);
+  return { text: out, map };
+}
+
+const similarity = (a: string, b: string): number => {
+  const max = Math.max(a.length, b.length);
+  return max === 0 ? 1 : 1 - distance(a, b) / max;
+};
+
+const normalizeLine = (line: string): string => line.trim().replace(/\s+/g, " ");
+
+/**
+ * Finds `pattern` in `source` in layers. `undefined` when no layer matches; then
+ * {@link mostSimilar} says what was close.
+ */
+export function findPattern(source: string, pattern: string, threshold = 0.8): TextMatch | undefined {
+  const exact = source.indexOf(pattern);
+  if (exact >= 0) return { start: exact, end: exact + pattern.length, layer: "exact", score: 1 };
+
+  const trimmed = pattern.trim();
+  if (trimmed === "") return undefined;
+  // Whitespace-insensitive: runs of spaces/tabs inside lines match any other run, trailing
+  // whitespace is ignored; line breaks and indentation must agree.
+  const hay = collapse(source);
+  const needle = collapse(pattern.replace(/^\s*\n/, "").trimEnd()).text.trimStart();
+  const at = hay.text.indexOf(needle);
+  if (at >= 0) {
+    const start = hay.map[at]!;
+    const endNorm = at + needle.length;
+    const end = endNorm < hay.map.length - 1 ? hay.map[endNorm]! : source.length;
+    // map[endNorm] is the first char after the match; back off trailing whitespace.
+    let e = end;
+    while (e > start && /\s/.test(source[e - 1]!)) e--;
+    return { start, end: e, layer: "whitespace", score: 1 };
+  }
+
+  // Indentation-preserving / similar: compare whole lines.
+  const patternLines = pattern.replace(/\r\n/g, "\n").split("\n");
+  while (patternLines.length > 1 && patternLines[0]!.trim() === "") patternLines.shift();
+  while (patternLines.length > 1 && patternLines[patternLines.length - 1]!.trim() === "") patternLines.pop();
+  const lines = source.split("\n");
+  const offsets = lineOffsets(source);
+  const n = patternLines.length;
+  const wanted = patternLines.map(normalizeLine);
+  const patternIndent = leadingWhitespace(patternLines[0]!);
+  const windowMatch = (i: number, layer: MatchLayer, score: number): TextMatch => {
+    const last = i + n - 1;
+    const fileIndent = leadingWhitespace(lines[i]!);
+    return {
+      start: offsets[i]!,
+      end: offsets[last]! + lines[last]!.length,
+      layer,
+      score,
+      indent: fileIndent.length >= patternIndent.length ? fileIndent : fileIndent,
+    };
+  };
+  for (let i = 0; i + n <= lines.length; i++) {
+    let ok = true;
+    for (let k = 0; k < n && ok; k++) ok = normalizeLine(lines[i + k]!) === wanted[k];
+    if (ok) return windowMatch(i, "indentation", 1);
+  }
+  const joined = wanted.join("\n");
+  let best: { i: number; score: number } | undefined;
+  for (let i = 0; i + n <= lines.length; i++) {
+    const window = lines.slice(i, i + n).map(normalizeLine).join("\n");
+    if (Math.abs(window.length - joined.length) > joined.length * (1 - threshold) + 2) continue;
+    const score = similarity(window, joined);
+    if (!best || score > best.score) best = { i, score };
+  }
+  if (best && best.score >= threshold) return windowMatch(best.i, "similar", best.score);
+  return undefined;
+}
+
+/** The (up to) three places of `source` most similar to `pattern`, for error messages. */
+export function mostSimilar(source: string, pattern: string, count = 3): SimilarLine[] {
+  const patternLines = pattern.trim().split("\n").map(normalizeLine);
+  const n = Math.max(1, patternLines.length);
+  const joined = patternLines.join("\n");
+  const lines = source.split("\n");
+  const scored: SimilarLine[] = [];
+  for (let i = 0; i + n <= lines.length; i++) {
+    const window = lines.slice(i, i + n);
+    if (window.every((l) => l.trim() === "")) continue;
+    scored.push({ line: i + 1, text: window.join("\n").trim(), score: similarity(window.map(normalizeLine).join("\n"), joined) });
+  }
+  return scored.sort((a, b) => b.score - a.score || a.line - b.line).slice(0, count);
+}
+
+/** The replacement for a match: re-indented to the matched lines for the line-based layers. */
+function replacementFor(match: TextMatch, replacement: string): string {
+  if (match.layer === "exact" || match.layer === "whitespace" || match.indent === undefined) return replacement;
+  return indentBlock(replacement, match.indent);
+}
+
+export function replaceCode(doc: ParsedDoc, p: z.infer<typeof ReplaceCodeParams>): LegacyResult {
+  const match = findPattern(doc.source, p.pattern, p.similarity_threshold ?? 0.8);
+  if (!match) throw new PatternNotFound(doc.path, "replace_code", p.pattern, mostSimilar(doc.source, p.pattern));
+  const line = doc.source.slice(0, match.start).split("\n").length;
+  return {
+    alternatives: [[{ start: match.start, end: match.end, text: replacementFor(match, p.replacement) }]],
+    output: { match: match.layer, score: match.score, line },
+  };
+}
+
+function lineBounds(doc: ParsedDoc, op: string, startLine: number, endLine: number): { start: number; end: number; lines: string[] } {
+  const lines = doc.source.split("\n");
+  const count = doc.source.endsWith("\n") ? lines.length - 1 : lines.length;
+  if (startLine < 1 || startLine > count) throw new LineOutOfRange(doc.path, op, startLine, count);
+  if (endLine < startLine || endLine > count) {
+    if (endLine < startLine) throw new PreconditionFailed(doc.path, op, `start_line ${startLine} > end_line ${endLine}`);
+    throw new LineOutOfRange(doc.path, op, endLine, count);
+  }
+  const offsets = lineOffsets(doc.source);
+  const start = offsets[startLine - 1]!;
+  const end = endLine < offsets.length ? offsets[endLine]! : doc.source.length;
+  return { start, end, lines };
+}
+
+export function insertCode(doc: ParsedDoc, p: z.infer<typeof InsertCodeParams>): LegacyResult {
+  const { start, end } = lineBounds(doc, "insert_code", p.anchor_line, p.anchor_line);
+  const code = p.code.endsWith("\n") ? p.code : `${p.code}\n`;
+  if (p.position === "before") return { alternatives: [[{ start, end: start, text: code }]], output: {} };
+  const needsNewline = end === doc.source.length && !doc.source.endsWith("\n");
+  return { alternatives: [[{ start: end, end, text: needsNewline ? `\n${code.replace(/\n$/, "")}` : code }]], output: {} };
+}
+
+export function deleteLines(doc: ParsedDoc, p: z.infer<typeof DeleteLinesParams>): LegacyResult {
+  const { start, end } = lineBounds(doc, "delete_lines", p.start_line, p.end_line);
+  return { alternatives: [[{ start, end, text: "" }]], output: { deleted: p.end_line - p.start_line + 1 } };
+}
+
+export function wrapBlock(doc: ParsedDoc, p: z.infer<typeof WrapBlockParams>): LegacyResult {
+  const { start, end } = lineBounds(doc, "wrap_block", p.start_line, p.end_line);
+  const block = doc.source.slice(start, end).replace(/\n$/, "");
+  const indent = lineIndent(doc.source, start);
+  const unit = indentUnit(doc.source, doc.language);
+  const inner = block
+    .split("\n")
+    .map((l) => (l.trim() === "" ? "" : unit + l))
+    .join("\n");
+  const before = indentBlock(p.before_code.replace(/\n+$/, ""), indent);
+  const after = p.after_code.trim() === "" ? "" : `\n${indentBlock(p.after_code.replace(/^\n+|\n+$/g, ""), indent)}`;
+  const trailing = end > start && doc.source[end - 1] === "\n" ? "\n" : "";
+  return { alternatives: [[{ start, end, text: `${before}\n${inner}${after}${trailing}` }]], output: {} };
+}
+
+export function renameSymbol(doc: ParsedDoc, p: z.infer<typeof RenameSymbolParams>): LegacyResult {
+  const escaped = p.old_name.replace(/[$]/g, "\\$");
+  const re = new RegExp(`(?<![\\w$])${escaped}(?![\\w$])`, "g");
+  const edits: Edit[] = [];
+  for (const m of doc.source.matchAll(re)) edits.push({ start: m.index, end: m.index + p.old_name.length, text: p.new_name });
+  if (edits.length === 0) throw new PatternNotFound(doc.path, "rename_symbol", p.old_name, mostSimilar(doc.source, p.old_name));
+  return { alternatives: [edits], output: { occurrences: edits.length } };
+}
+
+export function modifyFunctionSignature(doc: ParsedDoc, p: z.infer<typeof ModifyFunctionSignatureParams>): LegacyResult {
+  const fn = resolveOne(doc.tree, doc.source, doc.language, { kind: "function", name: p.func_name, file: doc.path });
+  const body = fn.childForFieldName("body");
+  const headerEnd = body ? body.startIndex : fn.endIndex;
+  const header = doc.source.slice(fn.startIndex, headerEnd);
+  const match = findPattern(header, p.old_signature, 0.9);
+  if (!match) throw new PatternNotFound(doc.path, "modify_function_signature", p.old_signature, mostSimilar(header, p.old_signature));
+  return {
+    alternatives: [[{ start: fn.startIndex + match.start, end: fn.startIndex + match.end, text: replacementFor(match, p.new_signature) }]],
+    output: { match: match.layer },
+  };
+}
+
+export function replaceFunctionBody(doc: ParsedDoc, p: z.infer<typeof ReplaceFunctionBodyParams>): LegacyResult {
+  const body = resolveOne(doc.tree, doc.source, doc.language, { kind: "function", name: p.func_name, file: doc.path, field: "body" });
+  const text = p.new_body.replace(/^\n+|\s+$/g, "");
+  if (doc.language === "python") {
+    // The block starts at its first statement; put the new statements at that indentation.
+    const indent = lineIndent(doc.source, body.startIndex);
+    const end = codeEnd(body, doc.language).endIndex;
+    return { alternatives: placements(indentBlock(text, "").trimStart(), indent).map((t) => [{ start: body.startIndex, end, text: t }]), output: {} };
+  }
+  if (doc.language === "ruby") {
+    const indent = lineIndent(doc.source, body.startIndex);
+    return { alternatives: [[{ start: body.startIndex, end: body.endIndex, text: indentBlock(text, indent).trimStart() }]], output: {} };
+  }
+  if (text.trimStart().startsWith("{")) {
+    return { alternatives: placements(text, lineIndent(doc.source, body.startIndex)).map((t) => [{ start: body.startIndex, end: body.endIndex, text: t }]), output: {} };
+  }
+  const outer = lineIndent(doc.source, body.startIndex);
+  const unit = indentUnit(doc.source, doc.language);
+  return { alternatives: [[{ start: body.startIndex, end: body.endIndex, text: `{\n${indentBlock(text, outer + unit)}\n${outer}}` }]], output: {} };
+}
+
+type LegacyOp = (doc: ParsedDoc, params: never) => LegacyResult;
+
+/** Legacy operators by name, each with the file it edits read from `params.file`. */
+export const LEGACY: Readonly<Record<string, LegacyOp>> = {
+  replace_code: replaceCode as LegacyOp,
+  insert_code: insertCode as LegacyOp,
+  delete_lines: deleteLines as LegacyOp,
+  modify_function_signature: modifyFunctionSignature as LegacyOp,
+  rename_symbol: renameSymbol as LegacyOp,
+  wrap_block: wrapBlock as LegacyOp,
+  replace_function_body: replaceFunctionBody as LegacyOp,
+};

@@ -1,0 +1,67 @@
+/**
+ * The tier-0 operator catalog: every operator runPlan knows without handlers, with its
+ * parameter schema. Templates and the verifier build the one catalog (and its JSON Schema)
+ * from this list.
+ */
+import { z } from "zod";
+import * as P from "./params.js";
+
+export interface OperatorInfo {
+  readonly name: string;
+  readonly tier: 0;
+  readonly kind: "primitive" | "composed" | "legacy";
+  readonly paramsSchema: z.ZodType;
+  readonly description: string;
+  /** For legacy operators: the primitive a plan should use instead. */
+  readonly replacedBy?: string;
+}
+
+const op = (name: string, kind: OperatorInfo["kind"], paramsSchema: z.ZodType, description: string, replacedBy?: string): OperatorInfo => ({
+  name,
+  tier: 0,
+  kind,
+  paramsSchema,
+  description,
+  ...(replacedBy ? { replacedBy } : {}),
+});
+
+export const OPERATORS: readonly OperatorInfo[] = [
+  op("replace_node", "primitive", P.ReplaceNodeParams, "Replace the one node the locator matches with new source text (re-indented to the node)."),
+  op("insert_before_node", "primitive", P.InsertNodeParams, "Insert code before the one node the locator matches (own line by default)."),
+  op("insert_after_node", "primitive", P.InsertNodeParams, "Insert code after the one node the locator matches (own line by default)."),
+  op("delete_node", "primitive", P.DeleteNodeParams, "Delete the one node the locator matches, with its decorators, separator comma and line; an only statement of a Python block becomes `pass`."),
+  op("wrap_node", "primitive", P.WrapNodeParams, "Wrap the one node the locator matches between `before` and `after` code (e.g. try/except), indenting it."),
+  op("replace_all_matching", "primitive", P.ReplaceAllMatchingParams, "Replace every node the locator matches (optionally not in strings/comments); afterwards none may match."),
+  op("locate", "primitive", P.LocateParams, "Read-only: {found, count, nodes: [{start_line, end_line, kind, name, text_preview}]}; never fails for no match."),
+  op("locate_region", "primitive", P.LocateParams, "Read-only: {start_byte, end_byte, start_line, end_line, text} of the one matching node."),
+  op("add_method", "composed", P.AddMethodParams, "Add a method at the end of a class body (Go: after the struct; Rust: in the impl)."),
+  op("add_import", "composed", P.AddImportParams, "Add an import after the last top-level import (or where the first import belongs); no-op if already present."),
+  op("add_class_attribute", "composed", P.AddClassAttributeParams, "Add an attribute/field at the start of a class body (after a Python docstring)."),
+  op("replace_code", "legacy", P.ReplaceCodeParams, "Replace the first occurrence of a text pattern (exact, whitespace-insensitive, indentation-preserving, then similar).", "replace_node"),
+  op("insert_code", "legacy", P.InsertCodeParams, "Insert code before/after a 1-based line.", "insert_after_node"),
+  op("delete_lines", "legacy", P.DeleteLinesParams, "Delete 1-based lines start_line..end_line.", "delete_node"),
+  op("modify_function_signature", "legacy", P.ModifyFunctionSignatureParams, "Replace old_signature by new_signature in a function's header.", "replace_node"),
+  op("rename_symbol", "legacy", P.RenameSymbolParams, "Word-boundary rename in one file (also in strings/comments).", "replace_all_matching"),
+  op("wrap_block", "legacy", P.WrapBlockParams, "Wrap 1-based lines start_line..end_line between before_code and after_code, indenting them.", "wrap_node"),
+  op("replace_function_body", "legacy", P.ReplaceFunctionBodyParams, "Replace a function's body.", "replace_node"),
+];
+
+/** Operators by name. */
+export const OPERATOR_BY_NAME: ReadonlyMap<string, OperatorInfo> = new Map(OPERATORS.map((o) => [o.name, o]));
+
+/** Legacy operator → the primitive its `{locator, ...}` form runs as (the seed's mapping table). */
+export const LEGACY_TO_PRIMITIVE: Readonly<Record<string, string>> = {
+  replace_code: "replace_node",
+  insert_code: "insert_after_node",
+  delete_lines: "delete_node",
+  modify_function_signature: "replace_node",
+  rename_symbol: "replace_all_matching",
+  wrap_block: "wrap_node",
+  replace_function_body: "replace_node",
+};
+
+/** JSON Schema of one operator's parameters. */
+export function operatorJsonSchema(name: string): Record<string, unknown> | undefined {
+  const info = OPERATOR_BY_NAME.get(name);
+  return info ? (z.toJSONSchema(info.paramsSchema, { io: "input" }) as Record<string, unknown>) : undefined;
+}
