@@ -1,0 +1,268 @@
+/**
+ * THE operator catalog: every tier described once (tier 0 from primitives' registry, tier 1
+ * surgery and tier 2 templates from this package, tier 3 fragments from @graphplan/fragments),
+ * with zod params. From it: step validation (execute.ts), the plan's JSON Schema, and the
+ * operator catalog text of the LLM prompt, grouped by use case.
+ */
+import { z } from "zod";
+import type { LanguageId } from "@graphplan/graph";
+import { LocatorSchema } from "@graphplan/locators";
+import { FRAGMENT_KINDS, FragmentSchema, KIND_SPECS, allowedChildren, codeKindOf } from "@graphplan/fragments";
+import { OPERATORS, OperatorDefinitionSchema } from "@graphplan/primitives";
+import { USE_CASES, type UseCase } from "./operator.js";
+import { descriptionOf, isRequired, paramKindOf } from "./params.js";
+import { SURGERY } from "./surgery/operators.js";
+import { TEMPLATES } from "./templates/index.js";
+
+export interface CatalogEntry {
+  readonly name: string;
+  readonly tier: 0 | 1 | 2 | 3;
+  readonly kind: "primitive" | "composed" | "legacy" | "surgery" | "template" | "fragment";
+  readonly useCase: UseCase;
+  readonly description: string;
+  /** The step key: `{op}`, `{template}` or `{fragment}`. */
+  readonly step: "op" | "template" | "fragment";
+  /** Params of `{op|template, params}`; for the fragment entry, the whole step minus nothing (fragment, action, locator). */
+  readonly params: z.ZodType;
+  readonly languages?: readonly LanguageId[];
+  readonly input?: readonly string[];
+  readonly output?: string;
+  readonly example?: Record<string, unknown>;
+  /** Legacy: the operator to prefer. */
+  readonly replacedBy?: string;
+}
+
+/** The tier 3 step: a fragment, where it goes, and how. */
+export const FragmentStepParams = z.strictObject({
+  fragment: FragmentSchema,
+  action: z.enum(["replace", "insert_before", "insert_after"]).default("replace").describe("Replace the target, or insert before / after it"),
+  locator: LocatorSchema.describe("The target node (its indentation is the fragment's)"),
+});
+
+const FRAGMENT_ENTRY: CatalogEntry = {
+  name: "fragment",
+  tier: 3,
+  kind: "fragment",
+  useCase: "Novel Code (fragments)",
+  description:
+    "New Python code as a typed tree {kind, properties, children}, validated (required properties, allowed children, expressions that parse) then serialized with the target's indentation and applied: replace the target, or insert before/after it.",
+  step: "fragment",
+  params: FragmentStepParams,
+  languages: ["python"],
+  input: ["statement"],
+  output: "statement",
+  example: {
+    fragment: { kind: "if_statement", properties: { condition: "x is None" }, children: [{ kind: "return_statement", properties: { value: "None" } }] },
+    action: "insert_before",
+    locator: { kind: "return", file: "app/parser.py", parent: { kind: "function", name: "parse", file: "app/parser.py" } },
+  },
+};
+
+const SURGERY_NAMES = new Set(SURGERY.map((s) => s.name));
+
+/** Every operator, once; catalog order is prompt order. */
+export const CATALOG: readonly CatalogEntry[] = [
+  ...TEMPLATES.map(
+    (t): CatalogEntry => ({ name: t.name, tier: 2, kind: "template", useCase: t.useCase, description: t.description, step: "template", params: t.params, languages: t.languages, input: t.input, output: t.output, example: t.example }),
+  ),
+  ...SURGERY.map(
+    (s): CatalogEntry => ({ name: s.name, tier: 1, kind: "surgery", useCase: s.useCase, description: s.description, step: "op", params: s.params, languages: s.languages, input: s.input, output: s.output, example: s.example }),
+  ),
+  FRAGMENT_ENTRY,
+  // Tier 0: delete_node is listed once, as surgery (detectTier says 1; it runs as the primitive).
+  ...OPERATORS.filter((o) => !SURGERY_NAMES.has(o.name)).map(
+    (o): CatalogEntry => ({
+      name: o.name,
+      tier: 0,
+      kind: o.kind,
+      useCase: o.kind === "legacy" ? "Legacy (still supported)" : "Primitives",
+      description: o.description,
+      step: "op",
+      params: o.paramsSchema,
+      ...(o.replacedBy ? { replacedBy: o.replacedBy } : {}),
+    }),
+  ),
+];
+
+/** A catalog entry by step key and name (`op` names and `template` names are separate namespaces). */
+export function catalogEntry(step: "op" | "template" | "fragment", name: string): CatalogEntry | undefined {
+  return CATALOG.find((e) => e.step === step && (step === "fragment" || e.name === name));
+}
+
+let cachedPlanSchema: z.ZodType | undefined;
+
+/** The zod schema of a whole plan with every operator's own params (the generic `{op, params}` only inside `define_operators` plans). */
+export function planSchema(): z.ZodType {
+  if (cachedPlanSchema) return cachedPlanSchema;
+  const steps = CATALOG.map((e) => {
+    if (e.step === "fragment") return FragmentStepParams.describe(`Tier 3 — ${e.description}`);
+    return z.strictObject({ [e.step]: z.literal(e.name), params: e.params }).describe(`Tier ${e.tier} ${e.kind} — ${e.description}`);
+  }) as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]];
+  const Step = z.union(steps);
+  const CustomStep = z.strictObject({ op: z.string().min(1).describe("An operator defined in define_operators"), params: z.record(z.string(), z.unknown()) });
+  cachedPlanSchema = z.union([
+    z.array(Step).min(1).describe("A plan: steps run in order, all or nothing"),
+    z.strictObject({
+      define_operators: z.array(OperatorDefinitionSchema).default([]),
+      plan: z.array(z.union([Step, CustomStep])).min(1),
+    }),
+  ]);
+  return cachedPlanSchema;
+}
+
+/** JSON Schema (draft 2020-12) of a plan, from {@link planSchema}; repeated subschemas (locators, fragments) are shared through `$defs`. */
+export function planJsonSchema(): Record<string, unknown> {
+  cachedJsonSchema ??= JSON.stringify(shareRepeated(z.toJSONSchema(planSchema(), { io: "input", unrepresentable: "any" }) as Record<string, unknown>));
+  return JSON.parse(cachedJsonSchema) as Record<string, unknown>;
+}
+let cachedJsonSchema: string | undefined;
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => !!v && typeof v === "object" && !Array.isArray(v);
+const SINGLE = ["items", "additionalProperties", "propertyNames", "not", "contains", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties"];
+const LISTS = ["anyOf", "oneOf", "allOf", "prefixItems"];
+const MAPS = ["properties", "patternProperties", "$defs", "dependentSchemas"];
+
+/** Rebuilds a schema, mapping each direct subschema (never keyword-level objects such as `properties` itself). */
+function mapSubschemas(schema: Json, f: (sub: unknown) => unknown): Json {
+  const out: Json = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (SINGLE.includes(key) && isObject(value)) out[key] = f(value);
+    else if (LISTS.includes(key) && Array.isArray(value)) out[key] = value.map(f);
+    else if (MAPS.includes(key) && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, f(v)]));
+    else out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * Moves every subschema that occurs more than once (and is not tiny) into `$defs`, replacing
+ * its occurrences with `$ref`s. zod inlines a schema at each use; the plan uses the locator
+ * schema dozens of times.
+ */
+function shareRepeated(schema: Json, minSize = 200): Json {
+  const { $defs: existing = {}, ...root } = schema as { $defs?: Json };
+  const counts = new Map<string, number>();
+  const count = (sub: unknown): void => {
+    if (!isObject(sub)) return;
+    const key = JSON.stringify(sub);
+    if (key.length >= minSize) counts.set(key, (counts.get(key) ?? 0) + 1);
+    mapSubschemas(sub, (s) => (count(s), s));
+  };
+  count(root);
+  Object.values(existing).forEach(count);
+  const defs: Json = {};
+  const names = new Map<string, string>();
+  const replace = (sub: unknown, top = false): unknown => {
+    if (!isObject(sub)) return sub;
+    const key = JSON.stringify(sub);
+    if (!top && (counts.get(key) ?? 0) > 1) {
+      let name = names.get(key);
+      if (!name) {
+        name = `shared${names.size}`;
+        names.set(key, name);
+        defs[name] = mapSubschemas(sub, (s) => replace(s));
+      }
+      return { $ref: `#/$defs/${name}` };
+    }
+    return mapSubschemas(sub, (s) => replace(s));
+  };
+  const out = replace(root, true) as Json;
+  for (const [name, def] of Object.entries(existing)) defs[name] = replace(def, true);
+  return Object.keys(defs).length ? { ...out, $defs: defs } : out;
+}
+
+// ------------------------------------------------------------------------------------------
+// Prompt text
+
+function objectShape(schema: z.ZodType): Record<string, z.ZodType> | undefined {
+  const shape = (schema as unknown as { shape?: Record<string, z.ZodType> }).shape;
+  return shape && typeof shape === "object" ? shape : undefined;
+}
+
+function typeLabel(schema: z.ZodType): string {
+  const kind = paramKindOf(schema);
+  const code = codeKindOf(schema);
+  if (kind === "expression" && code && code !== "expression") return `expression: ${code.replace("_", " ")}`;
+  if (kind === "statements" && code && code !== "statements") return `statements: ${code === "function" ? "one function definition" : "one import statement"}`;
+  if (kind) return kind;
+  // Tier 0 params: read the JSON Schema type.
+  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as { type?: string; enum?: unknown[]; anyOf?: unknown[] };
+  if (json.enum) return json.enum.map((v) => JSON.stringify(v)).join(" | ");
+  if (json.anyOf) return "locator";
+  return json.type ?? "value";
+}
+
+function paramLines(schema: z.ZodType): string[] {
+  const shape = objectShape(schema);
+  if (!shape) return [];
+  return Object.entries(shape).map(([name, s]) => {
+    const description = descriptionOf(s);
+    return `  - ${name} (${typeLabel(s)}${isRequired(s) ? "" : ", optional"})${description ? `: ${description}` : ""}`;
+  });
+}
+
+function signature(entry: CatalogEntry): string {
+  const shape = objectShape(entry.params) ?? {};
+  return Object.entries(shape)
+    .map(([name, s]) => (isRequired(s) ? name : `${name}?`))
+    .join(", ");
+}
+
+function templateOrSurgery(entry: CatalogEntry): string[] {
+  const step = entry.example ? JSON.stringify({ [entry.step]: entry.name, params: entry.example }) : undefined;
+  const langs = entry.languages && entry.languages.length < 11 ? ` [${entry.languages.join(", ")}]` : "";
+  return [`### ${entry.name}${langs}`, entry.description, ...paramLines(entry.params), ...(step ? [`  e.g. ${step}`] : [])];
+}
+
+function fragmentSection(): string[] {
+  const lines = [
+    '{"fragment": {"kind": K, "properties": {...}, "children": [...]}, "action": "replace" | "insert_before" | "insert_after", "locator": LOCATOR}',
+    FRAGMENT_ENTRY.description,
+    "Kinds (properties; * = required):",
+  ];
+  for (const kind of FRAGMENT_KINDS) {
+    const spec = KIND_SPECS[kind];
+    const props = Object.entries(spec.properties.shape as Record<string, z.ZodType>)
+      .map(([name, s]) => `${name}${isRequired(s) ? "*" : ""}${codeKindOf(s) ? `:${codeKindOf(s)}` : ""}`)
+      .join(", ");
+    const children = allowedChildren(kind).length === 0 ? "no children" : spec.clauses.length ? `children: statements, then ${spec.clauses.join(", ")}` : "children: statements";
+    lines.push(`  - ${kind} (${props || "no properties"}; ${children}) — ${spec.description}`);
+  }
+  lines.push(`  e.g. ${JSON.stringify(FRAGMENT_ENTRY.example)}`);
+  return lines;
+}
+
+export interface CatalogPromptOptions {
+  /** Leave out the legacy section. */
+  readonly legacy?: boolean;
+}
+
+/** The operator catalog for the LLM prompt, grouped by use case (Adding, Modifying, Wrapping, Restructuring, AST Surgery, Novel Code, Primitives, Legacy). */
+export function catalogPrompt(options: CatalogPromptOptions = {}): string {
+  const out: string[] = [
+    "# Operators",
+    "A plan is a JSON array of steps, run in order, all or nothing. Prefer templates; use fragments for new Python code no template covers; primitives for anything else; legacy only as a last resort.",
+    'Step forms: {"template": NAME, "params": {...}} (tier 2) | {"op": NAME, "params": {...}} (tier 1 surgery, primitives, legacy) | {"fragment": {...}, "action": ..., "locator": ...} (tier 3).',
+    'A LOCATOR finds a node without line numbers: {"kind": "function", "name": "parse", "file": "app/parser.py", "parent": {"kind": "class", "name": "Parser"}, "field": "body", "nth_child": 0, "index": 0} (kind, name, parent, field, nth_child, index optional), or {"type": "sexp", "file": ..., "query": "(call) @c", "capture": "c"}.',
+    "Code parameters are parsed before anything runs: an `expression` must be one expression, `statements` one or more statements written at column 0 (they are re-indented), `identifier` a plain name, `type` an annotation. Errors name the parameter.",
+  ];
+  for (const useCase of USE_CASES) {
+    if (useCase === "Legacy (still supported)" && options.legacy === false) continue;
+    const entries = CATALOG.filter((e) => e.useCase === useCase);
+    if (entries.length === 0) continue;
+    out.push("", `## ${useCase}`);
+    if (useCase === "Novel Code (fragments)") out.push(...fragmentSection());
+    else if (useCase === "Primitives") {
+      out.push("Steps {\"op\": NAME, \"params\": {...}} on one located node; code is written at column 0 and re-indented.");
+      for (const e of entries) out.push(`- ${e.name}(${signature(e)})${e.kind === "composed" ? " [composed]" : ""}: ${e.description}`);
+      out.push("- delete_node(locator): see AST Surgery.");
+    } else if (useCase === "Legacy (still supported)") {
+      out.push("Text- and line-based; line numbers drift after earlier steps. Each also accepts {locator, ...} and then runs as its primitive.");
+      for (const e of entries) out.push(`- ${e.name}(${signature(e)}): ${e.description}${e.replacedBy ? ` Prefer ${e.replacedBy}.` : ""}`);
+    } else {
+      for (const e of entries) out.push(...templateOrSurgery(e));
+    }
+  }
+  return out.join("\n");
+}

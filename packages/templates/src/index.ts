@@ -1,0 +1,15 @@
+export { detectTier, validateStep, validateOperatorParams, stepEdits, executeStep, formalHandlers, runFormalPlan, SURGERY_OPS, TEMPLATE_BY_NAME, SURGERY_BY_NAME, UnknownTemplate } from "./execute.js";
+export type { Tier, SurgeryOp, StepIssue, StepOutcome } from "./execute.js";
+export { CATALOG, catalogEntry, planSchema, planJsonSchema, catalogPrompt, FragmentStepParams } from "./catalog.js";
+export type { CatalogEntry, CatalogPromptOptions } from "./catalog.js";
+export { USE_CASES } from "./operator.js";
+export type { UseCase, FormalOperator } from "./operator.js";
+export { TEMPLATES } from "./templates/index.js";
+export { SURGERY } from "./surgery/operators.js";
+export { PARAM_KINDS, ParamsInvalid, validateParams, paramKindOf } from "./params.js";
+export type { ParamKind, ParamIssue } from "./params.js";
+export { analyzePython, scopeLabel } from "./scope/python.js";
+export type { Scope, ScopeKind, Occurrence, ScopeAnalysis } from "./scope/python.js";
+export { renamePython, NameCollision, BindingNotFound } from "./surgery/rename.js";
+export { TransformRejected, TransformBrokeSyntax, LanguageNotSupported } from "./workspace.js";
+export type { Files, FileEdits } from "./workspace.js";

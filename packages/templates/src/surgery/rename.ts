@@ -1,0 +1,192 @@
+/**
+ * Scope-aware rename (Python): the binding and exactly the references that resolve to it, never
+ * strings, comments, attributes of other objects, or a shadowing binding in an inner scope.
+ * The result is checked by resolving names again in the renamed text: no reference may change
+ * the binding it resolves to.
+ */
+import { parse, type Node, type Tree } from "@graphplan/graph";
+import { applyEdits, mapOffset, type Edit } from "@graphplan/primitives";
+import { analyzePython, scopeLabel, type Occurrence, type Scope, type ScopeAnalysis } from "../scope/python.js";
+
+/** The new name is already bound where the renamed binding lives, or would capture / be captured. */
+export class NameCollision extends Error {
+  readonly _tag = "NameCollision";
+  constructor(
+    readonly file: string,
+    readonly symbol: string,
+    readonly newName: string,
+    readonly line: number,
+    readonly detail: string,
+  ) {
+    super(`Cannot rename ${symbol} to ${newName} in ${file}: ${detail} (line ${line}). Choose another name.`);
+  }
+}
+
+/** The name to rename is not bound where the step says (or is bound in several scopes and no scope was given). */
+export class BindingNotFound extends Error {
+  readonly _tag = "BindingNotFound";
+  constructor(
+    readonly file: string,
+    readonly symbol: string,
+    readonly detail: string,
+    /** Where the name is bound: "function f (line 3)", ... */
+    readonly candidates: readonly string[],
+  ) {
+    super(`${symbol} in ${file}: ${detail}.${candidates.length ? ` It is bound in: ${candidates.join("; ")}. Pass "scope" (a locator of that function or class) to choose.` : ""}`);
+  }
+}
+
+export interface RenameRequest {
+  readonly file: string;
+  readonly name: string;
+  readonly newName: string;
+  /** The function/class/lambda node whose scope binds the name; the module when absent. */
+  readonly scopeNode?: Node | undefined;
+}
+
+const SCOPE_NODE_TYPES = new Set(["function_definition", "class_definition", "lambda", "module", "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression"]);
+
+function scopeFor(analysis: ScopeAnalysis, request: RenameRequest): Scope {
+  const candidates = analysis.scopes.filter((s) => s.bound.has(request.name));
+  const labels = candidates.map(scopeLabel);
+  if (request.scopeNode) {
+    let node: Node | null = request.scopeNode;
+    if (node.type === "decorated_definition") node = node.childForFieldName("definition");
+    while (node && !SCOPE_NODE_TYPES.has(node.type)) node = node.parent;
+    const scope = node ? analysis.scopes.find((s) => s.node.id === node.id) : undefined;
+    if (!scope) throw new BindingNotFound(request.file, request.name, "the scope locator does not name a function, class, lambda or the module", labels);
+    if (!scope.bound.has(request.name)) {
+      // The locator may name the definition itself (rename function f with scope = f).
+      const definitionName = scope.node.childForFieldName("name");
+      if (definitionName?.text === request.name && scope.parent?.bound.has(request.name)) return scope.parent;
+      throw new BindingNotFound(request.file, request.name, `it is not bound in ${scopeLabel(scope)}`, labels);
+    }
+    return scope;
+  }
+  if (analysis.module.bound.has(request.name)) return analysis.module;
+  if (candidates.length === 1) return candidates[0]!;
+  throw new BindingNotFound(
+    request.file,
+    request.name,
+    candidates.length === 0 ? "the name is not bound (assigned, defined, imported or a parameter) anywhere in the file" : "the name is bound in several scopes",
+    labels,
+  );
+}
+
+/** `self.x` / `cls.x` inside the methods of `klass`: attribute identifiers that name the class's members. */
+function memberAttributes(analysis: ScopeAnalysis, klass: Scope, name: string): Node[] {
+  const out: Node[] = [];
+  for (const method of analysis.scopes) {
+    if (method.parent?.id !== klass.id || method.kind !== "function") continue;
+    const first = method.node.childForFieldName("parameters")?.namedChildren.find((p) => p !== null);
+    const self = first?.type === "identifier" ? first.text : first?.type === "typed_parameter" ? first.namedChildren[0]?.text : undefined;
+    if (!self) continue;
+    for (const attribute of method.node.descendantsOfType("attribute")) {
+      if (!attribute) continue;
+      const object = attribute.childForFieldName("object");
+      const member = attribute.childForFieldName("attribute");
+      if (object?.type !== "identifier" || object.text !== self || member?.text !== name) continue;
+      const reference = analysis.occurrences.find((o) => o.node.id === object.id);
+      if (reference && analysis.resolve(reference)?.id === method.id) out.push(member);
+    }
+  }
+  return out;
+}
+
+/**
+ * The edit for one occurrence. A name bound by an import without alias keeps the imported
+ * name and gains an alias: `from os import path` → `from os import path as p`.
+ */
+function importAware(node: Node, newName: string, file: string): Edit {
+  const dotted = node.parent;
+  const statement = dotted?.parent;
+  if (dotted?.type === "dotted_name" && (statement?.type === "import_statement" || statement?.type === "import_from_statement")) {
+    if (dotted.namedChildCount > 1) {
+      throw new NameCollision(file, node.text, newName, node.startPosition.row + 1, `\`import ${dotted.text}\` binds ${node.text} to the package; rename it by importing it as \`import ${node.text} as ${newName}\` first`);
+    }
+    return { start: dotted.endIndex, end: dotted.endIndex, text: ` as ${newName}` };
+  }
+  return { start: node.startIndex, end: node.endIndex, text: newName };
+}
+
+interface Resolved {
+  readonly start: number;
+  /** Start offset of the scope the occurrence resolves to (-1: builtin / unbound). */
+  readonly scopeStart: number;
+}
+
+function resolutions(analysis: ScopeAnalysis, name: string): Resolved[] {
+  return analysis.occurrences
+    .filter((o) => o.name === name)
+    .map((o) => ({ start: o.node.startIndex, scopeStart: analysis.resolve(o)?.node.startIndex ?? -1 }));
+}
+
+/**
+ * The edits of a scope-aware rename in one Python file. Throws {@link BindingNotFound} when the
+ * name is not bound where requested and {@link NameCollision} when the new name is taken or the
+ * rename would change what any name refers to.
+ */
+export function renamePython(source: string, tree: Tree, request: RenameRequest): Edit[] {
+  const { name, newName, file } = request;
+  if (name === newName) return [];
+  const analysis = analyzePython(tree);
+  const scope = scopeFor(analysis, request);
+
+  const taken = scope.bound.get(newName);
+  if (taken?.length) {
+    throw new NameCollision(file, name, newName, taken[0]!.startPosition.row + 1, `${newName} is already bound in ${scopeLabel(scope)}`);
+  }
+
+  const targets: Occurrence[] = analysis.occurrences.filter((o) => o.name === name && analysis.resolve(o)?.id === scope.id);
+  const nodes: Node[] = targets.map((o) => o.node);
+  const lexical = new Set(nodes.map((n) => n.startIndex));
+  if (scope.kind === "class") {
+    const members = memberAttributes(analysis, scope, name);
+    const clash = memberAttributes(analysis, scope, newName)[0];
+    if (members.length > 0 && clash) throw new NameCollision(file, name, newName, clash.startPosition.row + 1, `the class already uses the attribute ${newName}`);
+    nodes.push(...members);
+  }
+  const edits: Edit[] = nodes
+    .sort((a, b) => a.startIndex - b.startIndex)
+    .filter((n, i, all) => i === 0 || all[i - 1]!.startIndex !== n.startIndex)
+    .map((n) => importAware(n, newName, file));
+
+  verify(source, analysis, edits, lexical, request, scope);
+  return edits;
+}
+
+/** Re-resolves every occurrence of both names after the rename: each must keep its binding. */
+function verify(source: string, analysis: ScopeAnalysis, edits: readonly Edit[], lexical: ReadonlySet<number>, request: RenameRequest, scope: Scope): void {
+  const map = (offset: number): number => mapOffset(edits, offset) ?? offset;
+  // Where each renamed identifier starts in the new text (an import alias starts after " as ").
+  const renamed = new Set<number>();
+  let delta = 0;
+  for (const e of [...edits].sort((a, b) => a.start - b.start)) {
+    const insertion = e.start === e.end;
+    if (insertion || lexical.has(e.start)) renamed.add(e.start + delta + (insertion ? " as ".length : 0));
+    delta += e.text.length - (e.end - e.start);
+  }
+  const expected = new Map<number, number>();
+  // Renamed occurrences must resolve to the renamed binding's scope.
+  for (const start of renamed) expected.set(start, map(scope.node.startIndex));
+  // Existing occurrences of the new name must keep resolving where they did.
+  for (const r of resolutions(analysis, request.newName)) expected.set(map(r.start), r.scopeStart < 0 ? -1 : map(r.scopeStart));
+
+  const after = applyEdits(source, edits);
+  const newTree = parse(after, "python");
+  try {
+    const newAnalysis = analyzePython(newTree);
+    const actual = new Map(resolutions(newAnalysis, request.newName).map((r) => [r.start, r.scopeStart]));
+    for (const [start, scopeStart] of expected) {
+      const got = actual.get(start);
+      if (got === scopeStart) continue;
+      const line = after.slice(0, start).split("\n").length;
+      const detail = renamed.has(start)
+        ? `the reference would resolve to ${got === undefined || got < 0 ? "a builtin" : `another binding of ${request.newName} (an inner scope binds it)`} instead of the renamed ${request.name}`
+        : `the existing ${request.newName} used here would be shadowed by the renamed binding`;
+      throw new NameCollision(request.file, request.name, request.newName, line, detail);
+    }
+  } finally {
+    newTree.delete();
+  }
+}

@@ -1,0 +1,496 @@
+/** Tier 2 templates that add code: guards, parameters, imports, methods, branches, decorators, attributes. */
+import { z } from "zod";
+import type { Node } from "@graphplan/graph";
+import { placeBlock, reindent } from "@graphplan/fragments";
+import { indentUnit, lineIndent, type Edit } from "@graphplan/primitives";
+import { nodeName } from "@graphplan/locators";
+import { defineOperator } from "../operator.js";
+import { codeParam, p } from "../params.js";
+import { addEdit, TransformRejected, type FileEdits, type Target } from "../workspace.js";
+import {
+  PY_AND_JS,
+  bodyAfterDocstring,
+  classParts,
+  fillBraces,
+  functionParts,
+  isDocstring,
+  isJs,
+  isPlaceholder,
+  memberEnd,
+  parenthesizeFor,
+  expressionType,
+  startsLine,
+  statementsOf,
+  enclosingStatement,
+} from "./syntax.js";
+
+const line = (n: Node): number => n.startPosition.row + 1;
+const one = (file: string, edit: Edit): FileEdits => new Map([[file, [edit]]]);
+const FUNCTION_TYPES = new Set(["function_definition", "decorated_definition", "function_declaration", "generator_function_declaration", "function_expression", "arrow_function", "method_definition", "function", "generator_function"]);
+
+/** `if cond: body` in the target's language, at column 0. */
+function ifBlock(t: Target, condition: string, body: string, keyword = "if"): string {
+  const unit = indentUnit(t.source);
+  if (t.language === "python") return `${keyword} ${condition}:\n${reindent(body, unit, t.language)}`;
+  return `${keyword} (${condition}) {\n${reindent(body, unit, t.language)}\n}`;
+}
+
+/** Where code goes at the top of a function body: before its first statement (after a docstring). */
+function atBodyStart(t: Target, op: string, code: string): Edit {
+  const parts = functionParts(t, op);
+  if (parts.body.type !== "block" && parts.body.type !== "statement_block") {
+    throw new TransformRejected(op, t.file, `the function at line ${line(parts.fn)} has an expression body; give it a block first with replace_function_body`);
+  }
+  const { docstring, rest } = bodyAfterDocstring(parts.body, t.language);
+  const first = rest[0];
+  if (first && !startsLine(t.source, first.startIndex)) {
+    throw new TransformRejected(op, t.file, `the body of the function at line ${line(parts.fn)} is on its header line; rewrite it with replace_function_body`);
+  }
+  if (first) return placeBlock(t.source, t.language, first, "insert_before", code);
+  if (docstring) return placeBlock(t.source, t.language, docstring, "insert_after", code);
+  return fillBraces(t, parts.body, code, parts.outer.startIndex);
+}
+
+export const guardClause = defineOperator({
+  name: "guard_clause",
+  tier: 2,
+  useCase: "Adding Code",
+  description: "Insert `if <condition>: <body>` at the start of a function (after its docstring) or before a statement; for early returns and argument checks.",
+  params: z.strictObject({
+    target: p.locator("The function to guard (the guard goes first in its body), or a statement to guard"),
+    condition: p.expression('When the guard fires: "value is None"', "condition"),
+    body: p.statements('What the guard does: "return None" or "raise ValueError(\\"value is required\\")"'),
+  }),
+  languages: PY_AND_JS,
+  input: ["function_definition", "statement"],
+  output: "if_statement",
+  example: { target: { kind: "function", name: "parse", file: "app/parser.py" }, condition: "text is None", body: "return None" },
+  run(ws, params) {
+    const t = ws.one(params["target"]);
+    const code = ifBlock(t, codeParam(params["condition"], "condition", t.language), codeParam(params["body"], "statements", t.language));
+    if (FUNCTION_TYPES.has(t.node.type) || (t.node.type === "variable_declarator" && t.node.childForFieldName("value") && FUNCTION_TYPES.has(t.node.childForFieldName("value")!.type))) {
+      return one(t.file, atBodyStart(t, "guard_clause", code));
+    }
+    const statement = enclosingStatement(t.node, t.language);
+    if (!statement) throw new TransformRejected("guard_clause", t.file, `the target at line ${line(t.node)} is not inside a statement`);
+    return one(t.file, placeBlock(t.source, t.language, statement, "insert_before", code));
+  },
+});
+
+// ------------------------------------------------------------------------------------------
+// add_parameter
+
+interface ParamInfo {
+  readonly node: Node;
+  readonly name: string | undefined;
+  /** positional / star (`*args` or bare `*`) / kwargs (`**kw`) / slash (`/`) */
+  readonly role: "positional" | "star" | "kwargs" | "slash";
+  readonly hasDefault: boolean;
+}
+
+function pythonParams(list: Node): ParamInfo[] {
+  return list.namedChildren
+    .filter((n): n is Node => !!n && n.type !== "comment")
+    .map((n) => {
+      switch (n.type) {
+        case "identifier":
+          return { node: n, name: n.text, role: "positional", hasDefault: false } as const;
+        case "typed_parameter":
+          return n.namedChildren[0]?.type === "list_splat_pattern"
+            ? ({ node: n, name: n.namedChildren[0].namedChildren[0]?.text, role: "star", hasDefault: false } as const)
+            : n.namedChildren[0]?.type === "dictionary_splat_pattern"
+              ? ({ node: n, name: n.namedChildren[0].namedChildren[0]?.text, role: "kwargs", hasDefault: false } as const)
+              : ({ node: n, name: n.namedChildren[0]?.text, role: "positional", hasDefault: false } as const);
+        case "default_parameter":
+        case "typed_default_parameter":
+          return { node: n, name: n.childForFieldName("name")?.text, role: "positional", hasDefault: true } as const;
+        case "list_splat_pattern":
+        case "keyword_separator":
+          return { node: n, name: n.namedChildren[0]?.text, role: "star", hasDefault: false } as const;
+        case "dictionary_splat_pattern":
+          return { node: n, name: n.namedChildren[0]?.text, role: "kwargs", hasDefault: false } as const;
+        case "positional_separator":
+          return { node: n, name: undefined, role: "slash", hasDefault: false } as const;
+        default:
+          return { node: n, name: n.text, role: "positional", hasDefault: false } as const;
+      }
+    });
+}
+
+function jsParams(list: Node): ParamInfo[] {
+  return list.namedChildren
+    .filter((n): n is Node => !!n && n.type !== "comment" && n.type !== "decorator")
+    .map((n) => {
+      const pattern = n.childForFieldName("pattern") ?? (n.type === "assignment_pattern" ? n.childForFieldName("left") : n);
+      const rest = pattern?.type === "rest_pattern";
+      const name = rest ? pattern?.namedChildren[0]?.text : pattern?.type === "identifier" ? pattern.text : undefined;
+      const hasDefault = n.type === "assignment_pattern" || !!n.childForFieldName("value");
+      return { node: n, name, role: rest ? "kwargs" : "positional", hasDefault } as const;
+    });
+}
+
+export const addParameter = defineOperator({
+  name: "add_parameter",
+  tier: 2,
+  useCase: "Adding Code",
+  description:
+    "Add a parameter to a function's signature (before **kwargs / ...rest, else last; or right after the parameter named in `after`). Call sites are not changed: give a default to keep them working.",
+  params: z.strictObject({
+    target: p.locator("The function or method"),
+    name: p.identifier('The new parameter\'s name: "timeout"'),
+    default: p.expression('Default value: "None"').optional(),
+    type: p.type('Type annotation: "Optional[float]" (Python, TypeScript)').optional(),
+    after: p.identifier("Insert right after this existing parameter").optional(),
+  }),
+  languages: PY_AND_JS,
+  input: ["function_definition"],
+  output: "parameters",
+  example: { target: { kind: "method", name: "fetch", file: "app/client.py" }, name: "timeout", default: "None" },
+  run(ws, params) {
+    const t = ws.one(params["target"]);
+    const parts = functionParts(t, "add_parameter");
+    const name = codeParam(params["name"], "identifier", t.language);
+    const type = params["type"] === undefined ? undefined : codeParam(params["type"], "type", t.language);
+    const dflt = params["default"] === undefined ? undefined : codeParam(params["default"], "expression", t.language);
+    const after = params["after"] === undefined ? undefined : codeParam(params["after"], "identifier", t.language);
+    const py = t.language === "python";
+    const text = py ? `${name}${type ? `: ${type}` : ""}${dflt !== undefined ? (type ? ` = ${dflt}` : `=${dflt}`) : ""}` : `${name}${type ? `: ${type}` : ""}${dflt !== undefined ? ` = ${dflt}` : ""}`;
+    const list = parts.parameters;
+    if (!list) throw new TransformRejected("add_parameter", t.file, `the function at line ${line(parts.fn)} has no parameter list`);
+    // `x => x`: a single unparenthesized arrow parameter.
+    if (list.type === "identifier") return one(t.file, { start: list.startIndex, end: list.endIndex, text: `(${list.text}, ${text})` });
+    const infos = py ? pythonParams(list) : jsParams(list);
+    if (infos.some((i) => i.name === name)) throw new TransformRejected("add_parameter", t.file, `the function already has a parameter named ${name}`);
+    let index: number; // the new parameter's position in the list
+    if (after !== undefined) {
+      const at = infos.findIndex((i) => i.name === after);
+      if (at < 0) throw new TransformRejected("add_parameter", t.file, `no parameter named ${after}; parameters: ${infos.map((i) => i.node.text).join(", ")}`);
+      index = at + 1;
+    } else {
+      const kwargs = infos.findIndex((i) => i.role === "kwargs");
+      index = kwargs >= 0 ? kwargs : infos.length;
+    }
+    if (index > 0 && infos[index - 1]!.role === "kwargs") {
+      throw new TransformRejected("add_parameter", t.file, `nothing may follow ${infos[index - 1]!.node.text}; choose another "after"`);
+    }
+    if (py && dflt === undefined) {
+      const keywordOnly = infos.slice(0, index).some((i) => i.role === "star");
+      const defaultBefore = infos.slice(0, index).some((i) => i.role === "positional" && i.hasDefault);
+      if (!keywordOnly && defaultBefore) {
+        throw new TransformRejected("add_parameter", t.file, `${name} would follow a parameter with a default value, which Python forbids; give "default" or place it with "after"`);
+      }
+    }
+    const multiline = infos.length > 0 && infos[0]!.node.startPosition.row !== list.startPosition.row;
+    if (index < infos.length) {
+      const before = infos[index]!.node;
+      const sep = multiline ? `,\n${lineIndent(t.source, before.startIndex)}` : ", ";
+      return one(t.file, { start: before.startIndex, end: before.startIndex, text: `${text}${sep}` });
+    }
+    if (infos.length === 0) {
+      const open = list.child(0);
+      const at = open && open.type === "(" ? open.endIndex : list.startIndex;
+      return one(t.file, { start: at, end: at, text });
+    }
+    const last = infos[infos.length - 1]!.node;
+    const sep = multiline ? `,\n${lineIndent(t.source, last.startIndex)}` : ", ";
+    return one(t.file, { start: last.endIndex, end: last.endIndex, text: `${sep}${text}` });
+  },
+});
+
+// ------------------------------------------------------------------------------------------
+// add_import_and_use
+
+const PY_IMPORT_TYPES = new Set(["import_statement", "import_from_statement", "future_import_statement"]);
+const normalize = (code: string): string => code.replace(/\s+/g, " ").replace(/;\s*$/, "").trim();
+
+/** The edit that adds an import statement at the top of a file (after the last top-level import), or none when present. */
+export function importEdit(t: { source: string; language: Target["language"]; tree: Target["tree"] }, statement: string): Edit | undefined {
+  const root = t.tree.rootNode;
+  const top = statementsOf(root);
+  const imports = top.filter((n) => (t.language === "python" ? PY_IMPORT_TYPES.has(n.type) : n.type === "import_statement"));
+  if (imports.some((n) => normalize(n.text) === normalize(statement))) return undefined;
+  const last = imports[imports.length - 1];
+  if (last) return placeBlock(t.source, t.language, last, "insert_after", statement);
+  // No import yet: after a module docstring / directive prologue, before the first statement.
+  let index = 0;
+  if (t.language === "python" && isDocstring(top[0])) index = 1;
+  if (t.language !== "python") while (top[index]?.type === "expression_statement" && /^["']use /.test(top[index]!.text)) index++;
+  const before = top[index];
+  if (before) return placeBlock(t.source, t.language, before, "insert_before", index === 0 ? statement : statement);
+  const anchor = top[index - 1];
+  if (anchor) return placeBlock(t.source, t.language, anchor, "insert_after", statement);
+  return { start: t.source.length, end: t.source.length, text: `${t.source.length && !t.source.endsWith("\n") ? "\n" : ""}${statement}\n` };
+}
+
+export const addImportAndUse = defineOperator({
+  name: "add_import_and_use",
+  tier: 2,
+  useCase: "Adding Code",
+  description: "Add an import (after the file's last top-level import; skipped if already there) and replace the target expression with code that uses it.",
+  params: z.strictObject({
+    target: p.locator("The expression to replace with code that uses the import"),
+    import: p.statements('One import statement: "from collections import OrderedDict"', "import"),
+    expression: p.expression('The new expression, using the import: "OrderedDict(items)"'),
+  }),
+  languages: PY_AND_JS,
+  input: ["expression"],
+  output: "import_statement + expression",
+  example: {
+    target: { type: "sexp", file: "app/store.py", query: '((call function: (identifier) @f) @call (#eq? @f "dict"))', capture: "call" },
+    import: "from collections import OrderedDict",
+    expression: "OrderedDict(items)",
+  },
+  run(ws, params) {
+    const t = ws.one(params["target"]);
+    const statement = codeParam(params["import"], "import", t.language);
+    const expression = codeParam(params["expression"], "expression", t.language);
+    const edits: FileEdits = new Map();
+    const replacement = parenthesizeFor(t.node, expression, expressionType(expression, t.language), t.language);
+    addEdit(edits, t.file, placeBlock(t.source, t.language, t.node, "replace", replacement));
+    const imp = importEdit(t, statement);
+    if (imp) addEdit(edits, t.file, imp);
+    return edits;
+  },
+});
+
+// ------------------------------------------------------------------------------------------
+// add_method
+
+/** Members of a class body by name (methods, fields, assignments). */
+function memberNamed(body: Node, name: string, language: Target["language"]): Node | undefined {
+  for (const member of statementsOf(body)) {
+    const def = member.type === "decorated_definition" ? member.childForFieldName("definition") : member;
+    if (!def) continue;
+    if (nodeName(def, language) === name) return member;
+    if (language === "python" && def.type === "expression_statement") {
+      const assignment = def.namedChildren[0];
+      if ((assignment?.type === "assignment" || assignment?.type === "augmented_assignment") && assignment.childForFieldName("left")?.text === name) return member;
+    }
+  }
+  return undefined;
+}
+
+/** Appends a member to a class body: after `after` (a member name) or at the end; a body of only `pass` is replaced. */
+function appendMember(t: Target, op: string, body: Node, header: Node, code: string, after?: string): Edit {
+  const members = statementsOf(body);
+  if (t.language === "python") {
+    const real = members.filter((m) => !isPlaceholder(m));
+    if (real.length === 0 || (real.length === 1 && isDocstring(real[0]))) {
+      const placeholder = members.find(isPlaceholder);
+      if (placeholder) return placeBlock(t.source, t.language, placeholder, "replace", code);
+    }
+  } else if (members.length === 0) {
+    return fillBraces(t, body, code, header.startIndex);
+  }
+  let anchor = members[members.length - 1]!;
+  if (after !== undefined) {
+    const named = memberNamed(body, after, t.language);
+    if (!named) throw new TransformRejected(op, t.file, `the class has no member named ${after}`);
+    anchor = named;
+  }
+  if (!startsLine(t.source, anchor.startIndex)) throw new TransformRejected(op, t.file, `the class body at line ${line(body)} is on its header line; rewrite the class with replace_node`);
+  const edit = placeBlock(t.source, t.language, anchor, "insert_after", code, { blankLines: 1 });
+  const end = isJs(t.language) ? memberEnd(anchor, t.language) : edit.start;
+  return { start: end, end, text: edit.text };
+}
+
+export const addMethod = defineOperator({
+  name: "add_method",
+  tier: 2,
+  useCase: "Adding Code",
+  description: "Add a method to a class: at the end of the body, or right after the member named in `after`. Fails if a member of that name exists.",
+  params: z.strictObject({
+    target: p.locator("The class"),
+    code: p.statements('The whole method at column 0: "def close(self):\\n    self._conn.close()"', "function"),
+    after: p.identifier("Put the method right after this member (default: last)").optional(),
+  }),
+  languages: PY_AND_JS,
+  input: ["class_definition"],
+  output: "function_definition",
+  example: { target: { kind: "class", name: "Client", file: "app/client.py" }, code: "def close(self):\n    self._conn.close()" },
+  run(ws, params) {
+    const t = ws.one(params["target"]);
+    const { body, outer } = classParts(t, "add_method");
+    const code = codeParam(params["code"], "function", t.language);
+    const name = methodName(code, t.language);
+    if (name && memberNamed(body, name, t.language)) {
+      throw new TransformRejected("add_method", t.file, `the class already has a member named ${name}; change it with replace_function_body or replace_node`);
+    }
+    const after = params["after"] === undefined ? undefined : codeParam(params["after"], "identifier", t.language);
+    return one(t.file, appendMember(t, "add_method", body, outer, code, after));
+  },
+});
+
+function methodName(code: string, language: Target["language"]): string | undefined {
+  const match = language === "python" ? /^\s*(?:@.*\n\s*)*(?:async\s+)?def\s+([A-Za-z_]\w*)/.exec(code) : /^\s*(?:@.*\n\s*)*(?:(?:public|private|protected|static|async|get|set|readonly|override)\s+)*\*?\s*([A-Za-z_$#][\w$]*)\s*[(<]/.exec(code);
+  return match?.[1];
+}
+
+// ------------------------------------------------------------------------------------------
+// add_conditional_branch
+
+export const addConditionalBranch = defineOperator({
+  name: "add_conditional_branch",
+  tier: 2,
+  useCase: "Adding Code",
+  description: "Add a branch to an if statement: `elif`/`else if` with a condition (before the else), or the final `else` when no condition is given.",
+  params: z.strictObject({
+    target: p.locator("The if statement"),
+    condition: p.expression('The new branch\'s condition; omit to add the else: "mode == \\"strict\\""', "condition").optional(),
+    body: p.statements('The branch\'s statements: "return strict_parse(text)"'),
+  }),
+  languages: PY_AND_JS,
+  input: ["if_statement"],
+  output: "elif_clause | else_clause",
+  example: { target: { kind: "if", file: "app/parser.py", parent: { kind: "function", name: "parse", file: "app/parser.py" } }, condition: 'mode == "strict"', body: "return strict_parse(text)" },
+  run(ws, params) {
+    const t = ws.one(params["target"]);
+    let ifNode: Node | null = t.node;
+    if (ifNode.type === "elif_clause" || ifNode.type === "else_clause") ifNode = ifNode.parent;
+    if (!ifNode || ifNode.type !== "if_statement") throw new TransformRejected("add_conditional_branch", t.file, `the target (line ${line(t.node)}) is a ${t.node.type}, not an if statement`);
+    const condition = params["condition"] === undefined ? undefined : codeParam(params["condition"], "condition", t.language);
+    const body = codeParam(params["body"], "statements", t.language);
+    const unit = indentUnit(t.source);
+    if (t.language === "python") {
+      const clauses = ifNode.namedChildren.filter((c): c is Node => !!c && (c.type === "elif_clause" || c.type === "else_clause"));
+      const elseClause = clauses.find((c) => c.type === "else_clause");
+      if (condition === undefined) {
+        if (elseClause) throw new TransformRejected("add_conditional_branch", t.file, `the if statement at line ${line(ifNode)} already has an else (line ${line(elseClause)}); give a condition to add an elif`);
+        return one(t.file, placeBlock(t.source, t.language, ifNode, "insert_after", `else:\n${reindent(body, unit, t.language)}`));
+      }
+      const code = `elif ${condition}:\n${reindent(body, unit, t.language)}`;
+      if (elseClause) return one(t.file, placeBlock(t.source, t.language, elseClause, "insert_before", code));
+      return one(t.file, placeBlock(t.source, t.language, ifNode, "insert_after", code));
+    }
+    // JS/TS: walk the else-if chain to its last if.
+    let last = ifNode;
+    for (;;) {
+      const alt = last.childForFieldName("alternative");
+      const nested = alt?.namedChildren.find((c) => c?.type === "if_statement");
+      if (!alt || !nested) break;
+      last = nested;
+    }
+    const alternative = last.childForFieldName("alternative");
+    const consequence = last.childForFieldName("consequence")!;
+    const indent = lineIndent(t.source, ifNode.startIndex);
+    const block = `{\n${reindent(body, indent + unit, t.language)}\n${indent}}`;
+    if (condition === undefined) {
+      if (alternative) throw new TransformRejected("add_conditional_branch", t.file, `the if statement at line ${line(ifNode)} already has an else (line ${line(alternative)}); give a condition to add an else if`);
+      return one(t.file, { start: consequence.endIndex, end: consequence.endIndex, text: ` else ${block}` });
+    }
+    return one(t.file, { start: consequence.endIndex, end: consequence.endIndex, text: ` else if (${condition}) ${block}` });
+  },
+});
+
+// ------------------------------------------------------------------------------------------
+// add_decorator
+
+const normalizeDecorator = (text: string): string => text.replace(/^@/, "").replace(/\s+/g, "");
+
+export const addDecorator = defineOperator({
+  name: "add_decorator",
+  tier: 2,
+  useCase: "Adding Code",
+  description: "Add a decorator to a function, method or class (TypeScript/JavaScript: classes and class members). Outermost (top) by default; fails if the same decorator is already there.",
+  params: z.strictObject({
+    target: p.locator("The function, method or class"),
+    decorator: p.expression('The decorator without @: "functools.lru_cache(maxsize=None)"', "decorator"),
+    position: p.choice(["outermost", "innermost"], "outermost (top, default) or innermost (closest to the def)").optional(),
+  }),
+  languages: PY_AND_JS,
+  input: ["function_definition", "class_definition"],
+  output: "decorated_definition",
+  example: { target: { kind: "method", name: "area", file: "app/shapes.py" }, decorator: "property" },
+  run(ws, params) {
+    const t = ws.one(params["target"]);
+    const decorator = codeParam(params["decorator"], "decorator", t.language);
+    const innermost = params["position"] === "innermost";
+    let def: Node | null = t.node.type === "decorated_definition" ? t.node.childForFieldName("definition") : t.node;
+    if (def?.type === "export_statement") def = def.childForFieldName("declaration");
+    if (def?.type === "variable_declarator") def = null;
+    const decorators: Node[] = [];
+    let declaration: Node; // where the innermost decorator goes
+    let outer: Node; // where the outermost goes when there is none
+    if (t.language === "python") {
+      if (!def || (def.type !== "function_definition" && def.type !== "class_definition")) throw new TransformRejected("add_decorator", t.file, `the target (line ${line(t.node)}) is a ${t.node.type}, not a function or class`);
+      const wrapper = def.parent?.type === "decorated_definition" ? def.parent : undefined;
+      if (wrapper) decorators.push(...wrapper.namedChildren.filter((c): c is Node => c?.type === "decorator"));
+      declaration = def;
+      outer = def;
+    } else {
+      const member = def && ["method_definition", "public_field_definition", "field_definition", "abstract_method_signature", "method_signature"].includes(def.type);
+      const cls = def && ["class_declaration", "abstract_class_declaration", "class"].includes(def.type);
+      if (!def || (!member && !cls)) throw new TransformRejected("add_decorator", t.file, `${def?.type ?? t.node.type} (line ${line(t.node)}) cannot be decorated: JavaScript/TypeScript decorators apply to classes and class members`);
+      if (member) {
+        for (let s = def.previousNamedSibling; s && s.type === "decorator"; s = s.previousNamedSibling) decorators.unshift(s);
+        declaration = def;
+        outer = def;
+      } else {
+        decorators.push(...def.namedChildren.filter((c): c is Node => c?.type === "decorator"));
+        const exported = def.parent?.type === "export_statement" ? def.parent : undefined;
+        if (exported) decorators.unshift(...exported.namedChildren.filter((c): c is Node => c?.type === "decorator"));
+        const keyword = def.children.find((c) => c && !c.isNamed && (c.type === "class" || c.type === "abstract"));
+        declaration = exported && decorators.length === 0 ? exported : (keyword ?? def);
+        outer = exported ?? def;
+      }
+    }
+    if (decorators.some((d) => normalizeDecorator(d.text) === normalizeDecorator(decorator))) {
+      throw new TransformRejected("add_decorator", t.file, `@${decorator} is already there (line ${line(decorators[0]!)})`);
+    }
+    const anchor = innermost ? declaration : (decorators[0] ?? outer);
+    if (!startsLine(t.source, anchor.startIndex)) {
+      return one(t.file, { start: anchor.startIndex, end: anchor.startIndex, text: `@${decorator} ` });
+    }
+    const indent = lineIndent(t.source, anchor.startIndex);
+    return one(t.file, { start: anchor.startIndex, end: anchor.startIndex, text: `@${decorator}\n${indent}` });
+  },
+});
+
+// ------------------------------------------------------------------------------------------
+// add_class_attribute
+
+export const addClassAttribute = defineOperator({
+  name: "add_class_attribute",
+  tier: 2,
+  useCase: "Adding Code",
+  description: "Add a class attribute (Python) or field (JavaScript/TypeScript) at the top of a class body, after its docstring and existing attributes. Fails if the name exists.",
+  params: z.strictObject({
+    target: p.locator("The class"),
+    name: p.identifier('Attribute name: "max_retries"'),
+    value: p.expression('Its value: "3"'),
+    type: p.type('Annotation: "int" (Python, TypeScript)').optional(),
+  }),
+  languages: PY_AND_JS,
+  input: ["class_definition"],
+  output: "assignment",
+  example: { target: { kind: "class", name: "Client", file: "app/client.py" }, name: "max_retries", value: "3", type: "int" },
+  run(ws, params) {
+    const t = ws.one(params["target"]);
+    const { body, outer } = classParts(t, "add_class_attribute");
+    const name = codeParam(params["name"], "identifier", t.language);
+    const value = codeParam(params["value"], "expression", t.language);
+    const type = params["type"] === undefined ? undefined : codeParam(params["type"], "type", t.language);
+    const existing = memberNamed(body, name, t.language);
+    if (existing) throw new TransformRejected("add_class_attribute", t.file, `the class already has a member named ${name} (line ${line(existing)})`);
+    const members = statementsOf(body);
+    if (t.language === "python") {
+      const code = `${name}${type ? `: ${type}` : ""} = ${value}`;
+      const real = members.filter((m) => !isPlaceholder(m));
+      const placeholder = members.find(isPlaceholder);
+      if (placeholder && (real.length === 0 || (real.length === 1 && isDocstring(real[0])))) return one(t.file, placeBlock(t.source, t.language, placeholder, "replace", code));
+      let index = isDocstring(members[0]) ? 1 : 0;
+      while (members[index]?.type === "expression_statement" && ["assignment", "augmented_assignment"].includes(members[index]!.namedChildren[0]?.type ?? "")) index++;
+      const previous = members[index - 1];
+      const next = members[index];
+      if (previous) return one(t.file, placeBlock(t.source, t.language, previous, "insert_after", code));
+      if (next && startsLine(t.source, next.startIndex)) return one(t.file, placeBlock(t.source, t.language, next, "insert_before", code));
+      throw new TransformRejected("add_class_attribute", t.file, `the class body at line ${line(body)} is on its header line; rewrite the class with replace_node`);
+    }
+    const code = `${name}${type ? `: ${type}` : ""} = ${value};`;
+    const first = body.namedChildren.find((c): c is Node => !!c && c.type !== "comment");
+    if (!first) return one(t.file, fillBraces(t, body, code, outer.startIndex));
+    if (!startsLine(t.source, first.startIndex)) throw new TransformRejected("add_class_attribute", t.file, `the class body at line ${line(body)} is on one line; rewrite the class with replace_node`);
+    return one(t.file, placeBlock(t.source, t.language, first, "insert_before", code));
+  },
+});
+
