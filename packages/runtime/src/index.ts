@@ -1,0 +1,30 @@
+export { Workspace, TEMP_MARKER } from "./workspace.js";
+export type { WorkspaceShape, WorkspaceEntry } from "./workspace.js";
+export { applyPlan, recover, stepLabel } from "./apply.js";
+export type {
+  ApplyOptions,
+  ApplyResult,
+  ApplyError,
+  StepReport,
+  WriteInfo,
+  PlanRunner,
+  PlanRunOutcome,
+  RecoverOptions,
+  RecoverReport,
+  RecoverError,
+} from "./apply.js";
+export { JournalSchema, DEFAULT_JOURNAL_DIR, JOURNAL_FILE } from "./journal.js";
+export type { Journal, JournalEntry } from "./journal.js";
+export {
+  PathOutsideWorkspace,
+  FileNotFound,
+  NotUtf8Text,
+  WorkspaceIOError,
+  WorkspaceRootInvalid,
+  JournalPresent,
+  JournalCorrupt,
+  ReservedPath,
+  AmbiguousPath,
+  CommitFailed,
+  StepFailed,
+} from "./errors.js";

@@ -1,0 +1,152 @@
+/**
+ * The all-or-nothing promise under SIGKILL: a child process applying a plan is killed at seeded random
+ * moments; after `recover` every file is byte-identical to the original, or (the kill came after the
+ * commit point) every file is the applied result. Never a mix.
+ */
+import { spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import * as Effect from "effect/Effect";
+import { describe, expect, it } from "vitest";
+import { recover } from "./apply.js";
+import { snapshot, tempDir } from "./fixtures/tmp.js";
+import { Workspace } from "./workspace.js";
+
+const SLEEP_MS = 40;
+const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+const childScript = fileURLToPath(new URL("./fixtures/apply-child.ts", import.meta.url));
+
+/** mulberry32: a small seeded generator, so a failing run can be replayed. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Run the child; kill it `killAfterMs` after it prints "start" (never, if undefined). Times are from "start". */
+function runChild(root: string, planPath: string, mode: string, killAfterMs?: number) {
+  return new Promise<{ output: string; killed: boolean; ms: number; firstWriteMs: number }>((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", tsx, "--conditions=source", childScript, root, planPath, String(SLEEP_MS), mode], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    let started = 0;
+    let firstWrite = 0;
+    let timer: NodeJS.Timeout | undefined;
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (!started && output.includes("start\n")) {
+        started = performance.now();
+        if (killAfterMs !== undefined) timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
+      }
+      if (!firstWrite && output.includes("write 0\n")) firstWrite = performance.now();
+    });
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (_code, signal) => {
+      clearTimeout(timer);
+      resolve({ output, killed: signal === "SIGKILL", ms: performance.now() - started, firstWriteMs: firstWrite - started });
+    });
+  });
+}
+
+const recoverIn = (root: string) => Effect.runPromise(recover().pipe(Effect.provide(Workspace.layer(root))));
+
+interface Scenario {
+  readonly mode: "real" | "fake";
+  readonly trials: number;
+  readonly files: Record<string, string>;
+  readonly plan: unknown;
+}
+
+const functions = (i: number) => `def f${i}(x):\n    return x + ${i}\n\n\ndef keep${i}():\n    return ${i}\n` + `# filler ${i}\n`.repeat(200);
+const names = ["a.py", "b.py", "pkg/c.py", "pkg/d.py", "e.py"];
+
+const scenarios: Array<[string, Scenario]> = [
+  [
+    "replace_node in five files, @graphplan/primitives' runPlan",
+    {
+      mode: "real",
+      trials: 24,
+      files: Object.fromEntries(names.map((n, i) => [n, functions(i)])),
+      plan: names.map((file, i) => ({
+        op: "replace_node",
+        params: { locator: { kind: "function", name: `f${i}`, file }, replacement: `def f${i}(x):\n    return x * ${i}` },
+      })),
+    },
+  ],
+  [
+    "three edits and two new files in new directories, fake runner",
+    {
+      mode: "fake",
+      trials: 20,
+      files: { "a.py": "a\n".repeat(300), "b.py": "b\n".repeat(300), "pkg/c.py": "c\n" },
+      plan: [
+        { op: "append", params: { file: "a.py", text: "A\n" } },
+        { op: "create", params: { file: "new/deep/x.py", text: "x\n" } },
+        { op: "append", params: { file: "pkg/c.py", text: "C\n" } },
+        { op: "create", params: { file: "new/y.py", text: "y\n" } },
+        { op: "append", params: { file: "b.py", text: "B\n" } },
+      ],
+    },
+  ],
+];
+
+describe.each(scenarios)("a killed apply: %s", (_name, scenario) => {
+  it("is rolled back by recover to the original bytes, or was complete: never a mix", async () => {
+    const original = tempDir();
+    for (const [name, text] of Object.entries(scenario.files)) {
+      mkdirSync(join(original, name, ".."), { recursive: true });
+      writeFileSync(join(original, name), text);
+    }
+    const planPath = join(tempDir(), "plan.json");
+    writeFileSync(planPath, JSON.stringify(scenario.plan));
+    const before = snapshot(original);
+
+    // Calibrate: one full run gives the applied result and how long the apply takes.
+    const full = tempDir();
+    cpSync(original, full, { recursive: true });
+    const done = await runChild(full, planPath, scenario.mode);
+    expect(done.output).toContain("done");
+    const after = snapshot(full);
+    const changedFiles = Object.keys({ ...before, ...after }).filter((k) => before[k] !== after[k] && !k.endsWith("/"));
+    expect(changedFiles.length).toBe(5);
+    // Kill from a little before the journal is written (the first write follows it) to a little after the end.
+    const from = done.firstWriteMs * 0.7;
+    const to = done.ms * 1.2;
+
+    const random = seeded(20_251_121);
+    const delays = Array.from({ length: scenario.trials }, () => Math.floor(from + random() * (to - from)));
+    const outcomes = { original: 0, applied: 0, journalLeft: 0, mixedBeforeRecover: 0 };
+    const trial = async (index: number) => {
+      const killAfter = delays[index] ?? 0;
+      const root = tempDir();
+      cpSync(original, root, { recursive: true });
+      const run = await runChild(root, planPath, scenario.mode, killAfter);
+      expect(run.killed || run.output.includes("done"), run.output).toBe(true);
+      const state = snapshot(root);
+      const changed = changedFiles.filter((n) => state[n] !== before[n]).length;
+      if (existsSync(join(root, ".graphplan", "journal.json"))) outcomes.journalLeft++;
+      if (changed > 0 && changed < changedFiles.length) outcomes.mixedBeforeRecover++;
+
+      await recoverIn(root);
+      const recovered = JSON.stringify(snapshot(root));
+      if (recovered === JSON.stringify(before)) outcomes.original++;
+      else if (recovered === JSON.stringify(after)) outcomes.applied++;
+      else expect.fail(`trial ${index} (kill ${killAfter} ms after start): neither original nor applied: ${recovered}`);
+    };
+    // Two children at a time (the machine has two cores); each kill is timed from its own child's start.
+    for (let i = 0; i < scenario.trials; i += 2) await Promise.all([trial(i), ...(i + 1 < scenario.trials ? [trial(i + 1)] : [])]);
+    console.log(`killed apply (${scenario.mode}): first write ${Math.round(done.firstWriteMs)} ms, done ${Math.round(done.ms)} ms; outcomes`, outcomes);
+    expect(outcomes.original + outcomes.applied).toBe(scenario.trials);
+    expect(outcomes.journalLeft).toBeGreaterThan(0);
+    expect(outcomes.mixedBeforeRecover).toBeGreaterThan(0);
+  }, 300_000);
+});
