@@ -1,6 +1,9 @@
 /**
- * Locator resolution against a live tree. Nothing is cached between calls except compiled
- * S-expression queries: every call walks the tree it is given.
+ * Locator resolution against a live tree. Trees are treated as immutable values (edit a copy,
+ * as @graphplan/primitives does): each locator is resolved once per tree (a cache keyed by the
+ * tree and the locator's JSON), whole-tree searches by node type are shared by the resolutions
+ * of one tree, and searches that must contain a known text (a name, an `#eq?` literal) start
+ * from the places where that text occurs instead of visiting every node.
  */
 import { Query, type Node, type Tree } from "web-tree-sitter";
 import { distance } from "fastest-levenshtein";
@@ -17,6 +20,7 @@ import {
   type Match,
 } from "./errors.js";
 import { formatIssues, locatorIssues } from "./issues.js";
+import { narrowedCaptures, nodesContainingName } from "./narrow.js";
 import { LocatorSchema, type Locator, type ParentLocator, type SexpLocator } from "./schema.js";
 
 type Structured = ParentLocator;
@@ -100,12 +104,15 @@ function descendants(scope: Node, types: readonly string[]): Node[] {
   return found;
 }
 
+/** Whether a node of one of the kind's types is of the kind (its filter; a named definition for normalized kinds). */
+function keep(n: Node, spec: KindSpec, language: LanguageId): boolean {
+  if (spec.filter && !spec.filter(n)) return false;
+  if (spec.normalized && definitionName(n, language) === null) return false;
+  return true;
+}
+
 function ofKind(scope: Node, spec: KindSpec, language: LanguageId): Node[] {
-  const found = descendants(scope, spec.types).filter((n) => {
-    if (spec.filter && !spec.filter(n)) return false;
-    if (spec.normalized && definitionName(n, language) === null) return false;
-    return true;
-  });
+  const found = descendants(scope, spec.types).filter((n) => keep(n, spec, language));
   if (!spec.extra) return found;
   const extra = spec.extra(scope).filter((n) => n.id !== scope.id);
   return extra.length ? uniqueInOrder([...found, ...extra]) : found;
@@ -174,7 +181,8 @@ function resolveSexp(tree: Tree, language: LanguageId, locator: SexpLocator): Re
   }
   let nodes: Node[];
   try {
-    nodes = uniqueInOrder(query.captures(tree.rootNode).filter((c) => c.name === capture).map((c) => c.node));
+    const captures = narrowedCaptures(tree, query, locator.query) ?? query.captures(tree.rootNode);
+    nodes = uniqueInOrder(captures.filter((c) => c.name === capture).map((c) => c.node));
   } catch (error) {
     throw new InvalidQuery(locator.file, locator.query, error instanceof Error ? error.message : String(error));
   }
@@ -207,12 +215,16 @@ function resolveStructured(tree: Tree, language: LanguageId, file: string, locat
   if (spec === "root") {
     nodes = locator.parent ? scopes : [tree.rootNode];
   } else {
-    nodes = uniqueInOrder(scopes.flatMap((scope) => ofKind(scope, spec, language)));
+    const everyOfKind = (): Node[] => uniqueInOrder(scopes.flatMap((scope) => ofKind(scope, spec, language)));
+    // A named search looks only at the nodes whose text contains the name.
+    const near = locator.name !== undefined && !spec.extra ? nodesContainingName(tree, scopes, spec.types, locator.name) : undefined;
+    nodes = near ? uniqueInOrder(near.filter((n) => keep(n, spec, language))) : everyOfKind();
     if (locator.name !== undefined) {
       const name = locator.name;
       const named = nodes.filter((n) => nodeNames(n, language).includes(name));
       if (named.length === 0) {
-        return { nodes: [], candidates: () => candidatesFor(tree, language, locator, spec, scopes, nodes) };
+        const sameKind = near ? everyOfKind : () => nodes;
+        return { nodes: [], candidates: () => candidatesFor(tree, language, locator, spec, scopes, sameKind()) };
       }
       nodes = named;
     }
@@ -309,10 +321,44 @@ function parseLocator(locator: unknown): Locator {
   return parsed.data;
 }
 
-function resolveAny(tree: Tree, language: LanguageId, locator: unknown): { locator: Locator; resolution: Resolution } {
+interface Resolved {
+  readonly locator: Locator;
+  readonly resolution: Resolution;
+}
+
+/** Resolutions per tree, keyed by language and locator JSON: a locator is resolved once per tree. */
+const resolutions = new WeakMap<Tree, Map<string, Resolved>>();
+const RESOLUTIONS_PER_TREE = 512;
+
+function cacheKey(language: LanguageId, locator: unknown): string | undefined {
+  try {
+    return `${language}\u0000${JSON.stringify(locator)}`;
+  } catch {
+    return undefined;
+  }
+}
+
+function resolveAny(tree: Tree, language: LanguageId, locator: unknown): Resolved {
+  const key = cacheKey(language, locator);
+  let cache = resolutions.get(tree);
+  const hit = key === undefined ? undefined : cache?.get(key);
+  if (hit) return hit;
   const valid = parseLocator(locator);
   const resolution = "type" in valid && valid.type === "sexp" ? resolveSexp(tree, language, valid) : resolveStructured(tree, language, valid.file, valid as Structured);
-  return { locator: valid, resolution };
+  let candidates: Candidate[] | undefined;
+  const resolved: Resolved = {
+    locator: valid,
+    resolution: resolution.candidates ? { ...resolution, candidates: () => (candidates ??= resolution.candidates!()) } : resolution,
+  };
+  if (key !== undefined) {
+    if (!cache) {
+      cache = new Map();
+      resolutions.set(tree, cache);
+    }
+    if (cache.size >= RESOLUTIONS_PER_TREE) cache.delete(cache.keys().next().value!);
+    cache.set(key, resolved);
+  }
+  return resolved;
 }
 
 /**
@@ -322,7 +368,7 @@ function resolveAny(tree: Tree, language: LanguageId, locator: unknown): { locat
  * parsed from (it is accepted for symmetry with {@link resolveOne}; names come from the tree).
  */
 export function resolveLocator(tree: Tree, _source: string, language: LanguageId, locator: Locator | unknown): Node[] {
-  return resolveAny(tree, language, locator).resolution.nodes;
+  return [...resolveAny(tree, language, locator).resolution.nodes];
 }
 
 /**
@@ -335,7 +381,7 @@ export function resolveSome(tree: Tree, source: string, language: LanguageId, lo
     throw new LocatorNotFound(valid.file, valid, resolution.candidates?.() ?? [], resolution.reason);
   }
   void source;
-  return resolution.nodes;
+  return [...resolution.nodes];
 }
 
 /** Exactly one match: `LocatorNotFound` for none, `LocatorAmbiguous` (matches with lines) for several. */

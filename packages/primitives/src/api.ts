@@ -9,7 +9,7 @@ import { OverlappingEdits, EditOutOfRange } from "./edits.js";
 import { OPERATOR_BY_NAME } from "./registry.js";
 import { MUTATORS, locateIn, locateRegionIn, mutatorCheck, mutatorEdits, applyChecked, type Doc, type LocateOutput, type MutatorName, type RegionOutput } from "./primitives.js";
 import { InvalidParams, PostconditionFailed, PreconditionFailed, UnknownOperator } from "./errors.js";
-import { closestOperators, paramIssues } from "./run.js";
+import { closestOperators, paramIssues } from "./validate.js";
 
 export type PrimitiveError =
   | LocatorError

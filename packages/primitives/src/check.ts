@@ -3,8 +3,9 @@
  * before (mapped through the edits) are tolerated, so a file with an old error can still be
  * edited elsewhere.
  */
-import type { Node, Tree } from "web-tree-sitter";
+import type { Node, Range, Tree } from "web-tree-sitter";
 import { editedRanges, mapOffset, type Edit } from "./edits.js";
+import { lineStarts } from "./reparse.js";
 import type { SyntaxProblem } from "./errors.js";
 
 export interface ErrorSpan {
@@ -38,6 +39,100 @@ export function errorSpans(tree: Tree, limit = 500): ErrorSpan[] {
   };
   visit(tree.rootNode);
   return out;
+}
+
+const spanOf = (node: Node): ErrorSpan => ({
+  start: node.startIndex,
+  end: node.endIndex,
+  line: node.startPosition.row + 1,
+  column: node.startPosition.column,
+  kind: node.isMissing ? "MISSING" : "ERROR",
+  text: node.isMissing ? node.type : node.text.slice(0, 40),
+});
+
+interface Region {
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * The children of `node` from the first one that reaches `from` to the last one that starts
+ * before `to` (with `inclusive`, touching counts), found by binary search over the child
+ * indices: a node with many children (a module's statements) is not read child by child.
+ * (`firstChildForIndex` + `nextSibling` would skip zero-width MISSING children, and
+ * web-tree-sitter 0.25's `TreeCursor.gotoFirstChildForIndex` ignores its index.)
+ */
+function childrenBetween(node: Node, from: number, to: number, inclusive: boolean): Node[] {
+  const count = node.childCount;
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const end = node.child(mid)!.endIndex;
+    if (inclusive ? end >= from : end > from) hi = mid;
+    else lo = mid + 1;
+  }
+  const out: Node[] = [];
+  for (let i = lo; i < count; i++) {
+    const child = node.child(i)!;
+    if (inclusive ? child.startIndex > to : child.startIndex >= to) break;
+    out.push(child);
+  }
+  return out;
+}
+
+/** Outermost ERROR/MISSING nodes under `node` that touch `region` (inclusive ends), into `out` by node id. */
+function collectIn(node: Node, region: Region, out: Map<number, ErrorSpan>, limit: number): void {
+  if (out.size >= limit || node.endIndex < region.start || node.startIndex > region.end) return;
+  if (node.isMissing || node.type === "ERROR") {
+    out.set(node.id, spanOf(node));
+    return;
+  }
+  if (!node.hasError) return;
+  for (const child of childrenBetween(node, region.start, region.end, true)) collectIn(child, region, out, limit);
+}
+
+/**
+ * The ERROR and MISSING nodes of `tree` (the tree after `edits`), given the errors of the tree
+ * before them, without walking the whole tree: outside the edited text and tree-sitter's changed
+ * ranges the structure is the old one, so the old errors there are mapped through the edits; only
+ * the error subtrees (`hasError`) that reach an edited or changed range are visited. Equal to
+ * `errorSpans(tree)` (a property test checks it).
+ */
+export function errorSpansAfter(
+  before: readonly ErrorSpan[],
+  tree: Tree,
+  newSource: string,
+  edits: readonly Edit[],
+  changedRanges: readonly Range[],
+  limit = 500,
+): ErrorSpan[] {
+  if (!tree.rootNode.hasError) return [];
+  const regions: Region[] = [...editedRanges(edits), ...changedRanges.map((r) => ({ start: r.startIndex, end: r.endIndex }))];
+  const byNode = new Map<number, ErrorSpan>();
+  for (const region of regions) collectIn(tree.rootNode, region, byNode, limit);
+  const found = [...byNode.values()];
+  const touches = (s: Region, r: Region): boolean => s.start <= r.end && r.start <= s.end;
+  const out = [...found];
+  let starts: number[] | undefined;
+  for (const e of before) {
+    const start = mapOffset(edits, e.start);
+    const end = mapOffset(edits, e.end);
+    if (start === undefined || end === undefined) continue;
+    const moved = { start, end: Math.max(start, end) };
+    if (regions.some((r) => touches(moved, r)) || found.some((f) => f.start <= moved.start && moved.end <= f.end)) continue;
+    starts ??= lineStarts(newSource);
+    let row = 0;
+    for (let lo = 0, hi = starts.length - 1; lo <= hi; ) {
+      const mid = (lo + hi) >> 1;
+      if (starts[mid]! <= start) {
+        row = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    out.push({ ...e, start, end: moved.end, line: row + 1, column: start - starts[row]! });
+  }
+  return out.sort((x, y) => x.start - y.start || x.end - y.end).slice(0, limit);
 }
 
 /**

@@ -94,3 +94,50 @@ export function editedRanges(edits: readonly Edit[]): { start: number; end: numb
     return { start, end: start + edit.text.length };
   });
 }
+
+/**
+ * One list of edits (offsets in the original text) with the effect of `first` followed by
+ * `second` (offsets in the text after `first`); `result` is the text after both. Edits that
+ * touch or overlap are merged; text outside every returned edit is untouched by both.
+ */
+export function composeEdits(first: readonly Edit[], second: readonly Edit[], result: string): Edit[] {
+  const a = sortEdits(first);
+  const b = sortEdits(second);
+  // A's edits where their text lands after `first`, with the shift of the text before each.
+  const landed: { edit: Edit; start: number; end: number; shift: number }[] = [];
+  let shift = 0;
+  for (const edit of a) {
+    const start = edit.start + shift;
+    landed.push({ edit, start, end: start + edit.text.length, shift });
+    shift += edit.text.length - (edit.end - edit.start);
+  }
+  const total = shift;
+  /** An offset of the middle text in the original text; inside (or touching) an edit of `first`, that edit's boundary. */
+  const back = (offset: number, side: "start" | "end"): number => {
+    for (const x of landed) {
+      if (offset < x.start) return offset - x.shift;
+      if (offset <= x.end) return side === "start" ? x.edit.start : x.edit.end;
+    }
+    return offset - total;
+  };
+  const groups = [
+    ...a.map((e) => ({ start: e.start, end: e.end, delta: e.text.length - (e.end - e.start) })),
+    ...b.map((e) => ({ start: back(e.start, "start"), end: back(e.end, "end"), delta: e.text.length - (e.end - e.start) })),
+  ].sort((x, y) => x.start - y.start || x.end - y.end);
+  const merged: { start: number; end: number; delta: number }[] = [];
+  for (const g of groups) {
+    const last = merged[merged.length - 1];
+    if (last && g.start <= last.end) {
+      last.end = Math.max(last.end, g.end);
+      last.delta += g.delta;
+    } else merged.push({ ...g });
+  }
+  const out: Edit[] = [];
+  let delta = 0;
+  for (const g of merged) {
+    const start = g.start + delta;
+    out.push({ start: g.start, end: g.end, text: result.slice(start, g.end + delta + g.delta) });
+    delta += g.delta;
+  }
+  return out;
+}

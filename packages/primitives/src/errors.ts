@@ -163,7 +163,11 @@ export class RecursionLimit extends Error {
   }
 }
 
-/** One step of a plan failed; `cause` is the tagged error underneath. */
+/**
+ * One step of a plan failed; `cause` is the tagged error underneath. `step` is the step's index
+ * in the plan (0-based, as `failedStep`); the message numbers steps from 1 ("Step 1" is the
+ * first step), as `graphplan apply` and the verifier's messages do.
+ */
 export class StepFailed extends Error {
   readonly _tag = "StepFailed";
   constructor(
@@ -172,7 +176,7 @@ export class StepFailed extends Error {
     readonly locator: unknown,
     override readonly cause: Error,
   ) {
-    super(`Step ${step} (${op})${locator ? ` at ${JSON.stringify(locator)}` : ""}: ${cause.message}`);
+    super(`Step ${step + 1} (${op})${locator ? ` at ${JSON.stringify(locator)}` : ""}: ${cause.message}`);
   }
 }
 

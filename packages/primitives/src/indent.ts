@@ -52,15 +52,28 @@ export function indentUnit(source: string, language?: string): string {
   let tabs = 0;
   let spaces = 0;
   let previous = 0;
-  for (const line of source.split("\n")) {
-    if (isBlank(line)) continue;
-    const ws = leadingWhitespace(line);
-    if (ws.startsWith("\t")) tabs++;
-    else if (ws.length > 0) spaces++;
-    const width = ws.replace(/\t/g, "    ").length;
-    const step = width - previous;
-    if (step > 0) counts.set(step, (counts.get(step) ?? 0) + 1);
-    previous = width;
+  // One pass over the text (no split): this runs on every wrap of a large file.
+  for (let i = 0; i <= source.length; ) {
+    let end = source.indexOf("\n", i);
+    if (end < 0) end = source.length;
+    let j = i;
+    let width = 0;
+    for (; j < end; j++) {
+      const c = source.charCodeAt(j);
+      if (c === 32) width += 1;
+      else if (c === 9) width += 4;
+      else break;
+    }
+    const next = j < end ? source.charCodeAt(j) : -1;
+    const blank = next < 0 || ((next <= 32 || next > 126) && isBlank(source.slice(i, end)));
+    if (!blank) {
+      if (j > i && source.charCodeAt(i) === 9) tabs++;
+      else if (j > i) spaces++;
+      const step = width - previous;
+      if (step > 0) counts.set(step, (counts.get(step) ?? 0) + 1);
+      previous = width;
+    }
+    i = end + 1;
   }
   if (tabs > spaces) return "\t";
   if (counts.size === 0) return (language && DEFAULT_INDENT[language]) || "    ";

@@ -4,9 +4,9 @@
  * postconditions. A mutator may offer alternatives (two readings of the indentation of the
  * given code): the first whose result passes the postconditions wins.
  */
-import type { Node, Tree } from "web-tree-sitter";
+import type { Node, Range, Tree } from "web-tree-sitter";
 import { inStringOrComment, type LanguageId } from "@graphplan/graph";
-import { reparse } from "./reparse.js";
+import { reparseWithRanges } from "./reparse.js";
 import {
   codeChildren,
   kindOfNode,
@@ -17,7 +17,7 @@ import {
   type Locator,
 } from "@graphplan/locators";
 import { applyEdits, type Edit } from "./edits.js";
-import { errorSpans, newSyntaxErrors, type ErrorSpan } from "./check.js";
+import { errorSpans, errorSpansAfter, newSyntaxErrors, type ErrorSpan } from "./check.js";
 import { indentUnit, lineEnd, lineIndent, lineStart, placements, relativeToColumn, startsLine, trimBlankLines } from "./indent.js";
 import { attachedStart, codeEndIndex, deletionRange, onlyCommentAfter, outerNode } from "./targets.js";
 import { PostconditionFailed, PreconditionFailed } from "./errors.js";
@@ -308,6 +308,10 @@ export interface Applied {
   readonly source: string;
   readonly tree: Tree;
   readonly edits: readonly Edit[];
+  /** tree-sitter's changed ranges from the document's tree to `tree` (new offsets). */
+  readonly changedRanges?: readonly Range[];
+  /** The ERROR/MISSING nodes of `tree`. */
+  readonly errors?: readonly ErrorSpan[];
 }
 
 /** A postcondition beyond "parses", checked on the new tree; returns a failure reason or undefined. */
@@ -323,8 +327,9 @@ export function applyChecked(doc: ParsedDoc, op: string, alternatives: Alternati
   let firstFailure: PostconditionFailed | undefined;
   for (const edits of alternatives) {
     const source = applyEdits(doc.source, edits);
-    const tree = reparse(doc.tree, doc.source, edits, source, doc.language);
-    const introduced = newSyntaxErrors(before, errorSpans(tree), edits);
+    const { tree, changedRanges } = reparseWithRanges(doc.tree, doc.source, edits, source, doc.language);
+    const errors = errorSpansAfter(before, tree, source, edits, changedRanges);
+    const introduced = newSyntaxErrors(before, errors, edits);
     let failure: PostconditionFailed | undefined;
     if (introduced.length > 0) {
       failure = new PostconditionFailed(doc.path, op, syntaxHint(op), introduced);
@@ -332,7 +337,7 @@ export function applyChecked(doc: ParsedDoc, op: string, alternatives: Alternati
       const reason = extra({ ...doc, source, tree }, edits);
       if (reason) failure = new PostconditionFailed(doc.path, op, reason);
     }
-    if (!failure) return { source, tree, edits };
+    if (!failure) return { source, tree, edits, changedRanges, errors };
     tree.delete();
     firstFailure ??= failure;
   }

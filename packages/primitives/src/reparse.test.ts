@@ -2,7 +2,7 @@ import { beforeAll, expect, test } from "vitest";
 import fc from "fast-check";
 import { loadGrammars, parse } from "@graphplan/graph";
 import { applyEdits, type Edit } from "./edits.js";
-import { reparse } from "./reparse.js";
+import { lineStarts, reparse, shiftLineStarts } from "./reparse.js";
 
 beforeAll(() => loadGrammars(["python"]));
 
@@ -36,5 +36,23 @@ test("incremental re-parse gives the same tree as a full parse", () => {
       },
     ),
     { numRuns: 200, seed: 7 },
+  );
+});
+
+test("line starts carried through edits equal the line starts of the new text", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(fc.nat(SOURCE.length), fc.nat(8), fc.constantFrom("", "z", "\n", "\n\n", "a\nb", "    w = 1\n")), { maxLength: 4 }),
+      (raw) => {
+        const edits: Edit[] = [];
+        for (const [at, len, text] of raw.sort((a, b) => a[0] - b[0])) {
+          const start = Math.max(at, edits.length ? edits[edits.length - 1]!.end : 0);
+          if (start > SOURCE.length) continue;
+          edits.push({ start, end: Math.min(SOURCE.length, start + len), text });
+        }
+        expect(shiftLineStarts(lineStarts(SOURCE), edits)).toEqual(lineStarts(applyEdits(SOURCE, edits)));
+      },
+    ),
+    { numRuns: 500, seed: 5 },
   );
 });

@@ -77,7 +77,7 @@ describe("runPlan", () => {
     expect(input.get("a.py")).toBe(A);
     const error = r.error as StepFailed;
     expect(error).toMatchObject({ _tag: "StepFailed", step: 2, op: "delete_node", locator: { kind: "function", name: "zzz", file: "b.py" }, cause: { _tag: "LocatorNotFound" } });
-    expect(error.message).toMatch(/^Step 2 \(delete_node\)/);
+    expect(error.message).toMatch(/^Step 3 \(delete_node\)/); // the third step: messages count from 1
     expect(r.results.map((s) => s.ok)).toEqual([true, true, false]);
   });
 

@@ -1,0 +1,601 @@
+/**
+ * A plan run one step at a time over in-memory files, with one incrementally edited tree per
+ * file. `runPlan` is built on it; the verifier drives it step by step. Each step reports, per
+ * file it changed, the versions before and after it (text + tree), its edits (offsets in the
+ * text before the step) and tree-sitter's changed ranges, so a caller never parses a file
+ * again to see what a step did.
+ *
+ * Ownership: the session owns every tree it hands out. A version's tree stays valid until a
+ * later commit replaces that version (or `dispose()`); the `after` trees of a pending step are
+ * freed by `discard()` or by a commit that leaves their file out.
+ *
+ * Pure: no fs, no clock. Grammars must be loaded (`await loadGrammars()` from @graphplan/graph).
+ */
+import { detectLanguage, type LanguageId } from "@graphplan/graph";
+import type { Locator } from "@graphplan/locators";
+import type { Range, Tree } from "web-tree-sitter";
+import { composeEdits, sortEdits, type Edit } from "./edits.js";
+import { errorSpans, errorSpansAfter, type ErrorSpan } from "./check.js";
+import { applyChecked, locateIn, locateRegionIn, matchLineEndings, MUTATORS, runMutator, type Applied, type MutatorName, type ParsedDoc } from "./primitives.js";
+import { COMPOSED, type View } from "./composed.js";
+import { LEGACY } from "./legacy.js";
+import { runDsl } from "./dsl.js";
+import { LEGACY_TO_PRIMITIVE, OPERATOR_BY_NAME } from "./registry.js";
+import { FileNotFound, InvalidParams, InvalidPlan, OperatorRedefined, RecursionLimit, StepFailed, UnknownOperator, UnsupportedLanguage } from "./errors.js";
+import { planParts, StepSchema, type DslStep, type OperatorDefinition, type Step } from "./plan.js";
+import { lineStartsOf, parseFull, reparseWithRanges } from "./reparse.js";
+import { closestOperators, paramIssues, parseParams, stepLocator, stepName, validatePlan } from "./validate.js";
+
+/** What a step handler may read and do. */
+export interface HandlerContext {
+  /** Current text of a plan file (after the earlier steps). Throws `FileNotFound`. */
+  source(file: string): string;
+  /** Grammar of a file. Throws `UnsupportedLanguage`. */
+  language(file: string): LanguageId;
+  /** The current document with its tree; the tree belongs to the run (do not delete it). */
+  parsed(file: string): ParsedDoc;
+  /** Runs any operator (primitive, composed, legacy, custom) as part of this step; returns its output. */
+  run(op: string, params: Record<string, unknown>): unknown;
+  /** Paths of the plan's files. */
+  readonly files: readonly string[];
+}
+
+/**
+ * What a handler returns: edits per file (applied with the "parses" postcondition, per file),
+ * and/or DSL steps run through the interpreter with `vars`. `output` becomes the step's output.
+ */
+export interface HandlerResult {
+  readonly edits?: Readonly<Record<string, readonly Edit[]>>;
+  readonly steps?: readonly DslStep[];
+  readonly vars?: Readonly<Record<string, unknown>>;
+  readonly output?: unknown;
+}
+
+/**
+ * A step handler from a higher package (templates, surgery, fragments). Keyed by op name for
+ * `{op, params}` steps, `"template"` for `{template, params}` steps and `"fragment"` for
+ * fragment steps. May throw tagged errors; they become the step's error.
+ */
+export type StepHandler = (step: Step, ctx: HandlerContext) => HandlerResult;
+
+export interface RunOptions {
+  readonly handlers?: Readonly<Record<string, StepHandler>>;
+  /** Language of a path; defaults to `detectLanguage` (by extension). */
+  readonly languageOf?: (path: string) => LanguageId | undefined;
+  /** Maximum nesting of operators calling operators (default 8). */
+  readonly maxDepth?: number;
+}
+
+export interface SessionOptions extends RunOptions {
+  /** Custom operators (a plan's `define_operators`). Naming one like an operator or handler throws `OperatorRedefined`. */
+  readonly operators?: readonly OperatorDefinition[];
+}
+
+/** What one step did to one file. */
+export interface StepChange {
+  readonly file: string;
+  readonly language: LanguageId;
+  /** The file when the step started (its tree is the session's). */
+  readonly before: ParsedDoc;
+  /** The file after the step (its tree is the session's; freed if the change is not committed). */
+  readonly after: ParsedDoc;
+  /**
+   * The step's edits, sorted and disjoint, in offsets of `before.source`:
+   * `applyEdits(before.source, edits) === after.source`. Several changes of one file within a
+   * step (a custom operator's primitives) are composed into one list.
+   */
+  readonly edits: readonly Edit[];
+  /** tree-sitter's changed ranges from `before.tree` to `after.tree` (offsets in `after.source`). */
+  readonly changedRanges: readonly Range[];
+  /** ERROR/MISSING nodes of `before.tree` and `after.tree` (outermost, at most 500). */
+  readonly errorsBefore: readonly ErrorSpan[];
+  readonly errorsAfter: readonly ErrorSpan[];
+}
+
+export type SessionStepResult =
+  | { readonly ok: true; readonly step: number; readonly op: string; readonly output: unknown; readonly changes: readonly StepChange[] }
+  | { readonly ok: false; readonly step: number; readonly op: string; readonly error: StepFailed };
+
+interface Version {
+  readonly source: string;
+  readonly tree: Tree;
+  errors: readonly ErrorSpan[] | undefined;
+  lineStarts: readonly number[] | undefined;
+}
+
+interface Change {
+  readonly version: Version;
+  readonly edits: readonly Edit[];
+  readonly changedRanges: readonly Range[];
+}
+
+/** The session's state that a step reads. */
+interface Committed {
+  text(file: string): string | undefined;
+  version(file: string): Version;
+  language(file: string): LanguageId;
+  paths(): string[];
+}
+
+const errorsOf = (version: Version): readonly ErrorSpan[] => (version.errors ??= errorSpans(version.tree));
+const startsOf = (version: Version): readonly number[] => (version.lineStarts ??= lineStartsOf(version.tree, version.source));
+
+/** The versions one step creates, file by file, on top of the committed ones. */
+class StepScope {
+  readonly changes = new Map<string, Change[]>();
+  constructor(readonly committed: Committed) {}
+
+  current(file: string): Version {
+    const list = this.changes.get(file);
+    return list ? list[list.length - 1]!.version : this.committed.version(file);
+  }
+
+  source(file: string): string {
+    const list = this.changes.get(file);
+    if (list) return list[list.length - 1]!.version.source;
+    const text = this.committed.text(file);
+    if (text === undefined) throw new FileNotFound(file, this.committed.paths());
+    return text;
+  }
+
+  language(file: string): LanguageId {
+    return this.committed.language(file);
+  }
+
+  parsed(file: string): ParsedDoc {
+    const language = this.language(file);
+    const { source, tree } = this.current(file);
+    return { path: file, source, language, tree };
+  }
+
+  errors(file: string): readonly ErrorSpan[] {
+    return errorsOf(this.current(file));
+  }
+
+  /** Makes `applied` the file's current version in this step (nothing when the text is unchanged). */
+  record(file: string, doc: ParsedDoc, applied: Applied): void {
+    if (applied.source === doc.source) {
+      applied.tree.delete();
+      return;
+    }
+    const edits = sortEdits(applied.edits);
+    const before = this.current(file);
+    const changedRanges = applied.changedRanges ?? [];
+    const version: Version = {
+      source: applied.source,
+      tree: applied.tree,
+      errors: applied.errors ?? errorSpansAfter(errorsOf(before), applied.tree, applied.source, edits, changedRanges),
+      lineStarts: undefined,
+    };
+    const list = this.changes.get(file) ?? [];
+    list.push({ version, edits, changedRanges });
+    this.changes.set(file, list);
+  }
+
+  discard(): void {
+    for (const list of this.changes.values()) for (const c of list) c.version.tree.delete();
+    this.changes.clear();
+  }
+
+  /** One change per file, from the committed version: several changes of a file are composed and re-parsed once from it. */
+  finish(): { change: StepChange; version: Version }[] {
+    const out: { change: StepChange; version: Version }[] = [];
+    for (const [file, list] of this.changes) {
+      const language = this.language(file);
+      const start = this.committed.version(file);
+      const last = list[list.length - 1]!;
+      let version = last.version;
+      let edits = last.edits;
+      let changedRanges = last.changedRanges;
+      if (list.length > 1) {
+        edits = list[0]!.edits;
+        let text = list[0]!.version.source;
+        for (const c of list.slice(1)) {
+          text = c.version.source;
+          edits = composeEdits(edits, c.edits, text);
+        }
+        for (const c of list) c.version.tree.delete();
+        if (last.version.source === start.source) continue;
+        const reparsed = reparseWithRanges(start.tree, start.source, edits, last.version.source, language, startsOf(start));
+        changedRanges = reparsed.changedRanges;
+        version = {
+          source: last.version.source,
+          tree: reparsed.tree,
+          errors: errorSpansAfter(errorsOf(start), reparsed.tree, last.version.source, edits, changedRanges),
+          lineStarts: undefined,
+        };
+      }
+      out.push({
+        version,
+        change: {
+          file,
+          language,
+          before: { path: file, source: start.source, language, tree: start.tree },
+          after: { path: file, source: version.source, language, tree: version.tree },
+          edits,
+          changedRanges,
+          errorsBefore: errorsOf(start),
+          errorsAfter: errorsOf(version),
+        },
+      });
+    }
+    this.changes.clear();
+    return out;
+  }
+}
+
+const hasLocator = (params: Record<string, unknown>): boolean => params.locator !== undefined && params.locator !== null;
+
+/** Parameters of a legacy operator's `{locator, ...}` form, translated for its primitive. */
+function legacyToPrimitive(op: string, params: Record<string, unknown>): { op: string; params: Record<string, unknown> } {
+  const { locator } = params;
+  switch (op) {
+    case "replace_code":
+      return { op: "replace_node", params: { locator, replacement: params.replacement } };
+    case "insert_code":
+      return {
+        op: params.position === "before" ? "insert_before_node" : "insert_after_node",
+        params: { locator, code: params.code, ...(params.separator !== undefined ? { separator: params.separator } : {}) },
+      };
+    case "delete_lines":
+      return { op: "delete_node", params: { locator } };
+    case "modify_function_signature":
+      return { op: "replace_node", params: { locator, replacement: params.new_signature ?? params.replacement } };
+    case "rename_symbol":
+      return { op: "replace_all_matching", params: { locator, replacement: params.new_name ?? params.replacement, filter: "not_in_string_or_comment" } };
+    case "wrap_block":
+      return { op: "wrap_node", params: { locator, before: params.before_code ?? params.before ?? "", after: params.after_code ?? params.after ?? "" } };
+    case "replace_function_body":
+      return { op: "replace_node", params: { locator, replacement: params.new_body ?? params.replacement } };
+    default:
+      return { op, params };
+  }
+}
+
+const PARAM_TYPES: Readonly<Record<string, (v: unknown) => boolean>> = {
+  string: (v) => typeof v === "string",
+  str: (v) => typeof v === "string",
+  number: (v) => typeof v === "number",
+  int: (v) => typeof v === "number" && Number.isInteger(v),
+  integer: (v) => typeof v === "number" && Number.isInteger(v),
+  boolean: (v) => typeof v === "boolean",
+  bool: (v) => typeof v === "boolean",
+  locator: (v) => !!v && typeof v === "object" && !Array.isArray(v),
+  object: (v) => !!v && typeof v === "object" && !Array.isArray(v),
+  array: (v) => Array.isArray(v),
+  list: (v) => Array.isArray(v),
+  any: () => true,
+};
+
+/** Checks a custom operator's call against its params_schema (every declared parameter is required). */
+function checkCustomParams(def: OperatorDefinition, params: Record<string, unknown>): void {
+  const issues: string[] = [];
+  for (const [name, type] of Object.entries(def.params_schema)) {
+    const optional = type.endsWith("?");
+    const base = type.replace(/\?$/, "").toLowerCase();
+    if (!(name in params)) {
+      if (!optional) issues.push(`missing "${name}" (${type})`);
+      continue;
+    }
+    const check = PARAM_TYPES[base];
+    if (check && !check(params[name])) issues.push(`"${name}" should be a ${base}`);
+  }
+  for (const name of Object.keys(params)) if (!(name in def.params_schema)) issues.push(`unknown parameter "${name}" (declared: ${Object.keys(def.params_schema).join(", ")})`);
+  if (issues.length) throw new InvalidParams(def.define, issues);
+}
+
+/** Runs the operators of one step on a {@link StepScope}. */
+class Runner {
+  private depth = 0;
+  constructor(
+    readonly scope: StepScope,
+    readonly custom: ReadonlyMap<string, OperatorDefinition>,
+    readonly options: RunOptions,
+  ) {}
+
+  private view(): View {
+    return {
+      language: (file) => this.scope.language(file),
+      source: (file) => this.scope.source(file),
+      locate: (locator) => locateIn(this.scope.parsed(locator.file), { locator }),
+      locateRegion: (locator) => locateRegionIn(this.scope.parsed(locator.file), { locator }),
+    };
+  }
+
+  context(): HandlerContext {
+    return {
+      source: (file) => this.scope.source(file),
+      language: (file) => this.scope.language(file),
+      parsed: (file) => this.scope.parsed(file),
+      run: (op, params) => this.exec(op, params),
+      files: this.scope.committed.paths(),
+    };
+  }
+
+  private applyTo(file: string, run: (doc: ParsedDoc, errors: readonly ErrorSpan[]) => Applied): void {
+    const doc = this.scope.parsed(file);
+    this.scope.record(file, doc, run(doc, this.scope.errors(file)));
+  }
+
+  private withDepth<T>(op: string, f: () => T): T {
+    const max = this.options.maxDepth ?? 8;
+    if (this.depth >= max) throw new RecursionLimit(op, max);
+    this.depth++;
+    try {
+      return f();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  /** Runs one operator call; returns its output. Throws tagged errors. */
+  exec(op: string, rawParams: Record<string, unknown>): unknown {
+    return this.withDepth(op, () => this.dispatch(op, rawParams ?? {}));
+  }
+
+  private dispatch(op: string, params: Record<string, unknown>): unknown {
+    const custom = this.custom.get(op);
+    if (custom) {
+      checkCustomParams(custom, params);
+      runDsl(custom.steps, { ...params }, (o, p) => this.exec(o, p));
+      return { ok: true };
+    }
+    const handler = this.options.handlers?.[op];
+    if (handler) return this.runHandler(handler, { op, params });
+
+    if ((MUTATORS as readonly string[]).includes(op)) {
+      const info = OPERATOR_BY_NAME.get(op)!;
+      const p = parseParams(op, info.paramsSchema, params) as { locator: Locator };
+      const file = p.locator.file;
+      let edits = 0;
+      this.applyTo(file, (doc, errors) => {
+        const applied = runMutator(op as MutatorName, doc, p as never, errors);
+        edits = applied.edits.length;
+        return applied;
+      });
+      return { ok: true, file, edits };
+    }
+    if (op === "locate" || op === "locate_region") {
+      const p = parseParams(op, OPERATOR_BY_NAME.get(op)!.paramsSchema, params) as { locator: Locator };
+      const doc = this.scope.parsed(p.locator.file);
+      return op === "locate" ? locateIn(doc, p) : locateRegionIn(doc, p);
+    }
+    if (Object.hasOwn(LEGACY_TO_PRIMITIVE, op) && hasLocator(params)) {
+      const translated = legacyToPrimitive(op, params);
+      return this.exec(translated.op, translated.params);
+    }
+    if (Object.hasOwn(COMPOSED, op)) {
+      const info = OPERATOR_BY_NAME.get(op)!;
+      const p = parseParams(op, info.paramsSchema, params);
+      const steps = COMPOSED[op]!(p as never, this.view());
+      runDsl(steps, { ...(p as Record<string, unknown>) }, (o, q) => this.exec(o, q));
+      return steps.length === 0 ? { ok: true, skipped: "already present" } : { ok: true };
+    }
+    if (Object.hasOwn(LEGACY, op)) {
+      const info = OPERATOR_BY_NAME.get(op)!;
+      const p = parseParams(op, info.paramsSchema, params) as { file: string };
+      let output: unknown;
+      this.applyTo(p.file, (doc, errors) => {
+        const result = LEGACY[op]!(doc, p as never);
+        output = result.output;
+        return applyChecked(doc, op, matchLineEndings(doc.source, result.alternatives), undefined, errors);
+      });
+      return { ok: true, file: p.file, ...(output as object) };
+    }
+    throw new UnknownOperator(op, closestOperators(op, [...this.custom.keys(), ...Object.keys(this.options.handlers ?? {})]));
+  }
+
+  runHandler(handler: StepHandler, step: Step): unknown {
+    const result = handler(step, this.context());
+    if (result.edits) {
+      const label = "op" in step ? step.op : "handler";
+      for (const [file, edits] of Object.entries(result.edits)) {
+        if (edits.length === 0) continue;
+        this.applyTo(file, (doc, errors) => applyChecked(doc, label, [edits], undefined, errors));
+      }
+    }
+    if (result.steps) runDsl(result.steps, { ...(result.vars ?? {}) }, (o, p) => this.exec(o, p));
+    return result.output ?? { ok: true };
+  }
+}
+
+/**
+ * A plan run step by step over in-memory files with one incrementally re-parsed tree per file.
+ *
+ * ```ts
+ * const session = new PlanSession(files, { handlers });
+ * const r = session.run(step);          // runs the step; nothing is committed yet
+ * if (r.ok) { inspect(r.changes); session.commit(); } // or commit(["a.py"]), or discard()
+ * session.dispose();
+ * ```
+ */
+export class PlanSession {
+  readonly #files: Map<string, string>;
+  readonly #versions = new Map<string, Version>();
+  readonly #languageOf: (path: string) => LanguageId | undefined;
+  readonly #custom = new Map<string, OperatorDefinition>();
+  readonly #options: RunOptions;
+  readonly #changed = new Set<string>();
+  #pending: { change: StepChange; version: Version }[] | undefined;
+  #next = 0;
+  #disposed = false;
+
+  /** Throws `OperatorRedefined` when a custom operator is named like an operator, a handler or another custom one. */
+  constructor(files: ReadonlyMap<string, string>, options: SessionOptions = {}) {
+    this.#files = new Map(files);
+    this.#languageOf = options.languageOf ?? detectLanguage;
+    this.#options = options;
+    for (const def of options.operators ?? []) {
+      if (this.#custom.has(def.define) || OPERATOR_BY_NAME.has(def.define) || options.handlers?.[def.define]) throw new OperatorRedefined(def.define);
+      this.#custom.set(def.define, def);
+    }
+  }
+
+  /**
+   * A session for a raw plan: validates it (`InvalidPlan`) and registers its `define_operators`
+   * (`OperatorRedefined`); returns the session and the plan's steps.
+   */
+  static open(
+    plan: unknown,
+    files: ReadonlyMap<string, string>,
+    options: RunOptions = {},
+  ): { readonly ok: true; readonly session: PlanSession; readonly steps: readonly Step[] } | { readonly ok: false; readonly error: InvalidPlan | OperatorRedefined } {
+    try {
+      const { steps, operators } = planParts(validatePlan(plan));
+      return { ok: true, session: new PlanSession(files, { ...options, operators }), steps };
+    } catch (error) {
+      if (error instanceof InvalidPlan || error instanceof OperatorRedefined) return { ok: false, error };
+      throw error;
+    }
+  }
+
+  readonly #committed: Committed = {
+    text: (file) => this.#files.get(file),
+    version: (file) => this.#version(file),
+    language: (file) => this.language(file),
+    paths: () => [...this.#files.keys()],
+  };
+
+  #version(file: string): Version {
+    const hit = this.#versions.get(file);
+    if (hit) return hit;
+    const source = this.source(file);
+    const version: Version = { source, tree: parseFull(source, this.language(file)), errors: undefined, lineStarts: undefined };
+    this.#versions.set(file, version);
+    return version;
+  }
+
+  /** Paths of the session's files. */
+  paths(): string[] {
+    return [...this.#files.keys()];
+  }
+
+  has(file: string): boolean {
+    return this.#files.has(file);
+  }
+
+  /** Current (committed) text of a file, without parsing it; undefined when it is not a session file. */
+  text(file: string): string | undefined {
+    return this.#files.get(file);
+  }
+
+  /** Current text of a file. Throws `FileNotFound`. */
+  source(file: string): string {
+    const text = this.#files.get(file);
+    if (text === undefined) throw new FileNotFound(file, this.paths());
+    return text;
+  }
+
+  /** Grammar of a file. Throws `FileNotFound` or `UnsupportedLanguage`. */
+  language(file: string): LanguageId {
+    this.source(file);
+    const language = this.#languageOf(file);
+    if (!language) throw new UnsupportedLanguage(file);
+    return language;
+  }
+
+  /** The committed version of a file with its tree (parsed on first use; the session owns the tree). */
+  parsed(file: string): ParsedDoc {
+    const { source, tree } = this.#version(file);
+    return { path: file, source, language: this.language(file), tree };
+  }
+
+  /** ERROR/MISSING nodes of the committed version of a file (computed once per version). */
+  errors(file: string): readonly ErrorSpan[] {
+    return errorsOf(this.#version(file));
+  }
+
+  /** Every file's current text (a copy). */
+  files(): Map<string, string> {
+    return new Map(this.#files);
+  }
+
+  /** Files that committed steps changed, in the order first changed. */
+  get changed(): string[] {
+    return [...this.#changed];
+  }
+
+  /** Whether a step ran and is waiting for `commit()` or `discard()`. */
+  get pending(): boolean {
+    return this.#pending !== undefined;
+  }
+
+  /**
+   * Runs one step on the committed versions. On success the step is pending: its `changes` are
+   * returned (with trees) and become current on {@link commit}; on failure nothing of the step
+   * is kept and `error` is a `StepFailed` (numbered `index`, by default the number of steps run
+   * so far) whose `cause` is the tagged error underneath. Throws if a step is still pending.
+   */
+  run(step: Step | unknown, index: number = this.#next): SessionStepResult {
+    if (this.#disposed) throw new Error("PlanSession.run: the session was disposed");
+    if (this.#pending) throw new Error("PlanSession.run: commit() or discard() the previous step first");
+    this.#next = index + 1;
+    const parsed = StepSchema.safeParse(step);
+    if (!parsed.success) {
+      const op = step && typeof step === "object" && typeof (step as { op?: unknown }).op === "string" ? (step as { op: string }).op : "?";
+      return { ok: false, step: index, op, error: new StepFailed(index, op, undefined, new InvalidParams(op, paramIssues(parsed.error, step))) };
+    }
+    const valid = parsed.data;
+    const op = stepName(valid);
+    const scope = new StepScope(this.#committed);
+    const runner = new Runner(scope, this.#custom, this.#options);
+    let output: unknown;
+    try {
+      if ("op" in valid) output = runner.exec(valid.op, valid.params);
+      else {
+        const handler = this.#options.handlers?.["template" in valid ? "template" : "fragment"];
+        if (!handler) throw new UnknownOperator(op, closestOperators(op, Object.keys(this.#options.handlers ?? {})));
+        output = runner.runHandler(handler, valid);
+      }
+    } catch (cause) {
+      scope.discard();
+      return { ok: false, step: index, op, error: new StepFailed(index, op, stepLocator(valid), cause instanceof Error ? cause : new Error(String(cause))) };
+    }
+    let finished: { change: StepChange; version: Version }[];
+    try {
+      finished = scope.finish();
+    } catch (cause) {
+      scope.discard();
+      return { ok: false, step: index, op, error: new StepFailed(index, op, stepLocator(valid), cause instanceof Error ? cause : new Error(String(cause))) };
+    }
+    this.#pending = finished;
+    return { ok: true, step: index, op, output, changes: finished.map((f) => f.change) };
+  }
+
+  /**
+   * Makes the pending step's changes current — all of them, or only those of `files` (the
+   * others are dropped). Frees the replaced versions' trees. No-op when nothing is pending.
+   */
+  commit(files?: Iterable<string>): void {
+    const pending = this.#pending;
+    if (!pending) return;
+    this.#pending = undefined;
+    const keep = files ? new Set(files) : undefined;
+    for (const { change, version } of pending) {
+      if (keep && !keep.has(change.file)) {
+        version.tree.delete();
+        continue;
+      }
+      const old = this.#versions.get(change.file);
+      this.#versions.set(change.file, version);
+      this.#files.set(change.file, version.source);
+      this.#changed.add(change.file);
+      if (old && old !== version) old.tree.delete();
+    }
+  }
+
+  /** Drops the pending step (frees its trees). */
+  discard(): void {
+    const pending = this.#pending;
+    this.#pending = undefined;
+    for (const { version } of pending ?? []) version.tree.delete();
+  }
+
+  /** Frees every tree. The session cannot run steps afterwards. */
+  dispose(): void {
+    this.discard();
+    for (const version of this.#versions.values()) version.tree.delete();
+    this.#versions.clear();
+    this.#disposed = true;
+  }
+}
