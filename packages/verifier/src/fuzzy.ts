@@ -1,0 +1,71 @@
+/**
+ * Near-match search for text an LLM quoted from a file (the seed's `_fuzzy_find`): the window of
+ * lines most similar to the pattern, with a similarity ratio in [0, 1].
+ */
+import { closest, distance } from "fastest-levenshtein";
+
+export interface NearMatch {
+  /** 1 - Levenshtein distance / length of the longer text. */
+  readonly ratio: number;
+  /** The text of the file that matched best. */
+  readonly text: string;
+  /** 1-based line where it starts. */
+  readonly line: number;
+}
+
+const similarity = (a: string, b: string): number => {
+  const longer = Math.max(a.length, b.length);
+  return longer === 0 ? 1 : 1 - distance(a, b) / longer;
+};
+
+const squash = (text: string): string => text.replace(/\s+/g, " ").trim();
+
+/**
+ * The most similar window of `content` to `pattern`. Windows have the pattern's line count
+ * (±1); candidate start lines are the ones most like the pattern's first non-blank line, so the
+ * cost stays near-linear in the file size.
+ */
+export function nearMatch(content: string, pattern: string, candidates = 12): NearMatch | undefined {
+  const lines = content.split("\n");
+  const patternLines = pattern.split("\n");
+  const firstIndex = patternLines.findIndex((l) => l.trim() !== "");
+  if (firstIndex < 0 || lines.length === 0) return undefined;
+  const first = patternLines[firstIndex]!.trim();
+  const scored: { line: number; score: number }[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (!line) continue;
+    // A cheap bound first: lines whose length differs a lot cannot be similar.
+    const longer = Math.max(line.length, first.length);
+    if (Math.abs(line.length - first.length) / longer > 0.6) continue;
+    scored.push({ line: i, score: similarity(line, first) });
+  }
+  scored.sort((a, b) => b.score - a.score || a.line - b.line);
+  const target = squash(pattern);
+  let best: NearMatch | undefined;
+  for (const { line } of scored.slice(0, candidates)) {
+    const start = Math.max(0, line - firstIndex);
+    for (const span of [patternLines.length, patternLines.length - 1, patternLines.length + 1]) {
+      if (span < 1 || start + span > lines.length) continue;
+      const text = lines.slice(start, start + span).join("\n");
+      const ratio = similarity(squash(text), target);
+      if (!best || ratio > best.ratio) best = { ratio, text, line: start + 1 };
+    }
+  }
+  return best;
+}
+
+/** The closest of `names` to `name` when it is close enough to be a likely typo. */
+export function didYouMean(name: string, names: Iterable<string>): string | undefined {
+  const list = [...names].filter((n) => n !== name);
+  if (list.length === 0) return undefined;
+  const best = closest(name, list);
+  const limit = Math.max(1, Math.floor(Math.max(name.length, best.length) / 3));
+  return distance(name, best) <= limit ? best : undefined;
+}
+
+/** A short one-line preview of a text for messages. */
+export function preview(text: string, max = 60): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat;
+}

@@ -1,0 +1,175 @@
+/**
+ * The in-memory copy of the workspace that verification runs the plan on: a `PlanSession` of
+ * @graphplan/primitives (the same step execution `runPlan` uses, on one incrementally re-parsed
+ * tree per file), seen through {@link Doc}s that add a line index and a per-version memo for the
+ * verifier's analyses. Each step's changes come back with their edits and tree-sitter's changed
+ * ranges (which L2 containment compares); nothing is parsed twice.
+ */
+import { detectLanguage, type LanguageId } from "@graphplan/graph";
+import { lineStartsOf, PlanSession, type ErrorSpan, type ParsedDoc, type SessionOptions, type Step } from "@graphplan/primitives";
+import type { Point, Range, Tree } from "web-tree-sitter";
+
+/** A text edit in JS string offsets (UTF-16 indices), as `@graphplan/primitives` applies them. */
+export interface TextEdit {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+/** One version of one file: its text, its tree (the session's) and a line index. */
+export class Doc {
+  #lineStarts: readonly number[] | undefined;
+  /** Per-version memo for analyses (module scope, definitions) keyed by the analysis name. */
+  readonly memo = new Map<string, unknown>();
+
+  constructor(
+    readonly path: string,
+    readonly language: LanguageId,
+    readonly source: string,
+    readonly tree: Tree,
+  ) {}
+
+  /** Offsets of the line starts (carried by the primitives from one version to the next). */
+  get lineStarts(): readonly number[] {
+    return (this.#lineStarts ??= lineStartsOf(this.tree, this.source));
+  }
+
+  get lineCount(): number {
+    const starts = this.lineStarts;
+    return this.source.endsWith("\n") ? starts.length - 1 : starts.length;
+  }
+
+  /** 1-based line of a string offset. */
+  lineOf(index: number): number {
+    const starts = this.lineStarts;
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((starts[mid] ?? 0) <= index) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  }
+
+  position(index: number): Point {
+    const row = this.lineOf(index) - 1;
+    return { row, column: index - (this.lineStarts[row] ?? 0) };
+  }
+
+  /** Offset of the start of a 1-based line (the end of the text past the last line). */
+  lineStart(line: number): number {
+    return this.lineStarts[line - 1] ?? this.source.length;
+  }
+}
+
+/** What one step did to one file. The verifier keeps it ({@link Sim.commit}) or drops it ({@link Sim.rollback}). */
+export interface FileChange {
+  readonly before: Doc;
+  readonly after: Doc;
+  /** The edits, sorted, in `before` coordinates. */
+  readonly edits: readonly TextEdit[];
+  /** Ranges (in `after` coordinates) whose syntactic structure differs from `before`'s, from tree-sitter. */
+  readonly changedRanges: readonly Range[];
+  /** ERROR/MISSING nodes of the two versions (from the session: no tree walk). */
+  readonly errorsBefore: readonly ErrorSpan[];
+  readonly errorsAfter: readonly ErrorSpan[];
+}
+
+/** The files of the workspace as the plan leaves them so far. */
+export class Sim {
+  readonly #session: PlanSession;
+  /** The Doc of each file's current version (the same object from one step to the next). */
+  readonly #docs = new Map<string, Doc>();
+  /** Files whose change of the pending step is kept. */
+  readonly #keep = new Set<string>();
+  /** Files some step changed, in the order first changed. */
+  readonly touched = new Set<string>();
+
+  /** `options`: the handlers and custom operators steps may use (see `PlanSession`). Throws `OperatorRedefined`. */
+  constructor(workspace: ReadonlyMap<string, string>, options: SessionOptions = {}) {
+    this.#session = new PlanSession(workspace, options);
+  }
+
+  has(path: string): boolean {
+    return this.#session.has(path);
+  }
+
+  /** Paths of every file in the workspace. */
+  paths(): Iterable<string> {
+    return this.#session.paths();
+  }
+
+  /** Current text of a file, without parsing it. */
+  text(path: string): string | undefined {
+    return this.#docs.get(path)?.source ?? this.#session.text(path);
+  }
+
+  #wrap(parsed: ParsedDoc): Doc {
+    const known = this.#docs.get(parsed.path);
+    if (known && known.tree === parsed.tree) return known;
+    return new Doc(parsed.path, parsed.language, parsed.source, parsed.tree);
+  }
+
+  /** The current version of a file, parsed on first use; undefined when absent or of an unknown language. */
+  doc(path: string): Doc | undefined {
+    const known = this.#docs.get(path);
+    if (known) return known;
+    if (!this.#session.has(path) || !detectLanguage(path)) return undefined;
+    const doc = this.#wrap(this.#session.parsed(path));
+    this.#docs.set(path, doc);
+    return doc;
+  }
+
+  /** All current file texts. */
+  files(): Map<string, string> {
+    const out = this.#session.files();
+    for (const [path, doc] of this.#docs) out.set(path, doc.source);
+    return out;
+  }
+
+  /**
+   * Runs one plan step (numbered `index`) on the current versions. Returns one change per file it
+   * changed; the caller keeps each ({@link commit}) or drops it ({@link rollback}), then calls
+   * {@link endStep}. Throws the tagged error of the operator that failed (nothing is kept).
+   */
+  runStep(step: Step, index: number): FileChange[] {
+    this.endStep();
+    const result = this.#session.run(step, index);
+    if (!result.ok) throw result.error.cause;
+    return result.changes.map((change) => ({
+      before: this.#wrap(change.before),
+      after: new Doc(change.file, change.language, change.after.source, change.after.tree),
+      edits: change.edits,
+      changedRanges: change.changedRanges,
+      errorsBefore: change.errorsBefore,
+      errorsAfter: change.errorsAfter,
+    }));
+  }
+
+  /** Keeps a change of the running step: later reads see the file after it. */
+  commit(change: FileChange): void {
+    if (this.#docs.get(change.before.path) && this.#docs.get(change.before.path) !== change.before) throw new Error(`stale change for ${change.before.path}`);
+    this.#keep.add(change.after.path);
+    this.#docs.set(change.after.path, change.after);
+    this.touched.add(change.after.path);
+  }
+
+  /** Drops a change of the running step (its file stays as it was). */
+  rollback(change: FileChange): void {
+    this.#keep.delete(change.after.path);
+    if (this.#docs.get(change.after.path) === change.after) this.#docs.set(change.before.path, change.before);
+  }
+
+  /** Ends the running step: the kept changes become current, the others are freed. */
+  endStep(): void {
+    if (!this.#session.pending) return;
+    this.#session.commit(this.#keep);
+    this.#keep.clear();
+  }
+
+  dispose(): void {
+    this.#session.dispose();
+    this.#docs.clear();
+  }
+}

@@ -1,0 +1,62 @@
+/** Tier 1–3 steps (surgery, templates, fragments) are verified like tier 0 ones. */
+import { describe, expect, it } from "vitest";
+import { buildGraph } from "@graphplan/graph";
+import { verifyPlan, type VerifyResult } from "./index.js";
+
+const PARSER = `def parse(text):
+    tmp = text.strip()
+    return tmp.split(",")
+
+
+def main():
+    return parse("a,b")
+`;
+const FILES = new Map([["app/parser.py", PARSER]]);
+
+async function verify(plan: unknown): Promise<VerifyResult> {
+  const graph = await buildGraph([...FILES].map(([path, source]) => ({ path, source })));
+  return verifyPlan(plan, FILES, graph);
+}
+
+const parse = { kind: "function", name: "parse", file: "app/parser.py" };
+
+describe("tiers 1-3", () => {
+  it("passes a mixed plan of a template, a fragment and a surgery op, each on the state the last left", async () => {
+    const result = await verify([
+      { template: "guard_clause", params: { target: parse, condition: "text is None", body: "return []" } },
+      {
+        fragment: { kind: "if_statement", properties: { condition: "not tmp" }, children: [{ kind: "return_statement", properties: { value: "[]" } }] },
+        action: "insert_before",
+        locator: { kind: "return", file: "app/parser.py", parent: parse, index: -1 },
+      },
+      { op: "rename_identifier", params: { file: "app/parser.py", name: "tmp", new_name: "cleaned", scope: parse } },
+    ]);
+    expect(result.errors).toEqual([]);
+    expect(result.passed).toBe(true);
+  });
+
+  it("reports invalid template params and an invalid fragment as layer 0 errors", async () => {
+    const result = await verify([
+      { template: "guard_clause", params: { target: parse, condition: "text is (", body: "return []" } },
+      { fragment: { kind: "if_statement", properties: {} }, action: "insert_before", locator: { kind: "return", file: "app/parser.py", index: 0 } },
+      { template: "gaurd_clause", params: {} },
+    ]);
+    expect(result.issues.filter((i) => i.severity === "error").map((i) => [i.step, i.layer])).toEqual([
+      [0, "0"],
+      [1, "0"],
+      [2, "0"],
+    ]);
+    expect(result.errors[0]).toMatch(/^Step 1 \(guard_clause\): params.condition/);
+    expect(result.errors[2]).toMatch(/Unknown template 'gaurd_clause' — fix: did you mean 'guard_clause'\?/);
+  });
+
+  it("reports a scope-aware rename onto a name already bound there as a layer 4 error", async () => {
+    const result = await verify([{ op: "rename_identifier", params: { file: "app/parser.py", name: "tmp", new_name: "text", scope: parse } }]);
+    expect(result.issues.filter((i) => i.severity === "error").map((i) => [i.step, i.layer])).toEqual([[0, "4"]]);
+  });
+
+  it("applies the hierarchy to template output (L3 on a template's new code)", async () => {
+    const result = await verify([{ template: "change_return_value", params: { target: parse, value: "tmp.split(sep)" } }]);
+    expect(result.issues.filter((i) => i.level === "L3").map((i) => i.message)).toEqual([expect.stringMatching(/^'sep' \(line 3 of app\/parser.py\) is not defined/)]);
+  });
+});

@@ -1,0 +1,417 @@
+/**
+ * `verifyPlan`: every layer of the seed's plan verification and the L1–L6 hierarchy, on an
+ * in-memory copy of the workspace. The plan is simulated step by step, so each step is checked
+ * against the files as the earlier steps leave them; every problem is collected, none stops
+ * the others.
+ */
+import { detectLanguage, loadGrammars, type Graph, type LanguageId } from "@graphplan/graph";
+import { isLocatorError } from "@graphplan/locators";
+import {
+  OPERATOR_BY_NAME,
+  OperatorDefinitionSchema,
+  StepSchema,
+  type OperatorDefinition,
+  type Step,
+  type StepHandler,
+} from "@graphplan/primitives";
+import {
+  checkBounds,
+  checkContent,
+  checkDrift,
+  checkDuplicateInsert,
+  checkFiles,
+  checkLocators,
+  checkPatternContext,
+  checkRename,
+  checkSymbols,
+  findFiles,
+  findLocators,
+  LineDrift,
+  locatorMessage,
+  type Report,
+  type StepView,
+} from "./checks.js";
+import { carryModuleScope } from "./scope/python.js";
+import { didYouMean } from "./fuzzy.js";
+import { checkHierarchy } from "./hierarchy.js";
+import { checkImpact } from "./impact.js";
+import { toResult, type Issue, type VerifyResult } from "./issues.js";
+import { LOCAL_OPS, REMOVING_OPS } from "./ops.js";
+import { Sim, type FileChange } from "./sim.js";
+import { catalogOps, defaultHandlers, paramsSchemaOf, validateFormalStep } from "./catalog.js";
+
+export interface VerifyOptions {
+  /**
+   * Step handlers for tier 1–3 steps, as `runPlan` takes them. Defaults to the handlers of
+   * @graphplan/templates (templates, surgery, fragments).
+   */
+  readonly handlers?: Readonly<Record<string, StepHandler>>;
+}
+
+const READ_ONLY = new Set(["locate", "locate_region"]);
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
+
+function zodIssues(error: { issues: readonly { path: readonly PropertyKey[]; message: string; code?: string; input?: unknown }[] }): string[] {
+  return error.issues.map((i) => {
+    const path = i.path.map(String).join(".");
+    if (i.code === "invalid_type" && i.input === undefined && path) return `missing parameter '${path}'`;
+    if (i.code === "unrecognized_keys") return `${i.message}`;
+    return `${path ? `'${path}': ` : ""}${i.message}`;
+  });
+}
+
+/** The steps and custom operators of a raw plan; plan-level problems are reported. */
+function planShape(plan: unknown, report: (issue: Omit<Issue, "step" | "op">) => void): { steps: unknown[]; operators: OperatorDefinition[] } | undefined {
+  let steps: unknown;
+  let defs: unknown = [];
+  if (Array.isArray(plan)) steps = plan;
+  else if (isObject(plan) && "plan" in plan) {
+    steps = plan["plan"];
+    defs = plan["define_operators"] ?? [];
+  } else {
+    report({
+      layer: "plan",
+      severity: "error",
+      message: "the plan is not a list of steps",
+      fix: 'write a JSON array of steps ({"op", "params"}, {"template", "params"} or {"fragment", "action", "locator"}), or {"define_operators": [...], "plan": [...]}',
+    });
+    return undefined;
+  }
+  if (!Array.isArray(steps) || steps.length === 0) {
+    report({ layer: "plan", severity: "error", message: Array.isArray(steps) ? "the plan is empty" : "\"plan\" is not an array", fix: "give at least one step" });
+    return undefined;
+  }
+  if (!steps.some(isObject)) {
+    report({ layer: "plan", severity: "error", message: "the plan's elements are not step objects (a list of file names?)", fix: 'each step is an object such as {"op": "replace_node", "params": {...}}' });
+    return undefined;
+  }
+  const operators: OperatorDefinition[] = [];
+  if (!Array.isArray(defs)) {
+    report({ layer: "plan", severity: "error", message: "define_operators is not an array", fix: "give define_operators as an array of {define, params_schema, steps}" });
+  } else {
+    for (const [i, def] of defs.entries()) {
+      const parsed = OperatorDefinitionSchema.safeParse(def);
+      if (!parsed.success) {
+        report({
+          layer: "plan",
+          severity: "error",
+          message: `define_operators[${i}] is not a valid operator definition: ${zodIssues(parsed.error).join("; ")}`,
+          fix: 'write {"define": "name", "params_schema": {"param": "string"}, "steps": [{"primitive": "...", "params": {...}}]}',
+        });
+        continue;
+      }
+      if (OPERATOR_BY_NAME.has(parsed.data.define) || operators.some((o) => o.define === parsed.data.define)) {
+        report({ layer: "plan", severity: "error", message: `define_operators: '${parsed.data.define}' is already an operator (or defined twice)`, fix: "give the custom operator another name" });
+        continue;
+      }
+      operators.push(parsed.data);
+    }
+  }
+  return { steps, operators };
+}
+
+const stepLabel = (raw: unknown): string => {
+  if (!isObject(raw)) return "?";
+  if (typeof raw["op"] === "string") return raw["op"];
+  if (typeof raw["template"] === "string") return raw["template"];
+  if ("fragment" in raw) return "fragment";
+  return "?";
+};
+
+/** Layer 0 schema: a known op with valid params. Returns the parsed step when it can run. */
+function checkSchema(raw: unknown, custom: ReadonlyMap<string, OperatorDefinition>, handlers: Readonly<Record<string, StepHandler>>, report: Report): Step | undefined {
+  if (!isObject(raw)) {
+    report({ layer: "0", severity: "error", message: "the step is not an object", fix: 'write {"op": "...", "params": {...}}' });
+    return undefined;
+  }
+  const label = stepLabel(raw);
+  if (label === "?") {
+    report({ layer: "0", severity: "error", message: 'the step has no "op", "template" or "fragment"', fix: 'give the operator as "op" (or a template as "template", a typed fragment as "fragment")' });
+    return undefined;
+  }
+  const parsed = StepSchema.safeParse(raw);
+  if (!parsed.success) {
+    report({ layer: "0", severity: "error", message: `invalid step: ${zodIssues(parsed.error).join("; ")}`, fix: 'a step is {"op", "params"}, {"template", "params"} or {"fragment", "action", "locator"}' });
+    return undefined;
+  }
+  const step = parsed.data;
+  const params = ("params" in step ? step.params : {}) as Record<string, unknown>;
+  const { ops, templates } = catalogOps();
+  if ("op" in step && custom.has(step.op)) {
+    const def = custom.get(step.op)!;
+    const missing = Object.entries(def.params_schema).filter(([p, type]) => !type.endsWith("?") && !(p in params)).map(([p]) => p);
+    if (missing.length) {
+      report({ layer: "0", severity: "error", message: missing.map((p) => `Missing parameter '${p}' for ${step.op}`).join("; "), fix: `give every parameter declared in define_operators: ${Object.keys(def.params_schema).join(", ")}` });
+      return undefined;
+    }
+    return step;
+  }
+  if ("op" in step || "template" in step) {
+    const name = "op" in step ? step.op : step.template;
+    const known = "op" in step ? ops.includes(name) || OPERATOR_BY_NAME.has(name) || Object.hasOwn(handlers, name) : templates.includes(name);
+    if (!known) {
+      const names = "op" in step ? [...new Set([...ops, ...OPERATOR_BY_NAME.keys(), ...custom.keys()])] : templates;
+      const suggestion = didYouMean(name, names);
+      const other = "op" in step && templates.includes(name) ? ` (${name} is a template: write {"template": "${name}", "params": {...}})` : "";
+      report({
+        layer: "0",
+        severity: "error",
+        message: `Unknown ${"op" in step ? "operator" : "template"} '${name}'${other}`,
+        fix: `${suggestion ? `did you mean '${suggestion}'? ` : ""}valid ${"op" in step ? "operators" : "templates"}: ${names.join(", ")}`,
+      });
+      return undefined;
+    }
+  }
+  const tier0 = "op" in step && OPERATOR_BY_NAME.has(step.op);
+  if (tier0) {
+    const schema = paramsSchemaOf(step.op);
+    const legacyLocatorForm = OPERATOR_BY_NAME.get(step.op)?.kind === "legacy" && params["locator"] !== undefined;
+    if (schema && !legacyLocatorForm) {
+      const result = schema.safeParse(params);
+      if (!result.success) {
+        const problems = zodIssues(result.error);
+        report({
+          layer: "0",
+          severity: "error",
+          message: problems.map((p) => (p.startsWith("missing parameter") ? `Missing parameter '${p.slice(19, -1)}' for ${step.op}` : `${step.op}: ${p}`)).join("; "),
+          fix: `give ${step.op} the parameters it takes${schemaKeys(schema) ? `: ${schemaKeys(schema)}` : ""}`,
+        });
+        return undefined;
+      }
+    }
+    return step;
+  }
+  // Tiers 1–3: typed params, code parsed as the kind it claims, fragments' shape.
+  const problems = validateFormalStep(raw, [...custom.keys()]);
+  if (problems.length) {
+    report({
+      layer: "0",
+      severity: "error",
+      message: problems.map((p) => `${p.path ? `${p.path}: ` : ""}${p.message}`).join("; "),
+      fix: "correct the step's parameters as the catalog describes them",
+    });
+    return undefined;
+  }
+  return step;
+}
+
+function schemaKeys(schema: unknown): string | undefined {
+  const shape = isObject(schema) && isObject((schema as { shape?: unknown }).shape) ? (schema as { shape: Record<string, unknown> }).shape : undefined;
+  return shape ? Object.keys(shape).join(", ") : undefined;
+}
+
+function viewOf(index: number, label: string, step: Step): StepView {
+  const params = (("params" in step ? step.params : {}) ?? {}) as Record<string, unknown>;
+  const locators = "fragment" in step ? findLocators([step.locator]) : findLocators(params);
+  const files = [...findFiles("fragment" in step ? { locator: step.locator } : params)];
+  return { index, op: label, params, locators, files };
+}
+
+function failureIssue(error: unknown): Omit<Issue, "step" | "op"> {
+  if (isLocatorError(error)) {
+    const { message, fix } = locatorMessage(error);
+    return { layer: "0b", severity: "error", file: error._tag === "InvalidLocator" ? undefined : error.file, message, fix };
+  }
+  const e = error as { _tag?: string; message?: string; file?: string; syntaxErrors?: readonly { line: number; column: number; kind: string; text: string }[]; reason?: string };
+  const message = e.message ?? String(error);
+  switch (e._tag) {
+    case "PatternNotFound":
+      return { layer: "1", severity: "error", file: e.file, message, fix: "copy the file's exact text into the pattern, or use an AST locator (replace_node)" };
+    case "PostconditionFailed":
+      if (e.syntaxErrors && e.syntaxErrors.length) {
+        const where = e.syntaxErrors.slice(0, 3).map((s) => `line ${s.line}:${s.column + 1} ${s.kind === "MISSING" ? `missing ${s.text}` : `unexpected ${JSON.stringify(s.text)}`}`).join("; ");
+        return { layer: "5", severity: "error", file: e.file, line: e.syntaxErrors[0]!.line, message: `Replacement produces syntax error in ${e.file}: ${where}`, fix: "fix the new code so it parses in place: balanced brackets and quotes, a complete statement, indentation that matches the target" };
+      }
+      return { layer: "5", severity: "error", file: e.file, message, fix: "change the step so that its postcondition holds" };
+    case "TransformBrokeSyntax": {
+      const errors = (error as { errors?: readonly { line: number; text: string }[] }).errors ?? [];
+      return { layer: "5", severity: "error", file: e.file, ...(errors[0] ? { line: errors[0].line } : {}), message, fix: "fix the new code so it is valid Python where it goes" };
+    }
+    case "NameCollision":
+      return { layer: "4", severity: "error", file: e.file, message, fix: "choose a new name that is not used in that scope" };
+    case "LineOutOfRange":
+      return { layer: "0", severity: "error", file: e.file, message, fix: "use a line inside the file as it is when the step runs, or an AST locator" };
+    case "InvalidParams":
+    case "UnknownOperator":
+    case "InvalidPlan":
+    case "FragmentInvalid":
+    case "ParamsInvalid":
+    case "UnknownTemplate":
+      return { layer: "0", severity: "error", message, fix: "correct the step's parameters as the message says" };
+    case "FileNotFound":
+    case "FileMissing":
+      return { layer: "0", severity: "error", file: e.file, message, fix: "use the path of an existing file, relative to the workspace root" };
+    default:
+      return { layer: "0", severity: "error", file: e.file, message: `the step fails: ${message}`, fix: "change the step as the message says" };
+  }
+}
+
+/**
+ * Layer 5 on a change the executor accepted: the file must not have more syntax errors than
+ * before (the session's error lists: no tree walk).
+ */
+function checkSyntax(change: FileChange, report: Report): boolean {
+  const now = change.errorsAfter;
+  if (now.length === 0 || now.length <= change.errorsBefore.length) return true;
+  const where = now.slice(0, 3).map((e) => `line ${e.line}${e.kind === "MISSING" ? ` (missing ${e.text})` : ""}`).join(", ");
+  report({ layer: "5", severity: "error", file: change.after.path, line: now[0]?.line, message: `Replacement produces syntax error in ${change.after.path}: ${where}`, fix: "fix the new code so it parses in place" });
+  return false;
+}
+
+/**
+ * Verification of one plan, one step at a time: {@link PlanVerifier.next} simulates and checks
+ * the next step against the files as the earlier ones left them. `verifyPlanSync` runs it to the
+ * end; a caller that wants to time or interleave steps drives it itself. Grammars must be
+ * loaded; call {@link PlanVerifier.dispose} (or run to the end) to free the trees.
+ */
+export class PlanVerifier {
+  readonly #issues: Issue[] = [];
+  readonly #steps: readonly unknown[];
+  readonly #operators: readonly OperatorDefinition[];
+  readonly #custom: ReadonlyMap<string, OperatorDefinition>;
+  readonly #handlers: Readonly<Record<string, StepHandler>>;
+  readonly #planFiles = new Set<string>();
+  readonly #sim: Sim;
+  readonly #drift = new LineDrift();
+  readonly #graph: Graph;
+  #index = 0;
+
+  constructor(plan: unknown, workspace: ReadonlyMap<string, string>, graph: Graph, options: VerifyOptions = {}) {
+    const shape = planShape(plan, (i) => this.#issues.push({ ...i, step: null, op: "plan" }));
+    this.#steps = shape?.steps ?? [];
+    this.#handlers = options.handlers ?? defaultHandlers();
+    // A custom operator may not take a handler's name either (the run would refuse the plan).
+    this.#operators = (shape?.operators ?? []).filter((def) => {
+      if (!Object.hasOwn(this.#handlers, def.define)) return true;
+      this.#issues.push({ step: null, op: "plan", layer: "plan", severity: "error", message: `define_operators: '${def.define}' is already an operator (or defined twice)`, fix: "give the custom operator another name" });
+      return false;
+    });
+    this.#custom = new Map(this.#operators.map((d) => [d.define, d] as const));
+    for (const raw of this.#steps) findFiles(raw, this.#planFiles);
+    this.#sim = new Sim(workspace, { handlers: this.#handlers, operators: this.#operators });
+    this.#graph = graph;
+  }
+
+  /** Number of steps in the plan (0 when the plan itself is invalid). */
+  get stepCount(): number {
+    return this.#steps.length;
+  }
+
+  /** Verifies the next step; false when every step has been verified. */
+  next(): boolean {
+    if (this.#index >= this.#steps.length) {
+      this.dispose();
+      return false;
+    }
+    const index = this.#index++;
+    this.#verifyStep(index, this.#steps[index]);
+    return true;
+  }
+
+  /** The result so far (all of it once {@link next} returned false). */
+  result(): VerifyResult {
+    return toResult(this.#issues);
+  }
+
+  dispose(): void {
+    this.#sim.dispose();
+  }
+
+  #verifyStep(index: number, raw: unknown): void {
+    const sim = this.#sim;
+    const graph = this.#graph;
+    const label = stepLabel(raw);
+    let blocked = false;
+    const report: Report = (i) => {
+      if (i.severity === "error") blocked = true;
+      this.#issues.push({ ...i, step: index, op: label });
+    };
+    const step = checkSchema(raw, this.#custom, this.#handlers, report);
+    if (!step) return;
+    const view = viewOf(index, label, step);
+    if (!checkFiles(view, sim, report)) return;
+    checkSymbols(view, sim, graph, report);
+    checkBounds(view, sim, report);
+    // A tier-0 operator resolves its own locators (and reports them as layer 0b when they fail);
+    // its edits are derived from its targets, so L2 text containment would be tautological. For
+    // the other ops the targets bound L2 containment (their resolution is cached per tree, so the
+    // step's own resolution of the same locator costs nothing more).
+    const ownResolution = OPERATOR_BY_NAME.has(label) && !Object.hasOwn(this.#handlers, label);
+    const { targets } = ownResolution ? { targets: [] } : checkLocators(view, sim, report);
+    checkContent(view, sim, report);
+    checkDuplicateInsert(view, sim, report);
+    checkDrift(view, this.#drift, report);
+    checkPatternContext(view, sim, report);
+    checkRename(view, sim, report);
+    const preErrors = blocked;
+    let changes: FileChange[];
+    try {
+      changes = sim.runStep(step, index);
+    } catch (error) {
+      // The pre-checks already said why this step cannot run; the executor's failure would repeat it.
+      if (!preErrors) report(failureIssue(error));
+      return;
+    }
+    if (changes.length === 0 && !READ_ONLY.has(label)) {
+      report({
+        layer: "hierarchy",
+        level: "L6",
+        severity: "warning",
+        message: "the step changes nothing: the new code is identical to the original (or already there)",
+        fix: "write the change you mean to make, or drop the step",
+      });
+    }
+    for (const change of changes) {
+      if (!checkSyntax(change, report)) {
+        sim.rollback(change);
+        continue;
+      }
+      carryModuleScope(change);
+      const local = LOCAL_OPS.has(label) || "fragment" in step;
+      const fileTargets = targets.filter((t) => t.file === change.before.path);
+      for (const finding of checkHierarchy({ change, targets: local && fileTargets.length ? fileTargets : undefined, removes: REMOVING_OPS.has(label), graph, sim })) {
+        const { level, ...rest } = finding;
+        report({ layer: "hierarchy", level, ...rest });
+      }
+      checkImpact(change, sim, graph, this.#planFiles, report);
+      this.#drift.record(index, change.before, change.edits);
+      sim.commit(change);
+    }
+    sim.endStep();
+  }
+}
+
+/**
+ * Verifies a plan without running it on the files: returns `{passed, errors, warnings, issues}`.
+ * `workspace` maps paths (relative to the root) to file texts; `graph` is the code graph of the
+ * workspace. Grammars must be loaded (see {@link verifyPlan}).
+ */
+export function verifyPlanSync(plan: unknown, workspace: ReadonlyMap<string, string>, graph: Graph, options: VerifyOptions = {}): VerifyResult {
+  const verifier = new PlanVerifier(plan, workspace, graph, options);
+  try {
+    while (verifier.next());
+    return verifier.result();
+  } finally {
+    verifier.dispose();
+  }
+}
+
+/** The languages of the files a plan may touch (every parseable file of the workspace). */
+function languagesOf(workspace: ReadonlyMap<string, string>): LanguageId[] {
+  const out = new Set<LanguageId>();
+  for (const path of workspace.keys()) {
+    const language = detectLanguage(path);
+    if (language) out.add(language);
+  }
+  return [...out];
+}
+
+/**
+ * Verifies a plan (see {@link verifyPlanSync}), loading the grammars of the workspace's files
+ * first.
+ */
+export async function verifyPlan(plan: unknown, workspace: ReadonlyMap<string, string>, graph: Graph, options: VerifyOptions = {}): Promise<VerifyResult> {
+  await loadGrammars(languagesOf(workspace));
+  return verifyPlanSync(plan, workspace, graph, options);
+}
