@@ -1,0 +1,166 @@
+import { loadGrammars } from "@graphplan/graph";
+import { detectTier, formalHandlers, runFormalPlan } from "@graphplan/templates";
+import { beforeAll, describe, expect, it } from "vitest";
+import { compile, CompileError, type CompiledPlan, type Tier } from "./compile.js";
+import { gitDiff } from "./patch.js";
+import { suggesters } from "./suggest.js";
+
+beforeAll(() => loadGrammars(["python", "javascript"]));
+
+const FILE = "pkg/mod.py";
+
+/** Compiles pre → post, runs the plan with the engine, and checks it reproduces post exactly. */
+function roundTrip(pre: string, post: string, file = FILE): CompiledPlan {
+  const diff = gitDiff(new Map([[file, pre]]), new Map([[file, post]]));
+  const compiled = compile(new Map([[file, pre]]), diff, { handlers: formalHandlers, tierOf: (s) => detectTier(s) as Tier, suggest: suggesters });
+  const run = runFormalPlan(JSON.parse(JSON.stringify(compiled.plan)), new Map([[file, pre]]));
+  expect(run.ok, run.ok ? "" : String(run.error)).toBe(true);
+  if (run.ok) expect(run.files.get(file)).toBe(post);
+  // Locators only: never a line number or an offset in a step.
+  expect(JSON.stringify(compiled.plan)).not.toMatch(/"(start_line|end_line|anchor_line|line|start_byte|offset)"/);
+  return compiled;
+}
+
+const ops = (c: CompiledPlan): string[] => c.records.map((r) => ("op" in r.step ? r.step.op : "template" in r.step ? `template:${r.step.template}` : "fragment"));
+const noLegacy = (c: CompiledPlan) => expect(c.records.filter((r) => r.legacy)).toEqual([]);
+
+const BASE = `"""Module docstring."""
+import os
+
+
+def area(w, h):
+    """Area of a rectangle."""
+    if w < 0:
+        raise ValueError("negative width")
+    return w * h
+
+
+class Shape:
+    sides = 0
+
+    def __init__(self, name):
+        self.name = name
+
+    # describe the shape
+    def describe(self):
+        return f"{self.name} with {self.sides} sides"
+
+
+def perimeter(w, h):
+    return 2 * (w + h)
+`;
+
+describe("compilePatch: each path reproduces the gold post-image exactly", () => {
+  it("a changed expression becomes one small step on the changed node", () => {
+    const c = roundTrip(BASE, BASE.replace("return 2 * (w + h)", "return 2 * (w + h + 1)"));
+    expect(c.records).toHaveLength(1);
+    noLegacy(c);
+    // Smaller than the statement: the step rewrites the expression, not the return or the def.
+    expect(c.records[0]!.bytes).toBeLessThan("return 2 * (w + h)".length + "return 2 * (w + h + 1)".length);
+    expect(ops(c)).toEqual(["template:replace_expression"]);
+  });
+
+  it("a changed if condition and a changed return value", () => {
+    const c = roundTrip(BASE, BASE.replace("if w < 0:", "if w < 0 or h < 0:").replace("return w * h\n", "return abs(w * h)\n"));
+    expect(c.records).toHaveLength(2);
+    noLegacy(c);
+  });
+
+  it("an added function and an added class at module level", () => {
+    const post = BASE.replace("\n\ndef perimeter", "\n\ndef volume(w, h, d):\n    return w * h * d\n\n\nclass Cube(Shape):\n    sides = 6\n\n\ndef perimeter");
+    const c = roundTrip(BASE, post);
+    noLegacy(c);
+    expect(ops(c).some((o) => o.startsWith("insert_") || o.startsWith("template:") || o === "fragment")).toBe(true);
+    expect(ops(c)).not.toContain("replace_node");
+  });
+
+  it("an added import uses add_import", () => {
+    const c = roundTrip(BASE, BASE.replace("import os\n", "import os\nimport sys\n"));
+    expect(ops(c)).toEqual(["add_import"]);
+  });
+
+  it("a method added at the end of a class uses add_method", () => {
+    const post = BASE.replace('        return f"{self.name} with {self.sides} sides"\n', '        return f"{self.name} with {self.sides} sides"\n\n    def sides_count(self):\n        return self.sides\n');
+    const c = roundTrip(BASE, post);
+    expect(ops(c)).toHaveLength(1);
+    expect(ops(c)[0]).toMatch(/add_method/);
+  });
+
+  it("deleted definitions and statements use delete_node", () => {
+    const post = BASE.replace('    if w < 0:\n        raise ValueError("negative width")\n', "").replace("\n\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n", "\n");
+    const c = roundTrip(BASE, post);
+    noLegacy(c);
+    expect(ops(c)).toEqual(["delete_node", "delete_node"]);
+  });
+
+  it("text no node step can make (a blank line left at the end of the file) falls back to replace_code, counted as legacy", () => {
+    const post = BASE.replace("\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n", "\n");
+    expect(post.endsWith('sides"\n\n')).toBe(true);
+    const c = roundTrip(BASE, post);
+    expect(c.records.map((r) => r.legacy)).toEqual([true]);
+    expect(ops(c)).toEqual(["replace_code"]);
+  });
+
+  it("a decorator added to a method and a decorator changed", () => {
+    const decorated = BASE.replace("    def describe(self):", "    @property\n    def describe(self):");
+    const c1 = roundTrip(BASE, decorated);
+    noLegacy(c1);
+    const c2 = roundTrip(decorated, decorated.replace("@property", "@functools.cached_property"));
+    noLegacy(c2);
+    expect(c2.records[0]!.bytes).toBeLessThan(60);
+  });
+
+  it("docstrings and comments changed, added and removed", () => {
+    const post = BASE.replace('"""Area of a rectangle."""', '"""Area of a rectangle.\n\n    Negative sizes raise.\n    """')
+      .replace("# describe the shape", "# describe the shape in words")
+      .replace("    sides = 0\n", "    # how many sides\n    sides = 0\n");
+    const c = roundTrip(BASE, post);
+    noLegacy(c);
+    // Three small steps, not the function or the class rewritten.
+    const shape = BASE.slice(BASE.indexOf("class Shape"), BASE.indexOf("def perimeter"));
+    expect(c.records.reduce((sum, r) => sum + r.bytes, 0)).toBeLessThan(shape.length);
+  });
+
+  it("whitespace-only hunks: blank lines added and removed", () => {
+    // At column 0: an insertion of only a separator.
+    const top = roundTrip(BASE, BASE.replace("import os\n\n\n", "import os\n\n\n\n"));
+    expect(top.records.map((r) => [r.step, r.bytes])).toEqual([[expect.objectContaining({ params: expect.objectContaining({ code: "" }) }), 1]]);
+    // Inside a block no primitive writes a bare blank line (they indent it): the block is replaced.
+    const inBlock = roundTrip(BASE, BASE.replace("    sides = 0\n\n", "    sides = 0\n\n\n"));
+    noLegacy(inBlock);
+    expect(inBlock.records.map((r) => r.form)).toEqual(["enclosing:block"]);
+    // Removing a blank line: no primitive removes only whitespace; the enclosing node is replaced.
+    const removed = roundTrip(BASE, BASE.replace("import os\n\n\n", "import os\n\n"));
+    noLegacy(removed);
+  });
+
+  it("a file with a syntax error before the change is still edited exactly", () => {
+    const broken = BASE.replace("def perimeter(w, h):", "def perimeter(w, h:");
+    const c = roundTrip(broken, broken.replace("return w * h\n", "return w * h * 1.0\n"));
+    noLegacy(c);
+  });
+
+  it("several changes in one file are addressed in the text each step sees", () => {
+    const post = BASE.replace("import os\n", "import os\nimport re\n")
+      .replace("if w < 0:", "if w <= 0:")
+      .replace("sides = 0", "sides = 4")
+      .replace("return 2 * (w + h)", "return 2 * w + 2 * h");
+    const c = roundTrip(BASE, post);
+    noLegacy(c);
+    expect(c.records.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("JavaScript files too", () => {
+    const pre = "function add(a, b) {\n  return a + b;\n}\n\nexport class Calc {\n  run(x) {\n    return add(x, 1);\n  }\n}\n";
+    const post = pre.replace("return add(x, 1);", "return add(x, 2);").replace("\n\nexport class", "\n\nfunction sub(a, b) {\n  return a - b;\n}\n\nexport class");
+    const c = roundTrip(pre, post, "src/calc.js");
+    noLegacy(c);
+  });
+
+  it("refuses what no operator can do: creating a file, or an unknown language", () => {
+    const create = gitDiff(new Map<string, string | null>([["new.py", null]]), new Map([["new.py", "x = 1\n"]]));
+    expect(() => compile(new Map(), create)).toThrow(CompileError);
+    const text = gitDiff(new Map([["notes.txt", "a\n"]]), new Map([["notes.txt", "b\n"]]));
+    expect(() => compile(new Map([["notes.txt", "a\n"]]), text)).toThrow(/not a language/);
+  });
+});

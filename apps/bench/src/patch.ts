@@ -1,0 +1,122 @@
+/**
+ * Unified diffs, through jsdiff: which files a gold patch touches, its post-image computed in
+ * memory from the pre-image, the bytes it changes, and the `diff --git` patch of an execution.
+ */
+import { applyPatch, formatPatch, parsePatch, type StructuredPatch, structuredPatch } from "diff";
+
+/** The patch could not be read, or does not apply to the pre-image. */
+export class PatchError extends Error {
+  readonly _tag = "PatchError";
+  constructor(
+    readonly file: string | undefined,
+    readonly reason: string,
+  ) {
+    super(file ? `${file}: ${reason}` : reason);
+  }
+}
+
+export interface FilePatch {
+  /** Path before the change (`undefined` for a created file). */
+  readonly oldPath: string | undefined;
+  /** Path after the change (`undefined` for a deleted file). */
+  readonly newPath: string | undefined;
+  readonly patch: StructuredPatch;
+}
+
+function stripPrefix(name: string | undefined, prefix: "a/" | "b/"): string | undefined {
+  if (name === undefined || name === "/dev/null") return undefined;
+  return name.startsWith(prefix) ? name.slice(prefix.length) : name;
+}
+
+/** The files of a unified diff, with `a/` and `b/` prefixes removed. */
+export function parseUnifiedDiff(diff: string): FilePatch[] {
+  let parsed: StructuredPatch[];
+  try {
+    parsed = parsePatch(diff);
+  } catch (error) {
+    throw new PatchError(undefined, `the patch is not a unified diff: ${(error as Error).message}`);
+  }
+  const files = parsed
+    .filter((p) => p.hunks.length > 0 || p.isCreate || p.isDelete || p.isRename)
+    .map((patch) => ({
+      oldPath: patch.isCreate ? undefined : stripPrefix(patch.oldFileName, "a/"),
+      newPath: patch.isDelete ? undefined : stripPrefix(patch.newFileName, "b/"),
+      patch,
+    }));
+  if (files.length === 0) throw new PatchError(undefined, "the patch changes no file");
+  for (const file of files) {
+    if (file.patch.isBinary) throw new PatchError(file.oldPath ?? file.newPath, "binary patches are not supported");
+    if (file.oldPath && file.newPath && file.oldPath !== file.newPath)
+      throw new PatchError(file.oldPath, `renames (to ${file.newPath}) are not supported`);
+  }
+  return files;
+}
+
+/** Paths whose pre-image is needed to apply the diff. */
+export function preImagePaths(files: readonly FilePatch[]): string[] {
+  return files.flatMap((f) => (f.oldPath ? [f.oldPath] : []));
+}
+
+/**
+ * Applies the diff in memory. `pre` holds the pre-image of every path the diff reads; the result
+ * holds the post-image of every path it writes (`null` for a deleted file).
+ */
+export function postImages(files: readonly FilePatch[], pre: ReadonlyMap<string, string>): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  for (const file of files) {
+    const path = (file.newPath ?? file.oldPath)!;
+    if (!file.newPath) {
+      out.set(path, null);
+      continue;
+    }
+    const source = file.oldPath ? pre.get(file.oldPath) : "";
+    if (source === undefined) throw new PatchError(path, "no pre-image");
+    const result = applyPatch(source, file.patch, { autoConvertLineEndings: false });
+    if (result === false) throw new PatchError(path, "the patch does not apply to the pre-image");
+    out.set(path, result);
+  }
+  return out;
+}
+
+/**
+ * Bytes a diff changes: the length of every removed and every added line, newline included
+ * (UTF-16 code units, the unit of the engine's edits).
+ */
+export function changedBytes(files: readonly FilePatch[]): number {
+  let total = 0;
+  for (const file of files)
+    for (const hunk of file.patch.hunks)
+      for (const line of hunk.lines) if (line[0] === "+" || line[0] === "-") total += line.length; // sign ≙ newline
+  return total;
+}
+
+/**
+ * A `git apply`-able patch from `before` to `after` (every path in either map; `null` or absent =
+ * the file does not exist on that side), with `diff --git a/.. b/..` headers and 3 lines of context.
+ */
+export function gitDiff(before: ReadonlyMap<string, string | null>, after: ReadonlyMap<string, string | null>): string {
+  const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
+  const patches: StructuredPatch[] = [];
+  for (const path of paths) {
+    const oldText = before.get(path) ?? null;
+    const newText = after.get(path) ?? null;
+    if (oldText === newText) continue;
+    const patch = structuredPatch(
+      oldText === null ? "/dev/null" : `a/${path}`,
+      newText === null ? "/dev/null" : `b/${path}`,
+      oldText ?? "",
+      newText ?? "",
+      undefined,
+      undefined,
+      { context: 3 },
+    );
+    if (patch.hunks.length === 0) continue;
+    patches.push({
+      ...patch,
+      isGit: true,
+      ...(oldText === null ? { isCreate: true, newMode: "100644" } : {}),
+      ...(newText === null ? { isDelete: true, oldMode: "100644" } : {}),
+    });
+  }
+  return patches.map((patch) => formatPatch(patch)).join("");
+}
