@@ -53,12 +53,36 @@ export interface LanguageSpec {
   readonly extensions: readonly string[];
   readonly definitions: Readonly<Record<string, DefinitionRule>>;
   readonly importTypes: readonly string[];
+  /**
+   * Nodes that are not import statements but may name a module the file depends on: the graph
+   * reads them as imports when they do (`export { a } from "m"`, `require("m")`, `import("m")`)
+   * and skips them otherwise (every other call).
+   */
+  readonly dependencyTypes?: readonly string[];
   /** Node type → normalized line kind (`if_statement`, `for_statement`, ...). */
   readonly lineKinds: Readonly<Record<string, string>>;
   readonly stringTypes: readonly string[];
   readonly commentTypes: readonly string[];
   /** Node types that hold an indented or braced list of statements. */
   readonly blockTypes: readonly string[];
+  /**
+   * Text that starts or ends a comment (`#`, `//`, `*\/`). A definition whose last line holds
+   * none of these cannot end in a comment, so its end line needs no trailing-comment check.
+   */
+  readonly commentMarkers: readonly string[];
+  /**
+   * When set, the grammar places every definition, import and control-flow node as a child of
+   * one of these node types (statement lists and the statements that own them), so the graph
+   * walks only these and skips expressions. Checked against a walk of every node in the tests.
+   * Left unset for languages where definitions also live inside expressions (JS callbacks,
+   * Java anonymous classes, Rust closures' items...).
+   */
+  readonly scopeTypes?: readonly string[];
+  /**
+   * Node types whose statements must all start at the same indentation (Python's off-side
+   * rule). tree-sitter accepts a dedent to a level that was never opened; CPython does not.
+   */
+  readonly indentedBlocks?: readonly string[];
 }
 
 const nameField = (node: Node): string | null => node.childForFieldName("name")?.text ?? null;
@@ -76,6 +100,10 @@ function declaratorName(node: Node): string | null {
       case "operator_name":
       case "primitive_type":
         return current.text;
+      case "parenthesized_declarator":
+        // `void (*get_handler(int))(int)`: the name is inside the parentheses.
+        current = current.namedChild(0);
+        break;
       default: {
         const next = current.childForFieldName("declarator") ?? current.childForFieldName("name");
         if (!next) return null;
@@ -90,13 +118,31 @@ function declaratorName(node: Node): string | null {
 const namedWithBody = (node: Node): string | null =>
   node.childForFieldName("body") ? nameField(node) : null;
 
-/** JS/TS `const f = () => ...` / `const f = function () {}` define a function named by the declarator. */
-function variableFunctionName(node: Node): string | null {
+const JS_FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "function", "generator_function"]);
+
+/**
+ * JS/TS `const f = () => ...`, `const f = function () {}` and `const K = class {}` define a
+ * function (a class) named by the declarator; any other value defines no symbol.
+ */
+function variableValueName(node: Node): string | null {
   const value = node.childForFieldName("value");
-  if (!value) return null;
-  if (!["arrow_function", "function_expression", "function", "generator_function"].includes(value.type)) return null;
+  if (!value || !(JS_FUNCTION_VALUES.has(value.type) || value.type === "class")) return null;
   return nameField(node);
 }
+const variableValueKind = (node: Node): SymbolKind => (node.childForFieldName("value")?.type === "class" ? "class" : "function");
+
+/** A class field whose value is a function (`onClick = () => {...}`) is a method. */
+function fieldFunctionName(node: Node): string | null {
+  const value = node.childForFieldName("value");
+  if (!value || !JS_FUNCTION_VALUES.has(value.type)) return null;
+  return (node.childForFieldName("property") ?? node.childForFieldName("name"))?.text ?? null;
+}
+
+/** `declare module "express"` names the module `express`. */
+const moduleName = (node: Node): string | null => {
+  const name = nameField(node);
+  return name === null ? null : name.replace(/^["'`]|["'`]$/g, "");
+};
 
 function goTypeKind(node: Node): SymbolKind {
   const type = node.childForFieldName("type")?.type;
@@ -115,13 +161,17 @@ const JS_LINE_KINDS = {
   switch_statement: "switch_statement",
 } as const;
 
+/** Besides import statements, JS/TS files depend on modules through these (when they name one). */
+const JS_DEPENDENCIES = ["export_statement", "call_expression"];
+
 const JS_DEFINITIONS: Record<string, DefinitionRule> = {
   class_declaration: { kind: "class" },
   abstract_class_declaration: { kind: "class" },
   function_declaration: { kind: "function" },
   generator_function_declaration: { kind: "function" },
   method_definition: { kind: "method" },
-  variable_declarator: { kind: "function", name: variableFunctionName },
+  field_definition: { kind: "method", name: fieldFunctionName },
+  variable_declarator: { kind: "function", name: variableValueName, kindOf: variableValueKind },
 };
 
 const TS_DEFINITIONS: Record<string, DefinitionRule> = {
@@ -129,7 +179,9 @@ const TS_DEFINITIONS: Record<string, DefinitionRule> = {
   interface_declaration: { kind: "interface" },
   enum_declaration: { kind: "enum" },
   type_alias_declaration: { kind: "type_alias" },
-  module: { kind: "module" },
+  public_field_definition: { kind: "method", name: fieldFunctionName },
+  abstract_method_signature: { kind: "method" },
+  module: { kind: "module", name: moduleName },
   internal_module: { kind: "namespace" },
 };
 
@@ -153,6 +205,8 @@ const C_DEFINITIONS: Record<string, DefinitionRule> = {
   type_definition: { kind: "typedef", name: declaratorName },
 };
 
+const C_LIKE_COMMENT_MARKERS = ["//", "*/"];
+
 const JS_STRINGS = ["string", "template_string", "string_fragment", "regex", "jsx_text"];
 
 export const LANGUAGES: Readonly<Record<LanguageId, LanguageSpec>> = {
@@ -173,10 +227,34 @@ export const LANGUAGES: Readonly<Record<LanguageId, LanguageSpec>> = {
       raise_statement: "raise_statement",
       try_statement: "try_statement",
       with_statement: "with_statement",
+      match_statement: "switch_statement",
     },
     stringTypes: ["string", "string_content", "concatenated_string"],
     commentTypes: ["comment"],
     blockTypes: ["block", "module"],
+    commentMarkers: ["#"],
+    // Python definitions, imports and control flow are statements: they only sit in the module,
+    // in blocks, and in the compound statements and clauses that own blocks.
+    scopeTypes: [
+      "module",
+      "block",
+      "decorated_definition",
+      "function_definition",
+      "class_definition",
+      "if_statement",
+      "elif_clause",
+      "else_clause",
+      "for_statement",
+      "while_statement",
+      "try_statement",
+      "except_clause",
+      "except_group_clause",
+      "finally_clause",
+      "with_statement",
+      "match_statement",
+      "case_clause",
+    ],
+    indentedBlocks: ["block", "module"],
   },
   javascript: {
     id: "javascript",
@@ -184,10 +262,12 @@ export const LANGUAGES: Readonly<Record<LanguageId, LanguageSpec>> = {
     extensions: [".js", ".jsx", ".mjs", ".cjs"],
     definitions: JS_DEFINITIONS,
     importTypes: ["import_statement"],
+    dependencyTypes: JS_DEPENDENCIES,
     lineKinds: JS_LINE_KINDS,
     stringTypes: JS_STRINGS,
     commentTypes: ["comment"],
     blockTypes: ["statement_block", "class_body", "program"],
+    commentMarkers: C_LIKE_COMMENT_MARKERS,
   },
   typescript: {
     id: "typescript",
@@ -195,10 +275,12 @@ export const LANGUAGES: Readonly<Record<LanguageId, LanguageSpec>> = {
     extensions: [".ts", ".mts", ".cts"],
     definitions: TS_DEFINITIONS,
     importTypes: ["import_statement"],
+    dependencyTypes: JS_DEPENDENCIES,
     lineKinds: JS_LINE_KINDS,
     stringTypes: JS_STRINGS,
     commentTypes: ["comment"],
     blockTypes: ["statement_block", "class_body", "interface_body", "enum_body", "program"],
+    commentMarkers: C_LIKE_COMMENT_MARKERS,
   },
   tsx: {
     id: "tsx",
@@ -206,10 +288,12 @@ export const LANGUAGES: Readonly<Record<LanguageId, LanguageSpec>> = {
     extensions: [".tsx"],
     definitions: TS_DEFINITIONS,
     importTypes: ["import_statement"],
+    dependencyTypes: JS_DEPENDENCIES,
     lineKinds: JS_LINE_KINDS,
     stringTypes: JS_STRINGS,
     commentTypes: ["comment"],
     blockTypes: ["statement_block", "class_body", "interface_body", "enum_body", "program"],
+    commentMarkers: C_LIKE_COMMENT_MARKERS,
   },
   java: {
     id: "java",
@@ -240,6 +324,7 @@ export const LANGUAGES: Readonly<Record<LanguageId, LanguageSpec>> = {
     stringTypes: ["string_literal", "string_fragment", "text_block", "character_literal"],
     commentTypes: ["line_comment", "block_comment"],
     blockTypes: ["block", "class_body", "interface_body", "enum_body", "constructor_body", "program"],
+    commentMarkers: C_LIKE_COMMENT_MARKERS,
   },
   go: {
     id: "go",
@@ -249,6 +334,7 @@ export const LANGUAGES: Readonly<Record<LanguageId, LanguageSpec>> = {
       function_declaration: { kind: "function" },
       method_declaration: { kind: "method" },
       type_spec: { kind: "type", kindOf: goTypeKind },
+      type_alias: { kind: "type_alias" },
     },
     importTypes: ["import_declaration"],
     lineKinds: {
@@ -264,6 +350,7 @@ export const LANGUAGES: Readonly<Record<LanguageId, LanguageSpec>> = {
     stringTypes: ["interpreted_string_literal", "raw_string_literal", "rune_literal"],
     commentTypes: ["comment"],
     blockTypes: ["block", "source_file"],
+    commentMarkers: C_LIKE_COMMENT_MARKERS,
   },
   rust: {
     id: "rust",
@@ -271,6 +358,7 @@ export const LANGUAGES: Readonly<Record<LanguageId, LanguageSpec>> = {
     extensions: [".rs"],
     definitions: {
       function_item: { kind: "function" },
+      function_signature_item: { kind: "function" },
       struct_item: { kind: "struct" },
       enum_item: { kind: "enum" },
       trait_item: { kind: "trait" },
@@ -299,6 +387,7 @@ export const LANGUAGES: Readonly<Record<LanguageId, LanguageSpec>> = {
     stringTypes: ["string_literal", "raw_string_literal", "char_literal", "string_content"],
     commentTypes: ["line_comment", "block_comment"],
     blockTypes: ["block", "declaration_list", "field_declaration_list", "source_file"],
+    commentMarkers: C_LIKE_COMMENT_MARKERS,
   },
   ruby: {
     id: "ruby",
@@ -326,6 +415,7 @@ export const LANGUAGES: Readonly<Record<LanguageId, LanguageSpec>> = {
     stringTypes: ["string", "string_content", "heredoc_body", "symbol", "regex"],
     commentTypes: ["comment"],
     blockTypes: ["body_statement", "program", "do_block", "block"],
+    commentMarkers: ["#", "=end"],
   },
   php: {
     id: "php",
@@ -354,6 +444,7 @@ export const LANGUAGES: Readonly<Record<LanguageId, LanguageSpec>> = {
     stringTypes: ["string", "encapsed_string", "string_value", "heredoc", "nowdoc"],
     commentTypes: ["comment"],
     blockTypes: ["compound_statement", "declaration_list", "program"],
+    commentMarkers: ["#", "//", "*/"],
   },
   c: {
     id: "c",
@@ -365,6 +456,7 @@ export const LANGUAGES: Readonly<Record<LanguageId, LanguageSpec>> = {
     stringTypes: ["string_literal", "char_literal", "string_content", "system_lib_string"],
     commentTypes: ["comment"],
     blockTypes: ["compound_statement", "field_declaration_list", "translation_unit"],
+    commentMarkers: C_LIKE_COMMENT_MARKERS,
   },
   cpp: {
     id: "cpp",
@@ -381,6 +473,7 @@ export const LANGUAGES: Readonly<Record<LanguageId, LanguageSpec>> = {
     stringTypes: ["string_literal", "char_literal", "raw_string_literal", "string_content", "system_lib_string"],
     commentTypes: ["comment"],
     blockTypes: ["compound_statement", "field_declaration_list", "declaration_list", "translation_unit"],
+    commentMarkers: C_LIKE_COMMENT_MARKERS,
   },
 };
 

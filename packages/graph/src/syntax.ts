@@ -13,7 +13,12 @@ export interface SyntaxError {
   readonly text: string;
 }
 
-/** Every syntax error in the tree, outermost first, in document order. */
+/**
+ * Every syntax error in the tree, outermost first, in document order. A node can hold an error
+ * that no visible child shows (a missing hidden token, such as the newline between two Python
+ * statements written on one line): it is reported as `MISSING` `(hidden token)` where two of
+ * its children meet on one line, or at the node's start.
+ */
 export function syntaxErrors(tree: Tree, limit = 50): SyntaxError[] {
   const out: SyntaxError[] = [];
   const visit = (node: Node): void => {
@@ -27,7 +32,14 @@ export function syntaxErrors(tree: Tree, limit = 50): SyntaxError[] {
       return;
     }
     if (!node.hasError) return;
-    for (const child of node.children) if (child) visit(child);
+    const before = out.length;
+    const children = node.children.filter((child): child is Node => child !== null);
+    for (const child of children) visit(child);
+    if (out.length > before) return;
+    const named = children.filter((child) => child.isNamed);
+    const seam = named.findIndex((child, i) => i > 0 && child.startPosition.row === named[i - 1]!.endPosition.row);
+    const at = seam > 0 ? named[seam]!.startPosition : node.startPosition;
+    out.push({ line: at.row + 1, column: at.column, kind: "MISSING", text: "(hidden token)" });
   };
   visit(tree.rootNode);
   return out;
@@ -39,7 +51,8 @@ export interface NodeEnd {
 }
 
 /**
- * Where a node really ends once trailing comments are left out. tree-sitter puts the comments
+ * Where a node really ends once trailing comments (and other extras: a Python line continuation
+ * followed by a comment) are left out. tree-sitter puts the comments
  * that follow the last statement of a block inside the block, so a definition's node reaches
  * past its code; CPython's `ast` (and a reader) ends the definition at its last statement.
  * Edits that replace or delete a definition use this end so the comments after it survive.
@@ -49,7 +62,8 @@ export function codeEnd(node: Node, language: LanguageId): NodeEnd {
   let current = node;
   for (;;) {
     let last: Node | null = current.lastChild;
-    while (last && comments.includes(last.type)) last = last.previousSibling;
+    // Comments, and other tokens that are not code (a Python line continuation before a comment).
+    while (last && (comments.includes(last.type) || last.isExtra)) last = last.previousSibling;
     if (!last) return { endIndex: current.endIndex, endPosition: current.endPosition };
     if (last.childCount === 0) return { endIndex: last.endIndex, endPosition: last.endPosition };
     current = last;

@@ -5,6 +5,9 @@ const importText = (module: string, symbol: string | null): string =>
   symbol === null ? `import ${module}` : `from ${module} import ${symbol}`;
 
 /**
+ * Files in path order; in each file, imports and symbols by line (an import before a symbol on
+ * the same line, otherwise document order); then one `ERROR:` line per error.
+ *
  * ```
  * FILE: src/schema.py
  *   IMPORT: from marshmallow.utils import missing [line 12]
@@ -25,7 +28,7 @@ export function graphView(graph: Graph): string {
   }
   for (const file of Object.keys(graph.line_kinds)) if (!files.has(file)) files.set(file, []);
   const out: string[] = [];
-  for (const [file, rows] of files) {
+  for (const [file, rows] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     out.push(`FILE: ${file}`);
     rows.sort((a, b) => a.line - b.line || a.order - b.order);
     for (const row of rows) out.push(`  ${row.text}`);
