@@ -1,0 +1,15 @@
+#!/usr/bin/env -S tsx --conditions=source
+/** The `graphplan` command line. Each command lives in ./commands/<name>.ts; list it here. */
+import { Command } from "commander";
+import { applyCommand } from "./commands/apply.js";
+import { graphCommand } from "./commands/graph.js";
+import { verifyCommand } from "./commands/verify.js";
+import { run } from "./run.js";
+
+const program = new Command("graphplan").description("structural, tree-sitter based code editing for coding agents");
+
+graphCommand(program);
+applyCommand(program);
+verifyCommand(program);
+
+process.exitCode = await run(program, process.argv);

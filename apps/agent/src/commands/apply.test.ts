@@ -1,0 +1,182 @@
+/** `graphplan apply`: in-process through `run` (exit codes as the CLI returns them), and once spawned for real. */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Command } from "commander";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { run } from "../run.js";
+import { applyCommand } from "./apply.js";
+
+const A = "def f():\n    return 1\n\n\ndef g():\n    return 2\n";
+const B = "class K:\n    def m(self):\n        pass\n\n    def n(self):\n        return 0\n";
+const replaceF = { op: "replace_node", params: { locator: { kind: "function", name: "f", file: "a.py" }, replacement: "def f():\n    return 10" } };
+const deleteM = { op: "delete_node", params: { locator: { kind: "method", name: "m", file: "pkg/b.py", parent: { kind: "class", name: "K" } } } };
+const deleteNope = { op: "delete_node", params: { locator: { kind: "function", name: "nope", file: "a.py" } } };
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  vi.restoreAllMocks();
+});
+
+/** A project with a.py and pkg/b.py, and a directory for plan files. */
+function project() {
+  const root = mkdtempSync(join(tmpdir(), "graphplan-apply-"));
+  const plans = mkdtempSync(join(tmpdir(), "graphplan-plans-"));
+  dirs.push(root, plans);
+  mkdirSync(join(root, "pkg"));
+  writeFileSync(join(root, "a.py"), A);
+  writeFileSync(join(root, "pkg/b.py"), B);
+  const planFile = (name: string, content: unknown) => {
+    const path = join(plans, name);
+    writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));
+    return path;
+  };
+  const files = () => ({ a: readFileSync(join(root, "a.py"), "utf8"), b: readFileSync(join(root, "pkg/b.py"), "utf8"), entries: readdirSync(root).sort() });
+  return { root, planFile, files };
+}
+
+async function graphplan(...args: string[]) {
+  let stdout = "";
+  let stderr = "";
+  vi.spyOn(process.stdout, "write").mockImplementation((chunk) => ((stdout += String(chunk)), true));
+  vi.spyOn(process.stderr, "write").mockImplementation((chunk) => ((stderr += String(chunk)), true));
+  const program = new Command("graphplan");
+  applyCommand(program);
+  const code = await run(program, ["node", "graphplan", "apply", ...args]);
+  vi.restoreAllMocks();
+  return { code, stdout, stderr };
+}
+
+describe("graphplan apply", () => {
+  it("applies every step, prints one line per step and exits 0", async () => {
+    const p = project();
+    const out = await graphplan(p.planFile("plan.json", [replaceF, deleteM]), "--root", p.root);
+    expect(out).toEqual({
+      code: 0,
+      stdout: "step 1 replace_node ok\nstep 2 delete_node ok\nchanged a.py, pkg/b.py\n",
+      stderr: "",
+    });
+    expect(p.files()).toEqual({ a: A.replace("return 1", "return 10"), b: "class K:\n    def n(self):\n        return 0\n", entries: ["a.py", "pkg"] });
+  });
+
+  it("exits 1 with every file byte-identical when a step fails, saying which and why", async () => {
+    const p = project();
+    const before = p.files();
+    const out = await graphplan(p.planFile("plan.json", [replaceF, deleteNope, deleteM]), "--root", p.root, "--no-verify");
+    expect(out.code).toBe(1);
+    expect(out.stdout.split("\n")).toEqual([
+      "step 1 replace_node ok",
+      'step 2 delete_node FAILED: No node in a.py matches the locator {"kind":"function","name":"nope","file":"a.py"}.',
+      "step 3 delete_node skipped (an earlier step failed)",
+      "",
+    ]);
+    expect(out.stderr).toBe("graphplan: step 2 (delete_node) failed; no file was changed\n");
+    expect(p.files()).toEqual(before);
+  });
+
+  it("prints the result as JSON with --json", async () => {
+    const p = project();
+    const ok = await graphplan(p.planFile("ok.json", [replaceF]), "--root", p.root, "--json");
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toEqual({
+      ok: true,
+      recovered: null,
+      steps: [{ step: 1, op: "replace_node", status: "ok" }],
+      written: ["a.py"],
+      created: [],
+    });
+    const failed = await graphplan(p.planFile("bad.json", [deleteM, deleteNope]), "--root", p.root, "--json", "--no-verify");
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.stdout)).toMatchObject({
+      ok: false,
+      steps: [
+        { step: 1, op: "delete_node", status: "ok" },
+        { step: 2, op: "delete_node", status: "failed", error: { tag: "LocatorNotFound", locator: deleteNope.params.locator } },
+      ],
+      written: [],
+    });
+    expect(p.files().b).toBe(B);
+  });
+
+  it("rejects a plan file that is not JSON with one line and exit 2", async () => {
+    const p = project();
+    const path = p.planFile("plan.json", '[{"op": "replace_node",');
+    const out = await graphplan(path, "--root", p.root);
+    expect(out.code).toBe(2);
+    expect(out.stdout).toBe("");
+    expect(out.stderr).toMatch(new RegExp(`^error: ${path} is not valid JSON: [^\\n]+\\n$`));
+  });
+
+  it.each([
+    ["a step whose op is not a string", [{ op: 3 }], "plan.0.op: Invalid input: expected string, received number"],
+    ["an empty plan", [], "the plan: a plan has at least one step"],
+    ["a custom operator with a bad name", { plan: [replaceF], define_operators: [{ define: "1x", params_schema: {}, steps: [{ primitive: "delete_node", params: {} }] }] }, "plan.define_operators.0.define: an operator name is an identifier"],
+  ])("rejects %s naming the first issue, exit 2", async (_what, plan, where) => {
+    const p = project();
+    const out = await graphplan(p.planFile("plan.json", plan), "--root", p.root);
+    expect(out.code).toBe(2);
+    expect(out.stderr.split("\n")).toHaveLength(2);
+    expect(out.stderr).toContain(`is not a valid plan: ${where}`);
+    expect(p.files().a).toBe(A);
+  });
+
+  it.each([
+    ["a path outside the root", [replaceF, { op: "delete_node", params: { locator: { kind: "function", name: "f", file: "../a.py" } } }], 'path "../a.py" is not inside the workspace'],
+    ["a custom operator redefining a built-in one", { plan: [replaceF], define_operators: [{ define: "replace_node", params_schema: {}, steps: [{ primitive: "delete_node", params: {} }] }] }, '"replace_node" is already an operator'],
+  ])("rejects %s with exit 2 before changing anything", async (_what, plan, message) => {
+    const p = project();
+    const out = await graphplan(p.planFile("plan.json", plan), "--root", p.root);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain(message);
+    expect(p.files().a).toBe(A);
+  });
+
+  it("exits 2 for a missing plan file or root directory", async () => {
+    const p = project();
+    const missingPlan = await graphplan(join(p.root, "nope.json"), "--root", p.root);
+    expect(missingPlan.code).toBe(2);
+    expect(missingPlan.stderr).toMatch(/^error: cannot read .*nope\.json: ENOENT/);
+    const missingRoot = await graphplan(p.planFile("plan.json", [replaceF]), "--root", join(p.root, "nowhere"));
+    expect(missingRoot.code).toBe(2);
+    expect(missingRoot.stderr).toContain("is not a usable directory");
+  });
+
+  it("recovers an interrupted apply before applying, and says so", async () => {
+    const p = project();
+    // What a killed apply leaves: a journal with a.py's original bytes, and a.py half-way changed.
+    mkdirSync(join(p.root, ".graphplan"));
+    const journal = { version: 1, files: [{ path: "a.py", original: Buffer.from(A).toString("base64") }], dirs: [] };
+    writeFileSync(join(p.root, ".graphplan/journal.json"), JSON.stringify(journal));
+    writeFileSync(join(p.root, "a.py"), "garbage from the killed apply\n");
+    const out = await graphplan(p.planFile("plan.json", [deleteM]), "--root", p.root);
+    expect(out.code).toBe(0);
+    expect(out.stderr).toBe("recovered an interrupted apply: restored a.py\n");
+    expect(p.files().a).toBe(A);
+    expect(existsSync(join(p.root, ".graphplan"))).toBe(false);
+  });
+
+  it("exits 1 on a corrupt journal without touching any file", async () => {
+    const p = project();
+    mkdirSync(join(p.root, ".graphplan"));
+    writeFileSync(join(p.root, ".graphplan/journal.json"), "{");
+    const out = await graphplan(p.planFile("plan.json", [replaceF]), "--root", p.root);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain("graphplan: the journal \".graphplan/journal.json\" cannot be read");
+    expect(p.files().a).toBe(A);
+  });
+
+  it("runs as `pnpm -s graphplan apply` from the repository root", () => {
+    const p = project();
+    const repo = join(import.meta.dirname, "..", "..", "..", "..");
+    const result = spawnSync("pnpm", ["-s", "graphplan", "apply", p.planFile("plan.json", [replaceF]), "--root", p.root], {
+      cwd: repo,
+      encoding: "utf8",
+    });
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toBe("step 1 replace_node ok\nchanged a.py\n");
+    expect(result.status).toBe(0);
+    expect(p.files().a).toBe(A.replace("return 1", "return 10"));
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * `graphplan apply PLAN.json [--root DIR] [--json]`: execute a plan on a directory, all or nothing.
+ *
+ * Exit codes: 0 when every step succeeded (the files are changed); 1 when a step or the commit failed
+ * (every file is as it was); 2 when the input is unusable (plan file unreadable, not JSON, not a plan,
+ * a path outside the root, a root that is not a directory).
+ */
+import { readFile } from "node:fs/promises";
+import type { Command } from "commander";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
+import type { z } from "zod";
+import { PlanSchema, type Plan } from "@graphplan/primitives";
+import { Workspace, applyPlan, recover } from "@graphplan/runtime";
+import type { ApplyError, ApplyResult, RecoverError, RecoverReport, StepReport, WorkspaceRootInvalid } from "@graphplan/runtime";
+import { requireVerified } from "./verify.js";
+
+/** Errors that mean "fix the plan or the arguments" (exit 2) rather than "the apply failed" (exit 1). */
+const INPUT_ERRORS = new Set(["PlanRejected", "PathOutsideWorkspace", "ReservedPath", "AmbiguousPath", "WorkspaceRootInvalid"]);
+
+export function applyCommand(program: Command): void {
+  program
+    .command("apply")
+    .description("execute a plan on a directory: every step succeeds and the files change, or nothing changes")
+    .argument("<plan>", "the plan, a JSON file (paths in it are relative to the root)")
+    .option("--root <dir>", "the directory the plan edits", ".")
+    .option("--json", "print the result as JSON")
+    .option("--no-verify", "skip the verification that refuses a plan with errors before anything runs")
+    .action(async (planPath: string, options: { root: string; json?: boolean; verify: boolean }, command: Command) => {
+      const plan = await readPlan(planPath, command);
+      if (options.verify) await requireVerified(plan, options.root, options.json, command);
+
+      const program = Effect.gen(function* () {
+        const recovered = yield* recover();
+        const result = yield* applyPlan(plan);
+        return { recovered, result };
+      }).pipe(Effect.provide(Workspace.layer(options.root)));
+      const outcome = await Effect.runPromise(Effect.result(program));
+
+      if (Result.isFailure(outcome)) return reportError(outcome.failure, options.json, command);
+      const { recovered, result } = outcome.success;
+      if (recovered.interrupted || recovered.tempFiles.length > 0) process.stderr.write(`${recoveredLine(recovered)}\n`);
+      if (options.json) process.stdout.write(`${JSON.stringify(resultJson(result, recovered), null, 2)}\n`);
+      else process.stdout.write(result.steps.map(stepLine).join(""));
+      if (!result.ok) {
+        throw new Error(`step ${result.failure.step} (${result.failure.op}) failed; no file was changed`);
+      }
+      if (!options.json) {
+        process.stdout.write(result.written.length === 0 ? "no file changed\n" : `changed ${result.written.join(", ")}\n`);
+      }
+    });
+}
+
+/** The plan in PLAN.json, or a one-line error and exit code 2. */
+async function readPlan(path: string, command: Command): Promise<Plan> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    return command.error(`error: cannot read ${path}: ${(error as Error).message}`, { exitCode: 2, code: "graphplan.planUnreadable" });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return command.error(`error: ${path} is not valid JSON: ${(error as Error).message}`, { exitCode: 2, code: "graphplan.planNotJson" });
+  }
+  const parsed = PlanSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = firstIssue(parsed.error.issues);
+    const where = issue.path.length === 0 ? "the plan" : `plan.${issue.path.join(".")}`;
+    return command.error(
+      `error: ${path} is not a valid plan: ${where}: ${issue.message} (a plan is a non-empty array of {"op", "params"} steps, or {"define_operators": [...], "plan": [...]})`,
+      { exitCode: 2, code: "graphplan.invalidPlan" },
+    );
+  }
+  return parsed.data;
+}
+
+/**
+ * The issue to show: for a union that matched no option, the issue of the option that got furthest
+ * into the input (the longest path), so `[{"op": 3}]` reports `plan.0.op`, not "invalid input".
+ */
+function firstIssue(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = []): { path: PropertyKey[]; message: string } {
+  const issue = issues[0];
+  if (!issue) return { path: [...prefix], message: "invalid" };
+  const path = [...prefix, ...issue.path];
+  if (issue.code !== "invalid_union" || issue.errors.length === 0) return { path, message: issue.message };
+  const candidates = issue.errors.map((branch) => firstIssue(branch, path));
+  return candidates.reduce((best, next) => (next.path.length > best.path.length ? next : best));
+}
+
+function reportError(error: ApplyError | RecoverError | WorkspaceRootInvalid, json: boolean | undefined, command: Command): never {
+  if (json) process.stdout.write(`${JSON.stringify({ ok: false, error: { tag: error._tag, message: error.message } }, null, 2)}\n`);
+  if (INPUT_ERRORS.has(error._tag)) return command.error(`error: ${error.message}`, { exitCode: 2, code: `graphplan.${error._tag}` });
+  throw error;
+}
+
+function stepLine(report: StepReport): string {
+  if (report.status === "ok") return `step ${report.step} ${report.op} ok\n`;
+  if (report.status === "skipped") return `step ${report.step} ${report.op} skipped (an earlier step failed)\n`;
+  return `step ${report.step} ${report.op} FAILED: ${report.error?.message ?? "unknown error"}\n`;
+}
+
+function recoveredLine(report: RecoverReport): string {
+  const parts = [
+    report.restored.length > 0 ? `restored ${report.restored.join(", ")}` : "",
+    report.removed.length > 0 ? `removed ${report.removed.join(", ")}` : "",
+    report.tempFiles.length > 0 ? `deleted temporary files ${report.tempFiles.join(", ")}` : "",
+  ].filter(Boolean);
+  return `recovered an interrupted apply${parts.length > 0 ? `: ${parts.join("; ")}` : " (no file had changed)"}`;
+}
+
+function resultJson(result: ApplyResult, recovered: RecoverReport) {
+  return {
+    ok: result.ok,
+    recovered: recovered.interrupted || recovered.tempFiles.length > 0 ? recovered : null,
+    steps: result.steps.map((report) => {
+      if (!report.error) return { step: report.step, op: report.op, status: report.status };
+      const cause = report.error.cause as { _tag?: unknown } | undefined;
+      return {
+        step: report.step,
+        op: report.op,
+        status: report.status,
+        error: { tag: typeof cause?._tag === "string" ? cause._tag : "StepFailed", message: report.error.message, locator: report.error.locator },
+      };
+    }),
+    written: result.ok ? result.written : [],
+    created: result.ok ? result.created : [],
+  };
+}

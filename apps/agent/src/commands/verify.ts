@@ -1,0 +1,135 @@
+/**
+ * `graphplan verify PLAN.json [--root DIR] [--json]`: check a plan against a directory without
+ * changing a file (the seed's 7 layers and the L1–L6 hierarchy, by @graphplan/verifier).
+ *
+ * Exit codes: 0 when the plan passes (warnings allowed); 1 when it has errors; 2 when the input
+ * is unusable (plan file unreadable or not JSON, root not a directory).
+ */
+import { readFile } from "node:fs/promises";
+import { relative, sep } from "node:path";
+import type { Command } from "commander";
+import * as Effect from "effect/Effect";
+import { buildGraph, detectLanguage } from "@graphplan/graph";
+import { Workspace } from "@graphplan/runtime";
+import { verifyPlan, type VerifyResult } from "@graphplan/verifier";
+import { walk } from "../sources.js";
+
+export function verifyCommand(program: Command): void {
+  program
+    .command("verify")
+    .description("check a plan against a directory without changing it: every error and warning, each with its fix")
+    .argument("<plan>", "the plan, a JSON file (paths in it are relative to the root)")
+    .option("--root <dir>", "the directory the plan edits", ".")
+    .option("--json", "print {passed, errors, warnings, issues} as JSON")
+    .action(async (planPath: string, options: { root: string; json?: boolean }, command: Command) => {
+      const plan = await readPlanJson(planPath, command);
+      const result = await verifyAt(plan, options.root, command);
+      process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : formatResult(result));
+      if (!result.passed) throw new VerificationFailed(result);
+    });
+}
+
+/** The JSON in PLAN.json (any shape: the verifier reports what is wrong with it), or exit code 2. */
+export async function readPlanJson(path: string, command: Command): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    return command.error(`error: cannot read ${path}: ${(error as Error).message}`, { exitCode: 2, code: "graphplan.planUnreadable" });
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    return command.error(`error: ${path} is not valid JSON: ${(error as Error).message}`, { exitCode: 2, code: "graphplan.planNotJson" });
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
+
+/** Every `file` a plan names. */
+function planFiles(value: unknown, out = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const v of value) planFiles(v, out);
+  else if (isObject(value)) {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === "file" && typeof v === "string") out.add(v);
+      else planFiles(v, out);
+    }
+  }
+  return out;
+}
+
+/**
+ * The workspace the verifier needs, read through the root-confined Workspace service: every
+ * supported source file under the root (for the import graph) and every file the plan names.
+ * A named file that is missing or outside the root is left out (the verifier reports it).
+ */
+export async function readWorkspace(plan: unknown, root: string): Promise<Map<string, string>> {
+  const listed = (await walk(root)).map((path) => relative(root, path).split(sep).join("/"));
+  const wanted = new Set([...listed, ...planFiles(plan)]);
+  const program = Effect.gen(function* () {
+    const ws = yield* Workspace;
+    const files = new Map<string, string>();
+    for (const path of wanted) {
+      const text = yield* ws.read(path).pipe(Effect.orElseSucceed(() => undefined));
+      if (text !== undefined) files.set(path, text);
+    }
+    return files;
+  }).pipe(Effect.provide(Workspace.layer(root)));
+  return Effect.runPromise(program);
+}
+
+/** Verifies a plan against the files under `root`. */
+export async function verifyAt(plan: unknown, root: string, command: Command): Promise<VerifyResult> {
+  let files: Map<string, string>;
+  try {
+    files = await readWorkspace(plan, root.replace(/\/+$/, "") || "/");
+  } catch (error) {
+    return command.error(`error: cannot read the workspace at ${root}: ${(error as Error).message}`, { exitCode: 2, code: "graphplan.rootInvalid" });
+  }
+  const graph = await buildGraph([...files].filter(([path]) => detectLanguage(path)).map(([path, source]) => ({ path, source })));
+  return verifyPlan(plan, files, graph);
+}
+
+/** The human form: a verdict line, then errors and warnings, one per line. */
+export function formatResult(result: VerifyResult): string {
+  const lines = [
+    result.passed
+      ? `PASSED${result.warnings.length ? ` with ${result.warnings.length} warning${result.warnings.length === 1 ? "" : "s"}` : ""}`
+      : `FAILED: ${result.errors.length} error${result.errors.length === 1 ? "" : "s"}, ${result.warnings.length} warning${result.warnings.length === 1 ? "" : "s"}`,
+  ];
+  for (const e of result.errors) lines.push(`error: ${e}`);
+  for (const w of result.warnings) lines.push(`warning: ${w}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** `verify` found errors (exit code 1). */
+export class VerificationFailed extends Error {
+  readonly _tag = "VerificationFailed";
+  constructor(readonly result: VerifyResult) {
+    super(`the plan did not pass verification: ${result.errors.length} error${result.errors.length === 1 ? "" : "s"}`);
+  }
+}
+
+/** The plan did not pass verification, so `apply` did not run it. */
+export class PlanNotVerified extends Error {
+  readonly _tag = "PlanNotVerified";
+  constructor(readonly result: VerifyResult) {
+    super(`the plan did not pass verification (${result.errors.length} error${result.errors.length === 1 ? "" : "s"}); no file was changed`);
+  }
+}
+
+/**
+ * For `apply`: verifies the plan against the root and, when it does not pass, prints why (as
+ * JSON under `--json`) and throws {@link PlanNotVerified} (exit code 1) before any file is touched.
+ */
+export async function requireVerified(plan: unknown, root: string, json: boolean | undefined, command: Command): Promise<void> {
+  const result = await verifyAt(plan, root, command);
+  if (result.passed) return;
+  // A plan that is unusable as input (not a plan, a path outside the root) is apply's own exit 2.
+  if (result.issues.some((i) => i.severity === "error" && (i.layer === "plan" || (i.file !== undefined && outsideRoot(i.file))))) return;
+  if (json) process.stdout.write(`${JSON.stringify({ ok: false, verification: result }, null, 2)}\n`);
+  else process.stderr.write(formatResult(result));
+  throw new PlanNotVerified(result);
+}
+
+const outsideRoot = (path: string): boolean => path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || path.split(/[\\/]/).includes("..");

@@ -1,0 +1,85 @@
+/**
+ * The effectful side of `graphplan graph`: turning the paths on the command line into
+ * `{path, source}` pairs. Directories are walked with tinyglobby for supported extensions.
+ */
+import { readFile, stat } from "node:fs/promises";
+import { posix } from "node:path";
+import { glob } from "tinyglobby";
+import { SUPPORTED_EXTENSIONS, type SourceFile } from "@graphplan/graph";
+
+/** A path on the command line that does not exist. */
+export class PathNotFound extends Error {
+  readonly _tag = "PathNotFound";
+  constructor(readonly path: string) {
+    super(`no such file or directory: ${path}`);
+  }
+}
+
+/** Nothing could be read: the paths hold no supported source file, or none was readable. */
+export class NoSourceFiles extends Error {
+  readonly _tag = "NoSourceFiles";
+  constructor(
+    readonly paths: readonly string[],
+    readonly errors: readonly string[],
+  ) {
+    super(
+      errors.length
+        ? `no file could be read (${errors[0]}${errors.length > 1 ? `, and ${errors.length - 1} more` : ""})`
+        : `no supported source files in ${paths.join(" ")} (GraphPlan reads ${SUPPORTED_EXTENSIONS.join(" ")})`,
+    );
+  }
+}
+
+export interface Sources {
+  readonly files: SourceFile[];
+  /** One entry per file that exists but could not be read. */
+  readonly errors: string[];
+}
+
+/** Directories that are never walked. */
+export const SKIPPED_DIRECTORIES = ["node_modules", ".git"] as const;
+
+const EXTENSION_GLOB = `**/*.{${SUPPORTED_EXTENSIONS.map((ext) => ext.slice(1)).join(",")}}`;
+
+/** The supported source files under `dir`, as `dir/relative/path`, sorted. */
+export async function walk(dir: string): Promise<string[]> {
+  const found = await glob(EXTENSION_GLOB, {
+    cwd: dir,
+    dot: true,
+    onlyFiles: true,
+    followSymbolicLinks: false,
+    caseSensitiveMatch: false,
+    expandDirectories: false,
+    ignore: SKIPPED_DIRECTORIES.map((name) => `**/${name}/**`),
+  });
+  return found.sort().map((relative) => posix.join(dir, relative));
+}
+
+/**
+ * Reads the files named by `paths` (files are taken whatever their extension; directories are
+ * walked). Throws `PathNotFound` for a path that does not exist and `NoSourceFiles` when nothing
+ * was read; a file that exists but cannot be read becomes an entry in `errors`.
+ */
+export async function readSources(paths: readonly string[]): Promise<Sources> {
+  const names: string[] = [];
+  for (const path of paths) {
+    const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT" || error.code === "ENOTDIR") throw new PathNotFound(path);
+      return undefined; // exists but cannot be inspected: reading it will report why
+    });
+    if (info?.isDirectory()) names.push(...(await walk(path)));
+    else names.push(path);
+  }
+  const files: SourceFile[] = [];
+  const errors: string[] = [];
+  for (const path of new Set(names)) {
+    try {
+      files.push({ path, source: await readFile(path, "utf8") });
+    } catch (error) {
+      const { code, message } = error as NodeJS.ErrnoException;
+      errors.push(`Cannot read ${path}: ${code ?? message}`);
+    }
+  }
+  if (files.length === 0) throw new NoSourceFiles(paths, errors);
+  return { files, errors };
+}
