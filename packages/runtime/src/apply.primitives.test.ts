@@ -40,6 +40,23 @@ describe("applyPlan with @graphplan/primitives' runPlan", () => {
     expect(Object.keys(snapshot(root))).toEqual(["a.py", "pkg/", "pkg/b.py"]);
   });
 
+  it("runs every tier by default: a template, a fragment and a surgery step beside a primitive", async () => {
+    const root = project();
+    const guard = {
+      template: "guard_clause",
+      params: { target: { kind: "function", name: "g", file: "a.py" }, condition: "x is None", body: "return 0" },
+    };
+    const fragment = {
+      fragment: { kind: "return_statement", properties: { value: "3" } },
+      action: "replace",
+      locator: { kind: "return", file: "a.py", parent: { kind: "function", name: "g" }, index: -1 },
+    };
+    const result = await apply(root, [replaceF, guard, fragment, { op: "rename_identifier", params: { file: "pkg/b.py", name: "K", new_name: "Kit" } }]);
+    expect(result.steps.map((s) => `${s.step} ${s.status}`)).toEqual(["1 ok", "2 ok", "3 ok", "4 ok"]);
+    expect(readFileSync(join(root, "a.py"), "utf8")).toBe("def f():\n    return 10\n\n\ndef g():\n    if x is None:\n        return 0\n    return 3\n");
+    expect(readFileSync(join(root, "pkg/b.py"), "utf8")).toBe(B.replace("class K:", "class Kit:"));
+  });
+
   it("leaves every file as it was when a locator matches nothing, naming the step, op and locator", async () => {
     const root = project();
     const before = snapshot(root);

@@ -15,6 +15,7 @@ import * as Result from "effect/Result";
 import { detectLanguage, loadGrammars } from "@graphplan/graph";
 import type { LanguageId } from "@graphplan/graph";
 import { planFiles, planParts, runPlan } from "@graphplan/primitives";
+import { formalHandlers } from "@graphplan/templates";
 import type { Plan, Step } from "@graphplan/primitives";
 import {
   AmbiguousPath,
@@ -85,8 +86,8 @@ export interface ApplyOptions {
   /** Directory (relative to the root) holding the journal. Default `.graphplan`. */
   readonly journalDir?: string;
   /**
-   * The pure plan runner. Default: `runPlan` from `@graphplan/primitives` (after loading the grammars the
-   * plan's files need). Pass `(plan, files) => runPlan(plan, files, {handlers})` to add step handlers.
+   * The pure plan runner. Default: `runPlan` from `@graphplan/primitives` with the tier 1-3 handlers of
+   * `@graphplan/templates` (after loading the grammars the plan's files need).
    */
   readonly runPlan?: PlanRunner;
   /**
@@ -170,7 +171,8 @@ export function applyPlan(plan: Plan, options: ApplyOptions = {}): Effect.Effect
       // runPlan is pure and synchronous: the grammars of the plan's files must be loaded first.
       const languages = new Set([...texts.keys()].map(detectLanguage).filter((l): l is LanguageId => l !== undefined));
       yield* Effect.promise(() => loadGrammars([...languages]));
-      runner = (p, f) => runPlan(p, f);
+      // Every tier runs by default: tier 1 surgery, tier 2 templates, tier 3 fragments.
+      runner = (p, f) => runPlan(p, f, { handlers: formalHandlers });
     }
     const outcome = runner(plan, texts);
     if (!outcome.ok && outcome.failedStep < 0) return yield* new PlanRejected({ cause: outcome.error });
