@@ -19,6 +19,7 @@ import {
   OPERATOR_BY_NAME,
   outerNode,
   primitiveEdits,
+  reparse,
   runPlan,
   type Edit,
   type Plan,
@@ -28,12 +29,20 @@ import {
 import { detectTier, formalHandlers, stepEdits } from "@graphplan/templates";
 import type { Node, Tree } from "web-tree-sitter";
 import { forecastFormal } from "./forecast.js";
-import { reparse } from "./incremental.js";
 import { locatorLabel, locatorsFor, type LocateContext } from "./locate.js";
 import { predictDelete, predictInsertAfter, predictInsertBefore, predictReplace } from "./predict.js";
 import { parseUnifiedDiff, postImages } from "./patch.js";
 import { suggesters } from "./suggest.js";
 import { diffTrees, type Change, type NodeRef } from "./treediff.js";
+
+/** The tree after `edits`, parsed incrementally with primitives' `reparse`; the old tree is freed. */
+function advance(tree: Tree, source: string, edits: readonly Edit[], next: string, language: LanguageId): Tree {
+  try {
+    return reparse(tree, source, edits, next, language);
+  } finally {
+    tree.delete();
+  }
+}
 
 /** The diff cannot be compiled into a plan (a file the engine cannot edit, or no exact step). */
 export class CompileError extends Error {
@@ -351,7 +360,7 @@ function compileFile(file: string, language: LanguageId, pre: string, post: stri
         });
       }
       for (const a of accepted) {
-        state.tree = reparse(state.tree, state.source, a.sim.text, language, a.sim.edits);
+        state.tree = advance(state.tree, state.source, a.sim.edits, a.sim.text, language);
         state.source = a.sim.text;
       }
     };
@@ -718,7 +727,7 @@ function deletions(
       } else sim = simulateStep(step, file, source, language, options.handlers);
       if (!sim) return undefined;
       accepted.push({ step, sim, form: "delete_node" });
-      tree = reparse(tree, source, sim.text, language, sim.edits);
+      tree = advance(tree, source, sim.edits, sim.text, language);
       source = sim.text;
     }
     return source === expected ? accepted : undefined;
