@@ -79,3 +79,29 @@ export function inStringOrComment(node: Node, language: LanguageId): "string" | 
   }
   return undefined;
 }
+
+/**
+ * The children of `node` from the first one that reaches `from` to the last one that starts
+ * before `to` (with `inclusive`, touching counts), found by binary search over the child
+ * indices: a node with many children (a module's statements) is not read child by child.
+ * (`firstChildForIndex` + `nextSibling` would skip zero-width MISSING children, and
+ * web-tree-sitter 0.25's `TreeCursor.gotoFirstChildForIndex` ignores its index.)
+ */
+export function childrenBetween(node: Node, from: number, to: number, inclusive: boolean): Node[] {
+  const count = node.childCount;
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const end = node.child(mid)!.endIndex;
+    if (inclusive ? end >= from : end > from) hi = mid;
+    else lo = mid + 1;
+  }
+  const out: Node[] = [];
+  for (let i = lo; i < count; i++) {
+    const child = node.child(i)!;
+    if (inclusive ? child.startIndex > to : child.startIndex >= to) break;
+    out.push(child);
+  }
+  return out;
+}

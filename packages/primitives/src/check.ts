@@ -3,6 +3,7 @@
  * before (mapped through the edits) are tolerated, so a file with an old error can still be
  * edited elsewhere.
  */
+import { childrenBetween } from "@graphplan/graph";
 import type { Node, Range, Tree } from "web-tree-sitter";
 import { editedRanges, mapOffset, type Edit } from "./edits.js";
 import { lineStarts } from "./reparse.js";
@@ -53,32 +54,6 @@ const spanOf = (node: Node): ErrorSpan => ({
 interface Region {
   readonly start: number;
   readonly end: number;
-}
-
-/**
- * The children of `node` from the first one that reaches `from` to the last one that starts
- * before `to` (with `inclusive`, touching counts), found by binary search over the child
- * indices: a node with many children (a module's statements) is not read child by child.
- * (`firstChildForIndex` + `nextSibling` would skip zero-width MISSING children, and
- * web-tree-sitter 0.25's `TreeCursor.gotoFirstChildForIndex` ignores its index.)
- */
-function childrenBetween(node: Node, from: number, to: number, inclusive: boolean): Node[] {
-  const count = node.childCount;
-  let lo = 0;
-  let hi = count;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    const end = node.child(mid)!.endIndex;
-    if (inclusive ? end >= from : end > from) hi = mid;
-    else lo = mid + 1;
-  }
-  const out: Node[] = [];
-  for (let i = lo; i < count; i++) {
-    const child = node.child(i)!;
-    if (inclusive ? child.startIndex > to : child.startIndex >= to) break;
-    out.push(child);
-  }
-  return out;
 }
 
 /** Outermost ERROR/MISSING nodes under `node` that touch `region` (inclusive ends), into `out` by node id. */

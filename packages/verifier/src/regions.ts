@@ -1,5 +1,5 @@
 /** Ranges of text and the nodes that span them: the geometry the hierarchy checks share. */
-import { LANGUAGES, type LanguageId } from "@graphplan/graph";
+import { childrenBetween, LANGUAGES, type LanguageId } from "@graphplan/graph";
 import type { Node } from "web-tree-sitter";
 import type { Doc, TextEdit } from "./sim.js";
 
@@ -97,32 +97,6 @@ export function container(root: Node, span: Span): Node {
     node = node.parent;
   }
   return node ?? root;
-}
-
-/**
- * The children of `node` from the first one that reaches `from` to the last one that starts
- * before `to` (with `inclusive`, touching counts), found by binary search over the child
- * indices: a node with many children (a module's statements) is not read child by child.
- * (`firstChildForIndex` + `nextSibling` would skip zero-width MISSING children, and
- * web-tree-sitter 0.25's `TreeCursor.gotoFirstChildForIndex` ignores its index.)
- */
-function childrenBetween(node: Node, from: number, to: number, inclusive: boolean): Node[] {
-  const count = node.childCount;
-  let lo = 0;
-  let hi = count;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    const end = node.child(mid)!.endIndex;
-    if (inclusive ? end >= from : end > from) hi = mid;
-    else lo = mid + 1;
-  }
-  const out: Node[] = [];
-  for (let i = lo; i < count; i++) {
-    const child = node.child(i)!;
-    if (inclusive ? child.startIndex > to : child.startIndex >= to) break;
-    out.push(child);
-  }
-  return out;
 }
 
 /**
