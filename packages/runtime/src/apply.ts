@@ -130,10 +130,13 @@ export function stepLocator(step: Step): unknown {
   return undefined;
 }
 
-const journalDirOf = (options: { journalDir?: string } | undefined) => {
+/** The confined journal directory and file for `options`, or `PathOutsideWorkspace`. */
+const journalOf = (ws: { readonly root: string }, options: { journalDir?: string } | undefined) => {
   const dir = options?.journalDir ?? DEFAULT_JOURNAL_DIR;
   const lexical = confine(dir);
-  return lexical.ok && lexical.path !== "." ? { dir: lexical.path, reason: undefined } : { dir, reason: lexical.ok ? "the journal directory cannot be the root" : lexical.reason };
+  if (lexical.ok && lexical.path !== ".") return Effect.succeed({ dir: lexical.path, path: `${lexical.path}/${JOURNAL_FILE}` });
+  const reason = lexical.ok ? "the journal directory cannot be the root" : lexical.reason;
+  return Effect.fail(new PathOutsideWorkspace({ path: dir, root: ws.root, reason }));
 };
 
 const parentDirs = (path: string): string[] => {
@@ -145,16 +148,13 @@ const parentDirs = (path: string): string[] => {
 export function applyPlan(plan: Plan, options: ApplyOptions = {}): Effect.Effect<ApplyResult, ApplyError, Workspace> {
   return Effect.gen(function* () {
     const ws = yield* Workspace;
-    const journalDir = journalDirOf(options);
-    if (journalDir.reason !== undefined)
-      return yield* new PathOutsideWorkspace({ path: journalDir.dir, root: ws.root, reason: journalDir.reason });
-    const journalPath = `${journalDir.dir}/${JOURNAL_FILE}`;
+    const { dir: journalDir, path: journalPath } = yield* journalOf(ws, options);
     if (yield* ws.exists(journalPath)) return yield* new JournalPresent({ journal: journalPath });
 
     // 1. Check every path before reading any.
     const named = planFiles(plan);
     const existing = new Map<string, boolean>();
-    for (const path of named) yield* checkPath(ws, path, journalDir.dir, existing);
+    for (const path of named) yield* checkPath(ws, path, journalDir, existing);
     const originals = new Map<string, Uint8Array>();
     const texts = new Map<string, string>();
     for (const path of named) {
@@ -197,12 +197,12 @@ export function applyPlan(plan: Plan, options: ApplyOptions = {}): Effect.Effect
       if (texts.get(path) === text) continue;
       if (!existing.has(path)) {
         // A file the plan did not name (a runner's handler may write one): journal it like the others.
-        yield* checkPath(ws, path, journalDir.dir, existing);
+        yield* checkPath(ws, path, journalDir, existing);
         if (existing.get(path)) originals.set(path, yield* ws.readBytes(path));
       }
       changes.push({ path, text });
     }
-    if (changes.length > 0) yield* commit(ws, changes, originals, journalDir.dir, journalPath, options.onBeforeWrite);
+    if (changes.length > 0) yield* commit(ws, changes, originals, journalDir, journalPath, options.onBeforeWrite);
     return {
       ok: true as const,
       steps: reports,
@@ -329,10 +329,7 @@ const confineOrSelf = (path: string): string => {
 export function recover(options: RecoverOptions = {}): Effect.Effect<RecoverReport, RecoverError, Workspace> {
   return Effect.gen(function* () {
     const ws = yield* Workspace;
-    const journalDir = journalDirOf(options);
-    if (journalDir.reason !== undefined)
-      return yield* new PathOutsideWorkspace({ path: journalDir.dir, root: ws.root, reason: journalDir.reason });
-    const journalPath = `${journalDir.dir}/${JOURNAL_FILE}`;
+    const { dir: journalDir, path: journalPath } = yield* journalOf(ws, options);
     const tempFiles: string[] = [];
     const removeTemps = (path: string) =>
       Effect.gen(function* () {
@@ -346,7 +343,7 @@ export function recover(options: RecoverOptions = {}): Effect.Effect<RecoverRepo
 
     yield* removeTemps(journalPath);
     if (!(yield* ws.exists(journalPath))) {
-      yield* ws.remove(journalDir.dir); // only when empty (e.g. killed while writing the journal)
+      yield* ws.remove(journalDir); // only when empty (e.g. killed while writing the journal)
       return { interrupted: false, restored: [], removed: [], tempFiles };
     }
 
@@ -374,7 +371,7 @@ export function recover(options: RecoverOptions = {}): Effect.Effect<RecoverRepo
     }
     for (const dir of journal.dirs) yield* ws.remove(dir);
     yield* ws.remove(journalPath);
-    yield* ws.remove(journalDir.dir); // only when empty
+    yield* ws.remove(journalDir); // only when empty
     return { interrupted: true, restored, removed, tempFiles };
   });
 }
