@@ -3,17 +3,10 @@
  * only the node their locator names (for L2 containment), which remove code, which use line
  * numbers (layer 2), which rename (layer 4), which name a class or function (layer 0).
  */
+import { MUTATORS } from "@graphplan/primitives";
 
 /** Ops whose edits stay within the lines of the node their `locator` resolves to. */
-export const LOCAL_OPS: ReadonlySet<string> = new Set([
-  "replace_node",
-  "insert_before_node",
-  "insert_after_node",
-  "delete_node",
-  "wrap_node",
-  "replace_all_matching",
-  "rename_identifier",
-]);
+export const LOCAL_OPS: ReadonlySet<string> = new Set([...MUTATORS, "rename_identifier"]);
 
 /** Ops whose purpose is to remove code (an empty replacement is not a placeholder). */
 export const REMOVING_OPS: ReadonlySet<string> = new Set(["delete_node", "delete_lines", "inline_variable", "move_node"]);
