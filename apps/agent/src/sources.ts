@@ -1,10 +1,10 @@
 /**
  * The effectful side of `graphplan graph`: turning the paths on the command line into
- * `{path, source}` pairs. Directories are walked with tinyglobby for supported extensions.
+ * `{path, source}` pairs. Directories are walked by the runtime's `findSourceFiles`.
  */
 import { readFile, stat } from "node:fs/promises";
 import { posix } from "node:path";
-import { glob } from "tinyglobby";
+import { findSourceFiles, SKIPPED_DIRECTORIES } from "@graphplan/runtime";
 import { SUPPORTED_EXTENSIONS, type SourceFile } from "@graphplan/graph";
 
 /** A path on the command line that does not exist. */
@@ -36,23 +36,11 @@ export interface Sources {
   readonly errors: string[];
 }
 
-/** Directories that are never walked. */
-export const SKIPPED_DIRECTORIES = ["node_modules", ".git"] as const;
-
-const EXTENSION_GLOB = `**/*.{${SUPPORTED_EXTENSIONS.map((ext) => ext.slice(1)).join(",")}}`;
+export { SKIPPED_DIRECTORIES };
 
 /** The supported source files under `dir`, as `dir/relative/path`, sorted. */
 export async function walk(dir: string): Promise<string[]> {
-  const found = await glob(EXTENSION_GLOB, {
-    cwd: dir,
-    dot: true,
-    onlyFiles: true,
-    followSymbolicLinks: false,
-    caseSensitiveMatch: false,
-    expandDirectories: false,
-    ignore: SKIPPED_DIRECTORIES.map((name) => `**/${name}/**`),
-  });
-  return found.sort().map((relative) => posix.join(dir, relative));
+  return (await findSourceFiles(dir)).map((relative) => posix.join(dir, relative));
 }
 
 /**

@@ -28,3 +28,4 @@ export {
   CommitFailed,
   StepFailed,
 } from "./errors.js";
+export { findSourceFiles, SKIPPED_DIRECTORIES } from "./sources.js";
