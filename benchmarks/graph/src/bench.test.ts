@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildGraph, type SourceFile } from "@graphplan/graph";
 import { astGrepDefinitions, astGrepDefinitionsAsync } from "./astgrep.js";
-import { GraphPool, split } from "./pool.js";
+import { chunks, GraphPool } from "./pool.js";
 
 const fixtures = join(import.meta.dirname, "..", "..", "..", "packages", "graph", "src", "fixtures");
 
@@ -19,12 +19,12 @@ const everyLanguage = readdirSync(fixtures, { withFileTypes: true })
   .flatMap((entry) => folder(join(fixtures, entry.name), entry.name));
 const corpus = folder(join(fixtures, "python-ast"), "python-ast").filter((file) => !file.path.includes("/error_"));
 
-describe("split", () => {
-  it("puts every file in exactly one batch, balancing text length", () => {
-    const files = [5, 1, 4, 2, 3, 3].map((n, i) => ({ path: `f${i}`, source: "x".repeat(n * 100) }));
-    const batches = split(files, 2);
-    expect(batches.flat().map((f) => f.path).sort()).toEqual(files.map((f) => f.path).sort());
-    expect(batches.map((batch) => batch.reduce((sum, f) => sum + f.source.length, 0))).toEqual([900, 900]);
+describe("chunks", () => {
+  it("puts every file in exactly one chunk, largest first, each within the size unless one file alone exceeds it", () => {
+    const files = [5, 1, 4, 2, 3, 3, 9].map((n, i) => ({ path: `f${i}`, source: "x".repeat(n * 100) }));
+    const out = chunks(files, 600);
+    expect(out.flat().map((f) => f.path).sort()).toEqual(files.map((f) => f.path).sort());
+    expect(out.map((chunk) => chunk.map((f) => f.source.length / 100))).toEqual([[9], [5], [4], [3, 3], [2, 1]]);
   });
 });
 
@@ -40,6 +40,11 @@ describe("GraphPool", () => {
   it("gives exactly buildGraph's graph for the fixtures of every language, in input order", async () => {
     expect(everyLanguage.length).toBeGreaterThanOrEqual(11);
     expect(await pool.build(everyLanguage)).toEqual(await buildGraph(everyLanguage));
+  });
+
+  it("gives the same graph when the files are cut into many chunks shared by both workers", async () => {
+    expect(await pool.build(everyLanguage, 500)).toEqual(await buildGraph(everyLanguage));
+    expect(pool.lastBusyMs.every((ms) => ms > 0)).toBe(true);
   });
 });
 
