@@ -29,3 +29,8 @@ export {
   StepFailed,
 } from "./errors.js";
 export { findSourceFiles, SKIPPED_DIRECTORIES } from "./sources.js";
+export { LanguageModel, ScriptedModel, ChatMessageSchema, ModelReplySchema, ModelRequestFailed, ModelScriptExhausted } from "./model/model.js";
+export type { ChatMessage, ModelReply, ModelError, LanguageModelShape, ScriptedReply } from "./model/model.js";
+export { Sandbox, TestSandbox, ExecResultSchema, SandboxFailed, SandboxUnavailable } from "./sandbox/sandbox.js";
+export type { ExecResult, ExecOptions, SandboxShape, TestAnswer } from "./sandbox/sandbox.js";
+export type { LocalSandboxOptions } from "./sandbox/local.js";
