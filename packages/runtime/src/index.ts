@@ -31,6 +31,12 @@ export {
 export { findSourceFiles, SKIPPED_DIRECTORIES } from "./sources.js";
 export { LanguageModel, ScriptedModel, ChatMessageSchema, ModelReplySchema, ModelRequestFailed, ModelScriptExhausted } from "./model/model.js";
 export type { ChatMessage, ModelReply, ModelError, LanguageModelShape, ScriptedReply } from "./model/model.js";
+export { ModelConfigSchema, ModelPriceSchema } from "./model/config.js";
+export type { ModelConfig, ModelConfigInput, ModelPrice } from "./model/config.js";
+export { ModelConfigInvalid } from "./model/errors.js";
+export type { LiveModelOptions } from "./model/live.js";
 export { Sandbox, TestSandbox, ExecResultSchema, SandboxFailed, SandboxUnavailable } from "./sandbox/sandbox.js";
 export type { ExecResult, ExecOptions, SandboxShape, TestAnswer } from "./sandbox/sandbox.js";
 export type { LocalSandboxOptions } from "./sandbox/local.js";
+export { SANDBOX_LABEL } from "./sandbox/docker.js";
+export type { DockerSandboxOptions } from "./sandbox/docker.js";

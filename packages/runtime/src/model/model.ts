@@ -4,10 +4,14 @@
  * replays a script, so agents can be tested deterministically, with no network.
  */
 import * as Context from "effect/Context";
-import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import { z } from "zod";
+import type { ModelConfigInput } from "./config.js";
+import { type ModelConfigInvalid, ModelRequestFailed, ModelScriptExhausted } from "./errors.js";
+import { type LiveModelOptions, makeLiveModel } from "./live.js";
+
+export { ModelConfigInvalid, ModelRequestFailed, ModelScriptExhausted } from "./errors.js";
 
 export const ChatMessageSchema = z.object({
   role: z.enum(["system", "user", "assistant"]),
@@ -22,31 +26,13 @@ export const ModelReplySchema = z.object({
   usage: z.object({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() }),
   /** Dollars, from the price table of the model's config (0 when the model has no price). */
   costUsd: z.number().nonnegative(),
+  /**
+   * Why the model stopped, as the provider says it (anthropic: "end_turn", "max_tokens", "stop_sequence",
+   * "refusal"...; openai: "stop", "length", "content_filter"...). Absent from scripted replies.
+   */
+  stopReason: z.string().optional(),
 });
 export type ModelReply = z.infer<typeof ModelReplySchema>;
-
-/** The provider answered with an error, or could not be reached (after the SDK's own retries). */
-export class ModelRequestFailed extends Data.TaggedError("ModelRequestFailed")<{
-  readonly provider: string;
-  readonly model: string;
-  readonly status: number | undefined;
-  readonly detail: string;
-}> {
-  override get message(): string {
-    const status = this.status === undefined ? "no response" : `HTTP ${this.status}`;
-    return `${this.provider} model ${this.model} failed (${status}): ${this.detail}; check the API key, the base URL and the model name`;
-  }
-}
-
-/** A scripted model was asked for more replies than its script has. */
-export class ModelScriptExhausted extends Data.TaggedError("ModelScriptExhausted")<{
-  readonly calls: number;
-  readonly lastMessage: string;
-}> {
-  override get message(): string {
-    return `the scripted model has only ${this.calls} replies and was asked for another (last message: ${JSON.stringify(this.lastMessage.slice(0, 200))}); add replies to the script`;
-  }
-}
 
 export type ModelError = ModelRequestFailed | ModelScriptExhausted;
 
@@ -89,6 +75,17 @@ export class ScriptedModel implements LanguageModelShape {
 }
 
 export class LanguageModel extends Context.Service<LanguageModel, LanguageModelShape>()("@graphplan/runtime/LanguageModel") {
+  /**
+   * A live model through the provider's official SDK (`@anthropic-ai/sdk`: Messages API; `openai`: Chat
+   * Completions), named `provider:model`. Building the layer parses the config (`ModelConfigSchema`) and
+   * reads the API key from the environment variable `apiKeyEnv`: a bad config or an unset variable fails
+   * with `ModelConfigInvalid`. The SDK retries (`maxRetries`) and times out (`timeoutMs`) each request;
+   * what still fails becomes `ModelRequestFailed`.
+   */
+  static layer(config: ModelConfigInput, options?: LiveModelOptions): Layer.Layer<LanguageModel, ModelConfigInvalid> {
+    return Layer.effect(LanguageModel, makeLiveModel(config, options));
+  }
+
   /** A scripted model (see {@link ScriptedModel}); pass a `ScriptedModel` to inspect its requests afterwards. */
   static layerTest(script: readonly ScriptedReply[] | ScriptedModel): Layer.Layer<LanguageModel> {
     return Layer.succeed(LanguageModel, script instanceof ScriptedModel ? script : new ScriptedModel(script));

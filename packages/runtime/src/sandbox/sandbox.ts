@@ -8,6 +8,7 @@ import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import { z } from "zod";
+import { makeDockerSandbox, type DockerSandboxOptions } from "./docker.js";
 import { makeLocalSandbox, type LocalSandboxOptions } from "./local.js";
 
 export const ExecResultSchema = z.object({
@@ -80,6 +81,16 @@ export class Sandbox extends Context.Service<Sandbox, SandboxShape>()("@graphpla
   /** Commands run with `bash -c` in a local directory; a timeout kills the command's whole process group. */
   static layerLocal(options: LocalSandboxOptions): Layer.Layer<Sandbox, SandboxUnavailable> {
     return Layer.effect(Sandbox, makeLocalSandbox(options));
+  }
+
+  /**
+   * Commands run in one container of `options.image` (through the Docker API: Docker, or podman's
+   * `podman system service`), created and started when the layer is built and removed (forced) when
+   * its scope closes — on success, failure or interruption. A timeout kills every process the command
+   * started inside the container. See {@link DockerSandboxOptions}.
+   */
+  static layerDocker(options: DockerSandboxOptions): Layer.Layer<Sandbox, SandboxUnavailable> {
+    return Layer.effect(Sandbox, makeDockerSandbox(options));
   }
 
   /** A sandbox answering from `answers` (see {@link TestSandbox}); pass a `TestSandbox` to inspect its commands afterwards. */

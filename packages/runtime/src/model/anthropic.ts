@@ -1,0 +1,66 @@
+/**
+ * The Anthropic layer: the Messages API (`POST /v1/messages`) through `@anthropic-ai/sdk`.
+ */
+import type Anthropic from "@anthropic-ai/sdk";
+import * as Effect from "effect/Effect";
+import { costUsd, type ModelConfig } from "./config.js";
+import type { ChatMessage, LanguageModelShape, ModelReply } from "./model.js";
+import { requestFailed } from "./sdk-errors.js";
+
+type AnthropicConfig = Extract<ModelConfig, { provider: "anthropic" }>;
+
+/** The request body: system messages, wherever they are, go joined to `system`; the rest stay in order. */
+export function anthropicRequest(config: AnthropicConfig, messages: readonly ChatMessage[]): Anthropic.MessageCreateParamsNonStreaming {
+  const system = messages.filter((m) => m.role === "system").map((m) => m.content);
+  const turns: Anthropic.MessageParam[] = [];
+  for (const m of messages) if (m.role !== "system") turns.push({ role: m.role, content: m.content });
+  return {
+    model: config.model,
+    max_tokens: config.maxTokens,
+    messages: turns,
+    ...(system.length > 0 ? { system: system.join("\n\n") } : {}),
+    ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
+  };
+}
+
+/** The reply: its text blocks joined (thinking and tool blocks are not text); cache tokens count as input. */
+export function anthropicReply(config: AnthropicConfig, message: Anthropic.Message): ModelReply {
+  const content = message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
+  const u = message.usage;
+  const usage = {
+    inputTokens: (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0),
+    outputTokens: u.output_tokens ?? 0,
+  };
+  return {
+    content,
+    model: message.model,
+    usage,
+    costUsd: costUsd(config.price, usage),
+    ...(message.stop_reason ? { stopReason: message.stop_reason } : {}),
+  };
+}
+
+/** The SDK is loaded here, when a layer is built, so that starting a program that never calls a model stays fast. */
+export const anthropicModel = (config: AnthropicConfig, apiKey: string): Effect.Effect<LanguageModelShape> =>
+  Effect.map(
+    Effect.promise(() => import("@anthropic-ai/sdk")),
+    (sdk): LanguageModelShape => {
+      const client = new sdk.Anthropic({
+        apiKey,
+        ...(config.baseUrl !== undefined ? { baseURL: config.baseUrl } : {}),
+        maxRetries: config.maxRetries,
+        timeout: config.timeoutMs,
+      });
+      return {
+        name: `anthropic:${config.model}`,
+        complete: (messages) =>
+          Effect.map(
+            Effect.tryPromise({
+              try: (signal) => client.messages.create(anthropicRequest(config, messages), { signal }),
+              catch: (error) => requestFailed(sdk, config, client.baseURL, error),
+            }),
+            (message) => anthropicReply(config, message),
+          ),
+      };
+    },
+  );

@@ -1,0 +1,90 @@
+import { readFileSync } from "node:fs";
+import * as Effect from "effect/Effect";
+import { describe, expect, it } from "vitest";
+import { costUsd, ModelConfigSchema, parseModelConfig } from "./config.js";
+import { LanguageModel } from "./model.js";
+
+const invalid = (input: unknown) => {
+  const parsed = parseModelConfig(input);
+  if (parsed.ok) throw new Error(`expected ${JSON.stringify(input)} to be refused`);
+  return parsed.error;
+};
+
+describe("ModelConfigSchema", () => {
+  it("fills the defaults of each provider, the key variable per provider", () => {
+    expect(ModelConfigSchema.parse({ provider: "anthropic", model: "claude-sonnet-4-5" })).toEqual({
+      provider: "anthropic",
+      model: "claude-sonnet-4-5",
+      apiKeyEnv: "ANTHROPIC_API_KEY",
+      maxTokens: 4096,
+      maxRetries: 3,
+      timeoutMs: 600_000,
+    });
+    expect(ModelConfigSchema.parse({ provider: "openai", model: "gpt-4.1" })).toMatchObject({ apiKeyEnv: "OPENAI_API_KEY", maxTokens: 4096 });
+  });
+
+  it("allows temperature up to 2 for openai but only up to 1 for anthropic", () => {
+    expect(parseModelConfig({ provider: "openai", model: "gpt-4.1", temperature: 1.5 }).ok).toBe(true);
+    const error = invalid({ provider: "anthropic", model: "claude-sonnet-4-5", temperature: 1.5 });
+    expect(error.field).toBe("temperature");
+    expect(error.message).toContain(`set "temperature" between 0 and 1 (anthropic)`);
+  });
+
+  it("names an unknown provider and the two it knows", () => {
+    const error = invalid({ provider: "gemini", model: "gemini-2.5-pro" });
+    expect(error._tag).toBe("ModelConfigInvalid");
+    expect(error.field).toBe("provider");
+    expect(error.fix).toBe(`set "provider" to "anthropic" or "openai"`);
+  });
+
+  it("reports every problem at once, and tells to move a key written into the config to an environment variable", () => {
+    const error = invalid({ provider: "openai", model: "gpt-4.1", apiKey: "sk-123", maxTokens: 0, price: { inputPerMTok: 2 } });
+    expect(error.field.split(", ").sort()).toEqual(["apiKey", "maxTokens", "price.outputPerMTok"]);
+    expect(error.problem).toContain("apiKey: unknown field");
+    expect(error.problem).toContain("maxTokens: Too small");
+    expect(error.fix).toContain(`put it in an environment variable and name that variable in "apiKeyEnv"`);
+    expect(error.fix).toContain(`set "maxTokens" to a positive whole number`);
+    expect(error.message).not.toContain("sk-123");
+  });
+
+  it("refuses a key where a variable name is expected, and a base URL that is not http(s)", () => {
+    const error = invalid({ provider: "anthropic", model: "claude-sonnet-4-5", apiKeyEnv: "sk-ant-api03-abc", baseUrl: "api.anthropic.com" });
+    expect(error.field.split(", ").sort()).toEqual(["apiKeyEnv", "baseUrl"]);
+    expect(error.problem).toContain("not the key itself");
+    expect(error.message).not.toContain("sk-ant-api03-abc");
+  });
+
+  it("makes the live layer fail to build with ModelConfigInvalid", async () => {
+    const program = Effect.gen(function* () {
+      return (yield* LanguageModel).name;
+    }).pipe(Effect.provide(LanguageModel.layer({ provider: "openai", model: "" } as never, { env: { OPENAI_API_KEY: "k" } })));
+    const error = await Effect.runPromise(Effect.flip(program));
+    expect(error._tag).toBe("ModelConfigInvalid");
+    expect(error.message).toContain(`model: Too small`);
+    expect(error.message).toContain(`set "model" to the provider's model id`);
+  });
+});
+
+describe("costUsd", () => {
+  it("prices input and output tokens per million, and is 0 without a price", () => {
+    expect(costUsd({ inputPerMTok: 3, outputPerMTok: 15 }, { inputTokens: 2_000_000, outputTokens: 100_000 })).toBeCloseTo(7.5, 12);
+    expect(costUsd(undefined, { inputTokens: 2_000_000, outputTokens: 100_000 })).toBe(0);
+  });
+});
+
+describe("the README's model configs", () => {
+  it("are valid configs, one per provider at least", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const start = readme.indexOf("\n## Language models");
+    expect(start).toBeGreaterThan(-1);
+    const next = readme.indexOf("\n## ", start + 1);
+    const section = readme.slice(start, next === -1 ? undefined : next);
+    const configs = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1] ?? "") as unknown);
+    const providers = configs.map((config) => {
+      const parsed = parseModelConfig(config);
+      if (!parsed.ok) throw parsed.error;
+      return parsed.config.provider;
+    });
+    expect(new Set(providers)).toEqual(new Set(["anthropic", "openai"]));
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * The config of a live language model: which provider, which model, where its API key is, and the
+ * limits of a request. Pure: reading the key's environment variable happens in the layer.
+ */
+import { z } from "zod";
+import { ModelConfigInvalid } from "./errors.js";
+
+/** Dollars per million tokens, to compute `costUsd` of each reply. */
+export const ModelPriceSchema = z.strictObject({
+  inputPerMTok: z.number().nonnegative(),
+  outputPerMTok: z.number().nonnegative(),
+});
+export type ModelPrice = z.infer<typeof ModelPriceSchema>;
+
+const envName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be the name of an environment variable (letters, digits and _), not the key itself");
+
+const common = {
+  /** The provider's model id, sent as is. */
+  model: z.string().min(1),
+  /**
+   * Where the API is, when not the provider's own: for anthropic the origin (`http://host:port`; the SDK
+   * adds `/v1/messages`), for openai the URL up to and including `/v1` (the SDK adds `/chat/completions`).
+   * Absent: the SDK's default (`ANTHROPIC_BASE_URL` / `OPENAI_BASE_URL`, else the provider's public API).
+   */
+  baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+  /** The reply's token limit (`max_tokens` / `max_completion_tokens`). */
+  maxTokens: z.number().int().positive().default(4096),
+  /** Retries of the SDK after a connection error, a timeout, 408, 409, 429 or 5xx (exponential backoff, `retry-after` honoured). */
+  maxRetries: z.number().int().nonnegative().default(3),
+  /** Time limit of one attempt, in milliseconds (the SDK's `timeout`). */
+  timeoutMs: z.number().int().positive().default(600_000),
+  price: ModelPriceSchema.optional(),
+};
+
+export const AnthropicModelConfigSchema = z.strictObject({
+  provider: z.literal("anthropic"),
+  ...common,
+  /** The environment variable holding the API key. */
+  apiKeyEnv: envName.default("ANTHROPIC_API_KEY"),
+  temperature: z.number().min(0).max(1).optional(),
+});
+
+export const OpenAIModelConfigSchema = z.strictObject({
+  provider: z.literal("openai"),
+  ...common,
+  /** The environment variable holding the API key. */
+  apiKeyEnv: envName.default("OPENAI_API_KEY"),
+  temperature: z.number().min(0).max(2).optional(),
+});
+
+export const ModelConfigSchema = z.discriminatedUnion("provider", [AnthropicModelConfigSchema, OpenAIModelConfigSchema]);
+/** A parsed config: every default filled in. */
+export type ModelConfig = z.infer<typeof ModelConfigSchema>;
+/** A config as written (defaults may be left out). */
+export type ModelConfigInput = z.input<typeof ModelConfigSchema>;
+
+const FIELDS = ["provider", "model", "apiKeyEnv", "baseUrl", "maxTokens", "temperature", "maxRetries", "timeoutMs", "price"];
+
+const FIXES: Record<string, string> = {
+  provider: `set "provider" to "anthropic" or "openai"`,
+  model: `set "model" to the provider's model id, e.g. "claude-sonnet-4-5" or "gpt-4.1"`,
+  apiKeyEnv: `set "apiKeyEnv" to the name of the environment variable that holds the API key, e.g. "ANTHROPIC_API_KEY"`,
+  baseUrl: `set "baseUrl" to the http(s) URL of the API (anthropic: the origin, openai: up to and including /v1), or leave it out for the provider's own`,
+  maxTokens: `set "maxTokens" to a positive whole number of tokens`,
+  temperature: `set "temperature" between 0 and 1 (anthropic) or 0 and 2 (openai), or leave it out`,
+  maxRetries: `set "maxRetries" to a whole number, 0 or more`,
+  timeoutMs: `set "timeoutMs" to a positive whole number of milliseconds`,
+  price: `set "price" to {"inputPerMTok": dollars, "outputPerMTok": dollars} (per million tokens), or leave it out`,
+};
+
+/** Turns zod's issues about a model config into one `ModelConfigInvalid` naming every field at fault. */
+export function configInvalid(error: z.ZodError): ModelConfigInvalid {
+  const fields: string[] = [];
+  const problems: string[] = [];
+  const fixes: string[] = [];
+  for (const issue of error.issues) {
+    const path = issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        const field = path ? `${path}.${key}` : key;
+        fields.push(field);
+        problems.push(`${field}: unknown field`);
+        fixes.push(
+          /^api_?key$/i.test(key)
+            ? `do not put the API key itself in the config: put it in an environment variable and name that variable in "apiKeyEnv"`
+            : path
+              ? `remove "${field}"`
+              : `remove "${field}" (the fields are ${FIELDS.join(", ")})`,
+        );
+      }
+      continue;
+    }
+    const field = path || "(config)";
+    fields.push(field);
+    problems.push(`${field}: ${issue.message}`);
+    fixes.push(FIXES[field.split(".")[0] ?? ""] ?? `pass an object like {"provider": "anthropic", "model": "claude-sonnet-4-5"}`);
+  }
+  return new ModelConfigInvalid({
+    field: [...new Set(fields)].join(", "),
+    problem: problems.join("; "),
+    fix: [...new Set(fixes)].join("; "),
+  });
+}
+
+/** Parses a config as written; every problem is reported at once. */
+export function parseModelConfig(input: unknown): { ok: true; config: ModelConfig } | { ok: false; error: ModelConfigInvalid } {
+  const parsed = ModelConfigSchema.safeParse(input);
+  return parsed.success ? { ok: true, config: parsed.data } : { ok: false, error: configInvalid(parsed.error) };
+}
+
+/** The API key variable is unset or empty. */
+export function apiKeyMissing(config: ModelConfig): ModelConfigInvalid {
+  const who = config.provider === "anthropic" ? "Anthropic" : "OpenAI";
+  return new ModelConfigInvalid({
+    field: "apiKeyEnv",
+    problem: `the environment variable ${config.apiKeyEnv} (apiKeyEnv), which should hold the ${who} API key, is not set or empty`,
+    fix: `set ${config.apiKeyEnv} to your ${who} API key (export ${config.apiKeyEnv}=...), or set "apiKeyEnv" to the name of the variable that holds it`,
+  });
+}
+
+/** Dollars for one request, from the config's price table (0 without one). */
+export function costUsd(price: ModelPrice | undefined, usage: { inputTokens: number; outputTokens: number }): number {
+  if (!price) return 0;
+  return (usage.inputTokens * price.inputPerMTok + usage.outputTokens * price.outputPerMTok) / 1_000_000;
+}

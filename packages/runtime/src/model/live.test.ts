@@ -1,0 +1,315 @@
+/**
+ * The live layers, through the real SDKs, against a local server speaking each provider's wire format.
+ */
+import * as Effect from "effect/Effect";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ModelConfigInput } from "./config.js";
+import {
+  anthropicError,
+  anthropicMessage,
+  type Answer,
+  eventually,
+  openaiCompletion,
+  openaiError,
+  type ProviderServer,
+  startProviderServer,
+} from "./fixtures/provider-server.js";
+import { type ChatMessage, LanguageModel } from "./model.js";
+
+const servers: ProviderServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function serve(answers: readonly Answer[]): Promise<ProviderServer> {
+  const server = await startProviderServer(answers);
+  servers.push(server);
+  return server;
+}
+
+const ask = (config: ModelConfigInput, env: Record<string, string | undefined>, messages: readonly ChatMessage[]) =>
+  Effect.gen(function* () {
+    const model = yield* LanguageModel;
+    const reply = yield* model.complete(messages);
+    return { name: model.name, reply };
+  }).pipe(Effect.provide(LanguageModel.layer(config, { env })));
+
+const run = (config: ModelConfigInput, env: Record<string, string | undefined>, messages: readonly ChatMessage[]) =>
+  Effect.runPromise(ask(config, env, messages));
+const fail = (config: ModelConfigInput, env: Record<string, string | undefined>, messages: readonly ChatMessage[]) =>
+  Effect.runPromise(Effect.flip(ask(config, env, messages)));
+
+const HELLO: ChatMessage[] = [{ role: "user", content: "hello" }];
+/** Tells the SDK to wait 1 ms before retrying (the providers send retry-after; the SDKs honour retry-after-ms). */
+const FAST_RETRY = { "retry-after-ms": "1" };
+
+describe("the Anthropic layer (@anthropic-ai/sdk, Messages API)", () => {
+  const env = { ANTHROPIC_API_KEY: "sk-ant-test-123" };
+
+  it("sends system messages in the system parameter, the others in order, with the key as a Bearer token, and parses the reply", async () => {
+    const server = await serve([
+      anthropicMessage({
+        content: [
+          { type: "thinking", thinking: "let me think", signature: "sig" },
+          { type: "text", text: "Here is " },
+          { type: "text", text: "the plan." },
+        ],
+        inputTokens: 1200,
+        outputTokens: 300,
+      }),
+    ]);
+    const messages: ChatMessage[] = [
+      { role: "system", content: "You are a planner." },
+      { role: "user", content: "Plan the edit." },
+      { role: "assistant", content: "Which file?" },
+      { role: "system", content: "Answer in JSON." },
+      { role: "user", content: "a.py" },
+    ];
+    const { name, reply } = await run(
+      { provider: "anthropic", model: "claude-sonnet-4-5", baseUrl: server.origin, maxTokens: 1024, temperature: 0.2, price: { inputPerMTok: 3, outputPerMTok: 15 } },
+      env,
+      messages,
+    );
+    expect(server.requests).toHaveLength(1);
+    const [request] = server.requests;
+    expect(request?.method).toBe("POST");
+    expect(request?.path).toBe("/v1/messages");
+    // @anthropic-ai/sdk 1.x (API version 2026-10-21) sends the API key as a Bearer token, no longer in x-api-key.
+    expect(request?.headers.authorization).toBe("Bearer sk-ant-test-123");
+    expect(request?.headers["x-api-key"]).toBeUndefined();
+    expect(request?.headers["anthropic-version"]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(request?.body).toEqual({
+      model: "claude-sonnet-4-5",
+      max_tokens: 1024,
+      temperature: 0.2,
+      system: "You are a planner.\n\nAnswer in JSON.",
+      messages: [
+        { role: "user", content: "Plan the edit." },
+        { role: "assistant", content: "Which file?" },
+        { role: "user", content: "a.py" },
+      ],
+    });
+    expect(name).toBe("anthropic:claude-sonnet-4-5");
+    expect(reply).toEqual({
+      content: "Here is the plan.",
+      model: "claude-sonnet-4-5-20250929",
+      usage: { inputTokens: 1200, outputTokens: 300 },
+      costUsd: expect.closeTo((1200 * 3 + 300 * 15) / 1e6, 12),
+      stopReason: "end_turn",
+    });
+  });
+
+  it("leaves out system and temperature when there are none, sends the default max_tokens, and costs 0 without a price", async () => {
+    const server = await serve([anthropicMessage({ content: [{ type: "text", text: "ok" }], inputTokens: 5, outputTokens: 1, stopReason: "max_tokens" })]);
+    const { reply } = await run({ provider: "anthropic", model: "claude-haiku-4-5", baseUrl: server.origin }, env, HELLO);
+    expect(server.requests[0]?.body).toEqual({ model: "claude-haiku-4-5", max_tokens: 4096, messages: [{ role: "user", content: "hello" }] });
+    expect(reply.costUsd).toBe(0);
+    expect(reply.stopReason).toBe("max_tokens");
+  });
+
+  it("reads the key from the variable named by apiKeyEnv", async () => {
+    const server = await serve([anthropicMessage({ content: [{ type: "text", text: "ok" }], inputTokens: 1, outputTokens: 1 })]);
+    await run(
+      { provider: "anthropic", model: "claude-haiku-4-5", baseUrl: server.origin, apiKeyEnv: "TEAM_CLAUDE_KEY" },
+      { ANTHROPIC_API_KEY: "the-wrong-key", TEAM_CLAUDE_KEY: "the-team-key" },
+      HELLO,
+    );
+    expect(server.requests[0]?.headers.authorization).toBe("Bearer the-team-key");
+  });
+
+  it("retries a 529 (overloaded) and succeeds on the next answer", async () => {
+    const server = await serve([
+      anthropicError(529, "overloaded_error", "Overloaded", FAST_RETRY),
+      anthropicMessage({ content: [{ type: "text", text: "finally" }], inputTokens: 3, outputTokens: 2 }),
+    ]);
+    const { reply } = await run({ provider: "anthropic", model: "claude-sonnet-4-5", baseUrl: server.origin }, env, HELLO);
+    expect(reply.content).toBe("finally");
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]?.body).toEqual(server.requests[0]?.body);
+  });
+
+  it("turns a 400 into ModelRequestFailed with the status and the server's message, without retrying", async () => {
+    const server = await serve([
+      anthropicError(400, "invalid_request_error", "max_tokens: 999999 > 64000, which is the maximum allowed number of output tokens for claude-sonnet-4-5"),
+    ]);
+    const error = await fail({ provider: "anthropic", model: "claude-sonnet-4-5", baseUrl: server.origin, maxTokens: 999999 }, env, HELLO);
+    expect(error._tag).toBe("ModelRequestFailed");
+    if (error._tag !== "ModelRequestFailed") return;
+    expect(error.status).toBe(400);
+    expect(error.provider).toBe("anthropic");
+    expect(error.model).toBe("claude-sonnet-4-5");
+    expect(error.detail).toContain("invalid_request_error: max_tokens: 999999 > 64000, which is the maximum allowed");
+    expect(error.detail).toContain("req_011CError");
+    expect(error.message).toContain("HTTP 400");
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("the OpenAI layer (openai, Chat Completions)", () => {
+  const env = { OPENAI_API_KEY: "sk-proj-test-456" };
+
+  it("sends the messages as they are, with the key as a Bearer token, and parses the reply", async () => {
+    const server = await serve([openaiCompletion({ content: "The plan is ready.", promptTokens: 1000, completionTokens: 250 })]);
+    const messages: ChatMessage[] = [
+      { role: "system", content: "You are a planner." },
+      { role: "user", content: "Plan the edit." },
+      { role: "assistant", content: "Which file?" },
+      { role: "user", content: "a.py" },
+    ];
+    const { name, reply } = await run(
+      { provider: "openai", model: "gpt-4.1", baseUrl: `${server.origin}/v1`, maxTokens: 2048, temperature: 1.5, price: { inputPerMTok: 2, outputPerMTok: 8 } },
+      env,
+      messages,
+    );
+    expect(server.requests).toHaveLength(1);
+    const [request] = server.requests;
+    expect(request?.method).toBe("POST");
+    expect(request?.path).toBe("/v1/chat/completions");
+    expect(request?.headers.authorization).toBe("Bearer sk-proj-test-456");
+    expect(request?.headers["x-api-key"]).toBeUndefined();
+    expect(request?.body).toEqual({ model: "gpt-4.1", messages, max_completion_tokens: 2048, temperature: 1.5 });
+    expect(name).toBe("openai:gpt-4.1");
+    expect(reply).toEqual({
+      content: "The plan is ready.",
+      model: "gpt-4.1-2025-04-14",
+      usage: { inputTokens: 1000, outputTokens: 250 },
+      costUsd: expect.closeTo((1000 * 2 + 250 * 8) / 1e6, 12),
+      stopReason: "stop",
+    });
+  });
+
+  it("answers the refusal when the model refuses (content null)", async () => {
+    const server = await serve([openaiCompletion({ content: null, refusal: "I can't help with that.", promptTokens: 9, completionTokens: 6 })]);
+    const { reply } = await run({ provider: "openai", model: "gpt-4.1", baseUrl: `${server.origin}/v1` }, env, HELLO);
+    expect(reply.content).toBe("I can't help with that.");
+    expect(server.requests[0]?.body).toEqual({ model: "gpt-4.1", messages: HELLO, max_completion_tokens: 4096 });
+  });
+
+  it("fails with ModelRequestFailed when the answer has no choices", async () => {
+    const server = await serve([openaiCompletion({ content: "x", promptTokens: 1, completionTokens: 0, noChoices: true })]);
+    const error = await fail({ provider: "openai", model: "gpt-4.1", baseUrl: `${server.origin}/v1` }, env, HELLO);
+    expect(error._tag).toBe("ModelRequestFailed");
+    expect(error.message).toContain("no choices");
+  });
+
+  it("retries two 500s and succeeds on the third answer (maxRetries 3 by default)", async () => {
+    const server = await serve([
+      openaiError(500, "server_error", "The server had an error while processing your request.", FAST_RETRY),
+      openaiError(500, "server_error", "The server had an error while processing your request.", FAST_RETRY),
+      openaiCompletion({ content: "third time", promptTokens: 3, completionTokens: 2 }),
+    ]);
+    const { reply } = await run({ provider: "openai", model: "gpt-4.1", baseUrl: `${server.origin}/v1` }, env, HELLO);
+    expect(reply.content).toBe("third time");
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it("does not retry a 429 when maxRetries is 0", async () => {
+    const server = await serve([openaiError(429, "rate_limit_exceeded", "Rate limit reached for gpt-4.1 in organization org-x on tokens per min (TPM)", FAST_RETRY)]);
+    const error = await fail({ provider: "openai", model: "gpt-4.1", baseUrl: `${server.origin}/v1`, maxRetries: 0 }, env, HELLO);
+    expect(error._tag === "ModelRequestFailed" && error.status).toBe(429);
+    expect(error.message).toContain("Rate limit reached for gpt-4.1");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("turns a 400 into ModelRequestFailed with the status and the server's message", async () => {
+    const server = await serve([openaiError(400, "invalid_request_error", "The model `gpt-nope` does not exist or you do not have access to it.")]);
+    const error = await fail({ provider: "openai", model: "gpt-nope", baseUrl: `${server.origin}/v1` }, env, HELLO);
+    expect(error).toMatchObject({
+      _tag: "ModelRequestFailed",
+      provider: "openai",
+      model: "gpt-nope",
+      status: 400,
+      detail: "invalid_request_error: The model `gpt-nope` does not exist or you do not have access to it. (request id req_err456)",
+    });
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+const PROVIDERS = [
+  {
+    provider: "anthropic" as const,
+    model: "claude-sonnet-4-5",
+    keyVar: "ANTHROPIC_API_KEY",
+    baseUrl: (origin: string) => origin,
+    error: (status: number, message: string) => anthropicError(status, status >= 500 ? "api_error" : "invalid_request_error", message, FAST_RETRY),
+  },
+  {
+    provider: "openai" as const,
+    model: "gpt-4.1",
+    keyVar: "OPENAI_API_KEY",
+    baseUrl: (origin: string) => `${origin}/v1`,
+    error: (status: number, message: string) => openaiError(status, status >= 500 ? "server_error" : "invalid_request_error", message, FAST_RETRY),
+  },
+];
+
+describe.each(PROVIDERS)("both providers: $provider", ({ provider, model, keyVar, baseUrl, error: errorAnswer }) => {
+  const env = { [keyVar]: "key" };
+
+  it("gives up after maxRetries + 1 attempts and reports the last status", async () => {
+    const server = await serve([errorAnswer(500, "Internal server error, sorry")]);
+    const error = await fail({ provider, model, baseUrl: baseUrl(server.origin), maxRetries: 1 }, env, HELLO);
+    expect(error).toMatchObject({ _tag: "ModelRequestFailed", status: 500 });
+    expect(error.message).toContain("Internal server error, sorry");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("fails with ModelRequestFailed (no status) when the server does not answer within timeoutMs", async () => {
+    const server = await serve(["hang"]);
+    const started = Date.now();
+    const error = await fail({ provider, model, baseUrl: baseUrl(server.origin), timeoutMs: 300, maxRetries: 0 }, env, HELLO);
+    expect(error).toMatchObject({ _tag: "ModelRequestFailed", provider, model, status: undefined });
+    expect(error.message).toContain("timeoutMs=300");
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("fails with ModelRequestFailed (no status) naming the address when nothing listens there", async () => {
+    const server = await startProviderServer([]);
+    await server.close();
+    const error = await fail({ provider, model, baseUrl: baseUrl(server.origin), maxRetries: 0 }, env, HELLO);
+    expect(error).toMatchObject({ _tag: "ModelRequestFailed", status: undefined });
+    expect(error.message).toContain(`could not reach ${server.origin}`);
+    expect(error.message).toContain("ECONNREFUSED");
+  });
+
+  it("aborts the HTTP request when the effect is interrupted", async () => {
+    const server = await serve(["hang"]);
+    const outcome = await Effect.runPromise(
+      ask({ provider, model, baseUrl: baseUrl(server.origin), maxRetries: 0 }, env, HELLO).pipe(Effect.timeoutOption("200 millis")),
+    );
+    expect(outcome._tag).toBe("None");
+    expect(await eventually(() => server.requests[0]?.closedEarly === true)).toBe(true);
+  });
+
+  it(`fails to build with ModelConfigInvalid naming ${keyVar} when it is not set, before any request`, async () => {
+    const server = await serve([errorAnswer(500, "must not be reached")]);
+    const error = await fail({ provider, model, baseUrl: baseUrl(server.origin) }, { [keyVar]: "  " }, HELLO);
+    expect(error._tag).toBe("ModelConfigInvalid");
+    if (error._tag !== "ModelConfigInvalid") return;
+    expect(error.field).toBe("apiKeyEnv");
+    expect(error.message).toContain(`set ${keyVar} to your`);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe("the API key variable", () => {
+  it("is looked up in process.env by default", async () => {
+    const name = "GRAPHPLAN_TEST_MODEL_KEY";
+    const server = await serve([openaiCompletion({ content: "ok", promptTokens: 1, completionTokens: 1 })]);
+    const layer = LanguageModel.layer({ provider: "openai", model: "gpt-4.1", baseUrl: `${server.origin}/v1`, apiKeyEnv: name });
+    const program = Effect.gen(function* () {
+      const model = yield* LanguageModel;
+      return yield* model.complete(HELLO);
+    }).pipe(Effect.provide(layer));
+    delete process.env[name];
+    const missing = await Effect.runPromise(Effect.flip(program));
+    expect(missing.message).toContain(`the environment variable ${name} (apiKeyEnv)`);
+    process.env[name] = "from-process-env";
+    try {
+      await Effect.runPromise(program);
+    } finally {
+      delete process.env[name];
+    }
+    expect(server.requests.map((r) => r.headers.authorization)).toEqual(["Bearer from-process-env"]);
+  });
+});
