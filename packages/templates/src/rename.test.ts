@@ -31,6 +31,12 @@ describe("rename_identifier (scope-aware, Python)", () => {
     expect(rename(src, "total", "acc", { kind: "function", name: "f" })).toBe("total = 5\n\n\ndef f(items):\n    acc = 0\n    for item in items:\n        acc += item.total\n    return acc\n");
   });
 
+  test("match patterns: captures are renamed; the attribute of a value pattern and a keyword are not", () => {
+    const src = "RED = 1\n\n\ndef paint(c):\n    match c:\n        case Color.RED:\n            return RED\n        case Point(RED=x):\n            return x\n";
+    expect(rename(src, "RED", "CRIMSON")).toBe("CRIMSON = 1\n\n\ndef paint(c):\n    match c:\n        case Color.RED:\n            return CRIMSON\n        case Point(RED=x):\n            return x\n");
+    expect(rename(src, "x", "px", { kind: "function", name: "paint" })).toBe(src.replace("RED=x", "RED=px").replace("return x", "return px"));
+  });
+
   test("global and nonlocal declarations follow the binding", () => {
     const glob = "count = 0\n\n\ndef bump():\n    global count\n    count += 1\n";
     expect(rename(glob, "count", "counter")).toBe("counter = 0\n\n\ndef bump():\n    global counter\n    counter += 1\n");

@@ -1,12 +1,21 @@
 /**
- * Python name resolution over a tree-sitter tree, by Python's static scoping rules: module,
- * function, lambda, class and comprehension scopes; a name bound anywhere in a scope is local
- * to it; `global` / `nonlocal` redirect; class scopes do not enclose nested functions or
- * comprehensions; a comprehension's first iterable belongs to the enclosing scope; a walrus
- * binds in the nearest non-comprehension scope; default values, annotations, decorators and
- * bases belong to the enclosing scope.
+ * GraphPlan's one model of Python scoping, over a tree-sitter tree, by Python's static rules
+ * (what CPython's `symtable` computes): module, function, lambda, class and comprehension
+ * scopes; a name bound anywhere in a scope is local to it (assignment and annotation targets,
+ * `x += 1`, parameters, imports, `for` / `with` / `except` targets, match captures, walrus, `del`,
+ * `def` / `class` names, `type X = ...`); `global` / `nonlocal` redirect; class scopes do not
+ * enclose anything nested in them, except that they give nested functions `__class__`; a
+ * comprehension's first iterable belongs to the enclosing scope; a walrus binds in the nearest
+ * non-comprehension scope; default values, annotations, decorators and bases belong to the
+ * enclosing scope.
+ *
+ * Used whole by the scope-aware rename and the restructuring templates, and incrementally by
+ * the verifier (some top-level statements at a time, entering only the bodies an edit touches:
+ * {@link AnalyzeOptions}). Flow is not modelled: a binding anywhere in a scope counts everywhere
+ * in it.
  */
 import type { Node, Tree } from "@graphplan/graph";
+import { isPythonBuiltin } from "./python-builtins.js";
 
 export type ScopeKind = "module" | "function" | "lambda" | "class" | "comprehension";
 
@@ -19,6 +28,11 @@ export interface Scope {
   readonly parent: Scope | undefined;
   /** Names bound in this scope (after global/nonlocal redirection) → their binding identifier nodes. */
   readonly bound: Map<string, Node[]>;
+  /**
+   * The names of {@link bound} that some binding gives a value: all but those bound only by
+   * `del x` or `x += ...` (which read the name first).
+   */
+  readonly assigned: Set<string>;
   readonly globals: Set<string>;
   readonly nonlocals: Set<string>;
 }
@@ -30,190 +44,335 @@ export interface Occurrence {
   /** The scope the identifier appears in (for bindings: the scope it binds in, before global/nonlocal). */
   readonly scope: Scope;
   readonly role: "binding" | "reference" | "declaration";
+  /** Whether running the code reads the name's value here: every reference, and the bindings `del x` and `x += ...`. */
+  readonly reads: boolean;
 }
 
 export interface ScopeAnalysis {
   readonly module: Scope;
   readonly scopes: readonly Scope[];
   readonly occurrences: readonly Occurrence[];
+  /** The `from m import *` statements: they bind names the analysis cannot know. */
+  readonly starImports: readonly Node[];
   /** The scope an occurrence's name resolves to; `undefined` for builtins and unbound globals. */
   resolve(occurrence: Occurrence): Scope | undefined;
   /** The scope a name used inside `scope` resolves to. */
   lookup(name: string, scope: Scope): Scope | undefined;
   /** The innermost scope whose node contains `node` (a def's name belongs to the enclosing scope). */
   scopeAt(node: Node): Scope;
+  /**
+   * Whether the name an occurrence reads has a value where Python looks it up: a scope it
+   * resolves to assigns it, or it is implicit there (`__class__` in code nested in a class,
+   * `__qualname__` / `__module__` in a class body), or it is a module-level name or a builtin.
+   * `moduleNames`: the names the whole module assigns, for an analysis of some statements only
+   * (defaults to {@link module}'s).
+   */
+  resolves(occurrence: Occurrence, moduleNames?: ReadonlySet<string>): boolean;
 }
 
+export interface AnalyzeOptions {
+  /** Analyze only these top-level statements of the tree (the module scope then holds only their bindings). */
+  readonly statements?: readonly Node[];
+  /**
+   * Enter only the function, lambda and class bodies that overlap `[start, end)`, or that hold a
+   * `global` statement (it binds in the module); the others become scopes with nothing in them.
+   * Comprehensions are always entered (a walrus in them binds outside). Every name in the range
+   * resolves as in a whole analysis (give `resolves` the whole module's names).
+   */
+  readonly focus?: { readonly start: number; readonly end: number };
+}
+
+/** Nodes through which a binding target reaches its names (`a, (b, *c) = ...`). */
 const TARGET_CONTAINERS = new Set(["pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "expression_list", "parenthesized_expression", "as_pattern_target", "list_splat_pattern", "list_splat"]);
+/** Names a class body has without binding them. */
+const CLASS_BODY_NAMES = new Set(["__qualname__", "__module__"]);
 
-/** Analyzes a Python tree. The analysis holds nodes of `tree`: use it before deleting the tree. */
-export function analyzePython(tree: Tree): ScopeAnalysis {
-  const scopes: Scope[] = [];
-  const raw: Occurrence[] = [];
-  const newScope = (kind: ScopeKind, node: Node, parent: Scope | undefined, name?: string): Scope => {
-    const scope: Scope = { id: scopes.length, kind, node, name, parent, bound: new Map(), globals: new Set(), nonlocals: new Set() };
-    scopes.push(scope);
+/**
+ * Analyzes a Python tree (or some of its top-level statements, see {@link AnalyzeOptions}). The
+ * analysis holds nodes of `tree`: use it before deleting the tree.
+ */
+export function analyzePython(tree: Tree, options: AnalyzeOptions = {}): ScopeAnalysis {
+  return new Analysis(tree, options);
+}
+
+/** The analysis: built by one walk (the binding rules), then read (the resolution rules). */
+class Analysis implements ScopeAnalysis {
+  readonly module: Scope;
+  readonly scopes: Scope[] = [];
+  readonly occurrences: Occurrence[] = [];
+  readonly starImports: Node[] = [];
+  readonly #focus: AnalyzeOptions["focus"];
+  #byNode: Map<number, Occurrence> | undefined;
+
+  constructor(tree: Tree, options: AnalyzeOptions) {
+    this.#focus = options.focus;
+    this.module = this.#newScope("module", tree.rootNode, undefined);
+    for (const statement of options.statements ?? tree.rootNode.namedChildren) if (statement) this.#visit(statement, this.module);
+    // Bindings in their own scope or (global) the module's first; then `nonlocal` ones, which go
+    // to the enclosing function that binds the name.
+    const nonlocalBindings: Occurrence[] = [];
+    for (const o of this.occurrences) {
+      if (o.role !== "binding") continue;
+      if (o.scope.globals.has(o.name)) bind(this.module, o);
+      else if (o.scope.nonlocals.has(o.name)) nonlocalBindings.push(o);
+      else bind(o.scope, o);
+    }
+    for (const o of nonlocalBindings) {
+      const where = enclosingBinder(o.name, o.scope);
+      if (where) bind(where, o);
+    }
+  }
+
+  resolve(occurrence: Occurrence): Scope | undefined {
+    return this.lookup(occurrence.name, occurrence.scope);
+  }
+
+  lookup(name: string, scope: Scope): Scope | undefined {
+    return binder(name, scope) ?? (this.module.bound.has(name) ? this.module : undefined);
+  }
+
+  resolves(o: Occurrence, moduleNames: ReadonlySet<string> = this.module.assigned): boolean {
+    const { name } = o;
+    if (o.scope.kind === "class" && CLASS_BODY_NAMES.has(name) && !o.scope.globals.has(name)) return true;
+    const where = binder(name, o.scope);
+    if (where) return where.assigned.has(name) || (where.kind === "class" && name === "__class__");
+    return moduleNames.has(name) || isPythonBuiltin(name);
+  }
+
+  scopeAt(node: Node): Scope {
+    let best = this.module;
+    for (const s of this.scopes) {
+      if (s.node.endIndex - s.node.startIndex > best.node.endIndex - best.node.startIndex) continue;
+      if (this.#evaluatedIn(s, node)) best = s;
+    }
+    return best;
+  }
+
+  /** Whether `node` is evaluated in scope `s` (its body; parameter names; not defaults, decorators or the first iterable). */
+  #evaluatedIn(s: Scope, node: Node): boolean {
+    if (s.kind === "module") return true;
+    if (!within(s.node, node)) return false;
+    this.#byNode ??= new Map(this.occurrences.map((o) => [o.node.id, o]));
+    const occurrence = this.#byNode.get(node.id);
+    if (occurrence) return occurrence.scope.id === s.id;
+    if (s.kind === "comprehension") {
+      const first = s.node.namedChildren.find((c) => c?.type === "for_in_clause")?.childForFieldName("right");
+      return !(first && within(first, node));
+    }
+    const body = s.node.childForFieldName("body");
+    return !!body && within(body, node);
+  }
+
+  // ---- the binding rules ----
+
+  #newScope(kind: ScopeKind, node: Node, parent: Scope | undefined, name?: string): Scope {
+    const scope: Scope = { id: this.scopes.length, kind, node, name, parent, bound: new Map(), assigned: new Set(), globals: new Set(), nonlocals: new Set() };
+    this.scopes.push(scope);
     return scope;
-  };
-  const module = newScope("module", tree.rootNode, undefined);
-  const add = (node: Node, scope: Scope, role: Occurrence["role"]): void => {
-    raw.push({ node, name: node.text, scope, role });
-  };
+  }
 
-  const visitChildren = (node: Node, scope: Scope): void => {
-    for (const child of node.namedChildren) if (child) visit(child, scope);
-  };
+  #add(node: Node, scope: Scope, role: Occurrence["role"], reads = role === "reference"): void {
+    this.occurrences.push({ node, name: node.text, scope, role, reads });
+  }
+
+  #visitChildren(node: Node, scope: Scope): void {
+    for (const child of node.namedChildren) if (child) this.#visit(child, scope);
+  }
+
+  /** Whether to analyze the body of a nested function, lambda or class (see {@link AnalyzeOptions.focus}). */
+  #enters(body: Node): boolean {
+    const focus = this.#focus;
+    return (
+      !focus ||
+      (body.startIndex < focus.end && focus.start < body.endIndex) ||
+      // (The text test only spares the tree walk in the common case.)
+      (body.type === "block" && body.text.includes("global") && body.descendantsOfType("global_statement").length > 0)
+    );
+  }
 
   /** Assignment-like targets: identifiers bind, attributes and subscripts read their object. */
-  const target = (node: Node, scope: Scope): void => {
-    if (node.type === "identifier") return add(node, scope, "binding");
+  #target(node: Node, scope: Scope, reads = false): void {
+    if (node.type === "identifier") return this.#add(node, scope, "binding", reads);
     if (TARGET_CONTAINERS.has(node.type)) {
-      for (const child of node.namedChildren) if (child) target(child, scope);
+      for (const child of node.namedChildren) if (child) this.#target(child, scope, reads);
       return;
     }
-    visit(node, scope);
-  };
+    this.#visit(node, scope);
+  }
 
-  const parameters = (list: Node | null, outer: Scope, inner: Scope): void => {
+  /** A parameter's name(s): `x`, `*args`, `**kw`, and Python 2's `(a, b)`. */
+  #parameterName(node: Node, inner: Scope): void {
+    if (node.type === "identifier") return this.#add(node, inner, "binding");
+    if (node.type === "list_splat_pattern" || node.type === "dictionary_splat_pattern" || node.type === "tuple_pattern") {
+      for (const child of node.namedChildren) if (child) this.#parameterName(child, inner);
+    }
+  }
+
+  /** Parameters bind in the function; their defaults and annotations are evaluated outside it. */
+  #parameters(list: Node | null, outer: Scope, inner: Scope): void {
     if (!list) return;
     for (const p of list.namedChildren) {
       if (!p) continue;
       switch (p.type) {
-        case "identifier":
-          add(p, inner, "binding");
-          break;
         case "default_parameter":
         case "typed_default_parameter": {
           const name = p.childForFieldName("name");
-          if (name) target(name, inner);
+          if (name) this.#parameterName(name, inner);
           const type = p.childForFieldName("type");
-          if (type) visit(type, outer);
+          if (type) this.#visit(type, outer);
           const value = p.childForFieldName("value");
-          if (value) visit(value, outer);
+          if (value) this.#visit(value, outer);
           break;
         }
-        case "typed_parameter": {
+        case "typed_parameter":
           for (const c of p.namedChildren) {
             if (!c) continue;
-            if (c.type === "type") visit(c, outer);
-            else target(c, inner);
+            if (c.type === "type") this.#visit(c, outer);
+            else this.#parameterName(c, inner);
           }
           break;
-        }
-        case "list_splat_pattern":
-        case "dictionary_splat_pattern":
-        case "tuple_pattern":
-          target(p.type === "dictionary_splat_pattern" ? p.namedChildren[0]! : p, inner);
-          break;
         default:
-          break; // keyword_separator, positional_separator, comments
+          this.#parameterName(p, inner); // identifier, *args, **kw; keyword and positional separators bind nothing
       }
     }
-  };
+  }
 
-  const nearestNonComprehension = (scope: Scope): Scope => {
-    let s = scope;
-    while (s.kind === "comprehension" && s.parent) s = s.parent;
-    return s;
-  };
+  /** A `case` pattern: a bare name captures; a dotted name is a value; a keyword names an attribute. */
+  #pattern(node: Node, scope: Scope): void {
+    switch (node.type) {
+      case "dotted_name": {
+        const first = node.namedChildren[0];
+        if (!first) return;
+        // A bare name captures (`case x`, `[x, y]`, `Point(x=px)`), except a class pattern's class.
+        if (node.namedChildCount === 1 && node.parent?.type !== "class_pattern") {
+          if (first.text !== "_") this.#add(first, scope, "binding");
+          return;
+        }
+        // `Color.RED`, `mod.Point(...)`: the first name is read, the rest are attributes.
+        this.#visit(first, scope);
+        return;
+      }
+      case "keyword_pattern":
+        for (const child of node.namedChildren.slice(1)) if (child) this.#pattern(child, scope);
+        return;
+      case "splat_pattern":
+      case "as_pattern":
+        for (const child of node.namedChildren) {
+          if (child?.type === "identifier") {
+            if (child.text !== "_") this.#add(child, scope, "binding");
+          } else if (child) this.#pattern(child, scope);
+        }
+        return;
+      case "identifier":
+        return this.#visit(node, scope);
+      default:
+        for (const child of node.namedChildren) if (child) this.#pattern(child, scope);
+    }
+  }
 
-  function visit(node: Node, scope: Scope): void {
+  #visit(node: Node, scope: Scope): void {
     switch (node.type) {
       case "identifier":
-        add(node, scope, "reference");
+        this.#add(node, scope, "reference");
         return;
       case "function_definition": {
         const name = node.childForFieldName("name");
-        if (name) add(name, scope, "binding");
-        const inner = newScope("function", node, scope, name?.text);
-        parameters(node.childForFieldName("parameters"), scope, inner);
+        if (name) this.#add(name, scope, "binding");
+        const inner = this.#newScope("function", node, scope, name?.text);
+        this.#parameters(node.childForFieldName("parameters"), scope, inner);
         const returns = node.childForFieldName("return_type");
-        if (returns) visit(returns, scope);
+        if (returns) this.#visit(returns, scope);
         const body = node.childForFieldName("body");
-        if (body) visit(body, inner);
+        if (body && this.#enters(body)) this.#visit(body, inner);
         return;
       }
       case "lambda": {
-        const inner = newScope("lambda", node, scope, "lambda");
-        parameters(node.childForFieldName("parameters"), scope, inner);
+        const inner = this.#newScope("lambda", node, scope, "lambda");
+        this.#parameters(node.childForFieldName("parameters"), scope, inner);
         const body = node.childForFieldName("body");
-        if (body) visit(body, inner);
+        if (body && this.#enters(body)) this.#visit(body, inner);
         return;
       }
       case "class_definition": {
         const name = node.childForFieldName("name");
-        if (name) add(name, scope, "binding");
+        if (name) this.#add(name, scope, "binding");
         const bases = node.childForFieldName("superclasses");
-        if (bases) visit(bases, scope);
-        const inner = newScope("class", node, scope, name?.text);
+        if (bases) this.#visit(bases, scope);
+        const inner = this.#newScope("class", node, scope, name?.text);
         const body = node.childForFieldName("body");
-        if (body) visit(body, inner);
+        if (body && this.#enters(body)) this.#visit(body, inner);
         return;
       }
       case "list_comprehension":
       case "set_comprehension":
       case "dictionary_comprehension":
       case "generator_expression": {
-        const inner = newScope("comprehension", node, scope, node.type);
+        const inner = this.#newScope("comprehension", node, scope, node.type);
+        const children = node.namedChildren;
         let first = true;
-        for (const child of node.namedChildren) {
-          if (!child) continue;
-          if (child.type === "for_in_clause") {
-            const left = child.childForFieldName("left");
-            const right = child.childForFieldName("right");
-            if (left) target(left, inner);
-            if (right) visit(right, first ? scope : inner);
-            first = false;
-          }
+        for (const child of children) {
+          if (child?.type !== "for_in_clause") continue;
+          const left = child.childForFieldName("left");
+          if (left) this.#target(left, inner);
+          // The first iterable is evaluated outside (in a class body: with the class's names).
+          for (const right of child.childrenForFieldName("right")) if (right) this.#visit(right, first ? scope : inner);
+          first = false;
         }
-        for (const child of node.namedChildren) if (child && child.type !== "for_in_clause") visit(child, inner);
+        for (const child of children) if (child && child.type !== "for_in_clause") this.#visit(child, inner);
         return;
       }
-      case "assignment":
+      case "assignment": {
+        const left = node.childForFieldName("left");
+        if (left) this.#target(left, scope);
+        const type = node.childForFieldName("type");
+        if (type) this.#visit(type, scope);
+        const right = node.childForFieldName("right");
+        if (right) this.#visit(right, scope);
+        return;
+      }
       case "augmented_assignment": {
         const left = node.childForFieldName("left");
-        if (left) target(left, scope);
-        for (const field of ["type", "right"]) {
-          const part = node.childForFieldName(field);
-          if (part) visit(part, scope);
-        }
+        if (left) this.#target(left, scope, true);
+        const right = node.childForFieldName("right");
+        if (right) this.#visit(right, scope);
         return;
       }
       case "for_statement": {
         const left = node.childForFieldName("left");
-        if (left) target(left, scope);
+        if (left) this.#target(left, scope);
         for (const field of ["right", "body", "alternative"]) {
           const part = node.childForFieldName(field);
-          if (part) visit(part, scope);
+          if (part) this.#visit(part, scope);
         }
         return;
       }
       case "named_expression": {
         const name = node.childForFieldName("name");
-        if (name) add(name, nearestNonComprehension(scope), "binding");
+        if (name) this.#add(name, nearestNonComprehension(scope), "binding");
         const value = node.childForFieldName("value");
-        if (value) visit(value, scope);
+        if (value) this.#visit(value, scope);
         return;
       }
       case "as_pattern": {
+        // `with v as t`, `except E as e` (in a `case`, see #pattern).
         const [value, ...rest] = node.namedChildren;
-        if (value) visit(value, scope);
-        for (const r of rest) if (r) target(r, scope);
+        if (value) this.#visit(value, scope);
+        for (const r of rest) if (r) this.#target(r, scope);
         return;
       }
       case "import_statement":
       case "import_from_statement": {
         for (let i = 0; i < node.childCount; i++) {
-          if (node.fieldNameForChild(i) !== "name") continue;
           const item = node.child(i);
-          if (!item) continue;
+          if (item?.type === "wildcard_import") this.starImports.push(node);
+          if (!item || node.fieldNameForChild(i) !== "name") continue;
           if (item.type === "aliased_import") {
             const alias = item.childForFieldName("alias");
-            if (alias) add(alias, scope, "binding");
+            if (alias) this.#add(alias, scope, "binding");
           } else if (item.type === "dotted_name") {
             const first = item.namedChildren[0];
             // `import a.b` binds a; `from m import a` binds a.
-            if (first && (node.type === "import_statement" || item.namedChildCount === 1)) add(first, scope, "binding");
+            if (first && (node.type === "import_statement" || item.namedChildCount === 1)) this.#add(first, scope, "binding");
           }
         }
         return;
@@ -225,105 +384,86 @@ export function analyzePython(tree: Tree): ScopeAnalysis {
         for (const id of node.namedChildren) {
           if (id?.type !== "identifier") continue;
           (node.type === "global_statement" ? scope.globals : scope.nonlocals).add(id.text);
-          add(id, scope, "declaration");
+          this.#add(id, scope, "declaration");
         }
         return;
       case "delete_statement":
-        for (const child of node.namedChildren) if (child) target(child, scope);
+        for (const child of node.namedChildren) if (child) this.#target(child, scope, true);
         return;
+      case "type_alias_statement": {
+        // `type X = ...` binds X (PEP 695's own scope for the value is not modelled).
+        const [name, ...value] = node.namedChildren;
+        const id = name?.type === "type" ? name.namedChildren[0] : name;
+        if (id?.type === "identifier") this.#add(id, scope, "binding");
+        for (const v of value) if (v) this.#visit(v, scope);
+        return;
+      }
       case "keyword_argument": {
         const value = node.childForFieldName("value");
-        if (value) visit(value, scope);
+        if (value) this.#visit(value, scope);
         return;
       }
       case "attribute": {
         const object = node.childForFieldName("object");
-        if (object) visit(object, scope);
+        if (object) this.#visit(object, scope);
         return;
       }
-      // match/case: a bare name is a capture (binding); dotted names are values; keywords are attribute names.
-      case "case_pattern": {
-        const only = node.namedChildCount === 1 ? node.namedChildren[0] : null;
-        if (only?.type === "dotted_name" && only.namedChildCount === 1 && only.text !== "_") {
-          add(only.namedChildren[0]!, scope, "binding");
-          return;
-        }
-        visitChildren(node, scope);
-        return;
-      }
-      case "keyword_pattern":
-        for (const child of node.namedChildren.slice(1)) if (child) visit(child, scope);
-        return;
-      case "splat_pattern":
-        for (const child of node.namedChildren) if (child?.type === "identifier" && child.text !== "_") add(child, scope, "binding");
+      case "case_pattern":
+        this.#pattern(node, scope);
         return;
       default:
-        visitChildren(node, scope);
+        this.#visitChildren(node, scope);
     }
   }
+}
 
-  visit(tree.rootNode, module);
+// ---- the resolution rules ----
 
-  const bindingScope = (o: Occurrence): Scope | undefined => {
-    if (o.scope.globals.has(o.name)) return module;
-    if (o.scope.nonlocals.has(o.name)) return undefined;
-    return o.scope;
-  };
-  for (const o of raw) {
-    if (o.role !== "binding") continue;
-    const where = bindingScope(o);
-    if (!where) continue;
-    const list = where.bound.get(o.name) ?? [];
-    list.push(o.node);
-    where.bound.set(o.name, list);
+function bind(where: Scope, o: Occurrence): void {
+  const list = where.bound.get(o.name);
+  if (list) list.push(o.node);
+  else where.bound.set(o.name, [o.node]);
+  if (!o.reads) where.assigned.add(o.name);
+}
+
+function nearestNonComprehension(scope: Scope): Scope {
+  let s = scope;
+  while (s.kind === "comprehension" && s.parent) s = s.parent;
+  return s;
+}
+
+/**
+ * The scope that binds `name` as seen from `scope`, or `undefined` for the module's namespace
+ * (then the builtins): the scope itself, then enclosing functions, lambdas and comprehensions;
+ * class bodies are skipped, except that the nearest one provides `__class__`.
+ */
+function binder(name: string, scope: Scope): Scope | undefined {
+  if (scope.kind === "module" || scope.globals.has(name)) return undefined;
+  if (scope.nonlocals.has(name)) return enclosingBinder(name, scope);
+  if (scope.bound.has(name)) return scope;
+  for (let p = scope.parent; p && p.kind !== "module"; p = p.parent) {
+    if (p.kind === "class") {
+      if (name === "__class__") return p;
+      continue;
+    }
+    if (p.globals.has(name)) return undefined;
+    if (p.nonlocals.has(name)) return enclosingBinder(name, p);
+    if (p.bound.has(name)) return p;
   }
+  return undefined;
+}
 
-  const lookup = (name: string, scope: Scope): Scope | undefined => {
-    if (scope.globals.has(name)) return module.bound.has(name) ? module : undefined;
-    if (scope.nonlocals.has(name)) {
-      for (let p = scope.parent; p; p = p.parent) {
-        if (p.kind === "class" || p.kind === "module") continue;
-        if (p.nonlocals.has(name)) continue;
-        if (p.bound.has(name)) return p;
-      }
-      return undefined;
-    }
-    if (scope.bound.has(name)) return scope;
-    for (let p = scope.parent; p; p = p.parent) {
-      if (p.kind === "class") continue;
-      if (p.globals.has(name)) return module.bound.has(name) ? module : undefined;
-      if (p.nonlocals.has(name)) return lookup(name, p);
-      if (p.bound.has(name)) return p;
-    }
-    return undefined;
-  };
+/** The enclosing function that a `nonlocal` name of `scope` refers to. */
+function enclosingBinder(name: string, scope: Scope): Scope | undefined {
+  for (let p = scope.parent; p && p.kind !== "module"; p = p.parent) {
+    if (p.kind === "class" || p.nonlocals.has(name)) continue;
+    if (p.bound.has(name)) return p;
+  }
+  return undefined;
+}
 
-  const byNode = new Map<number, Occurrence>();
-  for (const o of raw) byNode.set(o.node.id, o);
-  const within = (outer: Node, inner: Node): boolean => outer.startIndex <= inner.startIndex && inner.endIndex <= outer.endIndex;
-  /** Whether `node` is evaluated in scope `s` (its body; parameter names; not defaults, decorators or the first iterable). */
-  const evaluatedIn = (s: Scope, node: Node): boolean => {
-    if (s.kind === "module") return true;
-    if (!within(s.node, node)) return false;
-    const occurrence = byNode.get(node.id);
-    if (occurrence) return occurrence.scope.id === s.id;
-    if (s.kind === "comprehension") {
-      const first = s.node.namedChildren.find((c) => c?.type === "for_in_clause")?.childForFieldName("right");
-      return !(first && within(first, node));
-    }
-    const body = s.node.childForFieldName("body");
-    return !!body && within(body, node);
-  };
-  const scopeAt = (node: Node): Scope => {
-    let best = module;
-    for (const s of scopes) {
-      if (s.node.endIndex - s.node.startIndex > best.node.endIndex - best.node.startIndex) continue;
-      if (evaluatedIn(s, node)) best = s;
-    }
-    return best;
-  };
-
-  return { module, scopes, occurrences: raw, resolve: (o) => lookup(o.name, o.scope), lookup, scopeAt };
+function within(outer: Node, inner: Node): boolean {
+  return outer.startIndex <= inner.startIndex && inner.endIndex <= outer.endIndex;
 }
 
 /** A human label for a scope: `module`, `function f`, `class C`, ... */
@@ -340,4 +480,3 @@ export function scopeLabel(scope: Scope): string {
       return `${scope.kind} ${scope.name ?? "?"} (line ${line})`;
   }
 }
-

@@ -54,4 +54,39 @@ describe("python scope model (L3)", () => {
   it("cannot decide in a file with a wildcard import", () => {
     expect(unresolved(`from x import *\n«print(anything)»\n`)).toBe("unknown");
   });
+
+  // Cases where the verifier's former model and the templates' former model disagreed (or
+  // both were wrong); each is decided by Python's semantics, as CPython's symtable reports it.
+  it("reads a comprehension's first iterable outside the comprehension", () => {
+    expect(unresolved(`«xs = [y for y in y]»\n`)).toEqual(["y"]);
+  });
+
+  it("hides a class body's names from a class nested in it", () => {
+    expect(unresolved(`class A:\n    size = 3\n    class B:\n«        other = size»\n`)).toEqual(["size"]);
+  });
+
+  it("checks the names a match pattern reads (classes, dotted values) and binds only its captures", () => {
+    const src = `«match cmd:\n    case Color.RED:\n        pass\n    case Point(x=a) | [a, *_] as whole:\n        print(a, whole, x)»\n`;
+    expect(unresolved(src)).toEqual(["cmd", "Color", "Point", "x"]);
+  });
+
+  it("counts a name assigned under `global` in a function as a module name, and a bare `global` as binding nothing", () => {
+    expect(unresolved(`def setup():\n    global conf\n    conf = 1\n«print(conf)»\n`)).toEqual([]);
+    expect(unresolved(`def f():\n    global ghost\n«    return ghost»\n`)).toEqual(["ghost"]);
+  });
+
+  it("reports `x += 1` and `del x` on a name local to the function that nothing assigns (UnboundLocalError)", () => {
+    expect(unresolved(`count = 0\ndef bump():\n«    count += 1»\n`)).toEqual(["count"]);
+    expect(unresolved(`x = 1\ndef f():\n«    del x»\n`)).toEqual(["x"]);
+    expect(unresolved(`count = 0\ndef bump():\n    global count\n«    count += 1»\n`)).toEqual([]);
+  });
+
+  it("binds a walrus in a lambda in the lambda", () => {
+    expect(unresolved(`«f = lambda: (y := 1) + y»\n`)).toEqual([]);
+  });
+
+  it("gives __class__ to code nested in a class only", () => {
+    expect(unresolved(`class K:\n    def m(self):\n«        return __class__»\n`)).toEqual([]);
+    expect(unresolved(`def f():\n«    return __class__»\n`)).toEqual(["__class__"]);
+  });
 });

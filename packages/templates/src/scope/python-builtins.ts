@@ -169,3 +169,10 @@ export const PYTHON_BUILTINS_AFTER_311: readonly string[] = ["PythonFinalization
 
 /** Module attributes every module has (not in `builtins`), usable as bare names at any point. */
 export const PYTHON_MODULE_NAMES: readonly string[] = ["__file__", "__builtins__", "__cached__", "__annotations__", "__path__"];
+
+const ALWAYS_DEFINED = new Set([...PYTHON_BUILTINS, ...PYTHON_MODULE_NAMES]);
+
+/** Whether a bare name has a value in every module without being bound there: a builtin, or an attribute every module has (`__file__`, ...). */
+export function isPythonBuiltin(name: string): boolean {
+  return ALWAYS_DEFINED.has(name);
+}
