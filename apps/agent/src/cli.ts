@@ -3,6 +3,7 @@
 import { Command } from "commander";
 import { applyCommand } from "./commands/apply.js";
 import { graphCommand } from "./commands/graph.js";
+import { runCommand } from "./commands/run.js";
 import { verifyCommand } from "./commands/verify.js";
 import { run } from "./run.js";
 
@@ -11,5 +12,6 @@ const program = new Command("graphplan").description("structural, tree-sitter ba
 graphCommand(program);
 applyCommand(program);
 verifyCommand(program);
+runCommand(program);
 
 process.exitCode = await run(program, process.argv);

@@ -1,0 +1,300 @@
+/**
+ * End-to-end runs of the agent with a scripted model on the shop project, committed into a fresh
+ * git repository: the local sandbox runs the commands, the workspace edits the files, git makes
+ * the patch.
+ */
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as Effect from "effect/Effect";
+import { describe, expect, it } from "vitest";
+import type { ChatMessage } from "@graphplan/runtime";
+import { WorkspaceIOError } from "@graphplan/runtime";
+import { SHOP, SUBMIT, bash, git, json, read, runOn, shopRepo, status, tempDir } from "./fixtures/repo.js";
+import { TrajectorySchema, type Trajectory } from "./trajectory.js";
+
+const TASK = "Cart.total() ignores the quantity of each item: a cart with 3 pens at 2.0 totals 2.0 instead of 6.0. Fix it.";
+const TOTAL_LOCATOR = { kind: "method", name: "total", file: "shop/cart.py", parent: { kind: "class", name: "Cart" } };
+const FIXED_TOTAL = "def total(self):\n    return sum(price * quantity for _name, price, quantity in self.items)";
+const FIX_PLAN = [{ op: "replace_node", params: { locator: TOTAL_LOCATOR, replacement: FIXED_TOTAL } }];
+const FIXED_CART = read(SHOP, "shop/cart.py").replace(
+  "return sum(price for _name, price, _quantity in self.items)",
+  "return sum(price * quantity for _name, price, quantity in self.items)",
+);
+
+const lastUser = (messages: readonly ChatMessage[]) => [...messages].reverse().find((m) => m.role === "user")!.content;
+const phases = (t: Trajectory) => t.transitions.map((tr) => tr.to);
+
+/** The patch applies to a fresh clone of the original commit and gives the expected file. */
+function appliesToFreshClone(repo: string, patch: string): string {
+  const clone = tempDir("graphplan-clone-");
+  git(clone, "clone", "-q", repo, ".");
+  writeFileSync(join(clone, "fix.patch"), patch);
+  git(clone, "apply", "fix.patch");
+  return read(clone, "shop/cart.py");
+}
+
+describe("the agent, end to end", () => {
+  it("explores, plans, verifies, executes and submits the expected diff (happy path)", async () => {
+    const repo = shopRepo();
+    const { trajectory, scripted } = await runOn(repo, TASK, [
+      bash("grep -rn 'def total' --include=*.py .", "Where is total?"),
+      bash("cat shop/cart.py"),
+      'THOUGHT: The bug is in Cart.total.\n\nREADY_TO_PLAN: ["shop/cart.py"]',
+      json(FIX_PLAN),
+      SUBMIT,
+    ]);
+
+    expect(trajectory.exitStatus).toBe("Submitted");
+    expect(TrajectorySchema.parse(trajectory)).toEqual(trajectory);
+    expect(phases(trajectory)).toEqual(["explore", "graph", "plan", "verify", "execute", "review", "submit"]);
+    expect(read(repo, "shop/cart.py")).toBe(FIXED_CART);
+    expect(trajectory.patch).toMatch(/^diff --git a\/shop\/cart\.py b\/shop\/cart\.py\n/);
+    expect(trajectory.patch).toContain("-        return sum(price for _name, price, _quantity in self.items)\n+        return sum(price * quantity for _name, price, quantity in self.items)\n");
+    expect(appliesToFreshClone(repo, trajectory.patch)).toBe(FIXED_CART);
+    expect(trajectory.files).toEqual(["shop/cart.py"]);
+    expect(trajectory.totals).toEqual({ costUsd: 0, modelCalls: 5 });
+    expect(trajectory.plans).toHaveLength(1);
+    expect(trajectory.plans[0]).toMatchObject({ valid: true, verify: { passed: true }, apply: { ok: true, written: ["shop/cart.py"] } });
+
+    // What the model was shown: the grep's real output, the graph view and the generated schema, the diff to review.
+    const [, second, , fourth, fifth] = scripted.requests;
+    expect(lastUser(second!)).toContain("shop/cart.py:12:    def total(self):");
+    expect(lastUser(fourth!)).toContain("  FUNCTION: total (lines 12-13)");
+    expect(lastUser(fourth!)).toContain('"$schema":"https://json-schema.org/draft/2020-12/schema"');
+    expect(lastUser(fifth!)).toContain("+        return sum(price * quantity for _name, price, quantity in self.items)");
+    // The system prompt is first, then the task.
+    expect(scripted.requests[0]!.map((m) => m.role)).toEqual(["system", "user"]);
+    expect(scripted.requests[0]![1]!.content).toContain(TASK);
+  });
+
+  it("sends the verifier's revision prompt back and applies the revised plan", async () => {
+    const repo = shopRepo();
+    const badPlan = [{ op: "replace_node", params: { locator: { ...TOTAL_LOCATOR, name: "totl" }, replacement: FIXED_TOTAL } }];
+    const { trajectory, scripted } = await runOn(repo, TASK, [
+      'READY_TO_PLAN: ["shop/cart.py"]',
+      json(badPlan),
+      json(FIX_PLAN, "Fixed the method name."),
+      SUBMIT,
+    ]);
+
+    expect(trajectory.exitStatus).toBe("Submitted");
+    const firstVerify = trajectory.plans[0]!.verify!;
+    expect(firstVerify.passed).toBe(false);
+    expect(firstVerify.errors.join("\n")).toContain("totl");
+    // The model's next request carries the verifier's own error text, with its fix.
+    const revision = lastUser(scripted.requests[2]!);
+    for (const error of firstVerify.errors) expect(revision).toContain(error);
+    expect(revision).toContain("This is revision 1 of 3.");
+    expect(phases(trajectory)).toEqual(["explore", "graph", "plan", "verify", "plan", "verify", "execute", "review", "submit"]);
+    expect(trajectory.transitions[4]!.reason).toBe("verification failed with 1 error; revision 1 of 3");
+    expect(read(repo, "shop/cart.py")).toBe(FIXED_CART);
+  });
+
+  it("falls back after max_plan_revisions revisions that all fail verification, with the reason recorded", async () => {
+    const repo = shopRepo();
+    const badPlan = (name: string) => json([{ op: "replace_node", params: { locator: { ...TOTAL_LOCATOR, name }, replacement: FIXED_TOTAL } }]);
+    const { trajectory, scripted } = await runOn(repo, TASK, [
+      'READY_TO_PLAN: ["shop/cart.py"]',
+      badPlan("t1"),
+      badPlan("t2"),
+      badPlan("t3"),
+      badPlan("t4"),
+      bash("sed -i 's/price for _name, price, _quantity/price * quantity for _name, price, quantity/' shop/cart.py"),
+      SUBMIT,
+    ]);
+    expect(trajectory.plans.map((p) => p.verify?.passed)).toEqual([false, false, false, false]);
+    expect(lastUser(scripted.requests[4]!)).toContain("This is revision 3 of 3.");
+    const fallback = trajectory.transitions.find((t) => t.to === "fallback");
+    expect(fallback).toMatchObject({ from: "verify", reason: "plan verification failed after 3 revisions" });
+    expect(lastUser(scripted.requests[5]!)).toContain("The structured plan is not used (plan verification failed after 3 revisions)");
+    expect(trajectory.exitStatus).toBe("Submitted");
+    expect(read(repo, "shop/cart.py")).toBe(FIXED_CART);
+  });
+
+  it("falls back to the step loop after repeated invalid plans; the loop edits with a shell command and submits", async () => {
+    const repo = shopRepo();
+    const { trajectory, scripted } = await runOn(repo, TASK, [
+      'READY_TO_PLAN: ["shop/cart.py"]',
+      "I would change total.",
+      json(["shop/cart.py"]),
+      json([]),
+      "```json\n[{\"op\": \n```",
+      json({ steps: [{ op: "replace_node" }] }),
+      bash("sed -i 's/price for _name, price, _quantity/price * quantity for _name, price, quantity/' shop/cart.py", "Edit directly."),
+      bash("python3 check.py"),
+      SUBMIT,
+    ]);
+
+    expect(trajectory.exitStatus).toBe("Submitted");
+    expect(phases(trajectory)).toEqual(["explore", "graph", "plan", "fallback", "submit"]);
+    expect(trajectory.transitions[3]!.reason).toMatch(/^no valid plan after 5 attempts \(last: the JSON is not a plan: /);
+    expect(trajectory.plans.map((p) => p.valid)).toEqual([false, false, false, false, false]);
+    expect(trajectory.plans.map((p) => p.error)).toEqual([
+      "the reply has no ```json block",
+      expect.stringMatching(/^the JSON is not a plan: plan\[0\]: /),
+      expect.stringMatching(/^the JSON is not a plan: the plan: .*at least one step/),
+      expect.stringMatching(/^the json block is not valid JSON/),
+      expect.stringMatching(/^the JSON is not a plan: /),
+    ]);
+    // Each bad reply got the zod error back; the fifth got the fallback prompt.
+    expect(lastUser(scripted.requests[2]!)).toContain("That reply has no usable plan: the reply has no ```json block");
+    expect(lastUser(scripted.requests[3]!)).toContain("That reply has no usable plan: the JSON is not a plan: plan[0]");
+    expect(lastUser(scripted.requests[6]!)).toContain("The structured plan is not used (no valid plan after 5 attempts");
+    // The check script's real output came back, then the submission.
+    expect(lastUser(scripted.requests[8]!)).toContain("<output>\nok\n</output>");
+    expect(read(repo, "shop/cart.py")).toBe(FIXED_CART);
+    expect(appliesToFreshClone(repo, trajectory.patch)).toBe(FIXED_CART);
+  });
+
+  it("falls back when exploring takes max_explore_steps replies", async () => {
+    const repo = shopRepo();
+    const { trajectory, scripted } = await runOn(
+      repo,
+      TASK,
+      [
+        bash("ls"),
+        "Let me think about it.",
+        bash("cat shop/cart.py"),
+        bash("sed -i 's/price for _name, price, _quantity/price * quantity for _name, price, quantity/' shop/cart.py"),
+        SUBMIT,
+      ],
+      { config: { limits: { max_explore_steps: 3 } } },
+    );
+
+    expect(trajectory.exitStatus).toBe("Submitted");
+    expect(phases(trajectory)).toEqual(["explore", "fallback", "submit"]);
+    expect(trajectory.transitions[1]!.reason).toBe("explore did not end with READY_TO_PLAN within max_explore_steps (3)");
+    expect(trajectory.files).toBeNull();
+    // The reply without a block got the format error, and counted as a step.
+    expect(lastUser(scripted.requests[2]!)).toContain("Your reply had 0 ```bash blocks");
+    // The last observation and the fallback prompt reach the model as one user turn: turns alternate.
+    const fallbackTurn = lastUser(scripted.requests[3]!);
+    expect(fallbackTurn).toMatch(/^<returncode>0<\/returncode>\n<output>\n"""A shopping cart\."""[\s\S]*The structured plan is not used \(explore did not end/);
+    for (const request of scripted.requests) {
+      expect(request.map((m) => m.role)).toEqual(request.map((_, i) => (i === 0 ? "system" : i % 2 === 1 ? "user" : "assistant")));
+    }
+    expect(read(repo, "shop/cart.py")).toBe(FIXED_CART);
+  });
+
+  it("tells the model about listed files that do not exist and goes on exploring", async () => {
+    const repo = shopRepo();
+    const { trajectory, scripted } = await runOn(repo, TASK, [
+      'READY_TO_PLAN: ["shop/carts.py", "shop"]',
+      'READY_TO_PLAN: ["./shop/cart.py"]',
+      json(FIX_PLAN),
+      SUBMIT,
+    ]);
+    expect(lastUser(scripted.requests[1]!)).toContain("- shop/carts.py: no such file\n- shop: cannot be read");
+    expect(trajectory.files).toEqual(["shop/cart.py"]);
+    expect(trajectory.exitStatus).toBe("Submitted");
+  });
+
+  it("ends with LimitsExceeded at step_limit model calls, recording the trajectory", async () => {
+    const repo = shopRepo();
+    const script = Array.from({ length: 10 }, () => bash("ls"));
+    const { trajectory, scripted } = await runOn(repo, TASK, script, { config: { limits: { step_limit: 4 } } });
+    expect(trajectory.exitStatus).toBe("LimitsExceeded");
+    expect(trajectory.exitReason).toContain("limits.step_limit (4 model calls)");
+    expect(scripted.used).toBe(4);
+    expect(trajectory.totals.modelCalls).toBe(4);
+    expect(trajectory.patch).toBe("");
+    expect(TrajectorySchema.safeParse(trajectory).success).toBe(true);
+    expect(trajectory.messages.filter((m) => m.role === "assistant")).toHaveLength(4);
+  });
+
+  it("ends with LimitsExceeded when the replies' cost reaches cost_limit", async () => {
+    const repo = shopRepo();
+    const script = Array.from({ length: 10 }, () => bash("ls"));
+    const { trajectory, scripted } = await runOn(repo, TASK, script, {
+      config: { limits: { cost_limit: 1.0 } },
+      model: (inner) => ({ name: "priced:model", complete: (messages) => Effect.map(inner.complete(messages), (reply) => ({ ...reply, costUsd: 0.4 })) }),
+    });
+    expect(trajectory.exitStatus).toBe("LimitsExceeded");
+    expect(trajectory.exitReason).toContain("limits.cost_limit ($1; spent $1.2000 in 3 model calls)");
+    expect(scripted.used).toBe(3);
+    expect(trajectory.totals.costUsd).toBeCloseTo(1.2);
+    expect(trajectory.model).toBe("priced:model");
+  });
+
+  it("a plan whose apply fails leaves the repository clean, and the revision round applies a corrected plan", async () => {
+    const repo = shopRepo();
+    let writes = 0;
+    let statusAtRevision: string | undefined;
+    const { trajectory, scripted } = await runOn(
+      repo,
+      TASK,
+      [
+        'READY_TO_PLAN: ["shop/cart.py"]',
+        json(FIX_PLAN),
+        (messages) => {
+          // Asked to revise after the failed apply: the repository must be exactly as committed.
+          statusAtRevision = status(repo);
+          expect(lastUser(messages)).toContain('writing the files failed when it ran: writing "shop/cart.py" failed (could not write "shop/cart.py": disk full); every file written before it was restored');
+          return json(FIX_PLAN, "Try again.");
+        },
+        SUBMIT,
+      ],
+      {
+        // The first write of shop/cart.py fails (after the journal was written): applyPlan rolls back.
+        workspace: (ws) => ({
+          ...ws,
+          write: (path, text) =>
+            path === "shop/cart.py" && writes++ === 0 ? Effect.fail(new WorkspaceIOError({ operation: "write", path, detail: "disk full" })) : ws.write(path, text),
+        }),
+      },
+    );
+    expect(statusAtRevision).toBe("");
+    expect(scripted.used).toBe(4);
+    expect(trajectory.plans[0]!.apply).toMatchObject({ ok: false });
+    expect(phases(trajectory)).toEqual(["explore", "graph", "plan", "verify", "execute", "plan", "verify", "execute", "review", "submit"]);
+    expect(trajectory.exitStatus).toBe("Submitted");
+    expect(read(repo, "shop/cart.py")).toBe(FIXED_CART);
+  });
+
+  it("falls back after a second failed apply, and a run that then hits the limits leaves the repository clean", async () => {
+    const repo = shopRepo();
+    const { trajectory } = await runOn(repo, TASK, ['READY_TO_PLAN: ["shop/cart.py"]', json(FIX_PLAN), json(FIX_PLAN), bash("git status --porcelain")], {
+      config: { limits: { step_limit: 4 } },
+      workspace: (ws) => ({
+        ...ws,
+        write: (path, text) => (path === "shop/cart.py" ? Effect.fail(new WorkspaceIOError({ operation: "write", path, detail: "disk full" })) : ws.write(path, text)),
+      }),
+    });
+    expect(trajectory.transitions.at(-1)).toMatchObject({ to: "fallback", reason: expect.stringMatching(/^plan execution failed after 1 revision: writing "shop\/cart\.py" failed/) });
+    expect(trajectory.exitStatus).toBe("LimitsExceeded");
+    // The command the fallback ran saw a clean tree, and the tree is still clean.
+    expect(trajectory.messages.at(-1)!.content).toContain("<returncode>0</returncode>\n<output>\n\n</output>");
+    expect(status(repo)).toBe("");
+    expect(execFileSync("git", ["diff", "HEAD"], { cwd: repo, encoding: "utf8" })).toBe("");
+  });
+
+  it("rejects an empty submission in the fallback and lets the model go on", async () => {
+    const repo = shopRepo();
+    const { trajectory, scripted } = await runOn(
+      repo,
+      TASK,
+      [SUBMIT, bash("sed -i 's/price for _name, price, _quantity/price * quantity for _name, price, quantity/' shop/cart.py"), SUBMIT],
+      { config: { limits: { max_explore_steps: 1 } } },
+    );
+    // The first SUBMIT is an explore step (a command like any other); then fallback.
+    expect(phases(trajectory)).toEqual(["explore", "fallback", "submit"]);
+    expect(trajectory.exitStatus).toBe("Submitted");
+    expect(scripted.used).toBe(3);
+
+    const again = await runOn(shopRepo(), TASK, [SUBMIT, SUBMIT, bash("echo '# note' >> shop/pricing.py"), SUBMIT], { config: { limits: { max_explore_steps: 1 } } });
+    expect(phases(again.trajectory)).toEqual(["explore", "fallback", "submit", "fallback", "submit"]);
+    expect(again.trajectory.submissions.map((s) => s.ok)).toEqual([false, true]);
+    expect(again.trajectory.submissions[0]!.problems).toEqual(["the diff is empty: no file of the work tree differs from the last commit"]);
+    expect(lastUser(again.scripted.requests[2]!)).toContain("The submission was rejected");
+    expect(again.trajectory.patch).toContain("+# note");
+  });
+
+  it("records a model failure as exit status Failed", async () => {
+    const repo = shopRepo();
+    const { trajectory } = await runOn(repo, TASK, [bash("ls")]);
+    expect(trajectory.exitStatus).toBe("Failed");
+    expect(trajectory.exitReason).toMatch(/^ModelScriptExhausted: the scripted model has only 1 replies/);
+    expect(TrajectorySchema.safeParse(trajectory).success).toBe(true);
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * Phase 2, GRAPH: the code graph of the files EXPLORE named, read through the Workspace. A file
+ * that cannot be read, or a graph with no symbol and no import (nothing to plan against), → fallback.
+ */
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
+import { buildGraph, detectLanguage, graphView, type Graph } from "@graphplan/graph";
+import { Workspace } from "@graphplan/runtime";
+
+export type GraphOutcome =
+  | { readonly kind: "ok"; readonly graph: Graph; readonly view: string; readonly files: ReadonlyMap<string, string> }
+  | { readonly kind: "fallback"; readonly reason: string };
+
+/** The texts of `paths` (a missing file is left out), read through the Workspace. */
+export function readFiles(paths: Iterable<string>): Effect.Effect<{ files: Map<string, string>; errors: string[] }, never, Workspace> {
+  return Effect.gen(function* () {
+    const ws = yield* Workspace;
+    const files = new Map<string, string>();
+    const errors: string[] = [];
+    for (const path of paths) {
+      if (files.has(path)) continue;
+      const read = yield* Effect.result(ws.read(path));
+      if (Result.isSuccess(read)) files.set(path, read.success);
+      else errors.push(read.failure.message);
+    }
+    return { files, errors };
+  });
+}
+
+/** The graph of the files' texts (those in a supported language). */
+export function graphOf(files: ReadonlyMap<string, string>): Effect.Effect<Graph> {
+  const sources = [...files].filter(([path]) => detectLanguage(path)).map(([path, source]) => ({ path, source }));
+  return Effect.promise(() => buildGraph(sources));
+}
+
+export function graphPhase(paths: readonly string[]): Effect.Effect<GraphOutcome, never, Workspace> {
+  return Effect.gen(function* () {
+    const { files, errors } = yield* readFiles(paths);
+    if (errors.length > 0) return { kind: "fallback", reason: `the graph could not be built: ${errors.join("; ")}` } as const;
+    const graph = yield* graphOf(files);
+    if (graph.symbols.length === 0 && graph.imports.length === 0) {
+      const detail = graph.errors.length ? ` (${graph.errors.join("; ")})` : "";
+      return { kind: "fallback", reason: `the code graph of ${paths.join(", ")} is empty${detail}` } as const;
+    }
+    return { kind: "ok", graph, view: graphView(graph), files } as const;
+  });
+}

@@ -1,0 +1,113 @@
+/** Reading the model's replies: bash blocks, the READY_TO_PLAN line, the plan, the submit marker. Pure. */
+import type { z } from "zod";
+import { PlanSchema, type Plan } from "@graphplan/primitives";
+
+/** The contents of every ```bash block (mini-swe-agent's pattern: the fence, a newline, the command, a newline, the fence). */
+export function bashBlocks(text: string): string[] {
+  return [...text.matchAll(/```bash[ \t]*\r?\n([\s\S]*?)\r?\n[ \t]*```/g)].map((m) => m[1]!);
+}
+
+export type Action = { readonly kind: "command"; readonly command: string } | { readonly kind: "format_error"; readonly blocks: number };
+
+/** The one command of a reply, or a format error saying how many blocks it had. */
+export function parseAction(text: string): Action {
+  const blocks = bashBlocks(text);
+  if (blocks.length !== 1 || blocks[0]!.trim() === "") return { kind: "format_error", blocks: blocks.length };
+  return { kind: "command", command: blocks[0]! };
+}
+
+export type ReadyToPlan = { readonly ok: true; readonly files: string[] } | { readonly ok: false; readonly problem: string };
+
+/**
+ * The file list of a `MARKER: ["a.py", ...]` line, if the reply has the marker (anywhere, also in an
+ * `echo` command). undefined: no marker. A list that is not a JSON array of non-empty strings, or is
+ * empty, is a problem to tell the model. Paths are normalized (`./a.py` → `a.py`) and deduplicated.
+ */
+export function parseReadyToPlan(text: string, marker = "READY_TO_PLAN"): ReadyToPlan | undefined {
+  const at = text.lastIndexOf(`${marker}:`);
+  if (at < 0) return undefined;
+  const rest = text.slice(at + marker.length + 1);
+  const open = rest.search(/\S/);
+  if (open < 0 || rest[open] !== "[") return { ok: false, problem: `${marker}: must be followed by a JSON list of file paths` };
+  // The list ends at one of the "]" after it: the first that closes valid JSON.
+  let parsed: unknown;
+  let found = false;
+  for (let close = rest.indexOf("]", open); close >= 0; close = rest.indexOf("]", close + 1)) {
+    try {
+      parsed = JSON.parse(rest.slice(open, close + 1));
+      found = true;
+      break;
+    } catch {
+      // try the next "]"
+    }
+  }
+  if (!found) return { ok: false, problem: `the list after ${marker}: is not valid JSON (write it like ["src/a.py", "src/b.py"])` };
+  if (!Array.isArray(parsed) || parsed.some((p) => typeof p !== "string" || p.trim() === "")) {
+    return { ok: false, problem: `the list after ${marker}: must hold file paths as strings` };
+  }
+  const files = [...new Set((parsed as string[]).map((p) => p.trim().replace(/^(\.\/)+/, "")))];
+  if (files.length === 0) return { ok: false, problem: `the list after ${marker}: is empty; name at least one file to change` };
+  return { ok: true, files };
+}
+
+/** Whether a command's output says the model submitted: its first line (leading blank lines skipped) is the marker. */
+export function isSubmission(output: string, marker = "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"): boolean {
+  return output.trimStart().split("\n")[0]?.trim() === marker;
+}
+
+/** The contents of every ```json block. */
+export function jsonBlocks(text: string): string[] {
+  return [...text.matchAll(/```json[ \t]*\r?\n([\s\S]*?)\r?\n[ \t]*```/gi)].map((m) => m[1]!);
+}
+
+export type ExtractedPlan =
+  | { readonly ok: true; readonly plan: Plan; readonly json: unknown }
+  | { readonly ok: false; readonly error: string; readonly json?: unknown };
+
+/**
+ * The plan of a reply: exactly one ```json block whose JSON is a plan (primitives' `PlanSchema`: a
+ * non-empty array of steps, or an object with `plan`). The seed's plan-integrity gate: a file list,
+ * an empty array or any other JSON is refused, with a message saying where and why.
+ */
+export function extractPlan(text: string): ExtractedPlan {
+  const blocks = jsonBlocks(text);
+  if (blocks.length === 0) return { ok: false, error: "the reply has no ```json block" };
+  if (blocks.length > 1) return { ok: false, error: `the reply has ${blocks.length} \`\`\`json blocks; put the whole plan in exactly one` };
+  let json: unknown;
+  try {
+    json = JSON.parse(blocks[0]!);
+  } catch (error) {
+    return { ok: false, error: `the json block is not valid JSON (${(error as Error).message})` };
+  }
+  const parsed = PlanSchema.safeParse(json);
+  if (!parsed.success) return { ok: false, error: `the JSON is not a plan: ${zodIssueText(parsed.error.issues)}`, json };
+  return { ok: true, plan: parsed.data, json };
+}
+
+/**
+ * One line for a zod error: for a union that matched no option, the issue of the option that got
+ * furthest into the input (the longest path), so `[{"op": 3}]` reports `plan[0].op`, not "invalid input".
+ */
+export function zodIssueText(issues: readonly z.core.$ZodIssue[]): string {
+  const best = deepest(issues, []);
+  const where = best.path.length === 0 ? "the plan" : `plan${best.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("")}`;
+  return `${where}: ${best.message}`;
+}
+
+function deepest(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[]): { path: PropertyKey[]; message: string } {
+  const issue = issues[0];
+  if (!issue) return { path: [...prefix], message: "invalid" };
+  const path = [...prefix, ...issue.path];
+  if (issue.code !== "invalid_union" || issue.errors.length === 0) return { path, message: issue.message };
+  return issue.errors.map((branch) => deepest(branch, path)).reduce((best, next) => (next.path.length > best.path.length ? next : best));
+}
+
+/**
+ * An output cut to `max` characters: head and tail, half each (mini-swe-agent's observation), and
+ * how many characters were left out.
+ */
+export function truncateOutput(output: string, max: number): { truncated: false; output: string } | { truncated: true; head: string; tail: string; elided: number } {
+  if (output.length <= max) return { truncated: false, output };
+  const half = Math.floor(max / 2);
+  return { truncated: true, head: output.slice(0, half), tail: output.slice(output.length - half), elided: output.length - 2 * half };
+}

@@ -1,0 +1,52 @@
+/**
+ * Phase 3, PLAN: the prompt (graph view, operator catalog, the plan's JSON Schema, all generated
+ * from the zod schemas of @graphplan/templates), and reading replies until one holds a valid plan.
+ * Replies without one get the zod error back (prompts.plan_invalid); after
+ * `limits.max_plan_attempts` of them in all → fallback.
+ */
+import * as Effect from "effect/Effect";
+import type { Plan } from "@graphplan/primitives";
+import type { LanguageModel, ModelError } from "@graphplan/runtime";
+import { catalogPrompt, planJsonSchema } from "@graphplan/templates";
+import type { LimitsExceeded } from "./errors.js";
+import { extractPlan } from "./parse.js";
+import type { Session } from "./session.js";
+import type { PlanRecord } from "./trajectory.js";
+
+/** Sends the plan prompt for the graph of `files`. */
+export function askForPlan(session: Session, files: readonly string[], graphView: string): void {
+  const schema = planJsonSchema();
+  session.prompt("plan", {
+    graph_view: graphView,
+    catalog: catalogPrompt(),
+    plan_schema: session.config.pretty_plan_schema ? JSON.stringify(schema, null, 2) : JSON.stringify(schema),
+    files: files.join(", "),
+    plan_destination: session.config.plan_destination,
+  });
+}
+
+export type PlanOutcome = { readonly kind: "plan"; readonly plan: Plan; readonly record: PlanRecord } | { readonly kind: "fallback"; readonly reason: string };
+
+/** Model replies until one holds a valid plan (each recorded in `session.plans`), or fallback. The request is already in the conversation. */
+export function requestPlan(session: Session): Effect.Effect<PlanOutcome, LimitsExceeded | ModelError, LanguageModel> {
+  return Effect.gen(function* () {
+    const max = session.config.limits.max_plan_attempts;
+    for (;;) {
+      const extracted = extractPlan(yield* session.query());
+      const record: PlanRecord = {
+        attempt: session.plans.length + 1,
+        atMessage: session.lastIndex,
+        valid: extracted.ok,
+        ...(extracted.ok ? {} : { error: extracted.error }),
+        ...(extracted.json !== undefined ? { plan: extracted.json } : {}),
+      };
+      session.plans.push(record);
+      if (extracted.ok) return { kind: "plan", plan: extracted.plan, record } as const;
+      session.invalidPlans++;
+      if (session.invalidPlans >= max) {
+        return { kind: "fallback", reason: `no valid plan after ${max} attempts (last: ${extracted.error})` } as const;
+      }
+      session.prompt("plan_invalid", { error: extracted.error, attempt: session.invalidPlans, max_attempts: max, plan_destination: session.config.plan_destination });
+    }
+  });
+}

@@ -1,0 +1,114 @@
+/**
+ * The state of one run, shared by the phases: the conversation, the counters the limits are
+ * checked against, and what the trajectory records (phase transitions, plans, submissions).
+ */
+import * as Effect from "effect/Effect";
+import { LanguageModel, Sandbox } from "@graphplan/runtime";
+import type { ChatMessage, ExecResult, ModelError, SandboxFailed } from "@graphplan/runtime";
+import { READY_MARKER, SUBMIT_MARKER, render, type AgentConfig, type PromptName } from "./config.js";
+import { LimitsExceeded } from "./errors.js";
+import { truncateOutput } from "./parse.js";
+import type { Phase, PlanRecord, Submission, TrajectoryMessage, Transition } from "./trajectory.js";
+
+export class Session {
+  readonly messages: TrajectoryMessage[] = [];
+  readonly transitions: Transition[] = [];
+  readonly plans: PlanRecord[] = [];
+  readonly submissions: Submission[] = [];
+  phase: Phase | null = null;
+  modelCalls = 0;
+  costUsd = 0;
+  /** The files EXPLORE settled on (null: it fell back). */
+  files: string[] | null = null;
+  /** Replies without a valid plan so far (limits.max_plan_attempts). */
+  invalidPlans = 0;
+
+  constructor(readonly config: AgentConfig) {}
+
+  /** Enter `phase`, recording why. */
+  enter(phase: Phase, reason: string): void {
+    this.transitions.push({ from: this.phase, to: phase, reason, atMessage: this.messages.length });
+    this.phase = phase;
+  }
+
+  say(role: "system" | "user", content: string): void {
+    this.messages.push({ role, content, phase: this.phase ?? "explore" });
+  }
+
+  /** Renders the prompt `name` with `view` (the markers and the timeout are always there) and sends it as the user. */
+  prompt(name: PromptName, view: Record<string, unknown> = {}): void {
+    this.say(name === "system" ? "system" : "user", this.render(name, view));
+  }
+
+  render(name: PromptName, view: Record<string, unknown> = {}): string {
+    return render(this.config.prompts[name], {
+      ready_marker: READY_MARKER,
+      submit_marker: SUBMIT_MARKER,
+      timeout_seconds: this.config.command.timeout_seconds,
+      ...view,
+    });
+  }
+
+  /**
+   * One model call with the whole conversation; the reply is appended. Fails with `LimitsExceeded`
+   * before calling when `step_limit` calls were made or `cost_limit` dollars spent (0 = no limit).
+   */
+  query(): Effect.Effect<string, LimitsExceeded | ModelError, LanguageModel> {
+    return Effect.gen({ self: this }, function* () {
+      const { step_limit, cost_limit } = this.config.limits;
+      if (step_limit > 0 && this.modelCalls >= step_limit) {
+        return yield* new LimitsExceeded({ limit: "step_limit", max: step_limit, modelCalls: this.modelCalls, costUsd: this.costUsd });
+      }
+      if (cost_limit > 0 && this.costUsd >= cost_limit) {
+        return yield* new LimitsExceeded({ limit: "cost_limit", max: cost_limit, modelCalls: this.modelCalls, costUsd: this.costUsd });
+      }
+      const model = yield* LanguageModel;
+      const reply = yield* model.complete(this.conversation());
+      this.modelCalls++;
+      this.costUsd += reply.costUsd;
+      this.messages.push({ role: "assistant", content: reply.content, phase: this.phase ?? "explore", costUsd: reply.costUsd, usage: reply.usage });
+      return reply.content;
+    });
+  }
+
+  /**
+   * The messages as the model gets them: consecutive user messages (an observation followed by a
+   * phase's prompt, e.g. when EXPLORE runs out of steps) joined into one, so turns alternate for
+   * every provider.
+   */
+  conversation(): ChatMessage[] {
+    const out: ChatMessage[] = [];
+    for (const { role, content } of this.messages) {
+      const last = out.at(-1);
+      if (last && last.role === "user" && role === "user") last.content = `${last.content}\n\n${content}`;
+      else out.push({ role, content });
+    }
+    return out;
+  }
+
+  /** Runs the model's command in the sandbox, with the configured timeout. */
+  exec(command: string): Effect.Effect<ExecResult, SandboxFailed, Sandbox> {
+    const timeoutMs = this.config.command.timeout_seconds * 1000;
+    return Effect.gen(function* () {
+      const sandbox = yield* Sandbox;
+      return yield* sandbox.exec(command, { timeoutMs });
+    });
+  }
+
+  /** The observation of a command's result (prompts.observation), its output cut per `command.max_output_chars`. */
+  observe(result: ExecResult): void {
+    // One trailing newline less: the template puts the output on lines of its own.
+    const cut = truncateOutput(result.output.replace(/\n$/, ""), this.config.command.max_output_chars);
+    this.prompt("observation", {
+      exit_code: result.exitCode,
+      timed_out: result.timedOut,
+      output_chars: result.output.length,
+      ...(cut.truncated ? { truncated: true, head: cut.head, tail: cut.tail, elided_chars: cut.elided } : { truncated: false, output: cut.output }),
+    });
+  }
+
+  /** Index of the last message (the reply just received). */
+  get lastIndex(): number {
+    return this.messages.length - 1;
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * The trajectory of a run: everything needed to see what the agent did and why, written by the CLI
+ * as `trajectory.json`. Described once here; types are inferred.
+ */
+import { z } from "zod";
+import { ChatMessageSchema } from "@graphplan/runtime";
+import { VerifyResultSchema } from "@graphplan/verifier";
+
+export const PHASES = ["explore", "graph", "plan", "verify", "execute", "review", "submit", "fallback"] as const;
+export const PhaseSchema = z.enum(PHASES);
+export type Phase = z.infer<typeof PhaseSchema>;
+
+export const EXIT_STATUSES = ["Submitted", "LimitsExceeded", "Failed"] as const;
+export const ExitStatusSchema = z.enum(EXIT_STATUSES);
+export type ExitStatus = z.infer<typeof ExitStatusSchema>;
+
+export const TrajectoryMessageSchema = ChatMessageSchema.extend({
+  /** The phase the message belongs to. */
+  phase: PhaseSchema,
+  /** Assistant messages: the dollars and tokens of the reply. */
+  costUsd: z.number().nonnegative().optional(),
+  usage: z.object({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() }).optional(),
+});
+export type TrajectoryMessage = z.infer<typeof TrajectoryMessageSchema>;
+
+export const TransitionSchema = z.object({
+  from: PhaseSchema.nullable(),
+  to: PhaseSchema,
+  /** Why, e.g. `fallback: plan verification failed after 3 revisions`. */
+  reason: z.string(),
+  /** Index in `messages` of the first message of the new phase. */
+  atMessage: z.number().int().nonnegative(),
+});
+export type Transition = z.infer<typeof TransitionSchema>;
+
+export const ApplyRecordSchema = z.discriminatedUnion("ok", [
+  z.object({ ok: z.literal(true), written: z.array(z.string()), created: z.array(z.string()) }),
+  z.object({ ok: z.literal(false), step: z.number().int().nullable(), op: z.string().nullable(), error: z.string() }),
+]);
+export type ApplyRecord = z.infer<typeof ApplyRecordSchema>;
+
+export const PlanRecordSchema = z.object({
+  /** 1-based count of model replies in the planning phases. */
+  attempt: z.number().int().positive(),
+  /** Index in `messages` of the assistant message holding the plan. */
+  atMessage: z.number().int().nonnegative(),
+  /** Whether the reply held a valid plan (PlanSchema); `error` says why not. */
+  valid: z.boolean(),
+  error: z.string().optional(),
+  /** The plan as parsed (the JSON even when it is not a valid plan; absent when it was not JSON). */
+  plan: z.unknown().optional(),
+  verify: VerifyResultSchema.optional(),
+  apply: ApplyRecordSchema.optional(),
+});
+export type PlanRecord = z.infer<typeof PlanRecordSchema>;
+
+export const PatchChecksSchema = z.object({
+  /** Each check of the seed's post-submission patch verification. */
+  diffHeader: z.boolean(),
+  fileMarkers: z.boolean(),
+  hunks: z.boolean(),
+  additions: z.boolean(),
+  applies: z.boolean(),
+});
+export type PatchChecks = z.infer<typeof PatchChecksSchema>;
+
+export const SubmissionSchema = z.object({
+  phase: PhaseSchema,
+  atMessage: z.number().int().nonnegative(),
+  ok: z.boolean(),
+  patch: z.string(),
+  checks: PatchChecksSchema,
+  problems: z.array(z.string()),
+});
+export type Submission = z.infer<typeof SubmissionSchema>;
+
+export const TrajectorySchema = z.object({
+  format: z.literal("graphplan-trajectory/1"),
+  instance: z.object({ id: z.string().nullable(), task: z.string() }),
+  config: z.object({
+    name: z.string(),
+    limits: z.record(z.string(), z.number()),
+  }),
+  model: z.string(),
+  sandbox: z.string(),
+  workspace: z.string(),
+  messages: z.array(TrajectoryMessageSchema),
+  transitions: z.array(TransitionSchema),
+  /** The files EXPLORE settled on (null when it fell back). */
+  files: z.array(z.string()).nullable(),
+  plans: z.array(PlanRecordSchema),
+  /** Every submission attempt (patch + checks), in order; the last accepted one is `patch`. */
+  submissions: z.array(SubmissionSchema),
+  exitStatus: ExitStatusSchema,
+  /** Why the run ended (the limit hit, the error). */
+  exitReason: z.string(),
+  /** The submitted patch; empty unless `exitStatus` is `Submitted`. */
+  patch: z.string(),
+  totals: z.object({
+    costUsd: z.number().nonnegative(),
+    modelCalls: z.number().int().nonnegative(),
+  }),
+});
+export type Trajectory = z.infer<typeof TrajectorySchema>;

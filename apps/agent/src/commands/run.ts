@@ -1,0 +1,183 @@
+/**
+ * `graphplan run --repo DIR --task FILE|--task-text TEXT [--config FILE] [--provider P --model M]
+ * [--sandbox local|docker --image IMG] [--output DIR]`: the GraphPlan agent on a git repository.
+ * Writes `<output>/trajectory.json` and `<output>/patch.diff` and prints a one-line summary.
+ *
+ * Exit codes: 0 when the agent submitted a patch that passed the checks; 1 when the run ended
+ * otherwise (limits, a model or sandbox failure: the trajectory says why); 2 when the input is
+ * unusable (no task, a repository that is not a clean git work tree, a bad config, a model or
+ * sandbox that cannot be set up).
+ */
+import { execFileSync } from "node:child_process";
+import { mkdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { Option, type Command } from "commander";
+import * as Data from "effect/Data";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Result from "effect/Result";
+import { z } from "zod";
+import { LanguageModel, ModelConfigSchema, Sandbox, ScriptedModel, Workspace } from "@graphplan/runtime";
+import { runAgent } from "../agent/agent.js";
+import { loadConfig, type AgentConfig } from "../agent/config.js";
+import { RepoDirty, RepoNotGitWorkTree, RunInputInvalid } from "../agent/errors.js";
+import type { Trajectory } from "../agent/trajectory.js";
+
+interface RunOptions {
+  repo: string;
+  task?: string;
+  taskText?: string;
+  instanceId?: string;
+  config?: string;
+  provider?: "anthropic" | "openai" | "scripted";
+  model?: string;
+  script?: string;
+  sandbox: "local" | "docker";
+  image?: string;
+  workdir: string;
+  output: string;
+  allowDirty?: boolean;
+}
+
+export function runCommand(program: Command): void {
+  program
+    .command("run")
+    .description("solve a task on a git repository with the GraphPlan agent; writes trajectory.json and patch.diff")
+    .requiredOption("--repo <dir>", "the repository: the top level of a git work tree with at least one commit")
+    .option("--task <file>", "a file holding the task (e.g. an issue's text)")
+    .option("--task-text <text>", "the task itself")
+    .option("--instance-id <id>", "an id for the trajectory (e.g. a SWE-bench instance id)")
+    .option("--config <file>", "a YAML file merged over the default config (config/default.yaml)")
+    .addOption(new Option("--provider <name>", "the model's provider (scripted: replies from --script, for demos and tests)").choices(["anthropic", "openai", "scripted"]))
+    .option("--model <name>", "the provider's model id, e.g. claude-sonnet-4-5 or gpt-4.1")
+    .option("--script <file>", "with --provider scripted: a JSON array of the model's replies, in order")
+    .addOption(new Option("--sandbox <kind>", "where the model's commands run").choices(["local", "docker"]).default("local"))
+    .option("--image <image>", "with --sandbox docker: the image (the repository is mounted into it at --workdir)")
+    .option("--workdir <path>", "with --sandbox docker: where the repository is mounted in the container", "/repo")
+    .option("--output <dir>", "where trajectory.json and patch.diff are written", "graphplan-output")
+    .option("--allow-dirty", "run on a repository with uncommitted changes (they end up in the patch; nothing is reverted)")
+    .action(async (options: RunOptions, command: Command) => {
+      const fail = (message: string): never => command.error(`error: ${message}`, { exitCode: 2, code: "graphplan.runInput" });
+      const setup = await Effect.runPromise(Effect.result(prepare(options)));
+      if (Result.isFailure(setup)) return fail(setup.failure.message);
+      const { repo, task, config, configName, layers } = setup.success;
+
+      const program = runAgent({ task, config, configName, ...(options.instanceId !== undefined ? { instanceId: options.instanceId } : {}) }).pipe(Effect.provide(layers));
+      // runAgent itself always answers a trajectory: a failure here is a layer that could not be built
+      // (ModelConfigInvalid: no API key; SandboxUnavailable: no engine or image), so bad input.
+      const outcome = await Effect.runPromise(Effect.result(program));
+      if (Result.isFailure(outcome)) return fail(outcome.failure.message);
+      const trajectory = outcome.success;
+
+      const output = resolve(options.output);
+      await mkdir(output, { recursive: true });
+      await writeFile(join(output, "trajectory.json"), `${JSON.stringify(trajectory, null, 2)}\n`);
+      await writeFile(join(output, "patch.diff"), trajectory.patch);
+      process.stdout.write(`${summary(trajectory, repo, output)}\n`);
+      if (trajectory.exitStatus !== "Submitted") throw new RunNotSubmitted({ exitStatus: trajectory.exitStatus });
+    });
+}
+
+/** The run ended without a submitted patch (exit code 1; the summary line says why). */
+export class RunNotSubmitted extends Data.TaggedError("RunNotSubmitted")<{ readonly exitStatus: string }> {
+  override get message(): string {
+    return `the run ended with ${this.exitStatus}; see trajectory.json`;
+  }
+}
+
+/** One line: status, patch size, calls and cost, where the files are. */
+export function summary(t: Trajectory, repo: string, output: string): string {
+  const files = (t.patch.match(/^diff --git /gm) ?? []).length;
+  const added = t.patch.split("\n").filter((l) => l.startsWith("+") && !l.startsWith("+++")).length;
+  const removed = t.patch.split("\n").filter((l) => l.startsWith("-") && !l.startsWith("---")).length;
+  const path = t.transitions.map((tr) => tr.to).filter((p, i, all) => p !== all[i - 1]).join(">");
+  const what = t.exitStatus === "Submitted" ? `patch of ${files} file${files === 1 ? "" : "s"} (+${added} -${removed})` : t.exitReason;
+  return `${t.exitStatus}: ${what}; ${t.totals.modelCalls} model calls, $${t.totals.costUsd.toFixed(4)}; phases ${path}; repo ${repo}; wrote ${join(output, "trajectory.json")} and patch.diff`;
+}
+
+/** git's output, untrimmed (`status --porcelain` lines start with a space). */
+const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+
+/** The repository's real path, after checking it is the top level of a git work tree with a commit and, unless allowed, clean. */
+function checkRepo(dir: string, allowDirty: boolean): Effect.Effect<string, RepoNotGitWorkTree | RepoDirty> {
+  return Effect.gen(function* () {
+    const repo = yield* Effect.tryPromise({
+      try: async () => {
+        const real = await realpath(dir);
+        if (!(await stat(real)).isDirectory()) throw new Error("not a directory");
+        return real;
+      },
+      catch: (error) => new RepoNotGitWorkTree({ repo: dir, detail: `${(error as Error).message}; pass an existing directory` }),
+    });
+    const top = yield* Effect.try({
+      try: () => git(repo, "rev-parse", "--show-toplevel").trim(),
+      catch: () => new RepoNotGitWorkTree({ repo: dir, detail: "it is not inside a git work tree; run `git init` and commit the project first" }),
+    });
+    if ((yield* Effect.promise(() => realpath(top))) !== repo) {
+      return yield* new RepoNotGitWorkTree({ repo: dir, detail: `it is inside the git work tree ${top}; pass its top level (patches are relative to it)` });
+    }
+    yield* Effect.try({
+      try: () => git(repo, "rev-parse", "--verify", "--quiet", "HEAD"),
+      catch: () => new RepoNotGitWorkTree({ repo: dir, detail: "it has no commit yet; commit the project first (the patch is made against HEAD)" }),
+    });
+    const dirty = git(repo, "status", "--porcelain", "--untracked-files=all").split("\n").filter((line) => line !== "");
+    if (dirty.length > 0 && !allowDirty) return yield* new RepoDirty({ repo: dir, files: dirty.map((line) => line.slice(3)) });
+    return repo;
+  });
+}
+
+const readText = (path: string, what: string) =>
+  Effect.tryPromise({ try: () => readFile(path, "utf8"), catch: (error) => new RunInputInvalid({ detail: `cannot read ${what} ${path}: ${(error as Error).message}` }) });
+
+/** Everything the run needs, checked before the agent starts. */
+function prepare(options: RunOptions) {
+  return Effect.gen(function* () {
+    if ((options.task === undefined) === (options.taskText === undefined)) {
+      return yield* new RunInputInvalid({ detail: "give the task with exactly one of --task FILE and --task-text TEXT" });
+    }
+    const task = options.task !== undefined ? yield* readText(options.task, "the task file") : options.taskText!;
+    if (task.trim() === "") return yield* new RunInputInvalid({ detail: "the task is empty" });
+    const { config, name: configName } = yield* loadConfig(options.config);
+    const repo = yield* checkRepo(options.repo, options.allowDirty === true);
+    const model = yield* modelLayer(options, config);
+    const sandbox = yield* sandboxLayer(options, repo, config);
+    return { repo, task, config, configName, layers: Layer.mergeAll(model, sandbox, Workspace.layer(repo)) };
+  });
+}
+
+const ScriptSchema = z.array(z.string()).min(1);
+
+function modelLayer(options: RunOptions, config: AgentConfig) {
+  return Effect.gen(function* () {
+    if (options.provider === "scripted") {
+      if (options.script === undefined) return yield* new RunInputInvalid({ detail: "--provider scripted needs --script FILE (a JSON array of replies)" });
+      const text = yield* readText(options.script, "the script");
+      const parsed = ScriptSchema.safeParse(yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: () => new RunInputInvalid({ detail: `the script ${options.script} is not JSON` }) }));
+      if (!parsed.success) return yield* new RunInputInvalid({ detail: `the script ${options.script} must be a non-empty JSON array of strings (the replies)` });
+      return LanguageModel.layerTest(new ScriptedModel(parsed.data));
+    }
+    if (options.script !== undefined) return yield* new RunInputInvalid({ detail: "--script goes with --provider scripted" });
+    const provider = options.provider ?? config.model?.provider;
+    const model = options.model ?? (options.provider === undefined || options.provider === config.model?.provider ? config.model?.model : undefined);
+    if (provider === undefined || model === undefined) {
+      return yield* new RunInputInvalid({ detail: "name the model: --provider anthropic|openai --model NAME (or a model: section in --config), or --provider scripted --script FILE" });
+    }
+    const base = config.model && config.model.provider === provider ? config.model : {};
+    const parsed = ModelConfigSchema.safeParse({ ...base, provider, model });
+    if (!parsed.success) return yield* new RunInputInvalid({ detail: `the model config is invalid: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}` });
+    // Building the layer reads the API key: a missing key fails before the first model call, as bad input.
+    return LanguageModel.layer(parsed.data);
+  });
+}
+
+function sandboxLayer(options: RunOptions, repo: string, config: AgentConfig) {
+  return Effect.gen(function* () {
+    const timeoutMs = config.command.timeout_seconds * 1000;
+    if (options.sandbox === "docker") {
+      if (options.image === undefined) return yield* new RunInputInvalid({ detail: "--sandbox docker needs --image IMAGE (it must exist locally)" });
+      return Sandbox.layerDocker({ image: options.image, workdir: options.workdir, binds: [`${repo}:${options.workdir}`], timeoutMs });
+    }
+    if (options.image !== undefined) return yield* new RunInputInvalid({ detail: "--image goes with --sandbox docker" });
+    return Sandbox.layerLocal({ cwd: repo, timeoutMs });
+  });
+}
