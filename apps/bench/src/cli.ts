@@ -1,7 +1,9 @@
 #!/usr/bin/env -S tsx --conditions=source
 /**
  * `pnpm -s bench replay --dataset FILE.jsonl --repos DIR [--repo-map FILE.json]
- *   [--instances ID,...] [-w N] --out DIR [--no-git-check]`
+ *   [--instances ID,...] [-w N] --out DIR [--no-git-check]`: the gold-patch replay.
+ * `pnpm -s bench agent --dataset FILE.jsonl --repos DIR --out DIR --provider P --model M ...`: the
+ *   agent on each instance, writing SWE-bench predictions (see README.md).
  */
 import { buildProgram } from "./program.js";
 

@@ -15,3 +15,5 @@ export type { ReplayOptions } from "./replay.js";
 export { runReplay, readRepoMap } from "./run.js";
 export type { RunOptions, RunResult } from "./run.js";
 export { buildProgram } from "./program.js";
+export { runAgentBench, AgentBenchInputInvalid } from "./agent/harness.js";
+export type { AgentBenchOptions, AgentBenchResult } from "./agent/harness.js";

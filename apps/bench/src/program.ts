@@ -1,5 +1,6 @@
 /** The `bench` command line program (commander). */
 import { Command, InvalidArgumentError } from "commander";
+import { agentCommand } from "./agent/command.js";
 import { readRepoMap, runReplay } from "./run.js";
 
 const positiveInt = (value: string): number => {
@@ -40,5 +41,6 @@ export function buildProgram(): Command {
       });
       process.stdout.write(`${result.table}\n\nreport: ${result.reportPath}\n`);
     });
+  agentCommand(program);
   return program;
 }

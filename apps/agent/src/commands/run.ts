@@ -9,32 +9,26 @@
  * sandbox that cannot be set up).
  */
 import { execFileSync } from "node:child_process";
-import { mkdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
+import { mkdir, realpath, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Result from "effect/Result";
-import { z } from "zod";
-import { LanguageModel, ModelConfigSchema, Sandbox, ScriptedModel, Workspace } from "@graphplan/runtime";
+import { Workspace } from "@graphplan/runtime";
 import { runAgent } from "../agent/agent.js";
-import { loadConfig, type AgentConfig } from "../agent/config.js";
+import { loadConfig } from "../agent/config.js";
 import { RepoDirty, RepoNotGitWorkTree, RunInputInvalid } from "../agent/errors.js";
+import { modelLayer, PROVIDERS, readText, SANDBOXES, sandboxLayer, type ModelOptions, type SandboxOptions } from "../agent/layers.js";
 import type { Trajectory } from "../agent/trajectory.js";
 
-interface RunOptions {
+interface RunOptions extends ModelOptions, SandboxOptions {
   repo: string;
   task?: string;
   taskText?: string;
   instanceId?: string;
   config?: string;
-  provider?: "anthropic" | "openai" | "scripted";
-  model?: string;
-  script?: string;
-  sandbox: "local" | "docker";
-  image?: string;
-  workdir: string;
   output: string;
   allowDirty?: boolean;
 }
@@ -48,10 +42,10 @@ export function runCommand(program: Command): void {
     .option("--task-text <text>", "the task itself")
     .option("--instance-id <id>", "an id for the trajectory (e.g. a SWE-bench instance id)")
     .option("--config <file>", "a YAML file merged over the default config (config/default.yaml)")
-    .addOption(new Option("--provider <name>", "the model's provider (scripted: replies from --script, for demos and tests)").choices(["anthropic", "openai", "scripted"]))
+    .addOption(new Option("--provider <name>", "the model's provider (scripted: replies from --script, for demos and tests)").choices([...PROVIDERS]))
     .option("--model <name>", "the provider's model id, e.g. claude-sonnet-4-5 or gpt-4.1")
     .option("--script <file>", "with --provider scripted: a JSON array of the model's replies, in order")
-    .addOption(new Option("--sandbox <kind>", "where the model's commands run").choices(["local", "docker"]).default("local"))
+    .addOption(new Option("--sandbox <kind>", "where the model's commands run").choices([...SANDBOXES]).default("local"))
     .option("--image <image>", "with --sandbox docker: the image (the repository is mounted into it at --workdir)")
     .option("--workdir <path>", "with --sandbox docker: where the repository is mounted in the container", "/repo")
     .option("--output <dir>", "where trajectory.json and patch.diff are written", "graphplan-output")
@@ -126,9 +120,6 @@ function checkRepo(dir: string, allowDirty: boolean): Effect.Effect<string, Repo
   });
 }
 
-const readText = (path: string, what: string) =>
-  Effect.tryPromise({ try: () => readFile(path, "utf8"), catch: (error) => new RunInputInvalid({ detail: `cannot read ${what} ${path}: ${(error as Error).message}` }) });
-
 /** Everything the run needs, checked before the agent starts. */
 function prepare(options: RunOptions) {
   return Effect.gen(function* () {
@@ -142,42 +133,5 @@ function prepare(options: RunOptions) {
     const model = yield* modelLayer(options, config);
     const sandbox = yield* sandboxLayer(options, repo, config);
     return { repo, task, config, configName, layers: Layer.mergeAll(model, sandbox, Workspace.layer(repo)) };
-  });
-}
-
-const ScriptSchema = z.array(z.string()).min(1);
-
-function modelLayer(options: RunOptions, config: AgentConfig) {
-  return Effect.gen(function* () {
-    if (options.provider === "scripted") {
-      if (options.script === undefined) return yield* new RunInputInvalid({ detail: "--provider scripted needs --script FILE (a JSON array of replies)" });
-      const text = yield* readText(options.script, "the script");
-      const parsed = ScriptSchema.safeParse(yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: () => new RunInputInvalid({ detail: `the script ${options.script} is not JSON` }) }));
-      if (!parsed.success) return yield* new RunInputInvalid({ detail: `the script ${options.script} must be a non-empty JSON array of strings (the replies)` });
-      return LanguageModel.layerTest(new ScriptedModel(parsed.data));
-    }
-    if (options.script !== undefined) return yield* new RunInputInvalid({ detail: "--script goes with --provider scripted" });
-    const provider = options.provider ?? config.model?.provider;
-    const model = options.model ?? (options.provider === undefined || options.provider === config.model?.provider ? config.model?.model : undefined);
-    if (provider === undefined || model === undefined) {
-      return yield* new RunInputInvalid({ detail: "name the model: --provider anthropic|openai --model NAME (or a model: section in --config), or --provider scripted --script FILE" });
-    }
-    const base = config.model && config.model.provider === provider ? config.model : {};
-    const parsed = ModelConfigSchema.safeParse({ ...base, provider, model });
-    if (!parsed.success) return yield* new RunInputInvalid({ detail: `the model config is invalid: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}` });
-    // Building the layer reads the API key: a missing key fails before the first model call, as bad input.
-    return LanguageModel.layer(parsed.data);
-  });
-}
-
-function sandboxLayer(options: RunOptions, repo: string, config: AgentConfig) {
-  return Effect.gen(function* () {
-    const timeoutMs = config.command.timeout_seconds * 1000;
-    if (options.sandbox === "docker") {
-      if (options.image === undefined) return yield* new RunInputInvalid({ detail: "--sandbox docker needs --image IMAGE (it must exist locally)" });
-      return Sandbox.layerDocker({ image: options.image, workdir: options.workdir, binds: [`${repo}:${options.workdir}`], timeoutMs });
-    }
-    if (options.image !== undefined) return yield* new RunInputInvalid({ detail: "--image goes with --sandbox docker" });
-    return Sandbox.layerLocal({ cwd: repo, timeoutMs });
   });
 }

@@ -1,0 +1,102 @@
+/**
+ * The model and sandbox layers of a run, built from command-line options. One place for both
+ * `graphplan run` and the SWE-bench harness (`bench agent`), so the two accept the same
+ * `--provider/--model/--script` and `--sandbox/--image/--workdir` and fail the same way.
+ */
+import { readFile } from "node:fs/promises";
+import * as Effect from "effect/Effect";
+import type * as Layer from "effect/Layer";
+import { z } from "zod";
+import { LanguageModel, ModelConfigSchema, Sandbox, ScriptedModel } from "@graphplan/runtime";
+import type { ModelConfigInvalid, SandboxUnavailable } from "@graphplan/runtime";
+import type { AgentConfig } from "./config.js";
+import { RunInputInvalid } from "./errors.js";
+
+export const PROVIDERS = ["anthropic", "openai", "scripted"] as const;
+export type Provider = (typeof PROVIDERS)[number];
+export const SANDBOXES = ["local", "docker"] as const;
+export type SandboxKind = (typeof SANDBOXES)[number];
+
+/** `--provider`, `--model`, `--script`. */
+export interface ModelOptions {
+  readonly provider?: Provider | undefined;
+  readonly model?: string | undefined;
+  /** With provider `scripted`: a JSON file holding an array of replies, in order. */
+  readonly script?: string | undefined;
+}
+
+/** `--sandbox`, `--image`, `--workdir`. */
+export interface SandboxOptions {
+  readonly sandbox: SandboxKind;
+  /** With `docker`: the image (it must exist locally). */
+  readonly image?: string | undefined;
+  /** With `docker`: where the directory is mounted in the container. */
+  readonly workdir: string;
+}
+
+/** What a caller adds to a docker sandbox besides the directory's own mount. */
+export interface SandboxExtras {
+  /** More bind mounts, `host:container[:ro]`. */
+  readonly binds?: readonly string[];
+  /** Environment variables of the container. */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** A text file of the command line (task, script), or `RunInputInvalid` naming it. */
+export const readText = (path: string, what: string): Effect.Effect<string, RunInputInvalid> =>
+  Effect.tryPromise({ try: () => readFile(path, "utf8"), catch: (error) => new RunInputInvalid({ detail: `cannot read ${what} ${path}: ${(error as Error).message}` }) });
+
+const ScriptSchema = z.array(z.string()).min(1);
+
+/**
+ * The model layer: `scripted` replays `--script` (one `ScriptedModel`, so a layer built once and
+ * shared by several runs hands out the replies in order across them); `anthropic`/`openai` (or the
+ * config's `model:` section) are the runtime's live models. Fails with `RunInputInvalid` for a
+ * missing or contradictory option; the live layer itself fails with `ModelConfigInvalid` when it is
+ * built without an API key.
+ */
+export function modelLayer(options: ModelOptions, config: AgentConfig): Effect.Effect<Layer.Layer<LanguageModel, ModelConfigInvalid>, RunInputInvalid> {
+  return Effect.gen(function* () {
+    if (options.provider === "scripted") {
+      if (options.script === undefined) return yield* new RunInputInvalid({ detail: "--provider scripted needs --script FILE (a JSON array of replies)" });
+      const text = yield* readText(options.script, "the script");
+      const parsed = ScriptSchema.safeParse(yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: () => new RunInputInvalid({ detail: `the script ${options.script} is not JSON` }) }));
+      if (!parsed.success) return yield* new RunInputInvalid({ detail: `the script ${options.script} must be a non-empty JSON array of strings (the replies)` });
+      return LanguageModel.layerTest(new ScriptedModel(parsed.data));
+    }
+    if (options.script !== undefined) return yield* new RunInputInvalid({ detail: "--script goes with --provider scripted" });
+    const provider = options.provider ?? config.model?.provider;
+    const model = options.model ?? (options.provider === undefined || options.provider === config.model?.provider ? config.model?.model : undefined);
+    if (provider === undefined || model === undefined) {
+      return yield* new RunInputInvalid({ detail: "name the model: --provider anthropic|openai --model NAME (or a model: section in --config), or --provider scripted --script FILE" });
+    }
+    const base = config.model && config.model.provider === provider ? config.model : {};
+    const parsed = ModelConfigSchema.safeParse({ ...base, provider, model });
+    if (!parsed.success) return yield* new RunInputInvalid({ detail: `the model config is invalid: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}` });
+    // Building the layer reads the API key: a missing key fails before the first model call, as bad input.
+    return LanguageModel.layer(parsed.data);
+  });
+}
+
+/**
+ * The sandbox layer over `dir`: `local` runs the commands in `dir`; `docker` runs them in a container
+ * of `--image` with `dir` bind-mounted at `--workdir` (plus `extras`), removed when the layer's
+ * scope closes. Commands time out after the config's `command.timeout_seconds`.
+ */
+export function sandboxLayer(options: SandboxOptions, dir: string, config: AgentConfig, extras: SandboxExtras = {}): Effect.Effect<Layer.Layer<Sandbox, SandboxUnavailable>, RunInputInvalid> {
+  return Effect.gen(function* () {
+    const timeoutMs = config.command.timeout_seconds * 1000;
+    if (options.sandbox === "docker") {
+      if (options.image === undefined) return yield* new RunInputInvalid({ detail: "--sandbox docker needs --image IMAGE (it must exist locally)" });
+      return Sandbox.layerDocker({
+        image: options.image,
+        workdir: options.workdir,
+        binds: [`${dir}:${options.workdir}`, ...(extras.binds ?? [])],
+        timeoutMs,
+        ...(extras.env ? { env: extras.env } : {}),
+      });
+    }
+    if (options.image !== undefined) return yield* new RunInputInvalid({ detail: "--image goes with --sandbox docker" });
+    return Sandbox.layerLocal({ cwd: dir, timeoutMs });
+  });
+}

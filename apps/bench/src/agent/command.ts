@@ -1,0 +1,105 @@
+/**
+ * `bench agent`: registers the command. Bad input ends with one line on stderr and exit code 2;
+ * Ctrl-C stops the run after the current instance's worktree (and container) are removed, writes
+ * report.json and exits 130 (a second Ctrl-C exits at once).
+ */
+import { PROVIDERS, SANDBOXES, type Provider, type SandboxKind } from "@graphplan/agent";
+import { type Command, InvalidArgumentError, Option } from "commander";
+import * as Cause from "effect/Cause";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import { readRepoMap } from "../run.js";
+import { runAgentBench } from "./harness.js";
+
+interface AgentCommandOptions {
+  dataset: string;
+  repos?: string;
+  repoMap?: string;
+  instances?: string[];
+  out: string;
+  config?: string;
+  provider?: Provider;
+  model?: string;
+  script?: string;
+  sandbox: SandboxKind;
+  image?: string;
+  workdir: string;
+  redo?: boolean;
+  quiet?: boolean;
+}
+
+export function agentCommand(program: Command): void {
+  const command = program
+    .command("agent")
+    .description("run the GraphPlan agent on SWE-bench instances, each in a fresh worktree at its base commit; writes preds.jsonl, report.json and per-instance trajectories")
+    .requiredOption("--dataset <file>", "JSONL with repo, instance_id, base_commit and problem_statement per line")
+    .option("--repos <dir>", "directory holding one git repository per dataset repo, as <owner>__<name> (bare or not)")
+    .option("--repo-map <file>", 'JSON object mapping "owner/name" to a git directory')
+    .option("--instances <ids>", "comma-separated instance ids (default: all)", (v: string) => v.split(",").map((s) => s.trim()).filter(Boolean))
+    .requiredOption("--out <dir>", "output directory: preds.jsonl, report.json and <instance_id>/{trajectory.json,model.patch}")
+    .option("--config <file>", "a YAML file merged over the agent's default config")
+    .addOption(new Option("--provider <name>", "the model's provider (scripted: replies from --script)").choices([...PROVIDERS]))
+    .option("--model <name>", "the provider's model id, e.g. claude-sonnet-4-5 or gpt-4.1")
+    .option("--script <file>", "with --provider scripted: a JSON array of replies, handed out in order across the instances")
+    .addOption(new Option("--sandbox <kind>", "where the model's commands run").choices([...SANDBOXES]).default("local"))
+    .option("--image <image>", "with --sandbox docker: the image (the worktree is mounted into it at --workdir)")
+    .option("--workdir <path>", "with --sandbox docker: where the worktree is mounted in the container", "/repo")
+    .option("--redo", "run instances that are already in OUT/preds.jsonl again")
+    .option("-q, --quiet", "no progress lines on stderr");
+  // Usage errors become one thrown line (the CLI prints it and exits 2) instead of commander's own exit 1.
+  command.configureOutput({ outputError: () => undefined });
+  command.exitOverride((error) => {
+    if (error.exitCode === 0) process.exit(0); // --help
+    throw new InvalidArgumentError(error.message);
+  });
+  command.action(async (opts: AgentCommandOptions) => {
+    const repoMap = opts.repoMap === undefined ? undefined : await readRepoMap(opts.repoMap).catch((e: Error) => Promise.reject(new InvalidArgumentError(`error: --repo-map ${e.message}`)));
+    const controller = new AbortController();
+    let interrupts = 0;
+    const onSigint = () => {
+      if (++interrupts > 1) process.exit(130);
+      process.stderr.write("\ninterrupted: removing the current worktree, writing report.json (Ctrl-C again to quit at once)\n");
+      controller.abort();
+    };
+    process.on("SIGINT", onSigint);
+    try {
+      const exit = await Effect.runPromiseExit(
+        runAgentBench({
+          dataset: opts.dataset,
+          reposDir: opts.repos,
+          repoMap,
+          instances: opts.instances,
+          outDir: opts.out,
+          configPath: opts.config,
+          model: { provider: opts.provider, model: opts.model, script: opts.script },
+          sandbox: { sandbox: opts.sandbox, image: opts.image, workdir: opts.workdir },
+          redo: opts.redo,
+          onEntry: opts.quiet
+            ? undefined
+            : (e, done, total) =>
+                process.stderr.write(
+                  `[${done}/${total}] ${e.instance_id} ${e.status}${e.cause ? ` (${e.cause})` : ""}${e.resumed ? " (done before)" : ""} ${e.model_calls} calls $${e.cost_usd.toFixed(4)} ${e.ms} ms\n`,
+                ),
+        }),
+        { signal: controller.signal },
+      );
+      if (Exit.isSuccess(exit)) {
+        const result = exit.value;
+        const dropped = result.droppedPredLines.length ? `\n(dropped unreadable lines ${result.droppedPredLines.join(", ")} of the earlier preds.jsonl)` : "";
+        process.stdout.write(`${result.table}\n\npreds: ${result.predsPath}\nreport: ${result.reportPath}${dropped}\n`);
+        return;
+      }
+      if (Cause.hasInterruptsOnly(exit.cause)) {
+        process.stderr.write("interrupted; the worktree was removed and report.json written\n");
+        process.exitCode = 130;
+        return;
+      }
+      const error = Cause.squash(exit.cause);
+      if ((error as { _tag?: unknown })._tag === "AgentBenchInputInvalid") throw new InvalidArgumentError(`error: ${(error as Error).message}`);
+      process.stderr.write(`bench agent: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exitCode = 1;
+    } finally {
+      process.off("SIGINT", onSigint);
+    }
+  });
+}

@@ -1,0 +1,252 @@
+/**
+ * `bench agent`: the GraphPlan agent on SWE-bench instances, one after the other. Per instance: a
+ * fresh detached worktree of the repository at `base_commit` in a temporary directory, the agent
+ * (`runAgent`) with the problem statement as the task, the workspace and the sandbox over that
+ * worktree, then the worktree removed again — whatever happened, Ctrl-C included. Writes
+ * `OUT/<instance_id>/trajectory.json` and `model.patch`, `OUT/preds.jsonl` (SWE-bench's prediction
+ * format) and `OUT/report.json`.
+ *
+ * The model layer is built once and shared by every instance (a scripted model hands out its
+ * replies in order across the instances).
+ */
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+import { loadConfig, modelLayer, runAgent, sandboxLayer, type AgentConfig, type ModelOptions, type SandboxOptions, type Trajectory } from "@graphplan/agent";
+import { LanguageModel, Workspace } from "@graphplan/runtime";
+import * as Data from "effect/Data";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Layer from "effect/Layer";
+import { repositoryPath } from "../git.js";
+import { parseAgentDataset, selectInstances, type AgentLine } from "./instances.js";
+import { appendPrediction, readPredictions, writePredictions, type Prediction } from "./preds.js";
+import {
+  AgentReportSchema,
+  blankEntry,
+  formatAgentSummary,
+  patchStats,
+  summarizeAgent,
+  trajectoryEntry,
+  type AgentReport,
+  type AgentReportEntry,
+  type AgentSummary,
+} from "./report.js";
+import { worktree, type Worktree } from "./worktree.js";
+
+/** The run cannot start: a bad option, dataset, config, script or model (exit code 2 on the command line). */
+export class AgentBenchInputInvalid extends Data.TaggedError("AgentBenchInputInvalid")<{ readonly detail: string }> {
+  override get message(): string {
+    return this.detail;
+  }
+}
+
+export interface AgentBenchOptions {
+  /** JSONL with repo, instance_id, base_commit and problem_statement per line. */
+  readonly dataset: string;
+  /** Repositories as `DIR/<owner>__<name>` (bare or not). */
+  readonly reposDir?: string | undefined;
+  /** `{"owner/name": "/a/git/dir"}`, looked up before `reposDir`. */
+  readonly repoMap?: Readonly<Record<string, string>> | undefined;
+  /** Only these instance ids (dataset order; an id no line has is an `input_error` entry). */
+  readonly instances?: readonly string[] | undefined;
+  readonly outDir: string;
+  /** A YAML file merged over the agent's default config. */
+  readonly configPath?: string | undefined;
+  readonly model: ModelOptions;
+  readonly sandbox: SandboxOptions;
+  /** Run instances that are already in preds.jsonl again. */
+  readonly redo?: boolean | undefined;
+  /** Where the worktrees' temporary directories are made (default: the OS temp directory). */
+  readonly tempRoot?: string | undefined;
+  /** Called after each instance (progress). */
+  readonly onEntry?: ((entry: AgentReportEntry, done: number, total: number) => void) | undefined;
+}
+
+export interface AgentBenchResult {
+  readonly entries: readonly AgentReportEntry[];
+  readonly summary: AgentSummary;
+  readonly table: string;
+  readonly reportPath: string;
+  readonly predsPath: string;
+  /** preds.jsonl lines of an earlier run that were not predictions (dropped when the file was rewritten). */
+  readonly droppedPredLines: readonly number[];
+}
+
+/** `model_name_or_path` of the predictions. */
+export const predictionModelName = (model: string): string => `graphplan/${model}`;
+
+const invalid = (detail: string) => new AgentBenchInputInvalid({ detail });
+
+/** What `bench agent` needs besides the options, fixed for the whole run. */
+interface RunContext {
+  readonly options: AgentBenchOptions;
+  readonly config: AgentConfig;
+  readonly configName: string;
+  readonly tempRoot: string;
+  readonly predsPath: string;
+  readonly predictions: Map<string, Prediction>;
+}
+
+/**
+ * A docker sandbox sees the worktree at `--workdir`; its `.git` file names the repository's git
+ * directory by its host path, so that directory is mounted at the same path. git in the container
+ * runs as another user than the files' owner: every directory is declared safe.
+ */
+function dockerExtras(wt: Worktree) {
+  return { binds: [`${wt.gitDir}:${wt.gitDir}`], env: { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "safe.directory", GIT_CONFIG_VALUE_0: "*" } };
+}
+
+async function writeOutputs(ctx: RunContext, t: Trajectory, model: string): Promise<void> {
+  const dir = join(ctx.options.outDir, t.instance.id!);
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, "trajectory.json"), `${JSON.stringify(t, null, 2)}\n`);
+  await writeFile(join(dir, "model.patch"), t.patch);
+  const prediction = { instance_id: t.instance.id!, model_name_or_path: predictionModelName(model), model_patch: t.patch };
+  await appendPrediction(ctx.predsPath, prediction);
+  ctx.predictions.set(prediction.instance_id, prediction);
+}
+
+/** One instance: worktree → agent → outputs; never fails (a failure is the entry's status); interruptions go through, after the clean-up. */
+function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentReportEntry, never, LanguageModel> {
+  if (!line.ok) return Effect.succeed(blankEntry(line.id, "input_error", { cause: line.cause, error: line.error, ...(line.repo ? { repo: line.repo } : {}) }));
+  const { options, config, configName } = ctx;
+  const instance = line.instance;
+  const id = instance.instance_id;
+  const repo = instance.repo;
+  const cleanup: string[] = [];
+  return Effect.gen(function* () {
+    const started = performance.now();
+    const model = yield* LanguageModel;
+    const agent = Effect.scoped(
+      Effect.gen(function* () {
+        const wt = yield* worktree(repo, repositoryPath(repo, options.reposDir, options.repoMap ?? {}), instance.base_commit, {
+          tempRoot: ctx.tempRoot,
+          onCleanupProblem: (problem) => cleanup.push(problem),
+        });
+        // The sandbox options were checked before the first instance: this cannot fail.
+        const sandbox = yield* Effect.orDie(sandboxLayer(options.sandbox, wt.dir, config, options.sandbox.sandbox === "docker" ? dockerExtras(wt) : {}));
+        return yield* runAgent({ task: instance.problem_statement, instanceId: id, config, configName }).pipe(Effect.provide(Layer.mergeAll(sandbox, Workspace.layer(wt.dir))));
+      }),
+    );
+    const outcome = yield* agent.pipe(
+      Effect.flatMap((t) => Effect.as(Effect.promise(() => writeOutputs(ctx, t, model.name)), t)),
+      Effect.map((t): AgentReportEntry => trajectoryEntry(t, repo, 0)),
+      Effect.catch((error): Effect.Effect<AgentReportEntry> => {
+        const message = error.message;
+        if (error._tag === "UnknownRepository") return Effect.succeed(blankEntry(id, "input_error", { repo, cause: "unknown_repository", error: message }));
+        if (error._tag === "MissingCommit") return Effect.succeed(blankEntry(id, "input_error", { repo, cause: "missing_commit", error: message }));
+        return Effect.succeed(blankEntry(id, "harness_error", { repo, cause: error._tag, error: message }));
+      }),
+      Effect.catchDefect((defect) =>
+        Effect.succeed(blankEntry(id, "harness_error", { repo, cause: "crash", error: defect instanceof Error ? (defect.stack ?? defect.message) : String(defect) })),
+      ),
+    );
+    return {
+      ...outcome,
+      ms: Math.round(performance.now() - started),
+      ...(cleanup.length ? { cleanup_problems: [...cleanup] } : {}),
+    };
+  });
+}
+
+async function earlierEntries(reportPath: string): Promise<Map<string, AgentReportEntry>> {
+  try {
+    const parsed = AgentReportSchema.safeParse(JSON.parse(await readFile(reportPath, "utf8")));
+    return new Map(parsed.success ? parsed.data.instances.map((e) => [e.instance_id, e]) : []);
+  } catch {
+    return new Map();
+  }
+}
+
+/** The whole run: checks the input, runs the instances, writes report.json and rewrites preds.jsonl (also when interrupted). */
+export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBenchResult, AgentBenchInputInvalid> {
+  return Effect.scoped(
+    Effect.gen(function* () {
+      const started = performance.now();
+      if (!options.reposDir && !options.repoMap) return yield* invalid("give --repos DIR and/or --repo-map FILE");
+      if (options.sandbox.sandbox === "docker" && !isAbsolute(options.sandbox.workdir)) return yield* invalid(`--workdir must be an absolute path in the container, not ${options.sandbox.workdir}`);
+      const { config, name: configName } = yield* Effect.mapError(loadConfig(options.configPath), (e) => invalid(e.message));
+      // The model: built once, shared by all instances. A live model without its API key fails here.
+      const modelContext = yield* modelLayer(options.model, config).pipe(
+        Effect.mapError((e) => invalid(e.message)),
+        Effect.flatMap((layer) => Effect.mapError(Layer.build(layer), (e) => invalid(e.message))),
+      );
+      // The sandbox is made per instance; its options are checked now.
+      yield* Effect.mapError(sandboxLayer(options.sandbox, options.outDir, config), (e) => invalid(e.message));
+      const text = yield* Effect.tryPromise({ try: () => readFile(options.dataset, "utf8"), catch: (e) => invalid(`cannot read the dataset ${options.dataset}: ${(e as Error).message}`) });
+      const lines = selectInstances(parseAgentDataset(text), options.instances);
+      if (lines.length === 0) return yield* invalid(`the dataset ${options.dataset} has no instance`);
+
+      const outDir = resolve(options.outDir);
+      const predsPath = join(outDir, "preds.jsonl");
+      const reportPath = join(outDir, "report.json");
+      const earlier = yield* Effect.tryPromise({
+        try: async () => {
+          await mkdir(outDir, { recursive: true });
+          const read = await readPredictions(predsPath);
+          // One line per instance again (an interrupted earlier run may have left a repeated or cut line).
+          if (read.predictions.size > 0 || read.badLines.length > 0) await writePredictions(predsPath, read.predictions.values());
+          return { ...read, entries: await earlierEntries(reportPath) };
+        },
+        catch: (e) => invalid(`cannot use the output directory ${outDir}: ${(e as Error).message}`),
+      });
+      const ctx: RunContext = {
+        options: { ...options, outDir },
+        config,
+        configName,
+        tempRoot: resolve(options.tempRoot ?? tmpdir()),
+        predsPath,
+        predictions: earlier.predictions,
+      };
+
+      const entries: AgentReportEntry[] = [];
+      let modelName: string | null = null;
+      const loop = Effect.gen(function* () {
+        modelName = (yield* LanguageModel).name;
+        for (const line of lines) {
+          const done = line.ok ? ctx.predictions.get(line.instance.instance_id) : undefined;
+          let entry: AgentReportEntry;
+          if (done && !options.redo) {
+            const before = earlier.entries.get(done.instance_id);
+            const stats = patchStats(done.model_patch);
+            entry = before
+              ? { ...before, resumed: true }
+              : blankEntry(done.instance_id, "skipped", { repo: line.ok ? line.instance.repo : undefined, patch_bytes: stats.bytes, patch_files: stats.files, patch_added: stats.added, patch_removed: stats.removed, resumed: true });
+          } else {
+            entry = yield* runInstance(ctx, line);
+          }
+          entries.push(entry);
+          options.onEntry?.(entry, entries.length, lines.length);
+        }
+      });
+
+      const finish = (interrupted: boolean) =>
+        Effect.promise(async () => {
+          const summary = summarizeAgent(entries, Math.round(performance.now() - started));
+          const report: AgentReport = {
+            format: "graphplan-bench-agent/1",
+            dataset: options.dataset,
+            created: new Date().toISOString(),
+            model: modelName,
+            config: configName,
+            sandbox: options.sandbox.sandbox === "docker" ? `docker:${options.sandbox.image}@${options.sandbox.workdir}` : "local",
+            interrupted,
+            summary: { ...summary },
+            instances: entries,
+          };
+          await writeFile(reportPath, `${JSON.stringify(report, null, 2)}\n`);
+          await writePredictions(predsPath, ctx.predictions.values());
+          return summary;
+        });
+
+      yield* loop.pipe(
+        Effect.provideContext(modelContext),
+        // Stopped (Ctrl-C, or a crash of the harness itself): still a report of the instances that ran.
+        Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : Effect.asVoid(finish(true)))),
+      );
+      const summary = yield* finish(false);
+      return { entries, summary, table: formatAgentSummary(summary), reportPath, predsPath, droppedPredLines: earlier.badLines } satisfies AgentBenchResult;
+    }),
+  );
+}

@@ -1,0 +1,78 @@
+/**
+ * The instances `bench agent` runs: SWE-bench lines with `repo`, `instance_id`, `base_commit` and
+ * `problem_statement` (the gold `patch` is not needed and other fields are ignored). Every line, and
+ * every `--instances` id, becomes either an instance to run or a reason it cannot run (reported as
+ * `input_error` for that instance; the run goes on).
+ */
+import { z } from "zod";
+
+export const AgentInstanceSchema = z.looseObject({
+  repo: z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, "repo is `owner/name`"),
+  instance_id: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, "instance_id is letters, digits, `_`, `.` and `-` (it names the instance's output directory)"),
+  base_commit: z.string().regex(/^[0-9a-f]{7,40}$/i, "base_commit is a hexadecimal commit id"),
+  problem_statement: z.string().refine((s) => s.trim() !== "", "problem_statement is empty"),
+});
+export type AgentInstance = z.infer<typeof AgentInstanceSchema>;
+
+/** Why an instance cannot run, groupable (`cause` in the report). */
+export type InputCause = "bad_line" | "unknown_instance" | "duplicate_instance" | "unknown_repository" | "missing_commit";
+
+export type AgentLine =
+  | { readonly ok: true; readonly line: number; readonly instance: AgentInstance }
+  | { readonly ok: false; readonly line: number | null; readonly id: string; readonly repo?: string; readonly cause: InputCause; readonly error: string };
+
+const idOf = (value: unknown): string | undefined =>
+  value && typeof value === "object" && typeof (value as { instance_id?: unknown }).instance_id === "string" ? (value as { instance_id: string }).instance_id : undefined;
+
+/**
+ * The dataset's lines (blank ones skipped), in order: an instance, or why the line is unusable (its
+ * `instance_id` if it has one, else `line-N`). A second line with the same id is `duplicate_instance`.
+ */
+export function parseAgentDataset(text: string): AgentLine[] {
+  const out: AgentLine[] = [];
+  const seen = new Set<string>();
+  text.split("\n").forEach((raw, i) => {
+    const line = i + 1;
+    if (raw.trim() === "") return;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (error) {
+      out.push({ ok: false, line, id: `line-${line}`, cause: "bad_line", error: `line ${line} is not JSON: ${(error as Error).message}` });
+      return;
+    }
+    const parsed = AgentInstanceSchema.safeParse(value);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(line)"}: ${issue.message}`).join("; ");
+      out.push({ ok: false, line, id: idOf(value) ?? `line-${line}`, cause: "bad_line", error: `line ${line} is not a SWE-bench instance: ${issues}` });
+      return;
+    }
+    const id = parsed.data.instance_id;
+    if (seen.has(id)) {
+      out.push({ ok: false, line, id, repo: parsed.data.repo, cause: "duplicate_instance", error: `line ${line} repeats instance ${id} (the first line with it is used)` });
+      return;
+    }
+    seen.add(id);
+    out.push({ ok: true, line, instance: parsed.data });
+  });
+  return out;
+}
+
+const lineId = (l: AgentLine): string => (l.ok ? l.instance.instance_id : l.id);
+
+/**
+ * The lines for `--instances` (in dataset order; every line when none are named). A named id that
+ * no line has becomes an `unknown_instance` entry.
+ */
+export function selectInstances(lines: readonly AgentLine[], ids: readonly string[] | undefined): AgentLine[] {
+  if (!ids || ids.length === 0) return [...lines];
+  const wanted = new Set(ids);
+  const chosen = lines.filter((l) => wanted.has(lineId(l)));
+  const found = new Set(chosen.map(lineId));
+  for (const id of wanted) {
+    if (!found.has(id)) chosen.push({ ok: false, line: null, id, cause: "unknown_instance", error: `no line of the dataset has instance_id ${id}` });
+  }
+  return chosen;
+}

@@ -1,0 +1,197 @@
+/** `OUT/report.json` of `bench agent`: one entry per instance, a summary, and the summary as a text table. */
+import { EXIT_STATUSES, PHASES, type Trajectory } from "@graphplan/agent";
+import { z } from "zod";
+
+export const AGENT_STATUSES = [...EXIT_STATUSES, "input_error", "harness_error", "skipped"] as const;
+export const AgentStatusSchema = z
+  .enum(AGENT_STATUSES)
+  .describe(
+    "Submitted / LimitsExceeded / Failed: the agent's exit status (trajectory.json says why); " +
+      "input_error: the instance could not be run (bad dataset line, unknown instance id, unknown repository, missing commit); " +
+      "harness_error: the harness could not run it (worktree or sandbox could not be set up, a crash); " +
+      "skipped: already in preds.jsonl and no earlier report entry for it",
+  );
+export type AgentStatus = z.infer<typeof AgentStatusSchema>;
+
+export const AgentReportEntrySchema = z.object({
+  instance_id: z.string(),
+  repo: z.string().optional(),
+  status: AgentStatusSchema,
+  /** For input_error / harness_error: a groupable cause (`missing_commit`, `SandboxUnavailable`, ...). */
+  cause: z.string().optional(),
+  /** For input_error / harness_error: what went wrong and how to fix it. */
+  error: z.string().optional(),
+  /** The trajectory's `exitReason`. */
+  exit_reason: z.string().optional(),
+  model_calls: z.number().int().nonnegative(),
+  cost_usd: z.number().nonnegative(),
+  /** The phases entered, in order, consecutive repeats dropped (e.g. explore, graph, plan, verify, execute, review, submit). */
+  phases: z.array(z.enum(PHASES)),
+  /** The run fell back to the plain step loop; `fallback_reason` says why. */
+  fell_back: z.boolean(),
+  fallback_reason: z.string().optional(),
+  /** The files EXPLORE settled on (null: it did not get there). */
+  files: z.array(z.string()).nullable(),
+  /** Plan replies (valid or not) and how many of them were valid plans. */
+  plans: z.number().int().nonnegative(),
+  valid_plans: z.number().int().nonnegative(),
+  /** Submission attempts (each checked; rejected ones went back to the model). */
+  submissions: z.number().int().nonnegative(),
+  /** The submitted patch: bytes (UTF-8), files, added and removed lines. All 0 when nothing was submitted. */
+  patch_bytes: z.number().int().nonnegative(),
+  patch_files: z.number().int().nonnegative(),
+  patch_added: z.number().int().nonnegative(),
+  patch_removed: z.number().int().nonnegative(),
+  /** Wall time of the instance, worktree set-up and clean-up included. */
+  ms: z.number().nonnegative(),
+  /** What could not be cleaned up after the instance (should never happen). */
+  cleanup_problems: z.array(z.string()).optional(),
+  /** The entry comes from an earlier run's report (the instance was in preds.jsonl and not redone). */
+  resumed: z.boolean().optional(),
+});
+export type AgentReportEntry = z.infer<typeof AgentReportEntrySchema>;
+
+export const AgentReportSchema = z.object({
+  format: z.literal("graphplan-bench-agent/1"),
+  dataset: z.string(),
+  created: z.string(),
+  model: z.string().nullable(),
+  config: z.string(),
+  sandbox: z.string(),
+  /** The run was stopped (Ctrl-C, or a crash of the harness) before every instance ran; `instances` holds those that did. */
+  interrupted: z.boolean(),
+  summary: z.record(z.string(), z.unknown()),
+  instances: z.array(AgentReportEntrySchema),
+});
+export type AgentReport = z.infer<typeof AgentReportSchema>;
+
+/** Files, added and removed lines of a unified diff. */
+export function patchStats(patch: string): { bytes: number; files: number; added: number; removed: number } {
+  const lines = patch.split("\n");
+  return {
+    bytes: Buffer.byteLength(patch, "utf8"),
+    files: lines.filter((l) => l.startsWith("diff --git ")).length,
+    added: lines.filter((l) => l.startsWith("+") && !l.startsWith("+++ ")).length,
+    removed: lines.filter((l) => l.startsWith("-") && !l.startsWith("--- ")).length,
+  };
+}
+
+/** An entry with nothing measured (for instances the agent did not run). */
+export function blankEntry(instanceId: string, status: AgentStatus, extra: Partial<AgentReportEntry> = {}): AgentReportEntry {
+  return {
+    instance_id: instanceId,
+    status,
+    model_calls: 0,
+    cost_usd: 0,
+    phases: [],
+    fell_back: false,
+    files: null,
+    plans: 0,
+    valid_plans: 0,
+    submissions: 0,
+    patch_bytes: 0,
+    patch_files: 0,
+    patch_added: 0,
+    patch_removed: 0,
+    ms: 0,
+    ...extra,
+  };
+}
+
+/** The report entry of an instance the agent ran. */
+export function trajectoryEntry(t: Trajectory, repo: string, ms: number): AgentReportEntry {
+  const phases = t.transitions.map((tr) => tr.to).filter((p, i, all) => p !== all[i - 1]);
+  const fallback = t.transitions.find((tr) => tr.to === "fallback");
+  const stats = patchStats(t.patch);
+  return {
+    instance_id: t.instance.id ?? "",
+    repo,
+    status: t.exitStatus,
+    exit_reason: t.exitReason,
+    model_calls: t.totals.modelCalls,
+    cost_usd: t.totals.costUsd,
+    phases,
+    fell_back: fallback !== undefined,
+    ...(fallback ? { fallback_reason: fallback.reason } : {}),
+    files: t.files,
+    plans: t.plans.length,
+    valid_plans: t.plans.filter((p) => p.valid).length,
+    submissions: t.submissions.length,
+    patch_bytes: stats.bytes,
+    patch_files: stats.files,
+    patch_added: stats.added,
+    patch_removed: stats.removed,
+    ms,
+  };
+}
+
+export interface AgentSummary {
+  readonly instances: number;
+  readonly byStatus: Record<AgentStatus, number>;
+  /** Instances with a non-empty submitted patch. */
+  readonly submittedPatches: number;
+  readonly fellBack: number;
+  /** Instances whose EXPLORE named files (so GRAPH/PLAN started). */
+  readonly planned: number;
+  readonly modelCalls: number;
+  readonly costUsd: number;
+  /** Entries carried over from an earlier run. */
+  readonly resumed: number;
+  /** Instances that are not Submitted, grouped by `status: cause` (or `status`). */
+  readonly failures: Record<string, string[]>;
+  readonly cleanupProblems: number;
+  readonly totalMs: number;
+}
+
+export function summarizeAgent(entries: readonly AgentReportEntry[], totalMs: number): AgentSummary {
+  const byStatus = Object.fromEntries(AGENT_STATUSES.map((s) => [s, 0])) as Record<AgentStatus, number>;
+  const failures: Record<string, string[]> = {};
+  let submittedPatches = 0;
+  let fellBack = 0;
+  let planned = 0;
+  let modelCalls = 0;
+  let costUsd = 0;
+  let resumed = 0;
+  let cleanupProblems = 0;
+  for (const e of entries) {
+    byStatus[e.status]++;
+    if (e.patch_bytes > 0) submittedPatches++;
+    if (e.fell_back) fellBack++;
+    if (e.files !== null) planned++;
+    modelCalls += e.model_calls;
+    costUsd += e.cost_usd;
+    if (e.resumed) resumed++;
+    if (e.cleanup_problems?.length) cleanupProblems++;
+    if (e.status !== "Submitted") (failures[e.cause ? `${e.status}: ${e.cause}` : e.status] ??= []).push(e.instance_id);
+  }
+  return { instances: entries.length, byStatus, submittedPatches, fellBack, planned, modelCalls, costUsd, resumed, failures, cleanupProblems, totalMs };
+}
+
+function table(rows: ReadonlyArray<readonly [string, string]>): string {
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join("\n");
+}
+
+/** The summary as the table the CLI prints. */
+export function formatAgentSummary(s: AgentSummary): string {
+  const rows: Array<readonly [string, string]> = [
+    ["instances", `${s.instances}${s.resumed ? ` (${s.resumed} from an earlier run)` : ""}`],
+    ...AGENT_STATUSES.filter((st) => s.byStatus[st] > 0 || EXIT_STATUSES.includes(st as (typeof EXIT_STATUSES)[number])).map(
+      (st) => [`  ${st}`, String(s.byStatus[st])] as const,
+    ),
+    ["submitted patches", String(s.submittedPatches)],
+    ["explore named files", String(s.planned)],
+    ["fell back", String(s.fellBack)],
+    ["model calls", String(s.modelCalls)],
+    ["total cost", `$${s.costUsd.toFixed(4)}`],
+    ...(s.cleanupProblems ? [["cleanup problems", String(s.cleanupProblems)] as const] : []),
+    ["total time", `${(s.totalMs / 1000).toFixed(1)} s`],
+  ];
+  const out = [table(rows)];
+  const failures = Object.entries(s.failures).sort((a, b) => b[1].length - a[1].length);
+  if (failures.length) {
+    out.push("", "not submitted:");
+    out.push(table(failures.map(([cause, ids]) => [`  ${cause}`, `${ids.length}  ${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", ..." : ""}`] as const)));
+  }
+  return out.join("\n");
+}
