@@ -25,11 +25,19 @@ export type DatasetLine =
   | { readonly ok: true; readonly line: number; readonly instance: DatasetInstance }
   | { readonly ok: false; readonly line: number; readonly instanceId: string | undefined; readonly error: string };
 
-/** Parses JSONL text; blank lines are skipped, every other line gives one entry (1-based `line`). */
-export function parseDataset(text: string): DatasetLine[] {
-  const out: DatasetLine[] = [];
-  const lines = text.split("\n");
-  lines.forEach((raw, i) => {
+/** One non-blank line of a JSONL file checked against a schema: its value, or why it is not one. */
+export type JsonLine<T> =
+  | { readonly ok: true; readonly line: number; readonly value: T }
+  | { readonly ok: false; readonly line: number; readonly instanceId: string | undefined; readonly error: string };
+
+/**
+ * JSONL text against `schema`, line by line (1-based `line`; blank lines skipped): a line that is
+ * not JSON or does not match says so (`what` names the expected record, e.g. "dataset instance"),
+ * with its `instance_id` when it has one. The other lines are still read.
+ */
+export function parseJsonLines<T>(text: string, schema: z.ZodType<T>, what: string): JsonLine<T>[] {
+  const out: JsonLine<T>[] = [];
+  text.split("\n").forEach((raw, i) => {
     const line = i + 1;
     if (raw.trim() === "") return;
     let value: unknown;
@@ -39,9 +47,9 @@ export function parseDataset(text: string): DatasetLine[] {
       out.push({ ok: false, line, instanceId: undefined, error: `line ${line} is not JSON: ${(error as Error).message}` });
       return;
     }
-    const parsed = DatasetInstanceSchema.safeParse(value);
+    const parsed = schema.safeParse(value);
     if (parsed.success) {
-      out.push({ ok: true, line, instance: parsed.data });
+      out.push({ ok: true, line, value: parsed.data });
       return;
     }
     const id =
@@ -49,9 +57,16 @@ export function parseDataset(text: string): DatasetLine[] {
         ? (value as { instance_id: string }).instance_id
         : undefined;
     const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(line)"}: ${issue.message}`).join("; ");
-    out.push({ ok: false, line, instanceId: id, error: `line ${line} is not a dataset instance: ${issues}` });
+    out.push({ ok: false, line, instanceId: id, error: `line ${line} is not a ${what}: ${issues}` });
   });
   return out;
+}
+
+/** Parses JSONL text; blank lines are skipped, every other line gives one entry (1-based `line`). */
+export function parseDataset(text: string): DatasetLine[] {
+  return parseJsonLines(text, DatasetInstanceSchema, "dataset instance").map((entry) =>
+    entry.ok ? { ok: true, line: entry.line, instance: entry.value } : entry,
+  );
 }
 
 export async function readDataset(path: string): Promise<DatasetLine[]> {

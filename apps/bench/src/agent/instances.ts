@@ -5,6 +5,7 @@
  * `input_error` for that instance; the run goes on).
  */
 import { z } from "zod";
+import { parseJsonLines } from "../dataset.js";
 
 export const AgentInstanceSchema = z.looseObject({
   repo: z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, "repo is `owner/name`"),
@@ -23,41 +24,22 @@ export type AgentLine =
   | { readonly ok: true; readonly line: number; readonly instance: AgentInstance }
   | { readonly ok: false; readonly line: number | null; readonly id: string; readonly repo?: string; readonly cause: InputCause; readonly error: string };
 
-const idOf = (value: unknown): string | undefined =>
-  value && typeof value === "object" && typeof (value as { instance_id?: unknown }).instance_id === "string" ? (value as { instance_id: string }).instance_id : undefined;
-
 /**
  * The dataset's lines (blank ones skipped), in order: an instance, or why the line is unusable (its
  * `instance_id` if it has one, else `line-N`). A second line with the same id is `duplicate_instance`.
  */
 export function parseAgentDataset(text: string): AgentLine[] {
-  const out: AgentLine[] = [];
   const seen = new Set<string>();
-  text.split("\n").forEach((raw, i) => {
-    const line = i + 1;
-    if (raw.trim() === "") return;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (error) {
-      out.push({ ok: false, line, id: `line-${line}`, cause: "bad_line", error: `line ${line} is not JSON: ${(error as Error).message}` });
-      return;
-    }
-    const parsed = AgentInstanceSchema.safeParse(value);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(line)"}: ${issue.message}`).join("; ");
-      out.push({ ok: false, line, id: idOf(value) ?? `line-${line}`, cause: "bad_line", error: `line ${line} is not a SWE-bench instance: ${issues}` });
-      return;
-    }
-    const id = parsed.data.instance_id;
+  return parseJsonLines(text, AgentInstanceSchema, "SWE-bench instance").map((entry): AgentLine => {
+    const { line } = entry;
+    if (!entry.ok) return { ok: false, line, id: entry.instanceId ?? `line-${line}`, cause: "bad_line", error: entry.error };
+    const id = entry.value.instance_id;
     if (seen.has(id)) {
-      out.push({ ok: false, line, id, repo: parsed.data.repo, cause: "duplicate_instance", error: `line ${line} repeats instance ${id} (the first line with it is used)` });
-      return;
+      return { ok: false, line, id, repo: entry.value.repo, cause: "duplicate_instance", error: `line ${line} repeats instance ${id} (the first line with it is used)` };
     }
     seen.add(id);
-    out.push({ ok: true, line, instance: parsed.data });
+    return { ok: true, line, instance: entry.value };
   });
-  return out;
 }
 
 const lineId = (l: AgentLine): string => (l.ok ? l.instance.instance_id : l.id);
