@@ -79,9 +79,20 @@ export function modelLayer(options: ModelOptions, config: AgentConfig): Effect.E
 }
 
 /**
+ * The environment of every docker sandbox: git's `safe.directory` set to `*` through git's
+ * environment config (`GIT_CONFIG_COUNT`: the "command" scope, which git 2.39.5 honours for this
+ * key; older releases take it from system or global config only).
+ * git in a container usually runs as another user than the one owning the bind-mounted repository
+ * on the host (root in the container, the developer's uid on the host), and then refuses it
+ * ("detected dubious ownership"): every command of the model and SUBMIT's `git diff` would fail.
+ */
+const DOCKER_GIT_ENV: Readonly<Record<string, string>> = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "safe.directory", GIT_CONFIG_VALUE_0: "*" };
+
+/**
  * The sandbox layer over `dir`: `local` runs the commands in `dir`; `docker` runs them in a container
- * of `--image` with `dir` bind-mounted at `--workdir` (plus `extras`), removed when the layer's
- * scope closes. Commands time out after the config's `command.timeout_seconds`.
+ * of `--image` with `dir` bind-mounted at `--workdir` (plus `extras`; `extras.env` goes over
+ * `DOCKER_GIT_ENV`), removed when the layer's scope closes. Commands time out after the config's
+ * `command.timeout_seconds`.
  */
 export function sandboxLayer(options: SandboxOptions, dir: string, config: AgentConfig, extras: SandboxExtras = {}): Effect.Effect<Layer.Layer<Sandbox, SandboxUnavailable>, RunInputInvalid> {
   return Effect.gen(function* () {
@@ -93,7 +104,7 @@ export function sandboxLayer(options: SandboxOptions, dir: string, config: Agent
         workdir: options.workdir,
         binds: [`${dir}:${options.workdir}`, ...(extras.binds ?? [])],
         timeoutMs,
-        ...(extras.env ? { env: extras.env } : {}),
+        env: { ...DOCKER_GIT_ENV, ...extras.env },
       });
     }
     if (options.image !== undefined) return yield* new RunInputInvalid({ detail: "--image goes with --sandbox docker" });
