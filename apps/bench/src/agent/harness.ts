@@ -90,11 +90,11 @@ interface RunContext {
 
 /**
  * A docker sandbox sees the worktree at `--workdir`; its `.git` file names the repository's git
- * directory by its host path, so that directory is mounted at the same path. git in the container
- * runs as another user than the files' owner: every directory is declared safe.
+ * directory by its host path, so that directory is mounted at the same path. (git's
+ * `safe.directory` for a container user other than the files' owner is set by `sandboxLayer`.)
  */
 function dockerExtras(wt: Worktree) {
-  return { binds: [`${wt.gitDir}:${wt.gitDir}`], env: { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "safe.directory", GIT_CONFIG_VALUE_0: "*" } };
+  return { binds: [`${wt.gitDir}:${wt.gitDir}`] };
 }
 
 async function writeOutputs(ctx: RunContext, t: Trajectory, model: string): Promise<void> {
