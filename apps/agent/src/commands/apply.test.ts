@@ -3,9 +3,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Command } from "commander";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { run } from "../run.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { runInProcess } from "./fixtures/in-process.js";
 import { applyCommand } from "./apply.js";
 
 const A = "def f():\n    return 1\n\n\ndef g():\n    return 2\n";
@@ -17,7 +16,6 @@ const deleteNope = { op: "delete_node", params: { locator: { kind: "function", n
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  vi.restoreAllMocks();
 });
 
 /** A project with a.py and pkg/b.py, and a directory for plan files. */
@@ -37,17 +35,7 @@ function project() {
   return { root, planFile, files };
 }
 
-async function graphplan(...args: string[]) {
-  let stdout = "";
-  let stderr = "";
-  vi.spyOn(process.stdout, "write").mockImplementation((chunk) => ((stdout += String(chunk)), true));
-  vi.spyOn(process.stderr, "write").mockImplementation((chunk) => ((stderr += String(chunk)), true));
-  const program = new Command("graphplan");
-  applyCommand(program);
-  const code = await run(program, ["node", "graphplan", "apply", ...args]);
-  vi.restoreAllMocks();
-  return { code, stdout, stderr };
-}
+const graphplan = (...args: string[]) => runInProcess([applyCommand], ["apply", ...args]);
 
 describe("graphplan apply", () => {
   it("applies every step, prints one line per step and exits 0", async () => {

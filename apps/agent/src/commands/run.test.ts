@@ -2,30 +2,17 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Command } from "commander";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import { runInProcess } from "./fixtures/in-process.js";
 import { git, read, shopRepo, status, tempDir } from "../agent/fixtures/repo.js";
 import { TrajectorySchema } from "../agent/trajectory.js";
-import { run } from "../run.js";
 import { runCommand } from "./run.js";
 
 const app = join(import.meta.dirname, "..", "..");
 const REPLIES = join(import.meta.dirname, "..", "agent", "fixtures", "shop-replies.json");
 const TASK = "Cart.total() ignores the quantity of each item; it must return the sum of price * quantity.";
 
-afterEach(() => vi.restoreAllMocks());
-
-async function graphplan(...args: string[]) {
-  let stdout = "";
-  let stderr = "";
-  vi.spyOn(process.stdout, "write").mockImplementation((chunk) => ((stdout += String(chunk)), true));
-  vi.spyOn(process.stderr, "write").mockImplementation((chunk) => ((stderr += String(chunk)), true));
-  const program = new Command("graphplan");
-  runCommand(program);
-  const code = await run(program, ["node", "graphplan", "run", ...args]);
-  vi.restoreAllMocks();
-  return { code, stdout, stderr };
-}
+const graphplan = (...args: string[]) => runInProcess([runCommand], ["run", ...args]);
 
 function script(replies: unknown[]): string {
   const path = join(tempDir(), "replies.json");

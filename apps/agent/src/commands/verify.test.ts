@@ -3,9 +3,8 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Command } from "commander";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { run } from "../run.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { runInProcess } from "./fixtures/in-process.js";
 import { applyCommand } from "./apply.js";
 import { verifyCommand } from "./verify.js";
 
@@ -19,7 +18,6 @@ const resignature = { op: "replace_node", params: { locator: { kind: "function",
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  vi.restoreAllMocks();
 });
 
 function project() {
@@ -38,18 +36,7 @@ function project() {
   return { root, planFile, files };
 }
 
-async function graphplan(...args: string[]) {
-  let stdout = "";
-  let stderr = "";
-  vi.spyOn(process.stdout, "write").mockImplementation((chunk) => ((stdout += String(chunk)), true));
-  vi.spyOn(process.stderr, "write").mockImplementation((chunk) => ((stderr += String(chunk)), true));
-  const program = new Command("graphplan");
-  applyCommand(program);
-  verifyCommand(program);
-  const code = await run(program, ["node", "graphplan", ...args]);
-  vi.restoreAllMocks();
-  return { code, stdout, stderr };
-}
+const graphplan = (...args: string[]) => runInProcess([applyCommand, verifyCommand], args);
 
 describe("graphplan verify", () => {
   it("prints PASSED and exits 0 for a plan without errors, changing nothing", async () => {
