@@ -11,3 +11,4 @@ export type { Trajectory, ExitStatus, Phase } from "./agent/trajectory.js";
 export { ConfigInvalid, ConfigUnreadable, RunInputInvalid } from "./agent/errors.js";
 export { modelLayer, sandboxLayer, PROVIDERS, SANDBOXES } from "./agent/layers.js";
 export type { ModelOptions, SandboxOptions, SandboxExtras, Provider, SandboxKind } from "./agent/layers.js";
+export { addAgentOptions } from "./commands/agent-options.js";

@@ -11,7 +11,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdir, realpath, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { Option, type Command } from "commander";
+import type { Command } from "commander";
 import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
@@ -20,8 +20,9 @@ import { Workspace } from "@graphplan/runtime";
 import { runAgent } from "../agent/agent.js";
 import { loadConfig } from "../agent/config.js";
 import { RepoDirty, RepoNotGitWorkTree, RunInputInvalid } from "../agent/errors.js";
-import { modelLayer, PROVIDERS, readText, SANDBOXES, sandboxLayer, type ModelOptions, type SandboxOptions } from "../agent/layers.js";
+import { modelLayer, readText, sandboxLayer, type ModelOptions, type SandboxOptions } from "../agent/layers.js";
 import type { Trajectory } from "../agent/trajectory.js";
+import { addAgentOptions } from "./agent-options.js";
 
 interface RunOptions extends ModelOptions, SandboxOptions {
   repo: string;
@@ -34,20 +35,14 @@ interface RunOptions extends ModelOptions, SandboxOptions {
 }
 
 export function runCommand(program: Command): void {
-  program
+  const command = program
     .command("run")
     .description("solve a task on a git repository with the GraphPlan agent; writes trajectory.json and patch.diff")
     .requiredOption("--repo <dir>", "the repository: the top level of a git work tree with at least one commit")
     .option("--task <file>", "a file holding the task (e.g. an issue's text)")
     .option("--task-text <text>", "the task itself")
-    .option("--instance-id <id>", "an id for the trajectory (e.g. a SWE-bench instance id)")
-    .option("--config <file>", "a YAML file merged over the default config (config/default.yaml)")
-    .addOption(new Option("--provider <name>", "the model's provider (scripted: replies from --script, for demos and tests)").choices([...PROVIDERS]))
-    .option("--model <name>", "the provider's model id, e.g. claude-sonnet-4-5 or gpt-4.1")
-    .option("--script <file>", "with --provider scripted: a JSON array of the model's replies, in order")
-    .addOption(new Option("--sandbox <kind>", "where the model's commands run").choices([...SANDBOXES]).default("local"))
-    .option("--image <image>", "with --sandbox docker: the image (the repository is mounted into it at --workdir)")
-    .option("--workdir <path>", "with --sandbox docker: where the repository is mounted in the container", "/repo")
+    .option("--instance-id <id>", "an id for the trajectory (e.g. a SWE-bench instance id)");
+  addAgentOptions(command, "repository")
     .option("--output <dir>", "where trajectory.json and patch.diff are written", "graphplan-output")
     .option("--allow-dirty", "run on a repository with uncommitted changes (they end up in the patch; nothing is reverted)")
     .action(async (options: RunOptions, command: Command) => {

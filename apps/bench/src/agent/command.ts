@@ -3,8 +3,8 @@
  * Ctrl-C stops the run after the current instance's worktree (and container) are removed, writes
  * report.json and exits 130 (a second Ctrl-C exits at once).
  */
-import { PROVIDERS, SANDBOXES, type Provider, type SandboxKind } from "@graphplan/agent";
-import { type Command, InvalidArgumentError, Option } from "commander";
+import { addAgentOptions, type Provider, type SandboxKind } from "@graphplan/agent";
+import { type Command, InvalidArgumentError } from "commander";
 import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
@@ -36,14 +36,8 @@ export function agentCommand(program: Command): void {
     .option("--repos <dir>", "directory holding one git repository per dataset repo, as <owner>__<name> (bare or not)")
     .option("--repo-map <file>", 'JSON object mapping "owner/name" to a git directory')
     .option("--instances <ids>", "comma-separated instance ids (default: all)", (v: string) => v.split(",").map((s) => s.trim()).filter(Boolean))
-    .requiredOption("--out <dir>", "output directory: preds.jsonl, report.json and <instance_id>/{trajectory.json,model.patch}")
-    .option("--config <file>", "a YAML file merged over the agent's default config")
-    .addOption(new Option("--provider <name>", "the model's provider (scripted: replies from --script)").choices([...PROVIDERS]))
-    .option("--model <name>", "the provider's model id, e.g. claude-sonnet-4-5 or gpt-4.1")
-    .option("--script <file>", "with --provider scripted: a JSON array of replies, handed out in order across the instances")
-    .addOption(new Option("--sandbox <kind>", "where the model's commands run").choices([...SANDBOXES]).default("local"))
-    .option("--image <image>", "with --sandbox docker: the image (the worktree is mounted into it at --workdir)")
-    .option("--workdir <path>", "with --sandbox docker: where the worktree is mounted in the container", "/repo")
+    .requiredOption("--out <dir>", "output directory: preds.jsonl, report.json and <instance_id>/{trajectory.json,model.patch}");
+  addAgentOptions(command, "worktree")
     .option("--redo", "run instances that are already in OUT/preds.jsonl again")
     .option("-q, --quiet", "no progress lines on stderr");
   // Usage errors become one thrown line (the CLI prints it and exits 2) instead of commander's own exit 1.
