@@ -61,16 +61,27 @@ function candidates(module: string, importer: string): { stems: string[]; suffix
 
 const stemOf = (path: string): string => path.replace(/\.[^./]+$/, "");
 
+function denotes(found: { stems: string[]; suffixMatch: boolean }, file: string): boolean {
+  const stem = stemOf(file);
+  return found.stems.some((want) => stem === want || (found.suffixMatch && stem.endsWith(`/${want}`)));
+}
+
+/**
+ * Whether `module`, as written in `importer`, may denote `file` (Python dotted and relative
+ * modules, JS/TS relative specifiers; false for anything else). Where several files match, the
+ * verifier's own resolution takes the first; this answers true for each, so a caller looking
+ * for every file that imports `file` misses none the verifier would name.
+ */
+export function moduleMayDenote(module: string, importer: string, file: string): boolean {
+  const found = candidates(module, importer);
+  return found !== undefined && denotes(found, file);
+}
+
 /** The workspace file `module` (as written in `importer`) denotes, if it is one. */
 export function resolveModule(module: string, importer: string, sim: Sim, graph: Graph): string | undefined {
   const found = candidates(module, importer);
   if (!found) return undefined;
-  for (const file of files(sim, graph)) {
-    const stem = stemOf(file);
-    for (const want of found.stems) {
-      if (stem === want || (found.suffixMatch && stem.endsWith(`/${want}`))) return file;
-    }
-  }
+  for (const file of files(sim, graph)) if (denotes(found, file)) return file;
   return undefined;
 }
 

@@ -91,6 +91,18 @@ describe("the agent, end to end", () => {
     expect(read(repo, "shop/cart.py")).toBe(FIXED_CART);
   });
 
+  it("verifies against the repository's files that import the plan's files and records them", async () => {
+    const repo = shopRepo();
+    const rename = [{ op: "replace_node", params: { locator: { kind: "function", name: "apply_discount", file: "shop/pricing.py" }, replacement: "def discount(amount, percent):\n    return amount - amount * percent / 100" } }];
+    const { trajectory } = await runOn(repo, "Rename apply_discount to discount.", ['READY_TO_PLAN: ["shop/pricing.py"]', json(rename), SUBMIT]);
+    expect(TrajectorySchema.parse(trajectory)).toEqual(trajectory);
+    expect(trajectory.plans[0]!.importers).toEqual({ added: ["shop/cart.py"], parsed: 4 });
+    expect(trajectory.plans[0]!.verify!.warnings).toContainEqual(
+      expect.stringContaining("'apply_discount' (renamed to 'discount') is imported by files not in this plan: ['shop/cart.py']"),
+    );
+    expect(phases(trajectory)).toEqual(["explore", "graph", "plan", "verify", "execute", "review", "submit"]);
+  });
+
   it("falls back after max_plan_revisions revisions that all fail verification, with the reason recorded", async () => {
     const repo = shopRepo();
     const badPlan = (name: string) => json([{ op: "replace_node", params: { locator: { ...TOTAL_LOCATOR, name }, replacement: FIXED_TOTAL } }]);

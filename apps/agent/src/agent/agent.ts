@@ -53,8 +53,9 @@ export function planAndExecute(session: Session, files: readonly string[]): Effe
       if (planned.kind === "fallback") return planned;
 
       session.enter("verify", `plan attempt ${planned.record.attempt} is a valid plan of ${plural(planParts(planned.plan).steps.length, "step")}`);
-      const verified = yield* verifyPhase(planned.plan, files);
+      const { result: verified, importers } = yield* verifyPhase(session, planned.plan, files);
       planned.record.verify = verified;
+      planned.record.importers = { added: importers.added, parsed: importers.parsed.length, ...(importers.skipped ? { skipped: importers.skipped } : {}) };
       if (!verified.passed) {
         if (revisions >= limits.max_plan_revisions) {
           return { kind: "fallback", reason: `plan verification failed after ${plural(revisions, "revision")}` } as const;

@@ -30,6 +30,11 @@ export const LimitsSchema = z.strictObject({
   step_limit: z.number().int().nonnegative(),
   /** Dollars across all phases (sum of each reply's costUsd); 0 = no limit. */
   cost_limit: z.number().nonnegative(),
+  /**
+   * VERIFY gives the verifier the repository's files that import the plan's files; with more
+   * source files than this in the repository it does not look for them (recorded in the trajectory).
+   */
+  max_repo_files: z.number().int().nonnegative(),
 });
 
 export const CommandSchema = z.strictObject({

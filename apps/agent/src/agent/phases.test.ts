@@ -115,21 +115,21 @@ describe("PLAN", () => {
 
 describe("VERIFY", () => {
   it("passes a plan that fits the files and fails one that does not, with the verifier's errors", async () => {
-    const { run } = await setup([]);
-    const ok = await run(verifyPhase([{ op: "replace_node", params: { locator: { kind: "method", name: "total", file: "shop/cart.py" }, replacement: "def total(self):\n    return 0" } }], ["shop/cart.py"]));
-    expect(ok).toMatchObject({ passed: true, errors: [] });
-    const bad = await run(verifyPhase([{ op: "replace_node", params: { locator: { kind: "method", name: "total", file: "shop/cart.py" }, replacement: "def total(self):\n    return (" } }], ["shop/cart.py"]));
-    expect(bad.passed).toBe(false);
-    expect(bad.errors.join("\n")).toMatch(/syntax/i);
+    const { session, run } = await setup([]);
+    const ok = await run(verifyPhase(session, [{ op: "replace_node", params: { locator: { kind: "method", name: "total", file: "shop/cart.py" }, replacement: "def total(self):\n    return 0" } }], ["shop/cart.py"]));
+    expect(ok.result).toMatchObject({ passed: true, errors: [] });
+    const bad = await run(verifyPhase(session, [{ op: "replace_node", params: { locator: { kind: "method", name: "total", file: "shop/cart.py" }, replacement: "def total(self):\n    return (" } }], ["shop/cart.py"]));
+    expect(bad.result.passed).toBe(false);
+    expect(bad.result.errors.join("\n")).toMatch(/syntax/i);
   });
 
   it("reads the files the plan names that EXPLORE did not list", async () => {
-    const { run } = await setup([]);
+    const { session, run } = await setup([]);
     const plan = [{ op: "delete_node", params: { locator: { kind: "if", file: "shop/pricing.py", parent: { kind: "function", name: "apply_discount" } } } }];
-    expect(await run(verifyPhase(plan, ["shop/cart.py"]))).toMatchObject({ passed: true });
-    const missing = await run(verifyPhase([{ op: "delete_node", params: { locator: { kind: "function", name: "f", file: "shop/none.py" } } }], ["shop/cart.py"]));
-    expect(missing.passed).toBe(false);
-    expect(missing.errors.join("\n")).toContain("shop/none.py");
+    expect((await run(verifyPhase(session, plan, ["shop/cart.py"]))).result).toMatchObject({ passed: true });
+    const missing = await run(verifyPhase(session, [{ op: "delete_node", params: { locator: { kind: "function", name: "f", file: "shop/none.py" } } }], ["shop/cart.py"]));
+    expect(missing.result.passed).toBe(false);
+    expect(missing.result.errors.join("\n")).toContain("shop/none.py");
   });
 });
 

@@ -3,10 +3,12 @@
  * checked against, and what the trajectory records (phase transitions, plans, submissions).
  */
 import * as Effect from "effect/Effect";
+import { GraphCache } from "@graphplan/graph";
 import { LanguageModel, Sandbox } from "@graphplan/runtime";
 import type { ChatMessage, ExecResult, ModelError, SandboxFailed } from "@graphplan/runtime";
 import { READY_MARKER, SUBMIT_MARKER, render, type AgentConfig, type PromptName } from "./config.js";
 import { LimitsExceeded } from "./errors.js";
+import type { RepoFiles } from "./importers.js";
 import { truncateOutput } from "./parse.js";
 import type { Phase, PlanRecord, Submission, TrajectoryMessage, Transition } from "./trajectory.js";
 
@@ -22,6 +24,10 @@ export class Session {
   files: string[] | null = null;
   /** Replies without a valid plan so far (limits.max_plan_attempts). */
   invalidPlans = 0;
+  /** VERIFY: the graphs of the repository's files, kept across verifications (re-parses changed files only). */
+  readonly graphCache = new GraphCache();
+  /** VERIFY: the repository's source files, listed on the first verification (null: not yet). */
+  repoFiles: RepoFiles | null = null;
 
   constructor(readonly config: AgentConfig) {}
 

@@ -1,18 +1,34 @@
 /**
- * Phase 4, VERIFY: `verifyPlan` of @graphplan/verifier against the files as they are now (the files
- * EXPLORE named and every file the plan names, read afresh through the Workspace), with their graph.
+ * Phase 4, VERIFY: `verifyPlan` of @graphplan/verifier against the files as they are now (read
+ * afresh through the Workspace), with their graph: the files EXPLORE named, every file the plan
+ * names, and every source file of the repository that imports one of the plan's files (so the
+ * verifier's layer 6 can name them). The repository is listed once per run and graphed with the
+ * run's GraphCache (see importers.ts).
  */
 import * as Effect from "effect/Effect";
 import { planFiles, type Plan } from "@graphplan/primitives";
 import type { Workspace } from "@graphplan/runtime";
 import { verifyPlan, type VerifyResult } from "@graphplan/verifier";
-import { graphOf, readFiles } from "./graph.js";
+import { readFiles } from "./graph.js";
+import { cachedGraph, findImporters, listRepoFiles, type ImporterScan } from "./importers.js";
+import type { Session } from "./session.js";
 
-export function verifyPhase(plan: Plan, files: readonly string[]): Effect.Effect<VerifyResult, never, Workspace> {
+export interface VerifyOutcome {
+  readonly result: VerifyResult;
+  /** The importers given to the verifier besides the listed and planned files. */
+  readonly importers: ImporterScan;
+}
+
+export function verifyPhase(session: Session, plan: Plan, files: readonly string[]): Effect.Effect<VerifyOutcome, never, Workspace> {
   return Effect.gen(function* () {
     // A file the plan names that cannot be read is left out: the verifier reports it.
-    const { files: texts } = yield* readFiles([...files, ...planFiles(plan)]);
-    const graph = yield* graphOf(texts);
-    return yield* Effect.promise(() => verifyPlan(plan, texts, graph));
+    const planned = [...new Set(planFiles(plan))];
+    const { files: texts } = yield* readFiles([...files, ...planned]);
+    session.repoFiles ??= yield* listRepoFiles(session.config.limits.max_repo_files);
+    const found = yield* findImporters(session.repoFiles, planned, new Set(texts.keys()), session.graphCache);
+    for (const [path, text] of found.texts) texts.set(path, text);
+    const graph = yield* cachedGraph(texts, session.graphCache);
+    const result = yield* Effect.promise(() => verifyPlan(plan, texts, graph));
+    return { result, importers: found.scan };
   });
 }
