@@ -27,6 +27,24 @@ describe("the local sandbox", () => {
     expect(check.output).toBe("");
   });
 
+  it("passes on only the environment variables `inherit` keeps, plus `env`", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sandbox-"));
+    process.env.GRAPHPLAN_TEST_SECRET_API_KEY = "sk-secret";
+    process.env.GRAPHPLAN_TEST_PLAIN = "plain";
+    try {
+      const layer = Sandbox.layerLocal({ cwd: dir, inherit: (name) => !name.endsWith("_API_KEY"), env: { EXTRA: "x" } });
+      const program = Effect.gen(function* () {
+        const sandbox = yield* Sandbox;
+        return yield* sandbox.exec('echo "[$GRAPHPLAN_TEST_SECRET_API_KEY][$GRAPHPLAN_TEST_PLAIN][$EXTRA]"');
+      });
+      expect((await Effect.runPromise(program.pipe(Effect.provide(layer)))).output).toBe("[][plain][x]\n");
+      expect((await inLocal(dir, program)).output).toBe("[sk-secret][plain][]\n");
+    } finally {
+      delete process.env.GRAPHPLAN_TEST_SECRET_API_KEY;
+      delete process.env.GRAPHPLAN_TEST_PLAIN;
+    }
+  });
+
   it("refuses a working directory that does not exist, naming it", async () => {
     const missing = join(tmpdir(), "graphplan-no-such-dir");
     const error = await Effect.runPromise(Effect.flip(Effect.gen(function* () { const s = yield* Sandbox; return yield* s.exec("true"); }).pipe(Effect.provide(Sandbox.layerLocal({ cwd: missing })))));

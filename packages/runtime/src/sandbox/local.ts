@@ -8,8 +8,13 @@ import { SandboxFailed, SandboxUnavailable, type ExecOptions, type ExecResult, t
 export interface LocalSandboxOptions {
   /** The working directory of every command. */
   readonly cwd: string;
-  /** Extra environment variables (added to this process's environment). */
+  /** Extra environment variables (added to the inherited ones). */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Which of this process's environment variables commands inherit (default: all). E.g. keep API
+   * keys away from commands a model writes: `(name) => !name.endsWith("_API_KEY")`.
+   */
+  readonly inherit?: (name: string) => boolean;
   /** Default timeout of a command, when `exec` is given none (default 120 s). */
   readonly timeoutMs?: number;
 }
@@ -20,17 +25,19 @@ export function makeLocalSandbox(options: LocalSandboxOptions): Effect.Effect<Sa
   return Effect.try({
     try: () => {
       if (!statSync(cwd).isDirectory()) throw new Error("not a directory");
-      return { description, exec: (command: string, exec?: ExecOptions) => run(description, cwd, command, exec?.timeoutMs ?? options.timeoutMs ?? 120_000, options.env) };
+      const inherited = options.inherit ? Object.fromEntries(Object.entries(process.env).filter(([name]) => options.inherit!(name))) : process.env;
+      const env = { ...inherited, ...options.env };
+      return { description, exec: (command: string, exec?: ExecOptions) => run(description, cwd, command, exec?.timeoutMs ?? options.timeoutMs ?? 120_000, env) };
     },
     catch: (error) =>
       new SandboxUnavailable({ sandbox: description, detail: error instanceof Error ? error.message : String(error), hint: "pass an existing directory as the sandbox's working directory" }),
   });
 }
 
-function run(sandbox: string, cwd: string, command: string, timeoutMs: number, env: Readonly<Record<string, string>> | undefined): Effect.Effect<ExecResult, SandboxFailed> {
+function run(sandbox: string, cwd: string, command: string, timeoutMs: number, env: NodeJS.ProcessEnv): Effect.Effect<ExecResult, SandboxFailed> {
   return Effect.callback<ExecResult, SandboxFailed>((resume) => {
     // Its own process group, so the timeout (or an interruption) kills everything the command started.
-    const child = spawn("bash", ["-c", command], { cwd, env: { ...process.env, ...env }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("bash", ["-c", command], { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     const chunks: Buffer[] = [];
     let timedOut = false;
     const kill = () => {
