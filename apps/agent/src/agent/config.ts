@@ -42,6 +42,12 @@ export const CommandSchema = z.strictObject({
   timeout_seconds: z.number().positive(),
   /** Longer outputs are shown as head and tail, half of this each. */
   max_output_chars: z.number().int().positive(),
+  /**
+   * Environment variables the model's commands do not inherit in the local sandbox (names, `*`
+   * matching any run of characters): API keys and tokens stay out of commands, outputs and
+   * trajectories.
+   */
+  hidden_env: z.array(z.string().regex(/^[A-Za-z0-9_*]+$/, "a variable name, with * as a wildcard")),
 });
 
 const Prompt = z.string().min(1);

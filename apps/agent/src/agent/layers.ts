@@ -88,6 +88,13 @@ export function modelLayer(options: ModelOptions, config: AgentConfig): Effect.E
  */
 const DOCKER_GIT_ENV: Readonly<Record<string, string>> = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "safe.directory", GIT_CONFIG_VALUE_0: "*" };
 
+/** Whether a variable is one the model's commands must not inherit: `command.hidden_env`, and the model's own key variable. */
+export function hiddenEnv(config: AgentConfig): (name: string) => boolean {
+  const patterns = config.command.hidden_env.map((glob) => new RegExp(`^${glob.split("*").join(".*")}$`, "i"));
+  const keyEnv = config.model?.apiKeyEnv;
+  return (name) => name === keyEnv || patterns.some((pattern) => pattern.test(name));
+}
+
 /**
  * The sandbox layer over `dir`: `local` runs the commands in `dir`; `docker` runs them in a container
  * of `--image` with `dir` bind-mounted at `--workdir` (plus `extras`; `extras.env` goes over
@@ -108,6 +115,7 @@ export function sandboxLayer(options: SandboxOptions, dir: string, config: Agent
       });
     }
     if (options.image !== undefined) return yield* new RunInputInvalid({ detail: "--image goes with --sandbox docker" });
-    return Sandbox.layerLocal({ cwd: dir, timeoutMs });
+    const hidden = hiddenEnv(config);
+    return Sandbox.layerLocal({ cwd: dir, timeoutMs, inherit: (name) => !hidden(name) });
   });
 }
