@@ -3,7 +3,7 @@ import { loadGrammars, parse, type Node, type Tree } from "@graphplan/graph";
 import { InvalidLocator, LocatorNotFound, resolveOne } from "@graphplan/locators";
 import { applyEdits, FileNotFound, PostconditionFailed } from "@graphplan/primitives";
 import { executeFragment, FragmentInvalid, FragmentLanguageUnsupported, fragmentEdit, nodeBlock, placeBlock, reindent, type Fragment, type PlaceAction } from "./index.js";
-import { cpythonParse } from "./fixtures/cpython.js";
+import { cpythonParse } from "@graphplan/testkit";
 
 beforeAll(() => loadGrammars(["python", "javascript"]));
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars, parse, syntaxErrors } from "@graphplan/graph";
 import { FRAGMENT_KINDS, KIND_SPECS, serialize, validateFragment, type Fragment } from "./index.js";
-import { cpythonParse } from "./fixtures/cpython.js";
+import { cpythonParse } from "@graphplan/testkit";
 
 beforeAll(() => loadGrammars(["python"]));
 

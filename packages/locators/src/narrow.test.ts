@@ -2,17 +2,16 @@
  * Narrowed searches (from the occurrences of a name or an `#eq?` literal) find exactly what a
  * whole-tree search finds, and a locator is resolved once per tree.
  */
-import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { detectLanguage, loadGrammars, parse, type LanguageId, type Tree } from "@graphplan/graph";
+import { SAMPLE_FILES, sample } from "@graphplan/testkit";
 import { Query } from "web-tree-sitter";
 import { normalizedKinds } from "./kinds.js";
 import { nodeName } from "./names.js";
 import { narrowing } from "./narrow.js";
 import { resolveLocator } from "./resolve.js";
 
-const FIXTURES = new URL("./fixtures/", import.meta.url);
-const samples = readdirSync(FIXTURES).map((file) => ({ file, language: detectLanguage(file)!, source: readFileSync(new URL(file, FIXTURES), "utf8") }));
+const samples = SAMPLE_FILES.map((file) => ({ file, language: detectLanguage(file)!, source: sample(file) }));
 
 beforeAll(() => loadGrammars());
 const trees: Tree[] = [];

@@ -1,10 +1,10 @@
 /**
- * Every primitive and composed operator on every language, against the fixtures in
- * ./fixtures. Each result must parse without errors and contain the exact text expected.
+ * Every primitive and composed operator on every language, against the sample files of
+ * @graphplan/testkit. Each result must parse without errors and contain the exact text expected.
  */
 import { beforeAll, describe, expect, test } from "vitest";
-import { readFileSync } from "node:fs";
 import { loadGrammars, parse, syntaxErrors, type LanguageId } from "@graphplan/graph";
+import { sample } from "@graphplan/testkit";
 import { runPlan } from "./run.js";
 
 beforeAll(() => loadGrammars());
@@ -75,7 +75,7 @@ const CASES: Record<LanguageId, Case> = {
   },
 };
 
-const fixture = (file: string) => readFileSync(new URL(`./fixtures/${file}`, import.meta.url), "utf8");
+const fixture = sample;
 
 function apply(language: LanguageId, file: string, plan: unknown): string {
   const result = runPlan(plan, new Map([[file, fixture(file)]]));

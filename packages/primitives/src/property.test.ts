@@ -5,12 +5,11 @@
  */
 import { beforeAll, expect, test } from "vitest";
 import fc from "fast-check";
-import { readFileSync, readdirSync } from "node:fs";
 import { detectLanguage, loadGrammars, parse, syntaxErrors } from "@graphplan/graph";
+import { SAMPLE_FILES, sample } from "@graphplan/testkit";
 import { runPlan } from "./run.js";
 
-const DIR = new URL("./fixtures/", import.meta.url);
-const FIXTURES = new Map(readdirSync(DIR).map((f) => [f, readFileSync(new URL(f, DIR), "utf8")] as const));
+const FIXTURES = new Map(SAMPLE_FILES.map((f) => [f, sample(f)] as const));
 const FILES = [...FIXTURES.keys()];
 
 beforeAll(() => loadGrammars());

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars } from "@graphplan/graph";
 import { runPlan, StepFailed } from "@graphplan/primitives";
 import { detectTier, executeStep, formalHandlers, runFormalPlan, SURGERY_OPS, validateStep, ParamsInvalid } from "./index.js";
-import { cpythonParse } from "./fixtures/cpython.js";
+import { cpythonParse } from "@graphplan/testkit";
 
 beforeAll(() => loadGrammars(["python", "javascript"]));
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars } from "@graphplan/graph";
 import { BindingNotFound, executeStep, NameCollision } from "./index.js";
-import { cpythonParse } from "./fixtures/cpython.js";
+import { cpythonParse } from "@graphplan/testkit";
 
 beforeAll(() => loadGrammars(["python"]));
 

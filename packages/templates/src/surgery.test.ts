@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars, parse, syntaxErrors } from "@graphplan/graph";
 import { executeStep, TransformRejected } from "./index.js";
-import { cpythonParse } from "./fixtures/cpython.js";
+import { cpythonParse } from "@graphplan/testkit";
 import { TS } from "./fixtures/sources.js";
 
 beforeAll(() => loadGrammars(["python", "typescript"]));

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars, parse, syntaxErrors, type LanguageId } from "@graphplan/graph";
 import { executeStep, TEMPLATES } from "./index.js";
-import { cpythonParse } from "./fixtures/cpython.js";
+import { cpythonParse } from "@graphplan/testkit";
 import { JS, PY, TS } from "./fixtures/sources.js";
 
 beforeAll(() => loadGrammars(["python", "javascript", "typescript"]));

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars, withTree } from "@graphplan/graph";
-import { cpythonScopes, type CpythonScopes } from "../fixtures/cpython.js";
+import { cpythonScopes, type CpythonScopes } from "@graphplan/testkit";
 import { analyzePython, type Scope, type ScopeAnalysis } from "./python.js";
 
 beforeAll(() => loadGrammars(["python"]));

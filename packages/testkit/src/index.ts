@@ -1,0 +1,3 @@
+export { cpythonParse, cpythonScopes } from "./cpython.js";
+export type { CpythonScopes } from "./cpython.js";
+export { SAMPLES_DIR, SAMPLE_FILES, sample } from "./samples.js";
