@@ -41,7 +41,7 @@ export function planAndExecute(session: Session, files: readonly string[]): Effe
   return Effect.gen(function* () {
     const { limits, plan_destination } = session.config;
     session.enter("graph", `explore named ${files.join(", ")}`);
-    const graph = yield* graphPhase(files);
+    const graph = yield* graphPhase(files, session.graphCache);
     if (graph.kind === "fallback") return graph;
 
     session.enter("plan", `the graph has ${plural(graph.graph.symbols.length, "symbol")} and ${plural(graph.graph.imports.length, "import")}`);

@@ -4,7 +4,7 @@
  */
 import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
-import { buildGraph, detectLanguage, graphView, type Graph } from "@graphplan/graph";
+import { detectLanguage, graphView, loadGrammars, type Graph, type GraphCache } from "@graphplan/graph";
 import { Workspace } from "@graphplan/runtime";
 
 export type GraphOutcome =
@@ -27,17 +27,23 @@ export function readFiles(paths: Iterable<string>): Effect.Effect<{ files: Map<s
   });
 }
 
-/** The graph of the files' texts (those in a supported language). */
-export function graphOf(files: ReadonlyMap<string, string>): Effect.Effect<Graph> {
+/**
+ * The graph of the files' texts (those in a supported language), through the run's cache: GRAPH
+ * and every VERIFY share it, so a file is parsed again only when its text changed.
+ */
+export function cachedGraph(files: ReadonlyMap<string, string>, cache: GraphCache): Effect.Effect<Graph> {
   const sources = [...files].filter(([path]) => detectLanguage(path)).map(([path, source]) => ({ path, source }));
-  return Effect.promise(() => buildGraph(sources));
+  return Effect.promise(async () => {
+    await loadGrammars([...new Set(sources.map((s) => detectLanguage(s.path)!))]);
+    return cache.build(sources);
+  });
 }
 
-export function graphPhase(paths: readonly string[]): Effect.Effect<GraphOutcome, never, Workspace> {
+export function graphPhase(paths: readonly string[], cache: GraphCache): Effect.Effect<GraphOutcome, never, Workspace> {
   return Effect.gen(function* () {
     const { files, errors } = yield* readFiles(paths);
     if (errors.length > 0) return { kind: "fallback", reason: `the graph could not be built: ${errors.join("; ")}` } as const;
-    const graph = yield* graphOf(files);
+    const graph = yield* cachedGraph(files, cache);
     if (graph.symbols.length === 0 && graph.imports.length === 0) {
       const detail = graph.errors.length ? ` (${graph.errors.join("; ")})` : "";
       return { kind: "fallback", reason: `the code graph of ${paths.join(", ")} is empty${detail}` } as const;

@@ -75,7 +75,7 @@ describe("VERIFY and the files that import the plan's files", () => {
     const dir = shopDir({ "shop/checkout.py": "from shop.cart import Cart\n" });
     const { verify } = await verifier(dir);
     const first = await verify(DELETE_DISCOUNT, ["shop/pricing.py"]);
-    expect(first.importers.parsed).toEqual(["check.py", "shop/__init__.py", "shop/cart.py", "shop/checkout.py", "shop/pricing.py"]);
+    expect(first.importers.parsed).toEqual(["check.py", "shop/__init__.py", "shop/cart.py", "shop/checkout.py"]);
     expect(first.importers.added).toEqual(["shop/cart.py"]);
 
     // checkout.py now imports pricing too; nothing else changed.

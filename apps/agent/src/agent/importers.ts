@@ -9,7 +9,7 @@
  */
 import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
-import { detectLanguage, loadGrammars, type Graph, type GraphCache, type LanguageId } from "@graphplan/graph";
+import { detectLanguage, loadGrammars, type GraphCache, type LanguageId } from "@graphplan/graph";
 import { SKIPPED_DIRECTORIES, Workspace } from "@graphplan/runtime";
 import { moduleMayDenote } from "@graphplan/verifier";
 
@@ -59,7 +59,7 @@ export function importingLanguages(language: LanguageId | undefined): LanguageId
 export interface ImporterScan {
   /** Files, not already given to the verifier, that import one of the plan's files. */
   readonly added: string[];
-  /** Files parsed for this verification (the rest came from the run's GraphCache). */
+  /** Repository files the search parsed (the rest came from the run's GraphCache; the listed and planned files are graphed by VERIFY itself). */
   readonly parsed: string[];
   /** Why the repository was not scanned, if it was not. */
   readonly skipped?: string;
@@ -87,7 +87,8 @@ export function findImporters(
     const sources: { path: string; source: string }[] = [];
     for (const path of repo.paths) {
       const language = detectLanguage(path);
-      if (!language || !languages.has(language)) continue;
+      // The files already given to the verifier are read (and graphed) by VERIFY itself.
+      if (!language || !languages.has(language) || known.has(path)) continue;
       const read = yield* Effect.result(ws.read(path));
       if (Result.isSuccess(read)) sources.push({ path, source: read.success });
     }
@@ -98,22 +99,11 @@ export function findImporters(
     const added: string[] = [];
     graphs.forEach((graph, index) => {
       const importer = graph.file;
-      if (known.has(importer)) return;
       const imports = graph.imports.some((i) => targets.some((file) => file !== importer && moduleMayDenote(i.module, importer, file)));
       if (!imports) return;
       added.push(importer);
       texts.set(importer, sources[index]!.source);
     });
     return { scan: { added, parsed }, texts };
-  });
-}
-
-/** The graph of `files` from the run's cache (only files the cache has not seen, or whose text changed, are parsed). */
-export function cachedGraph(files: ReadonlyMap<string, string>, cache: GraphCache): Effect.Effect<Graph> {
-  const sources = [...files].filter(([path]) => detectLanguage(path)).map(([path, source]) => ({ path, source }));
-  return Effect.promise(async () => {
-    const languages = new Set(sources.map((s) => detectLanguage(s.path)!));
-    await loadGrammars([...languages]);
-    return cache.build(sources);
   });
 }

@@ -4,6 +4,7 @@ import * as Layer from "effect/Layer";
 import { describe, expect, it } from "vitest";
 import { LanguageModel, Sandbox, ScriptedModel, TestSandbox, Workspace } from "@graphplan/runtime";
 import type { ScriptedReply, TestAnswer } from "@graphplan/runtime";
+import { GraphCache } from "@graphplan/graph";
 import { catalogPrompt, planJsonSchema } from "@graphplan/templates";
 import { explore } from "./explore.js";
 import { SHOP, bash, configWith, json, read } from "./fixtures/repo.js";
@@ -70,7 +71,7 @@ describe("EXPLORE", () => {
 describe("GRAPH", () => {
   it("builds the graph of the listed files", async () => {
     const { run } = await setup([]);
-    const outcome = await run(graphPhase(["shop/cart.py"]));
+    const outcome = await run(graphPhase(["shop/cart.py"], new GraphCache()));
     if (outcome.kind !== "ok") throw new Error(outcome.reason);
     expect(outcome.view.split("\n").slice(0, 3)).toEqual(["FILE: shop/cart.py", "  IMPORT: from shop.pricing import apply_discount [line 2]", "  CLASS: Cart (lines 5-16)"]);
     expect([...outcome.files.keys()]).toEqual(["shop/cart.py"]);
@@ -78,8 +79,8 @@ describe("GRAPH", () => {
 
   it("falls back on a file that cannot be read, and on an empty graph", async () => {
     const { run } = await setup([]);
-    expect(await run(graphPhase(["shop/cart.py", "gone.py"]))).toEqual({ kind: "fallback", reason: expect.stringMatching(/^the graph could not be built: file "gone.py" does not exist/) });
-    expect(await run(graphPhase(["notes.txt"]))).toEqual({ kind: "fallback", reason: "the code graph of notes.txt is empty" });
+    expect(await run(graphPhase(["shop/cart.py", "gone.py"], new GraphCache()))).toEqual({ kind: "fallback", reason: expect.stringMatching(/^the graph could not be built: file "gone.py" does not exist/) });
+    expect(await run(graphPhase(["notes.txt"], new GraphCache()))).toEqual({ kind: "fallback", reason: "the code graph of notes.txt is empty" });
   });
 });
 

@@ -52,8 +52,8 @@ export const PlanRecordSchema = z.object({
   verify: VerifyResultSchema.optional(),
   /**
    * VERIFY: the repository's files that import the plan's files, given to the verifier besides the
-   * listed and planned ones (`added`); how many files were parsed for it (the rest came from the
-   * run's cache); why the repository was not searched (`skipped`), if it was not.
+   * listed and planned ones (`added`); how many other repository files the search parsed (the rest
+   * came from the run's cache); why the repository was not searched (`skipped`), if it was not.
    */
   importers: z.object({ added: z.array(z.string()), parsed: z.number().int().nonnegative(), skipped: z.string().optional() }).optional(),
   apply: ApplyRecordSchema.optional(),

@@ -9,8 +9,8 @@ import * as Effect from "effect/Effect";
 import { planFiles, type Plan } from "@graphplan/primitives";
 import type { Workspace } from "@graphplan/runtime";
 import { verifyPlan, type VerifyResult } from "@graphplan/verifier";
-import { readFiles } from "./graph.js";
-import { cachedGraph, findImporters, listRepoFiles, type ImporterScan } from "./importers.js";
+import { cachedGraph, readFiles } from "./graph.js";
+import { findImporters, listRepoFiles, type ImporterScan } from "./importers.js";
 import type { Session } from "./session.js";
 
 export interface VerifyOutcome {
