@@ -30,10 +30,8 @@ function op(name: string, params: Record<string, unknown>, files: Record<string,
   return result;
 }
 
-describe("tier 1 surgery", () => {
-  test("move_node: a decorated method moves with its decorator, blank lines kept", () => {
-    const out = op("move_node", { source: m("validate"), target: m("__init__"), position: "before" }).get("o.py")!;
-    expect(out).toBe(`class Order:
+/** SRC with the decorated `validate` first in the class: what moving it and reordering both give. */
+const VALIDATE_FIRST = `class Order:
     @staticmethod
     def validate(items):
         return bool(items)
@@ -48,7 +46,12 @@ describe("tier 1 surgery", () => {
 def main():
     order = Order([1, 2])
     print(order.total())
-`);
+`;
+
+describe("tier 1 surgery", () => {
+  test("move_node: a decorated method moves with its decorator, blank lines kept", () => {
+    const out = op("move_node", { source: m("validate"), target: m("__init__"), position: "before" }).get("o.py")!;
+    expect(out).toBe(VALIDATE_FIRST);
   });
 
   test("copy_node to another file at module level is re-indented and separated by two blank lines", () => {
@@ -71,22 +74,7 @@ def main():
 
   test("reorder_children by names and by indices", () => {
     const byName = op("reorder_children", { parent: { kind: "class", name: "Order", file: "o.py" }, order: ["validate", "__init__", "total"] }).get("o.py")!;
-    expect(byName).toBe(`class Order:
-    @staticmethod
-    def validate(items):
-        return bool(items)
-
-    def __init__(self, items):
-        self.items = items
-
-    def total(self):
-        return sum(self.items)
-
-
-def main():
-    order = Order([1, 2])
-    print(order.total())
-`);
+    expect(byName).toBe(VALIDATE_FIRST);
     const params = op("reorder_children", { parent: { kind: "parameters", file: "o.py", parent: m("__init__") }, order: [1, 0] }).get("o.py")!;
     expect(params).toContain("def __init__(items, self):");
   });
