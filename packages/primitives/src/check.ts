@@ -18,30 +18,6 @@ export interface ErrorSpan {
   readonly text: string;
 }
 
-/** ERROR and MISSING nodes of a tree (outermost ERROR nodes), in document order. */
-export function errorSpans(tree: Tree, limit = 500): ErrorSpan[] {
-  const out: ErrorSpan[] = [];
-  if (!tree.rootNode.hasError) return out;
-  const visit = (node: Node): void => {
-    if (out.length >= limit) return;
-    if (node.isMissing || node.type === "ERROR") {
-      out.push({
-        start: node.startIndex,
-        end: node.endIndex,
-        line: node.startPosition.row + 1,
-        column: node.startPosition.column,
-        kind: node.isMissing ? "MISSING" : "ERROR",
-        text: node.isMissing ? node.type : node.text.slice(0, 40),
-      });
-      return;
-    }
-    if (!node.hasError) return;
-    for (const child of node.children) if (child) visit(child);
-  };
-  visit(tree.rootNode);
-  return out;
-}
-
 const spanOf = (node: Node): ErrorSpan => ({
   start: node.startIndex,
   end: node.endIndex,
@@ -50,6 +26,23 @@ const spanOf = (node: Node): ErrorSpan => ({
   kind: node.isMissing ? "MISSING" : "ERROR",
   text: node.isMissing ? node.type : node.text.slice(0, 40),
 });
+
+/** ERROR and MISSING nodes of a tree (outermost ERROR nodes), in document order. */
+export function errorSpans(tree: Tree, limit = 500): ErrorSpan[] {
+  const out: ErrorSpan[] = [];
+  if (!tree.rootNode.hasError) return out;
+  const visit = (node: Node): void => {
+    if (out.length >= limit) return;
+    if (node.isMissing || node.type === "ERROR") {
+      out.push(spanOf(node));
+      return;
+    }
+    if (!node.hasError) return;
+    for (const child of node.children) if (child) visit(child);
+  };
+  visit(tree.rootNode);
+  return out;
+}
 
 interface Region {
   readonly start: number;
