@@ -3,7 +3,7 @@
  * statements, ...) by parsing it with tree-sitter in the exact syntactic position it will take.
  * Shared by fragments (properties) and templates (parameters).
  */
-import { parse, syntaxErrors, type LanguageId, type Node } from "@graphplan/graph";
+import { syntaxErrors, withTree, type LanguageId, type Node } from "@graphplan/graph";
 
 /** Languages whose code slots can be checked. */
 export const CODE_LANGUAGES = ["python", "javascript", "typescript", "tsx"] as const;
@@ -154,17 +154,14 @@ const JS_PROBES: Partial<Record<CodeKind, Probe>> = {
 };
 
 function errorSummary(source: string, language: LanguageId, offset: number): string | null {
-  const tree = parse(source, language);
-  try {
+  return withTree(source, language, (tree) => {
     const errors = syntaxErrors(tree, 3);
     if (errors.length === 0) return null;
     const first = errors[0]!;
     const lineStart = source.split("\n").slice(0, first.line - 1).join("\n").length + (first.line > 1 ? 1 : 0);
     const at = Math.max(0, lineStart + first.column - offset);
     return first.kind === "MISSING" ? `a ${first.text} is missing near character ${at}` : `syntax error near character ${at} (${JSON.stringify(first.text)})`;
-  } finally {
-    tree.delete();
-  }
+  });
 }
 
 function checkIdentifier(code: string, language: CodeLanguage): CodeCheck {
@@ -178,8 +175,7 @@ function checkProbe(code: string, language: CodeLanguage, kind: CodeKind, probe:
   const source = probe.prefix + code + probe.suffix;
   const start = probe.prefix.length;
   const end = start + code.length;
-  const tree = parse(source, language);
-  try {
+  return withTree(source, language, (tree) => {
     const comment = tree.rootNode.descendantsOfType("comment").find((n) => n && n.startIndex >= start && n.startIndex < end);
     if (comment) return { ok: false, message: `${JSON.stringify(code)} contains a comment (${JSON.stringify(comment.text)}): leave comments out of ${article(kind)}` };
     const errors = syntaxErrors(tree, 1);
@@ -190,9 +186,7 @@ function checkProbe(code: string, language: CodeLanguage, kind: CodeKind, probe:
     if (!node) return { ok: false, message: `${JSON.stringify(code)} is not a single ${kind.replace("_", " ")}: it does not stay in one piece where ${article(kind)} goes` };
     const complaint = probe.accept(node);
     return complaint ? { ok: false, message: `${JSON.stringify(code)} is not ${article(kind)}: ${complaint}` } : { ok: true, code };
-  } finally {
-    tree.delete();
-  }
+  });
 }
 
 const ARTICLES: Record<CodeKind, string> = {
@@ -221,8 +215,7 @@ function checkBlock(code: string, language: CodeLanguage, kind: "statements" | "
   // A JS/TS method only parses inside a class body.
   const wrapMethod = kind === "function" && language !== "python" && !/^\s*(export\s+)?(async\s+)?function\b/.test(block);
   const source = wrapMethod ? `class _ {\n${block}\n}\n` : `${block}\n`;
-  const tree = parse(source, language);
-  try {
+  return withTree(source, language, (tree) => {
     const errors = syntaxErrors(tree, 1);
     if (errors.length > 0) {
       return { ok: false, message: `${JSON.stringify(truncate(code))} does not parse as ${ARTICLES[kind]}: ${errorSummary(source, language, wrapMethod ? 10 : 0)}` };
@@ -247,9 +240,7 @@ function checkBlock(code: string, language: CodeLanguage, kind: "statements" | "
         ? definition?.type === "function_definition"
         : JS_FUNCTIONS.has(only.type) || (only.type === "export_statement" && JS_FUNCTIONS.has(only.namedChildren.find((n) => n?.type !== "decorator")?.type ?? ""));
     return isFunction ? { ok: true, code: block } : { ok: false, message: `expected a function definition, found a ${only.type}` };
-  } finally {
-    tree.delete();
-  }
+  });
 }
 
 const truncate = (text: string): string => (text.length > 60 ? `${text.slice(0, 57)}...` : text);

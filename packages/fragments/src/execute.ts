@@ -2,7 +2,7 @@
  * `execute_fragment`: a tier 3 step `{fragment, action, locator}` on in-memory files — validate,
  * serialize with the target's indentation, apply, and check the result still parses.
  */
-import { detectLanguage, parse, withTree } from "@graphplan/graph";
+import { detectLanguage, withTree } from "@graphplan/graph";
 import { LocatorSchema, resolveOne, InvalidLocator } from "@graphplan/locators";
 import { applyEdits, errorSpans, newSyntaxErrors, FileNotFound, PostconditionFailed, type Edit } from "@graphplan/primitives";
 import { pythonProblems } from "./code.js";
@@ -36,8 +36,7 @@ export function executeFragment(step: FragmentStep, files: ReadonlyMap<string, s
   if (source === undefined) throw new FileNotFound(file, [...all.keys()]);
   const language = detectLanguage(file);
   if (language !== "python") throw new FragmentLanguageUnsupported(file, language);
-  const tree = parse(source, language);
-  try {
+  return withTree(source, language, (tree) => {
     const node = resolveOne(tree, source, language, locator.data);
     const edit = fragmentEdit(source, node, step.action ?? "replace", step.fragment, file, language);
     const after = applyEdits(source, [edit]);
@@ -48,7 +47,5 @@ export function executeFragment(step: FragmentStep, files: ReadonlyMap<string, s
       if (problems > 0) throw new PostconditionFailed(file, "fragment", "the result has an empty block or a misplaced parameter");
     });
     return { file, edit, source: after };
-  } finally {
-    tree.delete();
-  }
+  });
 }

@@ -3,7 +3,7 @@
  * inside multi-line strings left alone, trailing comments of the target kept (codeEnd).
  * Shared by fragments (tier 3), templates (tier 2) and surgery (tier 1).
  */
-import { codeEnd, LANGUAGES, parse, type LanguageId, type Node } from "@graphplan/graph";
+import { codeEnd, LANGUAGES, withTree, type LanguageId, type Node } from "@graphplan/graph";
 import { lineIndent, type Edit } from "@graphplan/primitives";
 
 export type PlaceAction = "replace" | "insert_before" | "insert_after";
@@ -13,8 +13,7 @@ function frozenLines(code: string, language: LanguageId | undefined): Set<number
   const frozen = new Set<number>();
   if (!language || !code.includes("\n")) return frozen;
   const stringTypes = LANGUAGES[language].stringTypes;
-  const tree = parse(code, language);
-  try {
+  withTree(code, language, (tree) => {
     const starts: number[] = [];
     let at = 0;
     for (const line of code.split("\n")) {
@@ -30,9 +29,7 @@ function frozenLines(code: string, language: LanguageId | undefined): Set<number
       for (const child of node.namedChildren) if (child) visit(child);
     };
     visit(tree.rootNode);
-  } finally {
-    tree.delete();
-  }
+  });
   return frozen;
 }
 

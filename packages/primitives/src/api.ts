@@ -2,7 +2,7 @@
  * One primitive on one document, for callers outside a plan (runtime, fragments, templates):
  * parse, compute the edits, check them, return values. Errors are returned, not thrown.
  */
-import { parse } from "@graphplan/graph";
+import { withTree } from "@graphplan/graph";
 import { isLocatorError, type LocatorError } from "@graphplan/locators";
 import type { Edit } from "./edits.js";
 import { OverlappingEdits, EditOutOfRange } from "./edits.js";
@@ -47,64 +47,47 @@ function guard<T>(f: () => T): T | PrimitiveError {
   }
 }
 
+/** One mutator on `doc`, checked: the new text and the edits (throws the primitive's tagged errors). */
+function runMutator(name: string, doc: Doc, params: unknown): { source: string; edits: Edit[] } {
+  const p = validated(name, params);
+  if (!(MUTATORS as readonly string[]).includes(name)) throw new InvalidParams(name, ["read-only primitive: use locate()"]);
+  return withTree(doc.source, doc.language, (tree) => {
+    const parsed = { ...doc, tree };
+    const applied = applyChecked(parsed, name, mutatorEdits(name as MutatorName, parsed, p as never), mutatorCheck(name as MutatorName, parsed, p as never));
+    applied.tree.delete();
+    return { source: applied.source, edits: [...applied.edits] };
+  });
+}
+
 /**
  * The checked edits of one mutator (`replace_node`, `insert_before_node`, `insert_after_node`,
  * `delete_node`, `wrap_node`, `replace_all_matching`) on `doc`: the first reading whose result
  * adds no syntax error and meets the primitive's postconditions. Apply them with `applyEdits`.
  */
 export function primitiveEdits(name: string, doc: Doc, params: unknown): Edit[] | PrimitiveError {
-  return guard(() => {
-    const p = validated(name, params);
-    if (!(MUTATORS as readonly string[]).includes(name)) throw new InvalidParams(name, ["read-only primitive: use locate()"]);
-    const tree = parse(doc.source, doc.language);
-    try {
-      const parsed = { ...doc, tree };
-      const applied = applyChecked(parsed, name, mutatorEdits(name as MutatorName, parsed, p as never), mutatorCheck(name as MutatorName, parsed, p as never));
-      applied.tree.delete();
-      return [...applied.edits];
-    } finally {
-      tree.delete();
-    }
-  });
+  return guard(() => runMutator(name, doc, params).edits);
 }
 
 /** `primitiveEdits`, applied: the new text and the edits. */
 export function applyPrimitive(name: string, doc: Doc, params: unknown): { source: string; edits: Edit[] } | PrimitiveError {
-  return guard(() => {
-    const p = validated(name, params);
-    const tree = parse(doc.source, doc.language);
-    try {
-      const parsed = { ...doc, tree };
-      const applied = applyChecked(parsed, name, mutatorEdits(name as MutatorName, parsed, p as never), mutatorCheck(name as MutatorName, parsed, p as never));
-      applied.tree.delete();
-      return { source: applied.source, edits: [...applied.edits] };
-    } finally {
-      tree.delete();
-    }
-  });
+  return guard(() => runMutator(name, doc, params));
 }
 
 /** The read-only primitives on a document. */
 export function locate(doc: Doc, params: unknown): LocateOutput | PrimitiveError {
   return guard(() => {
     const p = validated("locate", params);
-    const tree = parse(doc.source, doc.language);
-    try {
+    return withTree(doc.source, doc.language, (tree) => {
       return locateIn({ ...doc, tree }, p as never);
-    } finally {
-      tree.delete();
-    }
+    });
   });
 }
 
 export function locateRegion(doc: Doc, params: unknown): RegionOutput | PrimitiveError {
   return guard(() => {
     const p = validated("locate_region", params);
-    const tree = parse(doc.source, doc.language);
-    try {
+    return withTree(doc.source, doc.language, (tree) => {
       return locateRegionIn({ ...doc, tree }, p as never);
-    } finally {
-      tree.delete();
-    }
+    });
   });
 }

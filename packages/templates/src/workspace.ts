@@ -4,7 +4,7 @@
  * the workspace parses and frees them. Edits of one step refer to the texts the step started
  * from. Pure: no fs.
  */
-import { detectLanguage, parse, syntaxErrors, type LanguageId, type Node, type Tree } from "@graphplan/graph";
+import { detectLanguage, parse, syntaxErrors, withTree, type LanguageId, type Node, type Tree } from "@graphplan/graph";
 import { resolveOne } from "@graphplan/locators";
 import { applyEdits, errorSpans, newSyntaxErrors, FileNotFound, type Edit, type HandlerContext, type ParsedDoc } from "@graphplan/primitives";
 
@@ -177,15 +177,12 @@ export function commitEdits(ws: Workspace, edits: FileEdits, op: string): Map<st
     if (list.length === 0) continue;
     const doc = ws.doc(file);
     const after = applyEdits(doc.source, list);
-    const tree = parse(after, doc.language);
-    try {
+    withTree(after, doc.language, (tree) => {
       if (tree.rootNode.hasError) {
         const introduced = newSyntaxErrors(errorSpans(doc.tree), errorSpans(tree), list);
         if (introduced.length > 0) throw new TransformBrokeSyntax(op, file, introduced.length ? introduced : syntaxErrors(tree));
       }
-    } finally {
-      tree.delete();
-    }
+    });
     if (after !== doc.source) out.set(file, after);
   }
   return out;

@@ -4,7 +4,7 @@
  * The result is checked by resolving names again in the renamed text: no reference may change
  * the binding it resolves to.
  */
-import { parse, type Node, type Tree } from "@graphplan/graph";
+import { withTree, type Node, type Tree } from "@graphplan/graph";
 import { applyEdits, mapOffset, type Edit } from "@graphplan/primitives";
 import { analyzePython, scopeLabel, type Occurrence, type Scope, type ScopeAnalysis } from "../scope/python.js";
 
@@ -173,8 +173,7 @@ function verify(source: string, analysis: ScopeAnalysis, edits: readonly Edit[],
   for (const r of resolutions(analysis, request.newName)) expected.set(map(r.start), r.scopeStart < 0 ? -1 : map(r.scopeStart));
 
   const after = applyEdits(source, edits);
-  const newTree = parse(after, "python");
-  try {
+  withTree(after, "python", (newTree) => {
     const newAnalysis = analyzePython(newTree);
     const actual = new Map(resolutions(newAnalysis, request.newName).map((r) => [r.start, r.scopeStart]));
     for (const [start, scopeStart] of expected) {
@@ -186,7 +185,5 @@ function verify(source: string, analysis: ScopeAnalysis, edits: readonly Edit[],
         : `the existing ${request.newName} used here would be shadowed by the renamed binding`;
       throw new NameCollision(request.file, request.name, request.newName, line, detail);
     }
-  } finally {
-    newTree.delete();
-  }
+  });
 }

@@ -1,5 +1,5 @@
 /** Node facts the templates share: functions, classes, bodies, docstrings, indentation. */
-import { codeEnd, parse, type LanguageId, type Node } from "@graphplan/graph";
+import { codeEnd, withTree, type LanguageId, type Node } from "@graphplan/graph";
 import { reindent } from "@graphplan/fragments";
 import { indentUnit, lineIndent } from "@graphplan/primitives";
 import { TransformRejected, type Target } from "../workspace.js";
@@ -217,15 +217,12 @@ export function fieldOf(node: Node): string | null {
 /** The node type `code` parses as when used as an expression (`binary_operator`, `call`, ...). */
 export function expressionType(code: string, language: LanguageId): string {
   const prefix = "_ = ";
-  const tree = parse(`${prefix}${code}\n`, language);
-  try {
+  return withTree(`${prefix}${code}\n`, language, (tree) => {
     const node = tree.rootNode.namedDescendantForIndex(prefix.length, prefix.length + code.length - 1);
     let n: Node | null = node;
     while (n && n.parent && n.parent.startIndex === prefix.length && n.parent.endIndex === prefix.length + code.length) n = n.parent;
     return n && n.startIndex === prefix.length && n.endIndex === prefix.length + code.length ? n.type : "unknown";
-  } finally {
-    tree.delete();
-  }
+  });
 }
 
 /** End of a class member including the `;` token that follows it (JS/TS fields). */
