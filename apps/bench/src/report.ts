@@ -167,7 +167,8 @@ export function summarize(entries: readonly ReportEntry[], totalMs: number, work
 const pct = (n: number, d: number): string => (d === 0 ? "-" : `${((100 * n) / d).toFixed(1)}%`);
 const fixed = (n: number | null): string => (n === null ? "-" : n.toFixed(2));
 
-function table(rows: ReadonlyArray<readonly [string, string]>): string {
+/** Rows of `key  value`, the keys padded to one width: the summaries the CLI prints. */
+export function table(rows: ReadonlyArray<readonly [string, string]>): string {
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join("\n");
 }

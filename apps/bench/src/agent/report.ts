@@ -1,6 +1,7 @@
 /** `OUT/report.json` of `bench agent`: one entry per instance, a summary, and the summary as a text table. */
 import { EXIT_STATUSES, PHASES, type Trajectory } from "@graphplan/agent";
 import { z } from "zod";
+import { table } from "../report.js";
 
 export const AGENT_STATUSES = [...EXIT_STATUSES, "input_error", "harness_error", "skipped"] as const;
 export const AgentStatusSchema = z
@@ -165,11 +166,6 @@ export function summarizeAgent(entries: readonly AgentReportEntry[], totalMs: nu
     if (e.status !== "Submitted") (failures[e.cause ? `${e.status}: ${e.cause}` : e.status] ??= []).push(e.instance_id);
   }
   return { instances: entries.length, byStatus, submittedPatches, fellBack, planned, modelCalls, costUsd, resumed, failures, cleanupProblems, totalMs };
-}
-
-function table(rows: ReadonlyArray<readonly [string, string]>): string {
-  const width = Math.max(...rows.map(([k]) => k.length));
-  return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join("\n");
 }
 
 /** The summary as the table the CLI prints. */
