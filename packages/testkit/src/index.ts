@@ -1,3 +1,4 @@
 export { cpythonParse, cpythonScopes } from "./cpython.js";
 export type { CpythonScopes } from "./cpython.js";
 export { SAMPLES_DIR, SAMPLE_FILES, sample } from "./samples.js";
+export { tempDir } from "./temp.js";

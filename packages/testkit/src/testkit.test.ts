@@ -1,5 +1,6 @@
+import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { cpythonParse, cpythonScopes, sample, SAMPLE_FILES } from "./index.js";
+import { cpythonParse, cpythonScopes, sample, SAMPLE_FILES, tempDir } from "./index.js";
 
 describe("the samples", () => {
   it("hold one file per language the graph supports, each with a class or struct", () => {
@@ -18,5 +19,19 @@ describe("CPython as an oracle", () => {
   it("reads the scopes of a module with symtable", () => {
     const scopes = cpythonScopes(["x = 1\ndef f(y):\n    return x + y\n"]);
     expect(JSON.stringify(scopes[0])).toContain('"y":"local"');
+  });
+});
+
+describe("tempDir", () => {
+  let made = "";
+  it("makes a fresh directory with the prefix", () => {
+    made = tempDir("graphplan-testkit-");
+    expect(existsSync(made)).toBe(true);
+    expect(made).toMatch(/graphplan-testkit-[^/]+$/);
+  });
+
+  it("removes it after the test that made it", () => {
+    expect(made).not.toBe("");
+    expect(existsSync(made)).toBe(false);
   });
 });
