@@ -40,3 +40,17 @@ export type { ExecResult, ExecOptions, SandboxShape, TestAnswer } from "./sandbo
 export type { LocalSandboxOptions } from "./sandbox/local.js";
 export { SANDBOX_LABEL } from "./sandbox/docker.js";
 export type { DockerSandboxOptions } from "./sandbox/docker.js";
+export { ContainerEngine, CONTAINER_LABEL, EngineUnavailable, ImageUnavailable, ContainerFailed } from "./container/engine.js";
+export type {
+  ContainerEngineShape,
+  ContainerShape,
+  ContainerSpec,
+  ContainerExecOptions,
+  ContainerExecResult,
+  ContainerFile,
+  CommitOptions,
+  ImageInfo,
+  ContainerError,
+} from "./container/engine.js";
+export type { EngineOptions } from "./container/docker.js";
+export { dockerOptionsFor } from "./container/docker.js";
