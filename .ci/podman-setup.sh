@@ -4,10 +4,13 @@
 # is reachable, so both are built here and imported with `podman import`):
 #   graphplan-busybox:test  /bin/busybox (busybox-static) and its applets, ~2 MB: the sandbox's own
 #                           tests (@graphplan/runtime, apps/bench);
-#   graphplan-debian:test   a minimal Debian bookworm (mmdebstrap --variant=minbase) with bash, git and
-#                           python3: the agent's end-to-end run in a container (apps/agent), which needs
-#                           git for SUBMIT and python3 for the project's check. Built from
-#                           deb.debian.org in about 1.5 minutes, once.
+#   graphplan-debian:test   a minimal Debian bookworm (mmdebstrap --variant=minbase) with bash, git,
+#                           python3, pytest and patch: the agent's end-to-end run in a container
+#                           (apps/agent), which needs git for SUBMIT and python3 for the project's check,
+#                           and the small SWE-bench-style instances of `bench eval`'s tests (pytest runs
+#                           their tests, patch is the last step of the harness's patch-apply chain).
+#                           Built from deb.debian.org in about 1 minute, once; an older image without
+#                           pytest or patch is rebuilt.
 # Idempotent: every step is skipped when already done. Safe to run before every test run.
 #
 #   bash .ci/podman-setup.sh          # then: pnpm --filter @graphplan/runtime test (or @graphplan/agent)
@@ -125,10 +128,11 @@ else
   say "built ${IMAGE}"
 fi
 
-# 5. The Debian image: bookworm minbase (apt, dpkg, coreutils, bash...) plus git, python3 and
+# 5. The Debian image: bookworm minbase (apt, dpkg, coreutils, bash...) plus git, python3, pytest, patch and
 #    ca-certificates, without Recommends, documentation, apt lists or caches: about 210 MB (50 MB of it
 #    is perl, which git depends on). Built in about 1.5 minutes (mmdebstrap 75 s of it).
-if podman image exists "$DEBIAN_IMAGE"; then
+debian_complete() { podman image exists "$DEBIAN_IMAGE" && podman run --rm "$DEBIAN_IMAGE" sh -c 'command -v pytest && command -v patch && command -v git' >/dev/null 2>&1; }
+if debian_complete; then
   say "image ${DEBIAN_IMAGE} already exists"
 else
   started=$SECONDS
@@ -142,7 +146,7 @@ else
   temp_dirs+=("$rootfs")
   say "building ${DEBIAN_IMAGE}: mmdebstrap bookworm from ${DEBIAN_MIRROR} into ${rootfs}"
   # The mirror is given, so mmdebstrap does not read sources.list lines from stdin (</dev/null anyway).
-  mmdebstrap --mode=root --variant=minbase --include=bash,git,python3,ca-certificates \
+  mmdebstrap --mode=root --variant=minbase --include=bash,git,python3,python3-pytest,patch,ca-certificates \
     --aptopt='APT::Install-Recommends "false"' \
     --dpkgopt='path-exclude=/usr/share/man/*' \
     --dpkgopt='path-exclude=/usr/share/info/*' \
@@ -151,7 +155,7 @@ else
     --dpkgopt='path-include=/usr/share/doc/*/copyright' \
     bookworm "$rootfs" "$DEBIAN_MIRROR" </dev/null
   rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/* "$rootfs"/var/log/apt/* "$rootfs"/var/cache/debconf/*-old
-  for tool in bash git python3 sh sleep; do
+  for tool in bash git python3 pytest patch sh sleep; do
     chroot "$rootfs" sh -c "command -v $tool" >/dev/null || die "the Debian root filesystem has no ${tool}"
   done
   tar -C "$rootfs" --numeric-owner -c . | podman import \

@@ -1,6 +1,7 @@
 /** The `bench` command line program (commander). */
 import { Command, InvalidArgumentError } from "commander";
 import { agentCommand } from "./agent/command.js";
+import { evalCommand } from "./eval/command.js";
 import { readRepoMap, runReplay } from "./run.js";
 
 const positiveInt = (value: string): number => {
@@ -42,5 +43,6 @@ export function buildProgram(): Command {
       process.stdout.write(`${result.table}\n\nreport: ${result.reportPath}\n`);
     });
   agentCommand(program);
+  evalCommand(program);
   return program;
 }

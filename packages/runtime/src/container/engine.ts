@@ -158,4 +158,9 @@ export class ContainerEngine extends Context.Service<ContainerEngine, ContainerE
   static layer(options: EngineOptions = {}): Layer.Layer<ContainerEngine> {
     return Layer.sync(ContainerEngine, () => makeDockerEngine(options));
   }
+
+  /** The same engine as a plain value, for code that spreads work over several engines. Throws on a malformed `host`. */
+  static make(options: EngineOptions = {}): ContainerEngineShape {
+    return makeDockerEngine(options);
+  }
 }
