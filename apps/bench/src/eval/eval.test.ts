@@ -8,18 +8,19 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
-import { ContainerEngine } from "@graphplan/runtime";
+import { ContainerEngine, ContainerFailed, EngineUnavailable, type ContainerEngineShape } from "@graphplan/runtime";
 import { tempDir } from "@graphplan/testkit";
 import * as Effect from "effect/Effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evalFixture, HOST, removeImages, SETUP_HINT, type EvalFixture } from "./fixtures/instances.js";
 import { EVAL_RUN_LABEL } from "./instance.js";
-import { runEvaluation, type EvalOptions } from "./run.js";
+import { runEvaluation, type EvalEvent, type EvalOptions } from "./run.js";
 import { EvalInstanceSchema, evalScript, specFor } from "./spec.js";
 
 const app = join(import.meta.dirname, "..", "..");
 const tsx = join(app, "node_modules/.bin/tsx");
-const MODEL = "acme/model-1";
+/** Unique per test file run: concurrent runs of these tests on one engine never see each other's containers. */
+const RUN_ID = `test-${randomUUID().slice(0, 8)}`;
 
 let fx: EvalFixture;
 let fixtureRoot: string;
@@ -42,7 +43,7 @@ afterAll(async () => {
 const options = (preds: string, out: string, extra: Partial<EvalOptions> = {}): EvalOptions => ({
   preds,
   dataset: fx.dataset,
-  runId: "test-run",
+  runId: RUN_ID,
   outDir: out,
   engines: [{ host: HOST, workers: 2 }],
   timeoutS: 60,
@@ -78,10 +79,10 @@ describe("bench eval on podman", () => {
       error_ids: [broken, slow].sort(),
       schema_version: 2,
     });
-    expect(result.summaryPath).toBe(join(out, "acme__model-1.test-run.json"));
+    expect(result.summaryPath).toBe(join(out, `acme__model-1.${RUN_ID}.json`));
     expect(readJson(result.summaryPath)).toEqual(result.summary);
 
-    const dir = (id: string) => join(out, "test-run", "acme__model-1", id);
+    const dir = (id: string) => join(out, RUN_ID, "acme__model-1", id);
     expect(readdirSync(dir(gold)).sort()).toEqual(["eval.sh", "patch.diff", "report.json", "run_instance.log", "test_output.txt"]);
     expect(readJson(join(dir(gold), "report.json"))).toEqual({
       [gold]: {
@@ -113,7 +114,7 @@ describe("bench eval on podman", () => {
     expect(existsSync(join(dir(slow), "report.json"))).toBe(false);
     expect(readFileSync(join(dir(slow), "test_output.txt"), "utf8")).toMatch(/\n\nTimeout error: 8 seconds exceeded\.$/);
     expect(existsSync(dir(empty))).toBe(false); // never run, as the harness
-    expect(await containersOf("test-run")).toEqual([]);
+    expect(await containersOf(RUN_ID)).toEqual([]);
   });
 
   it("runs an empty patch's tests with runEmpty, and the bug's failing test keeps it unresolved", async () => {
@@ -121,7 +122,7 @@ describe("bench eval on podman", () => {
     const id = fx.ids[0]!;
     const result = await Effect.runPromise(runEvaluation(options(fx.preds({ [id]: "" }), out, { runEmpty: true, instances: [id] })));
     expect(result.outcomes).toMatchObject([{ instance_id: id, status: "unresolved" }]);
-    expect(readJson(join(out, "test-run", "acme__model-1", id, "report.json"))[id]).toMatchObject({ resolved: false, patch_exists: true }); // as the harness: only None is "no patch"
+    expect(readJson(join(out, RUN_ID, "acme__model-1", id, "report.json"))[id]).toMatchObject({ resolved: false, patch_exists: true }); // as the harness: only None is "no patch"
   });
 
   it("resumes: instances with a report.json are skipped, --rerun grades them again, and the summary counts both runs", async () => {
@@ -152,6 +153,43 @@ describe("bench eval on podman", () => {
     );
     expect(result.summary).toMatchObject({ resolved_ids: [a, b] });
     expect(events[0]).toBe(`planned ${HOST}`);
+  });
+
+  it("takes an engine that stops answering mid-run out of the rotation and runs its instances on the other one", async () => {
+    const out = tempDir();
+    const ids = fx.ids.slice(0, 4);
+    const real = ContainerEngine.make({ host: HOST });
+    let alive = true;
+    // The same podman, seen through an engine that dies when its second container starts.
+    let starts = 0;
+    const dead = new EngineUnavailable({ endpoint: "tcp://flaky:2375", detail: "connection refused" });
+    const flaky: ContainerEngineShape = {
+      ...real,
+      endpoint: "tcp://flaky:2375",
+      ping: Effect.suspend(() => (alive ? real.ping : Effect.fail(dead))),
+      start: (spec) =>
+        Effect.suspend(() => {
+          if (++starts === 2) alive = false;
+          return alive ? real.start(spec) : Effect.fail(new ContainerFailed({ endpoint: "tcp://flaky:2375", container: spec.name ?? "", operation: "create", detail: "connection refused" }));
+        }),
+    };
+    const events: EvalEvent[] = [];
+    const result = await Effect.runPromise(
+      runEvaluation(
+        options(fx.preds(Object.fromEntries(ids.map((id) => [id, fx.patches.gold]))), out, {
+          engines: [{ host: "tcp://flaky:2375", workers: 1 }, { host: HOST, workers: 1 }],
+          engineFor: (host) => (host === HOST ? real : flaky),
+          onEvent: (e) => void events.push(e),
+        }),
+      ),
+    );
+    expect(result.summary).toMatchObject({ resolved_instances: 4, error_instances: 0 });
+    const lost = events.filter((e) => e.type === "engine_lost");
+    expect(lost).toHaveLength(1);
+    expect(lost[0]).toMatchObject({ engine: "tcp://flaky:2375" });
+    const ranOn = events.flatMap((e) => (e.type === "finished" ? [e.outcome.engine] : []));
+    expect(ranOn.filter((engine) => engine === "tcp://flaky:2375")).toHaveLength(1);
+    expect(await containersOf(RUN_ID)).toEqual([]);
   });
 });
 
