@@ -1,0 +1,122 @@
+/** The recipe: its schema, its error messages, and which environment an instance gets. */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "@graphplan/testkit";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_RECIPE, loadRecipe, parseRecipe, recipeFor, RecipeInvalid } from "./recipe.js";
+
+const minimal = {
+  base: { image: "graphplan-debian:test" },
+  environments: [{ name: "calc", repo: "acme/calc", versions: ["1.0"] }],
+};
+
+function recipeFile(text: string): string {
+  const path = join(tempDir(), "recipe.yaml");
+  writeFileSync(path, text);
+  return path;
+}
+
+/** The message `loadRecipe` throws for a YAML text. */
+function errorOf(text: string): string {
+  const path = recipeFile(text);
+  try {
+    loadRecipe(path);
+  } catch (error) {
+    expect(error).toBeInstanceOf(RecipeInvalid);
+    return (error as Error).message.replace(path, "FILE");
+  }
+  throw new Error("the recipe was accepted");
+}
+
+describe("RecipeSchema", () => {
+  it("fills the defaults of a minimal recipe", () => {
+    const recipe = parseRecipe(minimal, "inline");
+    expect(recipe.base.interpreters).toEqual({ to: "/root/.pyenv", versions: [], exclude: ["lib/python*/test", "lib/python*/site-packages/*"] });
+    expect(recipe.environments[0]).toMatchObject({ install: ":", activate: [], setup: [], instance_setup: [], env: {}, packages: [], repositories: [], timeout_seconds: 1800 });
+    expect(recipe.environments[0]?.python).toBeUndefined();
+  });
+
+  it("accepts the shipped recipe, whose environments cover django 3.0–5.0, sympy, pytest, sphinx, pylint, flask, seaborn and xarray", () => {
+    const recipe = loadRecipe(DEFAULT_RECIPE);
+    const claims: Array<[string, string]> = [
+      ["django/django", "3.0"], ["django/django", "3.2"], ["django/django", "4.1"], ["django/django", "5.0"],
+      ["sympy/sympy", "1.1"], ["sympy/sympy", "1.13"], ["pytest-dev/pytest", "4.4"], ["pytest-dev/pytest", "8.0"],
+      ["sphinx-doc/sphinx", "3.1"], ["sphinx-doc/sphinx", "7.1"], ["pylint-dev/pylint", "2.13"], ["pallets/flask", "2.0"],
+      ["pallets/flask", "2.3"], ["mwaskom/seaborn", "0.12"], ["pydata/xarray", "0.12"],
+    ];
+    for (const [repo, version] of claims) expect(recipeFor(recipe, repo, version), `${repo} ${version}`).toBeDefined();
+    for (const [repo, version] of [["psf/requests", "2.3"], ["matplotlib/matplotlib", "3.5"], ["django/django", "2.2"], ["astropy/astropy", "5.1"]] as const) {
+      expect(recipeFor(recipe, repo, version), `${repo} ${version}`).toBeUndefined();
+    }
+    expect(recipe.base.debian?.packages).toContain("locales");
+  });
+});
+
+describe("recipeFor", () => {
+  it("matches a version range numerically (1.10 is after 1.9) and a version list exactly", () => {
+    const recipe = parseRecipe(
+      {
+        base: { image: "x" },
+        environments: [
+          { name: "old", repo: "a/b", versions: { from: "1.0", to: "1.9" } },
+          { name: "new", repo: "a/b", versions: ["1.10", "1.11"] },
+        ],
+      },
+      "inline",
+    );
+    expect(recipeFor(recipe, "a/b", "1.2")?.name).toBe("old");
+    expect(recipeFor(recipe, "a/b", "1.9")?.name).toBe("old");
+    expect(recipeFor(recipe, "a/b", "1.10")?.name).toBe("new");
+    expect(recipeFor(recipe, "a/b", "1.12")).toBeUndefined();
+    expect(recipeFor(recipe, "c/d", "1.2")).toBeUndefined();
+  });
+});
+
+describe("loadRecipe's errors name the file, the field and what to write", () => {
+  it("an unreadable file", () => {
+    expect(() => loadRecipe("/nonexistent/recipe.yaml")).toThrow("the recipe /nonexistent/recipe.yaml cannot be read (ENOENT); give an existing YAML file with --recipe");
+  });
+
+  it("YAML that does not parse", () => {
+    expect(errorOf("base: [unclosed\n")).toMatch(/^the recipe FILE is not valid YAML: /);
+  });
+
+  it("a version written as a YAML number", () => {
+    expect(errorOf("base: {image: x}\nenvironments:\n  - {name: calc, repo: acme/calc, versions: [3.0]}\n")).toBe(
+      'the recipe FILE is invalid: environments[0].versions (environment calc): write a list of quoted versions (["3.0", "3.1"]) or a range ({from: "3.0", to: "3.2"})',
+    );
+  });
+
+  it("an interpreter the base does not copy in", () => {
+    expect(errorOf("base: {image: x, interpreters: {versions: ['3.9.18']}}\nenvironments:\n  - {name: calc, repo: acme/calc, versions: ['1.0'], python: 3.8.18}\n")).toBe(
+      'the recipe FILE is invalid: environments[0].python (environment calc): the base copies in no Python 3.8.18; add it to base.interpreters.versions (now ["3.9.18"]) or name one of those',
+    );
+  });
+
+  it("a base with both or neither of debian and image", () => {
+    expect(errorOf("base: {}\n")).toBe("the recipe FILE is invalid: base: give exactly one of `debian:` (an mmdebstrap build: suite, mirror, packages) or `image:` (an existing image name)");
+    expect(errorOf("base: {image: x, debian: {packages: [git]}}\n")).toMatch(/base: give exactly one of `debian:`/);
+  });
+
+  it("a misspelt field", () => {
+    expect(errorOf("base: {image: x}\nenvironments:\n  - {name: calc, repo: acme/calc, versions: ['1.0'], instance-setup: [make]}\n")).toBe(
+      `the recipe FILE is invalid: environments[0] (environment calc): unknown field instance-setup; check the spelling (the README's "recipe format" lists the fields)`,
+    );
+  });
+
+  it("a missing field, a bad package name and a bad repo", () => {
+    const message = errorOf("base: {debian: {packages: ['Python3 Numpy']}}\nenvironments:\n  - {name: calc, repo: calc, versions: ['1.0']}\n  - {repo: a/b, versions: ['1.0']}\n");
+    expect(message).toContain("base.debian.packages[0]: not a Debian package name; write one name such as python3-numpy");
+    expect(message).toContain("environments[0].repo (environment calc): write the dataset's repo as owner/name, e.g. django/django");
+    expect(message).toContain("environments[1].name: missing; write this field (string)");
+  });
+
+  it("two environments claiming one version, and a range that ends before it starts", () => {
+    expect(errorOf("base: {image: x}\nenvironments:\n  - {name: one, repo: a/b, versions: {from: '1.0', to: '1.5'}}\n  - {name: two, repo: a/b, versions: ['1.5']}\n")).toBe(
+      "the recipe FILE is invalid: environments[1].versions (environment two): a/b 1.5 is already claimed by the environment one; give each version to one environment",
+    );
+    expect(errorOf("base: {image: x}\nenvironments:\n  - {name: one, repo: a/b, versions: {from: '1.10', to: '1.9'}}\n")).toBe(
+      "the recipe FILE is invalid: environments[0].versions (environment one): the range ends (1.9) before it starts (1.10); swap from and to",
+    );
+  });
+});
