@@ -149,7 +149,7 @@ function inContainer(job: InstanceJob, times: StageTimes, log: ReturnType<typeof
     );
     yield* log("INFO", `Container for ${job.instance.instance_id} started: ${container.id} (engine ${engine.endpoint})`);
     const environment = yield* environmentOf(container);
-    const script = evalScript(job.instance, job.spec, environment);
+    const script = yield* Effect.try({ try: () => evalScript(job.instance, job.spec, environment), catch: (e) => new InstanceError({ reason: `the eval script cannot be made: ${(e as Error).message}` }) });
     yield* Effect.promise(() => writeFile(join(job.logDir, "eval.sh"), script));
     const patch = job.patch ?? "";
     yield* timed(times, "copy", container.putFiles([{ path: DOCKER_PATCH, content: patch }, { path: "/eval.sh", content: script, mode: 0o755 }]));
@@ -179,13 +179,18 @@ function inContainer(job: InstanceJob, times: StageTimes, log: ReturnType<typeof
 /** Grades the test output and writes report.json. */
 function grade(job: InstanceJob, output: string, log: ReturnType<typeof logger>) {
   return Effect.gen(function* () {
-    const report = instanceReport({
-      instanceId: job.instance.instance_id,
-      patch: job.patch,
-      log: output,
-      repo: job.instance.repo,
-      f2p: job.instance.FAIL_TO_PASS,
-      p2p: job.instance.PASS_TO_PASS,
+    // The harness's parsers crash on some malformed lines; it then writes no report (an error), and so do we.
+    const report = yield* Effect.try({
+      try: () =>
+        instanceReport({
+          instanceId: job.instance.instance_id,
+          patch: job.patch,
+          log: output,
+          repo: job.instance.repo,
+          f2p: job.instance.FAIL_TO_PASS,
+          p2p: job.instance.PASS_TO_PASS,
+        }),
+      catch: (e) => new InstanceError({ reason: `the test log cannot be graded: ${(e as Error).message}` }),
     });
     const entry = report[job.instance.instance_id]!;
     yield* log("INFO", `report: ${JSON.stringify(report)}\nResult for ${job.instance.instance_id}: resolved: ${entry.resolved}`);
