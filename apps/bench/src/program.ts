@@ -1,6 +1,7 @@
 /** The `bench` command line program (commander). */
 import { Command, InvalidArgumentError } from "commander";
 import { agentCommand } from "./agent/command.js";
+import { imagesCommand } from "./images/command.js";
 import { evalCommand } from "./eval/command.js";
 import { readRepoMap, runReplay } from "./run.js";
 
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
       process.stdout.write(`${result.table}\n\nreport: ${result.reportPath}\n`);
     });
   agentCommand(program);
+  imagesCommand(program);
   evalCommand(program);
   return program;
 }

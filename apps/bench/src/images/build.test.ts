@@ -1,0 +1,185 @@
+/**
+ * `buildImages` on the real podman engine (unix:///tmp/podman.sock, made by `bash .ci/podman-setup.sh`):
+ * an instance image for a tiny git repository this test creates, from a recipe whose base is the
+ * existing `graphplan-debian:test` image.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomUUID } from "node:crypto";
+import { ContainerEngine } from "@graphplan/runtime";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { instanceImageName } from "../eval/spec.js";
+import { BASHRC, buildImages, ENVIRONMENT_FILE, LABEL_BUILD, type BuildInstance, type BuildOptions, type BuildReport } from "./build.js";
+import { parseRecipe, type Recipe } from "./recipe.js";
+
+const HOST = process.env.GRAPHPLAN_PODMAN_URL ?? "unix:///tmp/podman.sock";
+const BASE_IMAGE = process.env.GRAPHPLAN_DEBIAN_IMAGE ?? "graphplan-debian:test";
+const engineLayer = ContainerEngine.layer({ host: HOST });
+const run = <A, E>(effect: Effect.Effect<A, E, ContainerEngine>) => Effect.runPromise(Effect.provide(effect, engineLayer));
+const runExit = <A, E>(effect: Effect.Effect<A, E, ContainerEngine>) => Effect.runPromiseExit(Effect.provide(effect, engineLayer));
+
+const withEngine = <A, E>(f: (engine: ContainerEngine["Service"]) => Effect.Effect<A, E>) =>
+  Effect.gen(function* () {
+    return yield* f(yield* ContainerEngine);
+  });
+
+const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com" } }).trim();
+
+/** A repository acme/calc with two commits (and a tag on the second), as a bare clone under reposDir. */
+function calcRepository(root: string) {
+  const work = join(root, "work");
+  mkdirSync(work);
+  git(work, "init", "-q", "-b", "main");
+  mkdirSync(join(work, "calc"));
+  writeFileSync(join(work, "calc", "__init__.py"), "from .ops import add\n");
+  writeFileSync(join(work, "calc", "ops.py"), "def add(a, b):\n    return a + b\n");
+  writeFileSync(join(work, "test_calc.py"), "from calc import add\n\ndef test_add():\n    assert add(1, 2) == 3\n");
+  git(work, "add", ".");
+  git(work, "commit", "-q", "-m", "first");
+  const first = git(work, "rev-parse", "HEAD");
+  writeFileSync(join(work, "calc", "ops.py"), "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n");
+  git(work, "commit", "-q", "-am", "second: sub");
+  git(work, "tag", "v2");
+  const second = git(work, "rev-parse", "HEAD");
+  const reposDir = join(root, "repos");
+  execFileSync("git", ["clone", "-q", "--bare", work, join(reposDir, "acme__calc")]);
+  return { reposDir, first, second };
+}
+
+/** Unique per test run, so runs on one engine do not share images. */
+const RUN = randomUUID().slice(0, 8);
+
+function calcRecipe(instanceSetup: string[] = ["git rev-parse HEAD > /opt/checked-out-at"]): Recipe {
+  return parseRecipe(
+    {
+      base: { image: BASE_IMAGE, setup: [`echo ${RUN} > /opt/base-run`] },
+      environments: [
+        {
+          name: `calc-${RUN}`,
+          repo: "acme/calc",
+          versions: ["1.0"],
+          env: { CALC_MODE: "test" },
+          setup: ["python3 -c 'print(1)' > /opt/env-setup-ran", "printf '/testbed\\n' > /usr/lib/python3/dist-packages/calc-testbed.pth"],
+          instance_setup: instanceSetup,
+          install: ": nothing to install",
+          activate: ["export CALC_ACTIVE=1"],
+        },
+      ],
+    },
+    "test recipe",
+  );
+}
+
+describe("buildImages (podman at unix:///tmp/podman.sock)", () => {
+  const made = new Set<string>();
+  let repo: ReturnType<typeof calcRepository>;
+  const root = mkdtempSync(join(tmpdir(), "graphplan-images-test-"));
+  const tag = `t${RUN}`;
+  const instance = (id: string, commit: string): BuildInstance => ({ repo: "acme/calc", instance_id: id, base_commit: commit, version: "1.0" });
+  const options = (recipe: Recipe, instances: BuildInstance[], progress?: string[]): BuildOptions => ({
+    recipe,
+    instances,
+    repoDir: (name) => (name === "acme/calc" ? join(repo.reposDir, "acme__calc") : undefined),
+    namespace: "graphplan-test",
+    tag,
+    onProgress: progress ? (line) => progress.push(line) : undefined,
+  });
+  const remember = (report: BuildReport) => {
+    if (report.baseImage) made.add(report.baseImage);
+    for (const entry of report.entries) {
+      if (entry.image) made.add(entry.image);
+      if (entry.environmentImage) made.add(entry.environmentImage);
+    }
+    return report;
+  };
+  /** Runs a shell command in a fresh container of the image; returns its output. */
+  const inImage = (image: string, command: string, env?: Record<string, string>) =>
+    run(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const engine = yield* ContainerEngine;
+          const container = yield* engine.start({ image });
+          const result = yield* container.exec(command, { env });
+          return `${result.exitCode}:${result.output.trim()}`;
+        }),
+      ),
+    );
+
+  beforeAll(async () => {
+    const ping = await runExit(withEngine((engine) => engine.ping));
+    if (!Exit.isSuccess(ping)) throw new Error(`no container engine answers on ${HOST}: run \`bash .ci/podman-setup.sh\` (as root) first`);
+    const base = await run(withEngine((engine) => engine.inspectImage(BASE_IMAGE)));
+    if (base === undefined) throw new Error(`the image ${BASE_IMAGE} is missing: run \`bash .ci/podman-setup.sh\` (as root) first`);
+    repo = calcRepository(root);
+  });
+
+  afterAll(async () => {
+    rmSync(root, { recursive: true, force: true });
+    await run(withEngine((engine) => Effect.forEach([...made].reverse(), (image) => engine.removeImage(image))));
+  });
+
+  it("builds an instance image with /testbed at the base commit (history kept, later commits and tags gone), the environment file and .bashrc", async () => {
+    const id = "acme__calc-1";
+    const report = remember(await run(buildImages(options(calcRecipe(), [instance(id, repo.first)]))));
+    const image = instanceImageName(id, { namespace: "graphplan-test", tag });
+    expect(image).toBe(`graphplan-test/sweb.eval.x86_64.acme_1776_calc-1:${tag}`);
+    expect(report.entries).toEqual([expect.objectContaining({ instance_id: id, status: "built", image, environment: `calc-${RUN}` })]);
+    // The harness's state: the base commit's tree, one SWE-bench setup commit on top, no origin.
+    expect(await inImage(image, "cd /testbed && git rev-parse HEAD~1 && git log -1 --format=%s && git diff --stat HEAD~1 && git remote")).toBe(`0:${repo.first}\nSWE-bench`);
+    expect(await inImage(image, "cat /opt/checked-out-at")).toBe(`0:${repo.first}`);
+    expect(await inImage(image, "cd /testbed && git log --all --format=%H | sort && git tag")).toBe(`0:${[repo.first, (await inImage(image, "cd /testbed && git rev-parse HEAD")).slice(2)].sort().join("\n")}`);
+    expect(await inImage(image, "cd /testbed && git status --porcelain && python3 -c 'import calc; print(calc.add(2, 2)); print(hasattr(calc.ops, \"sub\"))'")).toBe("0:4\nFalse");
+    // The environment: the file the eval runner reads, and .bashrc for BASH_ENV commands.
+    const file = JSON.parse((await inImage(image, `cat ${ENVIRONMENT_FILE}`)).slice(2)) as unknown;
+    expect(file).toEqual({ activate: ["export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "export CALC_MODE=test", "export CALC_ACTIVE=1"], install: ": nothing to install" });
+    expect(await inImage(image, `grep -c 'export CALC_ACTIVE=1' ${BASHRC}`)).toBe("0:1");
+    expect(await inImage(image, "env -u CALC_MODE bash -c 'echo ${CALC_ACTIVE:-unset} ${CALC_MODE:-unset}'")).toBe("0:unset unset");
+    expect(await inImage(image, "env -u CALC_MODE BASH_ENV=/root/.bashrc bash -c 'echo ${CALC_ACTIVE:-unset} ${CALC_MODE:-unset}'")).toBe("0:1 test");
+    expect(await inImage(image, "cat /opt/env-setup-ran /opt/base-run && pwd")).toBe(`0:1\n${RUN}\n/testbed`);
+  });
+
+  it("reuses the base and environment layers for a second instance, and the instance image itself when built again", async () => {
+    const progress: string[] = [];
+    const first = remember(await run(buildImages(options(calcRecipe(), [instance("acme__calc-1", repo.first), instance("acme__calc-2", repo.second)], progress))));
+    expect(first.entries.map((e) => [e.instance_id, e.status])).toEqual([["acme__calc-1", "reused"], ["acme__calc-2", "built"]]);
+    expect(first.entries[0]?.environmentImage).toBe(first.entries[1]?.environmentImage);
+    expect(progress.filter((line) => /^(base|environment)/.test(line))).toEqual([]);
+    const image2 = instanceImageName("acme__calc-2", { namespace: "graphplan-test", tag });
+    expect(await inImage(image2, "cd /testbed && git rev-parse HEAD~1 && git tag")).toBe(`0:${repo.second}\nv2`);
+    // --force rebuilds the instance (and environment) images.
+    const forced = remember(await run(buildImages({ ...options(calcRecipe(), [instance("acme__calc-2", repo.second)], progress), force: true })));
+    expect(forced.entries.map((e) => e.status)).toEqual(["built"]);
+    expect(progress.some((line) => line.startsWith(`environment calc-${RUN}: building`))).toBe(true);
+  });
+
+  it("a failing setup command fails that instance with its output, leaves no image under its name and no build container", async () => {
+    const id = "acme__calc-3";
+    const image = instanceImageName(id, { namespace: "graphplan-test", tag });
+    const report = remember(await run(buildImages(options(calcRecipe(["echo about to fail", "echo broken >&2; exit 3"]), [instance(id, repo.first)]))));
+    expect(report.entries).toEqual([expect.objectContaining({ instance_id: id, status: "failed" })]);
+    expect(report.entries[0]?.error).toContain(`building ${image} failed at instance setup \`echo broken >&2; exit 3\`: \`echo broken >&2; exit 3\` exited 3: broken`);
+    const left = await run(
+      Effect.gen(function* () {
+        const engine = yield* ContainerEngine;
+        return { image: yield* engine.inspectImage(image), containers: yield* engine.containersLabelled({ [LABEL_BUILD]: image }) };
+      }),
+    );
+    expect(left).toEqual({ image: undefined, containers: [] });
+  });
+
+  it("an instance whose commit the repository lacks fails with a message saying so", async () => {
+    const report = remember(await run(buildImages(options(calcRecipe(), [instance("acme__calc-4", "0123456789abcdef0123456789abcdef01234567")]))));
+    expect(report.entries[0]?.status).toBe("failed");
+    expect(report.entries[0]?.error).toContain("the repository has no commit 0123456789abcdef0123456789abcdef01234567");
+  });
+
+  it("an instance with no environment in the recipe is reported, not built", async () => {
+    const report = remember(await run(buildImages(options(calcRecipe(), [{ repo: "acme/other", instance_id: "acme__other-1", base_commit: repo.first, version: "1.0" }]))));
+    expect(report.entries).toEqual([expect.objectContaining({ instance_id: "acme__other-1", status: "no_environment" })]);
+    expect(report.baseImage).toBeUndefined();
+  });
+});

@@ -1,0 +1,517 @@
+/**
+ * `buildImages`: SWE-bench instance images made here, without a registry, in three layers that are
+ * reused when present:
+ *
+ * 1. base: the recipe's Debian root file system (mmdebstrap on the host, imported with
+ *    `podman --url <engine> import`) or an existing image, plus pyenv interpreters copied in through
+ *    the engine and the base's setup commands: `graphplan-sweb.base:<hash of that part>`;
+ * 2. environment: base + the repository's whole history cloned at /testbed (a `git bundle` copied in
+ *    through the engine) + other repositories + extra Debian packages + setup commands + the
+ *    environment file and /root/.bashrc: `graphplan-sweb.env.<name>:<hash>`;
+ * 3. instance: `git checkout` of the base commit (the branch moved there, origin and later tags
+ *    removed, reflog expired), per-instance setup, the harness's `SWE-bench` commit:
+ *    `instanceImageName(id, {namespace, tag})` (`swebench/sweb.eval.x86_64.<id>:latest` by default).
+ *
+ * Every build container is removed when its scope closes (also on interruption); an image is
+ * committed under its name only after every step succeeded.
+ */
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+import { ContainerEngine, type ContainerError, type ContainerShape } from "@graphplan/runtime";
+import * as Data from "effect/Data";
+import * as Effect from "effect/Effect";
+import { instanceImageName } from "../eval/spec.js";
+import { recipeFor, type Recipe, type RecipeEnvironment } from "./recipe.js";
+
+/** Where the eval runner reads how to enter the environment (instead of the harness's conda lines). */
+export const ENVIRONMENT_FILE = "/etc/graphplan/eval-environment.json";
+export const BASHRC = "/root/.bashrc";
+export const TESTBED = "/testbed";
+/** The PATH of the base image (Debian's default). */
+export const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+/** Labels of the images this builder makes. */
+export const LABEL_LAYER = "graphplan.sweb.layer";
+export const LABEL_HASH = "graphplan.sweb.hash";
+export const LABEL_ENVIRONMENT = "graphplan.sweb.environment";
+export const LABEL_INSTANCE = "graphplan.sweb.instance";
+/** Every build container carries this label (to find leftovers). */
+export const LABEL_BUILD = "graphplan.sweb.build";
+
+/** What the builder needs of a dataset row. */
+export interface BuildInstance {
+  readonly repo: string;
+  readonly instance_id: string;
+  readonly base_commit: string;
+  readonly version: string;
+}
+
+export interface BuildOptions {
+  readonly recipe: Recipe;
+  readonly instances: readonly BuildInstance[];
+  /** The git directory (bare or not) of a dataset repo, or undefined when there is none. */
+  readonly repoDir: (repo: string) => string | undefined;
+  /** Image namespace; null = the local form (no prefix, no `_1776_`). Default "swebench". */
+  readonly namespace?: string | null;
+  readonly tag?: string;
+  /** Rebuild the instance and environment images (and the base with `forceBase`). */
+  readonly force?: boolean;
+  readonly forceBase?: boolean;
+  /** The pyenv root interpreters are copied from when the recipe names none (default $PYENV_ROOT, else /root/.pyenv). */
+  readonly pyenvRoot?: string;
+  readonly onProgress?: (line: string) => void;
+}
+
+export type BuildStatus = "built" | "reused" | "failed" | "no_environment";
+
+export interface BuildEntry {
+  readonly instance_id: string;
+  readonly repo: string;
+  readonly version: string;
+  readonly status: BuildStatus;
+  readonly image?: string;
+  readonly environment?: string;
+  readonly environmentImage?: string;
+  /** Time spent on this instance's image (its own layer only), ms. */
+  readonly ms: number;
+  readonly error?: string;
+}
+
+export interface BuildReport {
+  readonly entries: readonly BuildEntry[];
+  readonly baseImage?: string;
+}
+
+/** A layer could not be built: which, at which step, and the end of what the step printed. */
+export class ImageBuildFailed extends Data.TaggedError("ImageBuildFailed")<{
+  readonly image: string;
+  readonly step: string;
+  readonly detail: string;
+}> {
+  override get message(): string {
+    return `building ${this.image} failed at ${this.step}: ${this.detail}`;
+  }
+}
+
+/** Something on the host the build needs is missing (an interpreter, a repository, mmdebstrap). */
+export class BuildInputMissing extends Data.TaggedError("BuildInputMissing")<{ readonly detail: string }> {
+  override get message(): string {
+    return this.detail;
+  }
+}
+
+export type BuildError = ImageBuildFailed | BuildInputMissing | ContainerError;
+
+// --- Hashes and names -------------------------------------------------------------------------------
+
+const hashOf = (value: unknown): string => createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16);
+
+/** Single-quoted for a POSIX shell. */
+export const shellQuote = (value: string): string => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`);
+
+export const rootfsImageName = (recipe: Recipe): string | undefined =>
+  recipe.base.debian === undefined ? undefined : `graphplan-sweb.rootfs:${hashOf({ debian: recipe.base.debian, format: 1 })}`;
+
+const pythonBin = (recipe: Recipe, python: string) => `${recipe.base.interpreters.to}/versions/${python}/bin`;
+
+/** The environment variables of an environment image: PATH with its interpreter first, and the recipe's. */
+export function environmentVariables(recipe: Recipe, environment: RecipeEnvironment): Record<string, string> {
+  return { PATH: environment.python === undefined ? DEFAULT_PATH : `${pythonBin(recipe, environment.python)}:${DEFAULT_PATH}`, ...environment.env };
+}
+
+/** The activation lines: the variables exported, then the recipe's own lines. */
+export function activationLines(recipe: Recipe, environment: RecipeEnvironment): string[] {
+  return [...Object.entries(environmentVariables(recipe, environment)).map(([k, v]) => `export ${k}=${shellQuote(v)}`), ...environment.activate];
+}
+
+/** `/etc/graphplan/eval-environment.json`'s content. */
+export function environmentFile(recipe: Recipe, environment: RecipeEnvironment): string {
+  return `${JSON.stringify({ activate: activationLines(recipe, environment), install: environment.install }, null, 2)}\n`;
+}
+
+/** `/root/.bashrc`: the same activation, so `BASH_ENV=/root/.bashrc bash -c CMD` runs in the environment. */
+export function bashrc(recipe: Recipe, environment: RecipeEnvironment): string {
+  return [`# SWE-bench environment ${environment.name} (${environment.repo}), written by \`bench images build\`; also in ${ENVIRONMENT_FILE}`, ...activationLines(recipe, environment), ""].join("\n");
+}
+
+// --- Host processes -----------------------------------------------------------------------------------
+
+interface HostResult {
+  readonly code: number | null;
+  readonly output: string;
+}
+
+const tail = (text: string, lines = 15): string => text.trimEnd().split("\n").slice(-lines).join("\n");
+
+/** Runs a host command (killed when interrupted); `stdout` "pipe" hands the stream to `use`. */
+function host(argv: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Effect.Effect<HostResult> {
+  return Effect.callback<HostResult>((resume) => {
+    const child = spawn(argv[0] ?? "", argv.slice(1), { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    const add = (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+      if (output.length > 200_000) output = output.slice(-100_000);
+    };
+    child.stdout.on("data", add);
+    child.stderr.on("data", add);
+    child.on("error", (error) => resume(Effect.succeed({ code: null, output: `${output}${error.message}` })));
+    child.on("close", (code) => resume(Effect.succeed({ code, output })));
+    return Effect.sync(() => {
+      child.kill("SIGTERM");
+    });
+  });
+}
+
+/** A host process whose stdout is streamed into `use` (e.g. `tar -c` into `putArchive`); fails when either fails. */
+function hostStream<E>(
+  argv: readonly string[],
+  image: string,
+  step: string,
+  use: (stdout: Readable) => Effect.Effect<void, E>,
+): Effect.Effect<void, E | ImageBuildFailed> {
+  return Effect.gen(function* () {
+    const child = spawn(argv[0] ?? "", argv.slice(1), { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString("utf8")).slice(-20_000)));
+    const closed = new Promise<number | null>((resolve) => {
+      child.on("error", (error) => {
+        stderr += error.message;
+        resolve(null);
+      });
+      child.on("close", resolve);
+    });
+    yield* use(child.stdout).pipe(Effect.onExit(() => Effect.sync(() => child.exitCode === null && child.kill("SIGTERM"))));
+    const code = yield* Effect.promise(() => closed);
+    if (code !== 0) return yield* Effect.fail(new ImageBuildFailed({ image, step, detail: `\`${argv.join(" ")}\` exited ${code}: ${tail(stderr)}` }));
+  });
+}
+
+/** A temporary host directory, removed when the scope closes. */
+const tempHostDir = (prefix: string) =>
+  Effect.acquireRelease(
+    Effect.sync(() => mkdtempSync(join(tmpdir(), prefix))),
+    (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true })),
+  );
+
+// --- Steps in a container --------------------------------------------------------------------------------
+
+/** Runs one shell command; a non-zero exit fails the layer with the end of its output. */
+function run(
+  container: ContainerShape,
+  image: string,
+  step: string,
+  command: string,
+  options: { workdir?: string; timeoutMs?: number; env?: Record<string, string> } = {},
+): Effect.Effect<string, ImageBuildFailed | ContainerError> {
+  return Effect.gen(function* () {
+    const result = yield* container.exec(command, { workdir: options.workdir, timeoutMs: options.timeoutMs ?? 1_800_000, user: "root", env: options.env });
+    if (result.timedOut) return yield* Effect.fail(new ImageBuildFailed({ image, step, detail: `\`${command}\` did not finish within ${Math.round((options.timeoutMs ?? 1_800_000) / 1000)} s: ${tail(result.output)}` }));
+    if (result.exitCode !== 0) return yield* Effect.fail(new ImageBuildFailed({ image, step, detail: `\`${command}\` exited ${result.exitCode}: ${tail(result.output)}` }));
+    return result.output;
+  });
+}
+
+/** The git directory of a repository on the host (bare or not). */
+function gitDirOf(dir: string): Effect.Effect<string, BuildInputMissing> {
+  return Effect.gen(function* () {
+    const result = yield* host(["git", "-C", dir, "rev-parse", "--absolute-git-dir"]);
+    if (result.code !== 0) return yield* Effect.fail(new BuildInputMissing({ detail: `${dir} is not a git repository (${tail(result.output, 2)}); give --repos DIR with DIR/<owner>__<name> clones, or --repo-map` }));
+    return result.output.trim();
+  });
+}
+
+/** A fingerprint of a repository's refs (a fetch changes it, and so the environment's hash). */
+function refsFingerprint(gitDir: string): Effect.Effect<string> {
+  return host(["git", "--git-dir", gitDir, "for-each-ref", "--format=%(objectname) %(refname)"]).pipe(Effect.map((r) => hashOf(r.output)));
+}
+
+/** Copies a repository's whole history into the container as `<path>` (a bundle through the engine). */
+function copyRepository(
+  container: ContainerShape,
+  image: string,
+  gitDir: string,
+  target: { readonly path: string; readonly bare: boolean },
+) {
+  return Effect.scoped(
+    Effect.gen(function* () {
+      const dir = yield* tempHostDir("graphplan-sweb-bundle-");
+      const bundle = join(dir, "repo.bundle");
+      const made = yield* host(["git", "--git-dir", gitDir, "bundle", "create", bundle, "--all"]);
+      if (made.code !== 0 || !existsSync(bundle)) return yield* Effect.fail(new ImageBuildFailed({ image, step: `git bundle of ${gitDir}`, detail: tail(made.output) }));
+      yield* run(container, image, "copy the repository", "mkdir -p /tmp/graphplan-sweb");
+      yield* hostStream(["tar", "-C", dir, "-c", "repo.bundle"], image, `copy ${gitDir}`, (stream) => container.putArchive("/tmp/graphplan-sweb", stream));
+      const clone = target.bare
+        ? `git clone -q --bare /tmp/graphplan-sweb/repo.bundle ${shellQuote(target.path)}`
+        : `git clone -q --no-checkout /tmp/graphplan-sweb/repo.bundle ${shellQuote(target.path)}`;
+      yield* run(container, image, `clone into ${target.path}`, `${clone} && rm -rf /tmp/graphplan-sweb`, { timeoutMs: 1_800_000 });
+    }),
+  );
+}
+
+// --- The layers -------------------------------------------------------------------------------------------
+
+interface LayerContext {
+  readonly engine: ContainerEngine["Service"];
+  readonly options: BuildOptions;
+  readonly say: (line: string) => void;
+}
+
+/** The mmdebstrap root file system, imported as an image (host side: mmdebstrap, then `podman import`). */
+function rootfsLayer(ctx: LayerContext, name: string) {
+  const { engine, options } = ctx;
+  const debian = options.recipe.base.debian!;
+  return Effect.scoped(
+    Effect.gen(function* () {
+      const present = yield* engine.inspectImage(name);
+      if (present !== undefined && !options.forceBase) return name;
+      const which = yield* host(["sh", "-c", "command -v mmdebstrap"]);
+      if (which.code !== 0) return yield* Effect.fail(new BuildInputMissing({ detail: "mmdebstrap is not installed on this host; install it (as root: apt-get install --no-install-recommends mmdebstrap) or give the recipe's base an existing `image:`" }));
+      const dir = yield* tempHostDir("graphplan-sweb-rootfs-");
+      const archive = join(dir, "rootfs.tar");
+      ctx.say(`base: mmdebstrap ${debian.suite} (${debian.variant}, ${debian.packages.length} packages) from ${debian.mirror}`);
+      const started = Date.now();
+      const made = yield* host([
+        "mmdebstrap",
+        "--mode=root",
+        `--variant=${debian.variant}`,
+        ...(debian.packages.length ? [`--include=${debian.packages.join(",")}`] : []),
+        '--aptopt=APT::Install-Recommends "false"',
+        "--dpkgopt=path-exclude=/usr/share/man/*",
+        "--dpkgopt=path-exclude=/usr/share/info/*",
+        "--dpkgopt=path-exclude=/usr/share/doc/*",
+        "--dpkgopt=path-include=/usr/share/doc/*/copyright",
+        '--customize-hook=rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/*.bin "$1"/var/cache/apt/archives/*.deb',
+        debian.suite,
+        archive,
+        debian.mirror,
+      ]);
+      if (made.code !== 0) return yield* Effect.fail(new ImageBuildFailed({ image: name, step: "mmdebstrap", detail: tail(made.output) }));
+      const imported = yield* host([
+        ...podmanRemote(engine.endpoint),
+        "import",
+        "--change",
+        `ENV PATH=${DEFAULT_PATH}`,
+        "--change",
+        "ENV LANG=C.UTF-8",
+        "--change",
+        'CMD ["/bin/bash"]',
+        archive,
+        name,
+      ]);
+      if (imported.code !== 0) return yield* Effect.fail(new ImageBuildFailed({ image: name, step: "podman import", detail: tail(imported.output) }));
+      ctx.say(`base: ${name} made in ${((Date.now() - started) / 1000).toFixed(0)} s (${(statSync(archive).size / 1e6).toFixed(0)} MB)`);
+      return name;
+    }),
+  );
+}
+
+/** `podman --url <engine> ` for the engine's socket (the API has no import that the engine service wraps). */
+function podmanRemote(endpoint: string): string[] {
+  return ["podman", "--url", endpoint];
+}
+
+function baseLayer(ctx: LayerContext) {
+  const { engine, options } = ctx;
+  const base = options.recipe.base;
+  return Effect.gen(function* () {
+    let from: string;
+    let fromId: string;
+    if (base.image !== undefined) {
+      const info = yield* engine.inspectImage(base.image);
+      if (info === undefined) return yield* Effect.fail(new BuildInputMissing({ detail: `the recipe's base image ${base.image} is not in the engine at ${engine.endpoint}; build it (the test image: \`bash .ci/podman-setup.sh\`) or name another` }));
+      from = base.image;
+      fromId = info.id;
+    } else {
+      from = yield* rootfsLayer(ctx, rootfsImageName(options.recipe)!);
+      fromId = from;
+    }
+    const pyenvRoot = base.interpreters.from ?? options.pyenvRoot ?? process.env.PYENV_ROOT ?? "/root/.pyenv";
+    for (const version of base.interpreters.versions) {
+      if (!existsSync(join(pyenvRoot, "versions", version, "bin", "python"))) {
+        const have = existsSync(join(pyenvRoot, "versions")) ? (yield* host(["ls", join(pyenvRoot, "versions")])).output.trim().split("\n").join(", ") : "none";
+        return yield* Effect.fail(new BuildInputMissing({ detail: `the recipe copies in Python ${version}, but ${join(pyenvRoot, "versions", version)} does not exist (pyenv has: ${have}); install it (\`pyenv install ${version}\`), set PYENV_ROOT or base.interpreters.from, or change base.interpreters.versions` }));
+      }
+    }
+    const hash = hashOf({ fromId, interpreters: { ...base.interpreters, from: undefined }, setup: base.setup, format: 1 });
+    const name = `graphplan-sweb.base:${hash}`;
+    const present = yield* engine.inspectImage(name);
+    if (present !== undefined && !options.forceBase) return { name, hash };
+    ctx.say(`base: building ${name} from ${from} (Python ${base.interpreters.versions.join(", ") || "none"})`);
+    const started = Date.now();
+    yield* Effect.scoped(
+      Effect.gen(function* () {
+        const container = yield* engine.start({ image: from, labels: { [LABEL_BUILD]: name } });
+        const versionsDir = `${base.interpreters.to}/versions`;
+        yield* run(container, name, "interpreters", `mkdir -p ${shellQuote(versionsDir)}`);
+        for (const version of base.interpreters.versions) {
+          const excludes = base.interpreters.exclude.map((pattern) => `--exclude=${version}/${pattern}`);
+          yield* hostStream(["tar", "-C", join(pyenvRoot, "versions"), ...excludes, "-c", version], name, `copy Python ${version}`, (stream) => container.putArchive(versionsDir, stream));
+          const [major, minor] = version.split(".");
+          yield* run(container, name, `Python ${version}`, `mkdir -p ${shellQuote(`${versionsDir}/${version}/lib/python${major}.${minor}/site-packages`)} && ${shellQuote(`${versionsDir}/${version}/bin/python`)} -c 'import sys, ssl, sqlite3; print(sys.version)'`);
+        }
+        for (const command of base.setup) yield* run(container, name, `base setup \`${command.split("\n")[0]}\``, command);
+        yield* container.commit(name, { labels: { [LABEL_LAYER]: "base", [LABEL_HASH]: hash }, env: { PATH: DEFAULT_PATH }, comment: "graphplan sweb base" });
+      }),
+    );
+    ctx.say(`base: ${name} built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    return { name, hash };
+  });
+}
+
+function environmentLayer(ctx: LayerContext, base: { name: string; hash: string }, environment: RecipeEnvironment) {
+  const { engine, options } = ctx;
+  const recipe = options.recipe;
+  return Effect.gen(function* () {
+    const repoDir = options.repoDir(environment.repo);
+    if (repoDir === undefined) return yield* Effect.fail(new BuildInputMissing({ detail: `no repository for ${environment.repo}: give --repos DIR holding ${environment.repo.replace("/", "__")}, or --repo-map FILE` }));
+    const gitDir = yield* gitDirOf(repoDir);
+    const extras: { repo: string; path: string; gitDir: string }[] = [];
+    for (const extra of environment.repositories) {
+      const dir = options.repoDir(extra.repo);
+      if (dir === undefined) return yield* Effect.fail(new BuildInputMissing({ detail: `the environment ${environment.name} needs the repository ${extra.repo}: give --repos DIR holding ${extra.repo.replace("/", "__")}, or --repo-map FILE` }));
+      extras.push({ ...extra, gitDir: yield* gitDirOf(dir) });
+    }
+    const fingerprints = [yield* refsFingerprint(gitDir), ...(yield* Effect.forEach(extras, (e) => refsFingerprint(e.gitDir)))];
+    const hash = hashOf({ base: base.hash, environment, fingerprints, format: 1 });
+    const name = `graphplan-sweb.env.${environment.name}:${hash}`;
+    const present = yield* engine.inspectImage(name);
+    if (present !== undefined && !options.force) return { name, hash, reused: true };
+    ctx.say(`environment ${environment.name}: building ${name}`);
+    const started = Date.now();
+    const env = environmentVariables(recipe, environment);
+    yield* Effect.scoped(
+      Effect.gen(function* () {
+        const container = yield* engine.start({ image: base.name, env, labels: { [LABEL_BUILD]: name } });
+        if (environment.packages.length) {
+          yield* run(container, name, "Debian packages", `export DEBIAN_FRONTEND=noninteractive && apt-get update -q && apt-get install -y -q --no-install-recommends ${environment.packages.join(" ")} && rm -rf /var/lib/apt/lists/*`);
+        }
+        yield* copyRepository(container, name, gitDir, { path: TESTBED, bare: false });
+        for (const extra of extras) yield* copyRepository(container, name, extra.gitDir, { path: extra.path, bare: true });
+        yield* container.putFiles([
+          { path: ENVIRONMENT_FILE, content: environmentFile(recipe, environment) },
+          { path: BASHRC, content: bashrc(recipe, environment) },
+        ]);
+        for (const command of environment.setup) {
+          yield* run(container, name, `setup \`${command.split("\n")[0]}\``, command, { workdir: TESTBED, timeoutMs: environment.timeout_seconds * 1000 });
+        }
+        yield* container.commit(name, {
+          labels: { [LABEL_LAYER]: "environment", [LABEL_HASH]: hash, [LABEL_ENVIRONMENT]: environment.name },
+          env,
+          workdir: TESTBED,
+          comment: `graphplan sweb environment ${environment.name}`,
+        });
+      }),
+    );
+    ctx.say(`environment ${environment.name}: ${name} built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    return { name, hash, reused: false };
+  });
+}
+
+/** The commands that put /testbed at the base commit, as the harness's setup_repo does (without gc). */
+export function checkoutCommands(baseCommit: string): string[] {
+  const commit = shellQuote(baseCommit);
+  return [
+    `git cat-file -e ${commit}^{commit} || { echo "the repository has no commit ${baseCommit}: fetch it into the clone given with --repos" >&2; exit 1; }`,
+    `branch=$(git symbolic-ref --short HEAD 2>/dev/null || echo main) && git -c advice.detachedHead=false checkout -q -f -B "$branch" ${commit} && git clean -fdxq`,
+    "if git remote | grep -qx origin; then git remote remove origin; fi",
+    // Tags and branches the base commit does not contain would show the future (the fix) to an agent.
+    `git for-each-ref --format='delete %(refname)' --no-merged ${commit} refs/tags refs/heads | git update-ref --stdin`,
+    "git reflog expire --expire=now --all",
+  ];
+}
+
+/** The harness's commit after the setup (HEAD ≠ base commit; it carries per-instance edits such as tox.ini's). */
+export const SETUP_COMMIT = "git -c user.name=SWE-bench -c user.email=setup@swebench.config commit --allow-empty -q -am SWE-bench";
+
+function instanceLayer(ctx: LayerContext, environment: RecipeEnvironment, envImage: { name: string; hash: string }, instance: BuildInstance, image: string) {
+  const { engine, options } = ctx;
+  return Effect.gen(function* () {
+    const hash = hashOf({ environment: envImage.hash, base_commit: instance.base_commit, instance_setup: environment.instance_setup, format: 1 });
+    const present = yield* engine.inspectImage(image);
+    if (present !== undefined && !options.force && present.labels[LABEL_HASH] === hash) return "reused" as const;
+    yield* Effect.scoped(
+      Effect.gen(function* () {
+        const container = yield* engine.start({ image: envImage.name, labels: { [LABEL_BUILD]: image } });
+        yield* run(container, image, "checkout", ["set -e", ...checkoutCommands(instance.base_commit)].join("\n"), { workdir: TESTBED });
+        for (const command of environment.instance_setup) {
+          yield* run(container, image, `instance setup \`${command.split("\n")[0]}\``, command, { workdir: TESTBED, timeoutMs: environment.timeout_seconds * 1000 });
+        }
+        yield* run(container, image, "setup commit", SETUP_COMMIT, { workdir: TESTBED });
+        yield* run(container, image, "check", `test -s ${ENVIRONMENT_FILE} && test -s ${BASHRC}`);
+        yield* container.commit(image, {
+          labels: { [LABEL_LAYER]: "instance", [LABEL_HASH]: hash, [LABEL_ENVIRONMENT]: envImage.name, [LABEL_INSTANCE]: instance.instance_id },
+          env: environmentVariables(options.recipe, environment),
+          workdir: TESTBED,
+          comment: `graphplan sweb instance ${instance.instance_id}`,
+        });
+      }),
+    );
+    return "built" as const;
+  });
+}
+
+// --- The build --------------------------------------------------------------------------------------------
+
+const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Builds (or reuses) the instance images of `options.instances`, one after the other. An instance
+ * whose environment or image fails is reported `failed` and the others go on; a missing base (or
+ * an engine that does not answer) fails the whole build.
+ */
+export function buildImages(options: BuildOptions): Effect.Effect<BuildReport, BuildError, ContainerEngine> {
+  return Effect.gen(function* () {
+    const engine = yield* ContainerEngine;
+    yield* engine.ping;
+    const say = options.onProgress ?? (() => undefined);
+    const ctx: LayerContext = { engine, options, say };
+    const wanted = options.instances.map((instance) => ({ instance, environment: recipeFor(options.recipe, instance.repo, instance.version) }));
+    const entries: BuildEntry[] = [];
+    let base: { name: string; hash: string } | undefined;
+    const environments = new Map<string, { name: string; hash: string } | { error: string }>();
+    const total = wanted.length;
+    for (const [i, { instance, environment }] of wanted.entries()) {
+      const prefix = `[${i + 1}/${total}] ${instance.instance_id}`;
+      const common = { instance_id: instance.instance_id, repo: instance.repo, version: instance.version };
+      if (environment === undefined) {
+        entries.push({ ...common, status: "no_environment", ms: 0 });
+        say(`${prefix} no environment in the recipe for ${instance.repo} ${instance.version}`);
+        continue;
+      }
+      base ??= yield* baseLayer(ctx);
+      if (!environments.has(environment.name)) {
+        const built = yield* Effect.result(environmentLayer(ctx, base, environment));
+        if (built._tag === "Failure" && built.failure._tag === "EngineUnavailable") return yield* Effect.fail(built.failure);
+        environments.set(environment.name, built._tag === "Success" ? built.success : { error: describe(built.failure) });
+      }
+      const envImage = environments.get(environment.name)!;
+      const image = instanceImageName(instance.instance_id, { namespace: options.namespace === undefined ? "swebench" : options.namespace, tag: options.tag ?? "latest" });
+      if ("error" in envImage) {
+        entries.push({ ...common, status: "failed", environment: environment.name, image, ms: 0, error: envImage.error });
+        say(`${prefix} failed: environment ${environment.name}: ${envImage.error.split("\n")[0]}`);
+        continue;
+      }
+      const started = Date.now();
+      const result = yield* Effect.result(instanceLayer(ctx, environment, envImage, instance, image));
+      const ms = Date.now() - started;
+      if (result._tag === "Failure") {
+        if (result.failure._tag === "EngineUnavailable") return yield* Effect.fail(result.failure);
+        entries.push({ ...common, status: "failed", environment: environment.name, environmentImage: envImage.name, image, ms, error: describe(result.failure) });
+        say(`${prefix} failed (${(ms / 1000).toFixed(1)} s): ${describe(result.failure).split("\n")[0]}`);
+        continue;
+      }
+      entries.push({ ...common, status: result.success, environment: environment.name, environmentImage: envImage.name, image, ms });
+      say(`${prefix} ${result.success} ${image} (${environment.name}) ${(ms / 1000).toFixed(1)} s`);
+    }
+    return { entries, ...(base === undefined ? {} : { baseImage: base.name }) };
+  });
+}
+
+/** `<dir>/<owner>__<name>` of a repos directory, when it exists. */
+export function repoInDir(reposDir: string, repo: string): string | undefined {
+  const dir = join(reposDir, repo.replace("/", "__"));
+  return existsSync(dir) ? dir : undefined;
+}

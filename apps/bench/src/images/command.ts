@@ -1,0 +1,213 @@
+/**
+ * `bench images build` / `bench images list`: SWE-bench instance images built here from a recipe
+ * (see build.ts and recipe.ts). Bad input ends with one line on stderr and exit code 2; progress
+ * lines go to stderr; Ctrl-C removes the build container and exits 130.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ContainerEngine } from "@graphplan/runtime";
+import { type Command, InvalidArgumentError } from "commander";
+import * as Cause from "effect/Cause";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import { z } from "zod";
+import { parseJsonLines, repoDirName } from "../dataset.js";
+import { instanceImageName } from "../eval/spec.js";
+import { buildImages, type BuildInstance, type BuildReport } from "./build.js";
+import { DEFAULT_RECIPE, loadRecipe, type Recipe, recipeFor } from "./recipe.js";
+
+const BuildInstanceSchema = z.looseObject({
+  repo: z.string().regex(/^[^/\s]+\/[^/\s]+$/, "repo is `owner/name`"),
+  instance_id: z.string().min(1),
+  base_commit: z.string().regex(/^[0-9a-f]{7,40}$/i, "base_commit is a hexadecimal commit id"),
+  version: z.union([z.string().min(1), z.number().transform((n) => String(n))]),
+});
+
+const usage = (message: string) => new InvalidArgumentError(`error: ${message}`);
+
+/** The dataset's instances (all, or the `--instances` ones in dataset order); bad lines or unknown ids are usage errors. */
+export function readInstances(path: string, ids: readonly string[] | undefined): BuildInstance[] {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw usage(`--dataset ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); give a SWE-bench JSONL file`);
+  }
+  const lines = parseJsonLines(text, BuildInstanceSchema, "dataset instance");
+  const bad = lines.find((l) => !l.ok && (ids === undefined || (l.instanceId !== undefined && ids.includes(l.instanceId))));
+  if (bad && !bad.ok) throw usage(`--dataset ${path}: ${bad.error}`);
+  const instances = lines.flatMap((l) => (l.ok ? [l.value as BuildInstance] : []));
+  if (ids === undefined) return instances;
+  const known = new Set(instances.map((i) => i.instance_id));
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length) throw usage(`--instances: ${unknown.slice(0, 3).join(", ")}${unknown.length > 3 ? ` (and ${unknown.length - 3} more)` : ""} not in ${path}; give ids of its instance_id field`);
+  const wanted = new Set(ids);
+  return instances.filter((i) => wanted.has(i.instance_id));
+}
+
+function readRepoMapSync(path: string | undefined): Record<string, string> {
+  if (path === undefined) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw usage(`--repo-map ${path} cannot be read as JSON (${(error as Error).message.split("\n")[0]}); give {"owner/name": "/path/to/git/dir"}`);
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value) || !Object.values(value).every((v) => typeof v === "string")) {
+    throw usage(`--repo-map ${path}: a repo map is a JSON object of "owner/name": "path/to/git/dir"`);
+  }
+  return value as Record<string, string>;
+}
+
+function recipeFrom(path: string | undefined): Recipe {
+  try {
+    return loadRecipe(path ?? DEFAULT_RECIPE);
+  } catch (error) {
+    throw usage((error as Error).message);
+  }
+}
+
+const namespaceOf = (value: string | undefined): string | null => (value === undefined ? "swebench" : value === "none" ? null : value);
+
+/** The text of `bench images list`: instance → environment, or why there is none. */
+export function listTable(recipe: Recipe, instances: readonly BuildInstance[], options: { namespace: string | null; tag: string }): string {
+  const rows = instances.map((instance) => {
+    const environment = recipeFor(recipe, instance.repo, instance.version);
+    return [instance.instance_id, instance.version, environment?.name ?? "no environment in the recipe", environment ? instanceImageName(instance.instance_id, options) : "-"];
+  });
+  const widths = [0, 1, 2].map((c) => Math.max(...rows.map((r) => (r[c] ?? "").length), 8));
+  const lines = rows.map((r) => r.map((cell, c) => (c < 3 ? cell.padEnd(widths[c] ?? 0) : cell)).join("  "));
+  const covered = rows.filter((r) => r[3] !== "-").length;
+  return [...lines, "", `${covered} of ${rows.length} instances have an environment in the recipe`].join("\n");
+}
+
+/** The summary of a build, one line per status. */
+export function buildSummary(report: BuildReport): string {
+  const count = (status: string) => report.entries.filter((e) => e.status === status).length;
+  const failed = report.entries.filter((e) => e.status === "failed");
+  return [
+    `instances        ${report.entries.length}`,
+    `  built          ${count("built")}`,
+    `  reused         ${count("reused")}`,
+    `  failed         ${count("failed")}`,
+    `  no environment ${count("no_environment")}`,
+    ...(report.baseImage ? [`base image       ${report.baseImage}`] : []),
+    ...failed.map((e) => `failed ${e.instance_id}: ${(e.error ?? "").split("\n")[0]}`),
+  ].join("\n");
+}
+
+interface CommonOptions {
+  dataset: string;
+  instances?: string[];
+  recipe?: string;
+  namespace?: string;
+  tag: string;
+}
+
+interface BuildCommandOptions extends CommonOptions {
+  repos?: string;
+  repoMap?: string;
+  dockerHost?: string;
+  force?: boolean;
+  forceBase?: boolean;
+  quiet?: boolean;
+}
+
+/** Usage errors become one thrown line (the CLI prints it and exits 2) instead of commander's own exit 1. */
+function oneLineErrors(command: Command): Command {
+  command.configureOutput({ outputError: () => undefined });
+  return command.exitOverride((error) => {
+    if (error.exitCode === 0) process.exit(0); // --help
+    throw new InvalidArgumentError(error.message);
+  });
+}
+
+const idList = (v: string) => v.split(",").map((s) => s.trim()).filter(Boolean);
+
+export function imagesCommand(program: Command): void {
+  const images = oneLineErrors(program.command("images").description("build SWE-bench instance images here (no registry needed), from a recipe"));
+
+  oneLineErrors(
+    images
+      .command("build")
+      .description("build (or reuse) the instance image of each selected instance: base → environment → instance layers, named as the harness names them")
+      .requiredOption("--dataset <file>", "SWE-bench JSONL (repo, instance_id, base_commit, version per line)")
+      .option("--repos <dir>", "directory holding one git repository per dataset repo, as <owner>__<name> (bare or not)")
+      .option("--repo-map <file>", 'JSON object mapping "owner/name" to a git directory')
+      .option("--instances <ids>", "comma-separated instance ids (default: all)", idList)
+      .option("--recipe <file>", "image recipe (YAML)", undefined)
+      .option("--namespace <ns>", 'image namespace ("none": the local form sweb.eval.x86_64.<id>)', "swebench")
+      .option("--tag <tag>", "image tag", "latest")
+      .option("--docker-host <url>", "container engine (default DOCKER_HOST, else unix:///var/run/docker.sock)")
+      .option("--force", "rebuild the instance and environment images even when present")
+      .option("--force-base", "also rebuild the base image")
+      .option("-q, --quiet", "no progress lines on stderr"),
+  ).action(async (opts: BuildCommandOptions) => {
+    if (!opts.repos && !opts.repoMap) throw usage("give --repos DIR and/or --repo-map FILE");
+    if (opts.repos && !existsSync(opts.repos)) throw usage(`--repos ${opts.repos} does not exist; give the directory holding <owner>__<name> clones`);
+    const recipe = recipeFrom(opts.recipe);
+    const instances = readInstances(opts.dataset, opts.instances);
+    const repoMap = readRepoMapSync(opts.repoMap);
+    const repoDir = (repo: string): string | undefined => {
+      if (repoMap[repo] !== undefined) return repoMap[repo];
+      if (opts.repos === undefined) return undefined;
+      const dir = join(opts.repos, repoDirName(repo));
+      return existsSync(dir) ? dir : undefined;
+    };
+    const controller = new AbortController();
+    let interrupts = 0;
+    const onSigint = () => {
+      if (++interrupts > 1) process.exit(130);
+      process.stderr.write("\ninterrupted: removing the build container (Ctrl-C again to quit at once)\n");
+      controller.abort();
+    };
+    process.on("SIGINT", onSigint);
+    try {
+      const exit = await Effect.runPromiseExit(
+        buildImages({
+          recipe,
+          instances,
+          repoDir,
+          namespace: namespaceOf(opts.namespace),
+          tag: opts.tag,
+          force: opts.force,
+          forceBase: opts.forceBase,
+          onProgress: opts.quiet ? undefined : (line) => process.stderr.write(`${line}\n`),
+        }).pipe(Effect.provide(ContainerEngine.layer({ host: opts.dockerHost }))),
+        { signal: controller.signal },
+      );
+      if (Exit.isSuccess(exit)) {
+        process.stdout.write(`${buildSummary(exit.value)}\n`);
+        if (exit.value.entries.some((e) => e.status === "failed")) process.exitCode = 1;
+        return;
+      }
+      if (Cause.hasInterruptsOnly(exit.cause)) {
+        process.stderr.write("interrupted; the build container was removed, no image was left half-built\n");
+        process.exitCode = 130;
+        return;
+      }
+      const error = Cause.squash(exit.cause);
+      const tag = (error as { _tag?: unknown })._tag;
+      if (tag === "BuildInputMissing" || tag === "EngineUnavailable") throw usage((error as Error).message);
+      process.stderr.write(`bench images build: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    } finally {
+      process.off("SIGINT", onSigint);
+    }
+  });
+
+  oneLineErrors(
+    images
+      .command("list")
+      .description("what the recipe can build for a dataset: instance → environment, or \"no environment in the recipe\"")
+      .requiredOption("--dataset <file>", "SWE-bench JSONL (repo, instance_id, base_commit, version per line)")
+      .option("--instances <ids>", "comma-separated instance ids (default: all)", idList)
+      .option("--recipe <file>", "image recipe (YAML)")
+      .option("--namespace <ns>", 'image namespace ("none": the local form)', "swebench")
+      .option("--tag <tag>", "image tag", "latest"),
+  ).action((opts: CommonOptions) => {
+    const recipe = recipeFrom(opts.recipe);
+    const instances = readInstances(opts.dataset, opts.instances);
+    process.stdout.write(`${listTable(recipe, instances, { namespace: namespaceOf(opts.namespace), tag: opts.tag })}\n`);
+  });
+}
