@@ -31,7 +31,7 @@ export {
 export { findSourceFiles, SKIPPED_DIRECTORIES } from "./sources.js";
 export { LanguageModel, ScriptedModel, ChatMessageSchema, ModelReplySchema, ModelRequestFailed, ModelScriptExhausted } from "./model/model.js";
 export type { ChatMessage, ModelReply, ModelError, LanguageModelShape, ScriptedReply } from "./model/model.js";
-export { ModelConfigSchema, ModelPriceSchema } from "./model/config.js";
+export { ModelConfigSchema, ModelPriceSchema, KNOWN_PRICES, knownPrice } from "./model/config.js";
 export type { ModelConfig, ModelConfigInput, ModelPrice } from "./model/config.js";
 export { ModelConfigInvalid } from "./model/errors.js";
 export type { LiveModelOptions } from "./model/live.js";

@@ -3,7 +3,7 @@
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import * as Effect from "effect/Effect";
-import { costUsd, type ModelConfig } from "./config.js";
+import { costUsd, priceOf, type ModelConfig } from "./config.js";
 import type { ChatMessage, LanguageModelShape, ModelReply } from "./model.js";
 import { requestFailed } from "./sdk-errors.js";
 
@@ -35,7 +35,7 @@ export function anthropicReply(config: AnthropicConfig, message: Anthropic.Messa
     content,
     model: message.model,
     usage,
-    costUsd: costUsd(config.price, usage),
+    costUsd: costUsd(priceOf(config), usage),
     ...(message.stop_reason ? { stopReason: message.stop_reason } : {}),
   };
 }
@@ -53,6 +53,7 @@ export const anthropicModel = (config: AnthropicConfig, apiKey: string): Effect.
       });
       return {
         name: `anthropic:${config.model}`,
+        priced: priceOf(config) !== undefined,
         complete: (messages) =>
           Effect.map(
             Effect.tryPromise({

@@ -120,6 +120,44 @@ export function apiKeyMissing(config: ModelConfig): ModelConfigInvalid {
   });
 }
 
+/**
+ * List prices (dollars per million tokens, input / output) of the models SWE-bench users run, by model
+ * id prefix; the longest matching prefix wins. Cache discounts are not modelled, so costs are upper
+ * bounds. A config's own `price` always wins; a model matching none of these costs $0 and callers warn.
+ */
+export const KNOWN_PRICES: ReadonlyArray<readonly [prefix: string, price: ModelPrice]> = [
+  ["claude-opus-4-5", { inputPerMTok: 5, outputPerMTok: 25 }],
+  ["claude-opus-4", { inputPerMTok: 15, outputPerMTok: 75 }],
+  ["claude-sonnet-4", { inputPerMTok: 3, outputPerMTok: 15 }],
+  ["claude-3-7-sonnet", { inputPerMTok: 3, outputPerMTok: 15 }],
+  ["claude-3-5-sonnet", { inputPerMTok: 3, outputPerMTok: 15 }],
+  ["claude-haiku-4", { inputPerMTok: 1, outputPerMTok: 5 }],
+  ["claude-3-5-haiku", { inputPerMTok: 0.8, outputPerMTok: 4 }],
+  ["claude-3-haiku", { inputPerMTok: 0.25, outputPerMTok: 1.25 }],
+  ["gpt-5-nano", { inputPerMTok: 0.05, outputPerMTok: 0.4 }],
+  ["gpt-5-mini", { inputPerMTok: 0.25, outputPerMTok: 2 }],
+  ["gpt-5", { inputPerMTok: 1.25, outputPerMTok: 10 }],
+  ["gpt-4.1-nano", { inputPerMTok: 0.1, outputPerMTok: 0.4 }],
+  ["gpt-4.1-mini", { inputPerMTok: 0.4, outputPerMTok: 1.6 }],
+  ["gpt-4.1", { inputPerMTok: 2, outputPerMTok: 8 }],
+  ["gpt-4o-mini", { inputPerMTok: 0.15, outputPerMTok: 0.6 }],
+  ["gpt-4o", { inputPerMTok: 2.5, outputPerMTok: 10 }],
+  ["o4-mini", { inputPerMTok: 1.1, outputPerMTok: 4.4 }],
+  ["o3-mini", { inputPerMTok: 1.1, outputPerMTok: 4.4 }],
+  ["o3", { inputPerMTok: 2, outputPerMTok: 8 }],
+];
+
+/** The list price of a model id (`claude-sonnet-4-5-20250929` → claude-sonnet-4's), or undefined. */
+export function knownPrice(model: string): ModelPrice | undefined {
+  const id = model.toLowerCase().replace(/^(anthropic|openai)[/:]/, "");
+  let best: readonly [string, ModelPrice] | undefined;
+  for (const entry of KNOWN_PRICES) if (id.startsWith(entry[0]) && (best === undefined || entry[0].length > best[0].length)) best = entry;
+  return best?.[1];
+}
+
+/** The price a config's replies are charged at: its own, else the list price of its model, else none. */
+export const priceOf = (config: ModelConfig): ModelPrice | undefined => config.price ?? knownPrice(config.model);
+
 /** Dollars for one request, from the config's price table (0 without one). */
 export function costUsd(price: ModelPrice | undefined, usage: { inputTokens: number; outputTokens: number }): number {
   if (!price) return 0;

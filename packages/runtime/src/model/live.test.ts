@@ -31,7 +31,7 @@ const ask = (config: ModelConfigInput, env: Record<string, string | undefined>, 
   Effect.gen(function* () {
     const model = yield* LanguageModel;
     const reply = yield* model.complete(messages);
-    return { name: model.name, reply };
+    return { name: model.name, priced: model.priced, reply };
   }).pipe(Effect.provide(LanguageModel.layer(config, { env })));
 
 const run = (config: ModelConfigInput, env: Record<string, string | undefined>, messages: readonly ChatMessage[]) =>
@@ -99,12 +99,21 @@ describe("the Anthropic layer (@anthropic-ai/sdk, Messages API)", () => {
     });
   });
 
-  it("leaves out system and temperature when there are none, sends the default max_tokens, and costs 0 without a price", async () => {
+  it("leaves out system and temperature when there are none, sends the default max_tokens, and charges the model's list price when the config has none", async () => {
     const server = await serve([anthropicMessage({ content: [{ type: "text", text: "ok" }], inputTokens: 5, outputTokens: 1, stopReason: "max_tokens" })]);
-    const { reply } = await run({ provider: "anthropic", model: "claude-haiku-4-5", baseUrl: server.origin }, env, HELLO);
+    const { reply, name, priced } = await run({ provider: "anthropic", model: "claude-haiku-4-5", baseUrl: server.origin }, env, HELLO);
     expect(server.requests[0]?.body).toEqual({ model: "claude-haiku-4-5", max_tokens: 4096, messages: [{ role: "user", content: "hello" }] });
-    expect(reply.costUsd).toBe(0);
+    expect(name).toBe("anthropic:claude-haiku-4-5");
+    expect(priced).toBe(true);
+    expect(reply.costUsd).toBeCloseTo((5 * 1 + 1 * 5) / 1e6, 12);
     expect(reply.stopReason).toBe("max_tokens");
+  });
+
+  it("costs 0 for a model with neither a config price nor a list price, and says it is not priced", async () => {
+    const server = await serve([anthropicMessage({ content: [{ type: "text", text: "ok" }], inputTokens: 5000, outputTokens: 100 })]);
+    const { reply, priced } = await run({ provider: "anthropic", model: "acme-frontier-1", baseUrl: server.origin }, env, HELLO);
+    expect(reply.costUsd).toBe(0);
+    expect(priced).toBe(false);
   });
 
   it("reads the key from the variable named by apiKeyEnv", async () => {
@@ -208,7 +217,21 @@ describe("the OpenAI layer (openai, Chat Completions)", () => {
     const error = await fail({ provider: "openai", model: "gpt-4.1", baseUrl: `${server.origin}/v1`, maxRetries: 0 }, env, HELLO);
     expect(error._tag === "ModelRequestFailed" && error.status).toBe(429);
     expect(error.message).toContain("Rate limit reached for gpt-4.1");
+    expect(error.message).toContain("rate limited after the SDK's retries");
+    expect(error._tag === "ModelRequestFailed" && error.retryable).toBe(true);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it("names the status and the provider's message of an outage after the retries, and marks it retryable; a 401 says to check the key and is not", async () => {
+    const overloaded = await serve([openaiError(529, "overloaded_error", "Overloaded")]);
+    const outage = await fail({ provider: "openai", model: "gpt-4.1", baseUrl: `${overloaded.origin}/v1`, maxRetries: 0 }, env, HELLO);
+    expect(outage.message).toMatch(/failed \(HTTP 529\): .*Overloaded.*; the provider is overloaded: try again later/);
+    expect(outage.message).not.toContain("API key");
+    expect(outage._tag === "ModelRequestFailed" && outage.retryable).toBe(true);
+    const refused = await serve([openaiError(401, "invalid_api_key", "Incorrect API key provided")]);
+    const denied = await fail({ provider: "openai", model: "gpt-4.1", baseUrl: `${refused.origin}/v1`, maxRetries: 0 }, env, HELLO);
+    expect(denied.message).toMatch(/\(HTTP 401\): .*Incorrect API key provided.*; check the API key/);
+    expect(denied._tag === "ModelRequestFailed" && denied.retryable).toBe(false);
   });
 
   it("turns a 400 into ModelRequestFailed with the status and the server's message", async () => {
@@ -287,6 +310,7 @@ describe.each(PROVIDERS)("both providers: $provider", ({ provider, model, keyVar
     expect(error._tag).toBe("ModelConfigInvalid");
     if (error._tag !== "ModelConfigInvalid") return;
     expect(error.field).toBe("apiKeyEnv");
+    expect(error.message).toMatch(new RegExp(`^no API key: the environment variable ${keyVar} \\(apiKeyEnv\\)`));
     expect(error.message).toContain(`set ${keyVar} to your`);
     expect(server.requests).toHaveLength(0);
   });

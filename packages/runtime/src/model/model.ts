@@ -40,6 +40,12 @@ export interface LanguageModelShape {
   /** `provider:model`, for trajectories and messages. */
   readonly name: string;
   readonly complete: (messages: readonly ChatMessage[]) => Effect.Effect<ModelReply, ModelError>;
+  /**
+   * Whether replies are charged at a known price (the config's or the model's list price). False:
+   * every reply costs $0, so a cost limit cannot trigger; callers warn. Absent: a model that costs
+   * nothing (scripted, replayed).
+   */
+  readonly priced?: boolean;
 }
 
 /** One scripted reply: a fixed text, or a function of the conversation so far. */

@@ -3,7 +3,7 @@
  */
 import * as Effect from "effect/Effect";
 import type OpenAI from "openai";
-import { costUsd, type ModelConfig } from "./config.js";
+import { costUsd, priceOf, type ModelConfig } from "./config.js";
 import { ModelRequestFailed } from "./errors.js";
 import type { ChatMessage, LanguageModelShape, ModelReply } from "./model.js";
 import { requestFailed } from "./sdk-errors.js";
@@ -41,7 +41,7 @@ export function openaiReply(config: OpenAIConfig, completion: OpenAI.ChatComplet
     content: choice.message?.content ?? choice.message?.refusal ?? "",
     model: completion.model,
     usage,
-    costUsd: costUsd(config.price, usage),
+    costUsd: costUsd(priceOf(config), usage),
     ...(choice.finish_reason ? { stopReason: choice.finish_reason } : {}),
   });
 }
@@ -59,6 +59,7 @@ export const openaiModel = (config: OpenAIConfig, apiKey: string): Effect.Effect
       });
       return {
         name: `openai:${config.model}`,
+        priced: priceOf(config) !== undefined,
         complete: (messages) =>
           Effect.flatMap(
             Effect.tryPromise({
