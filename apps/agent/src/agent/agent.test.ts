@@ -9,7 +9,7 @@ import { join } from "node:path";
 import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "@graphplan/runtime";
-import { WorkspaceIOError } from "@graphplan/runtime";
+import { ModelRequestFailed, WorkspaceIOError } from "@graphplan/runtime";
 import { SHOP, SUBMIT, bash, git, json, read, runOn, shopRepo, status, tempDir } from "./fixtures/repo.js";
 import { TrajectorySchema, type Trajectory } from "./trajectory.js";
 
@@ -214,6 +214,55 @@ describe("the agent, end to end", () => {
     expect(trajectory.patch).toBe("");
     expect(TrajectorySchema.safeParse(trajectory).success).toBe(true);
     expect(trajectory.messages.filter((m) => m.role === "assistant")).toHaveLength(4);
+  });
+
+  it("submits the applied plan's diff when a limit ends the run during review (auto-submit)", async () => {
+    const repo = shopRepo();
+    const { trajectory } = await runOn(repo, TASK, ['READY_TO_PLAN: ["shop/cart.py"]', json(FIX_PLAN), bash("git diff --stat")], { config: { limits: { step_limit: 3 } } });
+    expect(trajectory.exitStatus).toBe("LimitsExceeded");
+    expect(trajectory.autoSubmitted).toBe(true);
+    expect(trajectory.exitReason).toContain("the work tree's changes were submitted as the patch");
+    expect(appliesToFreshClone(repo, trajectory.patch)).toBe(FIXED_CART);
+    expect(trajectory.retryable).toBe(false);
+  });
+
+  it("ends after max_format_errors replies in a row without a command, and tells the model when a reply was cut off", async () => {
+    const repo = shopRepo();
+    const cut = { content: "THOUGHT: Let me look at every file in turn, starting with", stopReason: "max_tokens", usage: { inputTokens: 900, outputTokens: 4096 } };
+    const { trajectory, scripted } = await runOn(repo, TASK, [cut, "no block here", bash("ls"), "none", "none", "none", "none", "none"], { config: { limits: { max_format_errors: 3 } } });
+    expect(lastUser(scripted.requests[1]!)).toContain("Your reply was cut off at 4096 tokens");
+    expect(lastUser(scripted.requests[2]!)).toContain("Your reply had 0 ```bash blocks");
+    expect(trajectory.exitStatus).toBe("LimitsExceeded");
+    expect(trajectory.exitReason).toContain("broke the reply format 3 times in a row");
+    // The valid `ls` in between reset the count: 2 before it, then 3 more.
+    expect(scripted.used).toBe(6);
+    expect(trajectory.messages.find((m) => m.role === "assistant")?.stopReason).toBe("max_tokens");
+  });
+
+  it("marks a run that ended on a provider outage as retryable, and one that ended on a refused request as not", async () => {
+    const repo = shopRepo();
+    const failing = (status: number) => () => ({
+      name: "outage:model",
+      complete: () => Effect.fail(new ModelRequestFailed({ provider: "anthropic", model: "claude-x", status, detail: "overloaded_error: Overloaded" })),
+    });
+    const outage = await runOn(repo, TASK, [], { model: failing(529) });
+    expect(outage.trajectory).toMatchObject({ exitStatus: "Failed", retryable: true });
+    expect(outage.trajectory.exitReason).toContain("HTTP 529");
+    const refused = await runOn(repo, TASK, [], { model: failing(400) });
+    expect(refused.trajectory).toMatchObject({ exitStatus: "Failed", retryable: false });
+  });
+
+  it("reports the trajectory as it grows, every message timestamped", async () => {
+    const repo = shopRepo();
+    const snapshots: Trajectory[] = [];
+    const { trajectory } = await runOn(repo, TASK, [bash("ls"), 'READY_TO_PLAN: ["shop/cart.py"]', json(FIX_PLAN), SUBMIT], { onProgress: (t) => snapshots.push(structuredClone(t)) });
+    expect(snapshots.length).toBeGreaterThan(8);
+    expect(snapshots.every((t) => t.exitStatus === "Running" && TrajectorySchema.safeParse(t).success)).toBe(true);
+    const counts = snapshots.map((t) => t.messages.length);
+    expect(counts).toEqual([...counts].sort((a, b) => a - b));
+    expect(snapshots.at(-1)!.messages.length).toBe(trajectory.messages.length);
+    expect(trajectory.messages.every((m) => m.at !== undefined && !Number.isNaN(Date.parse(m.at)))).toBe(true);
+    expect(Date.parse(trajectory.finishedAt!)).toBeGreaterThanOrEqual(Date.parse(trajectory.startedAt!));
   });
 
   it("ends with LimitsExceeded when the replies' cost reaches cost_limit", async () => {

@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import { planParts } from "@graphplan/primitives";
 import { LanguageModel, Sandbox, Workspace } from "@graphplan/runtime";
-import type { ModelError, SandboxFailed } from "@graphplan/runtime";
+import type { ModelError, ModelRequestFailed, SandboxFailed } from "@graphplan/runtime";
 import { revisionPrompt } from "@graphplan/verifier";
 import type { AgentConfig } from "./config.js";
 import type { LimitsExceeded } from "./errors.js";
@@ -107,13 +107,57 @@ export function planAndExecute(session: Session, files: readonly string[]): Effe
   });
 }
 
+/** The trajectory as it stands (`Running` until the run ends). */
+function snapshot(input: AgentInput, session: Session, names: { model: string; sandbox: string; workspace: string }, end?: Pick<Trajectory, "exitStatus" | "exitReason" | "patch" | "autoSubmitted" | "retryable">): Trajectory {
+  return {
+    format: "graphplan-trajectory/1",
+    instance: { id: input.instanceId ?? null, task: input.task },
+    config: { name: input.configName ?? "default", limits: { ...input.config.limits, command_timeout_seconds: input.config.command.timeout_seconds } },
+    ...names,
+    messages: session.messages,
+    transitions: session.transitions,
+    files: session.files,
+    plans: session.plans,
+    submissions: session.submissions,
+    ...(end ?? { exitStatus: "Running", exitReason: "the run is going on", patch: "", autoSubmitted: false, retryable: false }),
+    startedAt: session.startedAt,
+    ...(end ? { finishedAt: new Date().toISOString() } : {}),
+    totals: { costUsd: session.costUsd, modelCalls: session.modelCalls },
+  };
+}
+
+/** An outage rather than the model's doing: the provider failing after its retries, the sandbox gone. */
+function isRetryable(error: unknown): boolean {
+  const tag = (error as { _tag?: unknown } | undefined)?._tag;
+  if (tag === "ModelRequestFailed") return (error as ModelRequestFailed).retryable;
+  return tag === "SandboxFailed";
+}
+
+/**
+ * When a limit ends the run after the work tree was changed (a plan applied, or the model's own
+ * edits in the fallback loop), the work tree's diff is submitted, as SWE-agent does on exit_cost.
+ */
+function autoSubmit(session: Session): Effect.Effect<string | undefined, never, Sandbox> {
+  return patchOfWorkTree(session.config.command.timeout_seconds * 1000).pipe(
+    Effect.map((patch) => (patch.ok && patch.patch.trim() !== "" ? patch.patch : undefined)),
+    Effect.orElseSucceed(() => undefined),
+  );
+}
+
+export interface RunAgentOptions {
+  /** Called with the trajectory so far after every message and phase change (to write it as it grows). */
+  readonly onProgress?: (trajectory: Trajectory) => void;
+}
+
 /** The whole run: explore, plan and execute, or fall back; always answers a trajectory (the run's failure is its exit status). */
-export function runAgent(input: AgentInput): Effect.Effect<Trajectory, never, Services> {
+export function runAgent(input: AgentInput, options: RunAgentOptions = {}): Effect.Effect<Trajectory, never, Services> {
   return Effect.gen(function* () {
-    const session = new Session(input.config);
     const model = yield* LanguageModel;
     const sandbox = yield* Sandbox;
     const workspace = yield* Workspace;
+    const names = { model: model.name, sandbox: sandbox.description, workspace: workspace.root };
+    const onProgress = options.onProgress;
+    const session: Session = new Session(input.config, onProgress ? () => onProgress(snapshot(input, session, names)) : undefined);
 
     const main = Effect.gen(function* () {
       session.enter("explore", "start");
@@ -129,36 +173,18 @@ export function runAgent(input: AgentInput): Effect.Effect<Trajectory, never, Se
     });
 
     const exit = yield* Effect.exit(main);
-    let exitStatus: Trajectory["exitStatus"];
-    let exitReason: string;
-    let patch = "";
     if (Exit.isSuccess(exit)) {
-      exitStatus = "Submitted";
-      exitReason = "the model submitted and the patch passed the checks";
-      patch = exit.value.patch;
-    } else {
-      const error = Cause.squash(exit.cause);
-      const tag = (error as { _tag?: unknown })?._tag;
-      exitStatus = tag === "LimitsExceeded" ? "LimitsExceeded" : "Failed";
-      exitReason = error instanceof Error ? error.message : String(error);
-      if (typeof tag === "string" && tag !== "LimitsExceeded") exitReason = `${tag}: ${exitReason}`;
+      return snapshot(input, session, names, { exitStatus: "Submitted", exitReason: "the model submitted and the patch passed the checks", patch: exit.value.patch, autoSubmitted: false, retryable: false });
     }
-    return {
-      format: "graphplan-trajectory/1",
-      instance: { id: input.instanceId ?? null, task: input.task },
-      config: { name: input.configName ?? "default", limits: { ...input.config.limits, command_timeout_seconds: input.config.command.timeout_seconds } },
-      model: model.name,
-      sandbox: sandbox.description,
-      workspace: workspace.root,
-      messages: session.messages,
-      transitions: session.transitions,
-      files: session.files,
-      plans: session.plans,
-      submissions: session.submissions,
-      exitStatus,
-      exitReason,
-      patch,
-      totals: { costUsd: session.costUsd, modelCalls: session.modelCalls },
-    } satisfies Trajectory;
+    const error = Cause.squash(exit.cause);
+    const tag = (error as { _tag?: unknown })?._tag;
+    const message = error instanceof Error ? error.message : String(error);
+    if (tag === "LimitsExceeded") {
+      const patch = yield* autoSubmit(session);
+      const exitReason = patch === undefined ? message : `${message}; the work tree's changes were submitted as the patch`;
+      return snapshot(input, session, names, { exitStatus: "LimitsExceeded", exitReason, patch: patch ?? "", autoSubmitted: patch !== undefined, retryable: false });
+    }
+    const exitReason = typeof tag === "string" ? `${tag}: ${message}` : message;
+    return snapshot(input, session, names, { exitStatus: "Failed", exitReason, patch: "", autoSubmitted: false, retryable: isRetryable(error) });
   });
 }

@@ -30,6 +30,8 @@ export const LimitsSchema = z.strictObject({
   step_limit: z.number().int().nonnegative(),
   /** Dollars across all phases (sum of each reply's costUsd); 0 = no limit. */
   cost_limit: z.number().nonnegative(),
+  /** Replies in a row that break the format (no command, no plan, cut off): the run ends (LimitsExceeded). 0 = no limit. */
+  max_format_errors: z.number().int().nonnegative(),
   /**
    * VERIFY gives the verifier the repository's files that import the plan's files; with more
    * source files than this in the repository it does not look for them (recorded in the trajectory).
@@ -56,6 +58,7 @@ export const PromptsSchema = z.strictObject({
   instance: Prompt,
   observation: Prompt,
   format_error: Prompt,
+  cut_off: Prompt,
   ready_to_plan_invalid: Prompt,
   plan: Prompt,
   plan_invalid: Prompt,
@@ -92,6 +95,7 @@ export const PROMPT_VARIABLES: Readonly<Record<PromptName, readonly string[]>> =
   instance: ["task", "max_explore_steps", "ready_marker", "submit_marker", "timeout_seconds"],
   observation: ["exit_code", "output", "timed_out", "timeout_seconds", "truncated", "head", "tail", "elided_chars", "output_chars"],
   format_error: ["blocks", "ready_marker", "submit_marker"],
+  cut_off: ["tokens", "phase"],
   ready_to_plan_invalid: ["problems", "path", "reason", "ready_marker"],
   plan: ["graph_view", "catalog", "plan_schema", "files", "plan_destination"],
   plan_invalid: ["error", "attempt", "max_attempts", "plan_destination"],

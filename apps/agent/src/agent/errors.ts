@@ -26,12 +26,13 @@ export class ConfigInvalid extends Data.TaggedError("ConfigInvalid")<{
  * model call. The run ends with exit status `LimitsExceeded`.
  */
 export class LimitsExceeded extends Data.TaggedError("LimitsExceeded")<{
-  readonly limit: "step_limit" | "cost_limit";
+  readonly limit: "step_limit" | "cost_limit" | "max_format_errors";
   readonly max: number;
   readonly modelCalls: number;
   readonly costUsd: number;
 }> {
   override get message(): string {
+    if (this.limit === "max_format_errors") return `the model broke the reply format ${this.max} times in a row (limits.max_format_errors); its replies are not usable`;
     return this.limit === "step_limit"
       ? `the run reached limits.step_limit (${this.max} model calls); raise it in the config to let the agent go on`
       : `the run reached limits.cost_limit ($${this.max}; spent $${this.costUsd.toFixed(4)} in ${this.modelCalls} model calls); raise it in the config to let the agent go on`;

@@ -44,6 +44,7 @@ export function explore(session: Session): Effect.Effect<ExploreOutcome, LimitsE
       const reply = yield* session.query();
       const ready = parseReadyToPlan(reply, READY_MARKER);
       if (ready) {
+        session.formatOk();
         if (!ready.ok) {
           session.prompt("ready_to_plan_invalid", { problems: [{ path: READY_MARKER, reason: ready.problem }] });
           continue;
@@ -55,9 +56,10 @@ export function explore(session: Session): Effect.Effect<ExploreOutcome, LimitsE
       }
       const action = parseAction(reply);
       if (action.kind === "format_error") {
-        session.prompt("format_error", { blocks: action.blocks });
+        yield* session.formatError(() => session.prompt("format_error", { blocks: action.blocks }));
         continue;
       }
+      session.formatOk();
       session.observe(yield* session.exec(action.command));
     }
     return { kind: "fallback", reason: `explore did not end with ${READY_MARKER} within max_explore_steps (${max})` } as const;

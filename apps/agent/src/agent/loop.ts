@@ -18,9 +18,10 @@ export function stepLoop(session: Session, phase: "fallback" | "review"): Effect
     for (;;) {
       const action = parseAction(yield* session.query());
       if (action.kind === "format_error") {
-        session.prompt("format_error", { blocks: action.blocks });
+        yield* session.formatError(() => session.prompt("format_error", { blocks: action.blocks }));
         continue;
       }
+      session.formatOk();
       const result = yield* session.exec(action.command);
       if (!isSubmission(result.output, SUBMIT_MARKER)) {
         session.observe(result);

@@ -41,12 +41,18 @@ export function requestPlan(session: Session): Effect.Effect<PlanOutcome, Limits
         ...(extracted.json !== undefined ? { plan: extracted.json } : {}),
       };
       session.plans.push(record);
-      if (extracted.ok) return { kind: "plan", plan: extracted.plan, record } as const;
-      session.invalidPlans++;
-      if (session.invalidPlans >= max) {
-        return { kind: "fallback", reason: `no valid plan after ${max} attempts (last: ${extracted.error})` } as const;
+      if (extracted.ok) {
+        session.formatOk();
+        return { kind: "plan", plan: extracted.plan, record } as const;
       }
-      session.prompt("plan_invalid", { error: extracted.error, attempt: session.invalidPlans, max_attempts: max, plan_destination: session.config.plan_destination });
+      session.invalidPlans++;
+      if (session.lastReplyCutOff) record.error = `the reply was cut off by the output token limit (${extracted.error})`;
+      if (session.invalidPlans >= max) {
+        return { kind: "fallback", reason: `no valid plan after ${max} attempts (last: ${record.error})` } as const;
+      }
+      yield* session.formatError(() =>
+        session.prompt("plan_invalid", { error: extracted.error, attempt: session.invalidPlans, max_attempts: max, plan_destination: session.config.plan_destination }),
+      );
     }
   });
 }

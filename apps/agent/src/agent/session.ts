@@ -28,17 +28,26 @@ export class Session {
   readonly graphCache = new GraphCache();
   /** VERIFY: the repository's source files, listed on the first verification (null: not yet). */
   repoFiles: RepoFiles | null = null;
+  /** Replies in a row that broke the format (limits.max_format_errors). */
+  formatErrors = 0;
+  readonly startedAt = new Date().toISOString();
 
-  constructor(readonly config: AgentConfig) {}
+  /** `onChange` is called after every message and transition (the trajectory is written as it grows). */
+  constructor(
+    readonly config: AgentConfig,
+    private readonly onChange: () => void = () => undefined,
+  ) {}
 
   /** Enter `phase`, recording why. */
   enter(phase: Phase, reason: string): void {
     this.transitions.push({ from: this.phase, to: phase, reason, atMessage: this.messages.length });
     this.phase = phase;
+    this.onChange();
   }
 
   say(role: "system" | "user", content: string): void {
-    this.messages.push({ role, content, phase: this.phase ?? "explore" });
+    this.messages.push({ role, content, phase: this.phase ?? "explore", at: new Date().toISOString() });
+    this.onChange();
   }
 
   /** Renders the prompt `name` with `view` (the markers and the timeout are always there) and sends it as the user. */
@@ -72,9 +81,47 @@ export class Session {
       const reply = yield* model.complete(this.conversation());
       this.modelCalls++;
       this.costUsd += reply.costUsd;
-      this.messages.push({ role: "assistant", content: reply.content, phase: this.phase ?? "explore", costUsd: reply.costUsd, usage: reply.usage });
+      this.messages.push({
+        role: "assistant",
+        content: reply.content,
+        phase: this.phase ?? "explore",
+        costUsd: reply.costUsd,
+        usage: reply.usage,
+        at: new Date().toISOString(),
+        ...(reply.stopReason === undefined ? {} : { stopReason: reply.stopReason }),
+      });
+      this.onChange();
       return reply.content;
     });
+  }
+
+  /** Whether the last reply was cut off by the output token limit (anthropic `max_tokens`, openai `length`). */
+  get lastReplyCutOff(): boolean {
+    const last = this.messages.at(-1);
+    return last?.role === "assistant" && (last.stopReason === "max_tokens" || last.stopReason === "length");
+  }
+
+  /**
+   * The last reply could not be used (no command, no plan): tells the model why — that it was cut off
+   * when it was, else with `prompt` — and fails with LimitsExceeded after `limits.max_format_errors`
+   * such replies in a row.
+   */
+  formatError(prompt: () => void): Effect.Effect<void, LimitsExceeded> {
+    return Effect.suspend(() => {
+      this.formatErrors++;
+      const max = this.config.limits.max_format_errors;
+      if (max > 0 && this.formatErrors >= max) {
+        return Effect.fail(new LimitsExceeded({ limit: "max_format_errors", max, modelCalls: this.modelCalls, costUsd: this.costUsd }));
+      }
+      if (this.lastReplyCutOff) this.prompt("cut_off", { tokens: this.messages.at(-1)?.usage?.outputTokens ?? "?", phase: this.phase ?? "explore" });
+      else prompt();
+      return Effect.void;
+    });
+  }
+
+  /** A usable reply: the count of format errors in a row starts again. */
+  formatOk(): void {
+    this.formatErrors = 0;
   }
 
   /**

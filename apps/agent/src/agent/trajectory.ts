@@ -20,6 +20,10 @@ export const TrajectoryMessageSchema = ChatMessageSchema.extend({
   /** Assistant messages: the dollars and tokens of the reply. */
   costUsd: z.number().nonnegative().optional(),
   usage: z.object({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() }).optional(),
+  /** When the message was added (ISO 8601). */
+  at: z.string().optional(),
+  /** Assistant messages: why the model stopped (`end_turn`, `max_tokens`, `length`...), when the provider says. */
+  stopReason: z.string().optional(),
 });
 export type TrajectoryMessage = z.infer<typeof TrajectoryMessageSchema>;
 
@@ -97,11 +101,25 @@ export const TrajectorySchema = z.object({
   plans: z.array(PlanRecordSchema),
   /** Every submission attempt (patch + checks), in order; the last accepted one is `patch`. */
   submissions: z.array(SubmissionSchema),
-  exitStatus: ExitStatusSchema,
+  /** How the run ended; `Running` in the snapshots written while it runs. */
+  exitStatus: z.union([ExitStatusSchema, z.literal("Running")]),
   /** Why the run ended (the limit hit, the error). */
   exitReason: z.string(),
-  /** The submitted patch; empty unless `exitStatus` is `Submitted`. */
+  /**
+   * The submitted patch: the model's submission, or — when a limit ended the run after the work tree
+   * was changed (`autoSubmitted`) — the diff of the work tree, as SWE-agent submits on exit_cost.
+   */
   patch: z.string(),
+  autoSubmitted: z.boolean().default(false),
+  /**
+   * The run ended on an outage, not on the model's own doing (the provider still failing after the
+   * SDK's retries, the sandbox gone): running the instance again may give a result. Harnesses do not
+   * count such a run as done.
+   */
+  retryable: z.boolean().default(false),
+  /** ISO 8601 start and end of the run (`finishedAt` absent while it runs). */
+  startedAt: z.string().optional(),
+  finishedAt: z.string().optional(),
   totals: z.object({
     costUsd: z.number().nonnegative(),
     modelCalls: z.number().int().nonnegative(),

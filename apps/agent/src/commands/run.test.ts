@@ -115,7 +115,7 @@ describe("graphplan run", () => {
       [["--repo", repo, "--task-text", TASK, "--provider", "bogus"], /^error: option '--provider <name>' argument 'bogus' is invalid/],
       [["--repo", repo, "--task-text", TASK, ...scripted, "--sandbox", "docker"], /^error: --sandbox docker needs --image IMAGE/],
       [["--repo", repo, "--task-text", TASK, ...scripted, "--image", "x"], /^error: --image goes with --sandbox docker/],
-      [["--repo", repo, "--task-text", TASK, "--config", join(dir, "model.yaml")], /^error: the model config is invalid: .*GRAPHPLAN_TEST_NO_SUCH_KEY/],
+      [["--repo", repo, "--task-text", TASK, "--config", join(dir, "model.yaml")], /^error: no API key: the environment variable GRAPHPLAN_TEST_NO_SUCH_KEY/],
       [["--task-text", TASK], /^error: required option '--repo <dir>' not specified$/],
     ];
     for (const [args, expected] of cases) {

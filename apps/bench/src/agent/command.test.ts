@@ -42,7 +42,7 @@ describe("bench agent (command line)", () => {
       [["--dataset", fx.dataset, "--out", out, "--provider", "scripted", "--script", CALC_REPLIES], "error: give --repos DIR and/or --repo-map FILE"],
       [
         ["--dataset", fx.dataset, "--repos", fx.reposDir, "--out", out, "--provider", "anthropic", "--model", "claude-sonnet-4-5"],
-        "error: the model config is invalid: the environment variable ANTHROPIC_API_KEY",
+        "error: no API key: the environment variable ANTHROPIC_API_KEY",
       ],
     ];
     for (const [args, line] of cases) {

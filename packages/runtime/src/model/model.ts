@@ -48,8 +48,14 @@ export interface LanguageModelShape {
   readonly priced?: boolean;
 }
 
-/** One scripted reply: a fixed text, or a function of the conversation so far. */
-export type ScriptedReply = string | ((messages: readonly ChatMessage[]) => string);
+/**
+ * One scripted reply: a fixed text, a function of the conversation so far, or a reply with the
+ * stop reason and token counts a provider would send (e.g. a reply cut off at `max_tokens`).
+ */
+export type ScriptedReply =
+  | string
+  | ((messages: readonly ChatMessage[]) => string)
+  | { readonly content: string; readonly stopReason?: string; readonly usage?: { readonly inputTokens: number; readonly outputTokens: number } };
 
 /**
  * A deterministic model for tests: answers with the script's replies in order and records every
@@ -70,6 +76,9 @@ export class ScriptedModel implements LanguageModelShape {
         return Effect.fail(new ModelScriptExhausted({ calls: this.#next, lastMessage: messages.at(-1)?.content ?? "" }));
       }
       this.#next++;
+      if (typeof reply === "object") {
+        return Effect.succeed({ content: reply.content, model: "scripted", usage: { ...(reply.usage ?? { inputTokens: 0, outputTokens: 0 }) }, costUsd: 0, ...(reply.stopReason === undefined ? {} : { stopReason: reply.stopReason }) });
+      }
       const content = typeof reply === "string" ? reply : reply(messages);
       return Effect.succeed({ content, model: "scripted", usage: { inputTokens: 0, outputTokens: 0 }, costUsd: 0 });
     });
