@@ -8,6 +8,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
+import { Progress } from "../progress.js";
 import { readRepoMap } from "../run.js";
 import { runAgentBench } from "./harness.js";
 
@@ -26,7 +27,18 @@ interface AgentCommandOptions {
   workdir: string;
   redo?: boolean;
   quiet?: boolean;
+  workers: number;
+  slice?: string;
+  filter?: string;
+  shuffle?: boolean;
+  seed?: number;
 }
+
+const positiveInt = (what: string) => (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${what} takes a whole number ≥ 1, not ${JSON.stringify(value)}`);
+  return n;
+};
 
 export function agentCommand(program: Command): void {
   const command = program
@@ -36,6 +48,11 @@ export function agentCommand(program: Command): void {
     .option("--repos <dir>", "directory holding one git repository per dataset repo, as <owner>__<name> (bare or not)")
     .option("--repo-map <file>", 'JSON object mapping "owner/name" to a git directory')
     .option("--instances <ids>", "comma-separated instance ids (default: all)", (v: string) => v.split(",").map((s) => s.trim()).filter(Boolean))
+    .option("--filter <regex>", "only instance ids matching this regular expression")
+    .option("--slice <a:b>", "only these instances of the selection (a Python slice, e.g. 0:20)")
+    .option("--shuffle", "shuffle the instances first (seeded: --seed, default 42)")
+    .option("--seed <n>", "seed of --shuffle", (v: string) => Number.parseInt(v, 10))
+    .option("-w, --workers <n>", "instances at once", positiveInt("-w"), 1)
     .requiredOption("--out <dir>", "output directory: preds.jsonl, report.json and <instance_id>/{trajectory.json,model.patch}");
   addAgentOptions(command, "worktree")
     .option("--redo", "run instances that are already in OUT/preds.jsonl again")
@@ -56,6 +73,9 @@ export function agentCommand(program: Command): void {
       controller.abort();
     };
     process.on("SIGINT", onSigint);
+    const progress = opts.quiet ? undefined : new Progress(0);
+    let submitted = 0;
+    let cost = 0;
     try {
       const exit = await Effect.runPromiseExit(
         runAgentBench({
@@ -68,15 +88,28 @@ export function agentCommand(program: Command): void {
           model: { provider: opts.provider, model: opts.model, script: opts.script },
           sandbox: { sandbox: opts.sandbox, image: opts.image, workdir: opts.workdir },
           redo: opts.redo,
-          onEntry: opts.quiet
-            ? undefined
-            : (e, done, total) =>
-                process.stderr.write(
-                  `[${done}/${total}] ${e.instance_id} ${e.status}${e.cause ? ` (${e.cause})` : ""}${e.resumed ? " (done before)" : ""} ${e.model_calls} calls $${e.cost_usd.toFixed(4)} ${e.ms} ms\n`,
-                ),
+          workers: opts.workers,
+          slice: opts.slice,
+          filter: opts.filter,
+          shuffle: opts.shuffle,
+          seed: opts.seed,
+          onWarning: (message) => (progress ? progress.print(message) : process.stderr.write(`${message}\n`)),
+          onPhase: (id, phase) => progress?.start(id, phase),
+          onEntry: (e, _done, total) => {
+            if (!progress) return;
+            progress.setTotal(total);
+            if (e.patch_bytes > 0) submitted++;
+            if (!e.resumed) cost += e.cost_usd;
+            progress.setHeadline(`${submitted} submitted · $${cost.toFixed(2)}`);
+            progress.finish(
+              e.instance_id,
+              `${e.instance_id} ${e.status}${e.cause ? ` (${e.cause})` : ""}${e.retryable ? " (retryable)" : ""}${e.auto_submitted ? " (auto-submitted)" : ""}${e.resumed ? " (done before)" : ""} ${e.model_calls} calls $${e.cost_usd.toFixed(4)} ${e.ms} ms`,
+            );
+          },
         }),
         { signal: controller.signal },
       );
+      progress?.close();
       if (Exit.isSuccess(exit)) {
         const result = exit.value;
         const dropped = result.droppedPredLines.length ? `\n(dropped unreadable lines ${result.droppedPredLines.join(", ")} of the earlier preds.jsonl)` : "";
@@ -93,6 +126,7 @@ export function agentCommand(program: Command): void {
       process.stderr.write(`bench agent: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       process.exitCode = 1;
     } finally {
+      progress?.close();
       process.off("SIGINT", onSigint);
     }
   });

@@ -9,17 +9,19 @@
  * The model layer is built once and shared by every instance (a scripted model hands out its
  * replies in order across the instances).
  */
+import { mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { loadConfig, modelLayer, runAgent, sandboxLayer, type AgentConfig, type ModelOptions, type SandboxOptions, type Trajectory } from "@graphplan/agent";
 import { LanguageModel, Workspace } from "@graphplan/runtime";
+import * as Context from "effect/Context";
 import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import * as Layer from "effect/Layer";
 import { repositoryPath } from "../git.js";
-import { parseAgentDataset, selectInstances, type AgentLine } from "./instances.js";
+import { parseAgentDataset, selectInstances, selectionOf, type AgentLine } from "./instances.js";
 import { appendPrediction, readPredictions, writePredictions, type Prediction } from "./preds.js";
 import {
   AgentReportSchema,
@@ -50,6 +52,13 @@ export interface AgentBenchOptions {
   readonly repoMap?: Readonly<Record<string, string>> | undefined;
   /** Only these instance ids (dataset order; an id no line has is an `input_error` entry). */
   readonly instances?: readonly string[] | undefined;
+  /** Selection, applied in this order (as mini-swe-agent): shuffle (seeded), filter by id regex, slice `a:b`. */
+  readonly shuffle?: boolean | undefined;
+  readonly seed?: number | undefined;
+  readonly filter?: string | undefined;
+  readonly slice?: string | undefined;
+  /** Instances at once (default 1). */
+  readonly workers?: number | undefined;
   readonly outDir: string;
   /** A YAML file merged over the agent's default config. */
   readonly configPath?: string | undefined;
@@ -61,6 +70,10 @@ export interface AgentBenchOptions {
   readonly tempRoot?: string | undefined;
   /** Called after each instance (progress). */
   readonly onEntry?: ((entry: AgentReportEntry, done: number, total: number) => void) | undefined;
+  /** Called when an instance starts and at each of its phase changes, with the run's cost so far. */
+  readonly onPhase?: ((instanceId: string, phase: string, runCostUsd: number) => void) | undefined;
+  /** Called once per warning (e.g. a model with no known price). */
+  readonly onWarning?: ((message: string) => void) | undefined;
 }
 
 export interface AgentBenchResult {
@@ -78,6 +91,14 @@ export const predictionModelName = (model: string): string => `graphplan/${model
 
 const invalid = (detail: string) => new AgentBenchInputInvalid({ detail });
 
+const isDirectory = (path: string): boolean => {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
 /** What `bench agent` needs besides the options, fixed for the whole run. */
 interface RunContext {
   readonly options: AgentBenchOptions;
@@ -86,6 +107,8 @@ interface RunContext {
   readonly tempRoot: string;
   readonly predsPath: string;
   readonly predictions: Map<string, Prediction>;
+  /** Dollars spent by the instances that ended (for progress). */
+  costSoFar: number;
 }
 
 /**
@@ -97,11 +120,52 @@ function dockerExtras(wt: Worktree) {
   return { binds: [`${wt.gitDir}:${wt.gitDir}`] };
 }
 
+/** Writes `OUT/<id>/trajectory.json` whole or not at all (temporary file + rename): a crash never leaves half of one. */
+function writeTrajectory(outDir: string, t: Trajectory): void {
+  const dir = join(outDir, t.instance.id!);
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, "trajectory.json");
+  writeFileSync(`${path}.tmp`, `${JSON.stringify(t, null, 2)}\n`);
+  renameSync(`${path}.tmp`, path);
+}
+
+/**
+ * The trajectory written as it grows: at once, then at most every `intervalMs` — a change inside the
+ * interval is written when it ends, so what is on disk is never more than `intervalMs` behind.
+ */
+function trajectoryWriter(outDir: string, intervalMs = 1000) {
+  let last = 0;
+  let pending: Trajectory | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    timer = undefined;
+    if (pending === undefined) return;
+    last = Date.now();
+    writeTrajectory(outDir, pending);
+    pending = undefined;
+  };
+  return {
+    update: (t: Trajectory) => {
+      pending = t;
+      const wait = last + intervalMs - Date.now();
+      if (wait <= 0) flush();
+      else if (timer === undefined) timer = setTimeout(flush, wait).unref();
+    },
+    /** No more writes (the final trajectory is written by the caller, and must not be overwritten). */
+    close: () => {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      pending = undefined;
+    },
+  };
+}
+
 async function writeOutputs(ctx: RunContext, t: Trajectory, model: string): Promise<void> {
   const dir = join(ctx.options.outDir, t.instance.id!);
-  await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, "trajectory.json"), `${JSON.stringify(t, null, 2)}\n`);
+  writeTrajectory(ctx.options.outDir, t);
   await writeFile(join(dir, "model.patch"), t.patch);
+  // An outage is not the model's outcome: no prediction, so a later run tries the instance again.
+  if (t.retryable) return;
   const prediction = { instance_id: t.instance.id!, model_name_or_path: predictionModelName(model), model_patch: t.patch };
   await appendPrediction(ctx.predsPath, prediction);
   ctx.predictions.set(prediction.instance_id, prediction);
@@ -118,6 +182,7 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
   return Effect.gen(function* () {
     const started = performance.now();
     const model = yield* LanguageModel;
+    options.onPhase?.(id, "worktree", ctx.costSoFar);
     const agent = Effect.scoped(
       Effect.gen(function* () {
         const wt = yield* worktree(repo, repositoryPath(repo, options.reposDir, options.repoMap ?? {}), instance.base_commit, {
@@ -126,7 +191,19 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
         });
         // The sandbox options were checked before the first instance: this cannot fail.
         const sandbox = yield* Effect.orDie(sandboxLayer(options.sandbox, wt.dir, config, options.sandbox.sandbox === "docker" ? dockerExtras(wt) : {}));
-        return yield* runAgent({ task: instance.problem_statement, instanceId: id, config, configName }).pipe(Effect.provide(Layer.mergeAll(sandbox, Workspace.layer(wt.dir))));
+        const writer = trajectoryWriter(options.outDir);
+        let phase = "";
+        const onProgress = (t: Trajectory) => {
+          writer.update(t);
+          const now = t.transitions.at(-1)?.to ?? "explore";
+          if (now !== phase) options.onPhase?.(id, (phase = now), ctx.costSoFar + t.totals.costUsd);
+        };
+        const t = yield* runAgent({ task: instance.problem_statement, instanceId: id, config, configName }, { onProgress }).pipe(
+          Effect.provide(Layer.mergeAll(sandbox, Workspace.layer(wt.dir))),
+          Effect.ensuring(Effect.sync(writer.close)),
+        );
+        ctx.costSoFar += t.totals.costUsd;
+        return t;
       }),
     );
     const outcome = yield* agent.pipe(
@@ -165,6 +242,8 @@ export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBe
     Effect.gen(function* () {
       const started = performance.now();
       if (!options.reposDir && !options.repoMap) return yield* invalid("give --repos DIR and/or --repo-map FILE");
+      if (options.reposDir !== undefined && !isDirectory(options.reposDir)) return yield* invalid(`--repos ${options.reposDir}: no such directory; give the directory holding one git repository per dataset repo, as <owner>__<name>`);
+      const selection = yield* Effect.try({ try: () => selectionOf(options), catch: (e) => invalid((e as Error).message) });
       if (options.sandbox.sandbox === "docker" && !isAbsolute(options.sandbox.workdir)) return yield* invalid(`--workdir must be an absolute path in the container, not ${options.sandbox.workdir}`);
       const { config, name: configName } = yield* Effect.mapError(loadConfig(options.configPath), (e) => invalid(e.message));
       // The model: built once, shared by all instances. A live model without its API key fails here.
@@ -175,8 +254,10 @@ export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBe
       // The sandbox is made per instance; its options are checked now.
       yield* Effect.mapError(sandboxLayer(options.sandbox, options.outDir, config), (e) => invalid(e.message));
       const text = yield* Effect.tryPromise({ try: () => readFile(options.dataset, "utf8"), catch: (e) => invalid(`cannot read the dataset ${options.dataset}: ${(e as Error).message}`) });
-      const lines = selectInstances(parseAgentDataset(text), options.instances);
-      if (lines.length === 0) return yield* invalid(`the dataset ${options.dataset} has no instance`);
+      const all = selectInstances(parseAgentDataset(text), options.instances);
+      if (all.length === 0) return yield* invalid(`the dataset ${options.dataset} has no instance`);
+      const lines = selection(all);
+      if (lines.length === 0) return yield* invalid(`no instance of ${options.dataset} is left after --filter/--slice (${all.length} before)`);
 
       const outDir = resolve(options.outDir);
       const predsPath = join(outDir, "preds.jsonl");
@@ -198,13 +279,23 @@ export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBe
         tempRoot: resolve(options.tempRoot ?? tmpdir()),
         predsPath,
         predictions: earlier.predictions,
+        costSoFar: 0,
       };
+      // One model per preds file (sb-cli and the harness's summary name take one): refuse to mix.
+      const model = Context.get(modelContext, LanguageModel);
+      const modelPrediction = predictionModelName(model.name);
+      const others = [...new Set([...earlier.predictions.values()].map((p) => p.model_name_or_path))].filter((name) => name !== modelPrediction);
+      if (others.length) {
+        return yield* invalid(`${predsPath} holds predictions of ${others.join(", ")}, and this run's model is ${modelPrediction}: one model per preds file; use another --out for this model`);
+      }
+      if (model.priced === false) {
+        options.onWarning?.(`warning: no price is known for ${model.name}: its calls count as $0 and limits.cost_limit cannot stop the run; set model.price (inputPerMTok, outputPerMTok) in the config`);
+      }
 
       const entries: AgentReportEntry[] = [];
-      let modelName: string | null = null;
-      const loop = Effect.gen(function* () {
-        modelName = (yield* LanguageModel).name;
-        for (const line of lines) {
+      const modelName: string | null = model.name;
+      const one = (line: AgentLine) =>
+        Effect.gen(function* () {
           const done = line.ok ? ctx.predictions.get(line.instance.instance_id) : undefined;
           let entry: AgentReportEntry;
           if (done && !options.redo) {
@@ -218,8 +309,8 @@ export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBe
           }
           entries.push(entry);
           options.onEntry?.(entry, entries.length, lines.length);
-        }
-      });
+        });
+      const loop = Effect.forEach(lines, one, { concurrency: Math.max(1, options.workers ?? 1), discard: true });
 
       const finish = (interrupted: boolean) =>
         Effect.promise(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseAgentDataset, selectInstances } from "./instances.js";
+import { parseAgentDataset, selectInstances, selectionOf, type AgentLine } from "./instances.js";
 
 const line = (fields: Record<string, unknown>) => JSON.stringify({ repo: "acme/calc", base_commit: "abc1234", problem_statement: "Fix it.", ...fields });
 
@@ -50,5 +50,34 @@ describe("selectInstances", () => {
     const chosen = selectInstances(lines, ["zz-9", "b-2", "line-2", "a-1"]);
     expect(chosen.map((l) => (l.ok ? l.instance.instance_id : `${l.cause}:${l.id}`))).toEqual(["a-1", "bad_line:line-2", "b-2", "unknown_instance:zz-9"]);
     expect(chosen[3]).toMatchObject({ line: null, error: "no line of the dataset has instance_id zz-9" });
+  });
+});
+
+describe("selection (--shuffle, --filter, --slice)", () => {
+  const lines = parseAgentDataset(
+    ["django__django-1", "django__django-2", "sympy__sympy-3", "sympy__sympy-4", "flask__flask-5"]
+      .map((id) => JSON.stringify({ repo: "a/b", instance_id: id, base_commit: "abc1234", problem_statement: "x" }))
+      .join("\n"),
+  );
+  const ids = (selected: AgentLine[]) => selected.map((l) => (l.ok ? l.instance.instance_id : l.id));
+
+  it("filters ids by a regular expression, then takes a Python slice", () => {
+    expect(ids(selectionOf({ filter: "^sympy" })(lines))).toEqual(["sympy__sympy-3", "sympy__sympy-4"]);
+    expect(ids(selectionOf({ slice: "1:3" })(lines))).toEqual(["django__django-2", "sympy__sympy-3"]);
+    expect(ids(selectionOf({ slice: "-2:" })(lines))).toEqual(["sympy__sympy-4", "flask__flask-5"]);
+    expect(ids(selectionOf({ filter: "django|flask", slice: ":2" })(lines))).toEqual(["django__django-1", "django__django-2"]);
+  });
+
+  it("shuffles the same way for the same seed and another way for another seed, keeping every instance", () => {
+    const a = ids(selectionOf({ shuffle: true, seed: 7 })(lines));
+    expect(ids(selectionOf({ shuffle: true, seed: 7 })(lines))).toEqual(a);
+    expect([...a].sort()).toEqual(ids(lines).sort());
+    const others = [1, 2, 3, 4, 5].map((seed) => ids(selectionOf({ shuffle: true, seed })(lines)).join());
+    expect(new Set([a.join(), ...others]).size).toBeGreaterThan(1);
+  });
+
+  it("refuses a malformed regular expression or slice, saying what to write", () => {
+    expect(() => selectionOf({ filter: "(" })).toThrow(/^--filter \(: not a regular expression/);
+    expect(() => selectionOf({ slice: "3" })).toThrow("--slice 3: give START:END (e.g. 0:20, 20:, :5), as a Python slice");
   });
 });

@@ -58,3 +58,58 @@ export function selectInstances(lines: readonly AgentLine[], ids: readonly strin
   }
   return chosen;
 }
+
+/** A seeded random number generator (mulberry32): the same seed gives the same order on every machine. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `a:b`, `a:` or `:b` (Python's slice of the list; negative numbers count from the end). */
+export function parseSlice(text: string): (length: number) => [number, number] {
+  const match = /^(-?\d*):(-?\d*)$/.exec(text.trim());
+  if (!match) throw new Error(`--slice ${text}: give START:END (e.g. 0:20, 20:, :5), as a Python slice`);
+  const bound = (value: string, length: number, fallback: number) => {
+    if (value === "") return fallback;
+    const n = Number(value);
+    return Math.min(length, Math.max(0, n < 0 ? length + n : n));
+  };
+  return (length) => [bound(match[1]!, length, 0), bound(match[2]!, length, length)];
+}
+
+/**
+ * The selection options as one function over the dataset's lines, applied as mini-swe-agent does:
+ * shuffle (with `seed`, default 42), then keep ids matching `filter` (a regular expression), then
+ * `slice`. Throws on a malformed regular expression or slice.
+ */
+export function selectionOf(options: { readonly shuffle?: boolean | undefined; readonly seed?: number | undefined; readonly filter?: string | undefined; readonly slice?: string | undefined }): (lines: readonly AgentLine[]) => AgentLine[] {
+  let pattern: RegExp | undefined;
+  try {
+    pattern = options.filter === undefined ? undefined : new RegExp(options.filter);
+  } catch (error) {
+    throw new Error(`--filter ${options.filter}: not a regular expression (${(error as Error).message})`);
+  }
+  const slice = options.slice === undefined ? undefined : parseSlice(options.slice);
+  return (lines) => {
+    let out = [...lines];
+    if (options.shuffle) {
+      const random = seeded(options.seed ?? 42);
+      for (let i = out.length - 1; i > 0; i--) {
+        const j = Math.floor(random() * (i + 1));
+        [out[i], out[j]] = [out[j]!, out[i]!];
+      }
+    }
+    if (pattern) out = out.filter((l) => pattern.test(lineId(l)));
+    if (slice) {
+      const [start, end] = slice(out.length);
+      out = out.slice(start, end);
+    }
+    return out;
+  };
+}

@@ -49,6 +49,10 @@ export const AgentReportEntrySchema = z.object({
   cleanup_problems: z.array(z.string()).optional(),
   /** The entry comes from an earlier run's report (the instance was in preds.jsonl and not redone). */
   resumed: z.boolean().optional(),
+  /** The run ended on an outage (the provider after its retries, the sandbox): not in preds.jsonl, run again on resume. */
+  retryable: z.boolean().optional(),
+  /** A limit ended the run after edits, and the work tree's diff was submitted. */
+  auto_submitted: z.boolean().optional(),
 });
 export type AgentReportEntry = z.infer<typeof AgentReportEntrySchema>;
 
@@ -107,8 +111,11 @@ export function trajectoryEntry(t: Trajectory, repo: string, ms: number): AgentR
   return {
     instance_id: t.instance.id ?? "",
     repo,
-    status: t.exitStatus,
+    // A finished trajectory never says Running.
+    status: t.exitStatus === "Running" ? "Failed" : t.exitStatus,
     exit_reason: t.exitReason,
+    ...(t.retryable ? { retryable: true } : {}),
+    ...(t.autoSubmitted ? { auto_submitted: true } : {}),
     model_calls: t.totals.modelCalls,
     cost_usd: t.totals.costUsd,
     phases,
@@ -138,6 +145,8 @@ export interface AgentSummary {
   readonly costUsd: number;
   /** Entries carried over from an earlier run. */
   readonly resumed: number;
+  /** Runs that ended on an outage (or a harness error): not in preds.jsonl, run again on resume. */
+  readonly retryable: number;
   /** Instances that are not Submitted, grouped by `status: cause` (or `status`). */
   readonly failures: Record<string, string[]>;
   readonly cleanupProblems: number;
@@ -153,6 +162,7 @@ export function summarizeAgent(entries: readonly AgentReportEntry[], totalMs: nu
   let modelCalls = 0;
   let costUsd = 0;
   let resumed = 0;
+  let retryable = 0;
   let cleanupProblems = 0;
   for (const e of entries) {
     byStatus[e.status]++;
@@ -162,10 +172,12 @@ export function summarizeAgent(entries: readonly AgentReportEntry[], totalMs: nu
     modelCalls += e.model_calls;
     costUsd += e.cost_usd;
     if (e.resumed) resumed++;
+    if (e.retryable || e.status === "harness_error") retryable++;
     if (e.cleanup_problems?.length) cleanupProblems++;
-    if (e.status !== "Submitted") (failures[e.cause ? `${e.status}: ${e.cause}` : e.status] ??= []).push(e.instance_id);
+    const cause = e.cause ?? (e.retryable ? "retryable" : undefined);
+    if (e.status !== "Submitted") (failures[cause ? `${e.status}: ${cause}` : e.status] ??= []).push(e.instance_id);
   }
-  return { instances: entries.length, byStatus, submittedPatches, fellBack, planned, modelCalls, costUsd, resumed, failures, cleanupProblems, totalMs };
+  return { instances: entries.length, byStatus, submittedPatches, fellBack, planned, modelCalls, costUsd, resumed, retryable, failures, cleanupProblems, totalMs };
 }
 
 /** The summary as the table the CLI prints. */
@@ -180,6 +192,7 @@ export function formatAgentSummary(s: AgentSummary): string {
     ["fell back", String(s.fellBack)],
     ["model calls", String(s.modelCalls)],
     ["total cost", `$${s.costUsd.toFixed(4)}`],
+    ...(s.retryable ? [["retryable (run again on resume)", String(s.retryable)] as const] : []),
     ...(s.cleanupProblems ? [["cleanup problems", String(s.cleanupProblems)] as const] : []),
     ["total time", `${(s.totalMs / 1000).toFixed(1)} s`],
   ];

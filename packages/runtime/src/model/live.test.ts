@@ -13,7 +13,7 @@ import {
   openaiError,
   type ProviderServer,
   startProviderServer,
-} from "./fixtures/provider-server.js";
+} from "../testing/provider-server.js";
 import { type ChatMessage, LanguageModel } from "./model.js";
 
 const servers: ProviderServer[] = [];

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterEach, expect, it } from "vitest";
-import { anthropicMessage, startProviderServer } from "./fixtures/provider-server.js";
+import { anthropicMessage, startProviderServer } from "../testing/provider-server.js";
 
 const saved = { base: process.env.ANTHROPIC_BASE_URL, key: process.env.ANTHROPIC_API_KEY };
 afterEach(() => {
