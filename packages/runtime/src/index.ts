@@ -54,3 +54,5 @@ export type {
 } from "./container/engine.js";
 export type { EngineOptions } from "./container/docker.js";
 export { dockerOptionsFor } from "./container/docker.js";
+export { containerSession } from "./container/workspace.js";
+export type { ContainerSession, ContainerSessionOptions } from "./container/workspace.js";

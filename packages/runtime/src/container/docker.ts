@@ -213,6 +213,8 @@ function containerShape(docker: Docker, endpoint: string, container: Docker.Cont
     putArchive,
     putFiles: (files) => putArchive("/", tarOf(files)),
     readFile: (path) => Effect.tryPromise({ try: () => readOneFile(container, path), catch: failed("read") }),
+    readTree: (dir, exclude = []) =>
+      Effect.tryPromise({ try: () => execStdout(docker, container, ["tar", "-C", dir, ...exclude.map((e) => `--exclude=${e}`), "-cf", "-", "."]), catch: failed("read") }),
     commit: (image, options) => Effect.tryPromise({ try: () => commitAs(container, image, options), catch: failed("commit") }).pipe(Effect.asVoid),
   };
 }
@@ -235,6 +237,33 @@ export function tarOf(files: readonly ContainerFile[]): Readable {
   }
   pack.finalize();
   return pack as unknown as Readable;
+}
+
+/** Runs argv and returns its stdout as bytes; fails with its stderr when it exits non-zero. */
+async function execStdout(docker: Docker, container: Docker.Container, argv: readonly string[]): Promise<Uint8Array> {
+  const exec = await container.exec({ Cmd: [...argv], AttachStdout: true, AttachStderr: true, Tty: false });
+  const stream = await exec.start({ hijack: true, stdin: false });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  docker.modem.demuxStream(
+    stream,
+    new Writable({ write: (chunk: Buffer, _e, cb) => (out.push(Buffer.from(chunk)), cb()) }),
+    new Writable({ write: (chunk: Buffer, _e, cb) => (err.push(Buffer.from(chunk)), cb()) }),
+  );
+  await new Promise<void>((resolve, reject) => {
+    stream.once("end", resolve);
+    stream.once("close", resolve);
+    stream.once("error", reject);
+  });
+  for (let attempt = 0; ; attempt++) {
+    const info = await exec.inspect();
+    if (!info.Running && info.ExitCode !== null) {
+      if (info.ExitCode !== 0) throw new Error(`${argv.join(" ")} exited ${info.ExitCode}: ${Buffer.concat(err).toString("utf8").trim()}`);
+      return Buffer.concat(out);
+    }
+    if (attempt >= 100) throw new Error(`the engine still reports ${argv[0]} as running after its output ended`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 async function readOneFile(container: Docker.Container, path: string): Promise<Uint8Array> {

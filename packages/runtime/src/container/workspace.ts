@@ -1,0 +1,211 @@
+/**
+ * The workspace and the sandbox of one container: the repository lives in the container (e.g. a
+ * SWE-bench image's /testbed), files are read and written through the engine — no bind mount — and
+ * the model's commands run there, in the image's own environment.
+ *
+ * Reads come from a snapshot of the work tree (one `tar` of the directory, .git left out), taken on
+ * the first read after a command ran: a command may have changed any file, while the workspace's own
+ * writes update the snapshot as they go. Writes are atomic: the bytes go to a temporary file next to
+ * the target (tar through the engine), which `mv` renames over it, keeping the target's mode.
+ */
+import { posix } from "node:path";
+import * as Effect from "effect/Effect";
+import * as tar from "tar-stream";
+import { FileNotFound, PathOutsideWorkspace, WorkspaceIOError } from "../errors.js";
+import { confine } from "../paths.js";
+import type { ExecOptions, ExecResult, SandboxShape } from "../sandbox/sandbox.js";
+import { SandboxFailed } from "../sandbox/sandbox.js";
+import { decodeText, encodeText, TEMP_MARKER, type WorkspaceEntry, type WorkspaceShape } from "../workspace.js";
+import type { ContainerShape } from "./engine.js";
+
+interface Snapshot {
+  readonly files: Map<string, Uint8Array>;
+  /** Directories (relative, "." for the root) → their entries' names and kinds. */
+  readonly dirs: Map<string, Map<string, WorkspaceEntry["kind"]>>;
+  /** Symbolic links → their targets. */
+  readonly links: Map<string, string>;
+}
+
+export interface ContainerSession {
+  readonly workspace: WorkspaceShape;
+  readonly sandbox: SandboxShape;
+}
+
+export interface ContainerSessionOptions {
+  /** The repository's directory in the container (absolute), e.g. /testbed. */
+  readonly root: string;
+  /** Environment of every command, e.g. `{ BASH_ENV: "/root/.bashrc" }` (as mini-swe-agent runs commands). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Default timeout of a command (default 120 s). */
+  readonly timeoutMs?: number;
+}
+
+function parseTree(bytes: Uint8Array): Promise<Snapshot> {
+  const snapshot: Snapshot = { files: new Map(), dirs: new Map([[".", new Map()]]), links: new Map() };
+  const extract = tar.extract();
+  const done = new Promise<Snapshot>((resolve, reject) => {
+    extract.on("entry", (header, stream, next) => {
+      const path = header.name.replace(/^\.\/?/, "").replace(/\/$/, "");
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: unknown) => chunks.push(Buffer.from(chunk as Uint8Array)));
+      stream.on("end", () => {
+        if (path !== "") {
+          const kind: WorkspaceEntry["kind"] = header.type === "file" ? "file" : header.type === "directory" ? "directory" : header.type === "symlink" ? "symlink" : "other";
+          const parent = posix.dirname(path);
+          if (!snapshot.dirs.has(parent)) snapshot.dirs.set(parent, new Map());
+          snapshot.dirs.get(parent)!.set(posix.basename(path), kind);
+          if (kind === "directory" && !snapshot.dirs.has(path)) snapshot.dirs.set(path, new Map());
+          if (kind === "file") snapshot.files.set(path, Buffer.concat(chunks));
+          if (kind === "symlink") snapshot.links.set(path, header.linkname ?? "");
+        }
+        next();
+      });
+      stream.resume();
+    });
+    extract.on("finish", () => resolve(snapshot));
+    extract.on("error", reject);
+  });
+  extract.end(Buffer.from(bytes));
+  return done;
+}
+
+
+
+/** A workspace over `root` in `container`, and a sandbox running commands there; see the module comment. */
+export function containerSession(container: ContainerShape, options: ContainerSessionOptions): ContainerSession {
+  const root = options.root.replace(/\/+$/, "") || "/";
+  const shown = `container:${container.name}:${root}`;
+  let snapshot: Snapshot | undefined;
+
+  const ioError = (operation: WorkspaceIOError["operation"], path: string) => (error: { readonly message: string }) => new WorkspaceIOError({ operation, path, detail: error.message });
+  const current = (operation: WorkspaceIOError["operation"], path: string): Effect.Effect<Snapshot, WorkspaceIOError> =>
+    snapshot !== undefined
+      ? Effect.succeed(snapshot)
+      : container.readTree(root, ["./.git"]).pipe(
+          Effect.flatMap((bytes) => Effect.promise(() => parseTree(bytes))),
+          Effect.tap((taken) => Effect.sync(() => void (snapshot = taken))),
+          Effect.mapError(ioError(operation, path)),
+        );
+
+  /** The normalised path, after refusing what is outside the root lexically or through a symlink of the snapshot. */
+  const locate = (path: string, operation: WorkspaceIOError["operation"]) =>
+    Effect.gen(function* () {
+      const lexical = confine(path);
+      if (!lexical.ok) return yield* new PathOutsideWorkspace({ path, root: shown, reason: lexical.reason });
+      const snap = yield* current(operation, path);
+      // Symlinks of the snapshot are followed while they stay inside the root (at most 40 hops, as the kernel).
+      let rel = lexical.path;
+      for (let hops = 0; hops < 40; hops++) {
+        const parts = rel === "." ? [] : rel.split("/");
+        let followed = false;
+        for (let i = 1; i <= parts.length; i++) {
+          const prefix = parts.slice(0, i).join("/");
+          const target = snap.links.get(prefix);
+          if (target === undefined) continue;
+          // The last part itself stays a link for exists/remove/list of its parent; it is followed to read or write it.
+          if (i === parts.length && (operation === "remove" || operation === "exists")) break;
+          const resolved = posix.normalize(posix.isAbsolute(target) ? target : posix.join(root, posix.dirname(prefix), target));
+          if (resolved !== root && !resolved.startsWith(`${root}/`)) {
+            return yield* new PathOutsideWorkspace({ path, root: shown, reason: `${prefix} is a symlink leading outside the workspace (${target})` });
+          }
+          rel = [posix.relative(root, resolved) || ".", ...parts.slice(i)].join("/").replace(/^\.\//, "");
+          followed = true;
+          break;
+        }
+        if (!followed) return { rel, snap };
+      }
+      return yield* new WorkspaceIOError({ operation, path, detail: "too many levels of symbolic links" });
+    });
+
+  const record = (snap: Snapshot, rel: string, bytes: Uint8Array | undefined) => {
+    const parts = rel.split("/");
+    for (let i = 1; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join("/");
+      const parent = posix.dirname(dir);
+      if (!snap.dirs.has(dir)) snap.dirs.set(dir, new Map());
+      if (!snap.dirs.has(parent)) snap.dirs.set(parent, new Map());
+      snap.dirs.get(parent)!.set(posix.basename(dir), "directory");
+    }
+    const parent = posix.dirname(rel);
+    if (!snap.dirs.has(parent)) snap.dirs.set(parent, new Map());
+    if (bytes === undefined) {
+      snap.files.delete(rel);
+      snap.dirs.get(parent)!.delete(posix.basename(rel));
+      snap.dirs.delete(rel);
+    } else {
+      snap.files.set(rel, bytes);
+      snap.dirs.get(parent)!.set(posix.basename(rel), "file");
+    }
+  };
+
+  const readBytes: WorkspaceShape["readBytes"] = (path) =>
+    Effect.gen(function* () {
+      const { rel, snap } = yield* locate(path, "read");
+      const bytes = snap.files.get(rel);
+      if (bytes === undefined) {
+        if (snap.dirs.has(rel)) return yield* new WorkspaceIOError({ operation: "read", path, detail: "it is a directory" });
+        return yield* new FileNotFound({ path, root: shown });
+      }
+      return bytes;
+    });
+
+  const writeBytes: WorkspaceShape["writeBytes"] = (path, bytes) =>
+    Effect.gen(function* () {
+      const { rel, snap } = yield* locate(path, "write");
+      const target = posix.join(root, rel);
+      const temp = `${target}${TEMP_MARKER}${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+      yield* container.putFiles([{ path: temp, content: bytes }]).pipe(Effect.mapError(ioError("write", path)));
+      const moved = yield* container
+        .execArgv(["sh", "-c", 'if [ -e "$2" ]; then chmod --reference="$2" "$1" 2>/dev/null; fi; mv -f "$1" "$2"', "graphplan-write", temp, target])
+        .pipe(Effect.mapError(ioError("write", path)));
+      if (moved.exitCode !== 0) return yield* new WorkspaceIOError({ operation: "write", path, detail: moved.output.trim() });
+      record(snap, rel, bytes);
+    });
+
+  const workspace: WorkspaceShape = {
+    root: shown,
+    readBytes,
+    read: (path) => Effect.flatMap(readBytes(path), (bytes) => decodeText(path, bytes)),
+    writeBytes,
+    write: (path, text) => writeBytes(path, encodeText(text)),
+    exists: (path) =>
+      Effect.map(locate(path, "exists"), ({ rel, snap }) => rel === "." || snap.files.has(rel) || snap.dirs.has(rel) || snap.links.has(rel)),
+    list: (dir) =>
+      Effect.gen(function* () {
+        const { rel, snap } = yield* locate(dir, "list");
+        const entries = snap.dirs.get(rel);
+        if (entries === undefined) return yield* new FileNotFound({ path: dir, root: shown });
+        return [...entries]
+          .map(([name, kind]): WorkspaceEntry => ({ name, path: rel === "." ? name : `${rel}/${name}`, kind }))
+          .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      }),
+    remove: (path) =>
+      Effect.gen(function* () {
+        const { rel, snap } = yield* locate(path, "remove");
+        if (rel === ".") return false;
+        const result = yield* container
+          .execArgv(["sh", "-c", 'if [ -d "$1" ] && [ ! -L "$1" ]; then rmdir "$1" 2>/dev/null && echo removed; elif [ -e "$1" ] || [ -L "$1" ]; then rm -f "$1" && echo removed; fi; true', "graphplan-remove", posix.join(root, rel)])
+          .pipe(Effect.mapError(ioError("remove", path)));
+        const removed = result.output.trim() === "removed";
+        if (removed) record(snap, rel, undefined);
+        return removed;
+      }),
+  };
+
+  const defaultTimeout = options.timeoutMs ?? 120_000;
+  const sandbox: SandboxShape = {
+    description: `container:${container.name}:${root}`,
+    exec: (command: string, exec?: ExecOptions) =>
+      Effect.suspend(() => {
+        // Any file may change: the next read takes a new snapshot.
+        snapshot = undefined;
+        return container.exec(command, { workdir: root, env: options.env, timeoutMs: exec?.timeoutMs ?? defaultTimeout });
+      }).pipe(
+        Effect.map((r): ExecResult => ({ exitCode: r.exitCode, output: r.output, timedOut: r.timedOut })),
+        Effect.mapError((error) => new SandboxFailed({ sandbox: `container:${container.name}`, command, detail: error.detail })),
+      ),
+  };
+  return { workspace, sandbox };
+}
+
+
