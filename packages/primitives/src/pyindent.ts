@@ -1,0 +1,209 @@
+/**
+ * CPython's indentation rules, which tree-sitter-python does not enforce (it parses an
+ * "unexpected indent" without an error node): the tokenizer's INDENT/DEDENT stack with its two
+ * measures (tabs to multiples of 8, and tabs as one column, which must agree: TabError), the
+ * parser's "unexpected indent" (an indented line that does not follow a block opener) and
+ * "expected an indented block" (a block opener not followed by an indented line), and
+ * "unindent does not match any outer indentation level", and a clause (`else`, `elif`, `except`,
+ * `finally`) that does not follow its statement at the same indentation. Lines inside brackets, strings and
+ * after a backslash continue the logical line and are exempt, as in CPython; blank and
+ * comment-only lines are ignored. Also reported: strings left open (a one-quote string at the
+ * end of its line, a triple-quoted string at the end of the file).
+ */
+
+export interface IndentProblem {
+  /** 1-based line. */
+  readonly line: number;
+  readonly message: string;
+}
+
+export interface PythonLines {
+  readonly problems: IndentProblem[];
+  /** 0-based lines that start inside a multi-line string (their text is the string's). */
+  readonly inString: Set<number>;
+}
+
+const TAB = 9;
+const SPACE = 32;
+const FORMFEED = 12;
+
+/** The statements a clause may follow at the same indentation. */
+const CLAUSES: Readonly<Record<string, readonly string[]>> = {
+  elif: ["if", "elif"],
+  else: ["if", "elif", "for", "while", "try", "except"],
+  except: ["try", "except"],
+  finally: ["try", "except", "else"],
+};
+
+/** Scans Python source with the tokenizer's rules for lines, strings, brackets and indentation. */
+export function scanPython(source: string, limit = 20): PythonLines {
+  const problems: IndentProblem[] = [];
+  const inString = new Set<number>();
+  const stack = [0];
+  /** The first word of the last statement at each indentation column. */
+  const lastAt = new Map<number, string>();
+  const altStack = [0];
+  let depth = 0;
+  /** The quote of an open triple-quoted string ('"""' or "'''"). */
+  let triple: string | undefined;
+  let tripleLine = 0;
+  let continued = false;
+  /** The last significant character of the previous logical line was ':'. */
+  let opener = false;
+  let openerLine = 0;
+  let line = 0;
+  const n = source.length;
+  let i = 0;
+  const report = (at: number, message: string): void => {
+    if (problems.length < limit) problems.push({ line: at + 1, message });
+  };
+  while (i <= n && problems.length < limit) {
+    let end = source.indexOf("\n", i);
+    if (end < 0) end = n;
+    let j = i;
+    if (triple !== undefined) inString.add(line);
+    // Indentation of a new logical line.
+    if (triple === undefined && depth === 0 && !continued) {
+      let col = 0;
+      let alt = 0;
+      for (; j < end; j++) {
+        const c = source.charCodeAt(j);
+        if (c === SPACE) {
+          col++;
+          alt++;
+        } else if (c === TAB) {
+          col = (Math.floor(col / 8) + 1) * 8;
+          alt++;
+        } else if (c === FORMFEED) {
+          col = 0;
+          alt = 0;
+        } else break;
+      }
+      const c = j < end ? source.charCodeAt(j) : -1;
+      const blank = c === -1 || c === 35 /* # */ || c === 13 || (c === 92 /* \ */ && j + 1 >= end);
+      if (!blank) {
+        const top = stack[stack.length - 1]!;
+        const altTop = altStack[altStack.length - 1]!;
+        if (col > top) {
+          if (!opener) report(line, "unexpected indent (this line is indented deeper than the line before, which does not open a block with ':')");
+          else if (alt <= altTop) report(line, "inconsistent use of tabs and spaces in indentation (TabError)");
+          stack.push(col);
+          altStack.push(alt);
+        } else {
+          if (opener) report(openerLine, `expected an indented block after line ${openerLine + 1}, which ends with ':' (the next statement, line ${line + 1}, is not indented deeper)`);
+          if (col === top) {
+            if (alt !== altTop) report(line, "inconsistent use of tabs and spaces in indentation (TabError)");
+          } else {
+            while (stack.length > 1 && col < stack[stack.length - 1]!) {
+              stack.pop();
+              altStack.pop();
+            }
+            if (col !== stack[stack.length - 1]) report(line, "unindent does not match any outer indentation level");
+            else if (alt !== altStack[altStack.length - 1]) report(line, "inconsistent use of tabs and spaces in indentation (TabError)");
+          }
+        }
+        opener = false;
+        // A clause (else, elif, except, finally) continues the statement before it at its column.
+        for (const key of [...lastAt.keys()]) if (key > col) lastAt.delete(key);
+        const word = /^(?:async\s+)?([a-z]+)/.exec(source.slice(j, Math.min(end, j + 16)))?.[1] ?? "";
+        const allowed = CLAUSES[word];
+        if (allowed && /^[a-z]+(?=[\s:(])/.test(source.slice(j, Math.min(end, j + 16))) && !allowed.includes(lastAt.get(col) ?? "")) {
+          report(line, `invalid syntax: '${word}' does not follow ${allowed.filter((w) => w !== "else" || word === "finally").map((w) => `'${w}'`).join(" or ")} at the same indentation`);
+        }
+        lastAt.set(col, word);
+      } else {
+        // A blank or comment-only line: no indentation, no tokens.
+        i = end + 1;
+        line++;
+        continue;
+      }
+    }
+    continued = false;
+    let last = -1; // last significant character of the line (outside strings and comments)
+    while (j < end) {
+      if (triple !== undefined) {
+        // Inside a string (triple-quoted, or one-quote continued by a backslash-newline): find its end.
+        let found = -1;
+        let k = j;
+        for (; k < end; k++) {
+          if (source.charCodeAt(k) === 92) {
+            k++;
+            continue;
+          }
+          if (source.startsWith(triple, k)) {
+            found = k;
+            break;
+          }
+        }
+        if (found < 0) {
+          if (triple.length === 1 && !(k > end || endsWithBackslash(source, i, end))) {
+            report(line, "unterminated string literal");
+            triple = undefined;
+          }
+          j = end;
+          break;
+        }
+        j = found + triple.length;
+        triple = undefined;
+        last = 34;
+        continue;
+      }
+      const c = source.charCodeAt(j);
+      if (c === 35) break; // comment
+      if (c === 34 || c === 39) {
+        const q = source[j]!;
+        triple = source.startsWith(q + q + q, j) ? q + q + q : q;
+        tripleLine = line;
+        j += triple.length;
+        continue;
+      }
+      if (c === 40 || c === 91 || c === 123) depth++;
+      else if (c === 41 || c === 93 || c === 125) depth = Math.max(0, depth - 1);
+      if (c === 92 && (j + 1 >= end || (j + 2 === end && source.charCodeAt(j + 1) === 13))) {
+        continued = true;
+        j = end;
+        break;
+      }
+      if (c !== SPACE && c !== TAB && c !== 13 && c !== FORMFEED) last = c;
+      j++;
+    }
+    if (triple === undefined && depth === 0 && !continued && last !== -1) {
+      opener = last === 58; // ':'
+      if (opener) openerLine = line;
+    }
+    if (end >= n) break;
+    i = end + 1;
+    line++;
+  }
+  if (triple !== undefined) report(tripleLine, triple.length === 3 ? "unterminated triple-quoted string literal" : "unterminated string literal");
+  if (opener) report(openerLine, `expected an indented block after line ${openerLine + 1}, which ends with ':' (the file ends)`);
+  return { problems, inString };
+}
+
+/** True when the line `start..end` ends with a backslash (before an optional CR). */
+function endsWithBackslash(source: string, start: number, end: number): boolean {
+  let e = end;
+  if (e > start && source.charCodeAt(e - 1) === 13) e--;
+  if (e <= start || source.charCodeAt(e - 1) !== 92) return false;
+  // An even run of backslashes is escaped backslashes, not a continuation.
+  let n = 0;
+  while (e - 1 - n >= start && source.charCodeAt(e - 1 - n) === 92) n++;
+  return n % 2 === 1;
+}
+
+/** The indentation problems CPython would report in `source` (empty when it tokenizes). */
+export function pythonIndentProblems(source: string): IndentProblem[] {
+  return scanPython(source).problems;
+}
+
+const cache = new Map<string, IndentProblem[]>();
+
+/** {@link pythonIndentProblems}, remembering the last few texts (a step checks the text before and after). */
+export function cachedIndentProblems(source: string): IndentProblem[] {
+  const hit = cache.get(source);
+  if (hit) return hit;
+  const problems = pythonIndentProblems(source);
+  if (cache.size >= 8) cache.delete(cache.keys().next().value!);
+  cache.set(source, problems);
+  return problems;
+}
