@@ -106,6 +106,34 @@ export class PatternNotFound extends Error {
   }
 }
 
+/**
+ * A text pattern matches several places equally well (in its best layer): the operator refuses
+ * to choose and lists them with their lines.
+ */
+export class PatternAmbiguous extends Error {
+  readonly _tag = "PatternAmbiguous";
+  constructor(
+    readonly pattern: string,
+    readonly layer: string,
+    readonly places: readonly SimilarLine[],
+    readonly count: number,
+    readonly file = "",
+    readonly op = "replace_code",
+  ) {
+    const preview = pattern.length > 60 ? `${pattern.slice(0, 57)}...` : pattern;
+    super(
+      `${op}: pattern ${JSON.stringify(preview)} matches ${count} places${file ? ` in ${file}` : ""} equally well (${layer === "similar" ? `${Math.round((places[0]?.score ?? 0) * 100)}% similar` : layer === "exact" ? "exactly" : `${layer} match`}): ${places
+        .map((s) => `line ${s.line}: ${JSON.stringify(s.text.length > 60 ? `${s.text.slice(0, 57)}...` : s.text)}`)
+        .join("; ")}${count > places.length ? "; ..." : ""}. Add the lines around the one you mean to the pattern so it matches one place, or use replace_node with a locator.`,
+    );
+  }
+
+  /** The same error, naming the file and operator. */
+  in(file: string, op: string): PatternAmbiguous {
+    return new PatternAmbiguous(this.pattern, this.layer, this.places, this.count, file, op);
+  }
+}
+
 export class LineOutOfRange extends Error {
   readonly _tag = "LineOutOfRange";
   constructor(

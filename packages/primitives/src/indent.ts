@@ -4,6 +4,8 @@
  * node's start column.
  */
 
+import { scanPython } from "./pyindent.js";
+
 export const leadingWhitespace = (line: string): string => /^[ \t]*/.exec(line)?.[0] ?? "";
 const isBlank = (line: string): boolean => line.trim() === "";
 
@@ -159,3 +161,90 @@ export function relativeToColumn(text: string, column: number): string {
   const [head, ...tail] = text.split("\n");
   return [head!, ...dedent(tail, column)].join("\n");
 }
+
+/** Code as written by a model, made to follow the file's conventions, and what was changed. */
+export interface NormalizedCode {
+  readonly code: string;
+  /** One sentence per change (empty when the code already followed the conventions). */
+  readonly notes: readonly string[];
+}
+
+/**
+ * The file's conventions applied to `code` before it is placed: trailing whitespace removed
+ * from every line, and the indentation written with the file's character — tabs in the code's
+ * leading whitespace become the file's unit in a file indented with spaces, runs of the code's
+ * own unit become tabs in a file indented with tabs. Lines that start inside a multi-line
+ * string (Python) are the string's text and are left alone. `unit` is the file's indentation
+ * unit (called only when the code's indentation might need it; without it only trailing
+ * whitespace is removed).
+ */
+export function normalizeCode(code: string, unit: (() => string) | undefined, language?: string): NormalizedCode {
+  const text = code.replace(/\r\n/g, "\n");
+  const lines = text.split("\n");
+  const frozen = language === "python" && /"""|'''/.test(text) ? scanPython(text).inString : new Set<number>();
+  const notes: string[] = [];
+  let trailing = 0;
+  const stripped = lines.map((line, row) => {
+    if (frozen.has(row + 1)) return line;
+    // The line where a multi-line string closes: only what follows the closing quotes is code.
+    if (frozen.has(row)) return line.replace(/("""|''')[ \t]+$/, (_, q: string) => (trailing++, q));
+    const trimmed = line.replace(/[ \t]+$/, "");
+    if (trimmed !== line && trimmed !== "") trailing++;
+    return trimmed;
+  });
+  if (trailing > 0) notes.push(`removed trailing whitespace from ${trailing} line${trailing === 1 ? "" : "s"} of the code`);
+  const leads = stripped.map((line, row) => (frozen.has(row) || line === "" ? "" : leadingWhitespace(line)));
+  const hasTab = leads.some((l) => l.includes("\t"));
+  const hasSpace = leads.some((l) => l.includes(" "));
+  let out = stripped;
+  if (unit && (hasTab || hasSpace)) {
+    const fileUnit = unit();
+    if (fileUnit !== "\t" && hasTab) {
+      out = stripped.map((line, row) => (leads[row]!.includes("\t") ? leads[row]!.replace(/\t/g, fileUnit) + line.slice(leads[row]!.length) : line));
+      notes.push(`wrote the code's tab indentation with the file's unit (${fileUnit.length} spaces)`);
+    } else if (fileUnit === "\t" && hasSpace) {
+      const codeUnit = indentUnit(stripped.filter((_, row) => !frozen.has(row)).join("\n"));
+      const width = codeUnit === "\t" ? 4 : codeUnit.length;
+      out = stripped.map((line, row) => {
+        const lead = leads[row]!;
+        if (!lead.includes(" ")) return line;
+        const spaces = lead.replace(/\t/g, " ".repeat(width)).length;
+        return "\t".repeat(Math.floor(spaces / width)) + " ".repeat(spaces % width) + line.slice(lead.length);
+      });
+      notes.push("wrote the code's space indentation with tabs, as the file is indented with tabs");
+    }
+  }
+  return { code: out.join("\n"), notes };
+}
+
+/** A placement of code: its text and what normalisation and the indentation reading changed. */
+export interface Placement {
+  readonly text: string;
+  readonly notes: readonly string[];
+}
+
+/**
+ * {@link placements} after {@link normalizeCode}, each with the sentences that say what was
+ * changed (a step's result reports those of the placement that was applied).
+ */
+export function placeCode(code: string, indent: string, unit: () => string, language?: string): Placement[] {
+  const normalized = normalizeCode(code, unit, language);
+  const texts = placements(normalized.code, indent);
+  const lines = normalized.code.split("\n");
+  const absolute = lines.length > 1 && leadingWhitespace(lines[0]!) === "" && texts.length > 1 ? [lines[0]!, ...lines.slice(1).map((l) => (isBlank(l) ? "" : l))].join("\n") : undefined;
+  return texts.map((text) => ({
+    text,
+    notes: text === absolute ? [...normalized.notes, `read the code's lines after the first as already indented for the target (${JSON.stringify(indent)}), so they were not indented again`] : normalized.notes,
+  }));
+}
+
+const NOTES = new WeakMap<object, readonly string[]>();
+
+/** Attaches what normalisation changed to an alternative's edit list. */
+export function withNotes<T extends object>(edits: T, notes: readonly string[]): T {
+  if (notes.length > 0) NOTES.set(edits, notes);
+  return edits;
+}
+
+/** What normalisation changed for this edit list (empty when nothing). */
+export const notesOf = (edits: object): readonly string[] => NOTES.get(edits) ?? [];

@@ -8,7 +8,10 @@ export { deleteEditsFor, applyChecked, MUTATORS } from "./primitives.js";
 export type { Doc, ParsedDoc, Alternatives, Applied, LocateOutput, LocatedNode, RegionOutput, MutatorName } from "./primitives.js";
 export { errorSpans, errorSpansAfter, newSyntaxErrors } from "./check.js";
 export type { ErrorSpan } from "./check.js";
-export { placements, indentBlock, indentUnit, lineIndent } from "./indent.js";
+export { placements, placeCode, normalizeCode, notesOf, indentBlock, indentUnit, lineIndent } from "./indent.js";
+export type { NormalizedCode, Placement } from "./indent.js";
+export { pythonIndentProblems, scanPython } from "./pyindent.js";
+export type { IndentProblem, PythonLines } from "./pyindent.js";
 export { outerNode } from "./targets.js";
 export { runPlan, validatePlan, isValidPlan, closestOperators, paramIssues } from "./run.js";
 export type { RunOptions, RunResult, StepResult, StepHandler, HandlerContext, HandlerResult } from "./run.js";
@@ -32,6 +35,7 @@ export {
   FileNotFound,
   UnsupportedLanguage,
   PatternNotFound,
+  PatternAmbiguous,
   LineOutOfRange,
   UnresolvedVariable,
   InvalidCondition,

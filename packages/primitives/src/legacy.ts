@@ -9,8 +9,8 @@ import { codeEnd } from "@graphplan/graph";
 import { resolveOne } from "@graphplan/locators";
 import type { z } from "zod";
 import type { Edit } from "./edits.js";
-import { indentBlock, indentUnit, leadingWhitespace, lineIndent, placements } from "./indent.js";
-import { LineOutOfRange, PatternNotFound, PreconditionFailed, type SimilarLine } from "./errors.js";
+import { indentBlock, indentUnit, leadingWhitespace, lineIndent, normalizeCode, placeCode, placements } from "./indent.js";
+import { LineOutOfRange, PatternAmbiguous, PatternNotFound, PreconditionFailed, type SimilarLine } from "./errors.js";
 import type { Alternatives, ParsedDoc } from "./primitives.js";
 import type {
   DeleteLinesParams,
@@ -93,13 +93,51 @@ const similarity = (a: string, b: string): number => {
 
 const normalizeLine = (line: string): string => line.trim().replace(/\s+/g, " ");
 
+const WORD = /[A-Za-z0-9_$]/;
+
+/**
+ * True when a match of `pattern` at `start..end` of `source` neither starts nor ends inside a
+ * token (an identifier or number cut in two), and a pattern of several lines starts its line
+ * (only indentation before it).
+ */
+function atBoundaries(source: string, start: number, end: number, multiline: boolean): boolean {
+  if (start > 0 && WORD.test(source[start - 1]!) && WORD.test(source[start] ?? "")) return false;
+  if (end < source.length && end > start && WORD.test(source[end]!) && WORD.test(source[end - 1]!)) return false;
+  if (multiline) {
+    const lineStart = source.lastIndexOf("\n", start - 1) + 1;
+    if (source.slice(lineStart, start).trim() !== "") return false;
+  }
+  return true;
+}
+
+const lineAt = (source: string, offset: number): number => {
+  let line = 1;
+  for (let i = source.indexOf("\n"); i >= 0 && i < offset; i = source.indexOf("\n", i + 1)) line++;
+  return line;
+};
+
+/** Several places match a pattern equally well: the caller must choose (listed with their lines). */
+function ambiguous(source: string, pattern: string, matches: readonly TextMatch[]): PatternAmbiguous {
+  const places = matches.slice(0, 5).map((m) => ({ line: lineAt(source, m.start), text: source.slice(m.start, m.end).trim().split("\n")[0]!, score: m.score }));
+  return new PatternAmbiguous(pattern, matches[0]!.layer, places, matches.length);
+}
+
 /**
  * Finds `pattern` in `source` in layers. `undefined` when no layer matches; then
- * {@link mostSimilar} says what was close.
+ * {@link mostSimilar} says what was close. A match never starts or ends inside a token, and a
+ * pattern of several lines matches from the start of a line. Throws {@link PatternAmbiguous}
+ * (without the file; the caller adds it) when the best layer matches several places equally well.
  */
 export function findPattern(source: string, pattern: string, threshold = 0.8): TextMatch | undefined {
-  const exact = source.indexOf(pattern);
-  if (exact >= 0) return { start: exact, end: exact + pattern.length, layer: "exact", score: 1 };
+  const multiline = pattern.trim().includes("\n");
+  const exact: TextMatch[] = [];
+  if (pattern !== "") {
+    for (let at = source.indexOf(pattern); at >= 0; at = source.indexOf(pattern, at + 1)) {
+      if (atBoundaries(source, at, at + pattern.length, multiline)) exact.push({ start: at, end: at + pattern.length, layer: "exact", score: 1 });
+    }
+  }
+  if (exact.length > 1) throw ambiguous(source, pattern, exact);
+  if (exact.length === 1) return exact[0];
 
   const trimmed = pattern.trim();
   if (trimmed === "") return undefined;
@@ -107,16 +145,18 @@ export function findPattern(source: string, pattern: string, threshold = 0.8): T
   // whitespace is ignored; line breaks and indentation must agree.
   const hay = collapse(source);
   const needle = collapse(pattern.replace(/^\s*\n/, "").trimEnd()).text.trimStart();
-  const at = hay.text.indexOf(needle);
-  if (at >= 0) {
+  const loose: TextMatch[] = [];
+  for (let at = hay.text.indexOf(needle); at >= 0 && needle !== ""; at = hay.text.indexOf(needle, at + 1)) {
     const start = hay.map[at]!;
     const endNorm = at + needle.length;
     const end = endNorm < hay.map.length - 1 ? hay.map[endNorm]! : source.length;
     // map[endNorm] is the first char after the match; back off trailing whitespace.
     let e = end;
     while (e > start && /\s/.test(source[e - 1]!)) e--;
-    return { start, end: e, layer: "whitespace", score: 1 };
+    if (atBoundaries(source, start, e, multiline)) loose.push({ start, end: e, layer: "whitespace", score: 1 });
   }
+  if (loose.length > 1) throw ambiguous(source, pattern, loose);
+  if (loose.length === 1) return loose[0];
 
   // Indentation-preserving / similar: compare whole lines.
   const patternLines = pattern.replace(/\r\n/g, "\n").split("\n");
@@ -126,33 +166,30 @@ export function findPattern(source: string, pattern: string, threshold = 0.8): T
   const offsets = lineOffsets(source);
   const n = patternLines.length;
   const wanted = patternLines.map(normalizeLine);
-  const patternIndent = leadingWhitespace(patternLines[0]!);
   const windowMatch = (i: number, layer: MatchLayer, score: number): TextMatch => {
     const last = i + n - 1;
-    const fileIndent = leadingWhitespace(lines[i]!);
-    return {
-      start: offsets[i]!,
-      end: offsets[last]! + lines[last]!.length,
-      layer,
-      score,
-      indent: fileIndent.length >= patternIndent.length ? fileIndent : fileIndent,
-    };
+    return { start: offsets[i]!, end: offsets[last]! + lines[last]!.length, layer, score, indent: leadingWhitespace(lines[i]!) };
   };
+  const whole: TextMatch[] = [];
   for (let i = 0; i + n <= lines.length; i++) {
     let ok = true;
     for (let k = 0; k < n && ok; k++) ok = normalizeLine(lines[i + k]!) === wanted[k];
-    if (ok) return windowMatch(i, "indentation", 1);
+    if (ok) whole.push(windowMatch(i, "indentation", 1));
   }
+  if (whole.length > 1) throw ambiguous(source, pattern, whole);
+  if (whole.length === 1) return whole[0];
   const joined = wanted.join("\n");
-  let best: { i: number; score: number } | undefined;
+  let best: { i: number; score: number }[] = [];
   for (let i = 0; i + n <= lines.length; i++) {
     const window = lines.slice(i, i + n).map(normalizeLine).join("\n");
     if (Math.abs(window.length - joined.length) > joined.length * (1 - threshold) + 2) continue;
     const score = similarity(window, joined);
-    if (!best || score > best.score) best = { i, score };
+    if (best.length === 0 || score > best[0]!.score + 1e-9) best = [{ i, score }];
+    else if (Math.abs(score - best[0]!.score) <= 1e-9) best.push({ i, score });
   }
-  if (best && best.score >= threshold) return windowMatch(best.i, "similar", best.score);
-  return undefined;
+  if (best.length === 0 || best[0]!.score < threshold) return undefined;
+  if (best.length > 1) throw ambiguous(source, pattern, best.map((b) => windowMatch(b.i, "similar", b.score)));
+  return windowMatch(best[0]!.i, "similar", best[0]!.score);
 }
 
 /** The (up to) three places of `source` most similar to `pattern`, for error messages. */
@@ -170,19 +207,39 @@ export function mostSimilar(source: string, pattern: string, count = 3): Similar
   return scored.sort((a, b) => b.score - a.score || a.line - b.line).slice(0, count);
 }
 
-/** The replacement for a match: re-indented to the matched lines for the line-based layers. */
-function replacementFor(match: TextMatch, replacement: string): string {
-  if (match.layer === "exact" || match.layer === "whitespace" || match.indent === undefined) return replacement;
-  return indentBlock(replacement, match.indent);
+/**
+ * The replacements for a match, most likely first: the text as given for the exact layers; for
+ * the line-based layers (which replace whole lines) the first line at the matched lines'
+ * indentation and the rest read as relative or as already indented ({@link placeCode}).
+ * The file's conventions are applied ({@link normalizeCode}: trailing whitespace, tabs), except
+ * to a last line that does not end the matched line.
+ */
+function replacementsFor(doc: ParsedDoc, match: TextMatch, replacement: string): { texts: string[]; notes: readonly string[] } {
+  const unit = (): string => indentUnit(doc.source, doc.language);
+  const endsLine = /^[ \t]*(\r?\n|$)/.test(doc.source.slice(match.end));
+  if (match.layer === "exact" || match.layer === "whitespace" || match.indent === undefined) {
+    const normalized = normalizeCode(endsLine ? replacement : `${replacement}\u0000`, unit, doc.language);
+    return { texts: [normalized.code.replace(/\u0000$/, "")], notes: normalized.notes };
+  }
+  const indent = match.indent;
+  const placed = placeCode(replacement.replace(/^(?:[ \t]*\n)+/, "").replace(/\s+$/, ""), indent, unit, doc.language);
+  return { texts: placed.map((p) => indent + p.text), notes: placed[0]?.notes ?? [] };
 }
 
 export function replaceCode(doc: ParsedDoc, p: z.infer<typeof ReplaceCodeParams>): LegacyResult {
-  const match = findPattern(doc.source, p.pattern, p.similarity_threshold ?? 0.8);
+  let match: TextMatch | undefined;
+  try {
+    match = findPattern(doc.source, p.pattern, p.similarity_threshold ?? 0.8);
+  } catch (error) {
+    if (error instanceof PatternAmbiguous) throw error.in(doc.path, "replace_code");
+    throw error;
+  }
   if (!match) throw new PatternNotFound(doc.path, "replace_code", p.pattern, mostSimilar(doc.source, p.pattern));
   const line = doc.source.slice(0, match.start).split("\n").length;
+  const { texts, notes } = replacementsFor(doc, match, p.replacement);
   return {
-    alternatives: [[{ start: match.start, end: match.end, text: replacementFor(match, p.replacement) }]],
-    output: { match: match.layer, score: match.score, line },
+    alternatives: texts.map((text) => [{ start: match.start, end: match.end, text }]),
+    output: { match: match.layer, score: match.score, line, ...(notes.length ? { normalized: notes } : {}) },
   };
 }
 
@@ -242,10 +299,17 @@ export function modifyFunctionSignature(doc: ParsedDoc, p: z.infer<typeof Modify
   const body = fn.childForFieldName("body");
   const headerEnd = body ? body.startIndex : fn.endIndex;
   const header = doc.source.slice(fn.startIndex, headerEnd);
-  const match = findPattern(header, p.old_signature, 0.9);
+  let match: TextMatch | undefined;
+  try {
+    match = findPattern(header, p.old_signature, 0.9);
+  } catch (error) {
+    if (error instanceof PatternAmbiguous) throw error.in(doc.path, "modify_function_signature");
+    throw error;
+  }
   if (!match) throw new PatternNotFound(doc.path, "modify_function_signature", p.old_signature, mostSimilar(header, p.old_signature));
+  const text = match.layer === "exact" || match.layer === "whitespace" || match.indent === undefined ? p.new_signature : indentBlock(p.new_signature, match.indent);
   return {
-    alternatives: [[{ start: fn.startIndex + match.start, end: fn.startIndex + match.end, text: replacementFor(match, p.new_signature) }]],
+    alternatives: [[{ start: fn.startIndex + match.start, end: fn.startIndex + match.end, text }]],
     output: { match: match.layer },
   };
 }

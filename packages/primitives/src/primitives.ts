@@ -18,7 +18,8 @@ import {
 } from "@graphplan/locators";
 import { applyEdits, type Edit } from "./edits.js";
 import { errorSpans, errorSpansAfter, newSyntaxErrors, type ErrorSpan } from "./check.js";
-import { indentUnit, lineEnd, lineIndent, lineStart, placements, relativeToColumn, startsLine, trimBlankLines } from "./indent.js";
+import { indentUnit, lineEnd, lineIndent, lineStart, notesOf, placeCode, relativeToColumn, startsLine, trimBlankLines, withNotes } from "./indent.js";
+import { cachedIndentProblems } from "./pyindent.js";
 import { attachedStart, codeEndIndex, deletionRange, onlyCommentAfter, outerNode } from "./targets.js";
 import { PostconditionFailed, PreconditionFailed } from "./errors.js";
 import type {
@@ -47,6 +48,12 @@ export type Alternatives = readonly (readonly Edit[])[];
 
 const single = (edits: Edit[]): Alternatives => [edits];
 
+/** The file's indentation unit, computed once and only when normalisation needs it. */
+function unitOf(doc: Doc): () => string {
+  let unit: string | undefined;
+  return () => (unit ??= indentUnit(doc.source, doc.language));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Mutators
 
@@ -63,7 +70,7 @@ export function replaceNodeEdits(doc: ParsedDoc, params: ReplaceNodeParams): Alt
   const start = head.startsWith("@") || head.startsWith("#[") ? attachedStart(target, doc.language) : target.startIndex;
   const end = codeEndIndex(target, doc.language);
   const indent = lineIndent(doc.source, start);
-  return placements(replacement, indent).map((text) => [{ start, end, text }]);
+  return placeCode(replacement, indent, unitOf(doc), doc.language).map((p) => withNotes([{ start, end, text: p.text }], p.notes));
 }
 
 export function insertBeforeEdits(doc: ParsedDoc, params: InsertNodeParams): Alternatives {
@@ -76,10 +83,10 @@ export function insertBeforeEdits(doc: ParsedDoc, params: InsertNodeParams): Alt
   if (separator.includes("\n") && startsLine(doc.source, start)) {
     const pos = lineStart(doc.source, start);
     const sep = separator.endsWith("\n") ? separator : `${separator}\n`;
-    return placements(code, indent).map((text) => [{ start: pos, end: pos, text: `${"\n".repeat(leading)}${indent}${text}${sep}` }]);
+    return placeCode(code, indent, unitOf(doc), doc.language).map((p) => withNotes([{ start: pos, end: pos, text: `${"\n".repeat(leading)}${indent}${p.text}${sep}` }], p.notes));
   }
   const tail = separator.endsWith("\n") ? indent : "";
-  return placements(code, indent).map((text) => [{ start, end: start, text: `${text}${separator}${tail}` }]);
+  return placeCode(code, indent, unitOf(doc), doc.language).map((p) => withNotes([{ start, end: start, text: `${p.text}${separator}${tail}` }], p.notes));
 }
 
 export function insertAfterEdits(doc: ParsedDoc, params: InsertNodeParams): Alternatives {
@@ -92,7 +99,7 @@ export function insertAfterEdits(doc: ParsedDoc, params: InsertNodeParams): Alte
   const pos =
     separator.startsWith("\n") && onlyCommentAfter(doc.tree, doc.source, doc.language, end) ? lineEnd(doc.source, end) : end;
   const lead = separator.endsWith("\n") ? `${"\n".repeat(leading)}${indent}` : "";
-  return placements(code, indent).map((text) => [{ start: pos, end: pos, text: `${separator}${lead}${text}` }]);
+  return placeCode(code, indent, unitOf(doc), doc.language).map((p) => withNotes([{ start: pos, end: pos, text: `${separator}${lead}${p.text}` }], p.notes));
 }
 
 export function deleteNodeEdits(doc: ParsedDoc, params: DeleteNodeParams): Alternatives {
@@ -177,7 +184,7 @@ export function replaceAllMatchingEdits(doc: ParsedDoc, params: ReplaceAllMatchi
     targets.map((n) => ({
       start: n.startIndex,
       end: codeEndIndex(n, doc.language),
-      text: placements(replacement, lineIndent(doc.source, n.startIndex))[0]!,
+      text: placeCode(replacement, lineIndent(doc.source, n.startIndex), unitOf(doc), doc.language)[0]!.text,
     })),
   );
 }
@@ -279,7 +286,7 @@ export function matchLineEndings(source: string, alternatives: Alternatives): Al
   if (crlf < 0) return alternatives;
   const lf = source.replace(/\r\n/g, "").indexOf("\n");
   if (lf >= 0 && source.split("\r\n").length < source.split("\n").length / 2) return alternatives;
-  return alternatives.map((edits) => edits.map((e) => ({ ...e, text: e.text.replace(/\r?\n/g, "\r\n") })));
+  return alternatives.map((edits) => withNotes(edits.map((e) => ({ ...e, text: e.text.replace(/\r?\n/g, "\r\n") })), notesOf(edits)));
 }
 
 export function mutatorEdits(name: MutatorName, doc: ParsedDoc, params: MutatorParams): Alternatives {
@@ -333,6 +340,8 @@ export function applyChecked(doc: ParsedDoc, op: string, alternatives: Alternati
     let failure: PostconditionFailed | undefined;
     if (introduced.length > 0) {
       failure = new PostconditionFailed(doc.path, op, syntaxHint(op), introduced);
+    } else if (doc.language === "python" && (failure = indentationFailure(doc, op, source))) {
+      // CPython's indentation rules, which tree-sitter does not enforce.
     } else if (extra) {
       const reason = extra({ ...doc, source, tree }, edits);
       if (reason) failure = new PostconditionFailed(doc.path, op, reason);
@@ -342,6 +351,25 @@ export function applyChecked(doc: ParsedDoc, op: string, alternatives: Alternati
     firstFailure ??= failure;
   }
   throw firstFailure ?? new PostconditionFailed(doc.path, op, "no edit was produced");
+}
+
+/**
+ * The result breaks CPython's indentation rules (which tree-sitter-python does not check) where
+ * the file before did not: an edit may not make a Python file uncompilable. A file that already
+ * had such problems may be edited as long as it gets no more of them.
+ */
+function indentationFailure(doc: ParsedDoc, op: string, source: string): PostconditionFailed | undefined {
+  const after = cachedIndentProblems(source);
+  if (after.length === 0) return undefined;
+  const before = cachedIndentProblems(doc.source);
+  if (before.length > 0 && after.length <= before.length) return undefined;
+  const first = after.find((p) => !before.some((b) => b.message === p.message && b.line === p.line)) ?? after[0]!;
+  const lineText = source.split("\n")[first.line - 1] ?? "";
+  return new PostconditionFailed(
+    doc.path,
+    op,
+    `the result would not compile: line ${first.line}: ${first.message} (${JSON.stringify(lineText.trim().slice(0, 60))}); write the code's lines relative to its first line, at column 0, with the file's indentation unit (${JSON.stringify(indentUnit(doc.source, doc.language))})`,
+  );
 }
 
 function syntaxHint(op: string): string {

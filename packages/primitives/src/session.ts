@@ -16,6 +16,7 @@ import type { Locator } from "@graphplan/locators";
 import type { Range, Tree } from "web-tree-sitter";
 import { composeEdits, sortEdits, type Edit } from "./edits.js";
 import { errorSpans, errorSpansAfter, type ErrorSpan } from "./check.js";
+import { notesOf } from "./indent.js";
 import { applyChecked, locateIn, locateRegionIn, matchLineEndings, MUTATORS, runMutator, type Applied, type MutatorName, type ParsedDoc } from "./primitives.js";
 import { COMPOSED, type View } from "./composed.js";
 import { LEGACY } from "./legacy.js";
@@ -348,12 +349,14 @@ class Runner {
       const p = parseParams(op, info.paramsSchema, params) as { locator: Locator };
       const file = p.locator.file;
       let edits = 0;
+      let normalized: readonly string[] = [];
       this.applyTo(file, (doc, errors) => {
         const applied = runMutator(op as MutatorName, doc, p as never, errors);
         edits = applied.edits.length;
+        normalized = notesOf(applied.edits);
         return applied;
       });
-      return { ok: true, file, edits };
+      return normalized.length > 0 ? { ok: true, file, edits, normalized } : { ok: true, file, edits };
     }
     if (op === "locate" || op === "locate_region") {
       const p = parseParams(op, OPERATOR_BY_NAME.get(op)!.paramsSchema, params) as { locator: Locator };
