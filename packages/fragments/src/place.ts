@@ -4,7 +4,7 @@
  * Shared by fragments (tier 3), templates (tier 2) and surgery (tier 1).
  */
 import { codeEnd, LANGUAGES, withTree, type LanguageId, type Node } from "@graphplan/graph";
-import { lineIndent, type Edit } from "@graphplan/primitives";
+import { indentUnit, lineIndent, normalizeCode, type Edit } from "@graphplan/primitives";
 
 export type PlaceAction = "replace" | "insert_before" | "insert_after";
 
@@ -37,8 +37,10 @@ function frozenLines(code: string, language: LanguageId | undefined): Set<number
  * Re-indents a block: strips its common indentation and prefixes every line with `indent`
  * (the first line too). Lines inside multi-line strings are kept as they are when `language` is given.
  */
-export function reindent(code: string, indent: string, language?: LanguageId): string {
-  const text = code.replace(/\r\n/g, "\n").replace(/^(?:[ \t]*\n)+/, "").replace(/\s+$/, "");
+export function reindent(code: string, indent: string, language?: LanguageId, unit?: () => string): string {
+  // The file's conventions first: no trailing whitespace, the file's indentation character.
+  const fileUnit = unit ?? (indent.includes("\t") ? () => "\t" : indent.length > 0 ? () => (indent.length % 4 === 0 ? "    " : indent.length % 2 === 0 ? "  " : " ") : undefined);
+  const text = normalizeCode(code, fileUnit, language).code.replace(/\r\n/g, "\n").replace(/^(?:[ \t]*\n)+/, "").replace(/\s+$/, "");
   const lines = text.split("\n");
   const frozen = frozenLines(text, language);
   let common: string | undefined;
@@ -86,7 +88,8 @@ export interface PlaceOptions {
  */
 export function placeBlock(source: string, language: LanguageId, node: Node, action: PlaceAction, code: string, options: PlaceOptions = {}): Edit {
   const indent = lineIndent(source, node.startIndex);
-  const body = reindent(code, indent, language).slice(indent.length);
+  let unit: string | undefined;
+  const body = reindent(code, indent, language, () => (unit ??= indentUnit(source, language))).slice(indent.length);
   const end = codeEnd(node, language).endIndex;
   const gap = "\n".repeat(options.blankLines ?? 0);
   switch (action) {
