@@ -19,8 +19,9 @@ import {
   type StepHandler,
 } from "@graphplan/primitives";
 import type { FormalOperator } from "./operator.js";
-import { validateParams, ParamsInvalid, type ParamIssue } from "./params.js";
+import { paramKindOf, validateParams, ParamsInvalid, type ParamIssue } from "./params.js";
 import { SURGERY } from "./surgery/operators.js";
+import { synonymOf } from "./synonyms.js";
 import { TEMPLATES } from "./templates/index.js";
 import { commitEdits, fileMap, TransformBrokeSyntax, Workspace, type FileEdits, type Files } from "./workspace.js";
 
@@ -43,6 +44,21 @@ export function detectTier(step: unknown): Tier {
 export const TEMPLATE_BY_NAME: ReadonlyMap<string, FormalOperator> = new Map(TEMPLATES.map((t) => [t.name, t]));
 export const SURGERY_BY_NAME: ReadonlyMap<string, FormalOperator> = new Map(SURGERY.map((s) => [s.name, s]));
 
+/** The name meant by an unknown `name`: a known synonym among `names`, else the closest spelling. */
+export function suggestName(name: string, names: readonly string[]): string | undefined {
+  const synonym = synonymOf(name);
+  if (synonym && names.includes(synonym)) return synonym;
+  return closest(name, [...names]);
+}
+
+/** The template (or, when the name is closer to one or a synonym of one, the operator) meant by an unknown template name. */
+function suggestTemplate(name: string): string | undefined {
+  const templates = TEMPLATES.map((t) => t.name);
+  const synonym = synonymOf(name);
+  if (synonym) return synonym;
+  return closest(name, templates);
+}
+
 /** A `{template}` step names no template. */
 export class UnknownTemplate extends Error {
   readonly _tag = "UnknownTemplate";
@@ -50,7 +66,12 @@ export class UnknownTemplate extends Error {
     readonly template: string,
     readonly suggestion: string | undefined,
   ) {
-    super(`Unknown template ${JSON.stringify(template)}${suggestion ? ` (did you mean ${suggestion}?)` : ""}. Templates: ${TEMPLATES.map((t) => t.name).join(", ")}.`);
+    const operator = suggestion !== undefined && !TEMPLATE_BY_NAME.has(suggestion);
+    super(
+      `Unknown template ${JSON.stringify(template)}${
+        suggestion ? (operator ? ` (did you mean the operator ${suggestion}? write {"op": ${JSON.stringify(suggestion)}, "params": {...}})` : ` (did you mean ${suggestion}?)`) : ""
+      }. Templates: ${TEMPLATES.map((t) => t.name).join(", ")}.`,
+    );
   }
 }
 
@@ -69,7 +90,23 @@ function operatorOf(step: Record<string, unknown>): FormalOperator | undefined {
 
 /** Issues of an operator's params (missing, unknown, ill-typed, unparsable code), each naming its param. */
 export function validateOperatorParams(op: FormalOperator, params: unknown): ParamIssue[] {
-  return validateParams(op.params.shape as Record<string, import("zod").ZodType>, params ?? {}, { languages: op.languages });
+  return validateParams(op.params.shape as Record<string, import("zod").ZodType>, withStepFile(op, params ?? {}), { languages: op.languages });
+}
+
+/**
+ * A locator param without `file` (rename_identifier's `scope`) is in the step's own file: the
+ * operator and the verifier both read it so.
+ */
+export function withStepFile(op: FormalOperator, params: unknown): unknown {
+  if (!isRecord(params) || typeof params["file"] !== "string") return params;
+  let out: Record<string, unknown> | undefined;
+  for (const [name, schema] of Object.entries(op.params.shape as Record<string, import("zod").ZodType>)) {
+    const value = params[name];
+    if (name === "file" || paramKindOf(schema) !== "locator" || !isRecord(value) || "file" in value) continue;
+    out ??= { ...params };
+    out[name] = { ...value, file: params["file"] };
+  }
+  return out ?? params;
 }
 
 /**
@@ -98,7 +135,9 @@ export function validateStep(step: unknown, customOps: readonly string[] = []): 
     const op = operatorOf(step);
     if (!op && tier === 2) {
       const name = String(step["template"]);
-      return [{ path: "template", code: "unknown", message: new UnknownTemplate(name, closest(name, TEMPLATES.map((t) => t.name))).message }];
+      // An operator given as a template runs as the operator (formalHandlers): validate it as one.
+      if (operatorGivenAsTemplate(step)) return validateStep({ op: name, params: step["params"] }, customOps);
+      return [{ path: "template", code: "unknown", message: new UnknownTemplate(name, suggestTemplate(name)).message }];
     }
     if (!op) {
       // delete_node: the primitive's own schema.
@@ -113,7 +152,7 @@ export function validateStep(step: unknown, customOps: readonly string[] = []): 
   const info = OPERATOR_BY_NAME.get(name);
   if (!info) {
     if (customOps.includes(name)) return [];
-    const suggestion = closest(name, [...OPERATOR_BY_NAME.keys(), ...SURGERY_OPS, ...TEMPLATES.map((t) => t.name)]);
+    const suggestion = suggestName(name, [...OPERATOR_BY_NAME.keys(), ...SURGERY_OPS, ...TEMPLATES.map((t) => t.name)]);
     const asTemplate = TEMPLATE_BY_NAME.has(name) ? ` (${name} is a template: write {"template": "${name}", "params": {...}})` : "";
     return [{ path: "op", code: "unknown", message: `unknown operator ${JSON.stringify(name)}${asTemplate || (suggestion ? ` (did you mean ${suggestion}?)` : "")}` }];
   }
@@ -127,7 +166,7 @@ export function validateStep(step: unknown, customOps: readonly string[] = []): 
 function editsOfOperator(op: FormalOperator, params: unknown, ws: Workspace): FileEdits {
   const issues = validateOperatorParams(op, params);
   if (issues.length > 0) throw new ParamsInvalid(op.name, issues);
-  return op.run(ws, (params ?? {}) as Record<string, unknown>);
+  return op.run(ws, withStepFile(op, params ?? {}) as Record<string, unknown>);
 }
 
 function fragmentEdits(step: Record<string, unknown>, ws: Workspace): FileEdits {
@@ -167,7 +206,7 @@ export function stepEdits(step: Step | Record<string, unknown>, from: Files | Ha
     if (tier === 2) {
       const name = String(s["template"]);
       const op = TEMPLATE_BY_NAME.get(name);
-      if (!op) throw new UnknownTemplate(name, closest(name, TEMPLATES.map((t) => t.name)));
+      if (!op) throw new UnknownTemplate(name, suggestTemplate(name));
       return checked(ws, editsOfOperator(op, s["params"], ws), name);
     }
     if (tier === 1) {
@@ -195,7 +234,26 @@ function checked(ws: Workspace, edits: FileEdits, op: string): FileEdits {
 const toRecord = (edits: FileEdits): Record<string, readonly Edit[]> => Object.fromEntries(edits);
 
 /** The handler of a formal step inside runPlan: its edits, applied by the run with the "parses" postcondition. */
-const formalHandler: StepHandler = (step, ctx) => ({ edits: toRecord(stepEdits(step, ctx)), output: { ok: true, tier: detectTier(step) } });
+const formalHandler: StepHandler = (step, ctx) => {
+  const s = step as Record<string, unknown>;
+  const asOperator = operatorGivenAsTemplate(s);
+  if (asOperator) {
+    // {"template": "replace_node"}: the intent is certain, run it as the operator and say so.
+    const corrected = `${JSON.stringify(asOperator)} is an operator, not a template: ran it as {"op": ${JSON.stringify(asOperator)}, "params": {...}}`;
+    const params = (isRecord(s["params"]) ? s["params"] : {}) as Record<string, unknown>;
+    if (SURGERY_BY_NAME.has(asOperator) && asOperator !== "delete_node") return { edits: toRecord(stepEdits({ op: asOperator, params }, ctx)), output: { ok: true, tier: 1, corrected } };
+    ctx.run(asOperator, params);
+    return { output: { ok: true, tier: 0, corrected } };
+  }
+  return { edits: toRecord(stepEdits(step, ctx)), output: { ok: true, tier: detectTier(step) } };
+};
+
+/** The operator a `{template}` step names when it names an operator and no template. */
+export function operatorGivenAsTemplate(step: Record<string, unknown>): string | undefined {
+  const name = step["template"];
+  if (typeof name !== "string" || TEMPLATE_BY_NAME.has(name) || "op" in step) return undefined;
+  return OPERATOR_BY_NAME.has(name) || SURGERY_BY_NAME.has(name) ? name : undefined;
+}
 
 /**
  * Handlers for primitives' `runPlan`: the surgery ops (delete_node is left to the primitive),

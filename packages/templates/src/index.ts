@@ -1,4 +1,4 @@
-export { detectTier, validateStep, validateOperatorParams, stepEdits, executeStep, formalHandlers, runFormalPlan, SURGERY_OPS, TEMPLATE_BY_NAME, SURGERY_BY_NAME, UnknownTemplate } from "./execute.js";
+export { detectTier, validateStep, validateOperatorParams, stepEdits, executeStep, formalHandlers, runFormalPlan, SURGERY_OPS, TEMPLATE_BY_NAME, SURGERY_BY_NAME, UnknownTemplate, operatorGivenAsTemplate, suggestName } from "./execute.js";
 export type { Tier, SurgeryOp, StepIssue, StepOutcome } from "./execute.js";
 export { CATALOG, catalogEntry, planSchema, planJsonSchema, catalogPrompt, FragmentStepParams } from "./catalog.js";
 export type { CatalogEntry, CatalogPromptOptions } from "./catalog.js";
@@ -14,3 +14,6 @@ export { PYTHON_BUILTINS, isPythonBuiltin } from "./scope/python-builtins.js";
 export { renamePython, NameCollision, BindingNotFound } from "./surgery/rename.js";
 export { TransformRejected, TransformBrokeSyntax, LanguageNotSupported } from "./workspace.js";
 export type { Files, FileEdits } from "./workspace.js";
+export { normalizePlan, underRoot } from "./normalize.js";
+export type { PlanCorrection, NormalizeOptions } from "./normalize.js";
+export { SYNONYMS, synonymOf } from "./synonyms.js";

@@ -1,0 +1,78 @@
+import { beforeAll, describe, expect, test } from "vitest";
+import { loadGrammars } from "@graphplan/graph";
+import { normalizePlan, underRoot } from "./normalize.js";
+import { runFormalPlan, stepEdits, validateStep } from "./execute.js";
+
+beforeAll(() => loadGrammars(["python"]));
+
+const CART = "def total(items):\n    tmp = sum(items)\n    return tmp\n\n\ndef other():\n    tmp = 1\n    return tmp\n";
+const locator = { kind: "function", name: "total", file: "app/cart.py" };
+
+describe("plan mistakes whose intent is certain are corrected, and each correction is said", () => {
+  test("an absolute path under the root is taken as the relative path", () => {
+    const { plan, corrections } = normalizePlan([{ op: "delete_node", params: { locator: { ...locator, file: "/srv/repo/app/cart.py" } } }], { root: "/srv/repo/" });
+    expect(plan).toEqual([{ op: "delete_node", params: { locator } }]);
+    expect(corrections).toEqual([{ step: 0, message: 'paths are relative to the root /srv/repo/: took "/srv/repo/app/cart.py" as "app/cart.py"' }]);
+  });
+
+  test("an absolute path outside the root, or a path with '..', is left for the verifier to reject", () => {
+    expect(underRoot("/etc/passwd", "/srv/repo")).toBeUndefined();
+    expect(underRoot("/srv/repo/../x.py", "/srv/repo")).toBeUndefined();
+    expect(underRoot("/srv/repository/x.py", "/srv/repo")).toBeUndefined();
+    expect(normalizePlan([{ op: "delete_node", params: { locator: { ...locator, file: "/etc/x.py" } } }], { root: "/srv/repo" }).corrections).toEqual([]);
+  });
+
+  test("an operator given as a template becomes an op step; a template given as an op becomes a template step", () => {
+    const { plan, corrections } = normalizePlan({
+      define_operators: [],
+      plan: [
+        { template: "replace_node", params: { locator, replacement: "def total(items):\n    return 0" } },
+        { op: "guard_clause", params: { target: locator, condition: "not items", body: "return 0" } },
+      ],
+    });
+    expect((plan as { plan: unknown[] }).plan).toEqual([
+      { op: "replace_node", params: { locator, replacement: "def total(items):\n    return 0" } },
+      { template: "guard_clause", params: { target: locator, condition: "not items", body: "return 0" } },
+    ]);
+    expect(corrections.map((c) => c.message)).toEqual([
+      '"replace_node" is an operator, not a template: ran it as {"op": "replace_node", "params": {...}}',
+      '"guard_clause" is a template, not an operator: ran it as {"template": "guard_clause", "params": {...}}',
+    ]);
+  });
+
+  test("a fragment step with its locator under 'target' and an operator's name as action is corrected", () => {
+    const fragment = { kind: "return_statement", properties: { value: "0" } };
+    const { plan, corrections } = normalizePlan([{ fragment, action: "insert_after_node", target: locator }]);
+    expect(plan).toEqual([{ fragment, action: "insert_after", locator }]);
+    expect(corrections).toHaveLength(2);
+    expect(corrections[0]!.message).toContain('took "target" as "locator"');
+  });
+
+  test("a plan without mistakes comes back equal, with no corrections", () => {
+    const steps = [{ op: "delete_node", params: { locator } }];
+    expect(normalizePlan(steps, { root: "/srv/repo" })).toEqual({ plan: steps, corrections: [] });
+  });
+});
+
+describe("the run agrees with the corrections", () => {
+  test("{template: replace_node} runs as the operator and its output says so", () => {
+    const result = runFormalPlan([{ template: "replace_node", params: { locator, replacement: "def total(items):\n    return 0" } }], { "app/cart.py": CART });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.files.get("app/cart.py")).toContain("def total(items):\n    return 0\n");
+    expect(result.results[0]).toMatchObject({ output: { corrected: expect.stringContaining('{"op": "replace_node"') } });
+    expect(validateStep({ template: "replace_node", params: { locator, replacement: "x = 1" } })).toEqual([]);
+  });
+
+  test("an unknown template that is a synonym of an operator names the operator and how to write it", () => {
+    const issues = validateStep({ template: "insert_after", params: {} });
+    expect(issues[0]!.message).toContain('did you mean the operator insert_after_node? write {"op": "insert_after_node"');
+  });
+
+  test("rename_identifier's scope without a file is in the step's own file, for validation and for the run", () => {
+    const step = { op: "rename_identifier", params: { file: "app/cart.py", name: "tmp", new_name: "subtotal", scope: { kind: "function", name: "total" } } };
+    expect(validateStep(step)).toEqual([]);
+    const edits = stepEdits(step, { "app/cart.py": CART });
+    expect(edits.get("app/cart.py")).toHaveLength(2);
+  });
+});

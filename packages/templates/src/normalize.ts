@@ -1,0 +1,108 @@
+/**
+ * Plan mistakes whose intent is certain, corrected before a plan is verified or run, each
+ * correction said in one sentence: an absolute path under the root (taken as the relative path),
+ * an operator given as a template (`{"template": "replace_node"}`) or a template given as an
+ * operator, a fragment step whose locator is under `target` or whose action is named like the
+ * operator (`insert_after_node`). What is not certain is left for the verifier to reject
+ * (with the fix): an unknown name, a path outside the root.
+ */
+import { OPERATOR_BY_NAME } from "@graphplan/primitives";
+import { SURGERY_OPS } from "./execute.js";
+import { TEMPLATES } from "./templates/index.js";
+
+export interface PlanCorrection {
+  /** Index of the step in the plan (0-based), or null for the plan as a whole. */
+  readonly step: number | null;
+  readonly message: string;
+}
+
+export interface NormalizeOptions {
+  /** The absolute directory the plan's paths are relative to; without it, paths are left alone. */
+  readonly root?: string;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+const TEMPLATE_NAMES = new Set(TEMPLATES.map((t) => t.name));
+const isOperator = (name: string): boolean => OPERATOR_BY_NAME.has(name) || (SURGERY_OPS as readonly string[]).includes(name);
+
+/** A fragment action written as the operator of the same placement. */
+const FRAGMENT_ACTIONS: Readonly<Record<string, string>> = {
+  replace_node: "replace",
+  insert_before_node: "insert_before",
+  insert_after_node: "insert_after",
+  before: "insert_before",
+  after: "insert_after",
+  insert: "insert_after",
+};
+
+/** `path` relative to `root` when it is absolute and inside it (POSIX), else undefined. */
+export function underRoot(path: string, root: string): string | undefined {
+  if (!path.startsWith("/")) return undefined;
+  const clean = (p: string): string[] => p.split("/").filter((s) => s !== "" && s !== ".");
+  const r = clean(root);
+  const segments = clean(path);
+  if (segments.includes("..") || r.includes("..")) return undefined;
+  if (segments.length <= r.length || r.some((s, i) => segments[i] !== s)) return undefined;
+  return segments.slice(r.length).join("/");
+}
+
+function relativizePaths(value: unknown, root: string, changed: Map<string, string>): unknown {
+  if (Array.isArray(value)) return value.map((v) => relativizePaths(v, root, changed));
+  if (!isRecord(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    const relative = key === "file" && typeof v === "string" ? underRoot(v, root) : undefined;
+    if (relative !== undefined) changed.set(v as string, relative);
+    out[key] = relative ?? relativizePaths(v, root, changed);
+  }
+  return out;
+}
+
+function normalizeStep(raw: unknown, index: number, options: NormalizeOptions, notes: PlanCorrection[]): unknown {
+  if (!isRecord(raw)) return raw;
+  let step: Record<string, unknown> = raw;
+  const say = (message: string): void => void notes.push({ step: index, message });
+  if (typeof step["template"] === "string" && !("op" in step) && !TEMPLATE_NAMES.has(step["template"]) && isOperator(step["template"])) {
+    const { template, ...rest } = step;
+    step = { op: template, ...rest };
+    say(`${JSON.stringify(template)} is an operator, not a template: ran it as {"op": ${JSON.stringify(template)}, "params": {...}}`);
+  } else if (typeof step["op"] === "string" && !("template" in step) && TEMPLATE_NAMES.has(step["op"]) && !isOperator(step["op"])) {
+    const { op, ...rest } = step;
+    step = { template: op, ...rest };
+    say(`${JSON.stringify(op)} is a template, not an operator: ran it as {"template": ${JSON.stringify(op)}, "params": {...}}`);
+  }
+  if ("fragment" in step && !("op" in step) && !("template" in step)) {
+    if (!("locator" in step) && isRecord(step["target"])) {
+      const { target, ...rest } = step;
+      step = { ...rest, locator: target };
+      say('a fragment step names its target with "locator": took "target" as "locator"');
+    }
+    const action = step["action"];
+    if (typeof action === "string" && Object.hasOwn(FRAGMENT_ACTIONS, action)) {
+      step = { ...step, action: FRAGMENT_ACTIONS[action] };
+      say(`a fragment step's action is "replace", "insert_before" or "insert_after": took ${JSON.stringify(action)} as ${JSON.stringify(FRAGMENT_ACTIONS[action])}`);
+    }
+  }
+  if (options.root) {
+    const changed = new Map<string, string>();
+    step = relativizePaths(step, options.root, changed) as Record<string, unknown>;
+    for (const [from, to] of changed) say(`paths are relative to the root ${options.root}: took ${JSON.stringify(from)} as ${JSON.stringify(to)}`);
+  }
+  return step;
+}
+
+/**
+ * The plan with the certain corrections applied (a copy; the input is not modified) and one
+ * sentence per correction. Anything that is not a plan is returned as it is.
+ */
+export function normalizePlan(plan: unknown, options: NormalizeOptions = {}): { plan: unknown; corrections: PlanCorrection[] } {
+  const corrections: PlanCorrection[] = [];
+  if (Array.isArray(plan)) return { plan: plan.map((s, i) => normalizeStep(s, i, options, corrections)), corrections };
+  if (isRecord(plan) && Array.isArray(plan["plan"])) {
+    const steps = (plan["plan"] as unknown[]).map((s, i) => normalizeStep(s, i, options, corrections));
+    return { plan: { ...plan, plan: steps }, corrections };
+  }
+  return { plan, corrections };
+}
+

@@ -1,0 +1,61 @@
+/** Names models give operators and templates, and the names they mean (a did-you-mean looks here first). */
+
+/**
+ * Names models use for operators and templates, and the name they mean. A suggestion for an
+ * unknown name looks here before it looks for the closest spelling.
+ */
+export const SYNONYMS: Readonly<Record<string, string>> = {
+  replace: "replace_node",
+  replace_ast_node: "replace_node",
+  update_node: "replace_node",
+  modify_node: "replace_node",
+  insert_after: "insert_after_node",
+  insert_node_after: "insert_after_node",
+  add_after: "insert_after_node",
+  append_after: "insert_after_node",
+  insert_before: "insert_before_node",
+  insert_node_before: "insert_before_node",
+  add_before: "insert_before_node",
+  prepend_before: "insert_before_node",
+  delete: "delete_node",
+  remove: "delete_node",
+  remove_node: "delete_node",
+  wrap: "wrap_node",
+  replace_all: "replace_all_matching",
+  insert_import: "add_import",
+  import: "add_import",
+  insert_method: "add_method",
+  add_function: "add_method",
+  add_guard: "guard_clause",
+  guard: "guard_clause",
+  early_return: "guard_clause",
+  replace_expr: "replace_expression",
+  change_expression: "replace_expression",
+  add_param: "add_parameter",
+  add_argument: "add_parameter",
+  change_condition: "modify_condition",
+  replace_condition: "modify_condition",
+  change_return: "change_return_value",
+  replace_return: "change_return_value",
+  wrap_try: "wrap_try_except",
+  try_except: "wrap_try_except",
+  replace_body: "replace_function_body",
+  decorate: "add_decorator",
+  add_attribute: "add_class_attribute",
+  add_field: "add_class_attribute",
+  add_branch: "add_conditional_branch",
+  add_else: "add_conditional_branch",
+  add_elif: "add_conditional_branch",
+  rename: "rename_identifier",
+  rename_variable: "rename_identifier",
+  move: "move_node",
+  copy: "copy_node",
+  swap: "swap_nodes",
+  reorder: "reorder_children",
+  with_statement: "wrap_context_manager",
+  extract: "extract_variable",
+  inline: "inline_variable",
+};
+
+/** The name `name` is a synonym of (an operator or a template), if any. */
+export const synonymOf = (name: string): string | undefined => (Object.hasOwn(SYNONYMS, name) ? SYNONYMS[name] : undefined);
