@@ -4,7 +4,8 @@
  * 2 (line drift), 3 (pattern context), 4 (rename occurrence classification).
  */
 import { inStringOrComment, LANGUAGES, type Graph } from "@graphplan/graph";
-import { describeMatch, resolveLocator, resolveSome, isLocatorError, type LocatorError } from "@graphplan/locators";
+import { describeMatch, kindOfNode, nodeName, resolveLocator, resolveSome, isLocatorError, type LocatorError } from "@graphplan/locators";
+import type { Node } from "web-tree-sitter";
 import { didYouMean, nearMatch, preview } from "./fuzzy.js";
 import type { Issue } from "./issues.js";
 import { LINE_OPS, RENAME_OPS, SYMBOL_PARAMS, definedName } from "./ops.js";
@@ -62,13 +63,15 @@ export function checkFiles(view: StepView, sim: Sim, report: Report): boolean {
   for (const file of view.files) {
     if (sim.has(file)) continue;
     ok = false;
-    const suggestion = didYouMean(file, sim.paths());
+    // An absolute path that ends with a workspace path: the relative path is meant.
+    const absolute = file.startsWith("/") ? [...sim.paths()].filter((p: string) => file.endsWith(`/${p}`)).sort((a: string, b: string) => b.length - a.length)[0] : undefined;
+    const suggestion = absolute ?? didYouMean(file, sim.paths());
     report({
       layer: "0",
       severity: "error",
       file,
-      message: `File '${file}' does not exist`,
-      fix: suggestion ? `did you mean '${suggestion}'? Use a path relative to the workspace root` : "use the path of an existing file, relative to the workspace root (see the graph)",
+      message: absolute ? `File '${file}' is an absolute path; paths are relative to the workspace root` : `File '${file}' does not exist`,
+      fix: suggestion ? `did you mean '${suggestion}'? Use a path relative to the workspace root ("file": "${suggestion}")` : "use the path of an existing file, relative to the workspace root (see the graph)",
     });
   }
   return ok;
@@ -542,3 +545,71 @@ function sexpIdentifier(view: StepView): string | undefined {
 }
 
 export { describeMatch };
+
+// ---------------------------------------------------------------------------------------------
+// Positional locators: an index off by one is another valid plan, so say when a name or parent would do
+
+const SCOPE_KINDS = new Set(["function", "method", "class", "interface", "struct", "impl", "module", "namespace", "trait", "enum"]);
+
+/**
+ * Warns when a locator picks its node by position (`index`) although a name would address it
+ * (the node has one and the locator does not give it) or a parent would narrow the count (the
+ * node is inside a named function or class and the locator has no parent): an index that is off
+ * by one edits another node silently, a name or parent fails loudly.
+ */
+export function checkPositional(view: StepView, sim: Sim, report: Report): void {
+  for (const locator of view.locators) {
+    // `-1` (the last one) is how "after the last import / member" is said; it is not an off-by-one risk.
+    if (typeof locator["index"] !== "number" || locator["index"] < 0 || locator["type"] === "sexp") continue;
+    const file = locator["file"] as string;
+    const doc = sim.doc(file);
+    if (!doc) continue;
+    let node: Node | undefined;
+    let count = 0;
+    try {
+      const all = resolveLocator(doc.tree, doc.source, doc.language, { ...locator, index: undefined } as never);
+      count = all.length;
+      const index = locator["index"] as number;
+      node = all[index < 0 ? all.length + index : index];
+    } catch {
+      continue;
+    }
+    if (!node) continue;
+    const name = locator["name"] === undefined ? nodeName(node, doc.language) : undefined;
+    let scope: { kind: string; name: string } | undefined;
+    if (locator["parent"] === undefined) {
+      for (let p = node.parent; p; p = p.parent) {
+        const kind = kindOfNode(p, doc.language);
+        const pname = SCOPE_KINDS.has(kind) ? nodeName(p, doc.language) : undefined;
+        if (pname) {
+          scope = { kind, name: pname };
+          break;
+        }
+      }
+    }
+    if (!name && !scope) continue;
+    // Suggest only a locator that finds this node: by name alone when the name is unique, else with the index it then needs.
+    const unique = (candidate: Record<string, unknown>): Record<string, unknown> | undefined => {
+      try {
+        const { index: _index, ...rest } = candidate;
+        const found = resolveLocator(doc.tree, doc.source, doc.language, rest as never);
+        if (found.length === 1 && found[0]!.id === node!.id) return rest;
+        const at = found.findIndex((n) => n.id === node!.id);
+        return at >= 0 && found.length < count ? { ...rest, index: at } : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    const better =
+      (name && scope && unique({ ...locator, name, parent: scope })) || (name && unique({ ...locator, name })) || (scope && unique({ ...locator, parent: scope }));
+    if (!better) continue;
+    report({
+      layer: "0b",
+      severity: "warning",
+      file,
+      line: node.startPosition.row + 1,
+      message: `the locator picks its node by position alone (index ${String(locator["index"])} of ${count} ${String(locator["kind"])} nodes in ${file}, line ${node.startPosition.row + 1}): an index that is off by one would edit another node without an error`,
+      fix: `address it by ${[better["name"] !== undefined && locator["name"] === undefined ? "name" : "", better["parent"] !== undefined && locator["parent"] === undefined ? "parent" : ""].filter(Boolean).join(" and ")}: ${JSON.stringify(better)}`,
+    });
+  }
+}

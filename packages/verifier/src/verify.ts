@@ -6,6 +6,7 @@
  */
 import { detectLanguage, loadGrammars, type Graph, type LanguageId } from "@graphplan/graph";
 import { isLocatorError } from "@graphplan/locators";
+import { normalizePlan, suggestName } from "@graphplan/templates";
 import {
   OPERATOR_BY_NAME,
   OperatorDefinitionSchema,
@@ -21,6 +22,7 @@ import {
   checkDuplicateInsert,
   checkFiles,
   checkLocators,
+  checkPositional,
   checkPatternContext,
   checkRename,
   checkSymbols,
@@ -46,7 +48,14 @@ export interface VerifyOptions {
    * @graphplan/templates (templates, surgery, fragments).
    */
   readonly handlers?: Readonly<Record<string, StepHandler>>;
+  /**
+   * The absolute directory the plan's paths are relative to: an absolute path inside it is taken
+   * as the relative path (and said in a warning). Without it absolute paths are errors.
+   */
+  readonly root?: string;
 }
+
+const stepAt = (plan: unknown, index: number): unknown => (Array.isArray(plan) ? plan[index] : isObject(plan) && Array.isArray(plan["plan"]) ? plan["plan"][index] : undefined);
 
 const READ_ONLY = new Set(["locate", "locate_region"]);
 
@@ -152,7 +161,7 @@ function checkSchema(raw: unknown, custom: ReadonlyMap<string, OperatorDefinitio
     const known = "op" in step ? ops.includes(name) || OPERATOR_BY_NAME.has(name) || Object.hasOwn(handlers, name) : templates.includes(name);
     if (!known) {
       const names = "op" in step ? [...new Set([...ops, ...OPERATOR_BY_NAME.keys(), ...custom.keys()])] : templates;
-      const suggestion = didYouMean(name, names);
+      const suggestion = suggestName(name, names) ?? didYouMean(name, names);
       const other = "op" in step && templates.includes(name) ? ` (${name} is a template: write {"template": "${name}", "params": {...}})` : "";
       report({
         layer: "0",
@@ -277,7 +286,12 @@ export class PlanVerifier {
   readonly #graph: Graph;
   #index = 0;
 
-  constructor(plan: unknown, workspace: ReadonlyMap<string, string>, graph: Graph, options: VerifyOptions = {}) {
+  constructor(raw: unknown, workspace: ReadonlyMap<string, string>, graph: Graph, options: VerifyOptions = {}) {
+    // Mistakes whose intent is certain are corrected (the run corrects them the same way) and said.
+    const { plan, corrections } = normalizePlan(raw, { root: options.root });
+    for (const c of corrections) {
+      this.#issues.push({ step: c.step, op: c.step === null ? "plan" : stepLabel(stepAt(plan, c.step)), layer: "0", severity: "warning", message: `corrected: ${c.message}`, fix: "write the step that way next time" });
+    }
     const shape = planShape(plan, (i) => this.#issues.push({ ...i, step: null, op: "plan" }));
     this.#steps = shape?.steps ?? [];
     this.#handlers = options.handlers ?? defaultHandlers();
@@ -339,6 +353,7 @@ export class PlanVerifier {
     // step's own resolution of the same locator costs nothing more).
     const ownResolution = OPERATOR_BY_NAME.has(label) && !Object.hasOwn(this.#handlers, label);
     const { targets } = ownResolution ? { targets: [] } : checkLocators(view, sim, report);
+    checkPositional(view, sim, report);
     checkContent(view, sim, report);
     checkDuplicateInsert(view, sim, report);
     checkDrift(view, this.#drift, report);

@@ -1,0 +1,77 @@
+/** Plans as models write them: corrections said as warnings, rejections that name the fix, positional locators. */
+import { describe, expect, it } from "vitest";
+import { buildGraph } from "@graphplan/graph";
+import { verifyPlan, type VerifyOptions } from "./index.js";
+
+const APP = `class Service:
+    def run(self, x):
+        data = helper(x)
+        print(data)
+        return data
+
+    def stop(self):
+        print("stopped")
+`;
+const FILES = new Map([["pkg/app.py", APP]]);
+const graph = await buildGraph([...FILES].map(([path, source]) => ({ path, source })));
+const verify = (plan: unknown, options: VerifyOptions = {}) => verifyPlan(plan, FILES, graph, options);
+const run = { kind: "method", name: "run", file: "pkg/app.py", parent: { kind: "class", name: "Service" } };
+
+describe("certain corrections are verified as corrected and said as warnings", () => {
+  it("runs an operator given as a template as the operator", async () => {
+    const result = await verify([{ template: "replace_node", params: { locator: run, replacement: "def run(self, x):\n    return helper(x)" } }]);
+    expect(result.errors).toEqual([]);
+    expect(result.warnings.join("\n")).toContain('corrected: "replace_node" is an operator, not a template');
+  });
+
+  it("takes an absolute path under the root as the relative path when the root is known", async () => {
+    const result = await verify([{ op: "delete_node", params: { locator: { kind: "method", name: "stop", file: "/srv/repo/pkg/app.py" } } }], { root: "/srv/repo" });
+    expect(result.errors).toEqual([]);
+    expect(result.warnings.join("\n")).toContain('took "/srv/repo/pkg/app.py" as "pkg/app.py"');
+  });
+
+  it("without the root, rejects an absolute path naming the relative one", async () => {
+    const result = await verify([{ op: "delete_node", params: { locator: { kind: "method", name: "stop", file: "/srv/repo/pkg/app.py" } } }]);
+    expect(result.errors[0]).toContain("is an absolute path; paths are relative to the workspace root");
+    expect(result.errors[0]).toContain('"file": "pkg/app.py"');
+  });
+});
+
+describe("rejections name the fix", () => {
+  it("an operator synonym is answered with the operator it means", async () => {
+    const result = await verify([{ op: "insert_after", params: { locator: run, code: "x = 1" } }]);
+    expect(result.errors[0]).toContain("did you mean 'insert_after_node'?");
+  });
+
+  it("rename_identifier's scope without a file means the step's file (it is not rejected)", async () => {
+    const result = await verify([{ op: "rename_identifier", params: { file: "pkg/app.py", name: "data", new_name: "value", scope: { kind: "method", name: "run" } } }]);
+    expect(result.errors).toEqual([]);
+  });
+});
+
+describe("positional locators", () => {
+  it("warns when a node picked by index has a name, giving the locator by name", async () => {
+    const result = await verify([{ op: "delete_node", params: { locator: { kind: "method", file: "pkg/app.py", index: 1 } } }]);
+    const warning = result.issues.find((i) => i.message.includes("by position alone"));
+    expect(warning?.fix).toContain('"name":"stop"');
+    expect(warning?.fix).toContain('"parent":{"kind":"class","name":"Service"}');
+  });
+
+  it("warns when an index has no parent although the node is inside a named function", async () => {
+    const result = await verify([{ op: "delete_node", params: { locator: { kind: "expression_statement", file: "pkg/app.py", index: 0 } } }]);
+    expect(result.issues.find((i) => i.message.includes("by position alone"))?.fix).toContain('"parent":{"kind":"method","name":"run"}');
+  });
+
+  it("suggests a name only when it finds the node (an assignment statement by its target)", async () => {
+    const result = await verify([{ op: "insert_after_node", params: { locator: { kind: "expression_statement", file: "pkg/app.py", index: 0, parent: { kind: "method", name: "run" } }, code: "print(x)" } }]);
+    const warning = result.issues.find((i) => i.message.includes("by position alone"));
+    expect(warning?.fix).toBe('address it by name: {"kind":"expression_statement","file":"pkg/app.py","parent":{"kind":"method","name":"run"},"name":"data"}');
+  });
+
+  it("says nothing for the last one (-1), which is how 'after the last member' is said", async () => {
+    const result = await verify([
+      { op: "insert_after_node", params: { locator: { kind: "method", file: "pkg/app.py", index: -1, parent: { kind: "class", name: "Service" } }, code: "def last(self):\n    pass", separator: "\n\n" } },
+    ]);
+    expect(result.issues.filter((i) => i.message.includes("by position alone"))).toEqual([]);
+  });
+});
