@@ -121,6 +121,15 @@ describe("graphplan apply", () => {
     expect(p.files().a).toBe(A);
   });
 
+  it("takes an absolute path under the root as the relative path and says so on stderr", async () => {
+    const p = project();
+    const absolute = { ...replaceF, params: { ...replaceF.params, locator: { ...replaceF.params.locator, file: join(p.root, "a.py") } } };
+    const out = await graphplan(p.planFile("plan.json", [absolute]), "--root", p.root);
+    expect(out.code).toBe(0);
+    expect(out.stderr).toContain(`corrected step 1: paths are relative to the root ${p.root}: took ${JSON.stringify(join(p.root, "a.py"))} as "a.py"`);
+    expect(p.files().a).toContain("return 10");
+  });
+
   it("exits 2 for a missing plan file or root directory", async () => {
     const p = project();
     const missingPlan = await graphplan(join(p.root, "nope.json"), "--root", p.root);

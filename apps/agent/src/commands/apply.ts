@@ -6,12 +6,14 @@
  * a path outside the root, a root that is not a directory).
  */
 import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import type { Command } from "commander";
 import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
 import type { z } from "zod";
 import { PlanSchema, type Plan } from "@graphplan/primitives";
 import { Workspace, applyPlan, recover } from "@graphplan/runtime";
+import { normalizePlan, type PlanCorrection } from "@graphplan/templates";
 import type { ApplyError, ApplyResult, RecoverError, RecoverReport, StepReport, WorkspaceRootInvalid } from "@graphplan/runtime";
 import { requireVerified } from "./verify.js";
 
@@ -27,7 +29,8 @@ export function applyCommand(program: Command): void {
     .option("--json", "print the result as JSON")
     .option("--no-verify", "skip the verification that refuses a plan with errors before anything runs")
     .action(async (planPath: string, options: { root: string; json?: boolean; verify: boolean }, command: Command) => {
-      const plan = await readPlan(planPath, command);
+      const { plan, corrections } = await readPlan(planPath, command, options.root);
+      for (const c of corrections) process.stderr.write(`corrected${c.step === null ? "" : ` step ${c.step + 1}`}: ${c.message}\n`);
       if (options.verify) await requireVerified(plan, options.root, options.json, command);
 
       const program = Effect.gen(function* () {
@@ -51,8 +54,11 @@ export function applyCommand(program: Command): void {
     });
 }
 
-/** The plan in PLAN.json, or a one-line error and exit code 2. */
-async function readPlan(path: string, command: Command): Promise<Plan> {
+/**
+ * The plan in PLAN.json with the corrections whose intent is certain (an absolute path under the
+ * root, an operator given as a template, ...: `normalizePlan`), or a one-line error and exit code 2.
+ */
+async function readPlan(path: string, command: Command, root: string): Promise<{ plan: Plan; corrections: readonly PlanCorrection[] }> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -65,7 +71,8 @@ async function readPlan(path: string, command: Command): Promise<Plan> {
   } catch (error) {
     return command.error(`error: ${path} is not valid JSON: ${(error as Error).message}`, { exitCode: 2, code: "graphplan.planNotJson" });
   }
-  const parsed = PlanSchema.safeParse(json);
+  const normalized = normalizePlan(json, { root: resolve(root) });
+  const parsed = PlanSchema.safeParse(normalized.plan);
   if (!parsed.success) {
     const issue = firstIssue(parsed.error.issues);
     const where = issue.path.length === 0 ? "the plan" : `plan.${issue.path.join(".")}`;
@@ -74,7 +81,7 @@ async function readPlan(path: string, command: Command): Promise<Plan> {
       { exitCode: 2, code: "graphplan.invalidPlan" },
     );
   }
-  return parsed.data;
+  return { plan: parsed.data, corrections: normalized.corrections };
 }
 
 /**

@@ -6,7 +6,7 @@
  * is unusable (plan file unreadable or not JSON, root not a directory).
  */
 import { readFile } from "node:fs/promises";
-import { relative, sep } from "node:path";
+import { relative, resolve, sep } from "node:path";
 import type { Command } from "commander";
 import * as Effect from "effect/Effect";
 import { buildGraph, detectLanguage } from "@graphplan/graph";
@@ -87,7 +87,7 @@ export async function verifyAt(plan: unknown, root: string, command: Command): P
     return command.error(`error: cannot read the workspace at ${root}: ${(error as Error).message}`, { exitCode: 2, code: "graphplan.rootInvalid" });
   }
   const graph = await buildGraph([...files].filter(([path]) => detectLanguage(path)).map(([path, source]) => ({ path, source })));
-  return verifyPlan(plan, files, graph);
+  return verifyPlan(plan, files, graph, { root: resolve(root) });
 }
 
 /** The human form: a verdict line, then errors and warnings, one per line. */
