@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError } from "commander";
 import { agentCommand } from "./agent/command.js";
 import { imagesCommand } from "./images/command.js";
 import { evalCommand } from "./eval/command.js";
+import { runCommand } from "./run-command.js";
 import { readRepoMap, runReplay } from "./run.js";
 
 const positiveInt = (value: string): number => {
@@ -46,5 +47,6 @@ export function buildProgram(): Command {
   agentCommand(program);
   imagesCommand(program);
   evalCommand(program);
+  runCommand(program);
   return program;
 }

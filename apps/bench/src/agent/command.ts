@@ -8,11 +8,13 @@ import { type Command, InvalidArgumentError } from "commander";
 import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
+import { engineSlots } from "../eval/command.js";
 import { Progress } from "../progress.js";
+import type { InImageOptions } from "./in-image.js";
 import { readRepoMap } from "../run.js";
-import { runAgentBench } from "./harness.js";
+import { runAgentBench, type AgentBenchOptions } from "./harness.js";
 
-interface AgentCommandOptions {
+export interface AgentCommandOptions {
   dataset: string;
   repos?: string;
   repoMap?: string;
@@ -32,6 +34,10 @@ interface AgentCommandOptions {
   filter?: string;
   shuffle?: boolean;
   seed?: number;
+  inImage?: boolean;
+  namespace: string;
+  tag: string;
+  dockerHost?: string[];
 }
 
 const positiveInt = (what: string) => (value: string): number => {
@@ -40,10 +46,19 @@ const positiveInt = (what: string) => (value: string): number => {
   return n;
 };
 
-export function agentCommand(program: Command): void {
-  const command = program
-    .command("agent")
-    .description("run the GraphPlan agent on SWE-bench instances, each in a fresh worktree at its base commit; writes preds.jsonl, report.json and per-instance trajectories")
+/** The --in-image options, checked against the sandbox options they replace. */
+function inImageOptions(opts: AgentCommandOptions): InImageOptions | undefined {
+  if (!opts.inImage) {
+    if (opts.dockerHost?.length) throw new InvalidArgumentError("error: --docker-host goes with --in-image (or use --sandbox docker with DOCKER_HOST)");
+    return undefined;
+  }
+  if (opts.sandbox !== "local" || opts.image !== undefined) throw new InvalidArgumentError("error: --in-image runs the commands in each instance's image: leave out --sandbox and --image");
+  return { namespace: opts.namespace === "none" ? null : opts.namespace, tag: opts.tag, engines: engineSlots(opts.dockerHost, opts.workers) };
+}
+
+/** The options of `bench agent`, which `bench run` takes too. */
+export function defineAgentOptions(command: Command): Command {
+  command
     .requiredOption("--dataset <file>", "JSONL with repo, instance_id, base_commit and problem_statement per line")
     .option("--repos <dir>", "directory holding one git repository per dataset repo, as <owner>__<name> (bare or not)")
     .option("--repo-map <file>", 'JSON object mapping "owner/name" to a git directory')
@@ -52,7 +67,11 @@ export function agentCommand(program: Command): void {
     .option("--slice <a:b>", "only these instances of the selection (a Python slice, e.g. 0:20)")
     .option("--shuffle", "shuffle the instances first (seeded: --seed, default 42)")
     .option("--seed <n>", "seed of --shuffle", (v: string) => Number.parseInt(v, 10))
-    .option("-w, --workers <n>", "instances at once", positiveInt("-w"), 1)
+    .option("-w, --workers <n>", "instances at once (with --in-image: per engine)", positiveInt("-w"), 1)
+    .option("--in-image", "run each instance inside its instance image (bench images build), repository at /testbed, files through the engine: no host worktree, no --repos")
+    .option("--namespace <ns>", "image namespace, or `none` for local names", "swebench")
+    .option("--tag <tag>", "image tag", "latest")
+    .option("--docker-host <url>", "container engine (unix://, tcp://, ssh://), optionally URL=N at once; repeat for several", (v: string, prev: string[] = []) => [...prev, v])
     .requiredOption("--out <dir>", "output directory: preds.jsonl, report.json and <instance_id>/{trajectory.json,model.patch}");
   addAgentOptions(command, "worktree")
     .option("--redo", "run instances that are already in OUT/preds.jsonl again")
@@ -63,8 +82,49 @@ export function agentCommand(program: Command): void {
     if (error.exitCode === 0) process.exit(0); // --help
     throw new InvalidArgumentError(error.message);
   });
+  return command;
+}
+
+/** The run's options from the command line, with the progress display's callbacks. */
+export async function agentBenchOptions(opts: AgentCommandOptions, progress: Progress | undefined, inImage = inImageOptions(opts)): Promise<AgentBenchOptions> {
+  const repoMap = opts.repoMap === undefined ? undefined : await readRepoMap(opts.repoMap).catch((e: Error) => Promise.reject(new InvalidArgumentError(`error: --repo-map ${e.message}`)));
+  let submitted = 0;
+  let cost = 0;
+  return {
+    dataset: opts.dataset,
+    reposDir: opts.repos,
+    repoMap,
+    instances: opts.instances,
+    outDir: opts.out,
+    configPath: opts.config,
+    model: { provider: opts.provider, model: opts.model, script: opts.script },
+    sandbox: { sandbox: opts.sandbox, image: opts.image, workdir: opts.workdir },
+    redo: opts.redo,
+    workers: opts.workers,
+    inImage,
+    slice: opts.slice,
+    filter: opts.filter,
+    shuffle: opts.shuffle,
+    seed: opts.seed,
+    onWarning: (message) => (progress ? progress.print(message) : process.stderr.write(`${message}\n`)),
+    onPhase: (id, phase) => progress?.start(id, phase),
+    onEntry: (e, _done, total) => {
+      if (!progress) return;
+      progress.setTotal(total);
+      if (e.patch_bytes > 0) submitted++;
+      if (!e.resumed) cost += e.cost_usd;
+      progress.setHeadline(`${submitted} submitted · $${cost.toFixed(2)}`);
+      progress.finish(
+        e.instance_id,
+        `${e.instance_id} ${e.status}${e.cause ? ` (${e.cause})` : ""}${e.retryable ? " (retryable)" : ""}${e.auto_submitted ? " (auto-submitted)" : ""}${e.resumed ? " (done before)" : ""} ${e.model_calls} calls $${e.cost_usd.toFixed(4)} ${e.ms} ms`,
+      );
+    },
+  };
+}
+
+export function agentCommand(program: Command): void {
+  const command = defineAgentOptions(program.command("agent").description("run the GraphPlan agent on SWE-bench instances, each in a fresh worktree at its base commit (or, with --in-image, in its instance image); writes preds.jsonl, report.json and per-instance trajectories"));
   command.action(async (opts: AgentCommandOptions) => {
-    const repoMap = opts.repoMap === undefined ? undefined : await readRepoMap(opts.repoMap).catch((e: Error) => Promise.reject(new InvalidArgumentError(`error: --repo-map ${e.message}`)));
     const controller = new AbortController();
     let interrupts = 0;
     const onSigint = () => {
@@ -74,41 +134,8 @@ export function agentCommand(program: Command): void {
     };
     process.on("SIGINT", onSigint);
     const progress = opts.quiet ? undefined : new Progress(0);
-    let submitted = 0;
-    let cost = 0;
     try {
-      const exit = await Effect.runPromiseExit(
-        runAgentBench({
-          dataset: opts.dataset,
-          reposDir: opts.repos,
-          repoMap,
-          instances: opts.instances,
-          outDir: opts.out,
-          configPath: opts.config,
-          model: { provider: opts.provider, model: opts.model, script: opts.script },
-          sandbox: { sandbox: opts.sandbox, image: opts.image, workdir: opts.workdir },
-          redo: opts.redo,
-          workers: opts.workers,
-          slice: opts.slice,
-          filter: opts.filter,
-          shuffle: opts.shuffle,
-          seed: opts.seed,
-          onWarning: (message) => (progress ? progress.print(message) : process.stderr.write(`${message}\n`)),
-          onPhase: (id, phase) => progress?.start(id, phase),
-          onEntry: (e, _done, total) => {
-            if (!progress) return;
-            progress.setTotal(total);
-            if (e.patch_bytes > 0) submitted++;
-            if (!e.resumed) cost += e.cost_usd;
-            progress.setHeadline(`${submitted} submitted · $${cost.toFixed(2)}`);
-            progress.finish(
-              e.instance_id,
-              `${e.instance_id} ${e.status}${e.cause ? ` (${e.cause})` : ""}${e.retryable ? " (retryable)" : ""}${e.auto_submitted ? " (auto-submitted)" : ""}${e.resumed ? " (done before)" : ""} ${e.model_calls} calls $${e.cost_usd.toFixed(4)} ${e.ms} ms`,
-            );
-          },
-        }),
-        { signal: controller.signal },
-      );
+      const exit = await Effect.runPromiseExit(runAgentBench(await agentBenchOptions(opts, progress)), { signal: controller.signal });
       progress?.close();
       if (Exit.isSuccess(exit)) {
         const result = exit.value;

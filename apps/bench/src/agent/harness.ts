@@ -21,6 +21,7 @@ import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import * as Layer from "effect/Layer";
 import { repositoryPath } from "../git.js";
+import { EnginePool, instanceEnvironment, type InImageOptions } from "./in-image.js";
 import { parseAgentDataset, selectInstances, selectionOf, type AgentLine } from "./instances.js";
 import { appendPrediction, readPredictions, writePredictions, type Prediction } from "./preds.js";
 import {
@@ -57,8 +58,10 @@ export interface AgentBenchOptions {
   readonly seed?: number | undefined;
   readonly filter?: string | undefined;
   readonly slice?: string | undefined;
-  /** Instances at once (default 1). */
+  /** Instances at once (default 1; with `inImage`, the engines' slots). */
   readonly workers?: number | undefined;
+  /** Run each instance inside its instance image (repository at /testbed) instead of a host worktree. */
+  readonly inImage?: InImageOptions | undefined;
   readonly outDir: string;
   /** A YAML file merged over the agent's default config. */
   readonly configPath?: string | undefined;
@@ -109,6 +112,8 @@ interface RunContext {
   readonly predictions: Map<string, Prediction>;
   /** Dollars spent by the instances that ended (for progress). */
   costSoFar: number;
+  /** With --in-image: the engines the instances' containers run on. */
+  readonly pool: EnginePool | undefined;
 }
 
 /**
@@ -171,6 +176,20 @@ async function writeOutputs(ctx: RunContext, t: Trajectory, model: string): Prom
   ctx.predictions.set(prediction.instance_id, prediction);
 }
 
+/** A fresh worktree of the instance's repository at its base commit, with the run's sandbox over it. */
+function hostEnvironment(ctx: RunContext, repo: string, commit: string, cleanup: string[]) {
+  return Effect.gen(function* () {
+    const { options, config } = ctx;
+    const wt = yield* worktree(repo, repositoryPath(repo, options.reposDir, options.repoMap ?? {}), commit, {
+      tempRoot: ctx.tempRoot,
+      onCleanupProblem: (problem) => cleanup.push(problem),
+    });
+    // The sandbox options were checked before the first instance: this cannot fail.
+    const sandbox = yield* Effect.orDie(sandboxLayer(options.sandbox, wt.dir, config, options.sandbox.sandbox === "docker" ? dockerExtras(wt) : {}));
+    return Layer.mergeAll(sandbox, Workspace.layer(wt.dir));
+  });
+}
+
 /** One instance: worktree → agent → outputs; never fails (a failure is the entry's status); interruptions go through, after the clean-up. */
 function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentReportEntry, never, LanguageModel> {
   if (!line.ok) return Effect.succeed(blankEntry(line.id, "input_error", { cause: line.cause, error: line.error, ...(line.repo ? { repo: line.repo } : {}) }));
@@ -185,12 +204,9 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
     options.onPhase?.(id, "worktree", ctx.costSoFar);
     const agent = Effect.scoped(
       Effect.gen(function* () {
-        const wt = yield* worktree(repo, repositoryPath(repo, options.reposDir, options.repoMap ?? {}), instance.base_commit, {
-          tempRoot: ctx.tempRoot,
-          onCleanupProblem: (problem) => cleanup.push(problem),
-        });
-        // The sandbox options were checked before the first instance: this cannot fail.
-        const sandbox = yield* Effect.orDie(sandboxLayer(options.sandbox, wt.dir, config, options.sandbox.sandbox === "docker" ? dockerExtras(wt) : {}));
+        const environment = ctx.pool
+          ? yield* instanceEnvironment(ctx.pool, options.inImage!, id, config.command.timeout_seconds * 1000)
+          : yield* hostEnvironment(ctx, repo, instance.base_commit, cleanup);
         const writer = trajectoryWriter(options.outDir);
         let phase = "";
         const onProgress = (t: Trajectory) => {
@@ -199,7 +215,7 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
           if (now !== phase) options.onPhase?.(id, (phase = now), ctx.costSoFar + t.totals.costUsd);
         };
         const t = yield* runAgent({ task: instance.problem_statement, instanceId: id, config, configName }, { onProgress }).pipe(
-          Effect.provide(Layer.mergeAll(sandbox, Workspace.layer(wt.dir))),
+          Effect.provide(environment),
           Effect.ensuring(Effect.sync(writer.close)),
         );
         ctx.costSoFar += t.totals.costUsd;
@@ -241,7 +257,7 @@ export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBe
   return Effect.scoped(
     Effect.gen(function* () {
       const started = performance.now();
-      if (!options.reposDir && !options.repoMap) return yield* invalid("give --repos DIR and/or --repo-map FILE");
+      if (!options.inImage && !options.reposDir && !options.repoMap) return yield* invalid("give --repos DIR and/or --repo-map FILE (or --in-image, to run each instance in its instance image)");
       if (options.reposDir !== undefined && !isDirectory(options.reposDir)) return yield* invalid(`--repos ${options.reposDir}: no such directory; give the directory holding one git repository per dataset repo, as <owner>__<name>`);
       const selection = yield* Effect.try({ try: () => selectionOf(options), catch: (e) => invalid((e as Error).message) });
       if (options.sandbox.sandbox === "docker" && !isAbsolute(options.sandbox.workdir)) return yield* invalid(`--workdir must be an absolute path in the container, not ${options.sandbox.workdir}`);
@@ -251,8 +267,10 @@ export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBe
         Effect.mapError((e) => invalid(e.message)),
         Effect.flatMap((layer) => Effect.mapError(Layer.build(layer), (e) => invalid(e.message))),
       );
-      // The sandbox is made per instance; its options are checked now.
-      yield* Effect.mapError(sandboxLayer(options.sandbox, options.outDir, config), (e) => invalid(e.message));
+      // The sandbox is made per instance; its options (or the engines of --in-image) are checked now.
+      const pool = options.inImage ? new EnginePool(options.inImage, Math.max(1, options.workers ?? 1)) : undefined;
+      if (pool) yield* Effect.mapError(pool.check, (e) => invalid(e.message));
+      else yield* Effect.mapError(sandboxLayer(options.sandbox, options.outDir, config), (e) => invalid(e.message));
       const text = yield* Effect.tryPromise({ try: () => readFile(options.dataset, "utf8"), catch: (e) => invalid(`cannot read the dataset ${options.dataset}: ${(e as Error).message}`) });
       const all = selectInstances(parseAgentDataset(text), options.instances);
       if (all.length === 0) return yield* invalid(`the dataset ${options.dataset} has no instance`);
@@ -280,6 +298,7 @@ export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBe
         predsPath,
         predictions: earlier.predictions,
         costSoFar: 0,
+        pool,
       };
       // One model per preds file (sb-cli and the harness's summary name take one): refuse to mix.
       const model = Context.get(modelContext, LanguageModel);
@@ -310,7 +329,7 @@ export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBe
           entries.push(entry);
           options.onEntry?.(entry, entries.length, lines.length);
         });
-      const loop = Effect.forEach(lines, one, { concurrency: Math.max(1, options.workers ?? 1), discard: true });
+      const loop = Effect.forEach(lines, one, { concurrency: pool ? pool.total : Math.max(1, options.workers ?? 1), discard: true });
 
       const finish = (interrupted: boolean) =>
         Effect.promise(async () => {
@@ -321,7 +340,11 @@ export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBe
             created: new Date().toISOString(),
             model: modelName,
             config: configName,
-            sandbox: options.sandbox.sandbox === "docker" ? `docker:${options.sandbox.image}@${options.sandbox.workdir}` : "local",
+            sandbox: options.inImage
+              ? `image:${options.inImage.namespace ?? ""}${options.inImage.namespace ? "/" : ""}sweb.eval.x86_64.<id>:${options.inImage.tag}@/testbed`
+              : options.sandbox.sandbox === "docker"
+                ? `docker:${options.sandbox.image}@${options.sandbox.workdir}`
+                : "local",
             interrupted,
             summary: { ...summary },
             instances: entries,

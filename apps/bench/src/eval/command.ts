@@ -74,7 +74,8 @@ export function formatEvalResult(result: EvalResult): string {
   return [...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`), ...(errors.length ? ["errors:", ...errors] : [])].join("\n");
 }
 
-function progressListener(progress: Progress | undefined): (event: EvalEvent) => void {
+/** Shows the run's events on a progress display (nothing without one). */
+export function evalEventPrinter(progress: Progress | undefined): (event: EvalEvent) => void {
   const counts = { resolved: 0, unresolved: 0, error: 0 };
   const headline = () => `resolved ${counts.resolved} · unresolved ${counts.unresolved} · error ${counts.error}`;
   const line = (o: InstanceOutcome) => `${o.instance_id} ${o.status}${o.reason ? ` (${o.reason})` : ""} ${(o.ms / 1000).toFixed(1)} s`;
@@ -149,7 +150,7 @@ export function evalCommand(program: Command): void {
           pull: opts.pull,
           runEmpty: opts.runEmptyPatches ?? false,
           rerun: opts.rerun ?? false,
-          onEvent: progressListener(progress),
+          onEvent: evalEventPrinter(progress),
         }),
         { signal: controller.signal },
       );

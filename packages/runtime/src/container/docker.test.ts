@@ -80,7 +80,9 @@ describe("the container engine (podman on /tmp/podman.sock)", () => {
     const run = randomUUID();
     const during = await withEngine((engine) =>
       Effect.gen(function* () {
-        yield* engine.start({ image: BUSYBOX, labels: { "graphplan.test.run": run } });
+        const container = yield* engine.start({ image: BUSYBOX, labels: { "graphplan.test.run": run } });
+        const anyValue = yield* engine.containersLabelled({ "graphplan.test.run": "" });
+        expect(anyValue).toContain(container.id);
         return yield* engine.containersLabelled({ "graphplan.test.run": run });
       }),
     );

@@ -189,7 +189,7 @@ export function makeDockerEngine(options: EngineOptions): ContainerEngineShape {
       call(() => docker.getImage(image).remove({ force: true }).catch((error: unknown) => (statusOf(error) === 404 ? undefined : Promise.reject(error)))).pipe(Effect.asVoid),
     start,
     containersLabelled: (labels) =>
-      call(() => docker.listContainers({ all: true, filters: { label: Object.entries(labels).map(([k, v]) => `${k}=${v}`) } })).pipe(
+      call(() => docker.listContainers({ all: true, filters: { label: Object.entries(labels).map(([k, v]) => (v === "" ? k : `${k}=${v}`)) } })).pipe(
         Effect.map((list) => list.map((c) => c.Id)),
       ),
     removeContainer: (idOrName) =>

@@ -111,7 +111,7 @@ export interface ContainerEngineShape {
   readonly removeImage: (image: string) => Effect.Effect<void, EngineUnavailable>;
   /** Creates and starts a container that stays up until its scope closes, then is removed. */
   readonly start: (spec: ContainerSpec) => Effect.Effect<ContainerShape, ContainerFailed, Scope.Scope>;
-  /** Ids of the containers (running or not) that carry every given label `key=value`. */
+  /** Ids of the containers (running or not) that carry every given label `key=value` (`key` with any value when value is ""). */
   readonly containersLabelled: (labels: Readonly<Record<string, string>>) => Effect.Effect<readonly string[], EngineUnavailable>;
   /** Removes a container by id or name, forced (no error when it is missing). */
   readonly removeContainer: (idOrName: string) => Effect.Effect<void, EngineUnavailable>;

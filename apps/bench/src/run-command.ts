@@ -1,0 +1,96 @@
+/**
+ * `bench run`: the agent on the selection, each instance in its instance image (`bench agent
+ * --in-image`), then `bench eval` on the predictions it wrote, in one command — ending with the
+ * resolved count and the total cost. OUT holds the agent's outputs (preds.jsonl, report.json,
+ * trajectories) and the evaluation's (OUT/eval/...). Run again, it resumes both.
+ */
+import { join } from "node:path";
+import { type Command, InvalidArgumentError } from "commander";
+import * as Cause from "effect/Cause";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import { agentBenchOptions, defineAgentOptions, type AgentCommandOptions } from "./agent/command.js";
+import { runAgentBench } from "./agent/harness.js";
+import { engineSlots, evalEventPrinter, formatEvalResult } from "./eval/command.js";
+import { runEvaluation } from "./eval/run.js";
+import { Progress } from "./progress.js";
+
+interface RunCommandOptions extends AgentCommandOptions {
+  runId: string;
+  timeout: number;
+}
+
+const positiveInt = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`--timeout takes a whole number ≥ 1, not ${JSON.stringify(value)}`);
+  return n;
+};
+
+export function runCommand(program: Command): void {
+  const command = defineAgentOptions(
+    program
+      .command("run")
+      .description("the agent on SWE-bench instances, each inside its instance image, then bench eval on its predictions: preds, trajectories, test results, the resolved count and the cost")
+      .option("--run-id <id>", "the evaluation's run id (OUT/eval/<run-id>/...)", "graphplan")
+      .option("--timeout <s>", "seconds each instance's eval script may run", positiveInt, 1800),
+  );
+  command.action(async (opts: RunCommandOptions) => {
+    if (opts.sandbox !== "local" || opts.image !== undefined) throw new InvalidArgumentError("error: bench run works in each instance's image: leave out --sandbox and --image");
+    const controller = new AbortController();
+    let interrupts = 0;
+    const onSigint = () => {
+      if (++interrupts > 1) process.exit(130);
+      process.stderr.write("\ninterrupted: removing the running containers, writing the reports (Ctrl-C again to quit at once)\n");
+      controller.abort();
+    };
+    process.on("SIGINT", onSigint);
+    const engines = engineSlots(opts.dockerHost, opts.workers);
+    const namespace = opts.namespace === "none" ? null : opts.namespace;
+    const program = Effect.gen(function* () {
+      const agentProgress = opts.quiet ? undefined : new Progress(0);
+      const options = yield* Effect.promise(() => agentBenchOptions(opts, agentProgress, { namespace, tag: opts.tag, engines }));
+      const agent = yield* runAgentBench(options).pipe(Effect.ensuring(Effect.sync(() => agentProgress?.close())));
+      process.stdout.write(`${agent.table}\n\n`);
+      const predicted = agent.entries.filter((e) => e.status !== "input_error").map((e) => e.instance_id);
+      const evalProgress = opts.quiet ? undefined : new Progress(0);
+      const graded = yield* runEvaluation({
+        preds: agent.predsPath,
+        dataset: opts.dataset,
+        runId: opts.runId,
+        outDir: join(opts.out, "eval"),
+        instances: predicted,
+        engines,
+        timeoutS: opts.timeout,
+        namespace,
+        tag: opts.tag,
+        pull: true,
+        runEmpty: false,
+        rerun: false,
+        onEvent: evalEventPrinter(evalProgress),
+      }).pipe(Effect.ensuring(Effect.sync(() => evalProgress?.close())));
+      return { agent, graded };
+    });
+    try {
+      const exit = await Effect.runPromiseExit(program, { signal: controller.signal });
+      if (Exit.isSuccess(exit)) {
+        const { agent, graded } = exit.value;
+        const s = graded.summary;
+        const share = s.submitted_instances ? ` (${((100 * s.resolved_instances) / agent.entries.length).toFixed(1)}% of ${agent.entries.length})` : "";
+        process.stdout.write(`${formatEvalResult(graded)}\n\nresolved ${s.resolved_instances} of ${agent.entries.length}${share} · total cost $${agent.summary.costUsd.toFixed(4)}\npreds: ${agent.predsPath}\nevaluation: ${graded.summaryPath}\n`);
+        return;
+      }
+      if (Cause.hasInterruptsOnly(exit.cause)) {
+        process.stderr.write("interrupted; no container is left; run the same command again to resume\n");
+        process.exitCode = 130;
+        return;
+      }
+      const error = Cause.squash(exit.cause);
+      const tag = (error as { _tag?: unknown })._tag;
+      if (tag === "AgentBenchInputInvalid" || tag === "EvalInputInvalid") throw new InvalidArgumentError(`error: ${(error as Error).message}`);
+      process.stderr.write(`bench run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exitCode = 1;
+    } finally {
+      process.off("SIGINT", onSigint);
+    }
+  });
+}
