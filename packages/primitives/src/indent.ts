@@ -181,7 +181,13 @@ export interface NormalizedCode {
 export function normalizeCode(code: string, unit: (() => string) | undefined, language?: string): NormalizedCode {
   const text = code.replace(/\r\n/g, "\n");
   const lines = text.split("\n");
-  const frozen = language === "python" && /"""|'''/.test(text) ? scanPython(text).inString : new Set<number>();
+  const scanned = language === "python" && /"""|'''/.test(text) ? scanPython(text) : undefined;
+  // Lines of a bare string statement (a docstring) are not data: their trailing whitespace goes too.
+  const docstring = (row: number): boolean => {
+    const start = scanned?.stringStart.get(row);
+    return start !== undefined && /^[rRuU]?("""|''')/.test(lines[start]!.trimStart());
+  };
+  const frozen = new Set([...(scanned?.inString ?? [])].filter((row) => !docstring(row)));
   const notes: string[] = [];
   let trailing = 0;
   const stripped = lines.map((line, row) => {
@@ -229,13 +235,32 @@ export interface Placement {
  */
 export function placeCode(code: string, indent: string, unit: () => string, language?: string): Placement[] {
   const normalized = normalizeCode(code, unit, language);
-  const texts = placements(normalized.code, indent);
+  let texts = placements(normalized.code, indent);
+  if (language === "python" && texts.length === 2 && closesItself(normalized.code.split("\n")[0]!)) {
+    // Python: lines after a first line that opens no block, bracket or continuation cannot be
+    // indented deeper than it, so the rest at the target's column is absolute, not relative.
+    const rest = normalized.code.split("\n").slice(1).filter((l) => !isBlank(l));
+    if (rest.length > 0 && Math.min(...rest.map((l) => leadingWhitespace(l).length)) === indent.length) texts = [texts[1]!, texts[0]!];
+  }
   const lines = normalized.code.split("\n");
   const absolute = lines.length > 1 && leadingWhitespace(lines[0]!) === "" && texts.length > 1 ? [lines[0]!, ...lines.slice(1).map((l) => (isBlank(l) ? "" : l))].join("\n") : undefined;
   return texts.map((text) => ({
     text,
     notes: text === absolute ? [...normalized.notes, `read the code's lines after the first as already indented for the target (${JSON.stringify(indent)}), so they were not indented again`] : normalized.notes,
   }));
+}
+
+/** A Python line that is complete by itself: no block opener, open bracket or backslash at its end. */
+function closesItself(line: string): boolean {
+  const code = line.replace(/#.*$/, "").trimEnd();
+  if (code === "") return line.trim().startsWith("#");
+  if (/[:\\,([{]$/.test(code)) return false;
+  let depth = 0;
+  for (const c of code.replace(/("|')(?:\\.|(?!\1).)*\1/g, "")) {
+    if ("([{".includes(c)) depth++;
+    else if (")]}".includes(c)) depth--;
+  }
+  return depth === 0 && !/^("""|''')/.test(code.replace(/^[rRbBuUfF]+/, ""));
 }
 
 const NOTES = new WeakMap<object, readonly string[]>();

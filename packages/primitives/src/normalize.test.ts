@@ -63,6 +63,33 @@ describe("the code's whitespace follows the file's conventions, and the step say
     if (!result.ok) expect(result.error.message).toContain("expected an indented block");
   });
 
+  test("a first line that continues nothing followed by lines at the target's column is read as absolute (comments too)", () => {
+    const { text } = run([{ op: "insert_before_node", params: { locator: countLine, code: "# first\n            # second" } }]);
+    expect(text).toContain("            # first\n            # second\n            count = len(items)");
+  });
+
+  test("trailing whitespace goes from a docstring's lines but stays in a data string", () => {
+    const doc = normalizeCode('"""Doc  \nmore  \n"""  \nx = """data  \nkept  \n"""', () => "    ", "python");
+    expect(doc.code).toBe('"""Doc\nmore\n"""\nx = """data  \nkept  \n"""');
+  });
+
+  test("a break or continue the edit puts outside any loop is refused (CPython's compiler rejects it)", () => {
+    const result = runPlan([{ op: "insert_after_node", params: { locator: countLine, code: "if count > 3:\n    continue" } }], new Map([["cart.py", PY]]));
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.message).toContain("'continue' not properly in loop");
+    const inLoop = runPlan(
+      [{ op: "insert_after_node", params: { locator: countLine, code: "for i in items:\n    if i:\n        continue\n    else:\n        break" } }],
+      new Map([["cart.py", PY]]),
+    );
+    expect(inLoop.ok).toBe(true);
+  });
+
+  test("a return the edit puts at module level is refused", () => {
+    const result = runPlan([{ op: "insert_after_node", params: { locator: { kind: "class", name: "Cart", file: "cart.py" }, code: "return 0", separator: "\n\n" } }], new Map([["cart.py", PY]]));
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.message).toContain("'return' outside function");
+  });
+
   test("normalizeCode leaves code that already follows the conventions alone and says nothing", () => {
     expect(normalizeCode("if x:\n    y()", () => "    ", "python")).toEqual({ code: "if x:\n    y()", notes: [] });
   });

@@ -16,10 +16,10 @@ import {
   resolveSome,
   type Locator,
 } from "@graphplan/locators";
-import { applyEdits, type Edit } from "./edits.js";
+import { applyEdits, editedRanges, type Edit } from "./edits.js";
 import { errorSpans, errorSpansAfter, newSyntaxErrors, type ErrorSpan } from "./check.js";
 import { indentUnit, lineEnd, lineIndent, lineStart, notesOf, placeCode, relativeToColumn, startsLine, trimBlankLines, withNotes } from "./indent.js";
-import { cachedIndentProblems } from "./pyindent.js";
+import { cachedIndentProblems, pythonStructureProblems } from "./pyindent.js";
 import { attachedStart, codeEndIndex, deletionRange, onlyCommentAfter, outerNode } from "./targets.js";
 import { PostconditionFailed, PreconditionFailed } from "./errors.js";
 import type {
@@ -340,7 +340,7 @@ export function applyChecked(doc: ParsedDoc, op: string, alternatives: Alternati
     let failure: PostconditionFailed | undefined;
     if (introduced.length > 0) {
       failure = new PostconditionFailed(doc.path, op, syntaxHint(op), introduced);
-    } else if (doc.language === "python" && (failure = indentationFailure(doc, op, source))) {
+    } else if (doc.language === "python" && (failure = indentationFailure(doc, op, source) ?? structureFailure(doc, op, tree, edits))) {
       // CPython's indentation rules, which tree-sitter does not enforce.
     } else if (extra) {
       const reason = extra({ ...doc, source, tree }, edits);
@@ -370,6 +370,13 @@ function indentationFailure(doc: ParsedDoc, op: string, source: string): Postcon
     op,
     `the result would not compile: line ${first.line}: ${first.message} (${JSON.stringify(lineText.trim().slice(0, 60))}); write the code's lines relative to its first line, at column 0, with the file's indentation unit (${JSON.stringify(indentUnit(doc.source, doc.language))})`,
   );
+}
+
+/** The new code puts a `break`/`continue` outside a loop or a `return`/`yield` outside a function: CPython would not compile the file. */
+function structureFailure(doc: ParsedDoc, op: string, tree: Tree, edits: readonly Edit[]): PostconditionFailed | undefined {
+  const problem = pythonStructureProblems(tree.rootNode, editedRanges(edits).filter((r) => r.end > r.start))[0];
+  if (!problem) return undefined;
+  return new PostconditionFailed(doc.path, op, `the result would not compile: line ${problem.line}: ${problem.message}; check that the locator names the node you mean (its parent, its index)`);
 }
 
 function syntaxHint(op: string): string {

@@ -11,6 +11,8 @@
  * end of its line, a triple-quoted string at the end of the file).
  */
 
+import type { Node } from "web-tree-sitter";
+
 export interface IndentProblem {
   /** 1-based line. */
   readonly line: number;
@@ -21,6 +23,8 @@ export interface PythonLines {
   readonly problems: IndentProblem[];
   /** 0-based lines that start inside a multi-line string (their text is the string's). */
   readonly inString: Set<number>;
+  /** For each line of {@link inString}, the 0-based line where its string opened. */
+  readonly stringStart: Map<number, number>;
 }
 
 const TAB = 9;
@@ -39,6 +43,7 @@ const CLAUSES: Readonly<Record<string, readonly string[]>> = {
 export function scanPython(source: string, limit = 20): PythonLines {
   const problems: IndentProblem[] = [];
   const inString = new Set<number>();
+  const stringStart = new Map<number, number>();
   const stack = [0];
   /** The first word of the last statement at each indentation column. */
   const lastAt = new Map<number, string>();
@@ -61,7 +66,10 @@ export function scanPython(source: string, limit = 20): PythonLines {
     let end = source.indexOf("\n", i);
     if (end < 0) end = n;
     let j = i;
-    if (triple !== undefined) inString.add(line);
+    if (triple !== undefined) {
+      inString.add(line);
+      stringStart.set(line, tripleLine);
+    }
     // Indentation of a new logical line.
     if (triple === undefined && depth === 0 && !continued) {
       let col = 0;
@@ -177,7 +185,7 @@ export function scanPython(source: string, limit = 20): PythonLines {
   }
   if (triple !== undefined) report(tripleLine, triple.length === 3 ? "unterminated triple-quoted string literal" : "unterminated string literal");
   if (opener) report(openerLine, `expected an indented block after line ${openerLine + 1}, which ends with ':' (the file ends)`);
-  return { problems, inString };
+  return { problems, inString, stringStart };
 }
 
 /** True when the line `start..end` ends with a backslash (before an optional CR). */
@@ -206,4 +214,46 @@ export function cachedIndentProblems(source: string): IndentProblem[] {
   if (cache.size >= 8) cache.delete(cache.keys().next().value!);
   cache.set(source, problems);
   return problems;
+}
+
+export interface StructureProblem {
+  readonly line: number;
+  readonly message: string;
+}
+
+const LOOPS = new Set(["for_statement", "while_statement"]);
+const JUMPS = ["break_statement", "continue_statement", "return_statement", "yield"];
+
+/**
+ * What CPython's compiler rejects in the statements of `ranges` (new-text offsets) although
+ * the grammar accepts them: `break`/`continue` outside a loop (a loop's `else` clause is outside
+ * it), `return`/`yield` outside a function. Looks only at the nodes inside the ranges.
+ */
+export function pythonStructureProblems(root: Node, ranges: readonly { start: number; end: number }[]): StructureProblem[] {
+  const problems: StructureProblem[] = [];
+  for (const range of ranges) {
+    const startNode = root.descendantForIndex(range.start, Math.max(range.start, range.end));
+    // Widen to a statement that holds the whole range, so its jumps are all seen.
+    let scope: Node | null = startNode;
+    while (scope && scope.parent && (scope.startIndex > range.start || scope.endIndex < range.end)) scope = scope.parent;
+    if (!scope) continue;
+    for (const node of scope.descendantsOfType(JUMPS)) {
+      if (!node || node.endIndex < range.start || node.startIndex > range.end) continue;
+      const message = jumpProblem(node);
+      if (message) problems.push({ line: node.startPosition.row + 1, message });
+    }
+  }
+  return problems;
+}
+
+function jumpProblem(node: Node): string | undefined {
+  const loopJump = node.type === "break_statement" || node.type === "continue_statement";
+  const word = node.type === "yield" ? "yield" : node.type.replace("_statement", "");
+  let child: Node = node;
+  for (let p = node.parent; p; child = p, p = p.parent) {
+    if (p.type === "function_definition" || p.type === "lambda") return loopJump ? `'${word}' not properly in loop` : undefined;
+    if (p.type === "class_definition") return loopJump ? `'${word}' not properly in loop` : `'${word}' outside function`;
+    if (loopJump && LOOPS.has(p.type) && child.type !== "else_clause" && p.childForFieldName("body")?.id === child.id) return undefined;
+  }
+  return loopJump ? `'${word}' not properly in loop` : `'${word}' outside function`;
 }
