@@ -88,11 +88,13 @@ describe("buildImages (podman at unix:///tmp/podman.sock)", () => {
     tag,
     onProgress: progress ? (line) => progress.push(line) : undefined,
   });
-  const remember = (report: BuildReport) => {
-    if (report.baseImage) made.add(report.baseImage);
-    for (const entry of report.entries) {
-      if (entry.image) made.add(entry.image);
-      if (entry.environmentImage) made.add(entry.environmentImage);
+  /** Images (by name and by id, since a rebuild leaves the replaced one untagged) to remove at the end. */
+  const remember = async (report: BuildReport) => {
+    const names = [report.baseImage, ...report.entries.flatMap((e) => [e.image, e.environmentImage])].filter((n): n is string => n !== undefined);
+    for (const name of names) {
+      made.add(name);
+      const info = await run(withEngine((engine) => engine.inspectImage(name)));
+      if (info) made.add(info.id);
     }
     return report;
   };
@@ -124,7 +126,7 @@ describe("buildImages (podman at unix:///tmp/podman.sock)", () => {
 
   it("builds an instance image with /testbed at the base commit (history kept, later commits and tags gone), the environment file and .bashrc", async () => {
     const id = "acme__calc-1";
-    const report = remember(await run(buildImages(options(calcRecipe(), [instance(id, repo.first)]))));
+    const report = await remember(await run(buildImages(options(calcRecipe(), [instance(id, repo.first)]))));
     const image = instanceImageName(id, { namespace: "graphplan-test", tag });
     expect(image).toBe(`graphplan-test/sweb.eval.x86_64.acme_1776_calc-1:${tag}`);
     expect(report.entries).toEqual([expect.objectContaining({ instance_id: id, status: "built", image, environment: `calc-${RUN}` })]);
@@ -144,14 +146,14 @@ describe("buildImages (podman at unix:///tmp/podman.sock)", () => {
 
   it("reuses the base and environment layers for a second instance, and the instance image itself when built again", async () => {
     const progress: string[] = [];
-    const first = remember(await run(buildImages(options(calcRecipe(), [instance("acme__calc-1", repo.first), instance("acme__calc-2", repo.second)], progress))));
+    const first = await remember(await run(buildImages(options(calcRecipe(), [instance("acme__calc-1", repo.first), instance("acme__calc-2", repo.second)], progress))));
     expect(first.entries.map((e) => [e.instance_id, e.status])).toEqual([["acme__calc-1", "reused"], ["acme__calc-2", "built"]]);
     expect(first.entries[0]?.environmentImage).toBe(first.entries[1]?.environmentImage);
     expect(progress.filter((line) => /^(base|environment)/.test(line))).toEqual([]);
     const image2 = instanceImageName("acme__calc-2", { namespace: "graphplan-test", tag });
     expect(await inImage(image2, "cd /testbed && git rev-parse HEAD~1 && git tag")).toBe(`0:${repo.second}\nv2`);
     // --force rebuilds the instance (and environment) images.
-    const forced = remember(await run(buildImages({ ...options(calcRecipe(), [instance("acme__calc-2", repo.second)], progress), force: true })));
+    const forced = await remember(await run(buildImages({ ...options(calcRecipe(), [instance("acme__calc-2", repo.second)], progress), force: true })));
     expect(forced.entries.map((e) => e.status)).toEqual(["built"]);
     expect(progress.some((line) => line.startsWith(`environment calc-${RUN}: building`))).toBe(true);
   });
@@ -159,7 +161,7 @@ describe("buildImages (podman at unix:///tmp/podman.sock)", () => {
   it("a failing setup command fails that instance with its output, leaves no image under its name and no build container", async () => {
     const id = "acme__calc-3";
     const image = instanceImageName(id, { namespace: "graphplan-test", tag });
-    const report = remember(await run(buildImages(options(calcRecipe(["echo about to fail", "echo broken >&2; exit 3"]), [instance(id, repo.first)]))));
+    const report = await remember(await run(buildImages(options(calcRecipe(["echo about to fail", "echo broken >&2; exit 3"]), [instance(id, repo.first)]))));
     expect(report.entries).toEqual([expect.objectContaining({ instance_id: id, status: "failed" })]);
     expect(report.entries[0]?.error).toContain(`building ${image} failed at instance setup \`echo broken >&2; exit 3\`: \`echo broken >&2; exit 3\` exited 3: broken`);
     const left = await run(
@@ -172,13 +174,13 @@ describe("buildImages (podman at unix:///tmp/podman.sock)", () => {
   });
 
   it("an instance whose commit the repository lacks fails with a message saying so", async () => {
-    const report = remember(await run(buildImages(options(calcRecipe(), [instance("acme__calc-4", "0123456789abcdef0123456789abcdef01234567")]))));
+    const report = await remember(await run(buildImages(options(calcRecipe(), [instance("acme__calc-4", "0123456789abcdef0123456789abcdef01234567")]))));
     expect(report.entries[0]?.status).toBe("failed");
     expect(report.entries[0]?.error).toContain("the repository has no commit 0123456789abcdef0123456789abcdef01234567");
   });
 
   it("an instance with no environment in the recipe is reported, not built", async () => {
-    const report = remember(await run(buildImages(options(calcRecipe(), [{ repo: "acme/other", instance_id: "acme__other-1", base_commit: repo.first, version: "1.0" }]))));
+    const report = await remember(await run(buildImages(options(calcRecipe(), [{ repo: "acme/other", instance_id: "acme__other-1", base_commit: repo.first, version: "1.0" }]))));
     expect(report.entries).toEqual([expect.objectContaining({ instance_id: "acme__other-1", status: "no_environment" })]);
     expect(report.baseImage).toBeUndefined();
   });

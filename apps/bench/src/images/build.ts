@@ -390,6 +390,10 @@ function environmentLayer(ctx: LayerContext, base: { name: string; hash: string 
         }
         yield* copyRepository(container, name, gitDir, { path: TESTBED, bare: false });
         for (const extra of extras) yield* copyRepository(container, name, extra.gitDir, { path: extra.path, bare: true });
+        // The eval script runs these lines as they are: a stray quote or parenthesis would break it.
+        for (const line of [...activationLines(recipe, environment), environment.install]) {
+          yield* run(container, name, "check the activate and install lines", `bash -n -c ${shellQuote(line)}`);
+        }
         yield* container.putFiles([
           { path: ENVIRONMENT_FILE, content: environmentFile(recipe, environment) },
           { path: BASHRC, content: bashrc(recipe, environment) },
