@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { Language, Node, Tree } from "web-tree-sitter";
 import { detectLanguage, LANGUAGES, SUPPORTED_EXTENSIONS, type DefinitionRule, type LanguageId, type LanguageSpec } from "./languages.js";
-import { grammar, loadGrammars, parse } from "./parser.js";
+import { grammar, isLoaded, loadGrammars, parse } from "./parser.js";
 import { codeEnd, syntaxErrors } from "./syntax.js";
 import { extractImports } from "./imports.js";
 
@@ -225,19 +225,19 @@ export function graphOfTree(
     const type = types[i]!;
     const rule = c.definitions.get(type);
     if (rule) {
-      const name = rule.name
-        ? rule.name(node)
-        : c.nameField === null
-          ? null
-          : (node.childForFieldId(c.nameField)?.text ?? null);
-      if (name) {
-        symbols.push({
-          name,
-          kind: rule.kindOf ? rule.kindOf(node) : rule.kind,
-          file,
-          start_line: node.startPosition.row + 1,
-          end_line: endLine(node, source, language, markers),
-        });
+      const name = rule.names
+        ? rule.names(node)
+        : rule.name
+          ? rule.name(node)
+          : c.nameField === null
+            ? null
+            : (node.childForFieldId(c.nameField)?.text ?? null);
+      if (name?.length) {
+        const kind = rule.kindOf ? rule.kindOf(node) : rule.kind;
+        const start_line = node.startPosition.row + 1;
+        const end_line = endLine(node, source, language, markers);
+        if (typeof name === "string") symbols.push({ name, kind, file, start_line, end_line });
+        else for (const each of name) symbols.push({ name: each, kind, file, start_line, end_line });
       }
     }
     if (c.imports.has(type)) {
@@ -274,6 +274,177 @@ function freeze(graph: FileGraph): FileGraph {
 const failed = (file: string, hash: string, error: string): FileGraph =>
   freeze({ file, hash, symbols: [], imports: [], lineKinds: {}, errors: [error] });
 
+/** True for a path whose extension (`.h`) C and C++ share. */
+const isSharedHeader = (path: string): boolean => path.length > 2 && path.slice(-2).toLowerCase() === ".h";
+
+interface Parsed {
+  readonly tree: Tree;
+  readonly language: LanguageId;
+  /** The text that was parsed: the source, or the source with macro lines blanked (`blankMacros`). */
+  readonly text: string;
+  /** Set when the parse was not clear-cut (a header with errors both as C and as C++, macro lines blanked). */
+  readonly note?: string;
+}
+
+/**
+ * Parses a file as the language of its extension, with two exceptions for C and C++, tried only
+ * when the first parse has syntax errors:
+ *
+ * - macros the grammar cannot read (`UV_REQ_FIELDS` alone on a line inside a struct,
+ *   `FMT_BEGIN_NAMESPACE`, `FMT_CONSTEXPR auto f()`) are blanked (`blankMacros`, same length, so
+ *   every position stays) and the text parsed again; the parse with fewer errors is kept;
+ * - a `.h` header, which C and C++ share, is read as C and, when the C++ grammar is loaded, also
+ *   as C++: C++ wins when its parse has fewer errors, or when the C parse fails on a token only
+ *   C++ has (`class`, `namespace`, `template`, `::`...).
+ */
+function parseFile(path: string, source: string, byExtension: LanguageId): Parsed {
+  let tree = parse(source, byExtension);
+  if ((byExtension !== "c" && byExtension !== "cpp") || !tree.rootNode.hasError) return { tree, language: byExtension, text: source };
+  let text = source;
+  let blanked = false;
+  const withoutMacros = blankMacros(source);
+  if (withoutMacros !== source) {
+    const again = parse(withoutMacros, byExtension);
+    if (errorExtent(again).extent < errorExtent(tree).extent) {
+      tree.delete();
+      tree = again;
+      text = withoutMacros;
+      blanked = true;
+    } else again.delete();
+  }
+  const macroNote = blanked ? "macro lines read as blank" : undefined;
+  if (byExtension !== "c" || !isSharedHeader(path) || !tree.rootNode.hasError || !isLoaded("cpp")) {
+    return { tree, language: byExtension, text, ...(macroNote ? { note: macroNote } : {}) };
+  }
+  const asCpp = parse(text, "cpp");
+  if (!asCpp.rootNode.hasError) {
+    tree.delete();
+    return { tree: asCpp, language: "cpp", text };
+  }
+  const asC = errorExtent(tree);
+  const cErrors = asC.extent;
+  const cppErrors = errorExtent(asCpp).extent;
+  const share = (chars: number) => `${Math.min(100, Math.round((100 * chars) / Math.max(1, source.length)))}%`;
+  const also = macroNote ? `; ${macroNote}` : "";
+  if (cppErrors < cErrors || asC.cppOnly) {
+    tree.delete();
+    const why = asC.cppOnly && cppErrors >= cErrors ? `C++ syntax (\`${asC.cppOnly}\`) where C fails; ` : "";
+    return { tree: asCpp, language: "cpp", text, note: `read as C++: ${why}syntax errors span ${share(cppErrors)} of it as C++, ${share(cErrors)} as C${also}` };
+  }
+  asCpp.delete();
+  return { tree, language: "c", text, note: `read as C: syntax errors span ${share(cErrors)} of it as C, ${share(cppErrors)} as C++${also}` };
+}
+
+/** Words that may follow a prefix macro (`FMT_CONSTEXPR auto`, `GTEST_API_ class`, `UV_EXTERN int`). */
+const DECLARATION_START = /^(auto|void|bool|char|short|int|long|float|double|signed|unsigned|size_t|const|constexpr|consteval|static|inline|extern|explicit|virtual|friend|struct|class|union|enum|typename|template|namespace|std|[A-Z][A-Z0-9_]*)\b/;
+/** An all-caps macro name of at least three characters. */
+const MACRO_NAME = /^[A-Z][A-Z0-9_]*[A-Z_][A-Z0-9_]*$/;
+
+/**
+ * A whole line that calls an all-caps macro, `GMOCK_DEFINE_DEFAULT_ACTION_FOR_RETURN_TYPE_(unsigned short, 0U);`
+ * or `GTEST_DISALLOW_COPY_AND_ASSIGN_(Foo)`, with its parentheses closed on the line, unless a
+ * body follows (`TEST(Suite, Name) {`: a definition written through a macro).
+ */
+function isMacroCall(trimmed: string, next: string | undefined): boolean {
+  const match = /^([A-Z][A-Z0-9_]*[A-Z_][A-Z0-9_]*)\s*\((.*)\)\s*;?\s*(\/\/.*)?$/.exec(trimmed);
+  if (!match || !MACRO_NAME.test(match[1]!)) return false;
+  let depth = 0;
+  for (const char of match[2]!) {
+    if (char === "(") depth++;
+    else if (char === ")" && --depth < 0) return false;
+  }
+  if (depth !== 0) return false;
+  return trimmed.includes(";") ? true : !(next ?? "").trimStart().startsWith("{");
+}
+
+/**
+ * The source with the macros the C/C++ grammars cannot read replaced by spaces: a line that is
+ * one all-caps name and nothing else (`UV_REQ_FIELDS`, `FMT_BEGIN_NAMESPACE`), and all-caps names
+ * that open a line before a declaration (`FMT_CONSTEXPR auto f()`, `GTEST_API_ class X`).
+ * Whole-line calls of all-caps macros go too (`isMacroCall`). Preprocessor lines and their
+ * continuations are left as they are. Same length, same lines.
+ */
+export function blankMacros(source: string): string {
+  const lines = source.split("\n");
+  let changed = false;
+  let continued = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const inDirective = continued;
+    continued = line.endsWith("\\");
+    const trimmed = line.trim();
+    if (inDirective || trimmed.startsWith("#")) continue;
+    if (MACRO_NAME.test(trimmed) || isMacroCall(trimmed, lines[i + 1])) {
+      lines[i] = " ".repeat(line.length);
+      changed = true;
+      continue;
+    }
+    // Prefix macros, possibly several (`FMT_EXPORT FMT_CONSTEXPR auto f()`); the last all-caps
+    // word before a name stays, as it may be a type (`UV_EXTERN BOOL f()`).
+    const indent = line.length - line.trimStart().length;
+    let rest = line.slice(indent);
+    let cut = 0;
+    for (;;) {
+      const match = /^([A-Z][A-Z0-9_]*[A-Z_][A-Z0-9_]*)\s+/.exec(rest);
+      if (!match || !MACRO_NAME.test(match[1]!) || !DECLARATION_START.test(rest.slice(match[0].length))) break;
+      cut += match[1]!.length;
+      const after = rest.slice(match[1]!.length);
+      const spaces = after.length - after.trimStart().length;
+      cut += spaces;
+      rest = after.trimStart();
+    }
+    if (cut > 0) {
+      lines[i] = line.slice(0, indent) + " ".repeat(cut) + line.slice(indent + cut);
+      changed = true;
+    }
+  }
+  return changed ? lines.join("\n") : source;
+}
+
+/**
+ * How much of a tree the grammar could not place: the characters of the tokens that sit directly
+ * in an `ERROR` node, plus one for each missing token. (Neither a count of error nodes nor their
+ * extent would do: one `ERROR` can hold most of a file, parsed well inside it.)
+ */
+function errorExtent(tree: Tree): { extent: number; cppOnly: string | undefined } {
+  let extent = 0;
+  let cppOnly: string | undefined;
+  const visit = (node: Node): void => {
+    if (node.isMissing) extent += 1;
+    else if (node.type === "ERROR") {
+      for (const child of node.children) {
+        if (!child) continue;
+        if (child.childCount === 0) {
+          extent += child.endIndex - child.startIndex;
+          if (cppOnly === undefined && CPP_ONLY_TOKENS.has(child.text)) cppOnly = child.text;
+        } else visit(child);
+      }
+    } else if (node.hasError) for (const child of node.children) if (child) visit(child);
+  };
+  visit(tree.rootNode);
+  return { extent, cppOnly };
+}
+
+/**
+ * Tokens that only C++ has: a header whose C parse fails on one of them is C++ (macros such as
+ * `FMT_CONSTEXPR` make a C++ parse of real headers fail too, sometimes over more text).
+ */
+const CPP_ONLY_TOKENS = new Set(["template", "namespace", "class", "public", "private", "protected", "::", "typename", "constexpr", "noexcept", "operator", "virtual", "nullptr", "decltype"]);
+
+/**
+ * The language `path` is read as, given its text: the language of its extension, except for a
+ * `.h` header, which is C++ when it parses as C++ with fewer syntax errors than as C (see
+ * `graphOfFile`). Parses the file (twice for such a header): needs its grammars loaded
+ * (`loadGrammars(languagesOf([file]))`); without the C++ grammar a header is C.
+ */
+export function detectFileLanguage(path: string, source: string): LanguageId | undefined {
+  const language = detectLanguage(path);
+  if (language !== "c" || !isSharedHeader(path)) return language;
+  const parsed = parseFile(path, source, language);
+  parsed.tree.delete();
+  return parsed.language;
+}
+
 /**
  * The graph of one file. An unknown extension or a parser failure gives an error entry, never
  * an exception. The grammar of the file's language must be loaded (`loadGrammars`).
@@ -285,8 +456,11 @@ export function graphOfFile(file: SourceFile, hash: string = hashSource(file.sou
   }
   let tree: Tree | undefined;
   try {
-    tree = parse(file.source, language);
-    return graphOfTree(file.path, file.source, tree, language, hash);
+    const parsed = parseFile(file.path, file.source, language);
+    tree = parsed.tree;
+    const graph = graphOfTree(file.path, parsed.text, tree, parsed.language, hash);
+    if (!parsed.note || graph.errors.length === 0) return graph;
+    return freeze({ ...graph, errors: graph.errors.map((error) => `${error} (${parsed.note})`) });
   } catch (error) {
     return failed(file.path, hash, `Parse failed for ${file.path}: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
@@ -342,35 +516,166 @@ interface CacheEntry {
 }
 
 /**
+ * The version of what the graph extracts from a tree. A `GraphStore` entry is keyed by it (with
+ * the grammars' versions and the file's bytes): raise it whenever a change to the extraction
+ * (languages.ts, imports.ts, this file) can change a file's graph, so that stored graphs of the
+ * old extractor are never read again.
+ */
+export const EXTRACTOR_VERSION = "2026-11-23.1";
+
+/** The grammars every stored graph was made with (both pinned in package.json). */
+const GRAMMARS = "web-tree-sitter@0.25.10+tree-sitter-wasms@0.1.13";
+
+/**
+ * One file's graph as a `GraphStore` keeps it: without the file's path (two files with the same
+ * bytes share one entry), errors with the path written as `\u0000`.
+ */
+export interface StoredFileGraph {
+  /** The key it was stored under (checked on read: a misplaced or corrupt entry is a miss). */
+  readonly key: string;
+  /** `[name, kind, start_line, end_line]` per symbol. */
+  readonly symbols: readonly (readonly [string, string, number, number])[];
+  /** `[module, symbol, line]` per import. */
+  readonly imports: readonly (readonly [string, string | null, number])[];
+  readonly lineKinds: Readonly<Record<string, string>>;
+  readonly errors: readonly string[];
+}
+
+/**
+ * A persistent, content-addressed store of per-file graphs, for `GraphCache`. Keys are hex
+ * strings that name the file's bytes, its language, the grammars and `EXTRACTOR_VERSION`. `get`
+ * returns undefined for anything it cannot read back intact; `put` may drop the entry (a full
+ * disk...): both are caches, never errors. See `DiskGraphStore` (`@graphplan/graph/disk`).
+ */
+export interface GraphStore {
+  get(key: string): StoredFileGraph | undefined;
+  put(key: string, graph: StoredFileGraph): void;
+}
+
+export interface GraphCacheOptions {
+  /** Where per-file graphs outlive this process (`DiskGraphStore`); without it, memory only. */
+  readonly store?: GraphStore;
+  /** Overrides `EXTRACTOR_VERSION` in store keys (for tests). */
+  readonly extractorVersion?: string;
+}
+
+const versionTags = new Map<string, string>();
+
+/** The store key of a file: language (by extension, and whether a header may be C++), versions, sha1 of the text. */
+export function storeKey(path: string, hash: string, extractorVersion: string = EXTRACTOR_VERSION): string | undefined {
+  let language: string | undefined = detectLanguage(path);
+  if (!language) return undefined;
+  if (language === "c" && isSharedHeader(path)) language = isLoaded("cpp") ? "h" : "h-c";
+  let tag = versionTags.get(extractorVersion);
+  if (!tag) versionTags.set(extractorVersion, (tag = hashSource(`${extractorVersion}\0${GRAMMARS}`).slice(0, 12)));
+  return `${hash}-${tag}-${language}`;
+}
+
+/** The stored form of a file graph (see `StoredFileGraph`). */
+export function toStored(key: string, graph: FileGraph): StoredFileGraph {
+  return {
+    key,
+    symbols: graph.symbols.map((s) => [s.name, s.kind, s.start_line, s.end_line] as const),
+    imports: graph.imports.map((i) => [i.module, i.symbol, i.line] as const),
+    lineKinds: graph.lineKinds,
+    errors: graph.errors.map((error) => error.split(graph.file).join("\u0000")),
+  };
+}
+
+const isLine = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value > 0;
+
+/** The file graph of `file` from its stored form; undefined when the entry is not well formed. */
+export function fromStored(stored: unknown, key: string, file: string, hash: string): FileGraph | undefined {
+  if (typeof stored !== "object" || stored === null) return undefined;
+  const { key: storedKey, symbols, imports, lineKinds, errors } = stored as Record<string, unknown>;
+  if (storedKey !== key || !Array.isArray(symbols) || !Array.isArray(imports) || !Array.isArray(errors)) return undefined;
+  if (typeof lineKinds !== "object" || lineKinds === null || Array.isArray(lineKinds)) return undefined;
+  const outSymbols: GraphSymbol[] = [];
+  for (const s of symbols as unknown[]) {
+    if (!Array.isArray(s) || s.length !== 4) return undefined;
+    const [name, kind, start_line, end_line] = s as unknown[];
+    if (typeof name !== "string" || typeof kind !== "string" || !isLine(start_line) || !isLine(end_line)) return undefined;
+    outSymbols.push({ name, kind, file, start_line, end_line });
+  }
+  const outImports: GraphImport[] = [];
+  for (const i of imports as unknown[]) {
+    if (!Array.isArray(i) || i.length !== 3) return undefined;
+    const [module, symbol, line] = i as unknown[];
+    if (typeof module !== "string" || !(symbol === null || typeof symbol === "string") || !isLine(line)) return undefined;
+    outImports.push({ file, module, symbol, line });
+  }
+  const outKinds: Record<string, string> = {};
+  for (const [line, kind] of Object.entries(lineKinds)) {
+    if (typeof kind !== "string" || !/^[1-9][0-9]*$/.test(line)) return undefined;
+    outKinds[line] = kind;
+  }
+  if (!(errors as unknown[]).every((e) => typeof e === "string")) return undefined;
+  const outErrors = (errors as string[]).map((error) => error.split("\u0000").join(file));
+  return freeze({ file, hash, symbols: outSymbols, imports: outImports, lineKinds: outKinds, errors: outErrors });
+}
+
+/**
  * Per-file graphs keyed by path: rebuilding after one file changed re-parses only that file.
  * A cached graph is reused when the file's text is the same string as before (compared with
  * `===`, which V8 answers by pointer for the very same string and by content otherwise, so no
  * text is hashed for unchanged files); a changed file is hashed once and parsed once.
+ *
+ * With a `store` (`new GraphCache({ store: new DiskGraphStore(dir) })`), a file the cache has not
+ * seen in this process is looked up there by its bytes before it is parsed, and every parsed
+ * file is written there: a second process (another instance on the same repository) parses only
+ * the files whose bytes it has never graphed.
  */
 export class GraphCache {
   readonly #entries = new Map<string, CacheEntry>();
-  /** Paths parsed by the last `build` (the rest came from the cache), in input order. */
+  readonly #store: GraphStore | undefined;
+  readonly #version: string;
+  /** Paths parsed by the last `build` (the rest came from the cache or the store), in input order. */
   lastParsed: string[] = [];
+  /** Paths the last `build` read from the store, in input order. */
+  lastStored: string[] = [];
+
+  constructor(options: GraphCacheOptions = {}) {
+    this.#store = options.store;
+    this.#version = options.extractorVersion ?? EXTRACTOR_VERSION;
+  }
 
   /** The graph of `files`. The grammars of their languages must be loaded (`buildGraph` does it). */
   build(files: readonly SourceFile[], extraErrors: readonly string[] = []): Graph {
     return mergeGraphs(this.fileGraphs(files), extraErrors);
   }
 
-  /** The per-file graphs of `files`, from the cache or freshly parsed. */
+  /** The per-file graphs of `files`, from the cache, the store, or freshly parsed. */
   fileGraphs(files: readonly SourceFile[]): FileGraph[] {
     this.lastParsed = [];
+    this.lastStored = [];
     const out: FileGraph[] = [];
+    const store = this.#store;
     for (const file of files) {
       const cached = this.#entries.get(file.path);
       if (cached && cached.source === file.source) {
         out.push(cached.graph);
         continue;
       }
-      const fresh = graphOfFile(file);
-      this.#entries.set(file.path, { source: file.source, graph: fresh });
-      this.lastParsed.push(file.path);
-      out.push(fresh);
+      let graph: FileGraph | undefined;
+      if (store) {
+        const hash = hashSource(file.source);
+        const key = storeKey(file.path, hash, this.#version);
+        if (key) {
+          graph = fromStored(store.get(key), key, file.path, hash);
+          if (graph) this.lastStored.push(file.path);
+          else {
+            graph = graphOfFile(file, hash);
+            this.lastParsed.push(file.path);
+            store.put(key, toStored(key, graph));
+          }
+        }
+      }
+      if (!graph) {
+        graph = graphOfFile(file);
+        this.lastParsed.push(file.path);
+      }
+      this.#entries.set(file.path, { source: file.source, graph });
+      out.push(graph);
     }
     return out;
   }
@@ -402,6 +707,8 @@ export function languagesOf(files: readonly SourceFile[]): LanguageId[] {
   for (const file of files) {
     const language = detectLanguage(file.path);
     if (language) needed.add(language);
+    // A header may be C++ (see `graphOfFile`).
+    if (language === "c" && isSharedHeader(file.path)) needed.add("cpp");
   }
   return [...needed];
 }

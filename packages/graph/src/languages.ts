@@ -44,6 +44,11 @@ export interface DefinitionRule {
   readonly kindOf?: (node: Node) => SymbolKind;
   /** Defaults to the text of the `name` field. Return null to skip the node (e.g. a forward declaration). */
   readonly name?: (node: Node) => string | null;
+  /**
+   * Every symbol the node defines, when it can define several (`typedef struct {...} A, *PA;`);
+   * the graph lists one symbol per name. `name` is then the first of them.
+   */
+  readonly names?: (node: Node) => readonly string[];
 }
 
 export interface LanguageSpec {
@@ -89,7 +94,12 @@ const nameField = (node: Node): string | null => node.childForFieldName("name")?
 
 /** Follows C/C++ `declarator` fields down to the declared name (`int *(*f)(void)` → `f`). */
 function declaratorName(node: Node): string | null {
-  let current: Node | null = node.childForFieldName("declarator");
+  return nameOfDeclarator(node.childForFieldName("declarator"));
+}
+
+/** The name a C/C++ declarator declares (`*(*f)(void)` → `f`). */
+function nameOfDeclarator(declarator: Node | null): string | null {
+  let current = declarator;
   while (current) {
     switch (current.type) {
       case "identifier":
@@ -114,6 +124,30 @@ function declaratorName(node: Node): string | null {
   return null;
 }
 
+/** Every name a C/C++ `typedef` declares (`typedef struct {...} A, *PA;` → A, PA). */
+function typedefNames(node: Node): string[] {
+  const names: string[] = [];
+  for (const declarator of node.childrenForFieldName("declarator")) {
+    const name = nameOfDeclarator(declarator);
+    if (name) names.push(name);
+  }
+  return names;
+}
+
+/**
+ * A C/C++ function definition's name; a definition written through a macro, `TEST_IMPL(name) {...}`
+ * (which the grammar reads as a function of type `TEST_IMPL` whose declarator is `(name)`), is
+ * named as it is written, `TEST_IMPL(name)`.
+ */
+function functionName(node: Node): string | null {
+  const declarator = node.childForFieldName("declarator");
+  const type = node.childForFieldName("type");
+  if (declarator?.type === "parenthesized_declarator" && type && (type.type === "type_identifier" || type.type === "primitive_type")) {
+    return `${type.text}${declarator.text.replace(/\s+/g, " ")}`;
+  }
+  return declaratorName(node);
+}
+
 /** struct/enum/class specifiers define a symbol only when they have a body. */
 const namedWithBody = (node: Node): string | null =>
   node.childForFieldName("body") ? nameField(node) : null;
@@ -130,6 +164,63 @@ function variableValueName(node: Node): string | null {
   return nameField(node);
 }
 const variableValueKind = (node: Node): SymbolKind => (node.childForFieldName("value")?.type === "class" ? "class" : "function");
+
+/** The callee names under which a JS assignment defines a module-level function rather than a method. */
+const EXPORT_OBJECTS = new Set(["exports", "module.exports"]);
+
+/**
+ * `proto.handle = function handle() {...}`, `exports.f = () => ...`, `module.exports = function name() {...}`,
+ * `Foo.prototype.m = function () {...}`, `X.Y = class {...}`: an assignment of a function (a class)
+ * defines it, named by the assigned property (by the function's own name, or `module.exports`,
+ * when the whole of `module.exports` is assigned). Any other assignment defines nothing.
+ */
+function assignedName(node: Node): string | null {
+  const value = node.childForFieldName("right");
+  if (!value || !(JS_FUNCTION_VALUES.has(value.type) || value.type === "class")) return null;
+  const left = node.childForFieldName("left");
+  if (!left) return null;
+  if (left.type === "identifier") return left.text;
+  if (left.type !== "member_expression") return null;
+  if (left.text === "module.exports") return value.childForFieldName("name")?.text ?? "module.exports";
+  return left.childForFieldName("property")?.text ?? null;
+}
+
+function assignedKind(node: Node): SymbolKind {
+  const value = node.childForFieldName("right");
+  if (value?.type === "class") return "class";
+  const left = node.childForFieldName("left");
+  if (left?.type !== "member_expression") return "function";
+  const object = left.childForFieldName("object")?.text;
+  return left.text === "module.exports" || (object !== undefined && EXPORT_OBJECTS.has(object)) ? "function" : "method";
+}
+
+/**
+ * A named function expression, `router.use(function mounted_app(req, res) {...})`, defines its
+ * name, unless the assignment, declarator or pair that holds it already gives it that name.
+ */
+function functionExpressionName(node: Node): string | null {
+  const name = nameField(node);
+  if (!name) return null;
+  const parent = node.parent;
+  if (parent) {
+    const holder =
+      parent.type === "variable_declarator" ? variableValueName(parent)
+      : parent.type === "assignment_expression" ? assignedName(parent)
+      : parent.type === "pair" ? pairName(parent)
+      : null;
+    if (holder === name) return null;
+  }
+  return name;
+}
+
+/** An object literal's `key: function () {...}` (or an arrow function) is a method. */
+function pairName(node: Node): string | null {
+  const value = node.childForFieldName("value");
+  if (!value || !JS_FUNCTION_VALUES.has(value.type)) return null;
+  const key = node.childForFieldName("key");
+  if (!key) return null;
+  return key.type === "string" ? key.text.slice(1, -1) : key.text;
+}
 
 /** A class field whose value is a function (`onClick = () => {...}`) is a method. */
 function fieldFunctionName(node: Node): string | null {
@@ -172,6 +263,11 @@ const JS_DEFINITIONS: Record<string, DefinitionRule> = {
   method_definition: { kind: "method" },
   field_definition: { kind: "method", name: fieldFunctionName },
   variable_declarator: { kind: "function", name: variableValueName, kindOf: variableValueKind },
+  assignment_expression: { kind: "method", name: assignedName, kindOf: assignedKind },
+  pair: { kind: "method", name: pairName },
+  function_expression: { kind: "function", name: functionExpressionName },
+  function: { kind: "function", name: functionExpressionName },
+  generator_function: { kind: "function", name: functionExpressionName },
 };
 
 const TS_DEFINITIONS: Record<string, DefinitionRule> = {
@@ -181,6 +277,9 @@ const TS_DEFINITIONS: Record<string, DefinitionRule> = {
   type_alias_declaration: { kind: "type_alias" },
   public_field_definition: { kind: "method", name: fieldFunctionName },
   abstract_method_signature: { kind: "method" },
+  // Interface and class members without a body, and overloads: `m(x: T): U;`, `function f(x: T): U;`.
+  method_signature: { kind: "method" },
+  function_signature: { kind: "function" },
   module: { kind: "module", name: moduleName },
   internal_module: { kind: "namespace" },
 };
@@ -198,11 +297,11 @@ const C_LIKE_LINE_KINDS = {
 } as const;
 
 const C_DEFINITIONS: Record<string, DefinitionRule> = {
-  function_definition: { kind: "function", name: declaratorName },
+  function_definition: { kind: "function", name: functionName },
   struct_specifier: { kind: "struct", name: namedWithBody },
   union_specifier: { kind: "struct", name: namedWithBody },
   enum_specifier: { kind: "enum", name: namedWithBody },
-  type_definition: { kind: "typedef", name: declaratorName },
+  type_definition: { kind: "typedef", name: declaratorName, names: typedefNames },
 };
 
 const C_LIKE_COMMENT_MARKERS = ["//", "*/"];
@@ -307,6 +406,8 @@ export const LANGUAGES: Readonly<Record<LanguageId, LanguageSpec>> = {
       enum_declaration: { kind: "enum" },
       method_declaration: { kind: "method" },
       constructor_declaration: { kind: "constructor" },
+      // The elements of an `@interface`: `String value() default "";`
+      annotation_type_element_declaration: { kind: "method" },
     },
     importTypes: ["import_declaration"],
     lineKinds: {
@@ -333,6 +434,8 @@ export const LANGUAGES: Readonly<Record<LanguageId, LanguageSpec>> = {
     definitions: {
       function_declaration: { kind: "function" },
       method_declaration: { kind: "method" },
+      // An interface's methods: `Bind(*http.Request, any) error`.
+      method_spec: { kind: "method" },
       type_spec: { kind: "type", kindOf: goTypeKind },
       type_alias: { kind: "type_alias" },
     },
@@ -373,6 +476,8 @@ export const LANGUAGES: Readonly<Record<LanguageId, LanguageSpec>> = {
       },
       mod_item: { kind: "module" },
       type_item: { kind: "type_alias" },
+      // A trait's associated type: `type Error;`
+      associated_type: { kind: "type_alias" },
       union_item: { kind: "struct" },
     },
     importTypes: ["use_declaration", "extern_crate_declaration"],

@@ -49,6 +49,11 @@ export async function loadGrammars(ids: readonly LanguageId[] = LANGUAGE_IDS): P
   }
 }
 
+/** Whether the grammar of `id` is loaded (`parse` works for it). */
+export function isLoaded(id: LanguageId): boolean {
+  return languages.has(id);
+}
+
 /** The loaded tree-sitter `Language` of `id` (for building queries). */
 export function grammar(id: LanguageId): Language {
   const language = languages.get(id);
