@@ -1,4 +1,5 @@
 /** The `bench` command line program (commander). */
+import { existsSync } from "node:fs";
 import { Command, InvalidArgumentError } from "commander";
 import { agentCommand } from "./agent/command.js";
 import { imagesCommand } from "./images/command.js";
@@ -14,8 +15,15 @@ const positiveInt = (value: string): number => {
 
 export function buildProgram(): Command {
   const program = new Command("bench").description("GraphPlan benchmarks");
-  program
-    .command("replay")
+  // Usage errors (an unknown command or option, a missing value) become one thrown line, which the
+  // CLI prints and exits 2 on, in every command: subcommands inherit these settings.
+  program.configureOutput({ outputError: () => undefined });
+  program.exitOverride((error) => {
+    if (error.exitCode === 0) process.exit(0); // --help, --version
+    throw new InvalidArgumentError(error.message);
+  });
+  const replay = program.command("replay");
+  replay
     .description("compile every gold patch of a SWE-bench-style dataset into a plan, verify and execute it, and compare with the gold post-image")
     .requiredOption("--dataset <file>", "JSONL with repo, instance_id, base_commit and patch per line")
     .option("--repos <dir>", "directory holding one git repository per dataset repo, as <owner>__<name> (bare or not)")
@@ -26,7 +34,9 @@ export function buildProgram(): Command {
     .option("--no-git-check", "skip `git apply --check` of each model.patch against the base commit")
     .option("-q, --quiet", "no progress lines on stderr")
     .action(async (opts: { dataset: string; repos?: string; repoMap?: string; instances?: string[]; workers: number; out: string; gitCheck: boolean; quiet?: boolean }) => {
-      if (!opts.repos && !opts.repoMap) throw new InvalidArgumentError("give --repos DIR and/or --repo-map FILE");
+      if (!opts.repos && !opts.repoMap) throw new InvalidArgumentError("error: give --repos DIR and/or --repo-map FILE");
+      if (opts.repos !== undefined && !existsSync(opts.repos)) throw new InvalidArgumentError(`error: --repos ${opts.repos}: no such directory; give the directory holding one git repository per dataset repo, as <owner>__<name>`);
+      if (!existsSync(opts.dataset)) throw new InvalidArgumentError(`error: --dataset ${opts.dataset}: no such file; give a SWE-bench JSONL (repo, instance_id, base_commit, patch per line)`);
       const result = await runReplay({
         dataset: opts.dataset,
         reposDir: opts.repos,
@@ -44,6 +54,11 @@ export function buildProgram(): Command {
       });
       process.stdout.write(`${result.table}\n\nreport: ${result.reportPath}\n`);
     });
+  replay.configureOutput({ outputError: () => undefined });
+  replay.exitOverride((error) => {
+    if (error.exitCode === 0) process.exit(0); // --help
+    throw new InvalidArgumentError(error.message);
+  });
   agentCommand(program);
   imagesCommand(program);
   evalCommand(program);
