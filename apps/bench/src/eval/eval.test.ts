@@ -155,6 +155,51 @@ describe("bench eval on podman", () => {
     expect(events[0]).toBe(`planned ${HOST}`);
   });
 
+  it("spreads instances over two real podman services on two sockets, and when one is killed mid-run its instance runs on the other", async () => {
+    const socket = join(fixtureRoot, `podman-2-${randomUUID().slice(0, 6)}.sock`);
+    const second = `unix://${socket}`;
+    const service = spawn("podman", ["system", "service", "--time=0", second], { stdio: "ignore", detached: true });
+    try {
+      const engine2 = ContainerEngine.make({ host: second });
+      for (let i = 0; ; i++) {
+        if ((await Effect.runPromise(Effect.result(engine2.ping)))._tag === "Success") break;
+        if (i > 100) throw new Error(`the second podman service did not answer on ${socket}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const out = tempDir();
+      const ids = fx.ids.slice(0, 4);
+      const events: EvalEvent[] = [];
+      let killed = false;
+      const result = await Effect.runPromise(
+        runEvaluation(
+          options(fx.preds(Object.fromEntries(ids.map((id) => [id, fx.patches.gold]))), out, {
+            engines: [{ host: HOST, workers: 1 }, { host: second, workers: 1 }],
+            onEvent: (e) => {
+              events.push(e);
+              // The second engine's second instance: its service dies while the container runs.
+              const onSecond = events.filter((x) => x.type === "started" && x.engine === second).length;
+              if (!killed && e.type === "started" && e.engine === second && onSecond === 2) {
+                killed = true;
+                setTimeout(() => process.kill(-service.pid!, "SIGKILL"), 300);
+              }
+            },
+          }),
+        ),
+      );
+      const ranOn = new Set(events.flatMap((e) => (e.type === "finished" && e.outcome.status === "resolved" ? [e.outcome.engine] : [])));
+      expect(ranOn).toEqual(new Set([HOST, second]));
+      expect(events.some((e) => e.type === "engine_lost" && e.engine === second)).toBe(true);
+      expect(result.summary).toMatchObject({ resolved_instances: 4, error_instances: 0 });
+      expect(await containersOf(RUN_ID)).toEqual([]);
+    } finally {
+      try {
+        process.kill(-service.pid!, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+  });
+
   it("takes an engine that stops answering mid-run out of the rotation and runs its instances on the other one", async () => {
     const out = tempDir();
     const ids = fx.ids.slice(0, 4);

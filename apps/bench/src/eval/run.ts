@@ -12,7 +12,7 @@ import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import { parseJsonLines } from "../dataset.js";
 import { InstanceReportSchema, runSummaryText, summarizeRun, summaryFileName, type ReportOutcome, type RunSummary } from "./grading.js";
-import { evaluateInstance, type InstanceJob, type InstanceOutcome } from "./instance.js";
+import { EVAL_RUN_LABEL, evaluateInstance, type InstanceJob, type InstanceOutcome } from "./instance.js";
 import { loadPredictions, modelDirName, type EvalPrediction } from "./predictions.js";
 import { EvalInstanceSchema, instanceImageName, specFor, type EvalInstance } from "./spec.js";
 
@@ -257,6 +257,13 @@ async function writeSummary(options: EvalOptions, plan: Plan): Promise<{ summary
   return { summary, path: resolve(path) };
 }
 
+/** Removes the containers labelled with this run that are still there; never fails. */
+const sweep = (engine: ContainerEngineShape, runId: string) =>
+  engine.containersLabelled({ [EVAL_RUN_LABEL]: runId }).pipe(
+    Effect.flatMap((ids) => Effect.forEach(ids, (id) => engine.removeContainer(id), { discard: true })),
+    Effect.ignore,
+  );
+
 /** The whole run. The summary is written at the end, also when the run is interrupted. */
 export function runEvaluation(options: EvalOptions): Effect.Effect<EvalResult, EvalInputInvalid> {
   return Effect.gen(function* () {
@@ -266,7 +273,11 @@ export function runEvaluation(options: EvalOptions): Effect.Effect<EvalResult, E
     onEvent({ type: "planned", total: plan.jobs.length + plan.preErrors.length, skipped: plan.skipped.length, engines: engines.map((e) => e.shape.endpoint) });
     for (const outcome of plan.preErrors) onEvent({ type: "finished", outcome });
     const summarize = Effect.promise(() => writeSummary(options, plan));
-    const outcomes = yield* runJobs(engines, plan.jobs, onEvent).pipe(Effect.onInterrupt(() => Effect.ignore(summarize)));
+    const outcomes = yield* runJobs(engines, plan.jobs, onEvent).pipe(
+      Effect.onInterrupt(() => Effect.ignore(summarize)),
+      // Containers of this run that a lost engine could not remove, where a live engine sees them (engines sharing storage).
+      Effect.ensuring(Effect.forEach(engines, (e) => sweep(e.shape, options.runId), { discard: true })),
+    );
     const { summary, path } = yield* summarize;
     return { summary, summaryPath: path, outcomes: [...plan.preErrors, ...outcomes], skipped: plan.skipped };
   });
