@@ -19,7 +19,7 @@ import {
 import { applyEdits, editedRanges, type Edit } from "./edits.js";
 import { errorSpans, errorSpansAfter, newSyntaxErrors, type ErrorSpan } from "./check.js";
 import { indentUnit, lineEnd, lineIndent, lineStart, notesOf, placeCode, relativeToColumn, startsLine, trimBlankLines, withNotes } from "./indent.js";
-import { cachedIndentProblems, pythonStructureProblems } from "./pyindent.js";
+import { cachedIndentProblems, indentProblemsAfter, pythonStructureProblems } from "./pyindent.js";
 import { attachedStart, codeEndIndex, deletionRange, onlyCommentAfter, outerNode } from "./targets.js";
 import { PostconditionFailed, PreconditionFailed } from "./errors.js";
 import type {
@@ -340,7 +340,7 @@ export function applyChecked(doc: ParsedDoc, op: string, alternatives: Alternati
     let failure: PostconditionFailed | undefined;
     if (introduced.length > 0) {
       failure = new PostconditionFailed(doc.path, op, syntaxHint(op), introduced);
-    } else if (doc.language === "python" && (failure = indentationFailure(doc, op, source) ?? structureFailure(doc, op, tree, edits))) {
+    } else if (doc.language === "python" && (failure = indentationFailure(doc, op, source, edits) ?? structureFailure(doc, op, tree, edits))) {
       // CPython's indentation rules, which tree-sitter does not enforce.
     } else if (extra) {
       const reason = extra({ ...doc, source, tree }, edits);
@@ -358,8 +358,10 @@ export function applyChecked(doc: ParsedDoc, op: string, alternatives: Alternati
  * the file before did not: an edit may not make a Python file uncompilable. A file that already
  * had such problems may be edited as long as it gets no more of them.
  */
-function indentationFailure(doc: ParsedDoc, op: string, source: string): PostconditionFailed | undefined {
-  const after = cachedIndentProblems(source);
+function indentationFailure(doc: ParsedDoc, op: string, source: string, edits: readonly Edit[]): PostconditionFailed | undefined {
+  const ranges = editedRanges(edits);
+  if (ranges.length === 0) return undefined;
+  const after = indentProblemsAfter(doc.source, source, ranges[0]!.start, ranges[ranges.length - 1]!.end, source.length - doc.source.length);
   if (after.length === 0) return undefined;
   const before = cachedIndentProblems(doc.source);
   if (before.length > 0 && after.length <= before.length) return undefined;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars, withTree } from "@graphplan/graph";
 import { cpythonParse, sample } from "@graphplan/testkit";
-import { pythonIndentProblems, scanPython } from "./pyindent.js";
+import { indentProblemsAfter, pythonIndentProblems, scanPython } from "./pyindent.js";
 
 beforeAll(() => loadGrammars(["python"]));
 
@@ -132,5 +132,27 @@ describe("CPython's indentation rules", () => {
       if (rejected !== (oracle[k] !== null)) disagreements.push(`${oracle[k] ?? "CPython compiles it"} / ours: ${ours[0]?.message ?? "none"}\n${source}`);
     });
     expect(disagreements.slice(0, 3)).toEqual([]);
+  });
+
+  test("the incremental check (only the top-level statements around an edit) equals a full scan, on 600 random edits", () => {
+    let seed = 777;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const pieces = ["    x = 1\n", "if a:\n", "        pass\n", "else:\n", '"""\n', "  )\n", "def g():\n    return (1,\n", "\tb = 2\n", "# c\n", "y = 3\n", ""];
+    const bases = [TRICKY, sample("sample.py"), `${TRICKY}\n\n${sample("sample.py")}`];
+    const mismatches: string[] = [];
+    for (let k = 0; k < 600; k++) {
+      const before = bases[k % bases.length]!;
+      const at = random(before.length + 1);
+      const cut = Math.min(before.length, at + random(3) * random(40));
+      const text = pieces[random(pieces.length)]!;
+      const after = before.slice(0, at) + text + before.slice(cut);
+      const incremental = indentProblemsAfter(before, after, at, at + text.length, after.length - before.length);
+      const full = pythonIndentProblems(after);
+      if (JSON.stringify(incremental) !== JSON.stringify(full)) mismatches.push(`${at}..${cut} ${JSON.stringify(text)}: ${JSON.stringify(incremental)} vs ${JSON.stringify(full)}`);
+    }
+    expect(mismatches.slice(0, 3)).toEqual([]);
   });
 });

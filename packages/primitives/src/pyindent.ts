@@ -25,11 +25,26 @@ export interface PythonLines {
   readonly inString: Set<number>;
   /** For each line of {@link inString}, the 0-based line where its string opened. */
   readonly stringStart: Map<number, number>;
+  /** Offsets of the lines where a scan may start afresh (top-level statements; ascending). */
+  readonly safe: number[];
+  /** Where a scan with `stopAt` stopped (undefined when it reached the end). */
+  readonly stoppedAt?: number;
 }
 
 const TAB = 9;
 const SPACE = 32;
 const FORMFEED = 12;
+
+/** The lower-case word at `at` (up to 8 letters; "" when none). */
+function wordAt(source: string, at: number, end: number): string {
+  let k = at;
+  while (k < end && k - at < 9) {
+    const c = source.charCodeAt(k);
+    if (c < 97 || c > 122) break;
+    k++;
+  }
+  return source.slice(at, k);
+}
 
 /** The statements a clause may follow at the same indentation. */
 const CLAUSES: Readonly<Record<string, readonly string[]>> = {
@@ -40,13 +55,26 @@ const CLAUSES: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Scans Python source with the tokenizer's rules for lines, strings, brackets and indentation. */
-export function scanPython(source: string, limit = 20): PythonLines {
+export interface ScanOptions {
+  /** At most this many problems (default 20). */
+  readonly limit?: number;
+  /** Start at this offset, a line that {@link PythonLines.safe} lists (default 0), which is line `fromLine` (0-based). */
+  readonly from?: number;
+  readonly fromLine?: number;
+  /** Stop at the first safe line for which this is true (the rest of the text scans as before). */
+  readonly stopAt?: (offset: number) => boolean;
+}
+
+export function scanPython(source: string, options: ScanOptions = {}): PythonLines {
+  const limit = options.limit ?? 20;
+  const safe: number[] = [];
+  let stoppedAt: number | undefined;
   const problems: IndentProblem[] = [];
   const inString = new Set<number>();
   const stringStart = new Map<number, number>();
   const stack = [0];
-  /** The first word of the last statement at each indentation column. */
-  const lastAt = new Map<number, string>();
+  /** The first word of the last statement at each level of {@link stack}. */
+  const words = [""];
   const altStack = [0];
   let depth = 0;
   /** The quote of an open triple-quoted string ('"""' or "'''"). */
@@ -56,9 +84,9 @@ export function scanPython(source: string, limit = 20): PythonLines {
   /** The last significant character of the previous logical line was ':'. */
   let opener = false;
   let openerLine = 0;
-  let line = 0;
+  let line = options.fromLine ?? 0;
   const n = source.length;
-  let i = 0;
+  let i = options.from ?? 0;
   const report = (at: number, message: string): void => {
     if (problems.length < limit) problems.push({ line: at + 1, message });
   };
@@ -90,6 +118,15 @@ export function scanPython(source: string, limit = 20): PythonLines {
       const c = j < end ? source.charCodeAt(j) : -1;
       const blank = c === -1 || c === 35 /* # */ || c === 13 || (c === 92 /* \ */ && j + 1 >= end);
       if (!blank) {
+        // A statement at column 0 outside any string or bracket, after a line that opens no
+        // block, and not a clause: the state here is the same whatever came before (a restart point).
+        if (col === 0 && stack.length === 1 && !opener && !CLAUSES[wordAt(source, j, end)]) {
+          if (options.stopAt && i > (options.from ?? 0) && options.stopAt(i)) {
+            stoppedAt = i;
+            break;
+          }
+          safe.push(i);
+        }
         const top = stack[stack.length - 1]!;
         const altTop = altStack[altStack.length - 1]!;
         if (col > top) {
@@ -97,6 +134,7 @@ export function scanPython(source: string, limit = 20): PythonLines {
           else if (alt <= altTop) report(line, "inconsistent use of tabs and spaces in indentation (TabError)");
           stack.push(col);
           altStack.push(alt);
+          words.push("");
         } else {
           if (opener) report(openerLine, `expected an indented block after line ${openerLine + 1}, which ends with ':' (the next statement, line ${line + 1}, is not indented deeper)`);
           if (col === top) {
@@ -105,6 +143,7 @@ export function scanPython(source: string, limit = 20): PythonLines {
             while (stack.length > 1 && col < stack[stack.length - 1]!) {
               stack.pop();
               altStack.pop();
+              words.pop();
             }
             if (col !== stack[stack.length - 1]) report(line, "unindent does not match any outer indentation level");
             else if (alt !== altStack[altStack.length - 1]) report(line, "inconsistent use of tabs and spaces in indentation (TabError)");
@@ -112,13 +151,20 @@ export function scanPython(source: string, limit = 20): PythonLines {
         }
         opener = false;
         // A clause (else, elif, except, finally) continues the statement before it at its column.
-        for (const key of [...lastAt.keys()]) if (key > col) lastAt.delete(key);
-        const word = /^(?:async\s+)?([a-z]+)/.exec(source.slice(j, Math.min(end, j + 16)))?.[1] ?? "";
-        const allowed = CLAUSES[word];
-        if (allowed && /^[a-z]+(?=[\s:(])/.test(source.slice(j, Math.min(end, j + 16))) && !allowed.includes(lastAt.get(col) ?? "")) {
-          report(line, `invalid syntax: '${word}' does not follow ${allowed.filter((w) => w !== "else" || word === "finally").map((w) => `'${w}'`).join(" or ")} at the same indentation`);
+        let word = wordAt(source, j, end);
+        if (word === "async") {
+          let k = j + 5;
+          while (k < end && (source.charCodeAt(k) === SPACE || source.charCodeAt(k) === TAB)) k++;
+          word = wordAt(source, k, end);
         }
-        lastAt.set(col, word);
+        const allowed = CLAUSES[word];
+        if (allowed && !allowed.includes(words[words.length - 1]!)) {
+          const next = source.charCodeAt(j + word.length);
+          if (next === SPACE || next === TAB || next === 58 /* : */ || next === 40 /* ( */) {
+            report(line, `invalid syntax: '${word}' does not follow ${allowed.filter((w) => w !== "else" || word === "finally").map((w) => `'${w}'`).join(" or ")} at the same indentation`);
+          }
+        }
+        words[words.length - 1] = word;
       } else {
         // A blank or comment-only line: no indentation, no tokens.
         i = end + 1;
@@ -183,9 +229,11 @@ export function scanPython(source: string, limit = 20): PythonLines {
     i = end + 1;
     line++;
   }
-  if (triple !== undefined) report(tripleLine, triple.length === 3 ? "unterminated triple-quoted string literal" : "unterminated string literal");
-  if (opener) report(openerLine, `expected an indented block after line ${openerLine + 1}, which ends with ':' (the file ends)`);
-  return { problems, inString, stringStart };
+  if (stoppedAt === undefined) {
+    if (triple !== undefined) report(tripleLine, triple.length === 3 ? "unterminated triple-quoted string literal" : "unterminated string literal");
+    if (opener) report(openerLine, `expected an indented block after line ${openerLine + 1}, which ends with ':' (the file ends)`);
+  }
+  return { problems, inString, stringStart, safe, stoppedAt };
 }
 
 /** True when the line `start..end` ends with a backslash (before an optional CR). */
@@ -204,16 +252,69 @@ export function pythonIndentProblems(source: string): IndentProblem[] {
   return scanPython(source).problems;
 }
 
-const cache = new Map<string, IndentProblem[]>();
+interface Scan {
+  readonly problems: readonly IndentProblem[];
+  readonly safe: readonly number[];
+}
+
+const cache = new Map<string, Scan>();
+
+function remember(source: string, scan: Scan): Scan {
+  if (cache.size >= 8) cache.delete(cache.keys().next().value!);
+  cache.set(source, scan);
+  return scan;
+}
+
+function fullScan(source: string): Scan {
+  return cache.get(source) ?? remember(source, scanPython(source));
+}
 
 /** {@link pythonIndentProblems}, remembering the last few texts (a step checks the text before and after). */
-export function cachedIndentProblems(source: string): IndentProblem[] {
-  const hit = cache.get(source);
-  if (hit) return hit;
-  const problems = pythonIndentProblems(source);
-  if (cache.size >= 8) cache.delete(cache.keys().next().value!);
-  cache.set(source, problems);
-  return problems;
+export function cachedIndentProblems(source: string): readonly IndentProblem[] {
+  return fullScan(source).problems;
+}
+
+/** Index of the last element of ascending `list` that is <= `value` (-1 when none). */
+function lastAtMost(list: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = list.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]! <= value) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+const countLines = (source: string, end: number): number => {
+  let n = 0;
+  for (let k = source.indexOf("\n"); k >= 0 && k < end; k = source.indexOf("\n", k + 1)) n++;
+  return n;
+};
+
+/**
+ * The indentation problems of `after`, the text `before` became through edits that changed
+ * `after`'s range `start..end` (new offsets) and shifted what follows by `delta`. When `before`
+ * had none, only the top-level statements around the change are scanned: from the last restart
+ * point before it to the first one after it that was a restart point of `before` too (the rest
+ * scans as before, with no problem). The result is remembered for the next step.
+ */
+export function indentProblemsAfter(before: string, after: string, start: number, end: number, delta: number): readonly IndentProblem[] {
+  const hit = cache.get(after);
+  if (hit) return hit.problems;
+  const old = fullScan(before);
+  if (old.problems.length > 0) return fullScan(after).problems;
+  const k = lastAtMost(old.safe, start);
+  const from = k >= 0 ? old.safe[k]! : 0;
+  const oldSafe = new Set(old.safe);
+  const window = scanPython(after, { from, fromLine: countLines(after, from), stopAt: (offset) => offset >= end && oldSafe.has(offset - delta) });
+  const stop = window.stoppedAt;
+  const safe = [...old.safe.slice(0, Math.max(0, k)), ...window.safe];
+  if (stop !== undefined) for (let m = lastAtMost(old.safe, stop - delta); m >= 0 && m < old.safe.length; m++) safe.push(old.safe[m]! + delta);
+  return remember(after, { problems: window.problems, safe }).problems;
 }
 
 export interface StructureProblem {
@@ -237,7 +338,11 @@ export function pythonStructureProblems(root: Node, ranges: readonly { start: nu
     let scope: Node | null = startNode;
     while (scope && scope.parent && (scope.startIndex > range.start || scope.endIndex < range.end)) scope = scope.parent;
     if (!scope) continue;
-    for (const node of scope.descendantsOfType(JUMPS)) {
+    // Only the nodes that overlap the range (a module-level insertion must not walk the module).
+    const last = Math.max(range.start, range.end - 1);
+    const from = (root.descendantForIndex(range.start, range.start) ?? root).startPosition;
+    const to = (root.descendantForIndex(last, last) ?? root).endPosition;
+    for (const node of scope.descendantsOfType(JUMPS, from, to)) {
       if (!node || node.endIndex < range.start || node.startIndex > range.end) continue;
       const message = jumpProblem(node);
       if (message) problems.push({ line: node.startPosition.row + 1, message });
