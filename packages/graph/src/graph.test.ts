@@ -1,6 +1,6 @@
 import { Parser, Tree } from "web-tree-sitter";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { buildGraph, GraphCache, GraphSchema, graphOfFile, loadGrammars } from "./index.js";
+import { blankMacros, buildGraph, detectFileLanguage, GraphCache, GraphSchema, graphOfFile, loadGrammars } from "./index.js";
 
 const python = (name: string, body = "pass") => `import os\n\n\ndef ${name}():\n    ${body}\n`;
 
@@ -139,5 +139,51 @@ describe("GraphCache", () => {
       graph.line_kinds["pkg/m0.py"]!["1"] = "if_statement";
     }).toThrow(TypeError);
     expect(cache.get("pkg/m0.py")?.hash).toMatch(/^[0-9a-f]{40}$/);
+  });
+});
+
+describe("C and C++ macros and headers", () => {
+  it("blanks the macros the grammars cannot read, keeping every position", () => {
+    const source = [
+      "#define FIELDS int a;",
+      "struct s {",
+      "  FIELDS",
+      "};",
+      "FMT_BEGIN_NAMESPACE",
+      "FMT_CONSTEXPR auto f() -> int { return 1; }",
+      "GTEST_DISALLOW_COPY_(Foo);",
+      "class GTEST_API_ Bar {",
+      "  void g() LOCKS_EXCLUDED(mu_) {}",
+      "};",
+      "TEST(Suite, Name) {",
+      "}",
+      "UV_EXTERN BOOL h(void);",
+    ].join("\n");
+    const blanked = blankMacros(source);
+    expect(blanked.length).toBe(source.length);
+    expect(blanked.split("\n").map((line) => line.trim())).toEqual([
+      "#define FIELDS int a;",
+      "struct s {",
+      "",
+      "};",
+      "",
+      "auto f() -> int { return 1; }",
+      "",
+      `class ${" ".repeat("GTEST_API_".length)} Bar {`,
+      `void g() ${" ".repeat("LOCKS_EXCLUDED(mu_)".length)} {}`,
+      "};",
+      "TEST(Suite, Name) {",
+      "}",
+      "BOOL h(void);",
+    ]);
+  });
+
+  it("reads a .h header as C++ only when it is C++", async () => {
+    await loadGrammars(["c", "cpp"]);
+    expect(detectFileLanguage("a.h", "struct point { int x; };\nint add(int a, int b);\n")).toBe("c");
+    expect(detectFileLanguage("a.h", "namespace n {\nclass A { public: int x; };\n}\n")).toBe("cpp");
+    const graph = await buildGraph([{ path: "a.h", source: "namespace n {\ntemplate <typename T> class A { public: T f() const { return T(); } };\n}\n" }]);
+    expect(graph.symbols.map((s) => `${s.kind} ${s.name}`)).toEqual(["namespace n", "class A", "function f"]);
+    expect(graph.errors).toEqual([]);
   });
 });

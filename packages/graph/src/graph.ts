@@ -357,11 +357,23 @@ function isMacroCall(trimmed: string, next: string | undefined): boolean {
   return trimmed.includes(";") ? true : !(next ?? "").trimStart().startsWith("{");
 }
 
+/** How many more parentheses `text` opens than it closes. */
+function depthOf(text: string): number {
+  let depth = 0;
+  for (const char of text) {
+    if (char === "(") depth++;
+    else if (char === ")") depth--;
+  }
+  return depth;
+}
+
 /**
  * The source with the macros the C/C++ grammars cannot read replaced by spaces: a line that is
  * one all-caps name and nothing else (`UV_REQ_FIELDS`, `FMT_BEGIN_NAMESPACE`), and all-caps names
  * that open a line before a declaration (`FMT_CONSTEXPR auto f()`, `GTEST_API_ class X`).
- * Whole-line calls of all-caps macros go too (`isMacroCall`). Preprocessor lines and their
+ * Whole-line calls of all-caps macros go too (`isMacroCall`, also over up to four lines), an
+ * all-caps name between `class`/`struct` and the class's name (`class GTEST_API_ Foo {`), and an
+ * all-caps annotation after a parameter list (`void f() LOCKS_EXCLUDED(mu_) {`). Preprocessor lines and their
  * continuations are left as they are. Same length, same lines.
  */
 export function blankMacros(source: string): string {
@@ -376,6 +388,36 @@ export function blankMacros(source: string): string {
     if (inDirective || trimmed.startsWith("#")) continue;
     if (MACRO_NAME.test(trimmed) || isMacroCall(trimmed, lines[i + 1])) {
       lines[i] = " ".repeat(line.length);
+      changed = true;
+      continue;
+    }
+    // A macro call whose arguments run over a few lines: `GTEST_DISABLE_MSC_WARNINGS_PUSH_(4251 \`.
+    const open = /^[A-Z][A-Z0-9_]*[A-Z_][A-Z0-9_]*\s*\(/.exec(trimmed);
+    if (open && MACRO_NAME.test(open[0].replace(/\s*\($/, ""))) {
+      let joined = trimmed;
+      let last = i;
+      while (last < i + 3 && last + 1 < lines.length && depthOf(joined) > 0) joined += " " + lines[++last]!.trim();
+      if (last > i && isMacroCall(joined.replace(/\\ /g, " "), lines[last + 1])) {
+        for (let j = i; j <= last; j++) lines[j] = " ".repeat(lines[j]!.length);
+        changed = true;
+        continued = false;
+        i = last;
+        continue;
+      }
+    }
+    // An annotation macro after a parameter list: `void Wait(State s) LOCKS_EXCLUDED(mu_) {`.
+    const trailing = /\)\s*(?:const\s*)?(?:noexcept\s*)?(?:override\s*)?([A-Z][A-Z0-9_]*[A-Z_][A-Z0-9_]*(?:\([^()]*\))?)\s*(?:\{.*|;|=.*|\/\/.*)?$/.exec(line);
+    if (trailing && MACRO_NAME.test(trailing[1]!.replace(/\(.*$/, ""))) {
+      const at = trailing.index + trailing[0].indexOf(trailing[1]!);
+      lines[i] = line.slice(0, at) + " ".repeat(trailing[1]!.length) + line.slice(at + trailing[1]!.length);
+      changed = true;
+      continue;
+    }
+    // A macro between `class`/`struct` and the name: `class GTEST_API_ ScopedTrace {`.
+    const tagged = /^((?:template\s*<.*>\s*)?(?:class|struct)\s+)([A-Z][A-Z0-9_]*[A-Z_][A-Z0-9_]*)(\s+[A-Za-z_]\w*\s*(?:[:{]|final\b|$))/.exec(line.trimStart());
+    if (tagged) {
+      const at = line.length - line.trimStart().length + tagged[1]!.length;
+      lines[i] = line.slice(0, at) + " ".repeat(tagged[2]!.length) + line.slice(at + tagged[2]!.length);
       changed = true;
       continue;
     }
@@ -521,7 +563,7 @@ interface CacheEntry {
  * (languages.ts, imports.ts, this file) can change a file's graph, so that stored graphs of the
  * old extractor are never read again.
  */
-export const EXTRACTOR_VERSION = "2026-11-23.1";
+export const EXTRACTOR_VERSION = "2026-11-24.1";
 
 /** The grammars every stored graph was made with (both pinned in package.json). */
 const GRAMMARS = "web-tree-sitter@0.25.10+tree-sitter-wasms@0.1.13";

@@ -114,6 +114,10 @@ function nameOfDeclarator(declarator: Node | null): string | null {
         // `void (*get_handler(int))(int)`: the name is inside the parentheses.
         current = current.namedChild(0);
         break;
+      case "reference_declarator":
+        // `const T& name() const`: the declarator is the node's one named child, in no field.
+        current = current.lastNamedChild;
+        break;
       default: {
         const next = current.childForFieldName("declarator") ?? current.childForFieldName("name");
         if (!next) return null;
