@@ -208,8 +208,8 @@ function run(
 ): Effect.Effect<string, ImageBuildFailed | ContainerError> {
   return Effect.gen(function* () {
     const result = yield* container.exec(command, { workdir: options.workdir, timeoutMs: options.timeoutMs ?? 1_800_000, user: "root", env: options.env });
-    if (result.timedOut) return yield* Effect.fail(new ImageBuildFailed({ image, step, detail: `\`${command}\` did not finish within ${Math.round((options.timeoutMs ?? 1_800_000) / 1000)} s: ${tail(result.output)}` }));
-    if (result.exitCode !== 0) return yield* Effect.fail(new ImageBuildFailed({ image, step, detail: `\`${command}\` exited ${result.exitCode}: ${tail(result.output)}` }));
+    if (result.timedOut) return yield* Effect.fail(new ImageBuildFailed({ image, step, detail: `did not finish within ${Math.round((options.timeoutMs ?? 1_800_000) / 1000)} s: ${tail(result.output)}` }));
+    if (result.exitCode !== 0) return yield* Effect.fail(new ImageBuildFailed({ image, step, detail: `exited ${result.exitCode}: ${tail(result.output)}` }));
     return result.output;
   });
 }
@@ -460,6 +460,11 @@ function instanceLayer(ctx: LayerContext, environment: RecipeEnvironment, envIma
 // --- The build --------------------------------------------------------------------------------------------
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+/** A message on one progress line: its lines joined, the end kept (where the command's output says what failed). */
+const oneLine = (text: string, max = 400): string => {
+  const joined = text.trim().split("\n").map((l) => l.trim()).filter(Boolean).join(" | ");
+  return joined.length > max ? `…${joined.slice(-max)}` : joined;
+};
 
 /**
  * Builds (or reuses) the instance images of `options.instances`, one after the other. An instance
@@ -495,7 +500,7 @@ export function buildImages(options: BuildOptions): Effect.Effect<BuildReport, B
       const image = instanceImageName(instance.instance_id, { namespace: options.namespace === undefined ? "swebench" : options.namespace, tag: options.tag ?? "latest" });
       if ("error" in envImage) {
         entries.push({ ...common, status: "failed", environment: environment.name, image, ms: 0, error: envImage.error });
-        say(`${prefix} failed: environment ${environment.name}: ${envImage.error.split("\n")[0]}`);
+        say(`${prefix} failed: environment ${environment.name}: ${oneLine(envImage.error)}`);
         continue;
       }
       const started = Date.now();
@@ -504,7 +509,7 @@ export function buildImages(options: BuildOptions): Effect.Effect<BuildReport, B
       if (result._tag === "Failure") {
         if (result.failure._tag === "EngineUnavailable") return yield* Effect.fail(result.failure);
         entries.push({ ...common, status: "failed", environment: environment.name, environmentImage: envImage.name, image, ms, error: describe(result.failure) });
-        say(`${prefix} failed (${(ms / 1000).toFixed(1)} s): ${describe(result.failure).split("\n")[0]}`);
+        say(`${prefix} failed (${(ms / 1000).toFixed(1)} s): ${oneLine(describe(result.failure))}`);
         continue;
       }
       entries.push({ ...common, status: result.success, environment: environment.name, environmentImage: envImage.name, image, ms });

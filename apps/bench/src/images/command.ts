@@ -92,7 +92,7 @@ export function buildSummary(report: BuildReport): string {
     `  failed         ${count("failed")}`,
     `  no environment ${count("no_environment")}`,
     ...(report.baseImage ? [`base image       ${report.baseImage}`] : []),
-    ...failed.map((e) => `failed ${e.instance_id}: ${(e.error ?? "").split("\n")[0]}`),
+    ...failed.map((e) => `failed ${e.instance_id}: ${(e.error ?? "").trim().split("\n").slice(-3).join(" | ")}`),
   ].join("\n");
 }
 
