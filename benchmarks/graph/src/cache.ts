@@ -1,0 +1,143 @@
+/**
+ * Usage: pnpm --filter @graphplan/bench-graph bench:cache -- --git-dir REPO.git --commits A,B [--repeat R] [--json]
+ *
+ * What the persistent graph cache (`GraphCache({ store: new DiskGraphStore(dir) })`) saves a
+ * second agent instance on the same repository. The work trees of commits A and B are read from
+ * the (bare) repository with `git archive` into memory (not timed); then, R times each, every
+ * run in a fresh process-local cache and, where a store is used, a fresh temporary directory:
+ *
+ * - today: the graph of A with a `GraphCache` and no store;
+ * - cold: the graph of A with an empty store (every file parsed and handed to the store, whose
+ *   writes finish on libuv's thread pool after the build returns: that wait is printed apart);
+ * - second commit: a new cache on that store, the graph of B (the files B shares with A are read
+ *   back, the others parsed and written);
+ * - same commit: a new cache on that store, the graph of A again (every file read back).
+ *
+ * Prints medians, ratios (cold / today, second commit / cold) and the load average.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { GraphCache, languagesOf, loadGrammars, SUPPORTED_EXTENSIONS, type SourceFile } from "@graphplan/graph";
+import { DiskGraphStore } from "@graphplan/graph/disk";
+import { median } from "./measure.js";
+
+const argv = process.argv.slice(2);
+const { values } = parseArgs({
+  args: argv[0] === "--" ? argv.slice(1) : argv,
+  options: {
+    "git-dir": { type: "string" },
+    commits: { type: "string" },
+    repeat: { type: "string", default: "3" },
+    json: { type: "boolean", default: false },
+  },
+});
+const gitDir = values["git-dir"];
+const commits = values.commits?.split(",") ?? [];
+const repeat = Number(values.repeat);
+if (!gitDir || commits.length !== 2 || !(repeat >= 1)) {
+  process.stderr.write("usage: cache --git-dir REPO.git --commits A,B [--repeat R] [--json]\n");
+  process.exit(2);
+}
+
+/** The supported files of `commit`, read with `git ls-tree` and `git cat-file --batch` (no work tree). */
+function filesAt(commit: string): SourceFile[] {
+  const listing = execFileSync("git", ["--git-dir", gitDir!, "ls-tree", "-r", "-z", commit], { maxBuffer: 1 << 28, encoding: "utf8" });
+  const wanted: { path: string; blob: string }[] = [];
+  for (const record of listing.split("\0")) {
+    const match = /^\d+ blob ([0-9a-f]+)\t(.+)$/s.exec(record);
+    if (!match) continue;
+    const path = match[2]!;
+    const dot = path.lastIndexOf(".");
+    if (dot < 0 || !SUPPORTED_EXTENSIONS.includes(path.slice(dot).toLowerCase())) continue;
+    if (path.split("/").some((part) => part === "node_modules")) continue;
+    wanted.push({ path, blob: match[1]! });
+  }
+  const out = execFileSync("git", ["--git-dir", gitDir!, "cat-file", "--batch"], {
+    input: wanted.map((w) => w.blob).join("\n") + "\n",
+    maxBuffer: 1 << 30,
+  });
+  const files: SourceFile[] = [];
+  let at = 0;
+  for (const { path } of wanted) {
+    const headerEnd = out.indexOf(10, at);
+    const size = Number(out.subarray(at, headerEnd).toString("latin1").split(" ")[2]);
+    files.push({ path, source: out.subarray(headerEnd + 1, headerEnd + 1 + size).toString("utf8") });
+    at = headerEnd + 1 + size + 1;
+  }
+  return files;
+}
+
+const loadBefore = loadavg()[0]!;
+const [a, b] = [filesAt(commits[0]!), filesAt(commits[1]!)];
+const sourcesOfA = new Map(a.map((f) => [f.path, f.source]));
+const shared = b.filter((f) => sourcesOfA.get(f.path) === f.source).length;
+await loadGrammars(languagesOf([...a, ...b]));
+
+const timeIt = (run: () => void): number => {
+  (globalThis as { gc?: () => void }).gc?.();
+  const start = performance.now();
+  run();
+  return performance.now() - start;
+};
+
+const today: number[] = [];
+const cold: number[] = [];
+const coldFlush: number[] = [];
+const second: number[] = [];
+const same: number[] = [];
+let secondParsed = 0;
+let bytes = 0;
+let entries = 0;
+// One untimed warm-up of the parsers and the JIT.
+new GraphCache().build(a);
+for (let i = 0; i < repeat; i++) {
+  today.push(timeIt(() => new GraphCache().build(a)));
+  const dir = mkdtempSync(join(tmpdir(), "graph-cache-bench-"));
+  try {
+    const coldStore = new DiskGraphStore(dir);
+    cold.push(timeIt(() => new GraphCache({ store: coldStore }).build(a)));
+    // The entries are written on libuv's thread pool after the build returns: timed apart.
+    const flushStart = performance.now();
+    await coldStore.flush();
+    coldFlush.push(performance.now() - flushStart);
+    const secondStore = new DiskGraphStore(dir);
+    const cache = new GraphCache({ store: secondStore });
+    second.push(timeIt(() => cache.build(b)));
+    secondParsed = cache.lastParsed.length;
+    await secondStore.flush();
+    const sameStore = new DiskGraphStore(dir);
+    same.push(timeIt(() => new GraphCache({ store: sameStore }).build(a)));
+    await sameStore.flush();
+    bytes = sameStore.size();
+    entries = Number(execFileSync("sh", ["-c", `find ${JSON.stringify(dir)} -name '*.json' | wc -l`], { encoding: "utf8" }).trim());
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+const loadAfter = loadavg()[0]!;
+const m = { today: median(today), cold: median(cold), coldFlush: median(coldFlush), second: median(second), same: median(same) };
+const result = {
+  commits,
+  files: [a.length, b.length],
+  sharedFiles: shared,
+  secondParsed,
+  store: { bytes, entries },
+  ms: m,
+  runs: { today, cold, coldFlush, second, same },
+  ratios: { coldOverToday: m.cold / m.today, secondOverCold: m.second / m.cold, sameOverCold: m.same / m.cold },
+  load: [loadBefore, loadAfter],
+};
+if (values.json) process.stdout.write(JSON.stringify(result, null, 2) + "\n");
+else {
+  const ms = (x: number) => `${x.toFixed(0)} ms`;
+  console.log(`persistent graph cache, ${gitDir} ${commits.map((c) => c.slice(0, 7)).join(" → ")} (load avg ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}; median of ${repeat})`);
+  console.log(`files: ${a.length} at A, ${b.length} at B, ${shared} of B's with the same text at A; store after A: ${entries} entries, ${(bytes / 1e6).toFixed(1)} MB`);
+  console.log(`today (GraphCache, no store), A:      ${ms(m.today)}  [${today.map(ms).join(", ")}]`);
+  console.log(`cold store, A (parse + write):        ${ms(m.cold)}  [${cold.map(ms).join(", ")}]  ratio to today ${result.ratios.coldOverToday.toFixed(3)}`);
+  console.log(`  then its writes finishing (thread pool): ${ms(m.coldFlush)}  [${coldFlush.map(ms).join(", ")}]`);
+  console.log(`second commit, B (${secondParsed} parsed):        ${ms(m.second)}  [${second.map(ms).join(", ")}]  ratio to cold ${result.ratios.secondOverCold.toFixed(3)} (target <= 0.10)`);
+  console.log(`same commit again, A (all read back): ${ms(m.same)}  [${same.map(ms).join(", ")}]  ratio to cold ${result.ratios.sameOverCold.toFixed(3)}`);
+}
