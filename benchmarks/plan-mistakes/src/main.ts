@@ -1,0 +1,261 @@
+/**
+ * Plans as LLMs really write them. Every gold patch of the dataset is compiled into a plan
+ * (`compile` of @graphplan/bench, on the pre-images read from the bare clones); the plan is
+ * mutated one mistake per variant (src/mutate.ts); each variant goes the way of
+ * `graphplan apply PLAN --json` (plan normalisation when the build has it, the plan schema, the
+ * verifier, then the runtime's all-or-nothing apply, on an in-memory workspace) and is classified:
+ *
+ * - corrected: exit 0 and the files equal the gold result;
+ * - rejected, says the fix: refused, and the message names the fix (the words of the variant);
+ * - rejected, vague: refused otherwise;
+ * - silent wrong: exit 0 with another result (of which: Python files CPython cannot compile;
+ *   and, for mistakes that yield another valid plan, how many the verifier warned about).
+ *
+ * Usage: pnpm -s bench --repos DIR --dataset FILE [--limit N] [--offset N] [--mistakes a,b] [--samples N]
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { compile, GitObjectReader, parseUnifiedDiff, postImages, preImagePaths, readDataset, repositoryPath } from "@graphplan/bench";
+import { buildGraph, detectLanguage, loadGrammars, type Graph, type LanguageId } from "@graphplan/graph";
+import * as Primitives from "@graphplan/primitives";
+import { PlanSchema, PlanSession, type Plan, type Step } from "@graphplan/primitives";
+import { applyPlan, Workspace } from "@graphplan/runtime";
+import * as Templates from "@graphplan/templates";
+import { formalHandlers, runFormalPlan } from "@graphplan/templates";
+import { verifyPlan } from "@graphplan/verifier";
+import { Effect, Result } from "effect";
+import { MISTAKES, ROOT, variantsOf, type Mistake, type StepContext, type Variant } from "./mutate.js";
+
+type Outcome = { ok: true; files: Map<string, string>; warnings: string[]; notes: string[] } | { ok: false; message: string };
+
+type Normalizer = (plan: unknown, options: { root: string }) => { plan: unknown; corrections: readonly { step: number | null; message: string }[] };
+const normalize = (Templates as unknown as { normalizePlan?: Normalizer }).normalizePlan;
+/** CPython's indentation rules in TypeScript, when the build has them: run on every pre-image, they must flag none. */
+const indentProblems = (Primitives as unknown as { pythonIndentProblems?: (source: string) => unknown[] }).pythonIndentProblems;
+
+/** The CLI's first zod issue: the branch of a union that got furthest. */
+function firstIssue(issues: readonly { path: PropertyKey[]; message: string; code: string; errors?: unknown[][] }[], prefix: PropertyKey[] = []): { path: PropertyKey[]; message: string } {
+  const issue = issues[0];
+  if (!issue) return { path: prefix, message: "invalid" };
+  const path = [...prefix, ...issue.path];
+  if (issue.code !== "invalid_union" || !issue.errors?.length) return { path, message: issue.message };
+  return issue.errors.map((b) => firstIssue(b as never, path)).reduce((best, next) => (next.path.length > best.path.length ? next : best));
+}
+
+/** `graphplan apply --json` in process: normalise, schema, verify, apply. */
+export async function applyLikeCli(raw: unknown, files: ReadonlyMap<string, string>, graph: Graph): Promise<Outcome> {
+  let json = raw;
+  const notes: string[] = [];
+  if (normalize) {
+    const n = normalize(raw, { root: ROOT });
+    json = n.plan;
+    notes.push(...n.corrections.map((c) => c.message));
+  }
+  const parsed = PlanSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = firstIssue(parsed.error.issues as never);
+    return { ok: false, message: `not a valid plan: ${issue.path.length ? `plan.${issue.path.join(".")}` : "the plan"}: ${issue.message}` };
+  }
+  const plan = parsed.data;
+  const verdict = await verifyPlan(plan, files, graph, { handlers: formalHandlers, root: ROOT } as Parameters<typeof verifyPlan>[3]);
+  const outside = (p: string): boolean => p.startsWith("/") || p.split("/").includes("..");
+  if (!verdict.passed && !verdict.issues.some((i) => i.severity === "error" && (i.layer === "plan" || (i.file !== undefined && outside(i.file))))) {
+    return { ok: false, message: verdict.errors.join("\n") };
+  }
+  const program = Effect.gen(function* () {
+    const result = yield* applyPlan(plan, { runPlan: (p, f) => runFormalPlan(p, f) });
+    if (!result.ok) return { ok: false as const, message: result.failure.message };
+    const ws = yield* Workspace;
+    const out = new Map<string, string>();
+    for (const path of files.keys()) out.set(path, yield* ws.read(path));
+    return { ok: true as const, files: out, warnings: verdict.warnings, notes };
+  });
+  const outcome = await Effect.runPromise(Effect.result(Effect.provide(program, Workspace.layerTest(files))));
+  if (Result.isFailure(outcome)) {
+    const e = outcome.failure as unknown;
+    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+  }
+  return outcome.success;
+}
+
+/** Which of `sources` CPython cannot compile (one python3 process for all). */
+export function notCompiling(sources: readonly { path: string; source: string }[]): boolean[] {
+  if (sources.length === 0) return [];
+  const script = "import json,sys\nfor item in json.load(sys.stdin):\n    try:\n        compile(item['source'], item['path'], 'exec')\n        print(0)\n    except (SyntaxError, ValueError):\n        print(1)\n";
+  const out = execFileSync("python3", ["-W", "ignore", "-c", script], { input: JSON.stringify(sources), maxBuffer: 1 << 26 }).toString();
+  return out.trim().split("\n").map((l) => l === "1");
+}
+
+const COLUMNS = ["variants", "corrected", "rejected, says the fix", "rejected, vague", "silent wrong", "of which do not compile", "of which warned"] as const;
+type Row = Record<(typeof COLUMNS)[number], number>;
+const emptyRow = (): Row => Object.fromEntries(COLUMNS.map((c) => [c, 0])) as Row;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      repos: { type: "string" },
+      dataset: { type: "string" },
+      limit: { type: "string" },
+      offset: { type: "string" },
+      mistakes: { type: "string" },
+      samples: { type: "string", default: "2" },
+      verbose: { type: "boolean" },
+      dump: { type: "string" },
+      only: { type: "string" },
+    },
+  });
+  if (!values.repos || !values.dataset) throw new Error("usage: bench --repos DIR --dataset FILE [--limit N] [--offset N] [--mistakes a,b] [--samples N]");
+  const wanted = new Set<Mistake>((values.mistakes?.split(",") as Mistake[] | undefined) ?? MISTAKES);
+  const lines = (await readDataset(values.dataset)).slice(Number(values.offset ?? 0));
+  const limit = values.limit ? Number(values.limit) : lines.length;
+  const rows = new Map<Mistake, Row>(MISTAKES.filter((m) => wanted.has(m)).map((m) => [m, emptyRow()]));
+  const samples = new Map<string, string[]>();
+  const sample = (key: string, text: string): void => {
+    const list = samples.get(key) ?? [];
+    if (list.length < Number(values.samples)) list.push(text);
+    samples.set(key, list);
+  };
+  const readers = new Map<string, GitObjectReader | null>();
+  let noRepo = 0;
+  let scanned = 0;
+  let flagged = 0;
+  let instances = 0;
+  let skipped = 0;
+  const started = performance.now();
+  for (const line of lines.slice(0, limit)) {
+    if (!line.ok) continue;
+    const inst = line.instance;
+    if (values.only && !values.only.split(",").includes(inst.instance_id)) continue;
+    let reader = readers.get(inst.repo);
+    if (reader === undefined) {
+      try {
+        reader = new GitObjectReader(inst.repo, repositoryPath(inst.repo, values.repos, {}));
+      } catch {
+        reader = null;
+      }
+      readers.set(inst.repo, reader);
+    }
+    if (reader === null) {
+      noRepo++;
+      continue;
+    }
+    const patches = parseUnifiedDiff(inst.patch);
+    const pre = new Map<string, string>();
+    for (const path of preImagePaths(patches)) {
+      const text = await reader.file(inst.base_commit, path);
+      if (text !== undefined) pre.set(path, text);
+    }
+    const post = postImages(patches, pre);
+    if (indentProblems) {
+      const pyPre = [...pre].filter(([path]) => path.endsWith(".py")).map(([path, source]) => ({ path, source }));
+      const bad = notCompiling(pyPre);
+      for (const [k, { path, source }] of pyPre.entries()) {
+        if (bad[k]) continue; // only files CPython compiles: a flag on one of them is a false alarm
+        scanned++;
+        if (indentProblems(source).length > 0) {
+          flagged++;
+          sample("indentation check flagged a pre-image", `${inst.instance_id} ${path}`);
+        }
+      }
+    }
+    await loadGrammars([...pre.keys()].map(detectLanguage).filter((l): l is LanguageId => !!l));
+    let plan: Plan;
+    try {
+      plan = compile(pre, inst.patch).plan;
+    } catch {
+      skipped++;
+      continue;
+    }
+    const graph = await buildGraph([...pre].map(([path, source]) => ({ path, source })));
+    const gold = new Map([...pre].map(([p, s]) => [p, (post.get(p) ?? s) as string]));
+    const same = (files: ReadonlyMap<string, string>): boolean => [...gold].every(([p, s]) => files.get(p) === s);
+    const base = await applyLikeCli(JSON.parse(JSON.stringify(plan)), pre, graph);
+    if (!base.ok || !same(base.files)) {
+      skipped++;
+      continue;
+    }
+    instances++;
+    // What the files were before each step.
+    const contexts: StepContext[] = [];
+    const session = new PlanSession(pre, { handlers: formalHandlers });
+    try {
+      for (const step of (Array.isArray(plan) ? plan : plan.plan) as Step[]) {
+        contexts.push({ step, sources: new Map(session.paths().map((p): [string, string] => [p, session.text(p) ?? ""])) });
+        const r = session.run(step);
+        if (!r.ok) break;
+        session.commit();
+      }
+    } finally {
+      session.dispose();
+    }
+    const variants = variantsOf(plan, contexts).filter((v) => wanted.has(v.mistake));
+    const wrong: { variant: Variant; files: Map<string, string> }[] = [];
+    for (const variant of variants) {
+      if (variant.baseline !== undefined) {
+        const b = await applyLikeCli(variant.baseline, pre, graph);
+        if (!b.ok || !same(b.files)) continue;
+      }
+      const row = rows.get(variant.mistake)!;
+      row.variants++;
+      let outcome: Outcome;
+      try {
+        outcome = await applyLikeCli(variant.plan, pre, graph);
+      } catch (error) {
+        outcome = { ok: false, message: `CRASH ${(error as Error).stack}` };
+      }
+      if (outcome.ok && same(outcome.files)) {
+        row.corrected++;
+        if (outcome.notes.length) sample(`${variant.mistake} corrected`, outcome.notes.join(" | "));
+      } else if (outcome.ok) {
+        row["silent wrong"]++;
+        if (variant.mayBeValid && outcome.warnings.some((w) => /position|index/i.test(w))) row["of which warned"]++;
+        wrong.push({ variant, files: outcome.files });
+        if (values.dump) {
+          const dir = join(values.dump, `${inst.instance_id}-${variant.mistake}-${row.variants}`);
+          mkdirSync(dir, { recursive: true });
+          writeFileSync(join(dir, "plan.json"), JSON.stringify(variant.plan, null, 2));
+          for (const [path, text] of outcome.files) if (text !== gold.get(path)) {
+            writeFileSync(join(dir, `${path.replace(/\//g, "_")}.got`), text);
+            writeFileSync(join(dir, `${path.replace(/\//g, "_")}.want`), gold.get(path)!);
+          }
+        }
+      } else if (variant.fixWords.every((w) => (typeof w === "string" ? outcome.message.toLowerCase().includes(w.toLowerCase()) : w.test(outcome.message)))) {
+        row["rejected, says the fix"]++;
+        sample(`${variant.mistake} says fix`, `${inst.instance_id}: ${outcome.message.slice(0, 400)}`);
+      } else {
+        row["rejected, vague"]++;
+        sample(`${variant.mistake} vague`, `${inst.instance_id}: ${outcome.message.slice(0, 400)} [wanted: ${variant.fixWords.join(", ")}]`);
+      }
+    }
+    // Silent wrong results: which Python files do not compile.
+    const checks: { path: string; source: string; at: number }[] = [];
+    wrong.forEach((w, at) => {
+      for (const [path, source] of w.files) if (path.endsWith(".py") && source !== pre.get(path) && source !== gold.get(path)) checks.push({ path, source, at });
+    });
+    const bad = notCompiling(checks);
+    const counted = new Set<number>();
+    checks.forEach((c, k) => {
+      if (bad[k] && !counted.has(c.at)) {
+        counted.add(c.at);
+        rows.get(wrong[c.at]!.variant.mistake)!["of which do not compile"]++;
+        sample(`${wrong[c.at]!.variant.mistake} does not compile`, `${inst.instance_id} ${c.path}`);
+      }
+    });
+    for (const w of wrong) sample(`${w.variant.mistake} silent wrong`, `${inst.instance_id}`);
+    if (values.verbose) process.stderr.write(`${inst.instance_id}: ${variants.length} variants (${Math.round((performance.now() - started) / 1000)} s)\n`);
+  }
+  for (const r of readers.values()) r?.close();
+  const total = emptyRow();
+  const table = [`| mistake | ${COLUMNS.join(" | ")} |`, `|---|${COLUMNS.map(() => "---").join("|")}|`];
+  for (const [mistake, row] of rows) {
+    for (const c of COLUMNS) total[c] += row[c];
+    table.push(`| ${mistake} | ${COLUMNS.map((c) => row[c]).join(" | ")} |`);
+  }
+  table.push(`| **all** | ${COLUMNS.map((c) => `**${total[c]}**`).join(" | ")} |`);
+  process.stdout.write(`${instances} instances (${skipped} skipped: no exact gold plan; ${noRepo} without a clone), ${Math.round((performance.now() - started) / 1000)} s, normalisation ${normalize ? "on" : "absent"}${indentProblems ? `; the Python indentation check flags ${flagged} of the ${scanned} pre-image files CPython compiles` : ""}\n\n${table.join("\n")}\n\n`);
+  for (const [key, list] of [...samples].sort()) process.stdout.write(`${key}:\n${list.map((s) => `  ${s}`).join("\n")}\n`);
+}
+
+await main();
