@@ -158,6 +158,7 @@ describe("C and C++ macros and headers", () => {
       "TEST(Suite, Name) {",
       "}",
       "UV_EXTERN BOOL h(void);",
+      "typedef BOOL (WINAPI *fn)(int);",
     ].join("\n");
     const blanked = blankMacros(source);
     expect(blanked.length).toBe(source.length);
@@ -175,6 +176,7 @@ describe("C and C++ macros and headers", () => {
       "TEST(Suite, Name) {",
       "}",
       "BOOL h(void);",
+      `typedef BOOL (${" ".repeat("WINAPI".length)} *fn)(int);`,
     ]);
   });
 
