@@ -49,6 +49,19 @@ describe("rejections name the fix", () => {
   });
 });
 
+describe("what CPython would not compile is an error, with the rule", () => {
+  it("rejects a method replaced by statements that end in a return at class level", async () => {
+    const result = await verify([{ op: "replace_node", params: { locator: run, replacement: "data = helper(x)\nreturn data" } }]);
+    expect(result.passed).toBe(false);
+    expect(result.errors.join("\n")).toContain("would not compile: line 3: 'return' outside function");
+  });
+
+  it("rejects code whose lines after the first are indented deeper than any reading allows", async () => {
+    const result = await verify([{ op: "insert_after_node", params: { locator: { kind: "method", name: "stop", file: "pkg/app.py" }, code: "x = 1\n  y = 2", separator: "\n\n" } }]);
+    expect(result.errors.join("\n")).toContain("unexpected indent");
+  });
+});
+
 describe("positional locators", () => {
   it("warns when a node picked by index has a name, giving the locator by name", async () => {
     const result = await verify([{ op: "delete_node", params: { locator: { kind: "method", file: "pkg/app.py", index: 1 } } }]);
