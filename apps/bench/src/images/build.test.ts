@@ -143,6 +143,9 @@ describe("buildImages (podman at unix:///tmp/podman.sock)", { timeout: 300_000 }
     expect(await inImage(image, "env -u CALC_MODE bash -c 'echo ${CALC_ACTIVE:-unset} ${CALC_MODE:-unset}'")).toBe("0:unset unset");
     expect(await inImage(image, "env -u CALC_MODE BASH_ENV=/root/.bashrc bash -c 'echo ${CALC_ACTIVE:-unset} ${CALC_MODE:-unset}'")).toBe("0:1 test");
     expect(await inImage(image, "cat /opt/env-setup-ran /opt/base-run && pwd")).toBe(`0:1\n${RUN}\n/testbed`);
+    // Containers of the image are not taken for build containers (a commit keeps the container's labels).
+    const labels = await run(withEngine((engine) => engine.inspectImage(image)));
+    expect(labels?.labels).toMatchObject({ "graphplan.sweb.build": "", "graphplan.sweb.layer": "instance", "graphplan.sweb.instance": id });
   });
 
   it("reuses the base and environment layers for a second instance, and the instance image itself when built again", async () => {

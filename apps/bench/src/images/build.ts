@@ -40,6 +40,11 @@ export const LABEL_ENVIRONMENT = "graphplan.sweb.environment";
 export const LABEL_INSTANCE = "graphplan.sweb.instance";
 /** Every build container carries this label (to find leftovers). */
 export const LABEL_BUILD = "graphplan.sweb.build";
+/**
+ * A commit keeps the build container's labels, and containers started from the image would inherit
+ * them: the image gets the build label emptied (a commit cannot remove a label).
+ */
+const NOT_A_BUILD = { [LABEL_BUILD]: "" } as const;
 
 /** What the builder needs of a dataset row. */
 export interface BuildInstance {
@@ -353,7 +358,7 @@ function baseLayer(ctx: LayerContext) {
           yield* run(container, name, `Python ${version}`, `mkdir -p ${shellQuote(`${versionsDir}/${version}/lib/python${major}.${minor}/site-packages`)} && ${shellQuote(`${versionsDir}/${version}/bin/python`)} -c 'import sys, ssl, sqlite3; print(sys.version)'`);
         }
         for (const command of base.setup) yield* run(container, name, `base setup \`${command.split("\n")[0]}\``, command);
-        yield* container.commit(name, { labels: { [LABEL_LAYER]: "base", [LABEL_HASH]: hash }, env: { PATH: DEFAULT_PATH }, comment: "graphplan sweb base" });
+        yield* container.commit(name, { labels: { ...NOT_A_BUILD, [LABEL_LAYER]: "base", [LABEL_HASH]: hash }, env: { PATH: DEFAULT_PATH }, comment: "graphplan sweb base" });
       }),
     );
     ctx.say(`base: ${name} built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -402,7 +407,7 @@ function environmentLayer(ctx: LayerContext, base: { name: string; hash: string 
           yield* run(container, name, `setup \`${command.split("\n")[0]}\``, command, { workdir: TESTBED, timeoutMs: environment.timeout_seconds * 1000 });
         }
         yield* container.commit(name, {
-          labels: { [LABEL_LAYER]: "environment", [LABEL_HASH]: hash, [LABEL_ENVIRONMENT]: environment.name },
+          labels: { ...NOT_A_BUILD, [LABEL_LAYER]: "environment", [LABEL_HASH]: hash, [LABEL_ENVIRONMENT]: environment.name },
           env,
           workdir: TESTBED,
           comment: `graphplan sweb environment ${environment.name}`,
@@ -446,7 +451,7 @@ function instanceLayer(ctx: LayerContext, environment: RecipeEnvironment, envIma
         yield* run(container, image, "setup commit", SETUP_COMMIT, { workdir: TESTBED });
         yield* run(container, image, "check", `test -s ${ENVIRONMENT_FILE} && test -s ${BASHRC}`);
         yield* container.commit(image, {
-          labels: { [LABEL_LAYER]: "instance", [LABEL_HASH]: hash, [LABEL_ENVIRONMENT]: envImage.name, [LABEL_INSTANCE]: instance.instance_id },
+          labels: { ...NOT_A_BUILD, [LABEL_LAYER]: "instance", [LABEL_HASH]: hash, [LABEL_ENVIRONMENT]: envImage.name, [LABEL_INSTANCE]: instance.instance_id },
           env: environmentVariables(options.recipe, environment),
           workdir: TESTBED,
           comment: `graphplan sweb instance ${instance.instance_id}`,
