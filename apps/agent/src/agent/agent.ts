@@ -122,7 +122,7 @@ function snapshot(input: AgentInput, session: Session, names: { model: string; s
     ...(end ?? { exitStatus: "Running", exitReason: "the run is going on", patch: "", autoSubmitted: false, retryable: false }),
     startedAt: session.startedAt,
     ...(end ? { finishedAt: new Date().toISOString() } : {}),
-    totals: { costUsd: session.costUsd, modelCalls: session.modelCalls },
+    totals: { costUsd: session.costUsd, modelCalls: session.modelCalls, modelMs: Math.round(session.modelMs), commandMs: Math.round(session.commandMs) },
   };
 }
 

@@ -12,7 +12,7 @@ import type { ModelConfigInvalid, SandboxUnavailable } from "@graphplan/runtime"
 import type { AgentConfig } from "./config.js";
 import { RunInputInvalid } from "./errors.js";
 
-export const PROVIDERS = ["anthropic", "openai", "scripted"] as const;
+export const PROVIDERS = ["anthropic", "openai", "scripted", "replay"] as const;
 export type Provider = (typeof PROVIDERS)[number];
 export const SANDBOXES = ["local", "docker"] as const;
 export type SandboxKind = (typeof SANDBOXES)[number];
@@ -63,6 +63,9 @@ export function modelLayer(options: ModelOptions, config: AgentConfig): Effect.E
       const parsed = ScriptSchema.safeParse(yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: () => new RunInputInvalid({ detail: `the script ${options.script} is not JSON` }) }));
       if (!parsed.success) return yield* new RunInputInvalid({ detail: `the script ${options.script} must be a non-empty JSON array of strings (the replies)` });
       return LanguageModel.layerTest(new ScriptedModel(parsed.data));
+    }
+    if (options.provider === "replay") {
+      return yield* new RunInputInvalid({ detail: "--provider replay replays the reference patches of a SWE-bench dataset: use it with `bench agent` or `bench run` (the model is made per instance there)" });
     }
     if (options.script !== undefined) return yield* new RunInputInvalid({ detail: "--script goes with --provider scripted" });
     const provider = options.provider ?? config.model?.provider;

@@ -20,6 +20,9 @@ export class Session {
   phase: Phase | null = null;
   modelCalls = 0;
   costUsd = 0;
+  /** Wall time spent waiting for the model and running the model's commands (the rest is the harness's). */
+  modelMs = 0;
+  commandMs = 0;
   /** The files EXPLORE settled on (null: it fell back). */
   files: string[] | null = null;
   /** Replies without a valid plan so far (limits.max_plan_attempts). */
@@ -78,7 +81,8 @@ export class Session {
         return yield* new LimitsExceeded({ limit: "cost_limit", max: cost_limit, modelCalls: this.modelCalls, costUsd: this.costUsd });
       }
       const model = yield* LanguageModel;
-      const reply = yield* model.complete(this.conversation());
+      const asked = performance.now();
+      const reply = yield* model.complete(this.conversation()).pipe(Effect.ensuring(Effect.sync(() => void (this.modelMs += performance.now() - asked))));
       this.modelCalls++;
       this.costUsd += reply.costUsd;
       this.messages.push({
@@ -142,9 +146,12 @@ export class Session {
   /** Runs the model's command in the sandbox, with the configured timeout. */
   exec(command: string): Effect.Effect<ExecResult, SandboxFailed, Sandbox> {
     const timeoutMs = this.config.command.timeout_seconds * 1000;
-    return Effect.gen(function* () {
-      const sandbox = yield* Sandbox;
-      return yield* sandbox.exec(command, { timeoutMs });
+    return Effect.suspend(() => {
+      const started = performance.now();
+      return Effect.gen(function* () {
+        const sandbox = yield* Sandbox;
+        return yield* sandbox.exec(command, { timeoutMs });
+      }).pipe(Effect.ensuring(Effect.sync(() => void (this.commandMs += performance.now() - started))));
     });
   }
 

@@ -123,6 +123,9 @@ export const TrajectorySchema = z.object({
   totals: z.object({
     costUsd: z.number().nonnegative(),
     modelCalls: z.number().int().nonnegative(),
+    /** Milliseconds waiting for the model, and running the model's commands. */
+    modelMs: z.number().nonnegative().optional(),
+    commandMs: z.number().nonnegative().optional(),
   }),
 });
 export type Trajectory = z.infer<typeof TrajectorySchema>;

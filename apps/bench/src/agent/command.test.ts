@@ -39,7 +39,7 @@ describe("bench agent (command line)", () => {
     const out = join(tempDir(), "out");
     const cases: Array<[string[], string]> = [
       [["--dataset", fx.dataset, "--repos", fx.reposDir], "error: required option '--out <dir>' not specified"],
-      [["--dataset", fx.dataset, "--repos", fx.reposDir, "--out", out, "--provider", "claude"], "error: option '--provider <name>' argument 'claude' is invalid. Allowed choices are anthropic, openai, scripted."],
+      [["--dataset", fx.dataset, "--repos", fx.reposDir, "--out", out, "--provider", "claude"], "error: option '--provider <name>' argument 'claude' is invalid. Allowed choices are anthropic, openai, scripted, replay."],
       [["--dataset", fx.dataset, "--out", out, "--provider", "scripted", "--script", CALC_REPLIES], "error: give --repos DIR and/or --repo-map FILE"],
       [["--dataset", fx.dataset, "--repos", "/nonexistent", "--out", out, "--provider", "scripted", "--script", CALC_REPLIES], "error: --repos /nonexistent: no such directory"],
       [["--dataset", join(out, "nope.jsonl"), "--repos", fx.reposDir, "--out", out, "--provider", "scripted", "--script", CALC_REPLIES], "error: cannot read the dataset"],

@@ -295,7 +295,7 @@ describe("bench agent", () => {
       [{ model: { provider: "scripted" } }, /--provider scripted needs --script FILE/],
       [{ model: {} }, /^name the model/],
       [{ configPath: join(fx.root, "missing.yaml") }, /cannot read the agent config/],
-      [{ reposDir: undefined }, /^give --repos DIR and\/or --repo-map FILE$/],
+      [{ reposDir: undefined }, /^give --repos DIR and\/or --repo-map FILE \(or --in-image, to run each instance in its instance image\)$/],
       [{ sandbox: { sandbox: "local", image: "x", workdir: "/repo" } }, /^--image goes with --sandbox docker$/],
       [{ sandbox: { sandbox: "docker", image: "x", workdir: "repo" } }, /^--workdir must be an absolute path/],
     ];

@@ -22,6 +22,7 @@ import * as Exit from "effect/Exit";
 import * as Layer from "effect/Layer";
 import { repositoryPath } from "../git.js";
 import { EnginePool, instanceEnvironment, type InImageOptions } from "./in-image.js";
+import { REPLAY_MODEL_NAME, replayModel } from "./replay-model.js";
 import { parseAgentDataset, selectInstances, selectionOf, type AgentLine } from "./instances.js";
 import { appendPrediction, readPredictions, writePredictions, type Prediction } from "./preds.js";
 import {
@@ -214,8 +215,10 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
           const now = t.transitions.at(-1)?.to ?? "explore";
           if (now !== phase) options.onPhase?.(id, (phase = now), ctx.costSoFar + t.totals.costUsd);
         };
+        const replay = options.model.provider === "replay" ? yield* replayModel(instance, { reposDir: options.reposDir, repoMap: options.repoMap ?? {} }) : undefined;
         const t = yield* runAgent({ task: instance.problem_statement, instanceId: id, config, configName }, { onProgress }).pipe(
           Effect.provide(environment),
+          (run) => (replay ? Effect.provideService(run, LanguageModel, replay) : run),
           Effect.ensuring(Effect.sync(writer.close)),
         );
         ctx.costSoFar += t.totals.costUsd;
@@ -263,10 +266,15 @@ export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBe
       if (options.sandbox.sandbox === "docker" && !isAbsolute(options.sandbox.workdir)) return yield* invalid(`--workdir must be an absolute path in the container, not ${options.sandbox.workdir}`);
       const { config, name: configName } = yield* Effect.mapError(loadConfig(options.configPath), (e) => invalid(e.message));
       // The model: built once, shared by all instances. A live model without its API key fails here.
-      const modelContext = yield* modelLayer(options.model, config).pipe(
-        Effect.mapError((e) => invalid(e.message)),
-        Effect.flatMap((layer) => Effect.mapError(Layer.build(layer), (e) => invalid(e.message))),
-      );
+      // The replay model is made per instance (its plan is the instance's reference patch); until then, this one stands for it.
+      const replaying = options.model.provider === "replay";
+      if (replaying && !options.reposDir && !options.repoMap) return yield* invalid("--provider replay reads the pre-images of the reference patches from git: give --repos DIR (or --repo-map FILE)");
+      const modelContext = replaying
+        ? Context.make(LanguageModel, { name: REPLAY_MODEL_NAME, priced: undefined, complete: () => Effect.die(new Error("the replay model is made per instance")) })
+        : yield* modelLayer(options.model, config).pipe(
+            Effect.mapError((e) => invalid(e.message)),
+            Effect.flatMap((layer) => Effect.mapError(Layer.build(layer), (e) => invalid(e.message))),
+          );
       // The sandbox is made per instance; its options (or the engines of --in-image) are checked now.
       const pool = options.inImage ? new EnginePool(options.inImage, Math.max(1, options.workers ?? 1)) : undefined;
       if (pool) yield* Effect.mapError(pool.check, (e) => invalid(e.message));

@@ -25,7 +25,21 @@ export interface InImageOptions {
 export const AGENT_RUN_LABEL = "graphplan.agent.run";
 
 /** The environment of the model's commands, as mini-swe-agent sets it for SWE-bench images. */
-const COMMAND_ENV = { BASH_ENV: "/root/.bashrc", PAGER: "cat", MANPAGER: "cat", LESS: "-R", PIP_PROGRESS_BAR: "off", TQDM_DISABLE: "1" };
+const COMMAND_ENV = {
+  BASH_ENV: "/root/.bashrc",
+  PAGER: "cat",
+  MANPAGER: "cat",
+  LESS: "-R",
+  PIP_PROGRESS_BAR: "off",
+  TQDM_DISABLE: "1",
+  // git compares sizes and mtimes only: in a fresh container the index's ctimes and inodes are the
+  // image build's, and git would re-hash the whole work tree on its first command (8 s on django).
+  GIT_CONFIG_COUNT: "2",
+  GIT_CONFIG_KEY_0: "core.checkStat",
+  GIT_CONFIG_VALUE_0: "minimal",
+  GIT_CONFIG_KEY_1: "core.trustctime",
+  GIT_CONFIG_VALUE_1: "false",
+};
 
 /** The instance could not be run in its image (no image, no engine, the container failed). */
 export class InImageUnavailable extends Data.TaggedError("InImageUnavailable")<{ readonly detail: string }> {

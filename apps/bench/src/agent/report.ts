@@ -1,7 +1,7 @@
 /** `OUT/report.json` of `bench agent`: one entry per instance, a summary, and the summary as a text table. */
 import { EXIT_STATUSES, PHASES, type Trajectory } from "@graphplan/agent";
 import { z } from "zod";
-import { table } from "../report.js";
+import { quantile, table } from "../report.js";
 
 export const AGENT_STATUSES = [...EXIT_STATUSES, "input_error", "harness_error", "skipped"] as const;
 export const AgentStatusSchema = z
@@ -45,6 +45,9 @@ export const AgentReportEntrySchema = z.object({
   patch_removed: z.number().int().nonnegative(),
   /** Wall time of the instance, worktree set-up and clean-up included. */
   ms: z.number().nonnegative(),
+  /** Of `ms`: waiting for the model, and running the model's commands; the rest is the harness's overhead. */
+  model_ms: z.number().nonnegative().optional(),
+  command_ms: z.number().nonnegative().optional(),
   /** What could not be cleaned up after the instance (should never happen). */
   cleanup_problems: z.array(z.string()).optional(),
   /** The entry comes from an earlier run's report (the instance was in preds.jsonl and not redone). */
@@ -115,6 +118,8 @@ export function trajectoryEntry(t: Trajectory, repo: string, ms: number): AgentR
     status: t.exitStatus === "Running" ? "Failed" : t.exitStatus,
     exit_reason: t.exitReason,
     ...(t.retryable ? { retryable: true } : {}),
+    ...(t.totals.modelMs === undefined ? {} : { model_ms: t.totals.modelMs }),
+    ...(t.totals.commandMs === undefined ? {} : { command_ms: t.totals.commandMs }),
     ...(t.autoSubmitted ? { auto_submitted: true } : {}),
     model_calls: t.totals.modelCalls,
     cost_usd: t.totals.costUsd,
@@ -151,6 +156,8 @@ export interface AgentSummary {
   readonly failures: Record<string, string[]>;
   readonly cleanupProblems: number;
   readonly totalMs: number;
+  /** Median over the instances the agent ran of `ms − model_ms − command_ms` (null: none ran). */
+  readonly overheadMedianMs: number | null;
 }
 
 export function summarizeAgent(entries: readonly AgentReportEntry[], totalMs: number): AgentSummary {
@@ -177,7 +184,12 @@ export function summarizeAgent(entries: readonly AgentReportEntry[], totalMs: nu
     const cause = e.cause ?? (e.retryable ? "retryable" : undefined);
     if (e.status !== "Submitted") (failures[cause ? `${e.status}: ${cause}` : e.status] ??= []).push(e.instance_id);
   }
-  return { instances: entries.length, byStatus, submittedPatches, fellBack, planned, modelCalls, costUsd, resumed, retryable, failures, cleanupProblems, totalMs };
+  const overheads = entries
+    .filter((e) => !e.resumed && e.model_ms !== undefined && e.command_ms !== undefined)
+    .map((e) => e.ms - e.model_ms! - e.command_ms!)
+    .sort((a, b) => a - b);
+  const overheadMedianMs = quantile(overheads, 0.5);
+  return { instances: entries.length, byStatus, submittedPatches, fellBack, planned, modelCalls, costUsd, resumed, retryable, failures, cleanupProblems, totalMs, overheadMedianMs };
 }
 
 /** The summary as the table the CLI prints. */
@@ -195,6 +207,7 @@ export function formatAgentSummary(s: AgentSummary): string {
     ...(s.retryable ? [["retryable (run again on resume)", String(s.retryable)] as const] : []),
     ...(s.cleanupProblems ? [["cleanup problems", String(s.cleanupProblems)] as const] : []),
     ["total time", `${(s.totalMs / 1000).toFixed(1)} s`],
+    ...(s.overheadMedianMs === null ? [] : [["harness overhead per instance, median", `${(s.overheadMedianMs / 1000).toFixed(2)} s (all but the model and its commands)`] as const]),
   ];
   const out = [table(rows)];
   const failures = Object.entries(s.failures).sort((a, b) => b[1].length - a[1].length);

@@ -25,6 +25,13 @@ import {
 /** Where an image built by `bench images build` describes its environment (see apps/bench/README.md). */
 export const ENVIRONMENT_FILE = "/etc/graphplan/eval-environment.json";
 
+/**
+ * The harness's informational "git diff before/after" (run_instance.log). In a fresh container git
+ * would re-hash every file first (the index's ctimes and inodes are the image build's), 8 s on
+ * django: comparing sizes and mtimes only gives the same diff at once.
+ */
+const GIT_DIFF = "git -c core.fileMode=false -c core.checkStat=minimal -c core.trustctime=false diff";
+
 /** The label every evaluation container carries, with the run id: leftovers are easy to find. */
 export const EVAL_RUN_LABEL = "graphplan.eval.run";
 
@@ -156,7 +163,7 @@ function inContainer(job: InstanceJob, times: StageTimes, log: ReturnType<typeof
     yield* log("INFO", `Intermediate patch for ${job.instance.instance_id} written to ${join(job.logDir, "patch.diff")}, now applying to container...`);
     if (patch.trim() === "") yield* log("INFO", "Empty patch: not applied (--run-empty-patches)");
     else yield* timed(times, "apply", applyPatch(container, log));
-    const before = yield* timed(times, "apply", container.exec("git -c core.fileMode=false diff", { workdir: "/testbed" }));
+    const before = yield* timed(times, "apply", container.exec(GIT_DIFF, { workdir: "/testbed" }));
     yield* log("INFO", `Git diff before:\n${before.output}`);
     yield* log("INFO", "Eval script written to /eval.sh; running it...");
     const run = yield* timed(times, "tests", container.exec("/bin/bash /eval.sh", { timeoutMs: job.timeoutS * 1000, workdir: "/testbed", user: "root" }));
@@ -169,7 +176,7 @@ function inContainer(job: InstanceJob, times: StageTimes, log: ReturnType<typeof
     yield* Effect.promise(() => writeFile(outputPath, run.output));
     yield* log("INFO", `Test runtime: ${(times.tests / 1000).toFixed(2)} seconds`);
     yield* log("INFO", `Test output for ${job.instance.instance_id} written to ${outputPath}`);
-    const after = yield* container.exec("git -c core.fileMode=false diff", { workdir: "/testbed" });
+    const after = yield* container.exec(GIT_DIFF, { workdir: "/testbed" });
     yield* log("INFO", `Git diff after:\n${after.output}`);
     bodyEnd = performance.now();
     return run.output;

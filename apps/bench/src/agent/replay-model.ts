@@ -1,0 +1,65 @@
+/**
+ * `--provider replay`: a model that replays each instance's reference (gold) patch through the
+ * agent's own phases, so the whole pipeline — exploration commands, GRAPH, PLAN ⇄ VERIFY, EXECUTE,
+ * REVIEW, SUBMIT, and then `bench eval` — runs with no API key and no cost. Its plan is the one the
+ * patch compiler makes from the reference patch (the gold replay's `plan.json`, verified there);
+ * it explores with a real command, names the patch's files, sends the plan and submits. For demos,
+ * CI of the whole pipeline, and measuring the harness without spending money.
+ */
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ScriptedModel, type LanguageModelShape } from "@graphplan/runtime";
+import * as Data from "effect/Data";
+import * as Effect from "effect/Effect";
+import { parseDataset } from "../dataset.js";
+import { Repositories, instanceDir, replayInstance } from "../replay.js";
+
+/** The model's name in trajectories and predictions (`graphplan/replay:gold`). */
+export const REPLAY_MODEL_NAME = "replay:gold";
+
+/** The reference patch cannot be replayed as a plan (no patch, unknown repository, not compiled exactly). */
+export class ReplayUnavailable extends Data.TaggedError("ReplayUnavailable")<{ readonly instanceId: string; readonly detail: string }> {
+  override get message(): string {
+    return `the replay model cannot replay ${this.instanceId}: ${this.detail}`;
+  }
+}
+
+const bash = (command: string, thought: string) => `THOUGHT: ${thought}\n\n\`\`\`bash\n${command}\n\`\`\``;
+
+/** The replies of one instance: explore, name the files, the plan, submit after review. */
+export function replayReplies(files: readonly string[], plan: unknown): string[] {
+  return [
+    bash("git status --short && git log --oneline -1", "I replay the reference patch; first a look at the repository."),
+    `THOUGHT: The reference patch changes ${files.join(", ")}.\n\nREADY_TO_PLAN: ${JSON.stringify(files)}`,
+    `THOUGHT: The reference patch as a plan.\n\n\`\`\`json\n${JSON.stringify(plan, null, 2)}\n\`\`\``,
+    bash("echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT", "The diff is the reference change; submit."),
+  ];
+}
+
+/**
+ * The replay model of one dataset instance (its `patch` is the reference): the gold replay compiles
+ * and verifies the plan from the pre-images in `--repos`, then the replies above are scripted.
+ */
+export function replayModel(instance: Readonly<Record<string, unknown>>, repos: { readonly reposDir: string | undefined; readonly repoMap: Readonly<Record<string, string>> }): Effect.Effect<LanguageModelShape, ReplayUnavailable> {
+  const id = String(instance.instance_id);
+  return Effect.tryPromise({
+    try: async () => {
+      const [line] = parseDataset(JSON.stringify(instance));
+      if (line === undefined || !line.ok) throw new Error(line && !line.ok ? line.error : "the dataset line has no reference patch (`patch`)");
+      const dir = await mkdtemp(join(tmpdir(), "graphplan-replay-model-"));
+      const repositories = new Repositories(repos);
+      try {
+        const entry = await replayInstance(line, repositories, { outDir: dir, ...repos, gitCheck: false });
+        if (entry.status !== "exact") throw new Error(`the gold replay of it is ${entry.status}${entry.cause ? ` (${entry.cause})` : ""}`);
+        const plan = JSON.parse(await readFile(join(dir, instanceDir(id), "plan.json"), "utf8")) as unknown;
+        const scripted = new ScriptedModel(replayReplies(entry.files, plan));
+        return { name: REPLAY_MODEL_NAME, complete: scripted.complete } satisfies LanguageModelShape;
+      } finally {
+        repositories.close();
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+    catch: (error) => new ReplayUnavailable({ instanceId: id, detail: error instanceof Error ? error.message : String(error) }),
+  });
+}
