@@ -312,3 +312,33 @@ describe("bench agent", () => {
   });
 });
 
+
+describe("bench agent --provider replay", () => {
+  it("replays each instance's reference patch through the agent's phases and submits a patch with the same effect, with no model", async () => {
+    const fx = calcFixture();
+    // The reference patch: the fix, as a commit on a branch of the source repository.
+    git(fx.source, "checkout", "-q", "-b", "fix");
+    const stats = join(fx.source, "calc/stats.py");
+    writeFileSync(stats, readFileSync(stats, "utf8").replace("return total / 2", "return total / len(values)"));
+    git(fx.source, "commit", "-q", "-am", "fix");
+    const gold = git(fx.source, "diff", fx.commit, "HEAD");
+    const dataset = join(tempDir(), "gold.jsonl");
+    writeFileSync(dataset, `${JSON.stringify({ repo: "acme/calc", instance_id: SOLVED_ID, base_commit: fx.commit, problem_statement: TASK, patch: gold })}\n`);
+    const out = join(tempDir(), "out");
+    const result = await bench({ ...options(fx, out, tempRoot()), dataset, model: { provider: "replay" } });
+    expect(result.entries).toMatchObject([{ instance_id: SOLVED_ID, status: "Submitted", phases: PHASES_SOLVED, model_calls: 4, cost_usd: 0 }]);
+    const [prediction] = preds(out);
+    expect(prediction?.model_name_or_path).toBe("graphplan/replay:gold");
+    expect(prediction?.model_patch).toContain("+    return total / len(values)");
+    expect(await gitApplyCheck(fx.bare, fx.commit, prediction!.model_patch)).toBeUndefined();
+    expect(trajectory(out, SOLVED_ID).messages[2]?.content).toContain("git status --short");
+  });
+
+  it("says why an instance cannot be replayed (no reference patch) and goes on", async () => {
+    const fx = calcFixture();
+    const out = join(tempDir(), "out");
+    const result = await bench({ ...options(fx, out, tempRoot()), instances: [SOLVED_ID], model: { provider: "replay" } });
+    expect(result.entries).toMatchObject([{ instance_id: SOLVED_ID, status: "harness_error", cause: "ReplayUnavailable" }]);
+    expect(result.entries[0]?.error).toMatch(/^the replay model cannot replay acme__calc-1: /);
+  });
+});
