@@ -408,7 +408,7 @@ export function blankMacros(source: string): string {
     }
     // A calling convention inside a function pointer declarator: `typedef BOOL (WINAPI *fn)(...)`.
     let convention = line;
-    for (const match of line.matchAll(/\(\s*([A-Z][A-Z0-9_]*[A-Z_][A-Z0-9_]*)\s*\*/g)) {
+    for (const match of trimmed.startsWith("typedef") ? line.matchAll(/\(\s*([A-Z][A-Z0-9_]*[A-Z_][A-Z0-9_]*)\s*\*/g) : []) {
       if (!MACRO_NAME.test(match[1]!)) continue;
       const at = match.index + match[0].indexOf(match[1]!);
       convention = convention.slice(0, at) + " ".repeat(match[1]!.length) + convention.slice(at + match[1]!.length);
