@@ -213,6 +213,16 @@ function containerShape(docker: Docker, endpoint: string, container: Docker.Cont
     putArchive,
     putFiles: (files) => putArchive("/", tarOf(files)),
     readFile: (path) => Effect.tryPromise({ try: () => readOneFile(container, path), catch: failed("read") }),
+    readFiles: (dir, paths) =>
+      Effect.tryPromise({
+        try: async () => {
+          if (paths.length === 0) return new Uint8Array(1024); // an empty archive: two zero blocks
+          const list = `/tmp/graphplan-list-${randomUUID()}`;
+          await container.putArchive(tarOf([{ path: list, content: `${paths.join("\0")}\0` }]), { path: "/" });
+          return execStdout(docker, container, ["sh", "-c", 'tar -C "$1" --null -T "$2" -cf -; s=$?; rm -f "$2"; exit $s', "graphplan-read", dir, list]);
+        },
+        catch: failed("read"),
+      }),
     readTree: (dir, exclude = []) =>
       Effect.tryPromise({ try: () => execStdout(docker, container, ["tar", "-C", dir, ...exclude.map((e) => `--exclude=${e}`), "-cf", "-", "."]), catch: failed("read") }),
     commit: (image, options) => Effect.tryPromise({ try: () => commitAs(container, image, options), catch: failed("commit") }).pipe(Effect.asVoid),

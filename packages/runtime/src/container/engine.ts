@@ -85,6 +85,8 @@ export interface ContainerShape {
    * work tree comes out in one go.
    */
   readonly readTree: (dir: string, exclude?: readonly string[]) => Effect.Effect<Uint8Array, ContainerFailed>;
+  /** A tar archive of just these files (paths relative to `dir`), in one exec. */
+  readonly readFiles: (dir: string, paths: readonly string[]) => Effect.Effect<Uint8Array, ContainerFailed>;
   /** Saves the container's file system as the image `image` (`name:tag`). */
   readonly commit: (image: string, options?: CommitOptions) => Effect.Effect<void, ContainerFailed>;
 }

@@ -3,9 +3,10 @@
  * SWE-bench image's /testbed), files are read and written through the engine — no bind mount — and
  * the model's commands run there, in the image's own environment.
  *
- * Reads come from a snapshot of the work tree (one `tar` of the directory, .git left out), taken on
- * the first read after a command ran: a command may have changed any file, while the workspace's own
- * writes update the snapshot as they go. Writes are atomic: the bytes go to a temporary file next to
+ * Reads come from a snapshot of the work tree (.git left out): the first read takes it with one `find`
+ * (every path, size and mtime) and one `tar`; after a command ran — it may have changed any file — the
+ * next read lists the tree again and reads only the files that are new or whose size or mtime changed
+ * (the check git makes with core.checkStat=minimal). The workspace's own writes update it as they go. Writes are atomic: the bytes go to a temporary file next to
  * the target (tar through the engine), which `mv` renames over it, keeping the target's mode.
  */
 import { posix } from "node:path";
@@ -20,6 +21,8 @@ import type { ContainerShape } from "./engine.js";
 
 interface Snapshot {
   readonly files: Map<string, Uint8Array>;
+  /** Size and modification time of each file when it was read (to see what a command changed). */
+  readonly meta: Map<string, string>;
   /** Directories (relative, "." for the root) → their entries' names and kinds. */
   readonly dirs: Map<string, Map<string, WorkspaceEntry["kind"]>>;
   /** Symbolic links → their targets. */
@@ -40,52 +43,100 @@ export interface ContainerSessionOptions {
   readonly timeoutMs?: number;
 }
 
-function parseTree(bytes: Uint8Array): Promise<Snapshot> {
-  const snapshot: Snapshot = { files: new Map(), dirs: new Map([[".", new Map()]]), links: new Map() };
+/** Every file (with size and mtime), directory and symlink under the root, .git left out: one `find`. */
+const LISTING = String.raw`find . -path ./.git -prune -o \( -type f -printf 'f\t%P\t%s %T@\0' \) -o \( -type d -printf 'd\t%P\0' \) -o \( -type l -printf 'l\t%P\t%l\0' \) -o -printf 'o\t%P\0'`;
+
+interface Listing {
+  readonly files: Map<string, string>;
+  readonly dirs: string[];
+  readonly links: Map<string, string>;
+  readonly others: string[];
+}
+
+function parseListing(text: string): Listing {
+  const listing: Listing = { files: new Map(), dirs: [], links: new Map(), others: [] };
+  for (const record of text.split("\0")) {
+    if (record === "") continue;
+    const [kind, path = "", extra = ""] = record.split("\t");
+    if (path === "") continue;
+    if (kind === "f") listing.files.set(path, extra);
+    else if (kind === "d") listing.dirs.push(path);
+    else if (kind === "l") listing.links.set(path, extra);
+    else listing.others.push(path);
+  }
+  return listing;
+}
+
+/** The snapshot's tree (directories, links) from a listing; file contents are kept where their size and mtime did not change. */
+function fromListing(listing: Listing, previous: Snapshot | undefined): { snapshot: Snapshot; missing: string[] } {
+  const snapshot: Snapshot = { files: new Map(), meta: new Map(), dirs: new Map([[".", new Map()]]), links: new Map(listing.links) };
+  const add = (path: string, kind: WorkspaceEntry["kind"]) => {
+    const parent = posix.dirname(path);
+    if (!snapshot.dirs.has(parent)) snapshot.dirs.set(parent, new Map());
+    snapshot.dirs.get(parent)!.set(posix.basename(path), kind);
+  };
+  for (const dir of listing.dirs) {
+    if (!snapshot.dirs.has(dir)) snapshot.dirs.set(dir, new Map());
+    add(dir, "directory");
+  }
+  for (const path of listing.links.keys()) add(path, "symlink");
+  for (const path of listing.others) add(path, "other");
+  const missing: string[] = [];
+  for (const [path, meta] of listing.files) {
+    add(path, "file");
+    snapshot.meta.set(path, meta);
+    const kept = previous?.meta.get(path) === meta ? previous.files.get(path) : undefined;
+    if (kept === undefined) missing.push(path);
+    else snapshot.files.set(path, kept);
+  }
+  return { snapshot, missing };
+}
+
+/** The regular files of a tar archive, by path relative to its root. */
+function filesOfTar(bytes: Uint8Array): Promise<Map<string, Uint8Array>> {
+  const files = new Map<string, Uint8Array>();
   const extract = tar.extract();
-  const done = new Promise<Snapshot>((resolve, reject) => {
+  const done = new Promise<Map<string, Uint8Array>>((resolve, reject) => {
     extract.on("entry", (header, stream, next) => {
-      const path = header.name.replace(/^\.\/?/, "").replace(/\/$/, "");
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: unknown) => chunks.push(Buffer.from(chunk as Uint8Array)));
       stream.on("end", () => {
-        if (path !== "") {
-          const kind: WorkspaceEntry["kind"] = header.type === "file" ? "file" : header.type === "directory" ? "directory" : header.type === "symlink" ? "symlink" : "other";
-          const parent = posix.dirname(path);
-          if (!snapshot.dirs.has(parent)) snapshot.dirs.set(parent, new Map());
-          snapshot.dirs.get(parent)!.set(posix.basename(path), kind);
-          if (kind === "directory" && !snapshot.dirs.has(path)) snapshot.dirs.set(path, new Map());
-          if (kind === "file") snapshot.files.set(path, Buffer.concat(chunks));
-          if (kind === "symlink") snapshot.links.set(path, header.linkname ?? "");
-        }
+        if (header.type === "file") files.set(header.name.replace(/^\.\//, ""), Buffer.concat(chunks));
         next();
       });
-      stream.resume();
     });
-    extract.on("finish", () => resolve(snapshot));
+    extract.on("finish", () => resolve(files));
     extract.on("error", reject);
   });
   extract.end(Buffer.from(bytes));
   return done;
 }
 
-
-
 /** A workspace over `root` in `container`, and a sandbox running commands there; see the module comment. */
 export function containerSession(container: ContainerShape, options: ContainerSessionOptions): ContainerSession {
   const root = options.root.replace(/\/+$/, "") || "/";
   const shown = `container:${container.name}:${root}`;
   let snapshot: Snapshot | undefined;
+  /** A command ran since the snapshot was taken: it is checked against a new listing before the next use. */
+  let stale = true;
 
   const ioError = (operation: WorkspaceIOError["operation"], path: string) => (error: { readonly message: string }) => new WorkspaceIOError({ operation, path, detail: error.message });
+  /**
+   * The snapshot, brought up to date after a command: one `find` lists every file with its size and
+   * mtime, and only the files that are new or whose size or mtime changed are read again (one `tar`).
+   */
   const current = (operation: WorkspaceIOError["operation"], path: string): Effect.Effect<Snapshot, WorkspaceIOError> =>
-    snapshot !== undefined
+    !stale && snapshot !== undefined
       ? Effect.succeed(snapshot)
-      : container.readTree(root, ["./.git"]).pipe(
-          Effect.flatMap((bytes) => Effect.promise(() => parseTree(bytes))),
-          Effect.tap((taken) => Effect.sync(() => void (snapshot = taken))),
-          Effect.mapError(ioError(operation, path)),
-        );
+      : Effect.gen(function* () {
+          const listed = yield* container.execArgv(["sh", "-c", LISTING], { workdir: root });
+          if (listed.exitCode !== 0) return yield* Effect.fail({ message: `listing ${root} failed: ${listed.output.trim().slice(0, 500)}` });
+          const { snapshot: next, missing } = fromListing(parseListing(listed.output), snapshot);
+          for (const [file, bytes] of yield* Effect.flatMap(container.readFiles(root, missing), (tarBytes) => Effect.promise(() => filesOfTar(tarBytes)))) next.files.set(file, bytes);
+          snapshot = next;
+          stale = false;
+          return next;
+        }).pipe(Effect.mapError(ioError(operation, path)));
 
   /** The normalised path, after refusing what is outside the root lexically or through a symlink of the snapshot. */
   const locate = (path: string, operation: WorkspaceIOError["operation"]) =>
@@ -132,8 +183,11 @@ export function containerSession(container: ContainerShape, options: ContainerSe
       snap.files.delete(rel);
       snap.dirs.get(parent)!.delete(posix.basename(rel));
       snap.dirs.delete(rel);
+      snap.meta.delete(rel);
     } else {
       snap.files.set(rel, bytes);
+      // Unknown until the next listing, which then reads it once more (its size and mtime are new).
+      snap.meta.delete(rel);
       snap.dirs.get(parent)!.set(posix.basename(rel), "file");
     }
   };
@@ -197,8 +251,8 @@ export function containerSession(container: ContainerShape, options: ContainerSe
     description: `container:${container.name}:${root}`,
     exec: (command: string, exec?: ExecOptions) =>
       Effect.suspend(() => {
-        // Any file may change: the next read takes a new snapshot.
-        snapshot = undefined;
+        // Any file may change: the next read checks the snapshot against a new listing.
+        stale = true;
         return container.exec(command, { workdir: root, env: options.env, timeoutMs: exec?.timeoutMs ?? defaultTimeout });
       }).pipe(
         Effect.map((r): ExecResult => ({ exitCode: r.exitCode, output: r.output, timedOut: r.timedOut })),
