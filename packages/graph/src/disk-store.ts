@@ -66,7 +66,7 @@ export class DiskGraphStore implements GraphStore {
   readonly #madeDirs = new Set<string>();
   #pending = 0;
   #idle: (() => void)[] = [];
-  readonly #queue: { temp: string; path: string; text: string }[] = [];
+  readonly #queue: { temp: string; path: string; graph: StoredFileGraph }[] = [];
   #inFlight = 0;
   #pruning = false;
   #pruneAgain = false;
@@ -108,7 +108,6 @@ export class DiskGraphStore implements GraphStore {
 
   put(key: string, graph: StoredFileGraph): void {
     const path = this.#path(key);
-    const text = JSON.stringify(graph);
     const sub = join(this.dir, key.slice(0, 2));
     const temp = `${path}.${process.pid}.${Date.now().toString(36)}.${(tempCounter++).toString(36)}.${Math.random().toString(36).slice(2, 8)}.tmp`;
     try {
@@ -121,7 +120,8 @@ export class DiskGraphStore implements GraphStore {
       return;
     }
     this.#begin();
-    this.#queue.push({ temp, path, text });
+    // Serialised when its write starts, mostly after the build returns.
+    this.#queue.push({ temp, path, graph });
     this.#drain();
   }
 
@@ -131,7 +131,8 @@ export class DiskGraphStore implements GraphStore {
    */
   #drain(): void {
     while (this.#inFlight < WRITES_IN_FLIGHT && this.#queue.length > 0) {
-      const { temp, path, text } = this.#queue.shift()!;
+      const { temp, path, graph } = this.#queue.shift()!;
+      const text = JSON.stringify(graph);
       this.#inFlight++;
       const finish = () => {
         this.#inFlight--;
