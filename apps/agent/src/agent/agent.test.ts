@@ -227,6 +227,14 @@ describe("the agent, end to end", () => {
     expect(trajectory.retryable).toBe(false);
   });
 
+  it("ends with LimitsExceeded when the run's wall time passes limits.wall_time_seconds", async () => {
+    const repo = shopRepo();
+    const { trajectory, scripted } = await runOn(repo, TASK, [bash("sleep 1.2"), bash("ls"), bash("ls")], { config: { limits: { wall_time_seconds: 1 } } });
+    expect(trajectory.exitStatus).toBe("LimitsExceeded");
+    expect(trajectory.exitReason).toContain("limits.wall_time_seconds (1 s) after 1 model calls");
+    expect(scripted.used).toBe(1);
+  });
+
   it("ends after max_format_errors replies in a row without a command, and tells the model when a reply was cut off", async () => {
     const repo = shopRepo();
     const cut = { content: "THOUGHT: Let me look at every file in turn, starting with", stopReason: "max_tokens", usage: { inputTokens: 900, outputTokens: 4096 } };

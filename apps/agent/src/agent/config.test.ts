@@ -13,7 +13,7 @@ describe("the agent config", () => {
     if (loaded._tag !== "Success") throw new Error(String(loaded.failure));
     const { config, name } = loaded.success;
     expect(name).toBe("default");
-    expect(config.limits).toEqual({ max_explore_steps: 30, max_plan_attempts: 5, max_plan_revisions: 3, max_execute_revisions: 1, step_limit: 250, cost_limit: 3, max_repo_files: 20000, max_format_errors: 5 });
+    expect(config.limits).toEqual({ max_explore_steps: 30, max_plan_attempts: 5, max_plan_revisions: 3, max_execute_revisions: 1, step_limit: 250, cost_limit: 3, max_repo_files: 20000, max_format_errors: 5, wall_time_seconds: 3600 });
     expect(config.command).toMatchObject({ timeout_seconds: 60, max_output_chars: 10000 });
     expect(config.command.hidden_env).toContain("*_API_KEY");
     expect(Object.keys(config.prompts).sort()).toEqual(Object.keys(PROMPT_VARIABLES).sort());

@@ -30,6 +30,8 @@ export const LimitsSchema = z.strictObject({
   step_limit: z.number().int().nonnegative(),
   /** Dollars across all phases (sum of each reply's costUsd); 0 = no limit. */
   cost_limit: z.number().nonnegative(),
+  /** Seconds of wall time for the whole run (checked before each model call); 0 = no limit. */
+  wall_time_seconds: z.number().nonnegative(),
   /** Replies in a row that break the format (no command, no plan, cut off): the run ends (LimitsExceeded). 0 = no limit. */
   max_format_errors: z.number().int().nonnegative(),
   /**

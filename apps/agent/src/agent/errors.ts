@@ -26,12 +26,13 @@ export class ConfigInvalid extends Data.TaggedError("ConfigInvalid")<{
  * model call. The run ends with exit status `LimitsExceeded`.
  */
 export class LimitsExceeded extends Data.TaggedError("LimitsExceeded")<{
-  readonly limit: "step_limit" | "cost_limit" | "max_format_errors";
+  readonly limit: "step_limit" | "cost_limit" | "max_format_errors" | "wall_time_seconds";
   readonly max: number;
   readonly modelCalls: number;
   readonly costUsd: number;
 }> {
   override get message(): string {
+    if (this.limit === "wall_time_seconds") return `the run reached limits.wall_time_seconds (${this.max} s) after ${this.modelCalls} model calls; raise it in the config to let the agent go on`;
     if (this.limit === "max_format_errors") return `the model broke the reply format ${this.max} times in a row (limits.max_format_errors); its replies are not usable`;
     return this.limit === "step_limit"
       ? `the run reached limits.step_limit (${this.max} model calls); raise it in the config to let the agent go on`

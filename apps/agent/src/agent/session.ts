@@ -80,6 +80,10 @@ export class Session {
       if (cost_limit > 0 && this.costUsd >= cost_limit) {
         return yield* new LimitsExceeded({ limit: "cost_limit", max: cost_limit, modelCalls: this.modelCalls, costUsd: this.costUsd });
       }
+      const wall = this.config.limits.wall_time_seconds;
+      if (wall > 0 && Date.now() - Date.parse(this.startedAt) >= wall * 1000) {
+        return yield* new LimitsExceeded({ limit: "wall_time_seconds", max: wall, modelCalls: this.modelCalls, costUsd: this.costUsd });
+      }
       const model = yield* LanguageModel;
       const asked = performance.now();
       const reply = yield* model.complete(this.conversation()).pipe(Effect.ensuring(Effect.sync(() => void (this.modelMs += performance.now() - asked))));

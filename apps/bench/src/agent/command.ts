@@ -38,6 +38,7 @@ export interface AgentCommandOptions {
   namespace: string;
   tag: string;
   dockerHost?: string[];
+  totalCostLimit?: number;
 }
 
 const positiveInt = (what: string) => (value: string): number => {
@@ -68,6 +69,11 @@ export function defineAgentOptions(command: Command): Command {
     .option("--shuffle", "shuffle the instances first (seeded: --seed, default 42)")
     .option("--seed <n>", "seed of --shuffle", (v: string) => Number.parseInt(v, 10))
     .option("-w, --workers <n>", "instances at once (with --in-image: per engine)", positiveInt("-w"), 1)
+    .option("--total-cost-limit <usd>", "dollars for the whole run: no instance starts once the finished ones spent this much", (v: string) => {
+      const n = Number(v);
+      if (!(n > 0)) throw new InvalidArgumentError(`--total-cost-limit takes a number of dollars > 0, not ${JSON.stringify(v)}`);
+      return n;
+    })
     .option("--in-image", "run each instance inside its instance image (bench images build), repository at /testbed, files through the engine: no host worktree, no --repos")
     .option("--namespace <ns>", "image namespace, or `none` for local names", "swebench")
     .option("--tag <tag>", "image tag", "latest")
@@ -101,6 +107,7 @@ export async function agentBenchOptions(opts: AgentCommandOptions, progress: Pro
     sandbox: { sandbox: opts.sandbox, image: opts.image, workdir: opts.workdir },
     redo: opts.redo,
     workers: opts.workers,
+    totalCostLimit: opts.totalCostLimit,
     inImage,
     slice: opts.slice,
     filter: opts.filter,

@@ -144,4 +144,34 @@ describe("bench agent against a failing provider (real SDK, stand-in server)", (
       await server.close();
     }
   }, 60_000);
+
+  it("stops starting instances once the run's cost passes --total-cost-limit, leaving the rest without predictions", async () => {
+    const fx = calcFixture();
+    const server = await startProviderServer(provider({ value: true }));
+    try {
+      const out = join(tempDir(), "out");
+      const result = await Effect.runPromise(
+        runAgentBench({
+          dataset: dataset(fx),
+          reposDir: fx.reposDir,
+          instances: ["acme__calc-burst", "acme__calc-hang", "acme__calc-cut"],
+          outDir: out,
+          configPath: configFile(server.origin),
+          model: { provider: "anthropic", model: "claude-sonnet-4-5" },
+          sandbox: { sandbox: "local", workdir: "/repo" },
+          tempRoot: tempRoot(),
+          totalCostLimit: 0.01,
+        }),
+      );
+      expect(result.entries.map((e) => [e.instance_id, e.status, e.cause])).toEqual([
+        ["acme__calc-burst", "Submitted", undefined],
+        ["acme__calc-hang", "skipped", "total_cost_limit"],
+        ["acme__calc-cut", "skipped", "total_cost_limit"],
+      ]);
+      expect(result.entries[1]?.error).toMatch(/^the run has spent \$0\.0225 of --total-cost-limit \$0\.01;/);
+      expect(preds(out).map((p) => p.instance_id)).toEqual(["acme__calc-burst"]);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 });

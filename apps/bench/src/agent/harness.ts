@@ -61,6 +61,12 @@ export interface AgentBenchOptions {
   readonly slice?: string | undefined;
   /** Instances at once (default 1; with `inImage`, the engines' slots). */
   readonly workers?: number | undefined;
+  /**
+   * Dollars for the whole run: once the instances that ended have spent this much, no further instance
+   * starts (those running finish); the others are `skipped` (cause `total_cost_limit`) and have no
+   * prediction, so a later run with a higher limit runs them.
+   */
+  readonly totalCostLimit?: number | undefined;
   /** Run each instance inside its instance image (repository at /testbed) instead of a host worktree. */
   readonly inImage?: InImageOptions | undefined;
   readonly outDir: string;
@@ -331,6 +337,11 @@ export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBe
             entry = before
               ? { ...before, resumed: true }
               : blankEntry(done.instance_id, "skipped", { repo: line.ok ? line.instance.repo : undefined, patch_bytes: stats.bytes, patch_files: stats.files, patch_added: stats.added, patch_removed: stats.removed, resumed: true });
+          } else if (options.totalCostLimit !== undefined && ctx.costSoFar >= options.totalCostLimit) {
+            entry = blankEntry(line.ok ? line.instance.instance_id : line.id, "skipped", {
+              cause: "total_cost_limit",
+              error: `the run has spent $${ctx.costSoFar.toFixed(4)} of --total-cost-limit $${options.totalCostLimit}; run again with a higher limit to run it`,
+            });
           } else {
             entry = yield* runInstance(ctx, line);
           }
