@@ -135,7 +135,7 @@ export function imagesCommand(program: Command): void {
       .option("--repos <dir>", "directory holding one git repository per dataset repo, as <owner>__<name> (bare or not)")
       .option("--repo-map <file>", 'JSON object mapping "owner/name" to a git directory')
       .option("--instances <ids>", "comma-separated instance ids (default: all)", idList)
-      .option("--recipe <file>", "image recipe (YAML)", undefined)
+      .option("--recipe <file>", "image recipe (YAML; default: the shipped recipes/debian-bookworm.yaml)")
       .option("--namespace <ns>", 'image namespace ("none": the local form sweb.eval.x86_64.<id>)', "swebench")
       .option("--tag <tag>", "image tag", "latest")
       .option("--docker-host <url>", "container engine (default DOCKER_HOST, else unix:///var/run/docker.sock)")
@@ -202,7 +202,7 @@ export function imagesCommand(program: Command): void {
       .description("what the recipe can build for a dataset: instance → environment, or \"no environment in the recipe\"")
       .requiredOption("--dataset <file>", "SWE-bench JSONL (repo, instance_id, base_commit, version per line)")
       .option("--instances <ids>", "comma-separated instance ids (default: all)", idList)
-      .option("--recipe <file>", "image recipe (YAML)")
+      .option("--recipe <file>", "image recipe (YAML; default: the shipped recipes/debian-bookworm.yaml)")
       .option("--namespace <ns>", 'image namespace ("none": the local form)', "swebench")
       .option("--tag <tag>", "image tag", "latest"),
   ).action((opts: CommonOptions) => {
