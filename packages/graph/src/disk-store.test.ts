@@ -148,13 +148,16 @@ describe("GraphCache with a DiskGraphStore", () => {
       `import { DiskGraphStore } from ${JSON.stringify(storeModule)};
 const [dir, who] = process.argv.slice(2);
 const store = new DiskGraphStore(dir, { maxBytes: 1e9 });
-const big = Array.from({ length: 400 }, (_, i) => ["name" + i, "function", i + 1, i + 2]);
+const file = "x.py";
+const big = Array.from({ length: 400 }, (_, i) => ({ name: "name" + i, kind: "function", file, start_line: i + 1, end_line: i + 2 }));
+const graph = { file, hash: "0".repeat(40), symbols: big, imports: [{ file, module: "m", symbol: null, line: 1 }], lineKinds: { "1": "if_statement" }, errors: ["Syntax error in x.py: line 1"] };
+const empty = { file, hash: "0".repeat(40), symbols: [], imports: [], lineKinds: {}, errors: [] };
 for (let round = 0; round < 20; round++) {
   for (let k = 0; k < 40; k++) {
     const key = k.toString(16).padStart(40, "0") + "-" + "a".repeat(12) + "-python";
-    store.put(key, { key, symbols: big, imports: [["m", null, 1]], lineKinds: { "1": "if_statement" }, errors: [] });
+    store.put(key, graph);
     const own = (1000 + k).toString(16).padStart(40, "0") + "-" + "b".repeat(12) + "-" + who;
-    store.put(own, { key: own, symbols: [], imports: [], lineKinds: {}, errors: [] });
+    store.put(own, empty);
     store.get(key);
   }
 }
@@ -184,7 +187,9 @@ process.stdout.write(JSON.stringify(store.stats));
       const key = path.split("/").pop()!.replace(/\.json$/, "");
       const stored = store.get(key);
       expect(stored?.key).toBe(key);
-      expect(fromStored(stored, key, "x.py", hashSource(""))).toBeDefined();
+      const graph = fromStored(stored, key, "y.py", hashSource(""));
+      expect(graph).toBeDefined();
+      if (key.includes("-aaaaaaaaaaaa-")) expect(graph!.errors).toEqual(["Syntax error in y.py: line 1"]);
     }
     expect(store.stats.corrupt).toBe(0);
   }, 60_000);

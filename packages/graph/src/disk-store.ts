@@ -6,7 +6,7 @@
 import { mkdirSync, readdirSync, readFileSync, rename, statSync, unlink, unlinkSync, utimes, writeFile } from "node:fs";
 import { homedir, platform } from "node:os";
 import { join } from "node:path";
-import type { GraphStore, StoredFileGraph } from "./graph.js";
+import { toStored, type FileGraph, type GraphStore, type StoredFileGraph } from "./graph.js";
 
 export interface DiskGraphStoreOptions {
   /** Upper bound on the bytes of all entries; the least recently used go first. Default 512 MB. */
@@ -66,7 +66,7 @@ export class DiskGraphStore implements GraphStore {
   readonly #madeDirs = new Set<string>();
   #pending = 0;
   #idle: (() => void)[] = [];
-  readonly #queue: { temp: string; path: string; graph: StoredFileGraph }[] = [];
+  readonly #queue: { key: string; temp: string; path: string; graph: FileGraph }[] = [];
   #inFlight = 0;
   #pruning = false;
   #pruneAgain = false;
@@ -106,7 +106,7 @@ export class DiskGraphStore implements GraphStore {
     }
   }
 
-  put(key: string, graph: StoredFileGraph): void {
+  put(key: string, graph: FileGraph): void {
     const path = this.#path(key);
     const sub = join(this.dir, key.slice(0, 2));
     const temp = `${path}.${process.pid}.${Date.now().toString(36)}.${(tempCounter++).toString(36)}.${Math.random().toString(36).slice(2, 8)}.tmp`;
@@ -120,8 +120,9 @@ export class DiskGraphStore implements GraphStore {
       return;
     }
     this.#begin();
-    // Serialised when its write starts, mostly after the build returns.
-    this.#queue.push({ temp, path, graph });
+    // Turned into its stored form and serialised when its write starts, mostly after the build
+    // returns: until then the queue holds the (frozen) graph the cache holds anyway.
+    this.#queue.push({ key, temp, path, graph });
     this.#drain();
   }
 
@@ -131,8 +132,8 @@ export class DiskGraphStore implements GraphStore {
    */
   #drain(): void {
     while (this.#inFlight < WRITES_IN_FLIGHT && this.#queue.length > 0) {
-      const { temp, path, graph } = this.#queue.shift()!;
-      const text = JSON.stringify(graph);
+      const { key, temp, path, graph } = this.#queue.shift()!;
+      const text = JSON.stringify(toStored(key, graph));
       this.#inFlight++;
       const finish = () => {
         this.#inFlight--;

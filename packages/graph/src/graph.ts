@@ -604,7 +604,12 @@ export interface StoredFileGraph {
  */
 export interface GraphStore {
   get(key: string): StoredFileGraph | undefined;
-  put(key: string, graph: StoredFileGraph): void;
+  /**
+   * Stores the graph of a file just parsed. The store turns it into its stored form
+   * (`toStored(key, graph)`) when it writes it, which may be after the build returns: the graph
+   * is frozen, so it can be kept until then.
+   */
+  put(key: string, graph: FileGraph): void;
 }
 
 export interface GraphCacheOptions {
@@ -726,7 +731,7 @@ export class GraphCache {
           else {
             graph = graphOfFile(file, hash);
             this.lastParsed.push(file.path);
-            store.put(key, toStored(key, graph));
+            store.put(key, graph);
           }
         }
       }
