@@ -84,6 +84,12 @@ describe("the code's whitespace follows the file's conventions, and the step say
     expect(inLoop.ok).toBe(true);
   });
 
+  test("a starred assignment target outside a tuple is refused", () => {
+    const result = runPlan([{ op: "replace_node", params: { locator: countLine, replacement: "*count = items" } }], new Map([["cart.py", PY]]));
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.message).toContain("starred assignment target must be in a list or tuple");
+  });
+
   test("a return the edit puts at module level is refused", () => {
     const result = runPlan([{ op: "insert_after_node", params: { locator: { kind: "class", name: "Cart", file: "cart.py" }, code: "return 0", separator: "\n\n" } }], new Map([["cart.py", PY]]));
     expect(result.ok).toBe(false);

@@ -68,6 +68,8 @@ describe("CPython's indentation rules", () => {
     ["a tab where the block used eight spaces", "if x:\n        a = 1\n\tb = 2\n", 3, "TabError"],
     ["an unterminated string", "x = 'abc\n", 1, "unterminated string"],
     ["an else left behind by a dedented line", "for x in y:\n    a(x)\npass\nelse:\n    b()\n", 4, "'else' does not follow"],
+    ["a statement that ends with an operator outside brackets", "meta = a and\n# note\nnot b\n", 1, 'ends with "and"'],
+    ["an assignment that ends with =", "x =\ny = 1\n", 1, 'ends with "="'],
     ["an except inside its try block", "try:\n    a()\n    except E:\n        b()\n", 3, "'except' does not follow 'try'"],
     ["an unterminated triple-quoted string", 'x = """abc\n', 1, "unterminated triple-quoted"],
   ])("reports %s", (_what, source, line, message) => {
@@ -75,6 +77,12 @@ describe("CPython's indentation rules", () => {
     expect(problems[0]).toMatchObject({ line });
     expect(problems[0]!.message).toContain(message);
     expect(cpythonParse([source])[0]).not.toBeNull();
+  });
+
+  test("a float like `3.`, an Ellipsis and `import *` do not end a statement with an operator", () => {
+    const source = "from os import *\nx = 3.\ny = ...\nz = a.b\n";
+    expect(cpythonParse([source])).toEqual([null]);
+    expect(pythonIndentProblems(source)).toEqual([]);
   });
 
   test("lines inside a triple-quoted string are known (their whitespace is the string's)", () => {

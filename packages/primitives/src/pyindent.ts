@@ -35,6 +35,31 @@ const TAB = 9;
 const SPACE = 32;
 const FORMFEED = 12;
 
+const OPERATOR_CHARS = new Set([..."+-*/%&|^~<>=.@"].map((c) => c.charCodeAt(0)));
+const OPERATOR_WORDS = new Set(["and", "or", "not", "in", "is", "if", "else", "lambda"]);
+
+/**
+ * The binary operator a logical line ends with (`and`, `+`, `=`, ...), which CPython rejects
+ * although tree-sitter may accept it; undefined when the line ends with an operand (`...`,
+ * `import *` and a `*` / `**` parameter marker excepted).
+ */
+function danglingOperator(source: string, lineStart: number, lastAt: number): string | undefined {
+  const c = source.charCodeAt(lastAt);
+  if (OPERATOR_CHARS.has(c)) {
+    if (c === 46 && source.startsWith("...", lastAt - 2)) return undefined;
+    if (c === 46 && /(^|[^A-Za-z0-9_])[0-9][0-9_]*\.$/.test(source.slice(Math.max(lineStart, lastAt - 40), lastAt + 1))) return undefined; // `3.`, a float
+    if (c === 42 /* * */ && /\bimport\s*\*$/.test(source.slice(lineStart, lastAt + 1))) return undefined;
+    let k = lastAt;
+    while (k > lineStart && OPERATOR_CHARS.has(source.charCodeAt(k - 1))) k--;
+    return source.slice(k, lastAt + 1);
+  }
+  if (c < 97 || c > 122) return undefined;
+  let k = lastAt;
+  while (k > lineStart && /[A-Za-z0-9_]/.test(source[k - 1]!)) k--;
+  const word = source.slice(k, lastAt + 1);
+  return OPERATOR_WORDS.has(word) && (k === lineStart || !/[A-Za-z0-9_.]/.test(source[k - 1]!)) ? word : undefined;
+}
+
 /** The lower-case word at `at` (up to 8 letters; "" when none). */
 function wordAt(source: string, at: number, end: number): string {
   let k = at;
@@ -174,6 +199,7 @@ export function scanPython(source: string, options: ScanOptions = {}): PythonLin
     }
     continued = false;
     let last = -1; // last significant character of the line (outside strings and comments)
+    let lastAt = -1; // its offset
     while (j < end) {
       if (triple !== undefined) {
         // Inside a string (triple-quoted, or one-quote continued by a backslash-newline): find its end.
@@ -200,6 +226,7 @@ export function scanPython(source: string, options: ScanOptions = {}): PythonLin
         j = found + triple.length;
         triple = undefined;
         last = 34;
+        lastAt = j - 1;
         continue;
       }
       const c = source.charCodeAt(j);
@@ -218,12 +245,19 @@ export function scanPython(source: string, options: ScanOptions = {}): PythonLin
         j = end;
         break;
       }
-      if (c !== SPACE && c !== TAB && c !== 13 && c !== FORMFEED) last = c;
+      if (c !== SPACE && c !== TAB && c !== 13 && c !== FORMFEED) {
+        last = c;
+        lastAt = j;
+      }
       j++;
     }
     if (triple === undefined && depth === 0 && !continued && last !== -1) {
       opener = last === 58; // ':'
       if (opener) openerLine = line;
+      else if (lastAt >= 0) {
+        const dangling = danglingOperator(source, i, lastAt);
+        if (dangling) report(line, `invalid syntax: the statement ends with ${JSON.stringify(dangling)}, an operator without its right operand (outside brackets a statement ends at the line's end)`);
+      }
     }
     if (end >= n) break;
     i = end + 1;
@@ -323,7 +357,7 @@ export interface StructureProblem {
 }
 
 const LOOPS = new Set(["for_statement", "while_statement"]);
-const JUMPS = ["break_statement", "continue_statement", "return_statement", "yield"];
+const JUMPS = ["break_statement", "continue_statement", "return_statement", "yield", "assignment"];
 
 /**
  * What CPython's compiler rejects in the statements of `ranges` (new-text offsets) although
@@ -352,6 +386,10 @@ export function pythonStructureProblems(root: Node, ranges: readonly { start: nu
 }
 
 function jumpProblem(node: Node): string | undefined {
+  if (node.type === "assignment") {
+    const left = node.childForFieldName("left");
+    return left && (left.type === "list_splat_pattern" || left.type === "list_splat") ? "starred assignment target must be in a list or tuple" : undefined;
+  }
   const loopJump = node.type === "break_statement" || node.type === "continue_statement";
   const word = node.type === "yield" ? "yield" : node.type.replace("_statement", "");
   let child: Node = node;
