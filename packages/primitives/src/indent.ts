@@ -236,7 +236,12 @@ export interface Placement {
 export function placeCode(code: string, indent: string, unit: () => string, language?: string): Placement[] {
   const normalized = normalizeCode(code, unit, language);
   let texts = placements(normalized.code, indent);
-  if (language === "python" && texts.length === 2 && closesItself(normalized.code.split("\n")[0]!)) {
+  const codeLines = normalized.code.split("\n");
+  if (texts.length === 2 && closesFirstLineAt(codeLines, indent.length) && texts[0] !== texts[1]) {
+    // The last line closes the bracket or string the first line opens, at the target's column:
+    // it is the first line's partner, so the code was written with the file's indentation.
+    texts = [texts[1]!, texts[0]!];
+  } else if (language === "python" && texts.length === 2 && closesItself(codeLines[0]!)) {
     // Python: lines after a first line that opens no block, bracket or continuation cannot be
     // indented deeper than it, so the rest at the target's column is absolute, not relative.
     const rest = normalized.code.split("\n").slice(1).filter((l) => !isBlank(l));
@@ -248,6 +253,22 @@ export function placeCode(code: string, indent: string, unit: () => string, lang
     text,
     notes: text === absolute ? [...normalized.notes, `read the code's lines after the first as already indented for the target (${JSON.stringify(indent)}), so they were not indented again`] : normalized.notes,
   }));
+}
+
+/**
+ * The first line ends by opening a bracket or a triple-quoted string and the last non-blank line
+ * starts by closing it, at `column`.
+ */
+function closesFirstLineAt(lines: readonly string[], column: number): boolean {
+  if (column === 0 || lines.length < 2) return false;
+  const first = lines[0]!.replace(/#.*$/, "").trimEnd();
+  const last = [...lines].reverse().find((l) => !isBlank(l));
+  if (!last || last === lines[0]) return false;
+  const head = last.trimStart();
+  const quotes = (first.match(/"""|'''/g) ?? []).length % 2 === 1;
+  const opens = /[([{]$/.test(first) || quotes;
+  const closes = quotes ? /^("""|''')/.test(head) : /^[)\]}]/.test(head);
+  return opens && closes && leadingWhitespace(last).length === column;
 }
 
 /** A Python line that is complete by itself: no block opener, open bracket or backslash at its end. */

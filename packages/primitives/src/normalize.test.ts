@@ -68,6 +68,13 @@ describe("the code's whitespace follows the file's conventions, and the step say
     expect(text).toContain("            # first\n            # second\n            count = len(items)");
   });
 
+  test("a first line that opens a bracket whose closing line sits at the target's column is read as absolute", () => {
+    const { text } = run([{ op: "insert_before_node", params: { locator: countLine, code: "log(\n                'msg',\n            )" } }]);
+    expect(text).toContain("            log(\n                'msg',\n            )\n            count = len(items)");
+    const relative = run([{ op: "insert_before_node", params: { locator: countLine, code: "log(\n    'msg',\n)" } }]);
+    expect(relative.text).toContain("            log(\n                'msg',\n            )\n            count = len(items)");
+  });
+
   test("trailing whitespace goes from a docstring's lines but stays in a data string", () => {
     const doc = normalizeCode('"""Doc  \nmore  \n"""  \nx = """data  \nkept  \n"""', () => "    ", "python");
     expect(doc.code).toBe('"""Doc\nmore\n"""\nx = """data  \nkept  \n"""');
