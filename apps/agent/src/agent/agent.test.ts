@@ -142,18 +142,18 @@ describe("the agent, end to end", () => {
 
     expect(trajectory.exitStatus).toBe("Submitted");
     expect(phases(trajectory)).toEqual(["explore", "graph", "plan", "fallback", "submit"]);
-    expect(trajectory.transitions[3]!.reason).toMatch(/^no valid plan after 5 attempts \(last: the JSON is not a plan: /);
+    expect(trajectory.transitions[3]!.reason).toMatch(/^no valid plan after 5 attempts \(last: the json block is not a plan: /);
     expect(trajectory.plans.map((p) => p.valid)).toEqual([false, false, false, false, false]);
     expect(trajectory.plans.map((p) => p.error)).toEqual([
-      "the reply has no ```json block",
-      expect.stringMatching(/^the JSON is not a plan: plan\[0\]: /),
-      expect.stringMatching(/^the JSON is not a plan: the plan: .*at least one step/),
+      "the reply has no plan: no ```json block, no fenced block and no JSON in the text",
+      expect.stringMatching(/^the json block is not a plan: plan\[0\]: /),
+      expect.stringMatching(/^the json block is not a plan: the plan: .*at least one step/),
       expect.stringMatching(/^the json block is not valid JSON/),
-      expect.stringMatching(/^the JSON is not a plan: /),
+      expect.stringMatching(/^the json block is not a plan: /),
     ]);
     // Each bad reply got the zod error back; the fifth got the fallback prompt.
-    expect(lastUser(scripted.requests[2]!)).toContain("That reply has no usable plan: the reply has no ```json block");
-    expect(lastUser(scripted.requests[3]!)).toContain("That reply has no usable plan: the JSON is not a plan: plan[0]");
+    expect(lastUser(scripted.requests[2]!)).toContain("That reply has no usable plan: the reply has no plan: no ```json block, no fenced block and no JSON in the text");
+    expect(lastUser(scripted.requests[3]!)).toContain("That reply has no usable plan: the json block is not a plan: plan[0]");
     expect(lastUser(scripted.requests[6]!)).toContain("The structured plan is not used (no valid plan after 5 attempts");
     // The check script's real output came back, then the submission.
     expect(lastUser(scripted.requests[8]!)).toContain("<output>\nok\n</output>");

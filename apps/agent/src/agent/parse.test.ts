@@ -59,12 +59,13 @@ describe("plan extraction (the plan-integrity gate)", () => {
   });
 
   it("refuses a file list, an empty array, other JSON, bad JSON, no block and several blocks, saying why", () => {
-    expect(extractPlan('```json\n["src/foo.py"]\n```')).toMatchObject({ ok: false, error: expect.stringMatching(/^the JSON is not a plan: plan\[0\]: /), json: ["src/foo.py"] });
+    expect(extractPlan('```json\n["src/foo.py"]\n```')).toMatchObject({ ok: false, error: expect.stringMatching(/^the json block is not a plan: plan\[0\]: /), json: ["src/foo.py"] });
     expect(extractPlan("```json\n[]\n```")).toMatchObject({ ok: false, error: expect.stringContaining("at least one step") });
-    expect(extractPlan('```json\n{"files": ["a.py"]}\n```')).toMatchObject({ ok: false, error: expect.stringMatching(/^the JSON is not a plan/) });
-    expect(extractPlan('```json\n[{"op": 3}]\n```')).toMatchObject({ ok: false, error: expect.stringMatching(/^the JSON is not a plan: plan\[0\]\.op: /) });
+    expect(extractPlan('```json\n{"files": ["a.py"]}\n```')).toMatchObject({ ok: false, error: expect.stringMatching(/^the json block is not a plan/) });
+    expect(extractPlan('```json\n[{"op": 3}]\n```')).toMatchObject({ ok: false, error: expect.stringMatching(/^the json block is not a plan: plan\[0\]\.op: /) });
     expect(extractPlan("```json\n[{op: 1}]\n```")).toMatchObject({ ok: false, error: expect.stringMatching(/^the json block is not valid JSON/) });
-    expect(extractPlan(JSON.stringify([step]))).toEqual({ ok: false, error: "the reply has no ```json block" });
+    expect(extractPlan("THOUGHT: I am not sure yet.")).toEqual({ ok: false, error: "the reply has no plan: no ```json block, no fenced block and no JSON in the text" });
+    expect(extractPlan('Here are the files:\n["src/foo.py"]')).toMatchObject({ ok: false, error: expect.stringMatching(/^the JSON in the reply is not a plan: plan\[0\]/) });
     const two = "```json\n" + JSON.stringify([step]) + "\n```\n```json\n" + JSON.stringify([step]) + "\n```";
     expect(extractPlan(two)).toMatchObject({ ok: false, error: expect.stringContaining("2 ```json blocks") });
   });
@@ -75,5 +76,22 @@ describe("output truncation", () => {
     expect(truncateOutput("abc", 3)).toEqual({ truncated: false, output: "abc" });
     expect(truncateOutput("0123456789", 4)).toEqual({ truncated: true, head: "01", tail: "89", elided: 6 });
     expect(truncateOutput("0123456789", 5)).toEqual({ truncated: true, head: "01", tail: "89", elided: 6 });
+  });
+});
+
+describe("plan channels", () => {
+  const step = { op: "delete_node", params: { locator: { kind: "function", name: "f", file: "a.py" } } };
+  it("takes the plan from a ```json block, a fence without a tag, or bare JSON in the prose, and says which", () => {
+    const plan = JSON.stringify([step], null, 2);
+    expect(extractPlan("```json\n" + plan + "\n```")).toMatchObject({ ok: true, channel: "json block" });
+    expect(extractPlan("THOUGHT: the fix.\n\n```\n" + plan + "\n```")).toMatchObject({ ok: true, channel: "untagged fence" });
+    expect(extractPlan("THOUGHT: the fix is this plan:\n" + plan + "\nThat is all.")).toMatchObject({ ok: true, channel: "bare JSON", json: [step] });
+    expect(extractPlan('The plan: {"plan": ' + JSON.stringify([step]) + "}")).toMatchObject({ ok: true, channel: "bare JSON" });
+  });
+
+  it("prefers a fenced plan to other JSON and skips fences that hold no plan", () => {
+    const plan = JSON.stringify([step]);
+    const reply = "```\nls -la\n```\n\nThe files: [\"a.py\"]\n\n```\n" + plan + "\n```";
+    expect(extractPlan(reply)).toMatchObject({ ok: true, channel: "untagged fence" });
   });
 });

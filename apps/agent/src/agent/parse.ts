@@ -60,28 +60,72 @@ export function jsonBlocks(text: string): string[] {
   return [...text.matchAll(/```json[ \t]*\r?\n([\s\S]*?)\r?\n[ \t]*```/gi)].map((m) => m[1]!);
 }
 
+/** Where a plan was found in a reply: the channels, in the order they are tried. */
+export type PlanChannel = "json block" | "untagged fence" | "bare JSON" | "plan file";
+
 export type ExtractedPlan =
-  | { readonly ok: true; readonly plan: Plan; readonly json: unknown }
+  | { readonly ok: true; readonly plan: Plan; readonly json: unknown; readonly channel: PlanChannel }
   | { readonly ok: false; readonly error: string; readonly json?: unknown };
 
+/** The contents of every fence with no language tag (```\n...\n```). */
+export function untaggedBlocks(text: string): string[] {
+  return [...text.matchAll(/```[ \t]*\r?\n([\s\S]*?)\r?\n[ \t]*```/g)].map((m) => m[1]!);
+}
+
 /**
- * The plan of a reply: exactly one ```json block whose JSON is a plan (primitives' `PlanSchema`: a
- * non-empty array of steps, or an object with `plan`). The seed's plan-integrity gate: a file list,
- * an empty array or any other JSON is refused, with a message saying where and why.
+ * JSON values written in prose: from each `[` or `{` that starts a line (or follows a colon and a
+ * space), the shortest text up to a matching `]`/`}` that parses as JSON. Fences are not looked into.
+ */
+export function bareJson(text: string): unknown[] {
+  const prose = text.replace(/```[\s\S]*?```/g, (m) => " ".repeat(m.length));
+  const values: unknown[] = [];
+  const starts = [...prose.matchAll(/(^|\n|: )[ \t]*([[{])/g)].map((m) => m.index! + m[0].length - 1);
+  for (const start of starts) {
+    const close = prose[start] === "[" ? "]" : "}";
+    for (let end = prose.indexOf(close, start); end >= 0; end = prose.indexOf(close, end + 1)) {
+      try {
+        values.push(JSON.parse(prose.slice(start, end + 1)));
+        break;
+      } catch {
+        // not yet a whole value
+      }
+    }
+  }
+  return values;
+}
+
+/** A plan from one JSON text, or why it is not one (`where` names the channel). */
+export function planOfJson(text: string, where: string, channel: PlanChannel): ExtractedPlan {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, error: `the ${where} is not valid JSON (${(error as Error).message})` };
+  }
+  const parsed = PlanSchema.safeParse(json);
+  if (!parsed.success) return { ok: false, error: `the ${where} is not a plan: ${zodIssueText(parsed.error.issues)}`, json };
+  return { ok: true, plan: parsed.data, json, channel };
+}
+
+/**
+ * The plan of a reply, from the first channel that has one: a ```json block, a fence without a
+ * language tag, or bare JSON in the prose (what models write when they forget the fence). Several
+ * ```json blocks are refused (which one is the plan?). The seed's plan-integrity gate holds for every
+ * channel: a file list, an empty array or any other JSON is refused, with a message saying where and why.
  */
 export function extractPlan(text: string): ExtractedPlan {
   const blocks = jsonBlocks(text);
-  if (blocks.length === 0) return { ok: false, error: "the reply has no ```json block" };
   if (blocks.length > 1) return { ok: false, error: `the reply has ${blocks.length} \`\`\`json blocks; put the whole plan in exactly one` };
-  let json: unknown;
-  try {
-    json = JSON.parse(blocks[0]!);
-  } catch (error) {
-    return { ok: false, error: `the json block is not valid JSON (${(error as Error).message})` };
-  }
-  const parsed = PlanSchema.safeParse(json);
-  if (!parsed.success) return { ok: false, error: `the JSON is not a plan: ${zodIssueText(parsed.error.issues)}`, json };
-  return { ok: true, plan: parsed.data, json };
+  if (blocks.length === 1) return planOfJson(blocks[0]!, "json block", "json block");
+  const candidates: ExtractedPlan[] = [
+    ...untaggedBlocks(text).map((block) => planOfJson(block, "fenced block", "untagged fence")),
+    ...bareJson(text).map((value) => planOfJson(JSON.stringify(value), "JSON in the reply", "bare JSON")),
+  ];
+  const found = candidates.find((c) => c.ok);
+  if (found) return found;
+  const tried = candidates.find((c) => !c.ok && c.json !== undefined) ?? candidates[0];
+  if (tried) return tried;
+  return { ok: false, error: "the reply has no plan: no ```json block, no fenced block and no JSON in the text" };
 }
 
 /**

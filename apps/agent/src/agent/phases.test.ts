@@ -102,14 +102,14 @@ describe("PLAN", () => {
     expect(outcome).toMatchObject({ kind: "plan", plan: good });
     expect(session.invalidPlans).toBe(1);
     expect(session.plans.map((p) => [p.attempt, p.valid])).toEqual([[1, false], [2, true]]);
-    expect(userMessages(session)[0]).toMatch(/^That reply has no usable plan: the JSON is not a plan: plan\[0\]/);
+    expect(userMessages(session)[0]).toMatch(/^That reply has no usable plan: the json block is not a plan: plan\[0\]/);
     expect(userMessages(session)[0]).toContain("(Attempt 1 of 5 without a valid plan.)");
   });
 
   it("falls back after max_plan_attempts replies without a plan", async () => {
     const { session, model, run } = await setup(["no plan", json([]), json(good)], undefined, { limits: { max_plan_attempts: 2 } });
     const outcome = await run(requestPlan(session));
-    expect(outcome).toEqual({ kind: "fallback", reason: expect.stringMatching(/^no valid plan after 2 attempts \(last: the JSON is not a plan: /) });
+    expect(outcome).toEqual({ kind: "fallback", reason: expect.stringMatching(/^no valid plan after 2 attempts \(last: the json block is not a plan: /) });
     expect(model.used).toBe(2);
   });
 });

@@ -37,7 +37,7 @@ export function requestPlan(session: Session): Effect.Effect<PlanOutcome, Limits
         attempt: session.plans.length + 1,
         atMessage: session.lastIndex,
         valid: extracted.ok,
-        ...(extracted.ok ? {} : { error: extracted.error }),
+        ...(extracted.ok ? { channel: extracted.channel } : { error: extracted.error }),
         ...(extracted.json !== undefined ? { plan: extracted.json } : {}),
       };
       session.plans.push(record);
