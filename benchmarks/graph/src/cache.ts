@@ -77,11 +77,22 @@ const sourcesOfA = new Map(a.map((f) => [f.path, f.source]));
 const shared = b.filter((f) => sourcesOfA.get(f.path) === f.source).length;
 await loadGrammars(languagesOf([...a, ...b]));
 
+/** CPU time (user + system, ms) of each timed run, by phase: less disturbed by other processes than wall time. */
+const cpu: Record<string, number[]> = { today: [], cold: [], second: [], same: [] };
+let phase = "";
 const timeIt = (run: () => void): number => {
   (globalThis as { gc?: () => void }).gc?.();
+  const cpuStart = process.cpuUsage();
   const start = performance.now();
   run();
-  return performance.now() - start;
+  const wall = performance.now() - start;
+  const used = process.cpuUsage(cpuStart);
+  cpu[phase]?.push((used.user + used.system) / 1000);
+  return wall;
+};
+const timed = (name: string, run: () => void): number => {
+  phase = name;
+  return timeIt(run);
 };
 
 const today: number[] = [];
@@ -93,26 +104,27 @@ let secondParsed = 0;
 let bytes = 0;
 let entries = 0;
 // One untimed warm-up of the parsers and the JIT.
-new GraphCache().build(a);
+phase = "warm-up";
+timeIt(() => new GraphCache().build(a));
 for (let i = 0; i < repeat; i++) {
   // Today and cold alternate which goes first, so neither always runs after the other's I/O.
-  if (i % 2 === 0) today.push(timeIt(() => new GraphCache().build(a)));
+  if (i % 2 === 0) today.push(timed("today", () => new GraphCache().build(a)));
   const dir = mkdtempSync(join(tmpdir(), "graph-cache-bench-"));
   try {
     const coldStore = new DiskGraphStore(dir);
-    cold.push(timeIt(() => new GraphCache({ store: coldStore }).build(a)));
+    cold.push(timed("cold", () => new GraphCache({ store: coldStore }).build(a)));
     // The entries are written on libuv's thread pool after the build returns: timed apart.
     const flushStart = performance.now();
     await coldStore.flush();
     coldFlush.push(performance.now() - flushStart);
-    if (i % 2 === 1) today.push(timeIt(() => new GraphCache().build(a)));
+    if (i % 2 === 1) today.push(timed("today", () => new GraphCache().build(a)));
     const secondStore = new DiskGraphStore(dir);
     const cache = new GraphCache({ store: secondStore });
-    second.push(timeIt(() => cache.build(b)));
+    second.push(timed("second", () => cache.build(b)));
     secondParsed = cache.lastParsed.length;
     await secondStore.flush();
     const sameStore = new DiskGraphStore(dir);
-    same.push(timeIt(() => new GraphCache({ store: sameStore }).build(a)));
+    same.push(timed("same", () => new GraphCache({ store: sameStore }).build(a)));
     await sameStore.flush();
     bytes = sameStore.size();
     entries = Number(execFileSync("sh", ["-c", `find ${JSON.stringify(dir)} -name '*.json' | wc -l`], { encoding: "utf8" }).trim());
@@ -130,7 +142,10 @@ const result = {
   store: { bytes, entries },
   ms: m,
   runs: { today, cold, coldFlush, second, same },
+  cpuMs: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, median(v)])),
+  cpuRuns: cpu,
   ratios: { coldOverToday: m.cold / m.today, secondOverCold: m.second / m.cold, sameOverCold: m.same / m.cold },
+  cpuRatios: { coldOverToday: median(cpu.cold!) / median(cpu.today!), secondOverCold: median(cpu.second!) / median(cpu.cold!) },
   load: [loadBefore, loadAfter],
 };
 if (values.json) process.stdout.write(JSON.stringify(result, null, 2) + "\n");
@@ -143,4 +158,7 @@ else {
   console.log(`  then its writes finishing (thread pool): ${ms(m.coldFlush)}  [${coldFlush.map(ms).join(", ")}]`);
   console.log(`second commit, B (${secondParsed} parsed):        ${ms(m.second)}  [${second.map(ms).join(", ")}]  ratio to cold ${result.ratios.secondOverCold.toFixed(3)} (target <= 0.10)`);
   console.log(`same commit again, A (all read back): ${ms(m.same)}  [${same.map(ms).join(", ")}]  ratio to cold ${result.ratios.sameOverCold.toFixed(3)}`);
+  console.log(
+    `CPU time (median): today ${ms(result.cpuMs.today!)}, cold ${ms(result.cpuMs.cold!)} (ratio ${result.cpuRatios.coldOverToday.toFixed(3)}), second commit ${ms(result.cpuMs.second!)} (ratio to cold ${result.cpuRatios.secondOverCold.toFixed(3)}), same ${ms(result.cpuMs.same!)}`,
+  );
 }

@@ -3,7 +3,7 @@
  * process that opens the same directory. The only module of the package that touches the disk;
  * imported from `@graphplan/graph/disk`, so callers opt in.
  */
-import { mkdirSync, readdirSync, readFileSync, rename, statSync, unlink, unlinkSync, utimes, writeFile } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rename, statSync, unlink, unlinkSync, utimes, writeFile } from "node:fs";
 import { homedir, platform } from "node:os";
 import { join } from "node:path";
 import { toStored, type FileGraph, type GraphStore, type StoredFileGraph } from "./graph.js";
@@ -84,6 +84,12 @@ export class DiskGraphStore implements GraphStore {
 
   get(key: string): StoredFileGraph | undefined {
     const path = this.#path(key);
+    // A miss is the common case of a cold store: asking first is cheaper than a failed read,
+    // whose error node builds with a stack trace.
+    if (!existsSync(path)) {
+      this.stats.misses++;
+      return undefined;
+    }
     let text: string;
     try {
       text = readFileSync(path, "utf8");
