@@ -87,7 +87,7 @@ export function generatePlan(file: string, module: Generated, steps: number): Re
       case "wrap_node":
         plan.push({
           op,
-          params: { locator: { kind: "statement", file, parent: { kind: "function", name: `g_${i}` }, index: 0 }, before: "try:\n", after: "\nexcept ValueError:\n    result = []" },
+          params: { locator: { kind: "statement", file, parent: { kind: "function", name: `g_${i}` }, name: "result" }, before: "try:\n", after: "\nexcept ValueError:\n    result = []" },
         });
         break;
       case "delete_node":
