@@ -6,6 +6,7 @@
 import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
+import type { GraphStore } from "@graphplan/graph";
 import { planParts } from "@graphplan/primitives";
 import { LanguageModel, Sandbox, Workspace } from "@graphplan/runtime";
 import type { ModelError, ModelRequestFailed, SandboxFailed } from "@graphplan/runtime";
@@ -147,6 +148,11 @@ function autoSubmit(session: Session): Effect.Effect<string | undefined, never, 
 export interface RunAgentOptions {
   /** Called with the trajectory so far after every message and phase change (to write it as it grows). */
   readonly onProgress?: (trajectory: Trajectory) => void;
+  /**
+   * Where file graphs outlive the run (`DiskGraphStore` of `@graphplan/graph/disk`), so that the next
+   * instance of the same repository parses only the files that differ.
+   */
+  readonly graphStore?: GraphStore;
 }
 
 /** The whole run: explore, plan and execute, or fall back; always answers a trajectory (the run's failure is its exit status). */
@@ -157,7 +163,7 @@ export function runAgent(input: AgentInput, options: RunAgentOptions = {}): Effe
     const workspace = yield* Workspace;
     const names = { model: model.name, sandbox: sandbox.description, workspace: workspace.root };
     const onProgress = options.onProgress;
-    const session: Session = new Session(input.config, onProgress ? () => onProgress(snapshot(input, session, names)) : undefined);
+    const session: Session = new Session(input.config, onProgress ? () => onProgress(snapshot(input, session, names)) : undefined, options.graphStore);
 
     const main = Effect.gen(function* () {
       session.enter("explore", "start");

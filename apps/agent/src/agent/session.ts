@@ -3,7 +3,7 @@
  * checked against, and what the trajectory records (phase transitions, plans, submissions).
  */
 import * as Effect from "effect/Effect";
-import { GraphCache } from "@graphplan/graph";
+import { GraphCache, type GraphStore } from "@graphplan/graph";
 import { LanguageModel, Sandbox } from "@graphplan/runtime";
 import type { ChatMessage, ExecResult, ModelError, SandboxFailed } from "@graphplan/runtime";
 import { READY_MARKER, SUBMIT_MARKER, render, type AgentConfig, type PromptName } from "./config.js";
@@ -28,7 +28,7 @@ export class Session {
   /** Replies without a valid plan so far (limits.max_plan_attempts). */
   invalidPlans = 0;
   /** VERIFY: the graphs of the repository's files, kept across verifications (re-parses changed files only). */
-  readonly graphCache = new GraphCache();
+  readonly graphCache: GraphCache;
   /** VERIFY: the repository's source files, listed on the first verification (null: not yet). */
   repoFiles: RepoFiles | null = null;
   /** Replies in a row that broke the format (limits.max_format_errors). */
@@ -39,7 +39,10 @@ export class Session {
   constructor(
     readonly config: AgentConfig,
     private readonly onChange: () => void = () => undefined,
-  ) {}
+    graphStore?: GraphStore,
+  ) {
+    this.graphCache = new GraphCache(graphStore ? { store: graphStore } : {});
+  }
 
   /** Enter `phase`, recording why. */
   enter(phase: Phase, reason: string): void {

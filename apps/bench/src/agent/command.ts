@@ -8,6 +8,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
+import { defaultGraphCacheDir } from "@graphplan/graph/disk";
 import { engineSlots } from "../eval/command.js";
 import { Progress } from "../progress.js";
 import type { InImageOptions } from "./in-image.js";
@@ -39,6 +40,7 @@ export interface AgentCommandOptions {
   tag: string;
   dockerHost?: string[];
   totalCostLimit?: number;
+  graphCache: string | false;
 }
 
 const positiveInt = (what: string) => (value: string): number => {
@@ -78,6 +80,8 @@ export function defineAgentOptions(command: Command): Command {
     .option("--namespace <ns>", "image namespace, or `none` for local names", "swebench")
     .option("--tag <tag>", "image tag", "latest")
     .option("--docker-host <url>", "container engine (unix://, tcp://, ssh://), optionally URL=N at once; repeat for several", (v: string, prev: string[] = []) => [...prev, v])
+    .option("--graph-cache <dir>", `where file graphs are kept across instances and runs (content-addressed; default ${defaultGraphCacheDir()})`, defaultGraphCacheDir())
+    .option("--no-graph-cache", "parse every file of every instance again")
     .requiredOption("--out <dir>", "output directory: preds.jsonl, report.json and <instance_id>/{trajectory.json,model.patch}");
   addAgentOptions(command, "worktree")
     .option("--redo", "run instances that are already in OUT/preds.jsonl again")
@@ -108,6 +112,7 @@ export async function agentBenchOptions(opts: AgentCommandOptions, progress: Pro
     redo: opts.redo,
     workers: opts.workers,
     totalCostLimit: opts.totalCostLimit,
+    graphCacheDir: opts.graphCache === false ? undefined : opts.graphCache,
     inImage,
     slice: opts.slice,
     filter: opts.filter,

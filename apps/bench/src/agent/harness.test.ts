@@ -342,3 +342,18 @@ describe("bench agent --provider replay", () => {
     expect(result.entries[0]?.error).toMatch(/^the replay model cannot replay acme__calc-1: /);
   });
 });
+
+describe("bench agent with a persistent graph cache", () => {
+  it("parses the repository's files in the first run and takes them from the cache in the next", async () => {
+    const fx = calcFixture();
+    const cache = join(tempDir(), "graph-cache");
+    const first = join(tempDir(), "out");
+    await bench({ ...options(fx, first, tempRoot()), instances: [SOLVED_ID], graphCacheDir: cache });
+    const second = join(tempDir(), "out");
+    await bench({ ...options(fx, second, tempRoot()), instances: [SOLVED_ID], graphCacheDir: cache });
+    const parsed = (out: string) => trajectory(out, SOLVED_ID).plans[0]?.importers?.parsed;
+    expect(parsed(first)).toBeGreaterThan(0);
+    expect(parsed(second)).toBe(0);
+    expect(readdirSync(cache).length).toBeGreaterThan(0);
+  });
+});

@@ -10,6 +10,7 @@
  * replies in order across the instances).
  */
 import { mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { DiskGraphStore } from "@graphplan/graph/disk";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
@@ -69,6 +70,8 @@ export interface AgentBenchOptions {
   readonly totalCostLimit?: number | undefined;
   /** Run each instance inside its instance image (repository at /testbed) instead of a host worktree. */
   readonly inImage?: InImageOptions | undefined;
+  /** The persistent graph cache's directory (shared by the instances and by later runs); undefined: none. */
+  readonly graphCacheDir?: string | undefined;
   readonly outDir: string;
   /** A YAML file merged over the agent's default config. */
   readonly configPath?: string | undefined;
@@ -121,6 +124,7 @@ interface RunContext {
   costSoFar: number;
   /** With --in-image: the engines the instances' containers run on. */
   readonly pool: EnginePool | undefined;
+  readonly graphStore: DiskGraphStore | undefined;
 }
 
 /**
@@ -222,7 +226,7 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
           if (now !== phase) options.onPhase?.(id, (phase = now), ctx.costSoFar + t.totals.costUsd);
         };
         const replay = options.model.provider === "replay" ? yield* replayModel(instance, { reposDir: options.reposDir, repoMap: options.repoMap ?? {} }) : undefined;
-        const t = yield* runAgent({ task: instance.problem_statement, instanceId: id, config, configName }, { onProgress }).pipe(
+        const t = yield* runAgent({ task: instance.problem_statement, instanceId: id, config, configName }, { onProgress, graphStore: ctx.graphStore }).pipe(
           Effect.provide(environment),
           (run) => (replay ? Effect.provideService(run, LanguageModel, replay) : run),
           Effect.ensuring(Effect.sync(writer.close)),
@@ -313,6 +317,7 @@ export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBe
         predictions: earlier.predictions,
         costSoFar: 0,
         pool,
+        graphStore: options.graphCacheDir === undefined ? undefined : new DiskGraphStore(options.graphCacheDir),
       };
       // One model per preds file (sb-cli and the harness's summary name take one): refuse to mix.
       const model = Context.get(modelContext, LanguageModel);
@@ -369,6 +374,7 @@ export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBe
             instances: entries,
           };
           await writeFile(reportPath, `${JSON.stringify(report, null, 2)}\n`);
+          await ctx.graphStore?.flush();
           await writePredictions(predsPath, ctx.predictions.values());
           return summary;
         });
