@@ -69,6 +69,17 @@ describe("the agent, end to end", () => {
     expect(scripted.requests[0]![1]!.content).toContain(TASK);
   });
 
+  it("takes the plan from the file a reply's command writes (the seed's heredoc into /tmp/edit_plan.json), and says when the command wrote none", async () => {
+    const repo = shopRepo();
+    const planFile = join(tempDir("graphplan-plan-file-"), "edit_plan.json");
+    const heredoc = bash(`cat > ${planFile} <<'EOF'\n${JSON.stringify(FIX_PLAN)}\nEOF`, "I write the plan to the file.");
+    const { trajectory, scripted } = await runOn(repo, TASK, ['READY_TO_PLAN: ["shop/cart.py"]', bash("echo no plan here"), heredoc, SUBMIT], { config: { plan_file: planFile } });
+    expect(lastUser(scripted.requests[2]!)).toContain(`the reply's command did not write a plan to ${planFile} (it exited 0: no plan here)`);
+    expect(trajectory.plans.map((p) => [p.valid, p.channel])).toEqual([[false, undefined], [true, "plan file"]]);
+    expect(trajectory.exitStatus).toBe("Submitted");
+    expect(read(repo, "shop/cart.py")).toBe(FIXED_CART);
+  });
+
   it("sends the verifier's revision prompt back and applies the revised plan", async () => {
     const repo = shopRepo();
     const badPlan = [{ op: "replace_node", params: { locator: { ...TOTAL_LOCATOR, name: "totl" }, replacement: FIXED_TOTAL } }];

@@ -78,6 +78,8 @@ export const AgentConfigSchema = z.strictObject({
   review: z.boolean(),
   /** How prompts (and the verifier's revision prompt) name the place the plan goes. */
   plan_destination: z.string().min(1),
+  /** Where a reply's command may write the plan instead (the seed's /tmp/edit_plan.json); read and removed after the command. */
+  plan_file: z.string().min(1),
   /** Show the plan's JSON Schema (`{{plan_schema}}`) pretty-printed rather than on one line. */
   pretty_plan_schema: z.boolean(),
   prompts: PromptsSchema,

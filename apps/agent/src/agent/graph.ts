@@ -4,7 +4,7 @@
  */
 import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
-import { detectLanguage, graphView, loadGrammars, type Graph, type GraphCache } from "@graphplan/graph";
+import { detectLanguage, graphView, languagesOf, loadGrammars, type Graph, type GraphCache } from "@graphplan/graph";
 import { Workspace } from "@graphplan/runtime";
 
 export type GraphOutcome =
@@ -34,7 +34,8 @@ export function readFiles(paths: Iterable<string>): Effect.Effect<{ files: Map<s
 export function cachedGraph(files: ReadonlyMap<string, string>, cache: GraphCache): Effect.Effect<Graph> {
   const sources = [...files].filter(([path]) => detectLanguage(path)).map(([path, source]) => ({ path, source }));
   return Effect.promise(async () => {
-    await loadGrammars([...new Set(sources.map((s) => detectLanguage(s.path)!))]);
+    // languagesOf also loads C++ when there are .h files (a header may be C++; the graph decides per file).
+    await loadGrammars(languagesOf(sources));
     return cache.build(sources);
   });
 }

@@ -6,10 +6,10 @@
  */
 import * as Effect from "effect/Effect";
 import type { Plan } from "@graphplan/primitives";
-import type { LanguageModel, ModelError } from "@graphplan/runtime";
+import type { LanguageModel, ModelError, Sandbox, SandboxFailed } from "@graphplan/runtime";
 import { catalogPrompt, planJsonSchema } from "@graphplan/templates";
 import type { LimitsExceeded } from "./errors.js";
-import { extractPlan } from "./parse.js";
+import { extractPlan, jsonBlocks, parseAction, planOfJson, type ExtractedPlan } from "./parse.js";
 import type { Session } from "./session.js";
 import type { PlanRecord } from "./trajectory.js";
 
@@ -28,11 +28,13 @@ export function askForPlan(session: Session, files: readonly string[], graphView
 export type PlanOutcome = { readonly kind: "plan"; readonly plan: Plan; readonly record: PlanRecord } | { readonly kind: "fallback"; readonly reason: string };
 
 /** Model replies until one holds a valid plan (each recorded in `session.plans`), or fallback. The request is already in the conversation. */
-export function requestPlan(session: Session): Effect.Effect<PlanOutcome, LimitsExceeded | ModelError, LanguageModel> {
+export function requestPlan(session: Session): Effect.Effect<PlanOutcome, LimitsExceeded | ModelError | SandboxFailed, LanguageModel | Sandbox> {
   return Effect.gen(function* () {
     const max = session.config.limits.max_plan_attempts;
     for (;;) {
-      const extracted = extractPlan(yield* session.query());
+      const reply = yield* session.query();
+      let extracted = extractPlan(reply);
+      if (!extracted.ok && jsonBlocks(reply).length === 0) extracted = yield* planFromFile(session, reply, extracted);
       const record: PlanRecord = {
         attempt: session.plans.length + 1,
         atMessage: session.lastIndex,
@@ -54,5 +56,27 @@ export function requestPlan(session: Session): Effect.Effect<PlanOutcome, Limits
         session.prompt("plan_invalid", { error: extracted.error, attempt: session.invalidPlans, max_attempts: max, plan_destination: session.config.plan_destination }),
       );
     }
+  });
+}
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * The seed's file channel: a reply whose one command writes the plan to `plan_file` (a heredoc into
+ * /tmp/edit_plan.json) — the command is run, and the file read and removed. `fallback` is what the
+ * reply itself gave, kept when the reply has no command or the command wrote no file.
+ */
+function planFromFile(session: Session, reply: string, fallback: ExtractedPlan): Effect.Effect<ExtractedPlan, SandboxFailed, Sandbox> {
+  return Effect.gen(function* () {
+    const action = parseAction(reply);
+    if (action.kind !== "command") return fallback;
+    const file = session.config.plan_file;
+    const ran = yield* session.exec(action.command);
+    const read = yield* session.exec(`cat ${quote(file)} && rm -f ${quote(file)}`);
+    if (read.exitCode !== 0) {
+      const tail = ran.output.trim().split("\n").slice(-3).join(" / ");
+      return { ok: false, error: `the reply's command did not write a plan to ${file} (it exited ${ran.exitCode}${tail ? `: ${tail}` : ""}); write the plan there or in a \`\`\`json block` } as const;
+    }
+    return planOfJson(read.output, `plan file ${file}`, "plan file");
   });
 }
