@@ -106,7 +106,7 @@ export function evalCommand(program: Command): void {
   const command = program
     .command("eval")
     .description("grade predictions by running each instance's tests in its container, as the SWE-bench harness does; writes OUT/<run-id>/<model>/<instance_id>/ and OUT/<model>.<run-id>.json")
-    .requiredOption("--preds <file>", "predictions: JSONL (bench agent's preds.jsonl), a JSON list, or a JSON object keyed by instance_id")
+    .requiredOption("--preds <file>", "predictions: JSONL (bench agent's preds.jsonl), a JSON list, or a JSON object keyed by instance_id; `gold` grades the dataset's reference patches")
     .requiredOption("--dataset <file>", "SWE-bench JSONL (repo, instance_id, base_commit, version, test_patch, FAIL_TO_PASS, PASS_TO_PASS)")
     .requiredOption("--run-id <id>", "names this evaluation (log directory, summary file, containers); the same id resumes")
     .requiredOption("--out <dir>", "output directory")

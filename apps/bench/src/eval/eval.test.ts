@@ -117,6 +117,14 @@ describe("bench eval on podman", () => {
     expect(await containersOf(RUN_ID)).toEqual([]);
   });
 
+  it("grades the dataset's own reference patches with --preds gold, as the harness's `--predictions_path gold`", async () => {
+    const out = tempDir();
+    const ids = fx.ids.slice(0, 2);
+    const result = await Effect.runPromise(runEvaluation(options("gold", out, { instances: ids })));
+    expect(result.summary).toMatchObject({ total_instances: 2, resolved_ids: [...ids] });
+    expect(result.summaryPath).toBe(join(out, `gold.${RUN_ID}.json`));
+  });
+
   it("runs an empty patch's tests with runEmpty, and the bug's failing test keeps it unresolved", async () => {
     const out = tempDir();
     const id = fx.ids[0]!;

@@ -107,8 +107,12 @@ interface Plan {
 /** Reads and checks the inputs, and decides what to run (harness: `get_dataset_from_preds`). */
 async function planRun(options: EvalOptions): Promise<Plan> {
   if (!/^[A-Za-z0-9_.-]+$/.test(options.runId)) throw invalid(`--run-id ${JSON.stringify(options.runId)}: use letters, digits, '.', '_' and '-' only (it names a directory and containers)`);
-  const list = await loadPredictions(options.preds).catch((error: Error) => Promise.reject(invalid(error.message)));
   const { instances, bad } = await loadDataset(options.dataset);
+  // `--preds gold`, as the harness's `--predictions_path gold`: the dataset's own reference patches.
+  const list =
+    options.preds === "gold"
+      ? [...instances.values()].map((i) => ({ instance_id: i.instance_id, model_name_or_path: "gold", model_patch: typeof i.patch === "string" ? i.patch : null }))
+      : await loadPredictions(options.preds).catch((error: Error) => Promise.reject(invalid(error.message)));
   const predictions = new Map(list.map((p) => [p.instance_id, p]));
   const unknown = list.filter((p) => !instances.has(p.instance_id) && !bad.has(p.instance_id)).map((p) => p.instance_id);
   if (unknown.length) throw invalid(`--preds: ${unknown.length} prediction(s) name instances that --dataset ${options.dataset} does not have (${unknown.slice(0, 3).join(", ")}${unknown.length > 3 ? ", ..." : ""}); use the dataset the predictions were made for`);
