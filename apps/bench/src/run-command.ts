@@ -6,13 +6,12 @@
  */
 import { join } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
-import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
-import * as Exit from "effect/Exit";
 import { agentBenchOptions, defineAgentOptions, type AgentCommandOptions } from "./agent/command.js";
 import { runAgentBench } from "./agent/harness.js";
 import { engineSlots, evalEventPrinter, formatEvalResult } from "./eval/command.js";
 import { runEvaluation } from "./eval/run.js";
+import { runInterruptible } from "./interruptible.js";
 import { Progress } from "./progress.js";
 
 interface RunCommandOptions extends AgentCommandOptions {
@@ -36,14 +35,6 @@ export function runCommand(program: Command): void {
   );
   command.action(async (opts: RunCommandOptions) => {
     if (opts.sandbox !== "local" || opts.image !== undefined) throw new InvalidArgumentError("error: bench run works in each instance's image: leave out --sandbox and --image");
-    const controller = new AbortController();
-    let interrupts = 0;
-    const onSigint = () => {
-      if (++interrupts > 1) process.exit(130);
-      process.stderr.write("\ninterrupted: removing the running containers, writing the reports (Ctrl-C again to quit at once)\n");
-      controller.abort();
-    };
-    process.on("SIGINT", onSigint);
     const engines = engineSlots(opts.dockerHost, opts.workers);
     const namespace = opts.namespace === "none" ? null : opts.namespace;
     const program = Effect.gen(function* () {
@@ -70,27 +61,16 @@ export function runCommand(program: Command): void {
       }).pipe(Effect.ensuring(Effect.sync(() => evalProgress?.close())));
       return { agent, graded };
     });
-    try {
-      const exit = await Effect.runPromiseExit(program, { signal: controller.signal });
-      if (Exit.isSuccess(exit)) {
-        const { agent, graded } = exit.value;
+    await runInterruptible(program, {
+      name: "bench run",
+      onInterrupt: "removing the running containers, writing the reports",
+      interrupted: "interrupted; no container is left; run the same command again to resume",
+      inputErrors: ["AgentBenchInputInvalid", "EvalInputInvalid"],
+      onSuccess: ({ agent, graded }) => {
         const s = graded.summary;
         const share = s.submitted_instances ? ` (${((100 * s.resolved_instances) / agent.entries.length).toFixed(1)}% of ${agent.entries.length})` : "";
         process.stdout.write(`${formatEvalResult(graded)}\n\nresolved ${s.resolved_instances} of ${agent.entries.length}${share} · total cost $${agent.summary.costUsd.toFixed(4)}\npreds: ${agent.predsPath}\nevaluation: ${graded.summaryPath}\n`);
-        return;
-      }
-      if (Cause.hasInterruptsOnly(exit.cause)) {
-        process.stderr.write("interrupted; no container is left; run the same command again to resume\n");
-        process.exitCode = 130;
-        return;
-      }
-      const error = Cause.squash(exit.cause);
-      const tag = (error as { _tag?: unknown })._tag;
-      if (tag === "AgentBenchInputInvalid" || tag === "EvalInputInvalid") throw new InvalidArgumentError(`error: ${(error as Error).message}`);
-      process.stderr.write(`bench run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      process.exitCode = 1;
-    } finally {
-      process.off("SIGINT", onSigint);
-    }
+      },
+    });
   });
 }

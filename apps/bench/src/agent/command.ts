@@ -5,11 +5,9 @@
  */
 import { addAgentOptions, type Provider, type SandboxKind } from "@graphplan/agent";
 import { type Command, InvalidArgumentError } from "commander";
-import * as Cause from "effect/Cause";
-import * as Effect from "effect/Effect";
-import * as Exit from "effect/Exit";
 import { defaultGraphCacheDir } from "@graphplan/graph/disk";
 import { engineSlots } from "../eval/command.js";
+import { runInterruptible } from "../interruptible.js";
 import { Progress } from "../progress.js";
 import type { InImageOptions } from "./in-image.js";
 import { readRepoMap } from "../run.js";
@@ -137,36 +135,18 @@ export async function agentBenchOptions(opts: AgentCommandOptions, progress: Pro
 export function agentCommand(program: Command): void {
   const command = defineAgentOptions(program.command("agent").description("run the GraphPlan agent on SWE-bench instances, each in a fresh worktree at its base commit (or, with --in-image, in its instance image); writes preds.jsonl, report.json and per-instance trajectories"));
   command.action(async (opts: AgentCommandOptions) => {
-    const controller = new AbortController();
-    let interrupts = 0;
-    const onSigint = () => {
-      if (++interrupts > 1) process.exit(130);
-      process.stderr.write("\ninterrupted: removing the current worktree, writing report.json (Ctrl-C again to quit at once)\n");
-      controller.abort();
-    };
-    process.on("SIGINT", onSigint);
     const progress = opts.quiet ? undefined : new Progress(0);
-    try {
-      const exit = await Effect.runPromiseExit(runAgentBench(await agentBenchOptions(opts, progress)), { signal: controller.signal });
-      progress?.close();
-      if (Exit.isSuccess(exit)) {
-        const result = exit.value;
+    const options = await agentBenchOptions(opts, progress);
+    await runInterruptible(runAgentBench(options), {
+      name: "bench agent",
+      onInterrupt: "removing the current worktrees and containers, writing report.json",
+      interrupted: "interrupted; the worktree was removed and report.json written",
+      inputErrors: ["AgentBenchInputInvalid"],
+      onSuccess: (result) => {
         const dropped = result.droppedPredLines.length ? `\n(dropped unreadable lines ${result.droppedPredLines.join(", ")} of the earlier preds.jsonl)` : "";
         process.stdout.write(`${result.table}\n\npreds: ${result.predsPath}\nreport: ${result.reportPath}${dropped}\n`);
-        return;
-      }
-      if (Cause.hasInterruptsOnly(exit.cause)) {
-        process.stderr.write("interrupted; the worktree was removed and report.json written\n");
-        process.exitCode = 130;
-        return;
-      }
-      const error = Cause.squash(exit.cause);
-      if ((error as { _tag?: unknown })._tag === "AgentBenchInputInvalid") throw new InvalidArgumentError(`error: ${(error as Error).message}`);
-      process.stderr.write(`bench agent: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      process.exitCode = 1;
-    } finally {
-      progress?.close();
-      process.off("SIGINT", onSigint);
-    }
+      },
+      onEnd: () => progress?.close(),
+    });
   });
 }

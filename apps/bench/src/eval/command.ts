@@ -4,9 +4,7 @@
  * at once); a later run with the same --run-id resumes.
  */
 import { type Command, InvalidArgumentError } from "commander";
-import * as Cause from "effect/Cause";
-import * as Effect from "effect/Effect";
-import * as Exit from "effect/Exit";
+import { runInterruptible } from "../interruptible.js";
 import { Progress } from "../progress.js";
 import { quantile } from "../report.js";
 import type { InstanceOutcome } from "./instance.js";
@@ -126,51 +124,31 @@ export function evalCommand(program: Command): void {
     throw new InvalidArgumentError(error.message);
   });
   command.action(async (opts: EvalCommandOptions) => {
-    const controller = new AbortController();
-    let interrupts = 0;
-    const onSigint = () => {
-      if (++interrupts > 1) process.exit(130);
-      process.stderr.write("\ninterrupted: removing the running containers, writing the summary (Ctrl-C again to quit at once)\n");
-      controller.abort();
-    };
-    process.on("SIGINT", onSigint);
     const progress = opts.quiet ? undefined : new Progress(0);
-    try {
-      const exit = await Effect.runPromiseExit(
-        runEvaluation({
-          preds: opts.preds,
-          dataset: opts.dataset,
-          runId: opts.runId,
-          outDir: opts.out,
-          instances: opts.instances,
-          engines: engineSlots(opts.dockerHost, opts.workers),
-          timeoutS: opts.timeout,
-          namespace: opts.namespace === "none" ? null : opts.namespace,
-          tag: opts.tag,
-          pull: opts.pull,
-          runEmpty: opts.runEmptyPatches ?? false,
-          rerun: opts.rerun ?? false,
-          onEvent: evalEventPrinter(progress),
-        }),
-        { signal: controller.signal },
-      );
-      progress?.close();
-      if (Exit.isSuccess(exit)) {
-        process.stdout.write(`${formatEvalResult(exit.value)}\n\nsummary: ${exit.value.summaryPath}\n`);
-        return;
-      }
-      if (Cause.hasInterruptsOnly(exit.cause)) {
-        process.stderr.write("interrupted; no container is left, the summary is written; run the same command again to resume\n");
-        process.exitCode = 130;
-        return;
-      }
-      const error = Cause.squash(exit.cause);
-      if ((error as { _tag?: unknown })._tag === "EvalInputInvalid") throw new InvalidArgumentError(`error: ${(error as Error).message}`);
-      process.stderr.write(`bench eval: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      process.exitCode = 1;
-    } finally {
-      progress?.close();
-      process.off("SIGINT", onSigint);
-    }
+    await runInterruptible(
+      runEvaluation({
+        preds: opts.preds,
+        dataset: opts.dataset,
+        runId: opts.runId,
+        outDir: opts.out,
+        instances: opts.instances,
+        engines: engineSlots(opts.dockerHost, opts.workers),
+        timeoutS: opts.timeout,
+        namespace: opts.namespace === "none" ? null : opts.namespace,
+        tag: opts.tag,
+        pull: opts.pull,
+        runEmpty: opts.runEmptyPatches ?? false,
+        rerun: opts.rerun ?? false,
+        onEvent: evalEventPrinter(progress),
+      }),
+      {
+        name: "bench eval",
+        onInterrupt: "removing the running containers, writing the summary",
+        interrupted: "interrupted; no container is left, the summary is written; run the same command again to resume",
+        inputErrors: ["EvalInputInvalid"],
+        onSuccess: (result) => process.stdout.write(`${formatEvalResult(result)}\n\nsummary: ${result.summaryPath}\n`),
+        onEnd: () => progress?.close(),
+      },
+    );
   });
 }

@@ -1,0 +1,53 @@
+/**
+ * How every long-running `bench` command runs its Effect: Ctrl-C interrupts it (its scopes remove
+ * containers and worktrees, its finalizers write reports) and exits 130, a second Ctrl-C quits at
+ * once; bad input (the tagged errors named in `inputErrors`) becomes one line and exit 2 (thrown for
+ * the CLI to print); anything else is printed with its stack and exits 1.
+ */
+import { InvalidArgumentError } from "commander";
+import * as Cause from "effect/Cause";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+
+export interface InterruptibleOptions<A> {
+  /** The command's name, for unexpected errors (`bench eval: ...`). */
+  readonly name: string;
+  /** Said on stderr at the first Ctrl-C: what is being cleaned up. */
+  readonly onInterrupt: string;
+  /** Said on stderr once the interrupted run has stopped. */
+  readonly interrupted: string;
+  /** `_tag`s of the errors that are bad input. */
+  readonly inputErrors: readonly string[];
+  readonly onSuccess: (value: A) => void;
+  /** Called however the run ends, before anything is printed (e.g. to close a progress display). */
+  readonly onEnd?: () => void;
+}
+
+export async function runInterruptible<A, E>(effect: Effect.Effect<A, E>, options: InterruptibleOptions<A>): Promise<void> {
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    if (++interrupts > 1) process.exit(130);
+    process.stderr.write(`\ninterrupted: ${options.onInterrupt} (Ctrl-C again to quit at once)\n`);
+    controller.abort();
+  };
+  process.on("SIGINT", onSigint);
+  try {
+    const exit = await Effect.runPromiseExit(effect, { signal: controller.signal });
+    options.onEnd?.();
+    if (Exit.isSuccess(exit)) return options.onSuccess(exit.value);
+    if (Cause.hasInterruptsOnly(exit.cause)) {
+      process.stderr.write(`${options.interrupted}\n`);
+      process.exitCode = 130;
+      return;
+    }
+    const error = Cause.squash(exit.cause);
+    const tag = (error as { _tag?: unknown } | undefined)?._tag;
+    if (typeof tag === "string" && options.inputErrors.includes(tag)) throw new InvalidArgumentError(`error: ${(error as Error).message}`);
+    process.stderr.write(`${options.name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  } finally {
+    options.onEnd?.();
+    process.off("SIGINT", onSigint);
+  }
+}
