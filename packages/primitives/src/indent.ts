@@ -266,9 +266,20 @@ function closesFirstLineAt(lines: readonly string[], column: number): boolean {
   if (!last || last === lines[0]) return false;
   const head = last.trimStart();
   const quotes = (first.match(/"""|'''/g) ?? []).length % 2 === 1;
-  const opens = /[([{]$/.test(first) || quotes;
-  const closes = quotes ? /^("""|''')/.test(head) : /^[)\]}]/.test(head);
-  return opens && closes && leadingWhitespace(last).length === column;
+  if (quotes) return /^("""|''')/.test(head) && leadingWhitespace(last).length === column;
+  // The line where the brackets the first line leaves open close (strings skipped roughly).
+  const net = (line: string): number => {
+    let d = 0;
+    for (const c of line.replace(/#.*$/, "").replace(/("|')(?:\\.|(?!\1).)*\1/g, "")) d += "([{".includes(c) ? 1 : ")]}".includes(c) ? -1 : 0;
+    return d;
+  };
+  let depth = net(first);
+  if (depth <= 0) return false;
+  for (const line of lines.slice(1)) {
+    depth += net(line);
+    if (depth <= 0) return /^[)\]}]/.test(line.trimStart()) && leadingWhitespace(line).length === column;
+  }
+  return false;
 }
 
 /** A Python line that is complete by itself: no block opener, open bracket or backslash at its end. */

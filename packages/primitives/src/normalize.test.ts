@@ -75,6 +75,11 @@ describe("the code's whitespace follows the file's conventions, and the step say
     expect(relative.text).toContain("            log(\n                'msg',\n            )\n            count = len(items)");
   });
 
+  test("a condition in brackets whose closing line sits at the target's column, then a body, is read as absolute", () => {
+    const { text } = run([{ op: "replace_node", params: { locator: countLine, replacement: "if (\n                items\n            ):\n                count = len(items)" } }]);
+    expect(text).toContain("            if (\n                items\n            ):\n                count = len(items)\n            return sum(items)");
+  });
+
   test("trailing whitespace goes from a docstring's lines but stays in a data string", () => {
     const doc = normalizeCode('"""Doc  \nmore  \n"""  \nx = """data  \nkept  \n"""', () => "    ", "python");
     expect(doc.code).toBe('"""Doc\nmore\n"""\nx = """data  \nkept  \n"""');
@@ -93,6 +98,13 @@ describe("the code's whitespace follows the file's conventions, and the step say
 
   test("a starred assignment target outside a tuple is refused", () => {
     const result = runPlan([{ op: "replace_node", params: { locator: countLine, replacement: "*count = items" } }], new Map([["cart.py", PY]]));
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.message).toContain("starred assignment target must be in a list or tuple");
+  });
+
+  test("an edit inside an assignment's target that leaves it starred alone is refused", () => {
+    const source = "def f(items):\n    first, rest = items[0], items[1:]\n    return rest\n";
+    const result = runPlan([{ op: "replace_node", params: { locator: { kind: "pattern_list", file: "m.py" }, replacement: "*rest" } }], new Map([["m.py", source]]));
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error.message).toContain("starred assignment target must be in a list or tuple");
   });

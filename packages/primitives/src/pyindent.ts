@@ -376,8 +376,11 @@ export function pythonStructureProblems(root: Node, ranges: readonly { start: nu
     const last = Math.max(range.start, range.end - 1);
     const from = (root.descendantForIndex(range.start, range.start) ?? root).startPosition;
     const to = (root.descendantForIndex(last, last) ?? root).endPosition;
-    for (const node of scope.descendantsOfType(JUMPS, from, to)) {
-      if (!node || node.endIndex < range.start || node.startIndex > range.end) continue;
+    const nodes: Node[] = [];
+    for (const node of scope.descendantsOfType(JUMPS, from, to)) if (node && node.endIndex >= range.start && node.startIndex <= range.end) nodes.push(node);
+    // The statement around the range too (an edit inside an assignment's target).
+    for (let a: Node | null = scope; a && a.type !== "block" && a.type !== "module"; a = a.parent) if (JUMPS.includes(a.type)) nodes.push(a);
+    for (const node of nodes) {
       const message = jumpProblem(node);
       if (message) problems.push({ line: node.startPosition.row + 1, message });
     }
