@@ -246,6 +246,18 @@ describe("the agent, end to end", () => {
     expect(scripted.used).toBe(1);
   });
 
+  it("resends an observation the model already answered cut to head and tail, keeping it whole in the trajectory", async () => {
+    const repo = shopRepo();
+    const long = "python3 -c \"print('\\n'.join('line %d' % i for i in range(800)))\"";
+    const { trajectory, scripted } = await runOn(repo, TASK, [bash(long), bash("ls"), bash("ls")], { config: { limits: { step_limit: 3 }, command: { read_output_chars: 200 } } });
+    const firstSeen = scripted.requests[1]!.map((m) => m.content).join("\n");
+    const later = scripted.requests[2]!.map((m) => m.content).join("\n");
+    expect(firstSeen).toContain("line 400");
+    expect(later).not.toContain("line 400");
+    expect(later).toMatch(/line 0\nline 1\n[\s\S]*\[\.\.\. \d+ characters of this earlier output left out \.\.\.\][\s\S]*line 799/);
+    expect(trajectory.messages.some((m) => m.content.includes("line 400"))).toBe(true);
+  });
+
   it("ends after max_format_errors replies in a row without a command, and tells the model when a reply was cut off", async () => {
     const repo = shopRepo();
     const cut = { content: "THOUGHT: Let me look at every file in turn, starting with", stopReason: "max_tokens", usage: { inputTokens: 900, outputTokens: 4096 } };

@@ -47,6 +47,11 @@ export const CommandSchema = z.strictObject({
   /** Longer outputs are shown as head and tail, half of this each. */
   max_output_chars: z.number().int().positive(),
   /**
+   * Observations the model has already answered are resent cut to this many characters (head and
+   * tail), so the history does not grow without bound; the trajectory keeps them whole. 0 = never cut.
+   */
+  read_output_chars: z.number().int().nonnegative(),
+  /**
    * Environment variables the model's commands do not inherit in the local sandbox (names, `*`
    * matching any run of characters): API keys and tokens stay out of commands, outputs and
    * trajectories.

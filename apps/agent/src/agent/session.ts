@@ -31,6 +31,8 @@ export class Session {
   readonly graphCache: GraphCache;
   /** VERIFY: the repository's source files, listed on the first verification (null: not yet). */
   repoFiles: RepoFiles | null = null;
+  /** Indexes in `messages` of the observations (command outputs): cut in the history once answered. */
+  readonly observations = new Set<number>();
   /** Replies in a row that broke the format (limits.max_format_errors). */
   formatErrors = 0;
   readonly startedAt = new Date().toISOString();
@@ -59,6 +61,7 @@ export class Session {
   /** Renders the prompt `name` with `view` (the markers and the timeout are always there) and sends it as the user. */
   prompt(name: PromptName, view: Record<string, unknown> = {}): void {
     this.say(name === "system" ? "system" : "user", this.render(name, view));
+    if (name === "observation") this.observations.add(this.messages.length - 1);
   }
 
   render(name: PromptName, view: Record<string, unknown> = {}): string {
@@ -142,7 +145,13 @@ export class Session {
    */
   conversation(): ChatMessage[] {
     const out: ChatMessage[] = [];
-    for (const { role, content } of this.messages) {
+    const lastReply = this.messages.findLastIndex((m) => m.role === "assistant");
+    const keep = this.config.command.read_output_chars;
+    for (const [index, message] of this.messages.entries()) {
+      const { role } = message;
+      // An observation the model has answered is resent cut: head and tail, as when it was first too long.
+      const cut = keep > 0 && index < lastReply && this.observations.has(index) ? truncateOutput(message.content, keep) : undefined;
+      const content = cut?.truncated ? `${cut.head}\n[... ${cut.elided} characters of this earlier output left out ...]\n${cut.tail}` : message.content;
       const last = out.at(-1);
       if (last && last.role === "user" && role === "user") last.content = `${last.content}\n\n${content}`;
       else out.push({ role, content });
