@@ -7,12 +7,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ContainerEngine } from "@graphplan/runtime";
 import { type Command, InvalidArgumentError } from "commander";
-import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
-import * as Exit from "effect/Exit";
 import { z } from "zod";
 import { parseJsonLines, repoDirName } from "../dataset.js";
 import { instanceImageName } from "../eval/spec.js";
+import { runInterruptible } from "../interruptible.js";
 import { buildImages, type BuildInstance, type BuildReport } from "./build.js";
 import { DEFAULT_RECIPE, loadRecipe, type Recipe, recipeFor } from "./recipe.js";
 
@@ -154,46 +153,28 @@ export function imagesCommand(program: Command): void {
       const dir = join(opts.repos, repoDirName(repo));
       return existsSync(dir) ? dir : undefined;
     };
-    const controller = new AbortController();
-    let interrupts = 0;
-    const onSigint = () => {
-      if (++interrupts > 1) process.exit(130);
-      process.stderr.write("\ninterrupted: removing the build container (Ctrl-C again to quit at once)\n");
-      controller.abort();
-    };
-    process.on("SIGINT", onSigint);
-    try {
-      const exit = await Effect.runPromiseExit(
-        buildImages({
-          recipe,
-          instances,
-          repoDir,
-          namespace: namespaceOf(opts.namespace),
-          tag: opts.tag,
-          force: opts.force,
-          forceBase: opts.forceBase,
-          onProgress: opts.quiet ? undefined : (line) => process.stderr.write(`${line}\n`),
-        }).pipe(Effect.provide(ContainerEngine.layer({ host: opts.dockerHost }))),
-        { signal: controller.signal },
-      );
-      if (Exit.isSuccess(exit)) {
-        process.stdout.write(`${buildSummary(exit.value)}\n`);
-        if (exit.value.entries.some((e) => e.status === "failed")) process.exitCode = 1;
-        return;
-      }
-      if (Cause.hasInterruptsOnly(exit.cause)) {
-        process.stderr.write("interrupted; the build container was removed, no image was left half-built\n");
-        process.exitCode = 130;
-        return;
-      }
-      const error = Cause.squash(exit.cause);
-      const tag = (error as { _tag?: unknown })._tag;
-      if (tag === "BuildInputMissing" || tag === "EngineUnavailable") throw usage((error as Error).message);
-      process.stderr.write(`bench images build: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = 1;
-    } finally {
-      process.off("SIGINT", onSigint);
-    }
+    await runInterruptible(
+      buildImages({
+        recipe,
+        instances,
+        repoDir,
+        namespace: namespaceOf(opts.namespace),
+        tag: opts.tag,
+        force: opts.force,
+        forceBase: opts.forceBase,
+        onProgress: opts.quiet ? undefined : (line) => process.stderr.write(`${line}\n`),
+      }).pipe(Effect.provide(ContainerEngine.layer({ host: opts.dockerHost }))),
+      {
+        name: "bench images build",
+        onInterrupt: "removing the build container",
+        interrupted: "interrupted; the build container was removed, no image was left half-built",
+        inputErrors: ["BuildInputMissing", "EngineUnavailable"],
+        onSuccess: (result) => {
+          process.stdout.write(`${buildSummary(result)}\n`);
+          if (result.entries.some((e) => e.status === "failed")) process.exitCode = 1;
+        },
+      },
+    );
   });
 
   oneLineErrors(
