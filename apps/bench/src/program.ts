@@ -5,13 +5,8 @@ import { agentCommand } from "./agent/command.js";
 import { imagesCommand } from "./images/command.js";
 import { evalCommand } from "./eval/command.js";
 import { runCommand } from "./run-command.js";
+import { positiveInt } from "./options.js";
 import { readRepoMap, runReplay } from "./run.js";
-
-const positiveInt = (value: string): number => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("a whole number ≥ 1");
-  return n;
-};
 
 export function buildProgram(): Command {
   const program = new Command("bench").description("GraphPlan benchmarks");
@@ -29,7 +24,7 @@ export function buildProgram(): Command {
     .option("--repos <dir>", "directory holding one git repository per dataset repo, as <owner>__<name> (bare or not)")
     .option("--repo-map <file>", 'JSON object mapping "owner/name" to a git directory')
     .option("--instances <ids>", "comma-separated instance ids (default: all)", (v: string) => v.split(",").map((s) => s.trim()).filter(Boolean))
-    .option("-w, --workers <n>", "worker threads", positiveInt, 1)
+    .option("-w, --workers <n>", "worker threads", positiveInt("-w"), 1)
     .requiredOption("--out <dir>", "output directory: <instance_id>/{plan.json,model.patch,warnings.json} and report.json")
     .option("--no-git-check", "skip `git apply --check` of each model.patch against the base commit")
     .option("-q, --quiet", "no progress lines on stderr")

@@ -9,9 +9,10 @@ import { type Command, InvalidArgumentError } from "commander";
 import * as Effect from "effect/Effect";
 import { agentBenchOptions, defineAgentOptions, type AgentCommandOptions } from "./agent/command.js";
 import { runAgentBench } from "./agent/harness.js";
-import { engineSlots, evalEventPrinter, formatEvalResult } from "./eval/command.js";
+import { evalEventPrinter, formatEvalResult } from "./eval/command.js";
 import { runEvaluation } from "./eval/run.js";
 import { runInterruptible } from "./interruptible.js";
+import { engineSlots, positiveInt } from "./options.js";
 import { Progress } from "./progress.js";
 
 interface RunCommandOptions extends AgentCommandOptions {
@@ -19,19 +20,13 @@ interface RunCommandOptions extends AgentCommandOptions {
   timeout: number;
 }
 
-const positiveInt = (value: string): number => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`--timeout takes a whole number ≥ 1, not ${JSON.stringify(value)}`);
-  return n;
-};
-
 export function runCommand(program: Command): void {
   const command = defineAgentOptions(
     program
       .command("run")
       .description("the agent on SWE-bench instances, each inside its instance image, then bench eval on its predictions: preds, trajectories, test results, the resolved count and the cost")
       .option("--run-id <id>", "the evaluation's run id (OUT/eval/<run-id>/...)", "graphplan")
-      .option("--timeout <s>", "seconds each instance's eval script may run", positiveInt, 1800),
+      .option("--timeout <s>", "seconds each instance's eval script may run", positiveInt("--timeout"), 1800),
   );
   command.action(async (opts: RunCommandOptions) => {
     if (opts.sandbox !== "local" || opts.image !== undefined) throw new InvalidArgumentError("error: bench run works in each instance's image: leave out --sandbox and --image");

@@ -6,8 +6,8 @@
 import { addAgentOptions, type Provider, type SandboxKind } from "@graphplan/agent";
 import { type Command, InvalidArgumentError } from "commander";
 import { defaultGraphCacheDir } from "@graphplan/graph/disk";
-import { engineSlots } from "../eval/command.js";
 import { runInterruptible } from "../interruptible.js";
+import { collect, engineSlots, positiveInt } from "../options.js";
 import { Progress } from "../progress.js";
 import type { InImageOptions } from "./in-image.js";
 import { readRepoMap } from "../run.js";
@@ -41,12 +41,6 @@ export interface AgentCommandOptions {
   graphCache: string | false;
 }
 
-const positiveInt = (what: string) => (value: string): number => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${what} takes a whole number ≥ 1, not ${JSON.stringify(value)}`);
-  return n;
-};
-
 /** The --in-image options, checked against the sandbox options they replace. */
 function inImageOptions(opts: AgentCommandOptions): InImageOptions | undefined {
   if (!opts.inImage) {
@@ -77,7 +71,7 @@ export function defineAgentOptions(command: Command): Command {
     .option("--in-image", "run each instance inside its instance image (bench images build), repository at /testbed, files through the engine: no host worktree, no --repos")
     .option("--namespace <ns>", "image namespace, or `none` for local names", "swebench")
     .option("--tag <tag>", "image tag", "latest")
-    .option("--docker-host <url>", "container engine (unix://, tcp://, ssh://), optionally URL=N at once; repeat for several", (v: string, prev: string[] = []) => [...prev, v])
+    .option("--docker-host <url>", "container engine (unix://, tcp://, ssh://), optionally URL=N at once; repeat for several", collect)
     .option("--graph-cache <dir>", `where file graphs are kept across instances and runs (content-addressed; default ${defaultGraphCacheDir()})`, defaultGraphCacheDir())
     .option("--no-graph-cache", "parse every file of every instance again")
     .requiredOption("--out <dir>", "output directory: preds.jsonl, report.json and <instance_id>/{trajectory.json,model.patch}");

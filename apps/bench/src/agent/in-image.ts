@@ -12,13 +12,14 @@ import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import type * as Scope from "effect/Scope";
 import { instanceImageName } from "../eval/spec.js";
+import type { EngineSlot } from "../options.js";
 
 export interface InImageOptions {
   /** Image namespace (null: local names) and tag, as for `bench eval`. */
   readonly namespace: string | null;
   readonly tag: string;
   /** Engines and their containers at once; empty: DOCKER_HOST with the run's -w. */
-  readonly engines: readonly { readonly host: string | undefined; readonly workers: number }[];
+  readonly engines: readonly EngineSlot[];
 }
 
 /** The label of the agent's containers (`podman ps -a --filter label=graphplan.agent.run`). */

@@ -5,10 +5,11 @@
  */
 import { type Command, InvalidArgumentError } from "commander";
 import { runInterruptible } from "../interruptible.js";
+import { collect, engineSlots, positiveInt } from "../options.js";
 import { Progress } from "../progress.js";
 import { quantile } from "../report.js";
 import type { InstanceOutcome } from "./instance.js";
-import { runEvaluation, type EngineSlot, type EvalEvent, type EvalResult } from "./run.js";
+import { runEvaluation, type EvalEvent, type EvalResult } from "./run.js";
 
 interface EvalCommandOptions {
   preds: string;
@@ -26,24 +27,6 @@ interface EvalCommandOptions {
   rerun?: boolean;
   quiet?: boolean;
 }
-
-const positiveInt = (what: string) => (value: string): number => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${what} takes a whole number ≥ 1, not ${JSON.stringify(value)}`);
-  return n;
-};
-
-/** `--docker-host URL` or `URL=N` (N containers at once on that engine; default -w). */
-export function engineSlots(hosts: readonly string[] | undefined, workers: number): EngineSlot[] {
-  if (!hosts?.length) return [{ host: undefined, workers }];
-  return hosts.map((spec) => {
-    const match = /^(.*)=(\d+)$/.exec(spec);
-    if (match && Number(match[2]) < 1) throw new InvalidArgumentError(`--docker-host ${spec}: the number after = is the containers at once on that engine, ≥ 1`);
-    return match ? { host: match[1]!, workers: Number(match[2]) } : { host: spec, workers };
-  });
-}
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** The figures printed at the end: the summary's counts and the harness's overhead per instance. */
 export function formatEvalResult(result: EvalResult): string {

@@ -11,6 +11,7 @@ import { ContainerEngine, type ContainerEngineShape } from "@graphplan/runtime";
 import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import { parseJsonLines } from "../dataset.js";
+import type { EngineSlot } from "../options.js";
 import { InstanceReportSchema, runSummaryText, summarizeRun, summaryFileName, type ReportOutcome, type RunSummary } from "./grading.js";
 import { EVAL_RUN_LABEL, evaluateInstance, type InstanceJob, type InstanceOutcome } from "./instance.js";
 import { loadPredictions, modelDirName, type EvalPrediction } from "./predictions.js";
@@ -23,12 +24,7 @@ export class EvalInputInvalid extends Data.TaggedError("EvalInputInvalid")<{ rea
   }
 }
 
-export interface EngineSlot {
-  /** Docker host URL (unix://, tcp://, ssh://); undefined = DOCKER_HOST or the default socket. */
-  readonly host: string | undefined;
-  /** Containers at once on this engine. */
-  readonly workers: number;
-}
+export type { EngineSlot };
 
 export type EvalEvent =
   | { readonly type: "planned"; readonly total: number; readonly skipped: number; readonly engines: readonly string[] }

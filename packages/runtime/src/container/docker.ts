@@ -223,8 +223,6 @@ function containerShape(docker: Docker, endpoint: string, container: Docker.Cont
         },
         catch: failed("read"),
       }),
-    readTree: (dir, exclude = []) =>
-      Effect.tryPromise({ try: () => execStdout(docker, container, ["tar", "-C", dir, ...exclude.map((e) => `--exclude=${e}`), "-cf", "-", "."]), catch: failed("read") }),
     commit: (image, options) => Effect.tryPromise({ try: () => commitAs(container, image, options), catch: failed("commit") }).pipe(Effect.asVoid),
   };
 }

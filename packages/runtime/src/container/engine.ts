@@ -79,12 +79,6 @@ export interface ContainerShape {
   readonly putArchive: (dir: string, tar: NodeJS.ReadableStream | Uint8Array) => Effect.Effect<void, ContainerFailed>;
   /** Reads one regular file out of the container. */
   readonly readFile: (path: string) => Effect.Effect<Uint8Array, ContainerFailed>;
-  /**
-   * A tar archive of the directory `dir` (entries relative to it), leaving out the paths matching
-   * `exclude` (tar's `--exclude` patterns, e.g. `./.git`): one exec of the image's `tar`, so a whole
-   * work tree comes out in one go.
-   */
-  readonly readTree: (dir: string, exclude?: readonly string[]) => Effect.Effect<Uint8Array, ContainerFailed>;
   /** A tar archive of just these files (paths relative to `dir`), in one exec. */
   readonly readFiles: (dir: string, paths: readonly string[]) => Effect.Effect<Uint8Array, ContainerFailed>;
   /** Saves the container's file system as the image `image` (`name:tag`). */
