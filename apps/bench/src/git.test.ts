@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { bareClone, makeRepo } from "./fixtures/git-repo.js";
+import { bareClone, makeRepo } from "@graphplan/testkit";
 import { GitObjectReader, gitApplyCheck, isGitRepository, NotText, repositoryPath, UnknownRepository } from "./git.js";
 
 const repo = makeRepo();

@@ -1,13 +1,6 @@
-export { compile, compilePatch, CompileError, simulateStep, isLegacyStep } from "./compile.js";
-export type { CompiledPlan, CompileOptions, StepRecord, Tier, Suggester, ChangeView, Candidate } from "./compile.js";
-export { diffTrees, applyChanges } from "./treediff.js";
-export type { Change, NodeRef, Span, TreeDiffOptions } from "./treediff.js";
-export { locatorsFor, locatorLabel } from "./locate.js";
 export { DatasetInstanceSchema, parseDataset, readDataset, repoDirName } from "./dataset.js";
 export type { DatasetInstance, DatasetLine } from "./dataset.js";
 export { GitObjectReader, gitApplyCheck, repositoryPath, isGitRepository, UnknownRepository, MissingCommit, MissingBlob, NotText } from "./git.js";
-export { parseUnifiedDiff, postImages, preImagePaths, changedBytes, gitDiff, PatchError } from "./patch.js";
-export type { FilePatch } from "./patch.js";
 export { ReportEntrySchema, ReportSchema, StatusSchema, STATUSES, summarize, formatSummary, quantile } from "./report.js";
 export type { ReportEntry, Status, Summary } from "./report.js";
 export { replayInstance, Repositories, instanceDir } from "./replay.js";

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { bareClone, git, makeRepo } from "./fixtures/git-repo.js";
+import { bareClone, git, makeRepo } from "@graphplan/testkit";
 import { ReportSchema } from "./report.js";
 import { readRepoMap, runReplay } from "./run.js";
 

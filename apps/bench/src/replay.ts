@@ -12,11 +12,10 @@ import { OPERATOR_BY_NAME, PlanSchema, type Plan, type Step } from "@graphplan/p
 import { applyPlan, Workspace } from "@graphplan/runtime";
 import { detectTier, formalHandlers, runFormalPlan } from "@graphplan/templates";
 import { verifyPlan } from "@graphplan/verifier";
+import { changedBytes, compile, CompileError, gitDiff, parseUnifiedDiff, PatchError, postImages, preImagePaths, type CompiledPlan, type FilePatch, type Tier } from "@graphplan/compiler";
 import { Effect, Result } from "effect";
-import { compile, CompileError, type CompiledPlan, type Tier } from "./compile.js";
 import type { DatasetLine } from "./dataset.js";
 import { GitObjectReader, gitApplyCheck, repositoryPath, UnknownRepository } from "./git.js";
-import { changedBytes, gitDiff, parseUnifiedDiff, PatchError, postImages, preImagePaths, type FilePatch } from "./patch.js";
 import { emptyEntry, type ReportEntry, type Status } from "./report.js";
 
 

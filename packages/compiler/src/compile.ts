@@ -33,6 +33,7 @@ import { locatorLabel, locatorsFor, type LocateContext } from "./locate.js";
 import { predictDelete, predictInsertAfter, predictInsertBefore, predictReplace } from "./predict.js";
 import { parseUnifiedDiff, postImages } from "./patch.js";
 import { suggesters } from "./suggest.js";
+import type { Candidate, ChangeView, Suggester } from "./view.js";
 import { diffTrees, type Change, type NodeRef } from "./treediff.js";
 
 /** The tree after `edits`, parsed incrementally with primitives' `reparse`; the old tree is freed. */
@@ -56,8 +57,6 @@ export class CompileError extends Error {
   }
 }
 
-/** `GRAPHPLAN_BENCH_DEBUG=1` prints every candidate step and forecast to stderr. */
-const DEBUG = !!process.env["GRAPHPLAN_BENCH_DEBUG"];
 
 /** Tier of a step: 0 primitives/composed, 1 surgery, 2 templates, 3 fragments; legacy is tier 0 too. */
 export type Tier = 0 | 1 | 2 | 3;
@@ -114,6 +113,8 @@ export interface CompileOptions {
    * insertions (kind preservation: "the identifier was replaced by identifier, keyword_argument").
    */
   readonly avoidInlineInsertions?: boolean;
+  /** Called with every candidate step and enclosing node the search tries (for debugging a compilation). */
+  readonly trace?: (line: string) => void;
   /**
    * The edits a non-primitive step (template, surgery, fragment) would make, computed without
    * running the plan (e.g. `stepEdits` of @graphplan/templates); a filter like the primitives'
@@ -121,33 +122,6 @@ export interface CompileOptions {
    */
   readonly forecast?: (step: Step, doc: { path: string; source: string; language: LanguageId; tree: Tree }) => readonly Edit[] | undefined;
 }
-
-/** What a suggester sees of one change. */
-export interface ChangeView {
-  readonly file: string;
-  readonly language: LanguageId;
-  /** Text before the change (after the earlier steps), its tree, and the text the change must produce. */
-  readonly source: string;
-  readonly tree: Tree;
-  readonly expected: string;
-  readonly change: Change;
-  /** The changed node (replace) or the splice's parent, in `tree`. */
-  readonly node: Node | undefined;
-  readonly prev: Node | undefined;
-  readonly next: Node | undefined;
-  readonly removed: readonly Node[];
-  /** Post-image texts of the added siblings (splice) or the node's new text (replace). */
-  readonly added: readonly string[];
-  readonly post: string;
-  readonly postTree: Tree;
-  /** The change's range in `source` and the text that replaces it (`expected` = source with it replaced). */
-  readonly range: { readonly start: number; readonly end: number };
-  readonly text: string;
-  readonly locate: (node: Node) => ReturnType<typeof locatorsFor>;
-}
-
-/** Candidate steps (each one alone must produce `expected`), best first. */
-export type Suggester = (view: ChangeView) => Candidate[];
 
 
 export const isLegacyStep = (step: Step): boolean =>
@@ -266,14 +240,6 @@ interface Accepted {
   readonly form: string;
   /** Distinguishes candidates of one form (the enclosing node's offset). */
   readonly variant?: string;
-}
-
-/** A candidate step, with the edits the engine is expected to make (a cheap filter before running it). */
-export interface Candidate {
-  readonly step: Step;
-  readonly form: string;
-  readonly variant?: string;
-  readonly predicted?: readonly Edit[];
 }
 
 /** Whether `edits` applied to `source` give `expected`, without building the text when they cannot. */
@@ -420,7 +386,7 @@ function stepsForChange(
   const trySteps = (steps: readonly Candidate[]): Accepted | undefined => {
     for (const { step, form, predicted, variant } of steps) {
       if (isBanned(form, variant)) continue;
-      if (DEBUG) console.error("candidate", form, JSON.stringify(step).slice(0, 300), predicted && gives(source, predicted, expected), JSON.stringify(predicted ?? null).slice(0, 300));
+      options.trace?.(`candidate ${form} ${JSON.stringify(step).slice(0, 300)} ${predicted ? gives(source, predicted, expected) : "-"} ${JSON.stringify(predicted ?? null).slice(0, 300)}`);
       let forecast = predicted;
       if (!forecast && options.forecast && !("op" in step && OPERATOR_BY_NAME.has(step.op))) {
         try {
@@ -789,7 +755,7 @@ function enclosingReplacement(
     text += source.slice(at, end);
     const expected = source.slice(0, start) + text + source.slice(end);
     const variant = String(node.startIndex);
-    if (DEBUG) console.error("enclosing", node.type, node.startIndex, node.endIndex, last);
+    options.trace?.(`enclosing ${node.type} ${node.startIndex} ${node.endIndex} ${last}`);
     if (isBanned(`enclosing:${node.type}`, variant)) continue;
     for (const { step, form, predicted } of replaceCandidates(ctx, node, text, `enclosing:${node.type}`)) {
       if (predicted && !gives(source, predicted, expected)) continue;

@@ -8,7 +8,7 @@
 import { codeEnd, LANGUAGES, type LanguageId } from "@graphplan/graph";
 import type { Step } from "@graphplan/primitives";
 import type { Node } from "web-tree-sitter";
-import type { Candidate, ChangeView, Suggester } from "./compile.js";
+import type { Candidate, ChangeView, Suggester } from "./view.js";
 
 const lineIndentOf = (s: string, i: number): string => /^[ \t]*/.exec(s.slice(s.lastIndexOf("\n", i - 1) + 1))![0];
 

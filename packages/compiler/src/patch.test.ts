@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { git, makeRepo } from "./fixtures/git-repo.js";
+import { git, makeRepo } from "@graphplan/testkit";
 import { changedBytes, gitDiff, parseUnifiedDiff, PatchError, postImages, preImagePaths } from "./patch.js";
 
 const repo = makeRepo();
