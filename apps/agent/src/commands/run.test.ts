@@ -4,12 +4,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runInProcess } from "./fixtures/in-process.js";
-import { git, read, shopRepo, status, tempDir } from "../agent/fixtures/repo.js";
-import { TrajectorySchema } from "../agent/trajectory.js";
+import { git, read, SHOP_REPLIES, shopRepo, status, tempDir } from "@graphplan/agent/testing";
+import { TrajectorySchema } from "@graphplan/agent";
 import { runCommand } from "./run.js";
 
 const app = join(import.meta.dirname, "..", "..");
-const REPLIES = join(import.meta.dirname, "..", "agent", "fixtures", "shop-replies.json");
+const REPLIES = SHOP_REPLIES;
 const TASK = "Cart.total() ignores the quantity of each item; it must return the sum of price * quantity.";
 
 const graphplan = (...args: string[]) => runInProcess([runCommand], ["run", ...args]);
@@ -30,7 +30,10 @@ describe("graphplan run", () => {
     const repo = shopRepo();
     const out = join(tempDir(), "out");
     const result = await graphplan("--repo", repo, "--task-text", TASK, "--provider", "scripted", "--script", REPLIES, "--output", out, "--instance-id", "shop-1");
-    expect(result.stderr).toBe("");
+    // Each phase as it happens, with why, and the model's commands, on stderr.
+    const phases = result.stderr.split("\n").filter((l) => l.startsWith("[")).map((l) => l.slice(1, l.indexOf("]")));
+    expect(phases).toEqual(["explore", "graph", "plan", "verify", "execute", "review", "submit"]);
+    expect(result.stderr).toMatch(/^\[explore\] start\n {2}\$ /);
     expect(result.code).toBe(0);
     expect(result.stdout.split("\n")).toHaveLength(2);
     expect(result.stdout).toMatch(/^Submitted: patch of 1 file \(\+1 -1\); 5 model calls, \$0\.0000; phases explore>graph>plan>verify>execute>review>submit; repo .*; wrote .*trajectory\.json and patch\.diff\n$/);
@@ -65,7 +68,7 @@ describe("graphplan run", () => {
     const dir = tempDir();
     writeFileSync(join(dir, "agent.yaml"), "limits:\n  step_limit: 2\n");
     const out = join(dir, "out");
-    const result = await graphplan("--repo", repo, "--task-text", TASK, "--config", join(dir, "agent.yaml"), "--provider", "scripted", "--script", script(["```bash\nls\n```", "```bash\nls\n```", "```bash\nls\n```"]), "--output", out);
+    const result = await graphplan("--repo", repo, "--task-text", TASK, "--config", join(dir, "agent.yaml"), "--provider", "scripted", "--script", script(["```bash\nls\n```", "```bash\nls\n```", "```bash\nls\n```"]), "--output", out, "--quiet");
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^LimitsExceeded: the run reached limits\.step_limit \(2 model calls\)/);
     expect(result.stderr).toBe("graphplan: the run ended with LimitsExceeded; see trajectory.json\n");
@@ -135,7 +138,7 @@ describe("graphplan run", () => {
       ["--conditions=source", "src/cli.ts", "run", "--repo", repo, "--task-text", TASK, "--provider", "scripted", "--script", REPLIES, "--output", out],
       { cwd: app, encoding: "utf8" },
     );
-    expect(result.stderr).toBe("");
+    expect(result.stderr).toMatch(/\[submit\] .*\n$/);
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^Submitted: patch of 1 file \(\+1 -1\)/);
     expect(outputOf(out).trajectory.exitStatus).toBe("Submitted");

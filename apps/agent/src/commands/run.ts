@@ -17,12 +17,8 @@ import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Result from "effect/Result";
 import { Workspace } from "@graphplan/runtime";
-import { runAgent } from "../agent/agent.js";
-import { loadConfig } from "../agent/config.js";
-import { RepoDirty, RepoNotGitWorkTree, RunInputInvalid } from "../agent/errors.js";
-import { modelLayer, readText, sandboxLayer, type ModelOptions, type SandboxOptions } from "../agent/layers.js";
-import type { Trajectory } from "../agent/trajectory.js";
-import { addAgentOptions } from "./agent-options.js";
+import { progressPrinter } from "../progress.js";
+import { addAgentOptions, loadConfig, modelLayer, readText, RepoDirty, RepoNotGitWorkTree, runAgent, RunInputInvalid, sandboxLayer, type ModelOptions, type SandboxOptions, type Trajectory } from "@graphplan/agent";
 
 interface RunOptions extends ModelOptions, SandboxOptions {
   repo: string;
@@ -32,6 +28,8 @@ interface RunOptions extends ModelOptions, SandboxOptions {
   config?: string;
   output: string;
   allowDirty?: boolean;
+  patch?: string;
+  quiet?: boolean;
 }
 
 export function runCommand(program: Command): void {
@@ -45,13 +43,17 @@ export function runCommand(program: Command): void {
   addAgentOptions(command, "repository")
     .option("--output <dir>", "where trajectory.json and patch.diff are written", "graphplan-output")
     .option("--allow-dirty", "run on a repository with uncommitted changes (they end up in the patch; nothing is reverted)")
+    .option("--patch <file>", "with --provider replay: the reference patch (a unified diff) the replay model plans with")
+    .option("-q, --quiet", "print only the closing line (not each phase and command as it happens, on stderr)")
     .action(async (options: RunOptions, command: Command) => {
       const fail = (message: string): never => command.error(`error: ${message}`, { exitCode: 2, code: "graphplan.runInput" });
       const setup = await Effect.runPromise(Effect.result(prepare(options)));
       if (Result.isFailure(setup)) return fail(setup.failure.message);
       const { repo, task, config, configName, layers } = setup.success;
 
-      const program = runAgent({ task, config, configName, ...(options.instanceId !== undefined ? { instanceId: options.instanceId } : {}) }).pipe(Effect.provide(layers));
+      const onProgress = options.quiet ? undefined : progressPrinter((text) => process.stderr.write(text));
+      const input = { task, config, configName, ...(options.instanceId !== undefined ? { instanceId: options.instanceId } : {}) };
+      const program = runAgent(input, onProgress ? { onProgress } : {}).pipe(Effect.provide(layers));
       // runAgent itself always answers a trajectory: a failure here is a layer that could not be built
       // (ModelConfigInvalid: no API key; SandboxUnavailable: no engine or image), so bad input.
       const outcome = await Effect.runPromise(Effect.result(program));
@@ -125,7 +127,7 @@ function prepare(options: RunOptions) {
     if (task.trim() === "") return yield* new RunInputInvalid({ detail: "the task is empty" });
     const { config, name: configName } = yield* loadConfig(options.config);
     const repo = yield* checkRepo(options.repo, options.allowDirty === true);
-    const model = yield* modelLayer(options, config);
+    const model = yield* modelLayer(options, config, repo);
     const sandbox = yield* sandboxLayer(options, repo, config);
     return { repo, task, config, configName, layers: Layer.mergeAll(model, sandbox, Workspace.layer(repo)) };
   });

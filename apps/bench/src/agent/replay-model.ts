@@ -9,33 +9,13 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ScriptedModel, type LanguageModelShape } from "@graphplan/runtime";
-import * as Data from "effect/Data";
+import { replayModel as scriptedReplay, ReplayUnavailable } from "@graphplan/agent";
+import type { LanguageModelShape } from "@graphplan/runtime";
 import * as Effect from "effect/Effect";
 import { parseDataset } from "../dataset.js";
 import { Repositories, instanceDir, replayInstance } from "../replay.js";
 
-/** The model's name in trajectories and predictions (`graphplan/replay:gold`). */
-export const REPLAY_MODEL_NAME = "replay:gold";
-
-/** The reference patch cannot be replayed as a plan (no patch, unknown repository, not compiled exactly). */
-export class ReplayUnavailable extends Data.TaggedError("ReplayUnavailable")<{ readonly instanceId: string; readonly detail: string }> {
-  override get message(): string {
-    return `the replay model cannot replay ${this.instanceId}: ${this.detail}`;
-  }
-}
-
-const bash = (command: string, thought: string) => `THOUGHT: ${thought}\n\n\`\`\`bash\n${command}\n\`\`\``;
-
-/** The replies of one instance: explore, name the files, the plan, submit after review. */
-export function replayReplies(files: readonly string[], plan: unknown): string[] {
-  return [
-    bash("git status --short && git log --oneline -1", "I replay the reference patch; first a look at the repository."),
-    `THOUGHT: The reference patch changes ${files.join(", ")}.\n\nREADY_TO_PLAN: ${JSON.stringify(files)}`,
-    `THOUGHT: The reference patch as a plan.\n\n\`\`\`json\n${JSON.stringify(plan, null, 2)}\n\`\`\``,
-    bash("echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT", "The diff is the reference change; submit."),
-  ];
-}
+export { REPLAY_MODEL_NAME, ReplayUnavailable } from "@graphplan/agent";
 
 /**
  * The replay model of one dataset instance (its `patch` is the reference): the gold replay compiles
@@ -53,13 +33,12 @@ export function replayModel(instance: Readonly<Record<string, unknown>>, repos: 
         const entry = await replayInstance(line, repositories, { outDir: dir, ...repos, gitCheck: false });
         if (entry.status !== "exact") throw new Error(`the gold replay of it is ${entry.status}${entry.cause ? ` (${entry.cause})` : ""}`);
         const plan = JSON.parse(await readFile(join(dir, instanceDir(id), "plan.json"), "utf8")) as unknown;
-        const scripted = new ScriptedModel(replayReplies(entry.files, plan));
-        return { name: REPLAY_MODEL_NAME, complete: scripted.complete } satisfies LanguageModelShape;
+        return scriptedReplay(entry.files, plan);
       } finally {
         repositories.close();
         await rm(dir, { recursive: true, force: true });
       }
     },
-    catch: (error) => new ReplayUnavailable({ instanceId: id, detail: error instanceof Error ? error.message : String(error) }),
+    catch: (error) => new ReplayUnavailable({ source: id, detail: error instanceof Error ? error.message : String(error) }),
   });
 }

@@ -101,6 +101,11 @@ export class LanguageModel extends Context.Service<LanguageModel, LanguageModelS
     return Layer.effect(LanguageModel, makeLiveModel(config, options));
   }
 
+  /** A model made by the caller: a `ScriptedModel` of a user's replies, a replay model. */
+  static layerOf(model: LanguageModelShape): Layer.Layer<LanguageModel> {
+    return Layer.succeed(LanguageModel, model);
+  }
+
   /** A scripted model (see {@link ScriptedModel}); pass a `ScriptedModel` to inspect its requests afterwards. */
   static layerTest(script: readonly ScriptedReply[] | ScriptedModel): Layer.Layer<LanguageModel> {
     return Layer.succeed(LanguageModel, script instanceof ScriptedModel ? script : new ScriptedModel(script));

@@ -15,7 +15,7 @@ import { ModelConfigSchema } from "@graphplan/runtime";
 import { ConfigInvalid, ConfigUnreadable } from "./errors.js";
 
 /** The default config file, beside the package's src/ (and dist/). */
-export const DEFAULT_CONFIG_PATH = join(import.meta.dirname, "..", "..", "config", "default.yaml");
+export const DEFAULT_CONFIG_PATH = join(import.meta.dirname, "..", "config", "default.yaml");
 
 export const LimitsSchema = z.strictObject({
   /** EXPLORE ends in fallback after this many model replies without a usable READY_TO_PLAN. */

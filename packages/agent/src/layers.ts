@@ -4,13 +4,17 @@
  * `--provider/--model/--script` and `--sandbox/--image/--workdir` and fail the same way.
  */
 import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import * as Effect from "effect/Effect";
 import type * as Layer from "effect/Layer";
+import * as Result from "effect/Result";
 import { z } from "zod";
+import { loadGrammars } from "@graphplan/graph";
 import { LanguageModel, ModelConfigSchema, Sandbox, ScriptedModel } from "@graphplan/runtime";
 import type { ModelConfigInvalid, SandboxUnavailable } from "@graphplan/runtime";
 import type { AgentConfig } from "./config.js";
 import { RunInputInvalid } from "./errors.js";
+import { patchFiles, replayModelOf } from "./replay.js";
 
 export const PROVIDERS = ["anthropic", "openai", "scripted", "replay"] as const;
 export type Provider = (typeof PROVIDERS)[number];
@@ -23,6 +27,8 @@ export interface ModelOptions {
   readonly model?: string | undefined;
   /** With provider `scripted`: a JSON file holding an array of replies, in order. */
   readonly script?: string | undefined;
+  /** With provider `replay`: the reference patch (a unified diff) the replay model plans with. */
+  readonly patch?: string | undefined;
 }
 
 /** `--sandbox`, `--image`, `--workdir`. */
@@ -48,26 +54,44 @@ export const readText = (path: string, what: string): Effect.Effect<string, RunI
 
 const ScriptSchema = z.array(z.string()).min(1);
 
+/** `--provider replay --patch FILE`: the replay model of the patch over the repository's current files. */
+function replayLayer(patchPath: string | undefined, repoDir: string | undefined): Effect.Effect<Layer.Layer<LanguageModel>, RunInputInvalid> {
+  return Effect.gen(function* () {
+    if (patchPath === undefined) return yield* new RunInputInvalid({ detail: "--provider replay needs --patch FILE (the reference patch, a unified diff, that the replay model plans with)" });
+    if (repoDir === undefined) return yield* new RunInputInvalid({ detail: "--provider replay needs the repository the patch applies to" });
+    const patch = yield* readText(patchPath, "the patch");
+    const paths = yield* Result.match(patchFiles(patch, patchPath), { onFailure: (e) => Effect.fail(new RunInputInvalid({ detail: e.message })), onSuccess: Effect.succeed });
+    const files = new Map<string, string>();
+    for (const path of paths) {
+      const text = yield* Effect.tryPromise({ try: () => readFile(join(repoDir, path), "utf8"), catch: () => undefined }).pipe(Effect.orElseSucceed(() => undefined));
+      if (text !== undefined) files.set(path, text);
+    }
+    yield* Effect.promise(() => loadGrammars());
+    const model = yield* Result.match(replayModelOf(files, patch, patchPath), { onFailure: (e) => Effect.fail(new RunInputInvalid({ detail: e.message })), onSuccess: Effect.succeed });
+    return LanguageModel.layerOf(model);
+  });
+}
+
 /**
  * The model layer: `scripted` replays `--script` (one `ScriptedModel`, so a layer built once and
  * shared by several runs hands out the replies in order across them); `anthropic`/`openai` (or the
  * config's `model:` section) are the runtime's live models. Fails with `RunInputInvalid` for a
  * missing or contradictory option; the live layer itself fails with `ModelConfigInvalid` when it is
- * built without an API key.
+ * built without an API key. `replay` compiles `--patch` against the files of `repoDir` (the
+ * repository the run works on) into the plan it will send.
  */
-export function modelLayer(options: ModelOptions, config: AgentConfig): Effect.Effect<Layer.Layer<LanguageModel, ModelConfigInvalid>, RunInputInvalid> {
+export function modelLayer(options: ModelOptions, config: AgentConfig, repoDir?: string): Effect.Effect<Layer.Layer<LanguageModel, ModelConfigInvalid>, RunInputInvalid> {
   return Effect.gen(function* () {
     if (options.provider === "scripted") {
       if (options.script === undefined) return yield* new RunInputInvalid({ detail: "--provider scripted needs --script FILE (a JSON array of replies)" });
       const text = yield* readText(options.script, "the script");
       const parsed = ScriptSchema.safeParse(yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: () => new RunInputInvalid({ detail: `the script ${options.script} is not JSON` }) }));
       if (!parsed.success) return yield* new RunInputInvalid({ detail: `the script ${options.script} must be a non-empty JSON array of strings (the replies)` });
-      return LanguageModel.layerTest(new ScriptedModel(parsed.data));
+      return LanguageModel.layerOf(new ScriptedModel(parsed.data));
     }
-    if (options.provider === "replay") {
-      return yield* new RunInputInvalid({ detail: "--provider replay replays the reference patches of a SWE-bench dataset: use it with `bench agent` or `bench run` (the model is made per instance there)" });
-    }
+    if (options.provider === "replay") return yield* replayLayer(options.patch, repoDir);
     if (options.script !== undefined) return yield* new RunInputInvalid({ detail: "--script goes with --provider scripted" });
+    if (options.patch !== undefined) return yield* new RunInputInvalid({ detail: "--patch goes with --provider replay" });
     const provider = options.provider ?? config.model?.provider;
     const model = options.model ?? (options.provider === undefined || options.provider === config.model?.provider ? config.model?.model : undefined);
     if (provider === undefined || model === undefined) {

@@ -1,0 +1,16 @@
+/**
+ * @graphplan/agent — the agent as a library: EXPLORE → GRAPH → PLAN ⇄ VERIFY → EXECUTE → REVIEW → SUBMIT,
+ * with the fallback step loop; its config (prompts and limits), the trajectory schema, the model and
+ * sandbox layers it runs on, and the options every command that runs it takes (`graphplan run`, `bench agent`).
+ */
+export { runAgent } from "./agent.js";
+export type { AgentInput } from "./agent.js";
+export { loadConfig, AgentConfigSchema } from "./config.js";
+export type { AgentConfig, LoadedConfig } from "./config.js";
+export { TrajectorySchema, EXIT_STATUSES, PHASES } from "./trajectory.js";
+export type { Trajectory, ExitStatus, Phase } from "./trajectory.js";
+export { ConfigInvalid, ConfigUnreadable, RepoDirty, RepoNotGitWorkTree, RunInputInvalid } from "./errors.js";
+export { modelLayer, readText, sandboxLayer, PROVIDERS, SANDBOXES } from "./layers.js";
+export type { ModelOptions, SandboxOptions, SandboxExtras, Provider, SandboxKind } from "./layers.js";
+export { addAgentOptions } from "./options.js";
+export { REPLAY_MODEL_NAME, ReplayUnavailable, replayModel, replayModelOf, replayReplies } from "./replay.js";

@@ -1,0 +1,66 @@
+/**
+ * The replay model: a stand-in for a language model that "solves" a task with a known reference
+ * patch, through the agent's own phases — it explores with a real command, names the patch's files,
+ * sends the plan the patch compiler (@graphplan/compiler) makes from the patch, and submits after
+ * review. Every plan it sends is verified and executed like a real model's. For demos, for CI of the
+ * whole pipeline, and for measuring the harness without spending money.
+ */
+import { compile, CompileError, parseUnifiedDiff, PatchError, preImagePaths, type CompiledPlan } from "@graphplan/compiler";
+import { ScriptedModel, type LanguageModelShape } from "@graphplan/runtime";
+import * as Data from "effect/Data";
+import * as Result from "effect/Result";
+
+/** The model's name in trajectories and predictions. */
+export const REPLAY_MODEL_NAME = "replay:gold";
+
+/** The reference patch cannot be replayed as a plan (not a diff, or a change the compiler cannot reproduce). */
+export class ReplayUnavailable extends Data.TaggedError("ReplayUnavailable")<{ readonly source: string; readonly detail: string }> {
+  override get message(): string {
+    return `the replay model cannot replay ${this.source}: ${this.detail}`;
+  }
+}
+
+const bash = (command: string, thought: string) => `THOUGHT: ${thought}\n\n\`\`\`bash\n${command}\n\`\`\``;
+
+/** The replies of one replayed run: explore, name the files, the plan, submit after review. */
+export function replayReplies(files: readonly string[], plan: unknown): string[] {
+  return [
+    bash("git status --short && git log --oneline -1 && git ls-files | head -40", "I replay the reference patch; first a look at the repository."),
+    `THOUGHT: The reference patch changes ${files.join(", ")}.\n\nREADY_TO_PLAN: ${JSON.stringify(files)}`,
+    `THOUGHT: The reference patch as a plan.\n\n\`\`\`json\n${JSON.stringify(plan, null, 2)}\n\`\`\``,
+    bash("echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT", "The diff is the reference change; submit."),
+  ];
+}
+
+/** The files a unified diff reads (its pre-images), or why the text is not a diff. */
+export function patchFiles(patch: string, source: string): Result.Result<string[], ReplayUnavailable> {
+  try {
+    return Result.succeed(preImagePaths(parseUnifiedDiff(patch)));
+  } catch (error) {
+    if (error instanceof PatchError) return Result.fail(new ReplayUnavailable({ source, detail: `it is not a unified diff (${error.message})` }));
+    throw error;
+  }
+}
+
+/**
+ * The replay model of `patch` over `files` (the pre-images of the files it changes): the compiled
+ * plan scripted as the replies above. `source` names the patch in errors (a path, an instance id).
+ * Needs the grammars loaded (`loadGrammars` of @graphplan/graph).
+ */
+export function replayModelOf(files: ReadonlyMap<string, string>, patch: string, source: string): Result.Result<LanguageModelShape, ReplayUnavailable> {
+  let compiled: CompiledPlan;
+  try {
+    compiled = compile(files, patch);
+  } catch (error) {
+    if (error instanceof CompileError || error instanceof PatchError) return Result.fail(new ReplayUnavailable({ source, detail: error.message }));
+    throw error;
+  }
+  const changed = [...new Set(compiled.records.map((r) => r.file))];
+  return Result.succeed(replayModel(changed, compiled.plan));
+}
+
+/** The replay model of an already compiled plan that changes `files`. */
+export function replayModel(files: readonly string[], plan: unknown): LanguageModelShape {
+  const scripted = new ScriptedModel(replayReplies(files, plan));
+  return { name: REPLAY_MODEL_NAME, complete: scripted.complete };
+}
