@@ -1,5 +1,6 @@
 /** The real command line, spawned as a user runs it. */
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -97,5 +98,14 @@ describe("graphplan graph", () => {
     const result = spawnSync("pnpm", ["-s", "graphplan", "graph", "apps/agent/examples/sample"], { cwd: root, encoding: "utf8" });
     expect(result.status).toBe(0);
     expect(result.stdout).toBe(SAMPLE_VIEW.replaceAll("FILE: examples/", "FILE: apps/agent/examples/"));
+  });
+
+  it("runs the README's main job from the repository root: `pnpm -s graphplan demo`", () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    expect(readme).toContain("pnpm install --frozen-lockfile && pnpm -s graphplan demo\n");
+    const result = spawnSync("pnpm", ["-s", "graphplan", "demo"], { cwd: root, encoding: "utf8" });
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/fails \(exit 1\)[\s\S]*\[submit\] [\s\S]*\+    return len\(words\(text\)\)\n[\s\S]*\npasses\n/);
   });
 });

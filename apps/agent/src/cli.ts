@@ -2,6 +2,7 @@
 /** The `graphplan` command line. Each command lives in ./commands/<name>.ts; list it here. */
 import { Command } from "commander";
 import { applyCommand } from "./commands/apply.js";
+import { demoCommand } from "./commands/demo.js";
 import { graphCommand } from "./commands/graph.js";
 import { runCommand } from "./commands/run.js";
 import { verifyCommand } from "./commands/verify.js";
@@ -13,5 +14,6 @@ graphCommand(program);
 applyCommand(program);
 verifyCommand(program);
 runCommand(program);
+demoCommand(program);
 
 process.exitCode = await run(program, process.argv);

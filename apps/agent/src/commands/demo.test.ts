@@ -1,0 +1,110 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { git, makeRepo, tempDir } from "@graphplan/testkit";
+import { describe, expect, it } from "vitest";
+import { demoCommand, DEFAULT_EXAMPLE, readExample } from "./demo.js";
+import { runCommand } from "./run.js";
+import { runInProcess } from "./fixtures/in-process.js";
+
+const demo = (...args: string[]) => runInProcess([demoCommand], ["demo", ...args]);
+const demoDirs = () => readdirSync(tmpdir()).filter((name) => name.startsWith("graphplan-demo-"));
+
+describe("graphplan demo", () => {
+  it("shows the example's test failing, the agent's phases as they happen, the diff, and the test passing", async () => {
+    const before = new Set(demoDirs());
+    const result = await demo();
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const [testBefore, rest] = result.stdout.split("the agent (");
+    expect(testBefore).toMatch(/\$ python3 -m unittest -v\nfails \(exit 1\)\n[\s\S]*FAILED \(failures=2\)/);
+    const phases = rest!.split("\n").filter((l) => l.startsWith("[")).map((l) => l.slice(1, l.indexOf("]")));
+    expect(phases).toEqual(["explore", "graph", "plan", "verify", "execute", "review", "submit"]);
+    expect(rest).toContain("-    return len(text.split(\" \"))\n+    return len(words(text))\n");
+    expect(rest).toMatch(/\$ python3 -m unittest -v\npasses\n[\s\S]*\| OK\n$/);
+    // The temporary repository is gone.
+    expect(demoDirs().filter((d) => !before.has(d))).toEqual([]);
+  });
+
+  it("keeps the repository with --keep, the fix committed nowhere but applied in the work tree", async () => {
+    const keep = join(tempDir(), "textstats");
+    const result = await demo("--keep", keep);
+    expect(result.code).toBe(0);
+    expect(existsSync(join(keep, ".git"))).toBe(true);
+    expect(result.stdout).toContain(`repository: ${keep}\n`);
+  });
+
+  it("exits 2 with one line for bad input, leaving nothing behind", async () => {
+    const notEmpty = tempDir();
+    writeFileSync(join(notEmpty, "x"), "");
+    const broken = tempDir();
+    writeFileSync(join(broken, "example.json"), JSON.stringify({ description: "d", project: "p", task: "t.md", test: "true" }));
+    const cases: [string[], RegExp][] = [
+      [["--example", "/nonexistent/example"], /^error: cannot read the example \/nonexistent\/example\/example\.json: .* \(an example is a directory with example\.json; see .*\)$/],
+      [["--example", broken], /^error: the example .* is invalid: patch: /],
+      [["--provider", "anthropic"], /^error: --provider anthropic needs --model NAME$/],
+      [["--keep", notEmpty], /^error: --keep .* is not empty; name a new directory$/],
+    ];
+    const before = new Set(demoDirs());
+    for (const [args, expected] of cases) {
+      const result = await demo(...args);
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stderr.trimEnd(), args.join(" ")).toMatch(expected);
+      expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
+    }
+    expect(demoDirs().filter((d) => !before.has(d))).toEqual([]);
+  });
+
+  it("reads the shipped example", () => {
+    const read = readExample(DEFAULT_EXAMPLE);
+    expect(read.ok && read.example.test).toBe("python3 -m unittest -v");
+  });
+});
+
+describe("graphplan run --provider replay", () => {
+  const example = (path: string) => readFileSync(join(DEFAULT_EXAMPLE, path), "utf8");
+  const projectRepo = () => {
+    const repo = makeRepo(tempDir());
+    const files: Record<string, string> = {};
+    for (const path of ["textstats/__init__.py", "textstats/words.py", "tests/__init__.py", "tests/test_words.py"]) files[path] = example(join("project", path));
+    repo.commit(files, "the example project");
+    return repo.dir;
+  };
+  const run = (...args: string[]) => runInProcess([runCommand], ["run", ...args]);
+
+  it("solves a task with the reference patch compiled into a plan, with no API key", async () => {
+    const repo = projectRepo();
+    const out = join(tempDir(), "out");
+    const result = await run("--repo", repo, "--task", join(DEFAULT_EXAMPLE, "task.md"), "--provider", "replay", "--patch", join(DEFAULT_EXAMPLE, "fix.patch"), "--output", out, "--quiet");
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Submitted: patch of 1 file \(\+1 -1\); 4 model calls, \$0\.0000; phases explore>graph>plan>verify>execute>review>submit;/);
+    expect(readFileSync(join(out, "patch.diff"), "utf8")).toContain("-    return len(text.split(\" \"))\n+    return len(words(text))\n");
+    expect(readFileSync(join(repo, "textstats/words.py"), "utf8")).toContain("    return len(words(text))\n");
+  });
+
+  it("exits 2 naming the problem when there is no patch, or the patch cannot be replayed, and changes nothing", async () => {
+    const repo = projectRepo();
+    const notADiff = join(tempDir(), "notes.txt");
+    writeFileSync(notADiff, "fix word_count\n");
+    const elsewhere = join(tempDir(), "other.patch");
+    writeFileSync(elsewhere, example("fix.patch").replaceAll("    return len(text.split(\" \"))", "    return len(text.split())"));
+    const cases: [string[], RegExp][] = [
+      [[], /^error: --provider replay needs --patch FILE \(the reference patch, a unified diff, that the replay model plans with\)$/],
+      [["--patch", notADiff], /^error: the replay model cannot replay .*notes\.txt: /],
+      [["--patch", elsewhere], /^error: the replay model cannot replay .*other\.patch: /],
+    ];
+    for (const [args, expected] of cases) {
+      const result = await run("--repo", repo, "--task-text", "fix it", "--provider", "replay", ...args, "--output", join(tempDir(), "out"), "--quiet");
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stderr.trimEnd(), args.join(" ")).toMatch(expected);
+    }
+    expect(git(repo, "status", "--porcelain")).toBe("");
+  });
+
+  it("refuses --patch without --provider replay", async () => {
+    const result = await run("--repo", projectRepo(), "--task-text", "fix it", "--provider", "openai", "--model", "gpt-4.1", "--patch", join(DEFAULT_EXAMPLE, "fix.patch"), "--quiet");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe("error: --patch goes with --provider replay\n");
+  });
+});
