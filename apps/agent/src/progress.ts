@@ -2,9 +2,7 @@
  * Live lines of a run as it happens: each phase the agent enters (with why) and each command the
  * model runs, from the trajectory `runAgent` reports after every change. Pure: the caller prints.
  */
-import type { Trajectory } from "@graphplan/agent";
-
-const FENCE = /```bash[ \t]*\r?\n([\s\S]*?)\r?\n[ \t]*```/g;
+import { bashBlocks, type Trajectory } from "@graphplan/agent";
 
 /** What is new in `trajectory` since `seen` (transitions and messages already shown), as lines. */
 export function progressLines(trajectory: Trajectory, seen: { transitions: number; messages: number }): string[] {
@@ -14,9 +12,9 @@ export function progressLines(trajectory: Trajectory, seen: { transitions: numbe
   for (const transition of transitions) lines.push(`[${transition.to}] ${transition.reason}`);
   for (const message of messages) {
     if (message.role !== "assistant") continue;
-    for (const [, command] of message.content.matchAll(FENCE)) {
-      const first = command!.split("\n")[0]!;
-      lines.push(`  $ ${first.length > 100 ? `${first.slice(0, 97)}...` : first}${command!.includes("\n") ? " ..." : ""}`);
+    for (const command of bashBlocks(message.content)) {
+      const first = command.split("\n")[0]!;
+      lines.push(`  $ ${first.length > 100 ? `${first.slice(0, 97)}...` : first}${command.includes("\n") ? " ..." : ""}`);
     }
   }
   seen.transitions = trajectory.transitions.length;

@@ -94,7 +94,7 @@ async function execute(plan: Plan, files: ReadonlyMap<string, string>): Promise<
     for (const path of files.keys()) out.set(path, yield* ws.read(path));
     return { ok: true as const, files: out };
   });
-  const outcome = await Effect.runPromise(Effect.result(Effect.provide(program, Workspace.layerTest(files))));
+  const outcome = await Effect.runPromise(Effect.result(Effect.provide(program, Workspace.layerMemory(files))));
   if (Result.isFailure(outcome)) {
     const error = outcome.failure as unknown;
     return { ok: false, error: error instanceof Error ? error.message : String(error), cause: tagOf(error) };

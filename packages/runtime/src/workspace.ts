@@ -92,11 +92,17 @@ export class Workspace extends Context.Service<Workspace, WorkspaceShape>()("@gr
   }
 
   /**
-   * A workspace in memory, seeded with `files` (path → text or bytes). It rejects absolute and `..`
-   * paths like the live one; it has no symlinks and no directories other than those implied by files.
+   * A workspace in memory, seeded with `files` (path → text or bytes): for simulations (the gold
+   * replay applies each plan in one) and tests. It rejects absolute and `..` paths like the live one;
+   * it has no symlinks and no directories other than those implied by files.
    */
-  static layerTest(files: Iterable<readonly [string, string | Uint8Array]> | Record<string, string | Uint8Array> = {}): Layer.Layer<Workspace> {
+  static layerMemory(files: Iterable<readonly [string, string | Uint8Array]> | Record<string, string | Uint8Array> = {}): Layer.Layer<Workspace> {
     return Layer.sync(Workspace, () => makeMemory(files));
+  }
+
+  /** The in-memory workspace of {@link layerMemory}, under the name tests use. */
+  static layerTest(files: Iterable<readonly [string, string | Uint8Array]> | Record<string, string | Uint8Array> = {}): Layer.Layer<Workspace> {
+    return Workspace.layerMemory(files);
   }
 }
 
@@ -278,7 +284,7 @@ function makeMemory(seed: Iterable<readonly [string, string | Uint8Array]> | Rec
   const entries = Symbol.iterator in seed ? [...(seed as Iterable<readonly [string, string | Uint8Array]>)] : Object.entries(seed);
   for (const [path, content] of entries) {
     const lexical = confine(path);
-    if (!lexical.ok) throw new Error(`layerTest: ${path}: ${lexical.reason}`);
+    if (!lexical.ok) throw new Error(`layerMemory: ${path}: ${lexical.reason}`);
     files.set(lexical.path, typeof content === "string" ? encodeText(content) : Uint8Array.from(content));
   }
   const isDir = (rel: string) => rel === "." || [...files.keys()].some((f) => f.startsWith(`${rel}/`));
