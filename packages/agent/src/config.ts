@@ -106,7 +106,7 @@ export const PROMPT_VARIABLES: Readonly<Record<PromptName, readonly string[]>> =
   format_error: ["blocks", "ready_marker", "submit_marker"],
   cut_off: ["tokens", "phase"],
   ready_to_plan_invalid: ["problems", "path", "reason", "ready_marker"],
-  plan: ["graph_view", "catalog", "plan_schema", "files", "plan_destination"],
+  plan: ["graph_view", "catalog", "catalog_full", "plan_schema", "files", "plan_destination"],
   plan_invalid: ["error", "attempt", "max_attempts", "plan_destination"],
   revision: ["revision_prompt", "revision", "max_revisions", "plan_destination"],
   execute_failed: ["step", "op", "error", "revision", "max_revisions", "plan_destination"],

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { LanguageModel, Sandbox, ScriptedModel, TestSandbox, Workspace } from "@graphplan/runtime";
 import type { ScriptedReply, TestAnswer } from "@graphplan/runtime";
 import { GraphCache } from "@graphplan/graph";
-import { catalogPrompt, planJsonSchema } from "@graphplan/templates";
+import { CATALOG, catalogPrompt, compactCatalogPrompt, planJsonSchema } from "@graphplan/templates";
 import { explore } from "./explore.js";
 import { SHOP, bash, configWith, json, read } from "./fixtures/repo.js";
 import { graphPhase } from "./graph.js";
@@ -87,13 +87,34 @@ describe("GRAPH", () => {
 describe("PLAN", () => {
   const good = [{ op: "replace_node", params: { locator: { kind: "method", name: "total", file: "shop/cart.py" }, replacement: "def total(self):\n    return 0" } }];
 
-  it("shows the generated catalog and JSON Schema of the plan", async () => {
+  it("shows the compact catalog generated from the one catalog, and no JSON Schema, by default", async () => {
     const { session } = await setup([]);
+    askForPlan(session, ["shop/cart.py"], "FILE: shop/cart.py");
+    const prompt = userMessages(session)[0]!;
+    expect(prompt).toContain(compactCatalogPrompt());
+    expect(prompt).not.toContain(catalogPrompt());
+    expect(prompt).not.toContain(JSON.stringify(planJsonSchema()));
+    expect(prompt).toContain("FILE: shop/cart.py");
+    // Every operator of the catalog is named, one line each.
+    for (const entry of CATALOG.filter((e) => e.step !== "fragment")) expect(prompt).toMatch(new RegExp(`^- ${entry.name}\\(`, "m"));
+  });
+
+  it("fits the PLAN prompt of the shop project in 12 kB (it was ~70 kB with the JSON Schema)", async () => {
+    const { session, run } = await setup([]);
+    const graphed = await run(graphPhase(["shop/cart.py"], new GraphCache()));
+    if (graphed.kind !== "ok") throw new Error(graphed.reason);
+    askForPlan(session, ["shop/cart.py"], graphed.view);
+    const prompt = userMessages(session)[0]!;
+    expect(prompt).toContain(graphed.view);
+    expect(Buffer.byteLength(prompt)).toBeLessThanOrEqual(12_000);
+  });
+
+  it("shows the full catalog and the JSON Schema where the config's prompt asks for them", async () => {
+    const { session } = await setup([], undefined, { prompts: { plan: "{{graph_view}}\n{{catalog_full}}\n{{plan_schema}}\n{{plan_destination}}" } });
     askForPlan(session, ["shop/cart.py"], "FILE: shop/cart.py");
     const prompt = userMessages(session)[0]!;
     expect(prompt).toContain(catalogPrompt());
     expect(prompt).toContain(JSON.stringify(planJsonSchema()));
-    expect(prompt).toContain("FILE: shop/cart.py");
   });
 
   it("sends the error of an invalid plan back and takes the next valid one", async () => {

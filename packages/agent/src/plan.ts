@@ -1,13 +1,14 @@
 /**
- * Phase 3, PLAN: the prompt (graph view, operator catalog, the plan's JSON Schema, all generated
- * from the zod schemas of @graphplan/templates), and reading replies until one holds a valid plan.
+ * Phase 3, PLAN: the prompt (graph view and the operator catalog, one line per operator — or, where
+ * the config's prompt asks for them, the full catalog and the plan's JSON Schema — all generated from the
+ * zod schemas of @graphplan/templates), and reading replies until one holds a valid plan.
  * Replies without one get the zod error back (prompts.plan_invalid); after
  * `limits.max_plan_attempts` of them in all → fallback.
  */
 import * as Effect from "effect/Effect";
 import type { Plan } from "@graphplan/primitives";
 import type { LanguageModel, ModelError, Sandbox, SandboxFailed } from "@graphplan/runtime";
-import { catalogPrompt, planJsonSchema } from "@graphplan/templates";
+import { catalogPrompt, compactCatalogPrompt, planJsonSchema } from "@graphplan/templates";
 import type { LimitsExceeded } from "./errors.js";
 import { extractPlan, jsonBlocks, parseAction, planOfJson, type ExtractedPlan } from "./parse.js";
 import type { Session } from "./session.js";
@@ -18,7 +19,8 @@ export function askForPlan(session: Session, files: readonly string[], graphView
   const schema = planJsonSchema();
   session.prompt("plan", {
     graph_view: graphView,
-    catalog: catalogPrompt(),
+    catalog: compactCatalogPrompt(),
+    catalog_full: catalogPrompt(),
     plan_schema: session.config.pretty_plan_schema ? JSON.stringify(schema, null, 2) : JSON.stringify(schema),
     files: files.join(", "),
     plan_destination: session.config.plan_destination,

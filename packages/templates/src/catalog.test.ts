@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { OPERATORS } from "@graphplan/primitives";
-import { CATALOG, catalogPrompt, planJsonSchema, planSchema, TEMPLATES, USE_CASES } from "./index.js";
+import { CATALOG, catalogPrompt, compactCatalogPrompt, planJsonSchema, planSchema, TEMPLATES, USE_CASES } from "./index.js";
 
 const SEED_GROUPS: Record<string, string[]> = {
   "Adding Code": ["guard_clause", "add_import_and_use", "add_method", "add_parameter", "add_class_attribute", "add_decorator", "add_conditional_branch"],
@@ -91,5 +91,23 @@ describe("catalogPrompt", () => {
     expect(sections["Primitives"]).toContain("- replace_node(locator, replacement):");
     expect(sections["Legacy (still supported)"]).toContain("- replace_code(file, pattern, replacement, similarity_threshold?):");
     expect(catalogPrompt({ legacy: false })).not.toContain("## Legacy");
+  });
+});
+
+describe("compactCatalogPrompt", () => {
+  const prompt = compactCatalogPrompt();
+
+  test("has the same groups, one line per operator with every parameter, in a third of the full text", () => {
+    expect([...prompt.matchAll(/^## (.+)$/gm)].map((m) => m[1])).toEqual([...USE_CASES]);
+    const sections = Object.fromEntries(prompt.split(/^## /m).slice(1).map((s) => [s.slice(0, s.indexOf("\n")), s]));
+    for (const [group, names] of Object.entries(SEED_GROUPS)) for (const name of names) expect(sections[group], `${group}: ${name}`).toMatch(new RegExp(`^- ${name}\\(`, "m"));
+    expect(sections["Adding Code"]).toMatch(/^- guard_clause\(target: locator, condition: expression: condition, body: statements\) \[py,js,ts\]: Insert `if <condition>: <body>`[^\n]*\.$/m);
+    expect(sections["Primitives"]).toContain("- replace_node(locator: locator, replacement: string): ");
+    expect(sections["Legacy (still supported)"]).toMatch(/^- replace_code\(file: string, pattern: string, replacement: string, similarity_threshold\?: number\): .* Prefer replace_node\.$/m);
+    expect(sections["Novel Code (fragments)"]).toContain("if_statement(condition*)");
+    // A description is cut at its first sentence, never inside "e.g.".
+    expect(prompt).toContain("between `before` and `after` code (e.g. try/except), indenting it.");
+    expect(prompt.length).toBeLessThan(catalogPrompt().length / 2);
+    expect(compactCatalogPrompt({ legacy: false })).not.toContain("## Legacy");
   });
 });

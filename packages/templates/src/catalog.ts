@@ -266,3 +266,57 @@ export function catalogPrompt(options: CatalogPromptOptions = {}): string {
   }
   return out.join("\n");
 }
+
+// ------------------------------------------------------------------------------------------
+// Compact prompt text
+
+/** The first sentence of a description (up to the first ". " or the end), for one-line entries. */
+function firstSentence(text: string): string {
+  const at = text.search(/(?<!\be\.g|\bi\.e)\.(\s|$)/);
+  return at < 0 ? text : text.slice(0, at + 1);
+}
+
+/** Short language names for one-line entries (tsx is TypeScript's JSX dialect: listed as ts). */
+const LANGUAGE_ABBREVIATIONS: Partial<Record<LanguageId, string>> = { python: "py", javascript: "js", typescript: "ts", tsx: "ts" };
+
+/** `name: type` per parameter, `?` marking an optional one. */
+function compactParams(schema: z.ZodType): string {
+  const shape = objectShape(schema) ?? {};
+  return Object.entries(shape)
+    .map(([name, s]) => `${name}${isRequired(s) ? "" : "?"}: ${typeLabel(s)}`)
+    .join(", ");
+}
+
+/**
+ * The operator catalog in one line per operator — name, parameters with their kinds, languages, and the
+ * first sentence of its description — for the PLAN prompt. The full JSON Schema ({@link planJsonSchema})
+ * is where a tool definition can carry it; validation errors name what a step got wrong either way.
+ */
+export function compactCatalogPrompt(options: CatalogPromptOptions = {}): string {
+  const out: string[] = [
+    "# Operators",
+    'A plan is a JSON array of steps, run in order, all or nothing: {"template": NAME, "params": {...}} | {"op": NAME, "params": {...}} | {"fragment": {...}, "action": "replace"|"insert_before"|"insert_after", "locator": LOCATOR}. Prefer templates; fragments for new Python code; primitives for anything else; legacy last.',
+    'LOCATOR: {"kind": "function", "name": "parse", "file": "app/parser.py", "parent": {"kind": "class", "name": "Parser"}} (also field, nth_child, index), or {"type": "sexp", "file": ..., "query": "(call) @c", "capture": "c"}.',
+    "Code parameters are parsed first: expression = one expression; statements = statements at column 0 (re-indented); identifier = a name.",
+  ];
+  for (const useCase of USE_CASES) {
+    if (useCase === "Legacy (still supported)" && options.legacy === false) continue;
+    const entries = CATALOG.filter((e) => e.useCase === useCase);
+    if (entries.length === 0) continue;
+    out.push(`## ${useCase}`);
+    if (useCase === "Novel Code (fragments)") {
+      const kinds = FRAGMENT_KINDS.map((kind) => {
+        const props = Object.entries(KIND_SPECS[kind].properties.shape as Record<string, z.ZodType>).map(([name, s]) => `${name}${isRequired(s) ? "*" : ""}`);
+        return props.length ? `${kind}(${props.join(",")})` : kind;
+      });
+      out.push(`{"fragment": {"kind", "properties", "children": [...]}, "action", "locator"} [py] kinds: ${kinds.join(" ")} (* = required)`);
+      continue;
+    }
+    for (const e of entries) {
+      const langs = e.languages && e.languages.length < 11 ? ` [${e.languages.map((l) => LANGUAGE_ABBREVIATIONS[l] ?? l).filter((l, i, all) => all.indexOf(l) === i).join(",")}]` : "";
+      const prefer = e.replacedBy ? ` Prefer ${e.replacedBy}.` : "";
+      out.push(`- ${e.name}(${compactParams(e.params)})${langs}: ${firstSentence(e.description)}${prefer}`);
+    }
+  }
+  return out.join("\n");
+}

@@ -1,6 +1,6 @@
 export { detectTier, validateStep, validateOperatorParams, stepEdits, executeStep, formalHandlers, runFormalPlan, SURGERY_OPS, TEMPLATE_BY_NAME, SURGERY_BY_NAME, UnknownTemplate, operatorGivenAsTemplate, suggestName } from "./execute.js";
 export type { Tier, SurgeryOp, StepIssue, StepOutcome } from "./execute.js";
-export { CATALOG, catalogEntry, planSchema, planJsonSchema, catalogPrompt, FragmentStepParams } from "./catalog.js";
+export { CATALOG, catalogEntry, planSchema, planJsonSchema, catalogPrompt, compactCatalogPrompt, FragmentStepParams } from "./catalog.js";
 export type { CatalogEntry, CatalogPromptOptions } from "./catalog.js";
 export { USE_CASES } from "./operator.js";
 export type { UseCase, FormalOperator } from "./operator.js";
