@@ -29,8 +29,8 @@ export {
   StepFailed,
 } from "./errors.js";
 export { findSourceFiles, SKIPPED_DIRECTORIES } from "./sources.js";
-export { LanguageModel, ScriptedModel, ChatMessageSchema, ModelReplySchema, ModelRequestFailed, ModelScriptExhausted } from "./model/model.js";
-export type { ChatMessage, ModelReply, ModelError, LanguageModelShape, ScriptedReply } from "./model/model.js";
+export { LanguageModel, ScriptedModel, ChatMessageSchema, ModelReplySchema, ToolCallSchema, ToolResultSchema, ModelRequestFailed, ModelScriptExhausted } from "./model/model.js";
+export type { ChatMessage, CompletionOptions, ModelReply, ModelError, LanguageModelShape, ScriptedReply, ToolCall, ToolResult, ToolSpec } from "./model/model.js";
 export { ModelConfigSchema, ModelPriceSchema, KNOWN_PRICES, knownPrice } from "./model/config.js";
 export type { ModelConfig, ModelConfigInput, ModelPrice } from "./model/config.js";
 export { ModelConfigInvalid } from "./model/errors.js";

@@ -13,11 +13,36 @@ import { type LiveModelOptions, makeLiveModel } from "./live.js";
 
 export { ModelConfigInvalid, ModelRequestFailed, ModelScriptExhausted } from "./errors.js";
 
+/** A tool call of a reply: the provider's id, the tool's name, and its input (the parsed JSON; the raw text when it was not JSON). */
+export const ToolCallSchema = z.object({ id: z.string(), name: z.string(), input: z.unknown() });
+export type ToolCall = z.infer<typeof ToolCallSchema>;
+
+/** The answer to one tool call, sent at the start of the next user message (providers require one per call). */
+export const ToolResultSchema = z.object({ id: z.string(), content: z.string(), isError: z.boolean().optional() });
+export type ToolResult = z.infer<typeof ToolResultSchema>;
+
 export const ChatMessageSchema = z.object({
   role: z.enum(["system", "user", "assistant"]),
   content: z.string(),
+  /** An assistant message: the tool calls it made. */
+  toolCalls: z.array(ToolCallSchema).optional(),
+  /** A user message: the answers to the tool calls of the assistant message before it. */
+  toolResults: z.array(ToolResultSchema).optional(),
 });
 export type ChatMessage = z.infer<typeof ChatMessageSchema>;
+
+/** A tool offered to the model: its name, what it is for, and the JSON Schema (an object) of its input. */
+export interface ToolSpec {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: Record<string, unknown>;
+}
+
+/** What a request offers besides the conversation. */
+export interface CompletionOptions {
+  /** Tools the model may call (Anthropic tool use, OpenAI function calling). */
+  readonly tools?: readonly ToolSpec[];
+}
 
 export const ModelReplySchema = z.object({
   content: z.string(),
@@ -31,6 +56,8 @@ export const ModelReplySchema = z.object({
    * "refusal"...; openai: "stop", "length", "content_filter"...). Absent from scripted replies.
    */
   stopReason: z.string().optional(),
+  /** The tool calls of the reply (only when tools were offered). */
+  toolCalls: z.array(ToolCallSchema).optional(),
 });
 export type ModelReply = z.infer<typeof ModelReplySchema>;
 
@@ -39,7 +66,9 @@ export type ModelError = ModelRequestFailed | ModelScriptExhausted;
 export interface LanguageModelShape {
   /** `provider:model`, for trajectories and messages. */
   readonly name: string;
-  readonly complete: (messages: readonly ChatMessage[]) => Effect.Effect<ModelReply, ModelError>;
+  readonly complete: (messages: readonly ChatMessage[], options?: CompletionOptions) => Effect.Effect<ModelReply, ModelError>;
+  /** Whether the model takes `options.tools` and can answer with tool calls. */
+  readonly supportsTools?: boolean;
   /**
    * Whether replies are charged at a known price (the config's or the model's list price). False:
    * every reply costs $0, so a cost limit cannot trigger; callers warn. Absent: a model that costs
@@ -55,7 +84,7 @@ export interface LanguageModelShape {
 export type ScriptedReply =
   | string
   | ((messages: readonly ChatMessage[]) => string)
-  | { readonly content: string; readonly stopReason?: string; readonly usage?: { readonly inputTokens: number; readonly outputTokens: number } };
+  | { readonly content: string; readonly stopReason?: string; readonly usage?: { readonly inputTokens: number; readonly outputTokens: number }; readonly toolCalls?: readonly ToolCall[] };
 
 /**
  * A deterministic model for tests: answers with the script's replies in order and records every
@@ -64,20 +93,34 @@ export type ScriptedReply =
 export class ScriptedModel implements LanguageModelShape {
   readonly name = "scripted:model";
   readonly requests: ChatMessage[][] = [];
+  /** The tools offered with each request (an empty list when none were). */
+  readonly offeredTools: (readonly ToolSpec[])[] = [];
   #next = 0;
 
-  constructor(readonly script: readonly ScriptedReply[]) {}
+  /** `supportsTools`: whether the agent should offer this model tools (its script then answers with `toolCalls`). */
+  constructor(
+    readonly script: readonly ScriptedReply[],
+    readonly supportsTools = false,
+  ) {}
 
-  readonly complete = (messages: readonly ChatMessage[]): Effect.Effect<ModelReply, ModelError> =>
+  readonly complete = (messages: readonly ChatMessage[], options: CompletionOptions = {}): Effect.Effect<ModelReply, ModelError> =>
     Effect.suspend(() => {
       this.requests.push(messages.map((m) => ({ ...m })));
+      this.offeredTools.push(options.tools ?? []);
       const reply = this.script[this.#next];
       if (reply === undefined) {
         return Effect.fail(new ModelScriptExhausted({ calls: this.#next, lastMessage: messages.at(-1)?.content ?? "" }));
       }
       this.#next++;
       if (typeof reply === "object") {
-        return Effect.succeed({ content: reply.content, model: "scripted", usage: { ...(reply.usage ?? { inputTokens: 0, outputTokens: 0 }) }, costUsd: 0, ...(reply.stopReason === undefined ? {} : { stopReason: reply.stopReason }) });
+        return Effect.succeed({
+          content: reply.content,
+          model: "scripted",
+          usage: { ...(reply.usage ?? { inputTokens: 0, outputTokens: 0 }) },
+          costUsd: 0,
+          ...(reply.stopReason === undefined ? {} : { stopReason: reply.stopReason }),
+          ...(reply.toolCalls === undefined ? {} : { toolCalls: reply.toolCalls.map((call) => ({ ...call })) }),
+        });
       }
       const content = typeof reply === "string" ? reply : reply(messages);
       return Effect.succeed({ content, model: "scripted", usage: { inputTokens: 0, outputTokens: 0 }, costUsd: 0 });

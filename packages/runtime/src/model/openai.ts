@@ -5,7 +5,7 @@ import * as Effect from "effect/Effect";
 import type OpenAI from "openai";
 import { costUsd, priceOf, type ModelConfig } from "./config.js";
 import { ModelRequestFailed } from "./errors.js";
-import type { ChatMessage, LanguageModelShape, ModelReply } from "./model.js";
+import type { ChatMessage, CompletionOptions, LanguageModelShape, ModelReply, ToolCall } from "./model.js";
 import { requestFailed } from "./sdk-errors.js";
 
 type OpenAIConfig = Extract<ModelConfig, { provider: "openai" }>;
@@ -14,13 +14,37 @@ type OpenAIConfig = Extract<ModelConfig, { provider: "openai" }>;
  * The request body: the messages as they are (system messages keep the `system` role). The limit goes in
  * `max_completion_tokens`: OpenAI deprecated `max_tokens`, and its reasoning models refuse it.
  */
-export function openaiRequest(config: OpenAIConfig, messages: readonly ChatMessage[]): OpenAI.ChatCompletionCreateParamsNonStreaming {
+export function openaiRequest(config: OpenAIConfig, messages: readonly ChatMessage[], options: CompletionOptions = {}): OpenAI.ChatCompletionCreateParamsNonStreaming {
+  const tools = options.tools?.map((t): OpenAI.ChatCompletionTool => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema } }));
   return {
     model: config.model,
-    messages: messages.map((m) => ({ role: m.role, content: m.content })),
+    messages: messages.flatMap(openaiMessages),
+    ...(tools?.length ? { tools } : {}),
     max_completion_tokens: config.maxTokens,
     ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
   };
+}
+
+/** One message, or several: tool results go first, each as a `tool` message; tool calls ride on the assistant message. */
+function openaiMessages(m: ChatMessage): OpenAI.ChatCompletionMessageParam[] {
+  if (m.role === "assistant" && m.toolCalls?.length) {
+    const calls = m.toolCalls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: typeof c.input === "string" ? c.input : JSON.stringify(c.input ?? {}) } }));
+    return [{ role: "assistant", content: m.content || null, tool_calls: calls }];
+  }
+  const results = (m.toolResults ?? []).map((r): OpenAI.ChatCompletionToolMessageParam => ({ role: "tool", tool_call_id: r.id, content: r.content }));
+  return [...results, ...(m.content || results.length === 0 ? [{ role: m.role, content: m.content } as OpenAI.ChatCompletionMessageParam] : [])];
+}
+
+/** A function call's arguments: parsed JSON, or the text itself when it is not JSON (the caller says so). */
+function toolCallOf(call: OpenAI.ChatCompletionMessageToolCall): ToolCall[] {
+  if (call.type !== "function") return [];
+  let input: unknown = call.function.arguments;
+  try {
+    input = JSON.parse(call.function.arguments);
+  } catch {
+    // kept as text
+  }
+  return [{ id: call.id, name: call.function.name, input }];
 }
 
 /** The reply: the first choice's text (its refusal when the model refused); no usage (some servers) counts 0. */
@@ -37,8 +61,10 @@ export function openaiReply(config: OpenAIConfig, completion: OpenAI.ChatComplet
     );
   }
   const usage = { inputTokens: completion.usage?.prompt_tokens ?? 0, outputTokens: completion.usage?.completion_tokens ?? 0 };
+  const toolCalls = (choice.message?.tool_calls ?? []).flatMap(toolCallOf);
   return Effect.succeed({
     content: choice.message?.content ?? choice.message?.refusal ?? "",
+    ...(toolCalls.length ? { toolCalls } : {}),
     model: completion.model,
     usage,
     costUsd: costUsd(priceOf(config), usage),
@@ -60,10 +86,11 @@ export const openaiModel = (config: OpenAIConfig, apiKey: string): Effect.Effect
       return {
         name: `openai:${config.model}`,
         priced: priceOf(config) !== undefined,
-        complete: (messages) =>
+        supportsTools: true,
+        complete: (messages, options) =>
           Effect.flatMap(
             Effect.tryPromise({
-              try: (signal) => client.chat.completions.create(openaiRequest(config, messages), { signal }),
+              try: (signal) => client.chat.completions.create(openaiRequest(config, messages, options), { signal }),
               catch: (error) => requestFailed(sdk, config, client.baseURL, error),
             }),
             (completion) => openaiReply(config, completion),
