@@ -58,11 +58,12 @@ describe("the agent, end to end", () => {
     expect(trajectory.plans).toHaveLength(1);
     expect(trajectory.plans[0]).toMatchObject({ valid: true, verify: { passed: true }, apply: { ok: true, written: ["shop/cart.py"] } });
 
-    // What the model was shown: the grep's real output, the graph view and the generated schema, the diff to review.
+    // What the model was shown: the grep's real output, the graph view and the compact catalog, the diff to review.
     const [, second, , fourth, fifth] = scripted.requests;
     expect(lastUser(second!)).toContain("shop/cart.py:12:    def total(self):");
     expect(lastUser(fourth!)).toContain("  FUNCTION: total (lines 12-13)");
-    expect(lastUser(fourth!)).toContain('"$schema":"https://json-schema.org/draft/2020-12/schema"');
+    expect(lastUser(fourth!)).toContain("\n# Operators\n"); // the compact catalog; the JSON Schema is not in the prompt
+    expect(lastUser(fourth!)).not.toContain('"$schema"');
     expect(lastUser(fifth!)).toContain("+        return sum(price * quantity for _name, price, quantity in self.items)");
     // The system prompt is first, then the task.
     expect(scripted.requests[0]!.map((m) => m.role)).toEqual(["system", "user"]);

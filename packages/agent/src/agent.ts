@@ -40,7 +40,8 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 /** GRAPH → PLAN ⇄ VERIFY → EXECUTE → (REVIEW →) SUBMIT on the files EXPLORE named. */
 export function planAndExecute(session: Session, files: readonly string[]): Effect.Effect<Outcome, RunError, Services> {
   return Effect.gen(function* () {
-    const { limits, plan_destination } = session.config;
+    const { limits } = session.config;
+    const plan_destination = session.planDestination;
     session.enter("graph", `explore named ${files.join(", ")}`);
     const graph = yield* graphPhase(files, session.graphCache);
     if (graph.kind === "fallback") return graph;
@@ -164,6 +165,7 @@ export function runAgent(input: AgentInput, options: RunAgentOptions = {}): Effe
     const names = { model: model.name, sandbox: sandbox.description, workspace: workspace.root };
     const onProgress = options.onProgress;
     const session: Session = new Session(input.config, onProgress ? () => onProgress(snapshot(input, session, names)) : undefined, options.graphStore);
+    session.planTool = input.config.plan_tool && model.supportsTools === true;
 
     const main = Effect.gen(function* () {
       session.enter("explore", "start");

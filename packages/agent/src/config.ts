@@ -85,6 +85,8 @@ export const AgentConfigSchema = z.strictObject({
   plan_destination: z.string().min(1),
   /** Where a reply's command may write the plan instead (the seed's /tmp/edit_plan.json); read and removed after the command. */
   plan_file: z.string().min(1),
+  /** PLAN offers models that take tools a `submit_plan` tool whose input schema is the plan's JSON Schema. */
+  plan_tool: z.boolean(),
   /** Show the plan's JSON Schema (`{{plan_schema}}`) pretty-printed rather than on one line. */
   pretty_plan_schema: z.boolean(),
   prompts: PromptsSchema,

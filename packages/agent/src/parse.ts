@@ -1,6 +1,7 @@
 /** Reading the model's replies: bash blocks, the READY_TO_PLAN line, the plan, the submit marker. Pure. */
 import type { z } from "zod";
 import { PlanSchema, type Plan } from "@graphplan/primitives";
+import type { ToolCall } from "@graphplan/runtime";
 
 /** The contents of every ```bash block (mini-swe-agent's pattern: the fence, a newline, the command, a newline, the fence). */
 export function bashBlocks(text: string): string[] {
@@ -61,7 +62,10 @@ export function jsonBlocks(text: string): string[] {
 }
 
 /** Where a plan was found in a reply: the channels, in the order they are tried. */
-export type PlanChannel = "json block" | "untagged fence" | "bare JSON" | "plan file";
+export type PlanChannel = "tool call" | "json block" | "untagged fence" | "bare JSON" | "plan file";
+
+/** The tool a model that takes tools submits its plan with; its input is `{"plan": PLAN}`. */
+export const PLAN_TOOL_NAME = "submit_plan";
 
 export type ExtractedPlan =
   | { readonly ok: true; readonly plan: Plan; readonly json: unknown; readonly channel: PlanChannel }
@@ -102,6 +106,11 @@ export function planOfJson(text: string, where: string, channel: PlanChannel): E
   } catch (error) {
     return { ok: false, error: `the ${where} is not valid JSON (${(error as Error).message})` };
   }
+  return planOfValue(json, where, channel);
+}
+
+/** A plan from a parsed JSON value, or why it is not one. */
+function planOfValue(json: unknown, where: string, channel: PlanChannel): ExtractedPlan {
   const parsed = PlanSchema.safeParse(json);
   if (!parsed.success) return { ok: false, error: `the ${where} is not a plan: ${zodIssueText(parsed.error.issues)}`, json };
   return { ok: true, plan: parsed.data, json, channel };
@@ -126,6 +135,24 @@ export function extractPlan(text: string): ExtractedPlan {
   const tried = candidates.find((c) => !c.ok && c.json !== undefined) ?? candidates[0];
   if (tried) return tried;
   return { ok: false, error: "the reply has no plan: no ```json block, no fenced block and no JSON in the text" };
+}
+
+/**
+ * The plan of a reply's tool calls: the input's `plan` of its one call to the plan tool (a bare plan
+ * as the input is taken too). undefined: the reply made no tool call. The error names the call.
+ */
+export function planOfToolCalls(calls: readonly ToolCall[] | undefined): (ExtractedPlan & { readonly callId?: string }) | undefined {
+  if (!calls?.length) return undefined;
+  const planCalls = calls.filter((c) => c.name === PLAN_TOOL_NAME);
+  if (planCalls.length === 0) return { ok: false, error: `the reply called ${calls.map((c) => c.name).join(", ")}, not ${PLAN_TOOL_NAME}; submit the plan with ${PLAN_TOOL_NAME} ({"plan": [...]})` };
+  if (planCalls.length > 1) return { ok: false, error: `the reply called ${PLAN_TOOL_NAME} ${planCalls.length} times; submit the whole plan in one call`, callId: planCalls[0]!.id };
+  const call = planCalls[0]!;
+  const where = `${PLAN_TOOL_NAME} call's plan`;
+  if (typeof call.input === "string") return { ...planOfJson(call.input, `${PLAN_TOOL_NAME} call's input`, "tool call"), callId: call.id };
+  const input = call.input as { plan?: unknown } | unknown[] | null;
+  const plan = Array.isArray(input) ? input : input && typeof input === "object" && "plan" in input ? input.plan : undefined;
+  if (plan === undefined) return { ok: false, error: `the ${PLAN_TOOL_NAME} call has no "plan" in its input; call it with {"plan": [...steps]}`, json: call.input, callId: call.id };
+  return { ...planOfValue(plan, where, "tool call"), callId: call.id };
 }
 
 /**

@@ -127,6 +127,37 @@ describe("PLAN", () => {
     expect(userMessages(session)[0]).toContain("(Attempt 1 of 5 without a valid plan.)");
   });
 
+  it("offers the plan tool to a model that takes tools, refuses an invalid plan in its call with a tool result naming the problem, and takes the next call", async () => {
+    const call = (id: string, input: unknown) => ({ content: "THOUGHT: the plan.", toolCalls: [{ id, name: "submit_plan", input }] });
+    const model = new ScriptedModel([call("t1", { plan: [{ params: {} }] }), call("t2", '{"plan": ['), call("t3", { plan: good })], true);
+    const session = new Session(await configWith({}));
+    session.enter("plan", "test");
+    session.planTool = true;
+    askForPlan(session, ["shop/cart.py"], "FILE: shop/cart.py");
+    const outcome = await Effect.runPromise(requestPlan(session).pipe(Effect.provide(Layer.mergeAll(LanguageModel.layerTest(model), Sandbox.layerTest(new TestSandbox(() => undefined))))));
+    expect(outcome).toMatchObject({ kind: "plan", plan: good });
+    expect(session.plans.map((p) => [p.valid, p.channel ?? p.error])).toEqual([
+      [false, expect.stringMatching(/^the submit_plan call's plan is not a plan: plan\[0\]/)],
+      [false, expect.stringMatching(/^the submit_plan call's input is not valid JSON/)],
+      [true, "tool call"],
+    ]);
+    expect(model.offeredTools.map((tools) => tools.map((t) => t.name))).toEqual([["submit_plan"], ["submit_plan"], ["submit_plan"]]);
+    expect(model.offeredTools[0]![0]!.inputSchema).toMatchObject({ type: "object", required: ["plan"] });
+    expect(userMessages(session)[0]).toContain("a call to the submit_plan tool, or ");
+    // Each call is answered at the start of the next user message: the error, marked as one.
+    const answered = session.messages.filter((m) => m.toolResults).map((m) => m.toolResults);
+    expect(answered).toEqual([[{ id: "t1", content: expect.stringMatching(/^the submit_plan call's plan is not a plan/), isError: true }], [{ id: "t2", content: expect.stringMatching(/not valid JSON/), isError: true }]]);
+    expect(session.conversation().at(-1)).toMatchObject({ role: "assistant", toolCalls: [{ id: "t3" }] });
+  });
+
+  it("offers no tool to a model that takes none, and does not mention one", async () => {
+    const { session, model, run } = await setup([json(good)]);
+    askForPlan(session, ["shop/cart.py"], "FILE: shop/cart.py");
+    expect(await run(requestPlan(session))).toMatchObject({ kind: "plan" });
+    expect(model.offeredTools).toEqual([[]]);
+    expect(userMessages(session)[0]).not.toContain("submit_plan");
+  });
+
   it("falls back after max_plan_attempts replies without a plan", async () => {
     const { session, model, run } = await setup(["no plan", json([]), json(good)], undefined, { limits: { max_plan_attempts: 2 } });
     const outcome = await run(requestPlan(session));

@@ -9,8 +9,9 @@ import * as Effect from "effect/Effect";
 import type { Plan } from "@graphplan/primitives";
 import type { LanguageModel, ModelError, Sandbox, SandboxFailed } from "@graphplan/runtime";
 import { catalogPrompt, compactCatalogPrompt, planJsonSchema } from "@graphplan/templates";
+import type { ToolSpec } from "@graphplan/runtime";
 import type { LimitsExceeded } from "./errors.js";
-import { extractPlan, jsonBlocks, parseAction, planOfJson, type ExtractedPlan } from "./parse.js";
+import { extractPlan, jsonBlocks, parseAction, PLAN_TOOL_NAME, planOfJson, planOfToolCalls, type ExtractedPlan } from "./parse.js";
 import type { Session } from "./session.js";
 import type { PlanRecord } from "./trajectory.js";
 
@@ -23,8 +24,25 @@ export function askForPlan(session: Session, files: readonly string[], graphView
     catalog_full: catalogPrompt(),
     plan_schema: session.config.pretty_plan_schema ? JSON.stringify(schema, null, 2) : JSON.stringify(schema),
     files: files.join(", "),
-    plan_destination: session.config.plan_destination,
+    plan_destination: session.planDestination,
   });
+}
+
+let planTool: ToolSpec | undefined;
+
+/**
+ * The plan tool: its input is `{"plan": PLAN}` with the plan's whole JSON Schema (providers want an
+ * object at the top of a tool's input; the schema's shared `$defs` move up to it).
+ */
+export function planToolSpec(): ToolSpec {
+  if (planTool) return planTool;
+  const { $defs, ...plan } = planJsonSchema() as { $defs?: Record<string, unknown> };
+  planTool = {
+    name: PLAN_TOOL_NAME,
+    description: "Submit the change as a plan: the JSON array of steps the operator catalog describes, run in order, all or nothing, checked before anything is written.",
+    inputSchema: { type: "object", properties: { plan }, required: ["plan"], ...($defs ? { $defs } : {}) },
+  };
+  return planTool;
 }
 
 export type PlanOutcome = { readonly kind: "plan"; readonly plan: Plan; readonly record: PlanRecord } | { readonly kind: "fallback"; readonly reason: string };
@@ -34,9 +52,12 @@ export function requestPlan(session: Session): Effect.Effect<PlanOutcome, Limits
   return Effect.gen(function* () {
     const max = session.config.limits.max_plan_attempts;
     for (;;) {
-      const reply = yield* session.query();
-      let extracted = extractPlan(reply);
-      if (!extracted.ok && jsonBlocks(reply).length === 0) extracted = yield* planFromFile(session, reply, extracted);
+      const answer = yield* session.queryReply(session.planTool ? { tools: [planToolSpec()] } : {});
+      const reply = answer.content;
+      const called = planOfToolCalls(answer.toolCalls);
+      let extracted: ExtractedPlan = called ?? extractPlan(reply);
+      if (!called && !extracted.ok && jsonBlocks(reply).length === 0) extracted = yield* planFromFile(session, reply, extracted);
+      if (called?.callId !== undefined) session.answerToolCall(called.callId, called.ok ? "plan received; it is verified next" : called.error, !called.ok);
       const record: PlanRecord = {
         attempt: session.plans.length + 1,
         atMessage: session.lastIndex,
@@ -55,7 +76,7 @@ export function requestPlan(session: Session): Effect.Effect<PlanOutcome, Limits
         return { kind: "fallback", reason: `no valid plan after ${max} attempts (last: ${record.error})` } as const;
       }
       yield* session.formatError(() =>
-        session.prompt("plan_invalid", { error: extracted.error, attempt: session.invalidPlans, max_attempts: max, plan_destination: session.config.plan_destination }),
+        session.prompt("plan_invalid", { error: extracted.error, attempt: session.invalidPlans, max_attempts: max, plan_destination: session.planDestination }),
       );
     }
   });

@@ -5,11 +5,11 @@
 import * as Effect from "effect/Effect";
 import { GraphCache, type GraphStore } from "@graphplan/graph";
 import { LanguageModel, Sandbox } from "@graphplan/runtime";
-import type { ChatMessage, ExecResult, ModelError, SandboxFailed } from "@graphplan/runtime";
+import type { ChatMessage, CompletionOptions, ExecResult, ModelError, ModelReply, SandboxFailed, ToolResult } from "@graphplan/runtime";
 import { READY_MARKER, SUBMIT_MARKER, render, type AgentConfig, type PromptName } from "./config.js";
 import { LimitsExceeded } from "./errors.js";
 import type { RepoFiles } from "./importers.js";
-import { truncateOutput } from "./parse.js";
+import { PLAN_TOOL_NAME, truncateOutput } from "./parse.js";
 import type { Phase, PlanRecord, Submission, TrajectoryMessage, Transition } from "./trajectory.js";
 
 export class Session {
@@ -36,6 +36,10 @@ export class Session {
   /** Replies in a row that broke the format (limits.max_format_errors). */
   formatErrors = 0;
   readonly startedAt = new Date().toISOString();
+  /** Whether PLAN offers the plan tool: the config allows it and the model takes tools (set when the run starts). */
+  planTool = false;
+  /** Answers to the last reply's tool calls, sent with the next user message (providers require one per call). */
+  #toolAnswers = new Map<string, ToolResult>();
 
   /** `onChange` is called after every message and transition (the trajectory is written as it grows). */
   constructor(
@@ -54,8 +58,26 @@ export class Session {
   }
 
   say(role: "system" | "user", content: string): void {
-    this.messages.push({ role, content, phase: this.phase ?? "explore", at: new Date().toISOString() });
+    const toolResults = role === "user" ? this.takeToolResults() : [];
+    this.messages.push({ role, content, phase: this.phase ?? "explore", at: new Date().toISOString(), ...(toolResults.length ? { toolResults } : {}) });
     this.onChange();
+  }
+
+  /** Where the prompts tell the model to put its plan: the plan tool first when it is offered. */
+  get planDestination(): string {
+    return this.planTool ? `a call to the ${PLAN_TOOL_NAME} tool, or ${this.config.plan_destination}` : this.config.plan_destination;
+  }
+
+  /** Sets the answer to one of the last reply's tool calls (the rest are answered "received"). */
+  answerToolCall(id: string, content: string, isError = false): void {
+    if (this.#toolAnswers.has(id)) this.#toolAnswers.set(id, { id, content, ...(isError ? { isError } : {}) });
+  }
+
+  /** The answers to every tool call of the last reply, once: each call gets its set answer or "received". */
+  private takeToolResults(): ToolResult[] {
+    const results = [...this.#toolAnswers.values()];
+    this.#toolAnswers.clear();
+    return results;
   }
 
   /** Renders the prompt `name` with `view` (the markers and the timeout are always there) and sends it as the user. */
@@ -77,7 +99,12 @@ export class Session {
    * One model call with the whole conversation; the reply is appended. Fails with `LimitsExceeded`
    * before calling when `step_limit` calls were made or `cost_limit` dollars spent (0 = no limit).
    */
-  query(): Effect.Effect<string, LimitsExceeded | ModelError, LanguageModel> {
+  query(options: CompletionOptions = {}): Effect.Effect<string, LimitsExceeded | ModelError, LanguageModel> {
+    return Effect.map(this.queryReply(options), (reply) => reply.content);
+  }
+
+  /** {@link query}, answering the whole reply (its tool calls too). */
+  queryReply(options: CompletionOptions = {}): Effect.Effect<ModelReply, LimitsExceeded | ModelError, LanguageModel> {
     return Effect.gen({ self: this }, function* () {
       const { step_limit, cost_limit } = this.config.limits;
       if (step_limit > 0 && this.modelCalls >= step_limit) {
@@ -92,7 +119,7 @@ export class Session {
       }
       const model = yield* LanguageModel;
       const asked = performance.now();
-      const reply = yield* model.complete(this.conversation()).pipe(Effect.ensuring(Effect.sync(() => void (this.modelMs += performance.now() - asked))));
+      const reply = yield* model.complete(this.conversation(), options).pipe(Effect.ensuring(Effect.sync(() => void (this.modelMs += performance.now() - asked))));
       this.modelCalls++;
       this.costUsd += reply.costUsd;
       this.messages.push({
@@ -103,9 +130,11 @@ export class Session {
         usage: reply.usage,
         at: new Date().toISOString(),
         ...(reply.stopReason === undefined ? {} : { stopReason: reply.stopReason }),
+        ...(reply.toolCalls?.length ? { toolCalls: reply.toolCalls } : {}),
       });
+      for (const call of reply.toolCalls ?? []) this.#toolAnswers.set(call.id, { id: call.id, content: "received" });
       this.onChange();
-      return reply.content;
+      return reply;
     });
   }
 
@@ -154,7 +183,7 @@ export class Session {
       const content = cut?.truncated ? `${cut.head}\n[... ${cut.elided} characters of this earlier output left out ...]\n${cut.tail}` : message.content;
       const last = out.at(-1);
       if (last && last.role === "user" && role === "user") last.content = `${last.content}\n\n${content}`;
-      else out.push({ role, content });
+      else out.push({ role, content, ...(message.toolCalls ? { toolCalls: message.toolCalls } : {}), ...(message.toolResults ? { toolResults: message.toolResults } : {}) });
     }
     return out;
   }

@@ -52,7 +52,7 @@ export const PlanRecordSchema = z.object({
   valid: z.boolean(),
   error: z.string().optional(),
   /** Where the plan was found: a ```json block, an untagged fence, bare JSON in the reply. */
-  channel: z.enum(["json block", "untagged fence", "bare JSON", "plan file"]).optional(),
+  channel: z.enum(["tool call", "json block", "untagged fence", "bare JSON", "plan file"]).optional(),
   /** The plan as parsed (the JSON even when it is not a valid plan; absent when it was not JSON). */
   plan: z.unknown().optional(),
   verify: VerifyResultSchema.optional(),
