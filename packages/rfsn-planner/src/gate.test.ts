@@ -178,7 +178,8 @@ describe("Gate: invariants with file changes", () => {
         ],
       }),
     );
-    expect(r.violations.map((v) => `${v.rule}:${v.path}`)).toEqual(["test-file-edit:tests/test_auth.py"]);
+    // The edit both touches a test file and changes an existing assertion's expected value.
+    expect(r.violations.map((v) => `${v.rule}:${v.path}`)).toEqual(["test-file-edit:tests/test_auth.py", "expected-value-changed:tests/test_auth.py"]);
   });
 
   it("ignores file changes that change nothing", () => {

@@ -113,9 +113,9 @@ export class Gate {
       }
     }
     if (changes) {
-      for (const change of changes) violations.push(...findWeakening(change));
+      for (const change of changes) violations.push(...findWeakening(change, ctx.task));
     } else {
-      for (const edit of planEdits(p.change)) violations.push(...findStepWeakening(edit, edit.file ?? p.target.path));
+      for (const edit of planEdits(p.change)) violations.push(...findStepWeakening(edit, edit.file ?? p.target.path, ctx.task));
     }
     if (violations.length === 0) return null;
     const rules = [...new Set(violations.map((x) => x.rule))].join(", ");

@@ -187,6 +187,7 @@ export const GateContextSchema = z.strictObject({
     .array(FileChangeSchema)
     .optional()
     .describe("The edit simulated by the caller; when absent the gate inspects the plan's code strings"),
+  task: z.string().optional().describe("The task's text: an expected value of an existing test that it states may change"),
 });
 export type GateContext = z.input<typeof GateContextSchema>;
 

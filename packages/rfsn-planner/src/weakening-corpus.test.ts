@@ -147,6 +147,10 @@ const WEAKENING: readonly Pair[] = [
   { name: "assert.strictEqual → assert.ok(true)", rule: "trivial-assertion-added", path: "test/parse.test.mjs", before: lines("import assert from 'node:assert';", "test('parses', () => {", "  assert.strictEqual(parse('1'), 1);", "});"), after: lines("import assert from 'node:assert';", "test('parses', () => {", "  assert.ok(true);", "});") },
   { name: "expect swallowed by an empty catch", rule: "failure-swallowed", path: "test/math.test.ts", before: JS_TEST, after: JS_TEST.replace("    expect(sum(1, 2)).toBe(3);\n", "    try {\n      expect(sum(1, 2)).toBe(3);\n    } catch {}\n") },
   { name: "early return in a JS test", rule: "early-return-added", path: "test/math.test.ts", before: JS_TEST, after: JS_TEST.replace("  it('adds two numbers', () => {\n", "  it('adds two numbers', () => {\n    return;\n") },
+  { name: "expected value changed in an existing assert", rule: "expected-value-changed", path: "tests/test_auth.py", before: PY_TEST, after: PY_TEST.replace("== 64", "== 128") },
+  { name: "expected value changed in assertEqual", rule: "expected-value-changed", path: "tests/ordering/tests.py", before: DJANGO_TEST, after: DJANGO_TEST.replace("self.assertEqual(names, ['Ada', 'Grace'])", "self.assertEqual(names, ['Grace', 'Ada'])") },
+  { name: "expected exception changed", rule: "expected-value-changed", path: "tests/test_cart.py", before: lines("def test_add_rejects_zero():", "    with pytest.raises(ValueError):", "        add(Cart(), 0)"), after: lines("def test_add_rejects_zero():", "    with pytest.raises(TypeError):", "        add(Cart(), 0)") },
+  { name: "JS expected value changed", rule: "expected-value-changed", path: "test/math.test.ts", before: JS_TEST, after: JS_TEST.replace("expect(sum(1, 2)).toBe(3);", "expect(sum(1, 2)).toBe(4);") },
 ];
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -183,7 +187,7 @@ const SOURCE_FIXES: readonly Pair[] = [
 const TEST_EDITS: readonly Pair[] = [
   { name: "assertion added", path: "tests/test_auth.py", before: PY_TEST, after: PY_TEST.replace('    assert authenticate(user, "secret") is False\n', '    assert authenticate(user, "secret") is False\n    assert user.failed_logins == 1\n') },
   { name: "new test function", path: "tests/test_auth.py", before: PY_TEST, after: PY_TEST + lines("", "", "def test_empty_password():", '    assert authenticate(User(name="al", password=""), "") is False') },
-  { name: "expected value changed", path: "tests/test_auth.py", before: PY_TEST, after: PY_TEST.replace("== 64", "== 128") },
+  { name: "expected value changed, with a new test for it", path: "tests/test_auth.py", before: PY_TEST, after: PY_TEST.replace("== 64", "== 128") + lines("", "", "def test_hash_is_sha512():", '    assert hash_password("x") == sha512_hex("x")') },
   { name: "assertTrue(x == y) → assertEqual(x, y)", path: "tests/ordering/tests.py", before: DJANGO_TEST.replace("self.assertEqual(names, ['Ada', 'Grace'])", "self.assertTrue(names == ['Ada', 'Grace'])"), after: DJANGO_TEST },
   { name: "tolerance tightened", path: "tests/test_stats.py", before: NUMERIC_PY, after: NUMERIC_PY.replace("rtol=1e-7", "rtol=1e-9") },
   { name: "Django assertRaisesMessage added", path: "tests/ordering/tests.py", before: DJANGO_TEST, after: DJANGO_TEST + lines("", "    def test_bad_field(self):", "        with self.assertRaisesMessage(FieldError, \"Cannot resolve keyword 'nme'\"):", "            Author.objects.order_by('nme')") },
@@ -290,5 +294,24 @@ describe("test-weakening corpus", () => {
       const result = judge(pair, "files/default");
       expect(result._tag === "Rejected" && result.violations.map((v) => v.rule)).toContain("test-file-edit");
     }
+  });
+});
+
+describe("a changed expected value", () => {
+  const pair = WEAKENING.find((p) => p.rule === "expected-value-changed")!;
+  const gate = new Gate({ policy: { allowTestEdits: true } });
+
+  it("is not weakening when the task states the new value", () => {
+    const task = "hash_password should return the SHA-512 hex digest: 128 characters, not 64.";
+    const stated = gate.validate(proposal(pair), { ...context, task, fileChanges: [{ path: pair.path, before: pair.before, after: pair.after }] });
+    expect(stated._tag).toBe("Accepted");
+    expect(gate.validate(proposal(pair), { ...context, task })._tag).toBe("Accepted");
+  });
+
+  it("is weakening when the task states another value, and the rejection names the values and the fix", () => {
+    const result = gate.validate(proposal(pair), { ...context, task: "hash_password should be faster", fileChanges: [{ path: pair.path, before: pair.before, after: pair.after }] });
+    expect(result._tag === "Rejected" && result.violations).toEqual([
+      { rule: "expected-value-changed", path: "tests/test_auth.py", detail: 'expected 64 → 128 in an existing assertion (`assert len(hash_password("x")) == 128`); add a new test for the new behaviour instead, or state it in the task' },
+    ]);
   });
 });

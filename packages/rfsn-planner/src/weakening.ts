@@ -19,6 +19,7 @@ export type WeakeningRule =
   | "failure-swallowed"
   | "early-return-added"
   | "tolerance-loosened"
+  | "expected-value-changed"
   | "test-code-deleted";
 
 type Language = "python" | "js" | "other";
@@ -261,6 +262,59 @@ function hunks(before: string, after: string): Array<{ removed: string; added: s
   return out;
 }
 
+// --- expected values --------------------------------------------------------------------------------------------------
+
+/** Lines that assert: Python `assert`, unittest's `self.assert*(`, `raises(` / `pytest.raises(`, JS `expect(` and `assert.*(`. */
+const ASSERTION_LINE = /^\s*(?:assert\b|self\.assert\w*\s*\(|with\s+(?:pytest\.raises|self\.assertRaises\w*)\s*\(|(?:pytest\.)?raises\s*\(|expect\s*\(|assert\.\w+\s*\()/;
+/** Literals: strings, numbers, and the constants of Python and JavaScript. */
+const LITERAL = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`]*`|(?<![\w.])\d+(?:\.\d*)?(?:[eE][-+]?\d+)?(?![\w.])|\b(?:True|False|None|true|false|null|undefined)\b/g;
+/** The exception an assertion expects: `raises(X`, `assertRaises(X`, `toThrow(X`. */
+const RAISED = /\b(raises|assertRaises\w*|toThrow)\s*\(\s*([A-Za-z_][\w.]*)/g;
+
+/** An assertion line as a shape (its expected values masked) and those values, in order. */
+function expectation(line: string): { readonly line: string; readonly shape: string; readonly values: readonly string[] } {
+  const values: string[] = [];
+  const shape = line
+    .trim()
+    .replace(RAISED, (_m, fn: string, exc: string) => (values.push(exc), `${fn}(EXC`))
+    .replace(LITERAL, (m) => (values.push(m), "LIT"));
+  return { line: line.trim(), shape, values };
+}
+
+/**
+ * Whether the task text states `value` (a literal without its quotes, as a token of its own). Values shorter than 3
+ * characters (`0`, `12`, `"a"`) never count: they occur in most task texts by chance (measured on SWE-bench Lite's
+ * problem statements, see bench/test-patches.ts).
+ */
+function statedIn(task: string, value: string): boolean {
+  const bare = value.replace(/^(["'`])([\s\S]*)\1$/, "$2");
+  if (bare.length < 3) return false;
+  const escaped = bare.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(^|[^\\w.])${escaped}($|[^\\w.])`).test(task);
+}
+
+/**
+ * An existing assertion whose expected value changed (`== 0` → `== 1`, `assertEqual(x, 0)` → `(x, 1)`,
+ * `raises(A)` → `raises(B)`): the same assertion with other literals or another exception, and no identical one
+ * left. Not weakening when the task states every new value (`task`).
+ */
+function expectedValueChanged(removed: string, added: string, task: string | undefined): string | null {
+  const asserts = (code: string) => code.split("\n").filter((l) => ASSERTION_LINE.test(l)).map(expectation);
+  const before = asserts(removed);
+  const after = asserts(added);
+  const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+  for (const now of after) {
+    if (before.some((was) => was.shape === now.shape && same(was.values, now.values))) continue;
+    const was = before.find((b) => b.shape === now.shape);
+    if (!was) continue;
+    const changed = now.values.filter((v, i) => v !== was.values[i]);
+    if (task !== undefined && changed.every((v) => statedIn(task, v))) continue;
+    const from = was.values.filter((v, i) => v !== now.values[i]);
+    return `expected ${from.join(", ")} → ${changed.join(", ")} in an existing assertion (\`${now.line}\`); add a new test for the new behaviour instead, or state it in the task`;
+  }
+  return null;
+}
+
 // --- the checks -------------------------------------------------------------------------------------------------------
 
 const v = (rule: WeakeningRule, path: string, detail: string): Violation => ({ rule, path, detail });
@@ -281,19 +335,35 @@ function compareMetrics(path: string, before: Metrics, after: Metrics): Violatio
   return out;
 }
 
-/** How a change to one file weakens tests: every finding for a test file, only doctest skips elsewhere. */
-export function findWeakening(change: FileChange): Violation[] {
+/**
+ * How a change to one file weakens tests: every finding for a test file, only doctest skips elsewhere. `task` (the
+ * task's text) lets an expected value the task states change.
+ */
+export function findWeakening(change: FileChange, task?: string): Violation[] {
   const language = languageOf(change.path);
   if (!isTestPath(change.path)) {
     const added = (change.after.match(DOCTEST_SKIP)?.length ?? 0) > (change.before.match(DOCTEST_SKIP)?.length ?? 0);
     return added ? [v("skip-marker-added", change.path, "adds a `# doctest: +SKIP` directive")] : [];
   }
-  const out = compareMetrics(change.path, metrics(change.before, language), metrics(change.after, language));
-  for (const h of hunks(stripComments(change.before, language), stripComments(change.after, language))) {
+  const before = metrics(change.before, language);
+  const after = metrics(change.after, language);
+  const out = compareMetrics(change.path, before, after);
+  const changedHunks = hunks(stripComments(change.before, language), stripComments(change.after, language));
+  for (const h of changedHunks) {
     const loosened = toleranceLoosened(h.removed, h.added);
     if (loosened) {
       out.push(v("tolerance-loosened", change.path, loosened));
       break;
+    }
+  }
+  // A changed expectation is a new specification when the change also adds a test for it.
+  if (after.tests <= before.tests) {
+    for (const h of changedHunks) {
+      const changed = expectedValueChanged(h.removed, h.added, task);
+      if (changed) {
+        out.push(v("expected-value-changed", change.path, changed));
+        break;
+      }
     }
   }
   return out;
@@ -306,7 +376,7 @@ const ZERO: Metrics = { assertions: 0, strong: 0, trivial: 0, skips: 0, tests: 0
  * its replacement; written code is checked for skip markers, trivial assertions, swallowed failures and bare
  * returns; a deletion in a test file is reported because what it deletes cannot be seen.
  */
-export function findStepWeakening(edit: StepEdit, path: string): Violation[] {
+export function findStepWeakening(edit: StepEdit, path: string, task?: string): Violation[] {
   const language = languageOf(path);
   if (!isTestPath(path)) {
     const skip = edit.added.some((code) => (code.match(DOCTEST_SKIP)?.length ?? 0) > 0);
@@ -322,6 +392,8 @@ export function findStepWeakening(edit: StepEdit, path: string): Violation[] {
   if (edit.removed.length > 0) {
     const loosened = toleranceLoosened(stripComments(before, language), stripComments(after, language));
     if (loosened) out.push(v("tolerance-loosened", path, loosened));
+    const changed = written.tests <= metrics(before, language).tests ? expectedValueChanged(stripComments(before, language), stripComments(after, language), task) : null;
+    if (changed) out.push(v("expected-value-changed", path, changed));
   }
   if (edit.deleted) {
     const what = [edit.deleted.kind, edit.deleted.name].filter(Boolean).join(" ") || "a node";
