@@ -18,6 +18,7 @@ import { explore } from "./explore.js";
 import { graphPhase } from "./graph.js";
 import { stepLoop } from "./loop.js";
 import { askForPlan, requestPlan } from "./plan.js";
+import { rfsnStrategy, type RfsnOptions } from "./rfsn.js";
 import { Session } from "./session.js";
 import { patchOfWorkTree, submit } from "./submit.js";
 import type { Submission, Trajectory } from "./trajectory.js";
@@ -147,6 +148,8 @@ function autoSubmit(session: Session): Effect.Effect<string | undefined, never, 
 }
 
 export interface RunAgentOptions {
+  /** `rfsn`: the RFSN planner drives the run (see rfsn.ts) instead of the model's own exploration. */
+  readonly rfsn?: RfsnOptions;
   /** Called with the trajectory so far after every message and phase change (to write it as it grows). */
   readonly onProgress?: (trajectory: Trajectory) => void;
   /**
@@ -167,7 +170,7 @@ export function runAgent(input: AgentInput, options: RunAgentOptions = {}): Effe
     const session: Session = new Session(input.config, onProgress ? () => onProgress(snapshot(input, session, names)) : undefined, options.graphStore);
     session.planTool = input.config.plan_tool && model.supportsTools === true;
 
-    const main = Effect.gen(function* () {
+    const main = options.rfsn ? rfsnStrategy(session, input.task, options.rfsn) : Effect.gen(function* () {
       session.enter("explore", "start");
       session.prompt("system");
       session.prompt("instance", { task: input.task, max_explore_steps: input.config.limits.max_explore_steps });

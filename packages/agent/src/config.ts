@@ -74,6 +74,7 @@ export const PromptsSchema = z.strictObject({
   review: Prompt,
   submit_rejected: Prompt,
   fallback: Prompt,
+  rfsn_patch: Prompt,
 });
 
 export const AgentConfigSchema = z.strictObject({
@@ -115,6 +116,7 @@ export const PROMPT_VARIABLES: Readonly<Record<PromptName, readonly string[]>> =
   review: ["diff", "files", "submit_marker"],
   submit_rejected: ["problems", "submit_marker"],
   fallback: ["reason", "submit_marker"],
+  rfsn_patch: ["task", "file", "symbol", "exception", "failing_tests", "frames", "test_output", "graph_view", "catalog", "plan_destination", "feedback"],
 };
 
 /** What the model writes when it has explored enough: `READY_TO_PLAN: ["a.py", ...]`. */

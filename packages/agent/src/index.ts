@@ -4,7 +4,9 @@
  * sandbox layers it runs on, and the options every command that runs it takes (`graphplan run`, `bench agent`).
  */
 export { runAgent } from "./agent.js";
-export type { AgentInput } from "./agent.js";
+export type { AgentInput, RunAgentOptions } from "./agent.js";
+export { rfsnStrategy, RfsnStuck } from "./rfsn.js";
+export type { Proposer, RfsnOptions } from "./rfsn.js";
 export { loadConfig, AgentConfigSchema } from "./config.js";
 export type { AgentConfig, LoadedConfig } from "./config.js";
 export { TrajectorySchema, EXIT_STATUSES, PHASES } from "./trajectory.js";
