@@ -61,16 +61,18 @@ describe("graphplan demo", () => {
   });
 });
 
+const example = (path: string) => readFileSync(join(DEFAULT_EXAMPLE, path), "utf8");
+/** The example project committed into a fresh git repository. */
+const projectRepo = () => {
+  const repo = makeRepo(tempDir());
+  const files: Record<string, string> = {};
+  for (const path of ["textstats/__init__.py", "textstats/words.py", "tests/__init__.py", "tests/test_words.py"]) files[path] = example(join("project", path));
+  repo.commit(files, "the example project");
+  return repo.dir;
+};
+const run = (...args: string[]) => runInProcess([runCommand], ["run", ...args]);
+
 describe("graphplan run --provider replay", () => {
-  const example = (path: string) => readFileSync(join(DEFAULT_EXAMPLE, path), "utf8");
-  const projectRepo = () => {
-    const repo = makeRepo(tempDir());
-    const files: Record<string, string> = {};
-    for (const path of ["textstats/__init__.py", "textstats/words.py", "tests/__init__.py", "tests/test_words.py"]) files[path] = example(join("project", path));
-    repo.commit(files, "the example project");
-    return repo.dir;
-  };
-  const run = (...args: string[]) => runInProcess([runCommand], ["run", ...args]);
 
   it("solves a task with the reference patch compiled into a plan, with no API key", async () => {
     const repo = projectRepo();
@@ -106,5 +108,38 @@ describe("graphplan run --provider replay", () => {
     const result = await run("--repo", projectRepo(), "--task-text", "fix it", "--provider", "openai", "--model", "gpt-4.1", "--patch", join(DEFAULT_EXAMPLE, "fix.patch"), "--quiet");
     expect(result.code).toBe(2);
     expect(result.stderr).toBe("error: --patch goes with --provider replay\n");
+  });
+});
+
+describe("graphplan run --strategy rfsn", () => {
+  const FIX = [{ template: "change_return_value", params: { target: { kind: "return", file: "textstats/words.py", parent: { kind: "function", name: "word_count" } }, value: "len(words(text))" } }];
+  const UNITTEST = "python3 -m unittest {tests}";
+
+  it("lets the RFSN planner drive: the failing tests run, the model's patch is applied, the tests pass", async () => {
+    const repo = projectRepo();
+    const script = join(tempDir(), "replies.json");
+    writeFileSync(script, JSON.stringify([`THOUGHT: count what words() finds.\n\n\`\`\`json\n${JSON.stringify(FIX)}\n\`\`\``]));
+    const out = join(tempDir(), "out");
+    const failing = ["tests.test_words.WordCountTest.test_empty_text_has_no_words", "tests.test_words.WordCountTest.test_any_whitespace_separates_words"];
+    const result = await run("--repo", repo, "--task", join(DEFAULT_EXAMPLE, "task.md"), "--strategy", "rfsn", ...failing.flatMap((t) => ["--failing-test", t]), "--test-command", UNITTEST, "--provider", "scripted", "--script", script, "--output", out);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Submitted: patch of 1 file \(\+1 -1\); 1 model calls/);
+    expect(result.stderr.split("\n").slice(0, 2)).toEqual(["[explore] RFSN REPRODUCE: run_tests .", expect.stringMatching(/^  \$ |^\[/)]);
+    expect(result.stderr).toMatch(/\[submit\] RFSN DONE: the tests pass\n$/);
+    expect(readFileSync(join(repo, "textstats/words.py"), "utf8")).toContain("    return len(words(text))\n");
+  });
+
+  it("exits 2 for the rfsn options without --strategy rfsn, and for a test command with nowhere to put the tests", async () => {
+    const repo = projectRepo();
+    const cases: [string[], string][] = [
+      [["--failing-test", "t"], "error: --failing-test and --models go with --strategy rfsn\n"],
+      [["--strategy", "rfsn", "--test-command", "make test"], 'error: --test-command "make test" has no {tests}; write where the tests go, e.g. "python3 -m pytest {tests}"\n'],
+      [["--strategy", "rfsn", "--models", " , "], "error: --models needs model names, comma-separated\n"],
+    ];
+    for (const [args, expected] of cases) {
+      const result = await run("--repo", repo, "--task-text", "fix it", "--provider", "openai", "--model", "gpt-4.1", ...args, "--quiet");
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stderr, args.join(" ")).toBe(expected);
+    }
   });
 });

@@ -11,14 +11,14 @@
 import { execFileSync } from "node:child_process";
 import { mkdir, realpath, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Result from "effect/Result";
-import { Workspace } from "@graphplan/runtime";
+import { LanguageModel, Workspace } from "@graphplan/runtime";
 import { progressPrinter } from "../progress.js";
-import { addAgentOptions, loadConfig, modelLayer, readText, RepoDirty, RepoNotGitWorkTree, runAgent, RunInputInvalid, sandboxLayer, type ModelOptions, type SandboxOptions, type Trajectory } from "@graphplan/agent";
+import { addAgentOptions, loadConfig, modelLayer, readText, RepoDirty, RepoNotGitWorkTree, runAgent, RunInputInvalid, sandboxLayer, type AgentConfig, type ModelOptions, type Proposer, type SandboxOptions, type Trajectory } from "@graphplan/agent";
 
 interface RunOptions extends ModelOptions, SandboxOptions {
   repo: string;
@@ -30,7 +30,13 @@ interface RunOptions extends ModelOptions, SandboxOptions {
   allowDirty?: boolean;
   patch?: string;
   quiet?: boolean;
+  strategy: "graphplan" | "rfsn";
+  failingTest: string[];
+  testCommand: string;
+  models?: string;
 }
+
+const collect = (value: string, previous: string[]) => [...previous, value];
 
 export function runCommand(program: Command): void {
   const command = program
@@ -45,15 +51,19 @@ export function runCommand(program: Command): void {
     .option("--allow-dirty", "run on a repository with uncommitted changes (they end up in the patch; nothing is reverted)")
     .option("--patch <file>", "with --provider replay: the reference patch (a unified diff) the replay model plans with")
     .option("-q, --quiet", "print only the closing line (not each phase and command as it happens, on stderr)")
+    .addOption(new Option("--strategy <name>", "graphplan: the model explores and plans; rfsn: the RFSN planner drives (reproduce, localize, patch, test)").choices(["graphplan", "rfsn"]).default("graphplan"))
+    .option("--failing-test <id>", "with --strategy rfsn: a test that must pass (repeatable; none: the whole suite is run)", collect, [])
+    .option("--test-command <cmd>", "with --strategy rfsn: how tests run; {tests} is replaced by the tests", "python3 -m pytest -x -q {tests}")
+    .option("--models <names>", "with --strategy rfsn: several models of --provider propose each patch, comma-separated; the planner's ScoringEngine picks")
     .action(async (options: RunOptions, command: Command) => {
       const fail = (message: string): never => command.error(`error: ${message}`, { exitCode: 2, code: "graphplan.runInput" });
       const setup = await Effect.runPromise(Effect.result(prepare(options)));
       if (Result.isFailure(setup)) return fail(setup.failure.message);
-      const { repo, task, config, configName, layers } = setup.success;
+      const { repo, task, config, configName, layers, rfsn } = setup.success;
 
       const onProgress = options.quiet ? undefined : progressPrinter((text) => process.stderr.write(text));
       const input = { task, config, configName, ...(options.instanceId !== undefined ? { instanceId: options.instanceId } : {}) };
-      const program = runAgent(input, onProgress ? { onProgress } : {}).pipe(Effect.provide(layers));
+      const program = runAgent(input, { ...(onProgress ? { onProgress } : {}), ...(rfsn ? { rfsn } : {}) }).pipe(Effect.provide(layers));
       // runAgent itself always answers a trajectory: a failure here is a layer that could not be built
       // (ModelConfigInvalid: no API key; SandboxUnavailable: no engine or image), so bad input.
       const outcome = await Effect.runPromise(Effect.result(program));
@@ -117,6 +127,28 @@ function checkRepo(dir: string, allowDirty: boolean): Effect.Effect<string, Repo
   });
 }
 
+/** `--strategy rfsn`'s options, with a model for each of `--models`; the rfsn options given without it are refused. */
+function rfsnOptions(options: RunOptions, config: AgentConfig, repo: string) {
+  return Effect.gen(function* () {
+    if (options.strategy !== "rfsn") {
+      if (options.failingTest.length > 0 || options.models !== undefined) return yield* new RunInputInvalid({ detail: "--failing-test and --models go with --strategy rfsn" });
+      return undefined;
+    }
+    if (!options.testCommand.includes("{tests}")) return yield* new RunInputInvalid({ detail: `--test-command "${options.testCommand}" has no {tests}; write where the tests go, e.g. "python3 -m pytest {tests}"` });
+    const names = options.models?.split(",").map((m) => m.trim()).filter((m) => m !== "") ?? [];
+    if (options.models !== undefined && names.length === 0) return yield* new RunInputInvalid({ detail: "--models needs model names, comma-separated" });
+    const proposers: Proposer[] = [];
+    for (const name of names) {
+      const layer = yield* modelLayer({ ...options, model: name }, config, repo);
+      const model = yield* Effect.gen(function* () {
+        return yield* LanguageModel;
+      }).pipe(Effect.provide(layer), Effect.mapError((error) => new RunInputInvalid({ detail: error.message })));
+      proposers.push({ name: model.name, model });
+    }
+    return { failingTests: options.failingTest, testCommand: options.testCommand, ...(proposers.length > 0 ? { proposers } : {}) };
+  });
+}
+
 /** Everything the run needs, checked before the agent starts. */
 function prepare(options: RunOptions) {
   return Effect.gen(function* () {
@@ -129,6 +161,7 @@ function prepare(options: RunOptions) {
     const repo = yield* checkRepo(options.repo, options.allowDirty === true);
     const model = yield* modelLayer(options, config, repo);
     const sandbox = yield* sandboxLayer(options, repo, config);
-    return { repo, task, config, configName, layers: Layer.mergeAll(model, sandbox, Workspace.layer(repo)) };
+    const rfsn = yield* rfsnOptions(options, config, repo);
+    return { repo, task, config, configName, rfsn, layers: Layer.mergeAll(model, sandbox, Workspace.layer(repo)) };
   });
 }
