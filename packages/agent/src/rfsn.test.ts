@@ -9,6 +9,7 @@ import { LanguageModel, Sandbox, ScriptedModel, Workspace } from "@graphplan/run
 import { makeRepo, tempDir } from "@graphplan/testkit";
 import { runAgent } from "./agent.js";
 import { configWith, json, read } from "./fixtures/repo.js";
+import type { Proposer } from "./rfsn.js";
 import { TrajectorySchema } from "./trajectory.js";
 
 const WORDS = `"""Counting words."""
@@ -52,10 +53,10 @@ function project() {
   return repo.dir;
 }
 
-async function run(repo: string, script: ScriptedModel, failingTests: readonly string[] = FAILING) {
+async function run(repo: string, script: ScriptedModel, failingTests: readonly string[] = FAILING, proposers?: readonly Proposer[]) {
   const config = await configWith({});
   const layers = Layer.mergeAll(LanguageModel.layerTest(script), Sandbox.layerLocal({ cwd: repo }), Workspace.layer(repo));
-  const options = { rfsn: { failingTests, testCommand: "python3 -m unittest {tests}" } };
+  const options = { rfsn: { failingTests, testCommand: "python3 -m unittest {tests}", ...(proposers ? { proposers } : {}) } };
   return Effect.runPromise(runAgent({ task: TASK, config }, options).pipe(Effect.provide(layers)));
 }
 
@@ -91,6 +92,19 @@ describe("--strategy rfsn", () => {
     expect(trajectory.transitions[0]!.reason).toBe("RFSN REPRODUCE: run_tests .");
     expect(trajectory.messages[0]!.content).toMatch(/^\$ python3 -m unittest \n\(exit 1\)/);
     expect(read(repo, "textstats/words.py")).toContain("    return len(words(text))\n");
+  });
+
+  it("asks every proposer for each patch and applies the candidate the planner ranks first that passes the gate", async () => {
+    const repo = project();
+    const weakener = new ScriptedModel(Array(4).fill(json(WEAKEN)));
+    const fixer = new ScriptedModel(Array(4).fill(json(FIX)));
+    const trajectory = await run(repo, new ScriptedModel([]), FAILING, [{ name: "weakener", model: weakener }, { name: "fixer", model: fixer }]);
+    expect(trajectory.exitStatus).toBe("Submitted");
+    expect(weakener.used).toBe(fixer.used);
+    expect(weakener.used).toBeGreaterThanOrEqual(1);
+    expect(read(repo, "tests/test_words.py")).toBe(TESTS);
+    expect(read(repo, "textstats/words.py")).toContain("    return len(words(text))\n");
+    expect(trajectory.plans.filter((p) => p.valid)).toHaveLength(2 * fixer.used);
   });
 
   it("ends Failed with the planner's reason when no proposal fixes the tests, leaving the tests untouched", async () => {
