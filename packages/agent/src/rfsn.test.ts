@@ -49,7 +49,7 @@ const FIX = [{ template: "change_return_value", params: { target: { kind: "retur
 
 function project() {
   const repo = makeRepo(tempDir());
-  repo.commit({ "textstats/__init__.py": "", "textstats/words.py": WORDS, "tests/__init__.py": "", "tests/test_words.py": TESTS });
+  repo.commit({ ".gitignore": "__pycache__/\n", "textstats/__init__.py": "", "textstats/words.py": WORDS, "tests/__init__.py": "", "tests/test_words.py": TESTS });
   return repo.dir;
 }
 
@@ -72,6 +72,7 @@ describe("--strategy rfsn", () => {
     expect(read(repo, "textstats/words.py")).toContain("    return len(words(text))\n");
     expect(trajectory.patch).toContain("+    return len(words(text))");
     expect(trajectory.patch).not.toContain("tests/test_words.py");
+    expect(trajectory.patch.match(/^diff --git /gm)).toHaveLength(1);
     // The planner's way: reproduce (explore), patch (plan), the gate's refusal (verify), the fix applied (execute), the tests (review), submit.
     const reasons = trajectory.transitions.map((t) => `${t.to}: ${t.reason}`);
     expect(reasons[0]).toMatch(/^explore: RFSN REPRODUCE: run_tests/);

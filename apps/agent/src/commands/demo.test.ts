@@ -66,7 +66,7 @@ const example = (path: string) => readFileSync(join(DEFAULT_EXAMPLE, path), "utf
 const projectRepo = () => {
   const repo = makeRepo(tempDir());
   const files: Record<string, string> = {};
-  for (const path of ["textstats/__init__.py", "textstats/words.py", "tests/__init__.py", "tests/test_words.py"]) files[path] = example(join("project", path));
+  for (const path of [".gitignore", "textstats/__init__.py", "textstats/words.py", "tests/__init__.py", "tests/test_words.py"]) files[path] = example(join("project", path));
   repo.commit(files, "the example project");
   return repo.dir;
 };
