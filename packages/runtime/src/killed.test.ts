@@ -30,8 +30,14 @@ function seeded(seed: number): () => number {
   };
 }
 
-/** Run the child; kill it `killAfterMs` after it prints "start" (never, if undefined). Times are from "start". */
-function runChild(root: string, planPath: string, mode: string, killAfterMs?: number) {
+/** When to kill: `ms` after the child prints the line `after` ("start", or "write N" just before file N is written). */
+interface Kill {
+  readonly after: string;
+  readonly ms: number;
+}
+
+/** Run the child; kill it as `kill` says (never, if undefined). Times are from "start". */
+function runChild(root: string, planPath: string, mode: string, kill?: Kill) {
   return new Promise<{ output: string; killed: boolean; ms: number; firstWriteMs: number }>((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", tsx, "--conditions=source", childScript, root, planPath, String(SLEEP_MS), mode], {
       stdio: ["ignore", "pipe", "pipe"],
@@ -42,10 +48,8 @@ function runChild(root: string, planPath: string, mode: string, killAfterMs?: nu
     let timer: NodeJS.Timeout | undefined;
     child.stdout.on("data", (chunk: Buffer) => {
       output += chunk.toString();
-      if (!started && output.includes("start\n")) {
-        started = performance.now();
-        if (killAfterMs !== undefined) timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
-      }
+      if (!started && output.includes("start\n")) started = performance.now();
+      if (kill && !timer && output.includes(`${kill.after}\n`)) timer = setTimeout(() => child.kill("SIGKILL"), kill.ms);
       if (!firstWrite && output.includes("write 0\n")) firstWrite = performance.now();
     });
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -118,18 +122,24 @@ describe.each(scenarios)("a killed apply: %s", (_name, scenario) => {
     const after = snapshot(full);
     const changedFiles = Object.keys({ ...before, ...after }).filter((k) => before[k] !== after[k] && !k.endsWith("/"));
     expect(changedFiles.length).toBe(5);
-    // Kill from a little before the journal is written (the first write follows it) to a little after the end.
-    const from = done.firstWriteMs * 0.7;
-    const to = done.ms * 1.2;
-
+    // Kills are timed from the child's own progress lines, not from a calibrated clock (a loaded CI machine
+    // made every kill land after the end): while the journal is being written ("start" + up to the first
+    // write), during each file's write window ("write N" + up to 1.5 sleeps), or up to three sleeps after the last
+    // write (so some kills come after the commit).
+    const steps = ["start", ...changedFiles.map((_, i) => `write ${i}`)];
     const random = seeded(20_251_121);
-    const delays = Array.from({ length: scenario.trials }, () => Math.floor(from + random() * (to - from)));
+    const kills: Kill[] = Array.from({ length: scenario.trials }, () => {
+      const after = steps[Math.floor(random() * steps.length)] ?? "start";
+      const last = after === steps.at(-1);
+      const window = after === "start" ? Math.max(1, done.firstWriteMs) : SLEEP_MS * (last ? 4 : 1.5);
+      return { after, ms: Math.floor(random() * window) };
+    });
     const outcomes = { original: 0, applied: 0, journalLeft: 0, mixedBeforeRecover: 0 };
     const trial = async (index: number) => {
-      const killAfter = delays[index] ?? 0;
+      const kill = kills[index] ?? { after: "start", ms: 0 };
       const root = tempDir();
       cpSync(original, root, { recursive: true });
-      const run = await runChild(root, planPath, scenario.mode, killAfter);
+      const run = await runChild(root, planPath, scenario.mode, kill);
       expect(run.killed || run.output.includes("done"), run.output).toBe(true);
       const state = snapshot(root);
       const changed = changedFiles.filter((n) => state[n] !== before[n]).length;
@@ -140,7 +150,7 @@ describe.each(scenarios)("a killed apply: %s", (_name, scenario) => {
       const recovered = JSON.stringify(snapshot(root));
       if (recovered === JSON.stringify(before)) outcomes.original++;
       else if (recovered === JSON.stringify(after)) outcomes.applied++;
-      else expect.fail(`trial ${index} (kill ${killAfter} ms after start): neither original nor applied: ${recovered}`);
+      else expect.fail(`trial ${index} (kill ${kill.ms} ms after "${kill.after}"): neither original nor applied: ${recovered}`);
     };
     // Two children at a time (the machine has two cores); each kill is timed from its own child's start.
     for (let i = 0; i < scenario.trials; i += 2) await Promise.all([trial(i), ...(i + 1 < scenario.trials ? [trial(i + 1)] : [])]);
