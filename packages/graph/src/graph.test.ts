@@ -188,4 +188,26 @@ describe("C and C++ macros and headers", () => {
     expect(graph.symbols.map((s) => `${s.kind} ${s.name}`)).toEqual(["namespace n", "class A", "function f"]);
     expect(graph.errors).toEqual([]);
   });
+
+  it("adds the definitions only the macro-blanked reading finds to a file read as written", async () => {
+    await loadGrammars(["cpp"]);
+    // As written, `WIDGET_API` hides the class; blanked, five `1 %` lose their operand: the file is
+    // read as written (smaller errors), and the class and its method come from the blanked reading.
+    const fives = ["a", "b", "c", "d", "e"].map((name) => `int ${name}() { return 1 %\n  EXTRA_${name.toUpperCase()}\n  ; }`);
+    const source = ["class WIDGET_API Widget {", " public:", "  void Draw() {}", "};", ...fives, ""].join("\n");
+    const graph = graphOfFile({ path: "w.cc", source });
+    expect(graph.symbols.map((s) => `${s.kind} ${s.name} ${s.start_line}-${s.end_line}`)).toEqual([
+      "class Widget 1-4",
+      "function Draw 3-3",
+      "function a 5-7",
+      "function b 8-10",
+      "function c 11-13",
+      "function d 14-16",
+      "function e 17-19",
+    ]);
+    expect(graph.errors).toEqual(["Syntax error in w.cc: line 3"]);
+    // A header's conversion operators are named as ctags and readers name them.
+    const ops = graphOfFile({ path: "h.cc", source: "struct H {\n  explicit operator bool() const { return true; }\n};\nH::operator int() const { return 1; }\n" });
+    expect(ops.symbols.map((s) => s.name)).toEqual(["H", "operator bool", "H::operator int"]);
+  });
 });

@@ -298,23 +298,14 @@ interface Parsed {
  *   C++ has (`class`, `namespace`, `template`, `::`...).
  */
 function parseFile(path: string, source: string, byExtension: LanguageId): Parsed {
-  let tree = parse(source, byExtension);
-  if ((byExtension !== "c" && byExtension !== "cpp") || !tree.rootNode.hasError) return { tree, language: byExtension, text: source };
-  let text = source;
-  let blanked = false;
-  const withoutMacros = blankMacros(source);
-  if (withoutMacros !== source) {
-    const again = parse(withoutMacros, byExtension);
-    if (errorExtent(again).extent < errorExtent(tree).extent) {
-      tree.delete();
-      tree = again;
-      text = withoutMacros;
-      blanked = true;
-    } else again.delete();
-  }
-  const macroNote = blanked ? "macro lines read as blank" : undefined;
+  const first = parse(source, byExtension);
+  if ((byExtension !== "c" && byExtension !== "cpp") || !first.rootNode.hasError) return { tree: first, language: byExtension, text: source };
+  const read = withMacrosBlanked(first, source, byExtension);
+  const { tree, text } = read;
+  const macroNote = (blanked: boolean) => (blanked ? "macro lines read as blank" : undefined);
   if (byExtension !== "c" || !isSharedHeader(path) || !tree.rootNode.hasError || !isLoaded("cpp")) {
-    return { tree, language: byExtension, text, ...(macroNote ? { note: macroNote } : {}) };
+    const note = macroNote(read.blanked);
+    return { tree, language: byExtension, text, ...(note ? { note } : {}) };
   }
   const asCpp = parse(text, "cpp");
   if (!asCpp.rootNode.hasError) {
@@ -325,14 +316,30 @@ function parseFile(path: string, source: string, byExtension: LanguageId): Parse
   const cErrors = asC.extent;
   const cppErrors = errorExtent(asCpp).extent;
   const share = (chars: number) => `${Math.min(100, Math.round((100 * chars) / Math.max(1, source.length)))}%`;
-  const also = macroNote ? `; ${macroNote}` : "";
   if (cppErrors < cErrors || asC.cppOnly) {
     tree.delete();
+    // The macros were judged by the C parse; as C++ they may be what stands in the way.
+    const cpp = read.blanked ? { tree: asCpp, text, blanked: true } : withMacrosBlanked(asCpp, source, "cpp");
+    const also = cpp.blanked ? `; ${macroNote(true)}` : "";
     const why = asC.cppOnly && cppErrors >= cErrors ? `C++ syntax (\`${asC.cppOnly}\`) where C fails; ` : "";
-    return { tree: asCpp, language: "cpp", text, note: `read as C++: ${why}syntax errors span ${share(cppErrors)} of it as C++, ${share(cErrors)} as C${also}` };
+    return { tree: cpp.tree, language: "cpp", text: cpp.text, note: `read as C++: ${why}syntax errors span ${share(cppErrors)} of it as C++, ${share(cErrors)} as C${also}` };
   }
   asCpp.delete();
+  const also = read.blanked ? `; ${macroNote(true)}` : "";
   return { tree, language: "c", text, note: `read as C: syntax errors span ${share(cErrors)} of it as C, ${share(cppErrors)} as C++${also}` };
+}
+
+/** `tree` (of `source`), or the parse of `source` with its macros blanked (`blankMacros`) when that has fewer errors; the loser is deleted. */
+function withMacrosBlanked(tree: Tree, source: string, language: LanguageId): { tree: Tree; text: string; blanked: boolean } {
+  const withoutMacros = blankMacros(source);
+  if (withoutMacros === source) return { tree, text: source, blanked: false };
+  const again = parse(withoutMacros, language);
+  if (errorExtent(again).extent < errorExtent(tree).extent) {
+    tree.delete();
+    return { tree: again, text: withoutMacros, blanked: true };
+  }
+  again.delete();
+  return { tree, text: source, blanked: false };
 }
 
 /** Words that may follow a prefix macro (`FMT_CONSTEXPR auto`, `GTEST_API_ class`, `UV_EXTERN int`). */
@@ -501,6 +508,32 @@ export function detectFileLanguage(path: string, source: string): LanguageId | u
 }
 
 /**
+ * A C/C++ graph with syntax errors, read as written, completed by the definitions found when its
+ * macros are blanked (`blankMacros`), even when that reading as a whole has more errors: error
+ * recovery loses different definitions in each (a macro the grammar cannot read swallows a class in
+ * one, a blanked line unbalances an `#if` in the other). On googletest's amalgamated `gmock.h` the
+ * blanked reading adds 30 definitions. Only this direction: what the reading as written adds to a
+ * blanked one is recovery debris (`class GTEST_API_ X : public ::std::runtime_error` gives a
+ * "definition" named `::std::runtime_error`). Definitions are added (another name or start line),
+ * never replaced; the errors stay those of the reading kept.
+ */
+function withBlankedReading(graph: FileGraph, source: string, parsed: Parsed): FileGraph {
+  if (parsed.text !== source) return graph;
+  const text = blankMacros(source);
+  if (text === source) return graph;
+  const tree = parse(text, parsed.language);
+  try {
+    const known = new Set(graph.symbols.map((s) => `${s.name}\0${s.start_line}`));
+    const added = graphOfTree(graph.file, text, tree, parsed.language, graph.hash).symbols.filter((s) => !known.has(`${s.name}\0${s.start_line}`));
+    if (added.length === 0) return graph;
+    const symbols = [...graph.symbols, ...added].map((s) => ({ ...s })).sort((a, b) => a.start_line - b.start_line);
+    return freeze({ ...graph, symbols, imports: [...graph.imports], lineKinds: { ...graph.lineKinds }, errors: [...graph.errors] });
+  } finally {
+    tree.delete();
+  }
+}
+
+/**
  * The graph of one file. An unknown extension or a parser failure gives an error entry, never
  * an exception. The grammar of the file's language must be loaded (`loadGrammars`).
  */
@@ -513,7 +546,8 @@ export function graphOfFile(file: SourceFile, hash: string = hashSource(file.sou
   try {
     const parsed = parseFile(file.path, file.source, language);
     tree = parsed.tree;
-    const graph = graphOfTree(file.path, parsed.text, tree, parsed.language, hash);
+    const read = graphOfTree(file.path, parsed.text, tree, parsed.language, hash);
+    const graph = read.errors.length > 0 && (parsed.language === "c" || parsed.language === "cpp") ? withBlankedReading(read, file.source, parsed) : read;
     if (!parsed.note || graph.errors.length === 0) return graph;
     return freeze({ ...graph, errors: graph.errors.map((error) => `${error} (${parsed.note})`) });
   } catch (error) {
@@ -576,7 +610,7 @@ interface CacheEntry {
  * (languages.ts, imports.ts, this file) can change a file's graph, so that stored graphs of the
  * old extractor are never read again.
  */
-export const EXTRACTOR_VERSION = "2026-11-24.1";
+export const EXTRACTOR_VERSION = "2026-11-24.2";
 
 /** The grammars every stored graph was made with (both pinned in package.json). */
 const GRAMMARS = "web-tree-sitter@0.25.10+tree-sitter-wasms@0.1.13";

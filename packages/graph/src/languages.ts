@@ -102,14 +102,25 @@ function nameOfDeclarator(declarator: Node | null): string | null {
   let current = declarator;
   while (current) {
     switch (current.type) {
+      case "qualified_identifier": {
+        // `S::operator int() const`: a qualified conversion operator holds its parameters; cut there.
+        const cast = current.descendantsOfType("operator_cast")[0];
+        const parameters = cast?.descendantsOfType("parameter_list")[0];
+        return parameters ? current.text.slice(0, parameters.startIndex - current.startIndex).replace(/\s+/g, " ").trim() : current.text;
+      }
       case "identifier":
       case "field_identifier":
       case "type_identifier":
-      case "qualified_identifier":
       case "destructor_name":
       case "operator_name":
       case "primitive_type":
         return current.text;
+      case "operator_cast": {
+        // A conversion operator, `explicit operator const T*() const`: named `operator const T*`, up to its parameters.
+        const parameters = current.descendantsOfType("parameter_list")[0];
+        const end = parameters ? parameters.startIndex - current.startIndex : current.text.length;
+        return current.text.slice(0, end).replace(/\s+/g, " ").trim();
+      }
       case "parenthesized_declarator":
         // `void (*get_handler(int))(int)`: the name is inside the parentheses.
         current = current.namedChild(0);
