@@ -56,12 +56,12 @@ describe("the patch of the work tree", () => {
     expect(result.problems).toEqual(["the diff is empty: no file of the work tree differs from the last commit"]);
   });
 
-  it("a patch that only deletes lines fails the additions check", async () => {
+  it("a patch that only deletes lines is usable (a fix may only remove code), though it adds no line", async () => {
     const repo = shopRepo();
     writeFileSync(join(repo, "README.md"), "# shop\n");
     const result = await patchOf(repo);
-    expect(result.checks).toMatchObject({ diffHeader: true, hunks: true, additions: false, applies: true });
-    expect(result.problems).toEqual(["the patch adds no line (no `+` line)"]);
+    expect(result.checks).toMatchObject({ diffHeader: true, hunks: true, additions: false, deletions: true, applies: true });
+    expect(result).toMatchObject({ ok: true, problems: [] });
   });
 
   it("outside a git repository, git's error is reported", async () => {
@@ -106,7 +106,7 @@ describe("git apply --check against HEAD", () => {
     expect(() => readFileSync(`${base}.diff`)).toThrow(); // removed
     // And the text checks alone would have passed it: git decides.
     const text = "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n";
-    expect(patchFormat(text)).toEqual({ diffHeader: true, fileMarkers: true, hunks: true, additions: true });
+    expect(patchFormat(text)).toEqual({ diffHeader: true, fileMarkers: true, hunks: true, additions: true, deletions: true });
     expect(patchProblems(text, { ...patchFormat(text), applies: false }, "error: x: does not exist in index\n")).toEqual([
       "`git apply --check` refuses the patch on a clean checkout of HEAD: error: x: does not exist in index",
     ]);

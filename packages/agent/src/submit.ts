@@ -54,6 +54,7 @@ export function patchFormat(patch: string): Omit<PatchChecks, "applies"> {
     fileMarkers: /^--- /m.test(patch) && /^\+\+\+ /m.test(patch),
     hunks: /^@@ /m.test(patch),
     additions: patch.split("\n").some((line) => line.startsWith("+") && !line.startsWith("+++ ")),
+    deletions: patch.split("\n").some((line) => line.startsWith("-") && !line.startsWith("--- ")),
   };
 }
 
@@ -64,7 +65,7 @@ export function patchProblems(patch: string, checks: PatchChecks, applyOutput: s
   if (!checks.diffHeader) problems.push("the patch has no `diff --git` header");
   if (!checks.fileMarkers) problems.push("the patch has no `--- a/...` and `+++ b/...` file markers");
   if (!checks.hunks) problems.push("the patch has no `@@` hunk");
-  if (!checks.additions) problems.push("the patch adds no line (no `+` line)");
+  if (!checks.additions && !checks.deletions) problems.push("the patch changes no line (no `+` or `-` line)");
   if (!checks.applies) problems.push(`\`git apply --check\` refuses the patch on a clean checkout of HEAD: ${applyOutput.trim() || "no detail"}`);
   return problems;
 }
@@ -85,7 +86,7 @@ export function patchOfWorkTree(timeoutMs: number): Effect.Effect<PatchResult, S
     // Always run: it also removes the patch file.
     const check = yield* sandbox.exec(applyCheckCommand(base), { timeoutMs });
     if (diff.exitCode !== 0) {
-      const checks = { diffHeader: false, fileMarkers: false, hunks: false, additions: false, applies: false };
+      const checks = { diffHeader: false, fileMarkers: false, hunks: false, additions: false, deletions: false, applies: false };
       const detail = diff.timedOut ? "it timed out" : `exit ${diff.exitCode}: ${diff.output.trim().slice(0, 2000)}`;
       return { ok: false, patch: "", checks, problems: [`git could not produce the patch of the work tree (${detail})`] };
     }

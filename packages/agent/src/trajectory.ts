@@ -67,11 +67,15 @@ export const PlanRecordSchema = z.object({
 export type PlanRecord = z.infer<typeof PlanRecordSchema>;
 
 export const PatchChecksSchema = z.object({
-  /** Each check of the seed's post-submission patch verification. */
+  /**
+   * Each check of the seed's post-submission patch verification. The seed asks for `+` lines
+   * (`additions`); a patch that only deletes (`deletions`, a real fix may only remove code) passes too.
+   */
   diffHeader: z.boolean(),
   fileMarkers: z.boolean(),
   hunks: z.boolean(),
   additions: z.boolean(),
+  deletions: z.boolean().default(false),
   applies: z.boolean(),
 });
 export type PatchChecks = z.infer<typeof PatchChecksSchema>;
