@@ -7,7 +7,7 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { buildGraph, detectLanguage, loadGrammars, type LanguageId } from "@graphplan/graph";
+import { buildGraph, grammarsFor, loadGrammars } from "@graphplan/graph";
 import { OPERATOR_BY_NAME, PlanSchema, type Plan, type Step } from "@graphplan/primitives";
 import { applyPlan, Workspace } from "@graphplan/runtime";
 import { detectTier, formalHandlers, runFormalPlan } from "@graphplan/templates";
@@ -187,8 +187,7 @@ export async function replayInstance(line: DatasetLine, repos: Repositories, opt
     return finish(entry, failure("input_error", "patch_does_not_apply", (error as Error).message));
   }
   phase("read");
-  const languages = [...pre.keys()].map(detectLanguage).filter((l): l is LanguageId => !!l);
-  await loadGrammars(languages);
+  await loadGrammars(grammarsFor(pre.keys()));
 
   // Compile, then the LLM path: the plan's JSON text is parsed and verified. A step the verifier
   // rejects is compiled again in its next form (at most MAX_REVISIONS times).

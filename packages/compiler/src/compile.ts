@@ -12,7 +12,7 @@
  * (the text after the earlier steps), so every accepted step is known to produce the expected
  * bytes; locators are computed on that current text too.
  */
-import { codeEnd, detectLanguage, LANGUAGES, parse, type LanguageId } from "@graphplan/graph";
+import { codeEnd, detectFileLanguage, LANGUAGES, parse, type LanguageId } from "@graphplan/graph";
 import {
   applyEdits,
   MUTATORS,
@@ -829,7 +829,7 @@ export function compile(files: ReadonlyMap<string, string>, unifiedDiff: string,
     if (before === undefined) throw new CompileError(path, "file_created", "the patch creates the file; no operator creates files");
     out.set(path, after);
     if (before === after) continue;
-    const language = detectLanguage(path);
+    const language = detectFileLanguage(path, before);
     if (!language) throw new CompileError(path, "unsupported_language", "not a language the graph parses");
     records.push(...compileFile(path, language, before, after, options));
   }

@@ -802,12 +802,16 @@ export interface BuildGraphOptions {
 
 /** The languages `files` need, by extension. */
 export function languagesOf(files: readonly SourceFile[]): LanguageId[] {
+  return grammarsFor(files.map((file) => file.path));
+}
+
+/** The grammars files at these paths need: their extensions' languages, and C++ too for a `.h` header (it may be C++, see `graphOfFile`). */
+export function grammarsFor(paths: Iterable<string>): LanguageId[] {
   const needed = new Set<LanguageId>();
-  for (const file of files) {
-    const language = detectLanguage(file.path);
+  for (const path of paths) {
+    const language = detectLanguage(path);
     if (language) needed.add(language);
-    // A header may be C++ (see `graphOfFile`).
-    if (language === "c" && isSharedHeader(file.path)) needed.add("cpp");
+    if (language === "c" && isSharedHeader(path)) needed.add("cpp");
   }
   return [...needed];
 }

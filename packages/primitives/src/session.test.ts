@@ -152,3 +152,23 @@ describe("PlanSession", () => {
     expect(viaRunPlan.files.get("a.py")).toContain("try:\n        payload = helper(1)\n    except ValueError:\n        payload = 0\n    return payload");
   });
 });
+
+describe("a .h header", () => {
+  const WIDGET_H = "#pragma once\nnamespace ui {\nclass Widget {\n public:\n  int size() const { return 0; }\n};\n}  // namespace ui\n";
+  const POINT_H = "struct point { int x; };\nint add(int a, int b);\n";
+
+  test("is edited as C++ when it holds C++, and as C otherwise, as the graph reads it", async () => {
+    await loadGrammars(["c", "cpp"]);
+    const s = session(new Map([["widget.h", WIDGET_H], ["point.h", POINT_H]]));
+    expect(s.language("widget.h")).toBe("cpp");
+    expect(s.language("point.h")).toBe("c");
+    const result = runPlan(
+      [{ op: "replace_node", params: { locator: { kind: "function", name: "size", file: "widget.h", parent: { kind: "class", name: "Widget" } }, replacement: "int size() const { return 42; }" } }],
+      new Map([["widget.h", WIDGET_H]]),
+    );
+    expect(result.files.get("widget.h")).toContain("  int size() const { return 42; }\n");
+    const fresh = parse(result.files.get("widget.h")!, "cpp");
+    expect(fresh.rootNode.hasError).toBe(false);
+    fresh.delete();
+  });
+});

@@ -11,7 +11,7 @@
  *
  * Pure: no fs, no clock. Grammars must be loaded (`await loadGrammars()` from @graphplan/graph).
  */
-import { detectLanguage, type LanguageId } from "@graphplan/graph";
+import { detectFileLanguage, type LanguageId } from "@graphplan/graph";
 import type { Locator } from "@graphplan/locators";
 import type { Range, Tree } from "web-tree-sitter";
 import { composeEdits, sortEdits, type Edit } from "./edits.js";
@@ -61,7 +61,7 @@ export type StepHandler = (step: Step, ctx: HandlerContext) => HandlerResult;
 
 export interface RunOptions {
   readonly handlers?: Readonly<Record<string, StepHandler>>;
-  /** Language of a path; defaults to `detectLanguage` (by extension). */
+  /** Language of a path; defaults to `detectFileLanguage` (by extension; a `.h` header by its text). */
   readonly languageOf?: (path: string) => LanguageId | undefined;
   /** Maximum nesting of operators calling operators (default 8). */
   readonly maxDepth?: number;
@@ -426,7 +426,15 @@ export class PlanSession {
   /** Throws `OperatorRedefined` when a custom operator is named like an operator, a handler or another custom one. */
   constructor(files: ReadonlyMap<string, string>, options: SessionOptions = {}) {
     this.#files = new Map(files);
-    this.#languageOf = options.languageOf ?? detectLanguage;
+    // By extension, and for a `.h` header by what it holds (C or C++), decided once per file on its
+    // text when the session opened (an edit does not turn a header into another language).
+    const decided = new Map<string, LanguageId | undefined>();
+    this.#languageOf =
+      options.languageOf ??
+      ((path) => {
+        if (!decided.has(path)) decided.set(path, detectFileLanguage(path, files.get(path) ?? this.#files.get(path) ?? ""));
+        return decided.get(path);
+      });
     this.#options = options;
     for (const def of options.operators ?? []) {
       if (this.#custom.has(def.define) || OPERATOR_BY_NAME.has(def.define) || options.handlers?.[def.define]) throw new OperatorRedefined(def.define);

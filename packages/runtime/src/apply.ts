@@ -12,8 +12,7 @@
  */
 import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
-import { detectLanguage, loadGrammars } from "@graphplan/graph";
-import type { LanguageId } from "@graphplan/graph";
+import { grammarsFor, loadGrammars } from "@graphplan/graph";
 import { planFiles, planParts, runPlan } from "@graphplan/primitives";
 import { formalHandlers } from "@graphplan/templates";
 import type { Plan, Step } from "@graphplan/primitives";
@@ -169,8 +168,7 @@ export function applyPlan(plan: Plan, options: ApplyOptions = {}): Effect.Effect
     let runner = options.runPlan;
     if (!runner) {
       // runPlan is pure and synchronous: the grammars of the plan's files must be loaded first.
-      const languages = new Set([...texts.keys()].map(detectLanguage).filter((l): l is LanguageId => l !== undefined));
-      yield* Effect.promise(() => loadGrammars([...languages]));
+      yield* Effect.promise(() => loadGrammars(grammarsFor(texts.keys())));
       // Every tier runs by default: tier 1 surgery, tier 2 templates, tier 3 fragments.
       runner = (p, f) => runPlan(p, f, { handlers: formalHandlers });
     }

@@ -4,7 +4,7 @@
  * the workspace parses and frees them. Edits of one step refer to the texts the step started
  * from. Pure: no fs.
  */
-import { detectLanguage, parse, syntaxErrors, withTree, type LanguageId, type Node, type Tree } from "@graphplan/graph";
+import { detectFileLanguage, parse, syntaxErrors, withTree, type LanguageId, type Node, type Tree } from "@graphplan/graph";
 import { resolveOne } from "@graphplan/locators";
 import { applyEdits, errorSpans, newSyntaxErrors, FileNotFound, type Edit, type HandlerContext, type ParsedDoc } from "@graphplan/primitives";
 
@@ -84,9 +84,11 @@ function fileDocs(files: Map<string, string>): Docs {
     if (text === undefined) throw new FileNotFound(file, [...files.keys()]);
     return text;
   };
+  // By extension; a `.h` header by its text (C or C++), decided on first use.
+  const languages = new Map<string, LanguageId | undefined>();
   const language = (file: string): LanguageId => {
-    source(file);
-    const id = detectLanguage(file);
+    if (!languages.has(file)) languages.set(file, detectFileLanguage(file, source(file)));
+    const id = languages.get(file);
     if (!id) throw new LanguageNotSupported(file, "this step", undefined, []);
     return id;
   };

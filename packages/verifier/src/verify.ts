@@ -4,7 +4,7 @@
  * against the files as the earlier steps leave them; every problem is collected, none stops
  * the others.
  */
-import { detectLanguage, loadGrammars, type Graph, type LanguageId } from "@graphplan/graph";
+import { grammarsFor, loadGrammars, type Graph } from "@graphplan/graph";
 import { isLocatorError } from "@graphplan/locators";
 import { normalizePlan, suggestName } from "@graphplan/templates";
 import {
@@ -412,21 +412,11 @@ export function verifyPlanSync(plan: unknown, workspace: ReadonlyMap<string, str
   }
 }
 
-/** The languages of the files a plan may touch (every parseable file of the workspace). */
-function languagesOf(workspace: ReadonlyMap<string, string>): LanguageId[] {
-  const out = new Set<LanguageId>();
-  for (const path of workspace.keys()) {
-    const language = detectLanguage(path);
-    if (language) out.add(language);
-  }
-  return [...out];
-}
-
 /**
  * Verifies a plan (see {@link verifyPlanSync}), loading the grammars of the workspace's files
  * first.
  */
 export async function verifyPlan(plan: unknown, workspace: ReadonlyMap<string, string>, graph: Graph, options: VerifyOptions = {}): Promise<VerifyResult> {
-  await loadGrammars(languagesOf(workspace));
+  await loadGrammars(grammarsFor(workspace.keys()));
   return verifyPlanSync(plan, workspace, graph, options);
 }
