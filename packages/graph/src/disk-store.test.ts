@@ -126,10 +126,10 @@ describe("GraphCache with a DiskGraphStore", () => {
     expect(store.stats.evicted).toBeGreaterThan(0);
     expect(store.size()).toBeLessThanOrEqual(maxBytes);
 
-    // A hit refreshes an entry: the entries read last survive the next eviction.
+    // A hit refreshes an entry (written more than refreshAfterMs ago): the entries read last survive the next eviction.
     const recent = many.slice(50);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const reader = await buildStored(recent, new DiskGraphStore(dir, { maxBytes }));
+    const reader = await buildStored(recent, new DiskGraphStore(dir, { maxBytes, refreshAfterMs: 10 }));
     expect(reader.cache.lastParsed).toEqual([]);
     const writer = new DiskGraphStore(dir, { maxBytes });
     await buildStored(many.map((f) => ({ ...f, source: f.source + "# changed\n" })).slice(0, 5), writer);
@@ -137,6 +137,21 @@ describe("GraphCache with a DiskGraphStore", () => {
     expect(writer.size()).toBeLessThanOrEqual(maxBytes);
     const check = await buildStored(recent, new DiskGraphStore(dir, { maxBytes }));
     expect(check.cache.lastParsed).toEqual([]);
+  });
+
+  it("refreshes a hit entry's mtime only when it is older than refreshAfterMs", async () => {
+    const dir = tempDir();
+    const files: SourceFile[] = [{ path: "a.py", source: "def a():\n    return 1\n" }];
+    await buildStored(files, new DiskGraphStore(dir));
+    const entry = readdirSync(join(dir, "v1"), { recursive: true, withFileTypes: true }).find((e) => e.isFile())!;
+    const path = join(entry.parentPath, entry.name);
+    const mtime = () => statSync(path).mtimeMs;
+    const written = mtime();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect((await buildStored(files, new DiskGraphStore(dir))).cache.lastStored).toEqual(["a.py"]);
+    expect(mtime()).toBe(written); // read within the default minute: no file-system write
+    await buildStored(files, new DiskGraphStore(dir, { refreshAfterMs: 10 }));
+    expect(mtime()).toBeGreaterThan(written);
   });
 
   it("leaves only whole, valid entries when two processes write the same keys at once", async () => {

@@ -3,7 +3,7 @@
  * process that opens the same directory. The only module of the package that touches the disk;
  * imported from `@graphplan/graph/disk`, so callers opt in.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rename, statSync, unlink, unlinkSync, utimes, writeFile } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rename, statSync, unlink, unlinkSync, utimes, writeFile, type Stats } from "node:fs";
 import { homedir, platform } from "node:os";
 import { join } from "node:path";
 import { toStored, type FileGraph, type GraphStore, type StoredFileGraph } from "./graph.js";
@@ -11,6 +11,13 @@ import { toStored, type FileGraph, type GraphStore, type StoredFileGraph } from 
 export interface DiskGraphStoreOptions {
   /** Upper bound on the bytes of all entries; the least recently used go first. Default 512 MB. */
   readonly maxBytes?: number;
+  /**
+   * A hit refreshes the entry's mtime (its place in the eviction order) only when the mtime is older
+   * than this. Default 60 s: a refresh is a file-system call per entry — refreshing every hit was
+   * about a quarter of the time of reading a whole repository back — and a minute is a fine
+   * resolution for "least recently used".
+   */
+  readonly refreshAfterMs?: number;
 }
 
 /** Entries live under `<dir>/<LAYOUT>/`: a change of layout leaves the old one to eviction by hand. */
@@ -61,6 +68,7 @@ const WRITES_IN_FLIGHT = 8;
 export class DiskGraphStore implements GraphStore {
   readonly dir: string;
   readonly maxBytes: number;
+  readonly refreshAfterMs: number;
   /** Bytes of the entries as last measured plus those written since; undefined until measured. */
   #estimate: number | undefined;
   readonly #madeDirs = new Set<string>();
@@ -76,6 +84,7 @@ export class DiskGraphStore implements GraphStore {
   constructor(dir: string = defaultGraphCacheDir(), options: DiskGraphStoreOptions = {}) {
     this.dir = join(dir, LAYOUT);
     this.maxBytes = options.maxBytes ?? 512 * 1024 * 1024;
+    this.refreshAfterMs = options.refreshAfterMs ?? 60_000;
   }
 
   #path(key: string): string {
@@ -85,8 +94,15 @@ export class DiskGraphStore implements GraphStore {
   get(key: string): StoredFileGraph | undefined {
     const path = this.#path(key);
     // A miss is the common case of a cold store: asking first is cheaper than a failed read,
-    // whose error node builds with a stack trace.
-    if (!existsSync(path)) {
+    // whose error node builds with a stack trace. One stat also says whether the entry's mtime is
+    // due for a refresh.
+    let stat: Stats | undefined;
+    try {
+      stat = statSync(path, { throwIfNoEntry: false });
+    } catch {
+      stat = undefined;
+    }
+    if (!stat) {
       this.stats.misses++;
       return undefined;
     }
@@ -101,10 +117,13 @@ export class DiskGraphStore implements GraphStore {
       const value = JSON.parse(text) as StoredFileGraph;
       if (typeof value !== "object" || value === null || value.key !== key) throw new Error("not this key's entry");
       this.stats.hits++;
-      // Mark it used for eviction, on the thread pool; evicted meanwhile is fine.
-      const now = new Date();
-      this.#begin();
-      utimes(path, now, now, () => this.#end());
+      // Mark it used for eviction (unless it was within refreshAfterMs), on the thread pool;
+      // evicted meanwhile is fine.
+      const now = Date.now();
+      if (now - stat.mtimeMs >= this.refreshAfterMs) {
+        this.#begin();
+        utimes(path, now / 1000, now / 1000, () => this.#end());
+      }
       return value;
     } catch {
       this.stats.corrupt++;
