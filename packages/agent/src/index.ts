@@ -16,4 +16,5 @@ export { modelLayer, readText, sandboxLayer, PROVIDERS, SANDBOXES } from "./laye
 export type { ModelOptions, SandboxOptions, SandboxExtras, Provider, SandboxKind } from "./layers.js";
 export { addAgentOptions } from "./options.js";
 export { REPLAY_MODEL_NAME, ReplayUnavailable, replayModel, replayModelOf, replayReplies } from "./replay.js";
-export { bashBlocks } from "./parse.js";
+export { bashBlocks, extractPlan } from "./parse.js";
+export type { ExtractedPlan, PlanChannel } from "./parse.js";
