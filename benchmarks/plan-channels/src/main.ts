@@ -10,7 +10,7 @@
  * Usage: pnpm -s bench --repos DIR --dataset FILE [--filter REGEX] [--slice a:b] [--modes a,b]
  *        [--workers N] [--out DIR] [--no-full-prompt]
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -48,6 +48,8 @@ const { values } = (() => {
   }
 })();
 if (!values.repos || !values.dataset) fail("give --repos (bare clones as <owner>__<name>) and --dataset (SWE-bench JSONL)");
+if (!statSync(values.repos, { throwIfNoEntry: false })?.isDirectory()) fail(`--repos ${values.repos}: no such directory; give the directory of bare clones named <owner>__<name>`);
+if (!statSync(values.dataset, { throwIfNoEntry: false })?.isFile()) fail(`--dataset ${values.dataset}: no such file; give SWE-bench's JSONL (e.g. ../shared/datasets/swe-bench-lite.test.jsonl)`);
 const modes = values.modes ? values.modes.split(",").map((name) => MODES.find((m) => m.name === name) ?? fail(`unknown mode ${name}; modes: ${MODES.map((m) => m.name).join(", ")}`)) : MODES;
 const workers = Number.parseInt(values.workers, 10);
 if (!(workers >= 1)) fail(`--workers ${values.workers}: give a whole number ≥ 1`);
