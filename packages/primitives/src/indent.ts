@@ -247,12 +247,41 @@ export function placeCode(code: string, indent: string, unit: () => string, lang
     const rest = normalized.code.split("\n").slice(1).filter((l) => !isBlank(l));
     if (rest.length > 0 && Math.min(...rest.map((l) => leadingWhitespace(l).length)) === indent.length) texts = [texts[1]!, texts[0]!];
   }
+  if (texts.length === 2 && texts[0] !== texts[1]) {
+    // Continuation lines lined up under the character after an open bracket (PEP 8's visual
+    // indent) say which reading was meant: the one where more of them line up.
+    const [first, second] = [bracketAligned(texts[0]!, indent.length), bracketAligned(texts[1]!, indent.length)];
+    if (second > first) texts = [texts[1]!, texts[0]!];
+  }
   const lines = normalized.code.split("\n");
   const absolute = lines.length > 1 && leadingWhitespace(lines[0]!) === "" && texts.length > 1 ? [lines[0]!, ...lines.slice(1).map((l) => (isBlank(l) ? "" : l))].join("\n") : undefined;
   return texts.map((text) => ({
     text,
     notes: text === absolute ? [...normalized.notes, `read the code's lines after the first as already indented for the target (${JSON.stringify(indent)}), so they were not indented again`] : normalized.notes,
   }));
+}
+
+/**
+ * How many lines of `text` (placed with its first line at `column`) start exactly one column
+ * after a bracket an earlier line left open with code after it (`f(a,` / `  b)` lined up under
+ * `a`). Strings are skipped roughly; a bracket that ends its line (a hanging indent) aligns nothing.
+ */
+export function bracketAligned(text: string, column: number): number {
+  const open: { column: number; hanging: boolean }[] = [];
+  let aligned = 0;
+  text.split("\n").forEach((line, row) => {
+    const base = row === 0 ? column : 0;
+    const lead = row === 0 ? 0 : leadingWhitespace(line).length;
+    const top = open.at(-1);
+    if (row > 0 && top && !top.hanging && !isBlank(line) && lead === top.column + 1) aligned++;
+    const code = line.replace(/("|')(?:\\.|(?!\1).)*\1/g, (m) => " ".repeat(m.length)).replace(/#.*$/, "");
+    for (let i = 0; i < code.length; i++) {
+      const c = code[i]!;
+      if ("([{".includes(c)) open.push({ column: base + i, hanging: code.slice(i + 1).trim() === "" });
+      else if (")]}".includes(c)) open.pop();
+    }
+  });
+  return aligned;
 }
 
 /**

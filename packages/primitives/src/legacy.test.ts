@@ -73,6 +73,16 @@ describe("legacy operators", () => {
     expect(r.error.message).toContain("Most similar text: line 8");
   });
 
+  test("a one-line pattern quoted from mid-line, one token off, is refused naming the line it is part of", () => {
+    // Line 5 is more like the pattern as a whole line; line 3 holds it.
+    const source = "def f(items):\n    for i in items:\n        if isinstance(i, str) and i:\n            yield i\n    inst(i, st)\n";
+    const r = run([{ op: "replace_code", params: { file: "m.py", pattern: "isinstanc(i, str)", replacement: "isinstance(i, bytes)" } }], source);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect((r.error.cause as PatternNotFound).similar[0]).toMatchObject({ line: 3 });
+    expect(r.error.message).toContain("Most similar text: line 3");
+  });
+
   test("insert_code and delete_lines work by line, with range checks", () => {
     expect(out([{ op: "insert_code", params: { file: "m.py", anchor_line: 4, position: "before", code: "    data = data.strip()" } }])).toContain(
       "        data = fh.read()\n    data = data.strip()\n    return data\n",

@@ -192,7 +192,22 @@ export function findPattern(source: string, pattern: string, threshold = 0.8): T
   return windowMatch(best[0]!.i, "similar", best[0]!.score);
 }
 
-/** The (up to) three places of `source` most similar to `pattern`, for error messages. */
+/**
+ * How like `pattern` (one line) some part of `line` is: the best similarity of `pattern` to a
+ * stretch of `line` of about its length that starts at a token (a pattern quoted from mid-line,
+ * `isinstance(i, str)` out of `if isinstance(i, str) and i:`).
+ */
+export function partialSimilarity(line: string, pattern: string): number {
+  if (line.length <= pattern.length + 2) return similarity(line, pattern);
+  let best = 0;
+  for (let i = 0; i <= line.length - Math.floor(pattern.length / 2); i++) {
+    if (i > 0 && /\w/.test(line[i - 1]!) && /\w/.test(line[i]!)) continue;
+    for (const length of [pattern.length - 1, pattern.length, pattern.length + 1]) best = Math.max(best, similarity(line.slice(i, i + length), pattern));
+  }
+  return best;
+}
+
+/** The (up to) three places of `source` most similar to `pattern`, for error messages (a one-line pattern may be part of a line). */
 export function mostSimilar(source: string, pattern: string, count = 3): SimilarLine[] {
   const patternLines = pattern.trim().split("\n").map(normalizeLine);
   const n = Math.max(1, patternLines.length);
@@ -202,7 +217,8 @@ export function mostSimilar(source: string, pattern: string, count = 3): Similar
   for (let i = 0; i + n <= lines.length; i++) {
     const window = lines.slice(i, i + n);
     if (window.every((l) => l.trim() === "")) continue;
-    scored.push({ line: i + 1, text: window.join("\n").trim(), score: similarity(window.map(normalizeLine).join("\n"), joined) });
+    const text = window.map(normalizeLine).join("\n");
+    scored.push({ line: i + 1, text: window.join("\n").trim(), score: n === 1 ? partialSimilarity(text, joined) : similarity(text, joined) });
   }
   return scored.sort((a, b) => b.score - a.score || a.line - b.line).slice(0, count);
 }

@@ -57,6 +57,17 @@ describe("python primitives", () => {
     expect(out).toContain("    def defer(self):\n        return None\n");
   });
 
+  test("a continuation line lined up under an open bracket decides between the two indentation readings", () => {
+    const replace = (replacement: string) =>
+      run([{ op: "replace_node", params: { locator: { kind: "return", index: 0, file: "q.py", parent: { kind: "method", name: "only" } }, replacement } }]);
+    // `return self.log(` placed at column 8 opens its bracket at column 23: a second line written at
+    // column 24 is absolute (lined up under `x`); at column 16 it is relative (8 + 16 = 24, lined up
+    // too), though deeper than the target, which alone would read as absolute. Both readings compile.
+    const aligned = "        return self.log(x,\n" + " ".repeat(24) + "fields)\n";
+    expect(replace("return self.log(x,\n" + " ".repeat(24) + "fields)")).toContain(aligned);
+    expect(replace("return self.log(x,\n" + " ".repeat(16) + "fields)")).toContain(aligned);
+  });
+
   test("replace_node of a definition keeps the comment after it", () => {
     const out = run([
       { op: "replace_node", params: { locator: { kind: "method", name: "only", file: "q.py" }, replacement: "def only(self):\n    return 2" } },

@@ -14,6 +14,21 @@ describe("near matches (layer 1)", () => {
     expect(nearMatch(FILE, "while queue:\n    queue.pop()")!.ratio).toBeLessThan(0.8);
   });
 
+  it("finds a docstring or block whose first line is like many others, by its most telling line", () => {
+    // Twenty functions whose docstrings all open with `"""` on its own line; the pattern quotes the
+    // last one with one word misspelt.
+    const file = Array.from({ length: 20 }, (_, i) => `def f${i}(x):\n    """\n    Return x plus ${i}, rounded to the nearest value ${i}.\n    """\n    return x + ${i}\n`).join("\n");
+    const near = nearMatch(file, '"""\n    Return x plus 19, rounded to the nearst value 19.\n    """');
+    expect(near).toMatchObject({ line: 116 }); // the 20th function (6 lines each) opens its docstring on its 2nd line
+    expect(near!.ratio).toBeGreaterThan(0.9);
+  });
+
+  it("finds a one-line pattern quoted from the middle of a line", () => {
+    const file = ["def f(items):", "    for i in items:", "        if isinstance(i, str) and i:", "            yield i", "    inst(i, st)"].join("\n");
+    expect(nearMatch(file, "isinstanc(i, str)")).toMatchObject({ line: 3 });
+    expect(nearMatch(file, "isinstanc(i, str)")!.ratio).toBeGreaterThan(0.9);
+  });
+
   it("suggests a close name and nothing for a far one", () => {
     expect(didYouMean("helpr", ["helper", "main", "Service"])).toBe("helper");
     expect(didYouMean("xyz", ["helper", "main"])).toBeUndefined();

@@ -20,35 +20,54 @@ const similarity = (a: string, b: string): number => {
 
 const squash = (text: string): string => text.replace(/\s+/g, " ").trim();
 
+/** The best similarity of one-line `pattern` to a stretch of `line` that starts at a token (a pattern quoted from mid-line). */
+function partialSimilarity(line: string, pattern: string): number {
+  if (line.length <= pattern.length + 2) return similarity(line, pattern);
+  let best = 0;
+  for (let i = 0; i <= line.length - Math.floor(pattern.length / 2); i++) {
+    if (i > 0 && /\w/.test(line[i - 1]!) && /\w/.test(line[i]!)) continue;
+    for (const length of [pattern.length - 1, pattern.length, pattern.length + 1]) best = Math.max(best, similarity(line.slice(i, i + length), pattern));
+  }
+  return best;
+}
+
 /**
  * The most similar window of `content` to `pattern`. Windows have the pattern's line count
- * (±1); candidate start lines are the ones most like the pattern's first non-blank line, so the
- * cost stays near-linear in the file size.
+ * (±1); candidate start lines come from the file lines most like two anchors of the pattern, its
+ * first non-blank line and its longest line (a first line such as `"""` or `try:` is like
+ * hundreds of lines of a file; the longest is the most telling), so the cost stays near-linear
+ * in the file size.
  */
 export function nearMatch(content: string, pattern: string, candidates = 12): NearMatch | undefined {
   const lines = content.split("\n");
   const patternLines = pattern.split("\n");
   const firstIndex = patternLines.findIndex((l) => l.trim() !== "");
   if (firstIndex < 0 || lines.length === 0) return undefined;
-  const first = patternLines[firstIndex]!.trim();
-  const scored: { line: number; score: number }[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.trim();
-    if (!line) continue;
-    // A cheap bound first: lines whose length differs a lot cannot be similar.
-    const longer = Math.max(line.length, first.length);
-    if (Math.abs(line.length - first.length) / longer > 0.6) continue;
-    scored.push({ line: i, score: similarity(line, first) });
+  const longestIndex = patternLines.reduce((best, l, i) => (l.trim().length > patternLines[best]!.trim().length ? i : best), firstIndex);
+  const single = patternLines.filter((l) => l.trim() !== "").length === 1;
+  const starts = new Set<number>();
+  for (const anchor of new Set([firstIndex, longestIndex])) {
+    const wanted = patternLines[anchor]!.trim();
+    const scored: { line: number; score: number }[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!.trim();
+      if (!line) continue;
+      // A cheap bound first: lines whose length differs a lot cannot be similar.
+      const longer = Math.max(line.length, wanted.length);
+      if (!single && Math.abs(line.length - wanted.length) / longer > 0.6) continue;
+      if (single && line.length < wanted.length * 0.4) continue;
+      scored.push({ line: i, score: single ? partialSimilarity(line, wanted) : similarity(line, wanted) });
+    }
+    scored.sort((a, b) => b.score - a.score || a.line - b.line);
+    for (const { line } of scored.slice(0, candidates)) starts.add(Math.max(0, line - anchor));
   }
-  scored.sort((a, b) => b.score - a.score || a.line - b.line);
   const target = squash(pattern);
   let best: NearMatch | undefined;
-  for (const { line } of scored.slice(0, candidates)) {
-    const start = Math.max(0, line - firstIndex);
+  for (const start of [...starts].sort((a, b) => a - b)) {
     for (const span of [patternLines.length, patternLines.length - 1, patternLines.length + 1]) {
       if (span < 1 || start + span > lines.length) continue;
       const text = lines.slice(start, start + span).join("\n");
-      const ratio = similarity(squash(text), target);
+      const ratio = single && span === 1 ? partialSimilarity(squash(text), target) : similarity(squash(text), target);
       if (!best || ratio > best.ratio) best = { ratio, text, line: start + 1 };
     }
   }
