@@ -81,6 +81,18 @@ describe("positional locators", () => {
     expect(warning?.fix).toBe('address it by name: {"kind":"expression_statement","file":"pkg/app.py","parent":{"kind":"method","name":"run"},"name":"data"}');
   });
 
+  it("an error from a step addressed by position says the index or the missing parent may have picked another node", async () => {
+    // The model meant the `return data` of run (index 2 of its statements) but wrote index 1: the print call.
+    const result = await verify([{ op: "replace_node", params: { locator: { kind: "expression_statement", file: "pkg/app.py", index: 1, parent: { kind: "method", name: "run" } }, replacement: "return data +" } }]);
+    expect(result.passed).toBe(false);
+    expect(result.errors.join("\n")).toContain("the locator picks its node by position (index 1 of the expression_statement nodes in method run); check the index");
+    const noParent = await verify([{ op: "replace_node", params: { locator: { kind: "expression_statement", file: "pkg/app.py", index: 1 }, replacement: "return data +" } }]);
+    expect(noParent.errors.join("\n")).toContain("with no parent); check the index and give the parent");
+    // A step addressed by name gets no such hint.
+    const named = await verify([{ op: "replace_node", params: { locator: run, replacement: "def run(self, x) +" } }]);
+    expect(named.errors.join("\n")).not.toContain("by position");
+  });
+
   it("says nothing for the last one (-1), which is how 'after the last member' is said", async () => {
     const result = await verify([
       { op: "insert_after_node", params: { locator: { kind: "method", file: "pkg/app.py", index: -1, parent: { kind: "class", name: "Service" } }, code: "def last(self):\n    pass", separator: "\n\n" } },

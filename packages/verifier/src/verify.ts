@@ -337,9 +337,14 @@ export class PlanVerifier {
     const graph = this.#graph;
     const label = stepLabel(raw);
     let blocked = false;
+    /** Set once the step has been run: an error about its effect may come from the wrong node. */
+    let positional: string | undefined;
     const report: Report = (i) => {
       if (i.severity === "error") blocked = true;
-      this.#issues.push({ ...i, step: index, op: label });
+      // A step addressed by position that breaks the code may have edited another node than meant
+      // (an index off by one, a parent left out): say so, with the locator to check.
+      const hint = i.severity === "error" && positional ? ` If the code it changed is not the code meant: ${positional}` : "";
+      this.#issues.push({ ...i, ...(hint ? { fix: `${i.fix ?? ""}${hint}`.trim() } : {}), step: index, op: label });
     };
     const step = checkSchema(raw, this.#custom, this.#handlers, report);
     if (!step) return;
@@ -360,6 +365,11 @@ export class PlanVerifier {
     checkPatternContext(view, sim, report);
     checkRename(view, sim, report);
     const preErrors = blocked;
+    const byPosition = view.locators.find((l) => typeof l["index"] === "number" && (l["index"] as number) >= 0 && l["type"] !== "sexp");
+    if (byPosition) {
+      const parent = byPosition["parent"] as { kind?: unknown; name?: unknown } | undefined;
+      positional = `the locator picks its node by position (index ${String(byPosition["index"])} of the ${String(byPosition["kind"])} nodes${parent ? ` in ${String(parent.kind)} ${String(parent.name)}` : ", with no parent"}); check the index${parent ? "" : " and give the parent (the function or class around the node)"}, or address the node by name.`;
+    }
     let changes: FileChange[];
     try {
       changes = sim.runStep(step, index);
