@@ -139,6 +139,18 @@ describe("GraphCache with a DiskGraphStore", () => {
     expect(check.cache.lastParsed).toEqual([]);
   });
 
+  it("on a directory that did not exist, reads nothing while it builds, then reads what it wrote in the next build", async () => {
+    const dir = join(tempDir(), "new-cache");
+    const store = new DiskGraphStore(dir);
+    const files: SourceFile[] = [{ path: "a.py", source: "def a():\n    return 1\n" }, { path: "b.py", source: "def b():\n    return 2\n" }];
+    const first = await buildStored(files, store);
+    expect(first.cache.lastParsed).toEqual(["a.py", "b.py"]);
+    expect(store.stats).toMatchObject({ misses: 2, writes: 2 });
+    const again = await buildStored(files, store); // the same store object, a new process-local cache
+    expect(again.cache.lastStored).toEqual(["a.py", "b.py"]);
+    expect(again.cache.lastParsed).toEqual([]);
+  });
+
   it("refreshes a hit entry's mtime only when it is older than refreshAfterMs", async () => {
     const dir = tempDir();
     const files: SourceFile[] = [{ path: "a.py", source: "def a():\n    return 1\n" }];

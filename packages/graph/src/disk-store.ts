@@ -71,6 +71,13 @@ export class DiskGraphStore implements GraphStore {
   readonly refreshAfterMs: number;
   /** Bytes of the entries as last measured plus those written since; undefined until measured. */
   #estimate: number | undefined;
+  /**
+   * True while the store's directory did not exist when it was first read and nothing has been
+   * written since: every read is then a miss without a file-system call, so the first build on a
+   * new cache asks the disk nothing per file. Set false by the first completed write (its callback
+   * runs after the synchronous build), so later builds in the process read what this one wrote.
+   */
+  #empty: boolean | undefined;
   readonly #madeDirs = new Set<string>();
   #pending = 0;
   #idle: (() => void)[] = [];
@@ -92,6 +99,17 @@ export class DiskGraphStore implements GraphStore {
   }
 
   get(key: string): StoredFileGraph | undefined {
+    if (this.#empty === undefined) {
+      try {
+        this.#empty = !statSync(this.dir, { throwIfNoEntry: false });
+      } catch {
+        this.#empty = false; // unreadable: let each read find out
+      }
+    }
+    if (this.#empty) {
+      this.stats.misses++;
+      return undefined;
+    }
     const path = this.#path(key);
     // A miss is the common case of a cold store: asking first is cheaper than a failed read,
     // whose error node builds with a stack trace. One stat also says whether the entry's mtime is
@@ -174,6 +192,7 @@ export class DiskGraphStore implements GraphStore {
         rename(temp, path, (renameError) => {
           if (renameError) return failed();
           this.stats.writes++;
+          this.#empty = false;
           if (this.#estimate === undefined || (this.#estimate += Buffer.byteLength(text)) > this.maxBytes) this.#prune();
           finish();
         });
