@@ -3,6 +3,7 @@
  * lines most similar to the pattern, with a similarity ratio in [0, 1].
  */
 import { closest, distance } from "fastest-levenshtein";
+import { partialSimilarity } from "@graphplan/primitives";
 
 export interface NearMatch {
   /** 1 - Levenshtein distance / length of the longer text. */
@@ -19,17 +20,6 @@ const similarity = (a: string, b: string): number => {
 };
 
 const squash = (text: string): string => text.replace(/\s+/g, " ").trim();
-
-/** The best similarity of one-line `pattern` to a stretch of `line` that starts at a token (a pattern quoted from mid-line). */
-function partialSimilarity(line: string, pattern: string): number {
-  if (line.length <= pattern.length + 2) return similarity(line, pattern);
-  let best = 0;
-  for (let i = 0; i <= line.length - Math.floor(pattern.length / 2); i++) {
-    if (i > 0 && /\w/.test(line[i - 1]!) && /\w/.test(line[i]!)) continue;
-    for (const length of [pattern.length - 1, pattern.length, pattern.length + 1]) best = Math.max(best, similarity(line.slice(i, i + length), pattern));
-  }
-  return best;
-}
 
 /**
  * The most similar window of `content` to `pattern`. Windows have the pattern's line count
