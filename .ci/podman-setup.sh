@@ -76,6 +76,12 @@ if [ ! -f "$CONF" ] || [ "$(cat "$CONF")" != "$(printf '%s' "$desired_conf")" ];
 fi
 
 answering() { podman --url "$URL" info >/dev/null 2>&1; }
+# The service answers but cannot start containers when its working directory is gone.
+service_cwd_gone() {
+  local pid
+  pid="$(cat "$PIDFILE" 2>/dev/null || true)"
+  [ -n "$pid" ] && case "$(readlink "/proc/$pid/cwd" 2>/dev/null)" in *" (deleted)") true ;; *) false ;; esac
+}
 
 # A service this script started before, with an older configuration, is restarted.
 if [ "$conf_changed" = 1 ] && [ -f "$PIDFILE" ]; then
@@ -87,13 +93,25 @@ if [ "$conf_changed" = 1 ] && [ -f "$PIDFILE" ]; then
   fi
 fi
 
+# A service whose working directory was deleted (an older version of this script started it in a
+# clone since removed) is restarted.
+if service_cwd_gone; then
+  old_pid="$(cat "$PIDFILE")"
+  say "the service (pid ${old_pid}) lost its working directory: restarting it"
+  kill "$old_pid" 2>/dev/null || true
+  for _ in $(seq 1 50); do kill -0 "$old_pid" 2>/dev/null || break; sleep 0.1; done
+fi
+
 # 3. The Docker-compatible API service, detached from this shell so it outlives the script.
 if answering; then
   say "the service already answers on ${URL}"
 else
   rm -f "$SOCKET"
   say "starting 'podman system service' on ${URL} (log: ${LOG})"
-  setsid nohup podman system service --time=0 "$URL" >>"$LOG" 2>&1 </dev/null &
+  # Started from / : the service outlives this script, and conmon inherits its working directory;
+  # started from a clone that is later deleted, every container start fails ("Failed to get
+  # working directory").
+  (cd / && exec setsid nohup podman system service --time=0 "$URL" >>"$LOG" 2>&1 </dev/null) &
   echo $! >"$PIDFILE"
   for _ in $(seq 1 120); do
     answering && break
