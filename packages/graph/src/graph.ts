@@ -284,6 +284,22 @@ interface Parsed {
   readonly text: string;
   /** Set when the parse was not clear-cut (a header with errors both as C and as C++, macro lines blanked). */
   readonly note?: string;
+  /**
+   * The macro-blanked reading of the source in `language`, kept when the reading as written had
+   * fewer errors (`withBlankedReading` takes its definitions too). Freed with `tree` ({@link release}).
+   */
+  readonly blanked?: Reading;
+}
+
+interface Reading {
+  readonly tree: Tree;
+  readonly text: string;
+}
+
+/** Frees the trees of a parse. */
+function release(parsed: Parsed): void {
+  parsed.tree.delete();
+  parsed.blanked?.tree.delete();
 }
 
 /**
@@ -303,13 +319,15 @@ function parseFile(path: string, source: string, byExtension: LanguageId): Parse
   const read = withMacrosBlanked(first, source, byExtension);
   const { tree, text } = read;
   const macroNote = (blanked: boolean) => (blanked ? "macro lines read as blank" : undefined);
+  const kept = (reading: { blanked: boolean; other?: Reading }) => (reading.other ? { blanked: reading.other } : {});
   if (byExtension !== "c" || !isSharedHeader(path) || !tree.rootNode.hasError || !isLoaded("cpp")) {
     const note = macroNote(read.blanked);
-    return { tree, language: byExtension, text, ...(note ? { note } : {}) };
+    return { tree, language: byExtension, text, ...(note ? { note } : {}), ...kept(read) };
   }
   const asCpp = parse(text, "cpp");
   if (!asCpp.rootNode.hasError) {
     tree.delete();
+    read.other?.tree.delete();
     return { tree: asCpp, language: "cpp", text };
   }
   const asC = errorExtent(tree);
@@ -318,19 +336,24 @@ function parseFile(path: string, source: string, byExtension: LanguageId): Parse
   const share = (chars: number) => `${Math.min(100, Math.round((100 * chars) / Math.max(1, source.length)))}%`;
   if (cppErrors < cErrors || asC.cppOnly) {
     tree.delete();
+    read.other?.tree.delete();
     // The macros were judged by the C parse; as C++ they may be what stands in the way.
     const cpp = read.blanked ? { tree: asCpp, text, blanked: true } : withMacrosBlanked(asCpp, source, "cpp");
     const also = cpp.blanked ? `; ${macroNote(true)}` : "";
     const why = asC.cppOnly && cppErrors >= cErrors ? `C++ syntax (\`${asC.cppOnly}\`) where C fails; ` : "";
-    return { tree: cpp.tree, language: "cpp", text: cpp.text, note: `read as C++: ${why}syntax errors span ${share(cppErrors)} of it as C++, ${share(cErrors)} as C${also}` };
+    return { tree: cpp.tree, language: "cpp", text: cpp.text, note: `read as C++: ${why}syntax errors span ${share(cppErrors)} of it as C++, ${share(cErrors)} as C${also}`, ...kept(cpp) };
   }
   asCpp.delete();
   const also = read.blanked ? `; ${macroNote(true)}` : "";
-  return { tree, language: "c", text, note: `read as C: syntax errors span ${share(cErrors)} of it as C, ${share(cppErrors)} as C++${also}` };
+  return { tree, language: "c", text, note: `read as C: syntax errors span ${share(cErrors)} of it as C, ${share(cppErrors)} as C++${also}`, ...kept(read) };
 }
 
-/** `tree` (of `source`), or the parse of `source` with its macros blanked (`blankMacros`) when that has fewer errors; the loser is deleted. */
-function withMacrosBlanked(tree: Tree, source: string, language: LanguageId): { tree: Tree; text: string; blanked: boolean } {
+/**
+ * `tree` (of `source`), or the parse of `source` with its macros blanked (`blankMacros`) when that
+ * has fewer errors. When the reading as written wins, the blanked one is kept as `other` (its
+ * definitions complete the graph, see `withBlankedReading`); otherwise the loser is deleted.
+ */
+function withMacrosBlanked(tree: Tree, source: string, language: LanguageId): { tree: Tree; text: string; blanked: boolean; other?: Reading } {
   const withoutMacros = blankMacros(source);
   if (withoutMacros === source) return { tree, text: source, blanked: false };
   const again = parse(withoutMacros, language);
@@ -338,8 +361,7 @@ function withMacrosBlanked(tree: Tree, source: string, language: LanguageId): { 
     tree.delete();
     return { tree: again, text: withoutMacros, blanked: true };
   }
-  again.delete();
-  return { tree, text: source, blanked: false };
+  return { tree, text: source, blanked: false, other: { tree: again, text: withoutMacros } };
 }
 
 /** Words that may follow a prefix macro (`FMT_CONSTEXPR auto`, `GTEST_API_ class`, `UV_EXTERN int`). */
@@ -503,7 +525,7 @@ export function detectFileLanguage(path: string, source: string): LanguageId | u
   const language = detectLanguage(path);
   if (language !== "c" || !isSharedHeader(path)) return language;
   const parsed = parseFile(path, source, language);
-  parsed.tree.delete();
+  release(parsed);
   return parsed.language;
 }
 
@@ -517,20 +539,12 @@ export function detectFileLanguage(path: string, source: string): LanguageId | u
  * "definition" named `::std::runtime_error`). Definitions are added (another name or start line),
  * never replaced; the errors stay those of the reading kept.
  */
-function withBlankedReading(graph: FileGraph, source: string, parsed: Parsed): FileGraph {
-  if (parsed.text !== source) return graph;
-  const text = blankMacros(source);
-  if (text === source) return graph;
-  const tree = parse(text, parsed.language);
-  try {
-    const known = new Set(graph.symbols.map((s) => `${s.name}\0${s.start_line}`));
-    const added = graphOfTree(graph.file, text, tree, parsed.language, graph.hash).symbols.filter((s) => !known.has(`${s.name}\0${s.start_line}`));
-    if (added.length === 0) return graph;
-    const symbols = [...graph.symbols, ...added].map((s) => ({ ...s })).sort((a, b) => a.start_line - b.start_line);
-    return freeze({ ...graph, symbols, imports: [...graph.imports], lineKinds: { ...graph.lineKinds }, errors: [...graph.errors] });
-  } finally {
-    tree.delete();
-  }
+function withBlankedReading(graph: FileGraph, blanked: Reading, language: LanguageId): FileGraph {
+  const known = new Set(graph.symbols.map((s) => `${s.name}\0${s.start_line}`));
+  const added = graphOfTree(graph.file, blanked.text, blanked.tree, language, graph.hash).symbols.filter((s) => !known.has(`${s.name}\0${s.start_line}`));
+  if (added.length === 0) return graph;
+  const symbols = [...graph.symbols, ...added].map((s) => ({ ...s })).sort((a, b) => a.start_line - b.start_line);
+  return freeze({ ...graph, symbols, imports: [...graph.imports], lineKinds: { ...graph.lineKinds }, errors: [...graph.errors] });
 }
 
 /**
@@ -542,18 +556,18 @@ export function graphOfFile(file: SourceFile, hash: string = hashSource(file.sou
   if (!language) {
     return failed(file.path, hash, `Unsupported file type: ${file.path} (GraphPlan reads ${SUPPORTED_EXTENSIONS.join(" ")})`);
   }
-  let tree: Tree | undefined;
+  let parsed: Parsed | undefined;
   try {
-    const parsed = parseFile(file.path, file.source, language);
-    tree = parsed.tree;
-    const read = graphOfTree(file.path, parsed.text, tree, parsed.language, hash);
-    const graph = read.errors.length > 0 && (parsed.language === "c" || parsed.language === "cpp") ? withBlankedReading(read, file.source, parsed) : read;
-    if (!parsed.note || graph.errors.length === 0) return graph;
-    return freeze({ ...graph, errors: graph.errors.map((error) => `${error} (${parsed.note})`) });
+    parsed = parseFile(file.path, file.source, language);
+    const read = graphOfTree(file.path, parsed.text, parsed.tree, parsed.language, hash);
+    const graph = read.errors.length > 0 && parsed.blanked ? withBlankedReading(read, parsed.blanked, parsed.language) : read;
+    const note = parsed.note;
+    if (!note || graph.errors.length === 0) return graph;
+    return freeze({ ...graph, errors: graph.errors.map((error) => `${error} (${note})`) });
   } catch (error) {
     return failed(file.path, hash, `Parse failed for ${file.path}: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
-    tree?.delete();
+    if (parsed) release(parsed);
   }
 }
 
