@@ -238,6 +238,13 @@ export interface CatalogPromptOptions {
   readonly legacy?: boolean;
 }
 
+/** The catalog's entries per use case, in the prompt's order, without empty ones (and without legacy when asked). */
+function sections(options: CatalogPromptOptions): [UseCase, CatalogEntry[]][] {
+  return USE_CASES.filter((useCase) => !(useCase === "Legacy (still supported)" && options.legacy === false))
+    .map((useCase): [UseCase, CatalogEntry[]] => [useCase, CATALOG.filter((e) => e.useCase === useCase)])
+    .filter(([, entries]) => entries.length > 0);
+}
+
 /** The operator catalog for the LLM prompt, grouped by use case (Adding, Modifying, Wrapping, Restructuring, AST Surgery, Novel Code, Primitives, Legacy). */
 export function catalogPrompt(options: CatalogPromptOptions = {}): string {
   const out: string[] = [
@@ -247,10 +254,7 @@ export function catalogPrompt(options: CatalogPromptOptions = {}): string {
     'A LOCATOR finds a node without line numbers: {"kind": "function", "name": "parse", "file": "app/parser.py", "parent": {"kind": "class", "name": "Parser"}, "field": "body", "nth_child": 0, "index": 0} (kind, name, parent, field, nth_child, index optional), or {"type": "sexp", "file": ..., "query": "(call) @c", "capture": "c"}.',
     "Code parameters are parsed before anything runs: an `expression` must be one expression, `statements` one or more statements written at column 0 (they are re-indented), `identifier` a plain name, `type` an annotation. Errors name the parameter.",
   ];
-  for (const useCase of USE_CASES) {
-    if (useCase === "Legacy (still supported)" && options.legacy === false) continue;
-    const entries = CATALOG.filter((e) => e.useCase === useCase);
-    if (entries.length === 0) continue;
+  for (const [useCase, entries] of sections(options)) {
     out.push("", `## ${useCase}`);
     if (useCase === "Novel Code (fragments)") out.push(...fragmentSection());
     else if (useCase === "Primitives") {
@@ -299,10 +303,7 @@ export function compactCatalogPrompt(options: CatalogPromptOptions = {}): string
     'LOCATOR: {"kind": "function", "name": "parse", "file": "app/parser.py", "parent": {"kind": "class", "name": "Parser"}} (also field, nth_child, index), or {"type": "sexp", "file": ..., "query": "(call) @c", "capture": "c"}.',
     "Code parameters are parsed first: expression = one expression; statements = statements at column 0 (re-indented); identifier = a name.",
   ];
-  for (const useCase of USE_CASES) {
-    if (useCase === "Legacy (still supported)" && options.legacy === false) continue;
-    const entries = CATALOG.filter((e) => e.useCase === useCase);
-    if (entries.length === 0) continue;
+  for (const [useCase, entries] of sections(options)) {
     out.push(`## ${useCase}`);
     if (useCase === "Novel Code (fragments)") {
       const kinds = FRAGMENT_KINDS.map((kind) => {
