@@ -31,7 +31,10 @@ function fail(message: string): never {
 
 const { values } = (() => {
   try {
+    // `pnpm --filter ... bench -- --repos ...` passes the `--` on.
+    const argv = process.argv.slice(2);
     return parseArgs({
+      args: argv[0] === "--" ? argv.slice(1) : argv,
       options: {
         repos: { type: "string" },
         dataset: { type: "string" },

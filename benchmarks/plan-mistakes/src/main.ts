@@ -94,7 +94,10 @@ type Row = Record<(typeof COLUMNS)[number], number>;
 const emptyRow = (): Row => Object.fromEntries(COLUMNS.map((c) => [c, 0])) as Row;
 
 async function main(): Promise<void> {
+  // `pnpm --filter ... bench -- --repos ...` passes the `--` on.
+  const argv = process.argv.slice(2);
   const { values } = parseArgs({
+    args: argv[0] === "--" ? argv.slice(1) : argv,
     options: {
       repos: { type: "string" },
       dataset: { type: "string" },
