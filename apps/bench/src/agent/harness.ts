@@ -287,7 +287,12 @@ export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBe
           );
       // The sandbox is made per instance; its options (or the engines of --in-image) are checked now.
       const pool = options.inImage ? new EnginePool(options.inImage, Math.max(1, options.workers ?? 1)) : undefined;
-      if (pool) yield* Effect.mapError(pool.check, (e) => invalid(e.message));
+      if (pool) {
+        yield* Effect.mapError(pool.check, (e) => invalid(e.message));
+        yield* Effect.addFinalizer(() =>
+          pool.sweep.pipe(Effect.flatMap((removed) => (removed.length ? Effect.sync(() => options.onWarning?.(`warning: removed ${removed.length} container(s) of this run that outlived their instance: ${removed.join(", ")}`)) : Effect.void))),
+        );
+      }
       else yield* Effect.mapError(sandboxLayer(options.sandbox, options.outDir, config), (e) => invalid(e.message));
       const text = yield* Effect.tryPromise({ try: () => readFile(options.dataset, "utf8"), catch: (e) => invalid(`cannot read the dataset ${options.dataset}: ${(e as Error).message}`) });
       const all = selectInstances(parseAgentDataset(text), options.instances);

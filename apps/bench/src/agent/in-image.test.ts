@@ -1,8 +1,11 @@
 /** The engine pool of `bench agent --in-image`: engines that answer, least busy first, and what happens when none does. */
 import { ContainerEngine, EngineUnavailable, type ContainerEngineShape } from "@graphplan/runtime";
 import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Scope from "effect/Scope";
 import { describe, expect, it } from "vitest";
-import { EnginePool } from "./in-image.js";
+import { HOST, SETUP_HINT } from "../eval/fixtures/instances.js";
+import { AGENT_RUN_LABEL, EnginePool } from "./in-image.js";
 
 /** A real engine shape for an address nothing listens on, or one whose ping answers. */
 const engine = (host: string, alive: boolean): ContainerEngineShape => ({
@@ -40,4 +43,32 @@ describe("the engine pool", () => {
     const none = await Effect.runPromise(Effect.flip(Effect.scoped(pool.acquire())));
     expect(none.message).toBe("no container engine left (every engine stopped answering)");
   });
+});
+
+describe("the engine pool's sweep (podman on /tmp/podman.sock)", () => {
+  it("removes the containers of its own run that outlived their scope, and no other run's", async () => {
+    const live = ContainerEngine.make({ host: HOST });
+    await Effect.runPromise(live.ping).catch((e: Error) => Promise.reject(new Error(`this test needs a container engine: ${e.message}; ${SETUP_HINT}`)));
+    const pool = new EnginePool({ namespace: null, tag: "latest", engines: [{ host: HOST, workers: 1 }] }, 1);
+    const other = new EnginePool({ namespace: null, tag: "latest", engines: [{ host: HOST, workers: 1 }] }, 1);
+    // Scopes left open: the containers outlive what started them, as when an engine refused their removal.
+    const mine = await Effect.runPromise(Scope.make());
+    const theirs = await Effect.runPromise(Scope.make());
+    const start = (runId: string, scope: Scope.Closeable) =>
+      Effect.runPromise(Scope.provide(live.start({ image: "graphplan-busybox:test", labels: { [AGENT_RUN_LABEL]: runId } }), scope));
+    try {
+      await start(pool.runId, mine);
+      await start(other.runId, theirs);
+      const removed = await Effect.runPromise(pool.sweep);
+      expect(removed).toHaveLength(1);
+      expect(await Effect.runPromise(live.containersLabelled({ [AGENT_RUN_LABEL]: pool.runId }))).toEqual([]);
+      expect(await Effect.runPromise(live.containersLabelled({ [AGENT_RUN_LABEL]: other.runId }))).toHaveLength(1);
+      // The scope's own removal, later, finds nothing to remove and does not fail.
+      await Effect.runPromise(Scope.close(mine, Exit.void));
+      expect(await Effect.runPromise(other.sweep)).toHaveLength(1);
+    } finally {
+      await Effect.runPromise(Scope.close(theirs, Exit.void));
+      await Effect.runPromise(Scope.close(mine, Exit.void));
+    }
+  }, 60_000);
 });

@@ -80,6 +80,25 @@ export class EnginePool {
     if (this.slots.every((s) => s.lost)) return yield* new InImageUnavailable({ detail: problems[0] ?? "no container engine" });
   });
 
+  /**
+   * Removes whatever container of this run is still there, on every engine that answers: the last
+   * line of defence behind each container's own removal (which retries, but an engine under load
+   * has refused it). Returns the names it had to remove.
+   */
+  readonly sweep: Effect.Effect<readonly string[]> = Effect.gen({ self: this }, function* () {
+    const removed: string[] = [];
+    for (const slot of this.slots) {
+      const left = yield* slot.engine.containersLabelled({ [AGENT_RUN_LABEL]: this.runId }).pipe(Effect.catch(() => Effect.succeed([] as readonly string[])));
+      for (const id of left) {
+        yield* slot.engine.removeContainer(id).pipe(
+          Effect.andThen(Effect.sync(() => void removed.push(id.slice(0, 12)))),
+          Effect.catch((e) => Effect.logWarning(`the agent's container ${id.slice(0, 12)} could not be removed (${e.message}); remove it with \`podman rm -f ${id.slice(0, 12)}\``)),
+        );
+      }
+    }
+    return removed;
+  });
+
   /** A slot on the least busy live engine, held for the scope. */
   acquire(): Effect.Effect<Slot, InImageUnavailable, Scope.Scope> {
     return Effect.acquireRelease(

@@ -8,6 +8,7 @@ import { Readable, Writable } from "node:stream";
 import type { Duplex } from "node:stream";
 import Docker from "dockerode";
 import * as Effect from "effect/Effect";
+import * as Schedule from "effect/Schedule";
 import * as tar from "tar-stream";
 import {
   CONTAINER_LABEL,
@@ -101,6 +102,9 @@ export const errorText = (error: unknown): string => {
   return String(error);
 };
 
+/** How many times a container's removal is tried again when its scope closes (0.25 s, 0.5 s, … 4 s apart). */
+const REMOVE_RETRIES = 5;
+
 const statusOf = (error: unknown): number | undefined =>
   typeof error === "object" && error !== null && "statusCode" in error ? Number((error as { statusCode: unknown }).statusCode) : undefined;
 
@@ -130,6 +134,23 @@ export function makeDockerEngine(options: EngineOptions): ContainerEngineShape {
       },
       catch: unavailable,
     });
+
+  /**
+   * A container's removal when its scope closes. An engine under load sometimes refuses or drops a
+   * forced removal (podman: a container whose exec sessions are still being torn down, a reset
+   * connection); one such failure once left a container running for hours. So the removal is
+   * retried, and if the container still will not go, a warning names it and the command that removes it.
+   */
+  const removeOnRelease = (container: Docker.Container, name: string): Effect.Effect<void> =>
+    removeContainer(container).pipe(
+      Effect.retry({ times: REMOVE_RETRIES, schedule: Schedule.exponential("250 millis") }),
+      Effect.catch((error) =>
+        Effect.logWarning(`the container ${name} could not be removed (${error.detail}); remove it with \`docker rm -f ${name}\` (podman: \`podman rm -f ${name}\`)`),
+      ),
+    );
+
+  const removeContainer = (container: Docker.Container): Effect.Effect<void, EngineUnavailable> =>
+    call(() => container.remove({ force: true, v: true }).catch((error: unknown) => (statusOf(error) === 404 ? undefined : Promise.reject(error)))).pipe(Effect.asVoid);
 
   const pullImage = (image: string): Effect.Effect<void, ImageUnavailable> =>
     Effect.tryPromise({
@@ -171,7 +192,7 @@ export function makeDockerEngine(options: EngineOptions): ContainerEngineShape {
             }),
           catch: failed("create"),
         }),
-        (created) => Effect.promise(() => created.remove({ force: true, v: true }).catch(() => undefined)),
+        (created) => removeOnRelease(created, name),
       );
       yield* Effect.tryPromise({ try: () => container.start(), catch: failed("start") });
       return containerShape(docker, label, container, name, spec, defaultTimeout);
@@ -192,8 +213,7 @@ export function makeDockerEngine(options: EngineOptions): ContainerEngineShape {
       call(() => docker.listContainers({ all: true, filters: { label: Object.entries(labels).map(([k, v]) => (v === "" ? k : `${k}=${v}`)) } })).pipe(
         Effect.map((list) => list.map((c) => c.Id)),
       ),
-    removeContainer: (idOrName) =>
-      call(() => docker.getContainer(idOrName).remove({ force: true, v: true }).catch((error: unknown) => (statusOf(error) === 404 ? undefined : Promise.reject(error)))).pipe(Effect.asVoid),
+    removeContainer: (idOrName) => removeContainer(docker.getContainer(idOrName)),
   };
 }
 
