@@ -189,15 +189,24 @@ function runJobs(engines: LiveEngine[], jobs: InstanceJob[], onEvent: (event: Ev
   const queue = [...jobs];
   const outcomes: InstanceOutcome[] = [];
   const attempts = new Map<string, number>();
+  // Jobs being run: one of them may come back to the queue (its engine lost), so a worker whose
+  // engine is alive waits for those before it stops.
+  let running = 0;
   const worker = (engine: LiveEngine) =>
     Effect.gen(function* () {
       while (!engine.lost) {
         const job = queue.shift();
-        if (job === undefined) return;
+        if (job === undefined) {
+          if (running === 0) return;
+          yield* Effect.sleep("200 millis");
+          continue;
+        }
         const id = job.instance.instance_id;
         onEvent({ type: "started", instance_id: id, engine: engine.shape.endpoint });
+        running++;
         const result = yield* evaluateInstance(job).pipe(Effect.provideService(ContainerEngine, engine.shape), Effect.result);
         if (result._tag === "Success") {
+          running--;
           outcomes.push(result.success);
           onEvent({ type: "finished", outcome: result.success });
           continue;
@@ -207,6 +216,7 @@ function runJobs(engines: LiveEngine[], jobs: InstanceJob[], onEvent: (event: Ev
         const tries = (attempts.get(id) ?? 0) + 1;
         attempts.set(id, tries);
         onEvent({ type: "engine_lost", engine: engine.shape.endpoint, detail: result.failure.detail, requeued: id });
+        running--;
         if (tries < 3) queue.unshift(job);
         else {
           const outcome: InstanceOutcome = { instance_id: id, status: "error", reason: `three engines were lost while running it; last: ${result.failure.detail}`, ms: 0 };

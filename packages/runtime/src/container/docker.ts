@@ -105,6 +105,10 @@ export const errorText = (error: unknown): string => {
 /** How many times a container's removal is tried again when its scope closes (0.25 s, 0.5 s, … 4 s apart). */
 const REMOVE_RETRIES = 5;
 
+/** The engine's address does not accept connections (no socket, nothing listening): it is gone, not busy. */
+const unreachable = (error: unknown): boolean =>
+  typeof error === "object" && error !== null && "code" in error && ["ECONNREFUSED", "ENOENT", "EACCES", "EHOSTUNREACH"].includes(String((error as { code: unknown }).code));
+
 const statusOf = (error: unknown): number | undefined =>
   typeof error === "object" && error !== null && "statusCode" in error ? Number((error as { statusCode: unknown }).statusCode) : undefined;
 
@@ -142,11 +146,16 @@ export function makeDockerEngine(options: EngineOptions): ContainerEngineShape {
    * retried, and if the container still will not go, a warning names it and the command that removes it.
    */
   const removeOnRelease = (container: Docker.Container, name: string): Effect.Effect<void> =>
-    removeContainer(container).pipe(
-      Effect.retry({ times: REMOVE_RETRIES, schedule: Schedule.exponential("250 millis") }),
-      Effect.catch((error) =>
-        Effect.logWarning(`the container ${name} could not be removed (${error.detail}); remove it with \`docker rm -f ${name}\` (podman: \`podman rm -f ${name}\`)`),
+    Effect.tryPromise({
+      try: () => container.remove({ force: true, v: true }).catch((error: unknown) => (statusOf(error) === 404 ? undefined : Promise.reject(error))),
+      catch: (error) => ({ detail: errorText(error), unreachable: unreachable(error) }),
+    }).pipe(
+      // An engine that no longer accepts connections will not remove anything: no waiting on it.
+      Effect.retry({ times: REMOVE_RETRIES, schedule: Schedule.exponential("250 millis"), while: (failure) => !failure.unreachable }),
+      Effect.catch((failure) =>
+        Effect.logWarning(`the container ${name} could not be removed (${failure.detail}); remove it with \`docker rm -f ${name}\` (podman: \`podman rm -f ${name}\`)`),
       ),
+      Effect.asVoid,
     );
 
   const removeContainer = (container: Docker.Container): Effect.Effect<void, EngineUnavailable> =>
