@@ -18,6 +18,14 @@ describe("one mistake per variant, as models make them", () => {
     expect(params(of("indent-absolute-first-line")[0]!).replacement).toBe("if items:\n            count = len(items)");
   });
 
+  it("makes no absolute-first-line variant of code already written that way (a node inside a line)", () => {
+    // `len(items)` starts mid-line; its code's second line is at its column in the file, deeper than the line's indentation.
+    const inLine: Step = { op: "replace_node", params: { locator: { kind: "call", name: "len", file: "cart.py" }, replacement: "len(\n                    items)" } };
+    const made = variantsOf([inLine], [{ step: inLine, sources: new Map([["cart.py", SOURCE]]) }]);
+    expect(made.filter((v) => v.mistake === "indent-absolute-first-line")).toEqual([]);
+    expect(made.filter((v) => v.mistake === "trailing-spaces")).toHaveLength(1);
+  });
+
   it("indents with tabs and adds trailing spaces, outside strings", () => {
     expect(params(of("tabs-in-spaces-file")[0]!).replacement).toBe("if items:\n\tcount = len(items)");
     expect(params(of("trailing-spaces")[0]!).replacement).toBe("if items:  \n    count = len(items)  ");

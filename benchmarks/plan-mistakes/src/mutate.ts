@@ -153,7 +153,12 @@ export function variantsOf(plan: Plan, contexts: readonly StepContext[]): Varian
       const lines = code.code.split("\n");
       const target = targetIndent(ctx);
       // Absolute indentation after a first line at column 0.
-      if (target && target.indent !== "" && "op" in step && nonBlank(code.code).length >= 2 && !/^[ \t]/.test(lines[0]!)) {
+      // Not when the step's own code is already written so (a node inside a line, whose
+      // continuation lines the compiler writes at their columns in the file, deeper than the
+      // line's indentation): the mistake's form is then the correct code itself, and adding the
+      // indentation once more is no mistake a model makes.
+      const alreadyAbsolute = nonBlank(lines.slice(1).join("\n")).every((l) => /^[ \t]*/.exec(l)![0].length > (target?.indent.length ?? 0));
+      if (target && target.indent !== "" && "op" in step && nonBlank(code.code).length >= 2 && !/^[ \t]/.test(lines[0]!) && !alreadyAbsolute) {
         const abs = [lines[0]!, ...lines.slice(1).map((l) => (l.trim() === "" ? l : target.indent + l))].join("\n");
         out.push({ mistake: "indent-absolute-first-line", plan: withStep(plan, i, { ...step, params: { ...step.params, [code.key]: abs } }), fixWords: ["indent"] });
       }

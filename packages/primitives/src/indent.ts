@@ -233,7 +233,7 @@ export interface Placement {
  * {@link placements} after {@link normalizeCode}, each with the sentences that say what was
  * changed (a step's result reports those of the placement that was applied).
  */
-export function placeCode(code: string, indent: string, unit: () => string, language?: string): Placement[] {
+export function placeCode(code: string, indent: string, unit: () => string, language?: string, column = indent.length): Placement[] {
   const normalized = normalizeCode(code, unit, language);
   let texts = placements(normalized.code, indent);
   const codeLines = normalized.code.split("\n");
@@ -250,8 +250,16 @@ export function placeCode(code: string, indent: string, unit: () => string, lang
   if (texts.length === 2 && texts[0] !== texts[1]) {
     // Continuation lines lined up under the character after an open bracket (PEP 8's visual
     // indent) say which reading was meant: the one where more of them line up.
-    const [first, second] = [bracketAligned(texts[0]!, indent.length), bracketAligned(texts[1]!, indent.length)];
+    // The first line's brackets sit where the code starts, which for a node inside a line
+    // (`logger.warning(` **`(...)`**) is past the line's indentation.
+    const [first, second] = [bracketAligned(texts[0]!, column), bracketAligned(texts[1]!, column)];
     if (second > first) texts = [texts[1]!, texts[0]!];
+    else if (second === first) {
+      // Then closing brackets on lines of their own: PEP 8 puts one under the start of the line
+      // that opened it, or of the statement's first line.
+      const [a, b] = [closersAligned(texts[0]!, indent.length), closersAligned(texts[1]!, indent.length)];
+      if (b > a) texts = [texts[1]!, texts[0]!];
+    }
   }
   const lines = normalized.code.split("\n");
   const absolute = lines.length > 1 && leadingWhitespace(lines[0]!) === "" && texts.length > 1 ? [lines[0]!, ...lines.slice(1).map((l) => (isBlank(l) ? "" : l))].join("\n") : undefined;
@@ -279,6 +287,32 @@ export function bracketAligned(text: string, column: number): number {
       const c = code[i]!;
       if ("([{".includes(c)) open.push({ column: base + i, hanging: code.slice(i + 1).trim() === "" });
       else if (")]}".includes(c)) open.pop();
+    }
+  });
+  return aligned;
+}
+
+/**
+ * How many lines of `text` (its first line on a line indented by `indent` columns) start with a
+ * closing bracket at the column where the line that opened that bracket starts, or at `indent`
+ * (under the statement's first line). Strings and comments are skipped roughly.
+ */
+export function closersAligned(text: string, indent: number): number {
+  const open: number[] = [];
+  const leads: number[] = [];
+  let aligned = 0;
+  text.split("\n").forEach((line, row) => {
+    const lead = row === 0 ? indent : leadingWhitespace(line).length;
+    leads.push(lead);
+    const code = line.replace(/("|')(?:\\.|(?!\1).)*\1/g, (m) => " ".repeat(m.length)).replace(/#.*$/, "");
+    const body = code.trimStart();
+    for (let i = 0; i < body.length; i++) {
+      const c = body[i]!;
+      if ("([{".includes(c)) open.push(row);
+      else if (")]}".includes(c)) {
+        const opener = open.pop();
+        if (i === 0 && row > 0 && opener !== undefined && opener < row && (lead === leads[opener] || lead === indent)) aligned++;
+      }
     }
   });
   return aligned;

@@ -70,7 +70,8 @@ export function replaceNodeEdits(doc: ParsedDoc, params: ReplaceNodeParams): Alt
   const start = head.startsWith("@") || head.startsWith("#[") ? attachedStart(target, doc.language) : target.startIndex;
   const end = codeEndIndex(target, doc.language);
   const indent = lineIndent(doc.source, start);
-  return placeCode(replacement, indent, unitOf(doc), doc.language).map((p) => withNotes([{ start, end, text: p.text }], p.notes));
+  const column = start - lineStart(doc.source, start);
+  return placeCode(replacement, indent, unitOf(doc), doc.language, column).map((p) => withNotes([{ start, end, text: p.text }], p.notes));
 }
 
 export function insertBeforeEdits(doc: ParsedDoc, params: InsertNodeParams): Alternatives {

@@ -68,6 +68,27 @@ describe("python primitives", () => {
     expect(replace("return self.log(x,\n" + " ".repeat(16) + "fields)")).toContain(aligned);
   });
 
+  test("for a node inside a line, the brackets that decide the reading are where the node starts, not the line's indentation", () => {
+    const replace = (replacement: string) =>
+      run([{ op: "replace_node", params: { locator: { kind: "call", name: "self._clone", file: "q.py", parent: { kind: "method", name: "defer" } }, replacement } }]);
+    // The call starts at column 15 (after `return `), so its `(` is at column 26: a second line
+    // written at column 19 is relative (8 + 19 = 27, lined up under `fields`), though deeper than
+    // the line's indentation, which alone would read as absolute.
+    const aligned = "        return self._clone(fields,\n" + " ".repeat(27) + "clear)\n";
+    expect(replace("self._clone(fields,\n" + " ".repeat(19) + "clear)")).toContain(aligned);
+    expect(replace("self._clone(fields,\n" + " ".repeat(27) + "clear)")).toContain(aligned);
+  });
+
+  test("a closing bracket on its own line under the statement's start decides between the two indentation readings", () => {
+    const replace = (replacement: string) =>
+      run([{ op: "replace_node", params: { locator: { kind: "call", name: "self._clone", file: "q.py", parent: { kind: "method", name: "defer" } }, replacement } }]);
+    // The bracket opens on the second line; the `)` at column 8 is under `return` when the lines are
+    // absolute, and at column 16, under nothing, when they are read as relative. Both compile.
+    const want = "        return self._clone(fields) \\\n            + g(\n            fields\n        )\n";
+    expect(replace("self._clone(fields) \\\n            + g(\n            fields\n        )")).toContain(want);
+    expect(replace("self._clone(fields) \\\n    + g(\n    fields\n)")).toContain(want);
+  });
+
   test("replace_node of a definition keeps the comment after it", () => {
     const out = run([
       { op: "replace_node", params: { locator: { kind: "method", name: "only", file: "q.py" }, replacement: "def only(self):\n    return 2" } },
