@@ -73,6 +73,17 @@ describe("legacy operators", () => {
     expect(r.error.message).toContain("Most similar text: line 8");
   });
 
+  test("an edit placed at a similar match that then fails says where the match was, so the place can be checked", () => {
+    const r = run([{ op: "replace_code", params: { file: "m.py", pattern: "data = fh.readall()", replacement: "data = fh.read(" } }]);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.message).toContain("it was matched to the closest text, at line 3 (similar, similarity 0.");
+    expect(r.error.message).toContain("new syntax error");
+    // An exact match that fails the same way says nothing of matching.
+    const exact = run([{ op: "replace_code", params: { file: "m.py", pattern: "data = fh.read()", replacement: "data = fh.read(" } }]);
+    expect(!exact.ok && exact.error.message).not.toContain("matched to the closest text");
+  });
+
   test("a one-line pattern quoted from mid-line, one token off, is refused naming the line it is part of", () => {
     // Line 5 is more like the pattern as a whole line; line 3 holds it.
     const source = "def f(items):\n    for i in items:\n        if isinstance(i, str) and i:\n            yield i\n    inst(i, st)\n";

@@ -22,7 +22,7 @@ import { COMPOSED, type View } from "./composed.js";
 import { LEGACY } from "./legacy.js";
 import { runDsl } from "./dsl.js";
 import { LEGACY_TO_PRIMITIVE, OPERATOR_BY_NAME } from "./registry.js";
-import { FileNotFound, InvalidParams, InvalidPlan, OperatorRedefined, RecursionLimit, StepFailed, UnknownOperator, UnsupportedLanguage } from "./errors.js";
+import { FileNotFound, InvalidParams, PostconditionFailed, InvalidPlan, OperatorRedefined, RecursionLimit, StepFailed, UnknownOperator, UnsupportedLanguage } from "./errors.js";
 import { planParts, StepSchema, type DslStep, type OperatorDefinition, type Step } from "./plan.js";
 import { lineStartsOf, parseFull, reparseWithRanges } from "./reparse.js";
 import { closestOperators, paramIssues, parseParams, stepLocator, stepName, validatePlan } from "./validate.js";
@@ -227,6 +227,22 @@ class StepScope {
 
 const hasLocator = (params: Record<string, unknown>): boolean => params.locator !== undefined && params.locator !== null;
 
+/**
+ * A legacy edit placed at a pattern's closest match (not its exact text) that then fails: the
+ * error also says where the match was and how close, since the place, not the code, may be wrong.
+ */
+function fuzzyMatchFailure(error: PostconditionFailed, output: unknown): PostconditionFailed {
+  const { match, score, line } = (output ?? {}) as { match?: string; score?: number; line?: number };
+  if (match === undefined || match === "exact" || line === undefined) return error;
+  const how = score === undefined ? match : `${match}, similarity ${score.toFixed(2)}`;
+  return new PostconditionFailed(
+    error.file,
+    error.op,
+    `the pattern is not in the file as written; it was matched to the closest text, at line ${line} (${how}), and there: ${error.reason}; if line ${line} is the place you meant, quote its lines exactly as the file has them, else point the pattern at the right place`,
+    error.syntaxErrors,
+  );
+}
+
 /** Parameters of a legacy operator's `{locator, ...}` form, translated for its primitive. */
 function legacyToPrimitive(op: string, params: Record<string, unknown>): { op: string; params: Record<string, unknown> } {
   const { locator } = params;
@@ -381,7 +397,11 @@ class Runner {
       this.applyTo(p.file, (doc, errors) => {
         const result = LEGACY[op]!(doc, p as never);
         output = result.output;
-        return applyChecked(doc, op, matchLineEndings(doc.source, result.alternatives), undefined, errors);
+        try {
+          return applyChecked(doc, op, matchLineEndings(doc.source, result.alternatives), undefined, errors);
+        } catch (error) {
+          throw error instanceof PostconditionFailed ? fuzzyMatchFailure(error, result.output) : error;
+        }
       });
       return { ok: true, file: p.file, ...(output as object) };
     }
