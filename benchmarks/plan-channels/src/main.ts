@@ -110,14 +110,16 @@ const server = await startProviderServer((request: ReceivedRequest) => {
   const seen = traffic.get(key) ?? { calls: 0, chars: 0 };
   traffic.set(key, { calls: seen.calls + 1, chars: seen.chars + JSON.stringify(request.body).length });
   const lastUser = [...body.messages].reverse().find((m) => m.role === "user");
-  const reply = replyOf(mode, gold, turnOf(textOf(lastUser?.content), body.messages.filter((m) => m.role === "assistant").length));
+  // The plan file the prompts name (each instance of a local run has its own).
+  const planFile = /the file (\S*edit_plan\.json)/.exec(body.messages.map((m) => textOf(m.content)).join("\n"))?.[1] ?? "/tmp/edit_plan.json";
+  const reply = replyOf(mode, gold, turnOf(textOf(lastUser?.content), body.messages.filter((m) => m.role === "assistant").length), planFile);
   const inputTokens = Math.ceil(JSON.stringify(request.body).length / 4);
   return reply.kind === "tool"
     ? anthropicMessage({ content: [{ type: "text", text: "THOUGHT: the plan." }, { type: "tool_use", id: `toolu_${seen.calls}`, name: "submit_plan", input: reply.input }], inputTokens, outputTokens: 200, stopReason: "tool_use" })
     : anthropicMessage({ content: [{ type: "text", text: reply.text }], inputTokens, outputTokens: Math.ceil(reply.text.length / 4), stopReason: reply.stopReason ?? "end_turn" });
 });
 
-function replyOf(mode: Mode, gold: Gold, turn: ReturnType<typeof turnOf>): Reply {
+function replyOf(mode: Mode, gold: Gold, turn: ReturnType<typeof turnOf>, planFile: string): Reply {
   const bash = (command: string) => ({ kind: "text" as const, text: `THOUGHT: next.\n\n\`\`\`bash\n${command}\n\`\`\`` });
   switch (turn) {
     case "explore":
@@ -125,9 +127,9 @@ function replyOf(mode: Mode, gold: Gold, turn: ReturnType<typeof turnOf>): Reply
     case "ready":
       return { kind: "text", text: `THOUGHT: the files to change.\n\nREADY_TO_PLAN: ${JSON.stringify(gold.files)}` };
     case "plan":
-      return mode.first(gold.plan);
+      return mode.first(gold.plan, planFile);
     case "nudge":
-      return mode.corrected(gold.plan);
+      return mode.corrected(gold.plan, planFile);
     case "review":
     case "fallback":
       return bash("echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT");

@@ -12,23 +12,23 @@ const textOf = (reply: ReturnType<(typeof MODES)[number]["first"]>) => (reply.ki
 describe("the bad-model modes", () => {
   it("send the gold plan unchanged through each channel the agent reads", () => {
     for (const name of ["json-block", "untagged-fence", "bare-json"]) {
-      const extracted = extractPlan(textOf(mode(name).first(PLAN)));
+      const extracted = extractPlan(textOf(mode(name).first(PLAN, "/tmp/edit_plan.json")));
       expect(extracted.ok && extracted.json, name).toEqual(PLAN);
     }
-    expect(mode("tool-call").first(PLAN)).toEqual({ kind: "tool", input: { plan: PLAN } });
-    expect(textOf(mode("plan-file").first(PLAN))).toMatch(/```bash\ncat > \/tmp\/edit_plan\.json <<'EOF'\n\[/);
+    expect(mode("tool-call").first(PLAN, "/tmp/edit_plan.json")).toEqual({ kind: "tool", input: { plan: PLAN } });
+    expect(textOf(mode("plan-file").first(PLAN, "/tmp/edit_plan.json"))).toMatch(/```bash\ncat > \/tmp\/edit_plan\.json <<'EOF'\n\[/);
   });
 
   it("make the first reply unusable as a plan in the modes that stand for broken replies, and correct it after the nudge", () => {
     for (const name of ["two-json-blocks", "cut-off", "invalid-json", "prose-first", "never-a-plan"]) {
-      expect(extractPlan(textOf(mode(name).first(PLAN))).ok, name).toBe(false);
+      expect(extractPlan(textOf(mode(name).first(PLAN, "/tmp/edit_plan.json"))).ok, name).toBe(false);
     }
-    expect(mode("cut-off").first(PLAN)).toMatchObject({ stopReason: "max_tokens" });
+    expect(mode("cut-off").first(PLAN, "/tmp/edit_plan.json")).toMatchObject({ stopReason: "max_tokens" });
     for (const name of ["two-json-blocks", "cut-off", "invalid-json", "prose-first"]) {
-      const extracted = extractPlan(textOf(mode(name).corrected(PLAN)));
+      const extracted = extractPlan(textOf(mode(name).corrected(PLAN, "/tmp/edit_plan.json")));
       expect(extracted.ok && extracted.json, name).toEqual(PLAN);
     }
-    expect(extractPlan(textOf(mode("never-a-plan").corrected(PLAN))).ok).toBe(false);
+    expect(extractPlan(textOf(mode("never-a-plan").corrected(PLAN, "/tmp/edit_plan.json"))).ok).toBe(false);
   });
 
   it("make exactly one mistake in the plan's content", () => {

@@ -14,10 +14,10 @@ export interface Mode {
   readonly name: string;
   /** What the mode stands for, one line (printed under the table). */
   readonly about: string;
-  /** The first PLAN reply. */
-  readonly first: (plan: unknown) => Reply;
+  /** The first PLAN reply (`planFile`: where the prompt says a command may write the plan). */
+  readonly first: (plan: unknown, planFile: string) => Reply;
   /** The reply to every nudge after it. */
-  readonly corrected: (plan: unknown) => Reply;
+  readonly corrected: (plan: unknown, planFile: string) => Reply;
 }
 
 const text = (t: string, stopReason?: "max_tokens"): Reply => ({ kind: "text", text: t, ...(stopReason ? { stopReason } : {}) });
@@ -94,9 +94,9 @@ export const MODES: readonly Mode[] = [
   },
   {
     name: "plan-file",
-    about: "the plan written to /tmp/edit_plan.json by a heredoc command (the seed's way)",
-    first: (plan) => text(`THOUGHT: writing the plan file.\n\n\`\`\`bash\ncat > /tmp/edit_plan.json <<'EOF'\n${pretty(plan)}\nEOF\n\`\`\``),
-    corrected: (plan) => text(`\`\`\`bash\ncat > /tmp/edit_plan.json <<'EOF'\n${pretty(plan)}\nEOF\n\`\`\``),
+    about: "the plan written by a heredoc command to the plan file the prompt names (the seed's /tmp/edit_plan.json)",
+    first: (plan, planFile) => text(`THOUGHT: writing the plan file.\n\n\`\`\`bash\ncat > ${planFile} <<'EOF'\n${pretty(plan)}\nEOF\n\`\`\``),
+    corrected: (plan, planFile) => text(`\`\`\`bash\ncat > ${planFile} <<'EOF'\n${pretty(plan)}\nEOF\n\`\`\``),
   },
   {
     name: "two-json-blocks",

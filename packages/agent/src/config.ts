@@ -99,6 +99,15 @@ export const AgentConfigSchema = z.strictObject({
   model: ModelConfigSchema.optional(),
 });
 export type AgentConfig = z.infer<typeof AgentConfigSchema>;
+
+/**
+ * The config with the plan file moved to `path`, and every mention of the old one in
+ * `plan_destination` with it: for runs whose instances share one /tmp (the local sandbox), so
+ * that one instance never reads a plan another wrote.
+ */
+export function withPlanFile(config: AgentConfig, path: string): AgentConfig {
+  return { ...config, plan_file: path, plan_destination: config.plan_destination.split(config.plan_file).join(path) };
+}
 export type PromptName = keyof AgentConfig["prompts"];
 
 /** The variables each prompt is rendered with (names inside list sections included). */

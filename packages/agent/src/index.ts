@@ -7,7 +7,7 @@ export { runAgent } from "./agent.js";
 export type { AgentInput, RunAgentOptions } from "./agent.js";
 export { rfsnStrategy, RfsnStuck } from "./rfsn.js";
 export type { Proposer, RfsnOptions } from "./rfsn.js";
-export { loadConfig, AgentConfigSchema } from "./config.js";
+export { loadConfig, AgentConfigSchema, withPlanFile } from "./config.js";
 export type { AgentConfig, LoadedConfig } from "./config.js";
 export { TrajectorySchema, EXIT_STATUSES, PHASES } from "./trajectory.js";
 export type { Trajectory, ExitStatus, Phase } from "./trajectory.js";

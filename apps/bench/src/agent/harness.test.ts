@@ -89,6 +89,10 @@ describe("bench agent", () => {
     expect(t.files).toEqual(["calc/stats.py"]);
     expect(t.workspace.startsWith(`${wt}/graphplan-bench-agent-`)).toBe(true);
     expect(t.sandbox).toBe(`local:${t.workspace}`);
+    // The local sandbox shares the host's /tmp: the prompts name this instance's own plan file, beside its worktree.
+    const planPrompt = t.messages.find((m) => m.role === "user" && m.content.includes("edit_plan.json"))!;
+    expect(planPrompt.content).toContain(`the file ${t.workspace}.edit_plan.json`);
+    expect(planPrompt.content).not.toContain("/tmp/edit_plan.json");
     // The check script ran in the worktree, on the fixed code.
     expect(t.messages.some((m) => m.role === "user" && m.content.includes("<output>\nok\n</output>"))).toBe(true);
 

@@ -11,10 +11,10 @@
  */
 import { mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { DiskGraphStore } from "@graphplan/graph/disk";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { loadConfig, modelLayer, runAgent, sandboxLayer, type AgentConfig, type ModelOptions, type SandboxOptions, type Trajectory } from "@graphplan/agent";
+import { loadConfig, modelLayer, runAgent, sandboxLayer, withPlanFile, type AgentConfig, type ModelOptions, type SandboxOptions, type Trajectory } from "@graphplan/agent";
 import { LanguageModel, Workspace } from "@graphplan/runtime";
 import * as Context from "effect/Context";
 import * as Data from "effect/Data";
@@ -197,7 +197,15 @@ function hostEnvironment(ctx: RunContext, repo: string, commit: string, cleanup:
     });
     // The sandbox options were checked before the first instance: this cannot fail.
     const sandbox = yield* Effect.orDie(sandboxLayer(options.sandbox, wt.dir, config, options.sandbox.sandbox === "docker" ? dockerExtras(wt) : {}));
-    return Layer.mergeAll(sandbox, Workspace.layer(wt.dir));
+    // The local sandbox's commands share the host's /tmp with every other instance (and run): each
+    // instance gets its own plan file, beside its worktree, removed with it.
+    let instanceConfig = config;
+    if (options.sandbox.sandbox === "local") {
+      const planFile = `${wt.dir}.edit_plan.json`;
+      instanceConfig = withPlanFile(config, planFile);
+      yield* Effect.addFinalizer(() => Effect.promise(() => rm(planFile, { force: true })));
+    }
+    return { layer: Layer.mergeAll(sandbox, Workspace.layer(wt.dir)), config: instanceConfig };
   });
 }
 
@@ -215,8 +223,8 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
     options.onPhase?.(id, "worktree", ctx.costSoFar);
     const agent = Effect.scoped(
       Effect.gen(function* () {
-        const environment = ctx.pool
-          ? yield* instanceEnvironment(ctx.pool, options.inImage!, id, config.command.timeout_seconds * 1000)
+        const { layer: environment, config: instanceConfig } = ctx.pool
+          ? { layer: yield* instanceEnvironment(ctx.pool, options.inImage!, id, config.command.timeout_seconds * 1000), config }
           : yield* hostEnvironment(ctx, repo, instance.base_commit, cleanup);
         const writer = trajectoryWriter(options.outDir);
         let phase = "";
@@ -226,7 +234,7 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
           if (now !== phase) options.onPhase?.(id, (phase = now), ctx.costSoFar + t.totals.costUsd);
         };
         const replay = options.model.provider === "replay" ? yield* replayModel(instance, { reposDir: options.reposDir, repoMap: options.repoMap ?? {} }) : undefined;
-        const t = yield* runAgent({ task: instance.problem_statement, instanceId: id, config, configName }, { onProgress, graphStore: ctx.graphStore }).pipe(
+        const t = yield* runAgent({ task: instance.problem_statement, instanceId: id, config: instanceConfig, configName }, { onProgress, graphStore: ctx.graphStore }).pipe(
           Effect.provide(environment),
           (run) => (replay ? Effect.provideService(run, LanguageModel, replay) : run),
           Effect.ensuring(Effect.sync(writer.close)),
