@@ -93,6 +93,28 @@ describe("positional locators", () => {
     expect(named.errors.join("\n")).not.toContain("by position");
   });
 
+  it("a locator that matched before the plan ran but no longer does names the earlier step that changed the code", async () => {
+    // Step 1 was meant for `print(data)` (index 1) but says index 0, and rewrites the helper call; step 2 then finds no helper call.
+    const result = await verify([
+      { op: "replace_node", params: { locator: { kind: "expression_statement", file: "pkg/app.py", index: 0, parent: { kind: "method", name: "run" } }, replacement: "print(x)" } },
+      { op: "replace_node", params: { locator: { kind: "call", name: "helper", file: "pkg/app.py", parent: { kind: "method", name: "run" } }, replacement: "helper(x, strict=True)" } },
+    ]);
+    const second = result.issues.filter((i) => i.step === 1 && i.severity === "error");
+    expect(second.length).toBeGreaterThan(0);
+    expect(second[0]!.fix).toContain("Before the plan ran, this locator matched line 3 of pkg/app.py; step 1 changed that file since");
+    // The same locator failing on its own (no earlier step) gets no such hint.
+    const alone = await verify([{ op: "replace_node", params: { locator: { kind: "call", name: "helpr", file: "pkg/app.py" }, replacement: "helper(x)" } }]);
+    expect(alone.errors.join("\n")).not.toContain("Before the plan ran");
+  });
+
+  it("a replace_code edit at the pattern's closest match that breaks the code says where the match was", async () => {
+    const result = await verify([{ op: "replace_code", params: { file: "pkg/app.py", pattern: "data = helpr(x)", replacement: "data = helper(x" } }]);
+    expect(result.passed).toBe(false);
+    expect(result.errors.join("\n")).toContain("it was matched to the closest text, at line 3 (similar");
+    const exact = await verify([{ op: "replace_code", params: { file: "pkg/app.py", pattern: "data = helper(x)", replacement: "data = helper(x" } }]);
+    expect(exact.errors.join("\n")).not.toContain("closest text");
+  });
+
   it("says nothing for the last one (-1), which is how 'after the last member' is said", async () => {
     const result = await verify([
       { op: "insert_after_node", params: { locator: { kind: "method", file: "pkg/app.py", index: -1, parent: { kind: "class", name: "Service" } }, code: "def last(self):\n    pass", separator: "\n\n" } },

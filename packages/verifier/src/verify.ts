@@ -5,9 +5,10 @@
  * the others.
  */
 import { grammarsFor, loadGrammars, type Graph } from "@graphplan/graph";
-import { isLocatorError } from "@graphplan/locators";
+import { isLocatorError, resolveLocator } from "@graphplan/locators";
 import { normalizePlan, suggestName } from "@graphplan/templates";
 import {
+  findPattern,
   OPERATOR_BY_NAME,
   OperatorDefinitionSchema,
   StepSchema,
@@ -260,12 +261,39 @@ function failureIssue(error: unknown): Omit<Issue, "step" | "op"> {
  * Layer 5 on a change the executor accepted: the file must not have more syntax errors than
  * before (the session's error lists: no tree walk).
  */
-function checkSyntax(change: FileChange, report: Report): boolean {
+function checkSyntax(change: FileChange, report: Report, placed?: string): boolean {
   const now = change.errorsAfter;
   if (now.length === 0 || now.length <= change.errorsBefore.length) return true;
   const where = now.slice(0, 3).map((e) => `line ${e.line}${e.kind === "MISSING" ? ` (missing ${e.text})` : ""}`).join(", ");
-  report({ layer: "5", severity: "error", file: change.after.path, line: now[0]?.line, message: `Replacement produces syntax error in ${change.after.path}: ${where}`, fix: "fix the new code so it parses in place" });
+  report({
+    layer: "5",
+    severity: "error",
+    file: change.after.path,
+    line: now[0]?.line,
+    message: `Replacement produces syntax error in ${change.after.path}: ${where}`,
+    fix: placed ? `fix the new code so it parses in place; or the place is wrong: ${placed}` : "fix the new code so it parses in place",
+  });
   return false;
+}
+
+/**
+ * Where a legacy `replace_code` step's pattern was placed when it is not in the file as written
+ * (the closest text was taken): when its edit then breaks the code, the place may be what is wrong.
+ */
+function closestMatchNote(step: Step, sim: Sim): string | undefined {
+  if (!("op" in step) || step.op !== "replace_code") return undefined;
+  const { file, pattern, similarity_threshold } = step.params as { file?: unknown; pattern?: unknown; similarity_threshold?: unknown };
+  if (typeof file !== "string" || typeof pattern !== "string") return undefined;
+  const source = sim.text(file);
+  if (source === undefined) return undefined;
+  try {
+    const match = findPattern(source, pattern, typeof similarity_threshold === "number" ? similarity_threshold : 0.8);
+    if (!match || match.layer === "exact") return undefined;
+    const line = source.slice(0, match.start).split("\n").length;
+    return `the pattern is not in the file as written; it was matched to the closest text, at line ${line} (${match.layer}${match.score === undefined ? "" : `, similarity ${match.score.toFixed(2)}`}); if line ${line} is the place you meant, quote its lines exactly as the file has them`;
+  } catch {
+    return undefined; // ambiguous: the step's own error says so
+  }
 }
 
 /**
@@ -284,6 +312,10 @@ export class PlanVerifier {
   readonly #sim: Sim;
   readonly #drift = new LineDrift();
   readonly #graph: Graph;
+  /** The files as they were before the plan, parsed only when a step's locator needs them. */
+  readonly #original: Sim;
+  /** The steps (0-based) that changed each file, in order. */
+  readonly #changedBy = new Map<string, number[]>();
   #index = 0;
 
   constructor(raw: unknown, workspace: ReadonlyMap<string, string>, graph: Graph, options: VerifyOptions = {}) {
@@ -304,6 +336,7 @@ export class PlanVerifier {
     this.#custom = new Map(this.#operators.map((d) => [d.define, d] as const));
     for (const raw of this.#steps) findFiles(raw, this.#planFiles);
     this.#sim = new Sim(workspace, { handlers: this.#handlers, operators: this.#operators });
+    this.#original = new Sim(workspace);
     this.#graph = graph;
   }
 
@@ -330,6 +363,33 @@ export class PlanVerifier {
 
   dispose(): void {
     this.#sim.dispose();
+    this.#original.dispose();
+  }
+
+  /**
+   * A step whose locator matches nothing now but matched before the plan ran: an earlier step
+   * changed that code — maybe the wrong node (an index off by one, a parent left out), maybe as
+   * meant, and this step must address it as it is now. Says which, where, and which steps.
+   */
+  #changedEarlier(view: { locators: readonly Record<string, unknown>[] }): string | undefined {
+    for (const locator of view.locators) {
+      const file = locator["file"];
+      if (typeof file !== "string") continue;
+      const steps = this.#changedBy.get(file);
+      const now = this.#sim.doc(file);
+      const before = steps?.length ? this.#original.doc(file) : undefined;
+      if (!steps || !now || !before) continue;
+      try {
+        if (resolveLocator(now.tree, now.source, now.language, locator).length > 0) continue;
+        const matched = resolveLocator(before.tree, before.source, before.language, locator);
+        if (matched.length === 0) continue;
+        const names = steps.map((k) => `step ${k + 1}`).join(", ");
+        return `Before the plan ran, this locator matched line ${matched[0]!.startPosition.row + 1} of ${file}; ${names} changed that file since. If an earlier step edited another node than meant (an index off by one, a parent left out), fix that step; else address the code as it is after it.`;
+      } catch {
+        // An invalid locator: its own error says so.
+      }
+    }
+    return undefined;
   }
 
   #verifyStep(index: number, raw: unknown): void {
@@ -370,12 +430,22 @@ export class PlanVerifier {
       const parent = byPosition["parent"] as { kind?: unknown; name?: unknown } | undefined;
       positional = `the locator picks its node by position (index ${String(byPosition["index"])} of the ${String(byPosition["kind"])} nodes${parent ? ` in ${String(parent.kind)} ${String(parent.name)}` : ", with no parent"}); check the index${parent ? "" : " and give the parent (the function or class around the node)"}, or address the node by name.`;
     }
+    const placed = closestMatchNote(step, sim);
     let changes: FileChange[];
     try {
       changes = sim.runStep(step, index);
     } catch (error) {
       // The pre-checks already said why this step cannot run; the executor's failure would repeat it.
-      if (!preErrors) report(failureIssue(error));
+      if (!preErrors) {
+        const issue = failureIssue(error);
+        report(placed && issue.layer === "5" ? { ...issue, fix: `${issue.fix ?? ""}; or the place is wrong: ${placed}` } : issue);
+      }
+      const earlier = this.#changedEarlier(view);
+      if (earlier) {
+        for (const issue of this.#issues) {
+          if (issue.step === index && issue.severity === "error") Object.assign(issue, { fix: `${issue.fix ?? ""} ${earlier}`.trim() });
+        }
+      }
       return;
     }
     if (changes.length === 0 && !READ_ONLY.has(label)) {
@@ -388,7 +458,7 @@ export class PlanVerifier {
       });
     }
     for (const change of changes) {
-      if (!checkSyntax(change, report)) {
+      if (!checkSyntax(change, report, placed)) {
         sim.rollback(change);
         continue;
       }
@@ -402,6 +472,8 @@ export class PlanVerifier {
       checkImpact(change, sim, graph, this.#planFiles, report);
       this.#drift.record(index, change.before, change.edits);
       sim.commit(change);
+      const path = change.before.path;
+      this.#changedBy.set(path, [...(this.#changedBy.get(path) ?? []), index]);
     }
     sim.endStep();
   }
