@@ -73,7 +73,7 @@ export async function applyLikeCli(raw: unknown, files: ReadonlyMap<string, stri
     for (const path of files.keys()) out.set(path, yield* ws.read(path));
     return { ok: true as const, files: out, warnings: verdict.warnings, notes };
   });
-  const outcome = await Effect.runPromise(Effect.result(Effect.provide(program, Workspace.layerTest(files))));
+  const outcome = await Effect.runPromise(Effect.result(Effect.provide(program, Workspace.layerMemory(files))));
   if (Result.isFailure(outcome)) {
     const e = outcome.failure as unknown;
     return { ok: false, message: e instanceof Error ? e.message : String(e) };

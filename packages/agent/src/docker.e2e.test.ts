@@ -124,7 +124,7 @@ describe("the agent in a container (podman on /tmp/podman.sock, image graphplan-
       check!,
       submit!,
     ]);
-    const layers = Layer.mergeAll(LanguageModel.layerTest(scripted), await dockerSandbox(repo, config), Workspace.layer(repo));
+    const layers = Layer.mergeAll(LanguageModel.layerScripted(scripted), await dockerSandbox(repo, config), Workspace.layer(repo));
     const trajectory = await ownedByAnother(repo, () => Effect.runPromise(runAgent({ task: TASK, config, instanceId: "shop-docker" }).pipe(Effect.provide(layers))));
 
     expect(trajectory.exitReason).toBe("the model submitted and the patch passed the checks");

@@ -2,7 +2,8 @@
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import { describe, expect, it } from "vitest";
-import { LanguageModel, Sandbox, ScriptedModel, TestSandbox, Workspace } from "@graphplan/runtime";
+import { LanguageModel, Sandbox, ScriptedModel, Workspace } from "@graphplan/runtime";
+import { TestSandbox, testSandboxLayer } from "@graphplan/runtime/testing";
 import type { ScriptedReply, TestAnswer } from "@graphplan/runtime";
 import { GraphCache } from "@graphplan/graph";
 import { CATALOG, catalogPrompt, compactCatalogPrompt, planJsonSchema } from "@graphplan/templates";
@@ -21,7 +22,7 @@ async function setup(script: readonly ScriptedReply[], answers: (command: string
   const sandbox = new TestSandbox(answers);
   const session = new Session(await configWith(config));
   session.enter("explore", "test");
-  const layers = Layer.mergeAll(LanguageModel.layerTest(model), Sandbox.layerTest(sandbox), Workspace.layerTest(FILES));
+  const layers = Layer.mergeAll(LanguageModel.layerScripted(model), testSandboxLayer(sandbox), Workspace.layerMemory(FILES));
   const run = <A, E>(effect: Effect.Effect<A, E, LanguageModel | Sandbox | Workspace>) => Effect.runPromise(effect.pipe(Effect.provide(layers)));
   return { model, sandbox, session, run };
 }
@@ -134,7 +135,7 @@ describe("PLAN", () => {
     session.enter("plan", "test");
     session.planTool = true;
     askForPlan(session, ["shop/cart.py"], "FILE: shop/cart.py");
-    const outcome = await Effect.runPromise(requestPlan(session).pipe(Effect.provide(Layer.mergeAll(LanguageModel.layerTest(model), Sandbox.layerTest(new TestSandbox(() => undefined))))));
+    const outcome = await Effect.runPromise(requestPlan(session).pipe(Effect.provide(Layer.mergeAll(LanguageModel.layerScripted(model), testSandboxLayer(new TestSandbox(() => undefined))))));
     expect(outcome).toMatchObject({ kind: "plan", plan: good });
     expect(session.plans.map((p) => [p.valid, p.channel ?? p.error])).toEqual([
       [false, expect.stringMatching(/^the submit_plan call's plan is not a plan: plan\[0\]/)],

@@ -55,7 +55,7 @@ function project() {
 
 async function run(repo: string, script: ScriptedModel, failingTests: readonly string[] = FAILING, proposers?: readonly Proposer[]) {
   const config = await configWith({});
-  const layers = Layer.mergeAll(LanguageModel.layerTest(script), Sandbox.layerLocal({ cwd: repo }), Workspace.layer(repo));
+  const layers = Layer.mergeAll(LanguageModel.layerScripted(script), Sandbox.layerLocal({ cwd: repo }), Workspace.layer(repo));
   const options = { rfsn: { failingTests, testCommand: "python3 -m unittest {tests}", ...(proposers ? { proposers } : {}) } };
   return Effect.runPromise(runAgent({ task: TASK, config }, options).pipe(Effect.provide(layers)));
 }

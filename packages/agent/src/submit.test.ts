@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
-import { Sandbox, TestSandbox } from "@graphplan/runtime";
+import { Sandbox } from "@graphplan/runtime";
+import { TestSandbox, testSandboxLayer } from "@graphplan/runtime/testing";
 import { git, shopRepo, status, tempDir } from "./fixtures/repo.js";
 import { applyCheckCommand, patchFormat, patchOfWorkTree, patchProblems } from "./submit.js";
 
@@ -85,7 +86,7 @@ describe("the patch of the work tree", () => {
     const sandbox = new TestSandbox((command) =>
       command.includes("git add -A") ? text : command.includes("git apply --check") ? { exitCode: 1, output: "error: x.py: does not exist in index\n", timedOut: false } : undefined,
     );
-    const result = await Effect.runPromise(patchOfWorkTree(1000).pipe(Effect.provide(Sandbox.layerTest(sandbox))));
+    const result = await Effect.runPromise(patchOfWorkTree(1000).pipe(Effect.provide(testSandboxLayer(sandbox))));
     expect(result).toMatchObject({ ok: false, patch: text, checks: { diffHeader: true, fileMarkers: true, hunks: true, additions: true, applies: false } });
     expect(result.problems).toEqual(["`git apply --check` refuses the patch on a clean checkout of HEAD: error: x.py: does not exist in index"]);
     // The check ran on the file the diff command wrote.

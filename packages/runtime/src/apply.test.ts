@@ -255,7 +255,7 @@ describe("applyPlan", () => {
         const result = yield* applyPlan(plan([{ op: "append", params: { file: "a.py", text: "b\n" } }]), { runPlan: fakeRunner });
         const ws = yield* Workspace;
         return { result, text: yield* ws.read("a.py"), journal: yield* ws.exists(".graphplan") };
-      }).pipe(Effect.provide(Workspace.layerTest({ "a.py": "a\n" }))),
+      }).pipe(Effect.provide(Workspace.layerMemory({ "a.py": "a\n" }))),
     );
     expect(result).toMatchObject({ result: { ok: true, written: ["a.py"] }, text: "a\nb\n", journal: false });
   });

@@ -35,8 +35,8 @@ export { ModelConfigSchema, ModelPriceSchema, KNOWN_PRICES, knownPrice } from ".
 export type { ModelConfig, ModelConfigInput, ModelPrice } from "./model/config.js";
 export { ModelConfigInvalid } from "./model/errors.js";
 export type { LiveModelOptions } from "./model/live.js";
-export { Sandbox, TestSandbox, ExecResultSchema, SandboxFailed, SandboxUnavailable } from "./sandbox/sandbox.js";
-export type { ExecResult, ExecOptions, SandboxShape, TestAnswer } from "./sandbox/sandbox.js";
+export { Sandbox, ExecResultSchema, SandboxFailed, SandboxUnavailable } from "./sandbox/sandbox.js";
+export type { ExecResult, ExecOptions, SandboxShape } from "./sandbox/sandbox.js";
 export type { LocalSandboxOptions } from "./sandbox/local.js";
 export { SANDBOX_LABEL } from "./sandbox/docker.js";
 export type { DockerSandboxOptions } from "./sandbox/docker.js";

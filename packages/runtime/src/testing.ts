@@ -1,9 +1,13 @@
 /**
  * `@graphplan/runtime/testing`: deterministic stand-ins for tests, yours included — a local server
  * that speaks the model providers' wire formats (for the real SDK clients), with answers and faults
- * you script. The scripted model (`LanguageModel.layerTest`) and the table sandbox
- * (`Sandbox.layerTest`) are on the main entry.
+ * you script — and a sandbox that runs no process, answering commands from a table
+ * (`TestSandbox`, `testSandboxLayer`). The scripted model (`LanguageModel.layerScripted`, the
+ * `scripted` provider) and the in-memory workspace (`Workspace.layerMemory`) are on the main entry:
+ * users run them outside tests too.
  */
+export { TestSandbox, testSandboxLayer } from "./sandbox/test-sandbox.js";
+export type { TestAnswer } from "./sandbox/test-sandbox.js";
 export {
   startProviderServer,
   eventually,

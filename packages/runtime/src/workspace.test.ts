@@ -26,7 +26,7 @@ const layers: Array<[string, (files: Record<string, string>) => Layer.Layer<Work
       return Workspace.layer(root);
     },
   ],
-  ["layerTest (memory)", (files) => Workspace.layerTest(files)],
+  ["layerMemory", (files) => Workspace.layerMemory(files)],
 ];
 
 describe.each(layers)("Workspace contract: %s", (_name, make) => {

@@ -99,11 +99,6 @@ export class Workspace extends Context.Service<Workspace, WorkspaceShape>()("@gr
   static layerMemory(files: Iterable<readonly [string, string | Uint8Array]> | Record<string, string | Uint8Array> = {}): Layer.Layer<Workspace> {
     return Layer.sync(Workspace, () => makeMemory(files));
   }
-
-  /** The in-memory workspace of {@link layerMemory}, under the name tests use. */
-  static layerTest(files: Iterable<readonly [string, string | Uint8Array]> | Record<string, string | Uint8Array> = {}): Layer.Layer<Workspace> {
-    return Workspace.layerMemory(files);
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------

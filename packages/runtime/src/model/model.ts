@@ -1,6 +1,6 @@
 /**
  * The LanguageModel service: one chat completion at a time, whatever the provider. The live
- * layers (Anthropic, OpenAI) go through the providers' own SDKs; `LanguageModel.layerTest`
+ * layers (Anthropic, OpenAI) go through the providers' own SDKs; `LanguageModel.layerScripted`
  * replays a script, so agents can be tested deterministically, with no network.
  */
 import * as Context from "effect/Context";
@@ -150,7 +150,7 @@ export class LanguageModel extends Context.Service<LanguageModel, LanguageModelS
   }
 
   /** A scripted model (see {@link ScriptedModel}); pass a `ScriptedModel` to inspect its requests afterwards. */
-  static layerTest(script: readonly ScriptedReply[] | ScriptedModel): Layer.Layer<LanguageModel> {
+  static layerScripted(script: readonly ScriptedReply[] | ScriptedModel): Layer.Layer<LanguageModel> {
     return Layer.succeed(LanguageModel, script instanceof ScriptedModel ? script : new ScriptedModel(script));
   }
 }

@@ -8,7 +8,7 @@ const conversation = (model: ScriptedModel | readonly string[], turns: readonly 
     const replies: string[] = [];
     for (const messages of turns) replies.push((yield* lm.complete(messages)).content);
     return { name: lm.name, replies };
-  }).pipe(Effect.provide(LanguageModel.layerTest(model)));
+  }).pipe(Effect.provide(LanguageModel.layerScripted(model)));
 
 const user = (content: string): ChatMessage[] => [{ role: "user", content }];
 

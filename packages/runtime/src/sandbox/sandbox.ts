@@ -1,7 +1,7 @@
 /**
  * The Sandbox service: where the agent's shell commands run. Live layers run them in a local
  * directory or in a container (through the Docker API, which podman also serves);
- * `Sandbox.layerTest` answers from a table, for tests with no processes at all.
+ * `TestSandbox` of `@graphplan/runtime/testing` answers from a table, for tests with no processes at all.
  */
 import * as Context from "effect/Context";
 import * as Data from "effect/Data";
@@ -54,29 +54,6 @@ export interface SandboxShape {
   readonly exec: (command: string, options?: ExecOptions) => Effect.Effect<ExecResult, SandboxFailed>;
 }
 
-/** A test sandbox's answer to one command: an exec result, or just the output (exit code 0). */
-export type TestAnswer = string | ExecResult;
-
-/**
- * A sandbox that runs nothing: each command is answered by `answer(command)` (a function, or a
- * table from exact command text to answer). A command with no answer exits 127 with
- * `command not found`, like a shell. `commands` records every command received.
- */
-export class TestSandbox implements SandboxShape {
-  readonly description = "test:sandbox";
-  readonly commands: string[] = [];
-
-  constructor(readonly answers: ((command: string) => TestAnswer | undefined) | Readonly<Record<string, TestAnswer>>) {}
-
-  readonly exec = (command: string): Effect.Effect<ExecResult, SandboxFailed> =>
-    Effect.sync(() => {
-      this.commands.push(command);
-      const answer = typeof this.answers === "function" ? this.answers(command) : this.answers[command];
-      if (answer === undefined) return { exitCode: 127, output: `${command.split(/\s+/)[0]}: command not found\n`, timedOut: false };
-      return typeof answer === "string" ? { exitCode: 0, output: answer, timedOut: false } : answer;
-    });
-}
-
 export class Sandbox extends Context.Service<Sandbox, SandboxShape>()("@graphplan/runtime/Sandbox") {
   /** Commands run with `bash -c` in a local directory; a timeout kills the command's whole process group. */
   static layerLocal(options: LocalSandboxOptions): Layer.Layer<Sandbox, SandboxUnavailable> {
@@ -93,8 +70,4 @@ export class Sandbox extends Context.Service<Sandbox, SandboxShape>()("@graphpla
     return Layer.effect(Sandbox, makeDockerSandbox(options));
   }
 
-  /** A sandbox answering from `answers` (see {@link TestSandbox}); pass a `TestSandbox` to inspect its commands afterwards. */
-  static layerTest(answers: TestSandbox | ConstructorParameters<typeof TestSandbox>[0]): Layer.Layer<Sandbox> {
-    return Layer.succeed(Sandbox, answers instanceof TestSandbox ? answers : new TestSandbox(answers));
-  }
 }
