@@ -8,6 +8,18 @@ import { InvalidArgumentError } from "commander";
 import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
+import * as Logger from "effect/Logger";
+
+/**
+ * What the libraries log (a container that could not be removed, ...) goes to stderr as one
+ * `warning: ...` line, like the commands' own warnings, and never into the tables on stdout.
+ */
+export const stderrLogger = Logger.layer([
+  Logger.make(({ message, logLevel }) => {
+    const text = (Array.isArray(message) ? message : [message]).map((m) => (typeof m === "string" ? m : JSON.stringify(m))).join(" ");
+    process.stderr.write(`${logLevel === "Warn" ? "warning" : logLevel.toLowerCase()}: ${text}\n`);
+  }),
+]);
 
 export interface InterruptibleOptions<A> {
   /** The command's name, for unexpected errors (`bench eval: ...`). */
@@ -33,7 +45,7 @@ export async function runInterruptible<A, E>(effect: Effect.Effect<A, E>, option
   };
   process.on("SIGINT", onSigint);
   try {
-    const exit = await Effect.runPromiseExit(effect, { signal: controller.signal });
+    const exit = await Effect.runPromiseExit(Effect.provide(effect, stderrLogger), { signal: controller.signal });
     options.onEnd?.();
     if (Exit.isSuccess(exit)) return options.onSuccess(exit.value);
     if (Cause.hasInterruptsOnly(exit.cause)) {
