@@ -8,7 +8,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildGraph, grammarsFor, loadGrammars } from "@graphplan/graph";
-import { OPERATOR_BY_NAME, PlanSchema, type Plan, type Step } from "@graphplan/primitives";
+import { OPERATOR_BY_NAME, PlanSchema, stepLabel, type Plan, type Step } from "@graphplan/primitives";
 import { applyPlan, Workspace } from "@graphplan/runtime";
 import { detectTier, formalHandlers, runFormalPlan } from "@graphplan/templates";
 import { verifyPlan } from "@graphplan/verifier";
@@ -66,12 +66,6 @@ interface Failure {
 
 const failure = (status: Status, cause: string, error: string): Failure => ({ status, cause, error });
 
-function stepOp(step: Step): string {
-  if ("op" in step) return step.op;
-  if ("template" in step) return `template:${step.template}`;
-  return `fragment:${step.action}`;
-}
-
 const isLegacy = (step: Step): boolean =>
   "op" in step && OPERATOR_BY_NAME.get(step.op)?.kind === "legacy" && (step.params as { locator?: unknown }).locator === undefined;
 
@@ -119,7 +113,7 @@ function planStats(entry: ReportEntry, compiled: CompiledPlan, revisions: number
   const stats: ReportEntry = { ...entry, tiers: {}, ops: {}, locator_kinds: {}, revisions };
   for (const record of compiled.records) {
     count(stats.tiers, tierKey(record.step));
-    count(stats.ops, stepOp(record.step));
+    count(stats.ops, stepLabel(record.step));
     if (record.locator) count(stats.locator_kinds, record.locator);
   }
   stats.steps = compiled.records.length;

@@ -81,3 +81,25 @@ export function planFiles(plan: Plan): string[] {
   for (const step of planParts(plan).steps) visit(step);
   return [...files];
 }
+
+/** A step's label in results, reports and errors: its op, `template:<name>` or `fragment:<action>`. */
+export function stepLabel(step: Step): string {
+  if ("op" in step) return step.op;
+  if ("template" in step) return `template:${step.template}`;
+  return `fragment:${step.action}`;
+}
+
+/** The locator a step addresses, for error messages: a fragment's locator, `params.locator`, or `{file, class_name?, func_name?}`. */
+export function stepLocator(step: Step): unknown {
+  if ("locator" in step) return step.locator;
+  const params = step.params as Record<string, unknown>;
+  if (params["locator"]) return params["locator"];
+  if (typeof params["file"] === "string") {
+    return {
+      file: params["file"],
+      ...(typeof params["class_name"] === "string" ? { class_name: params["class_name"] } : {}),
+      ...(typeof params["func_name"] === "string" ? { func_name: params["func_name"] } : {}),
+    };
+  }
+  return undefined;
+}

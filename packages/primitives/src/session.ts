@@ -23,9 +23,9 @@ import { LEGACY } from "./legacy.js";
 import { runDsl } from "./dsl.js";
 import { LEGACY_TO_PRIMITIVE, OPERATOR_BY_NAME } from "./registry.js";
 import { FileNotFound, InvalidParams, PostconditionFailed, InvalidPlan, OperatorRedefined, RecursionLimit, StepFailed, UnknownOperator, UnsupportedLanguage } from "./errors.js";
-import { planParts, StepSchema, type DslStep, type OperatorDefinition, type Step } from "./plan.js";
+import { planParts, stepLabel, stepLocator, StepSchema, type DslStep, type OperatorDefinition, type Step } from "./plan.js";
 import { lineStartsOf, parseFull, reparseWithRanges } from "./reparse.js";
-import { closestOperators, paramIssues, parseParams, stepLocator, stepName, validatePlan } from "./validate.js";
+import { closestOperators, paramIssues, parseParams, validatePlan } from "./validate.js";
 
 /** What a step handler may read and do. */
 export interface HandlerContext {
@@ -567,7 +567,7 @@ export class PlanSession {
       return { ok: false, step: index, op, error: new StepFailed(index, op, undefined, new InvalidParams(op, paramIssues(parsed.error, step))) };
     }
     const valid = parsed.data;
-    const op = stepName(valid);
+    const op = stepLabel(valid);
     const scope = new StepScope(this.#committed);
     const runner = new Runner(scope, this.#custom, this.#options);
     let output: unknown;

@@ -49,15 +49,3 @@ export function validatePlan(plan: unknown): Plan {
   if (!parsed.success) throw new InvalidPlan(formatIssues(parsed.error));
   return parsed.data;
 }
-
-/** A step's label in results and errors: its op, `template:<name>` or `fragment`. */
-export const stepName = (step: Step): string => ("op" in step ? step.op : "template" in step ? `template:${step.template}` : "fragment");
-
-/** The locator a step addresses (for error messages): `params.locator`, a fragment's locator, or `{file, class_name?, func_name?}`. */
-export function stepLocator(step: Step): unknown {
-  const params = ("params" in step ? step.params : undefined) as Record<string, unknown> | undefined;
-  if ("locator" in step && step.locator) return step.locator;
-  if (params?.locator) return params.locator;
-  if (typeof params?.file === "string") return { file: params.file, ...(typeof params.class_name === "string" ? { class_name: params.class_name } : {}), ...(typeof params.func_name === "string" ? { func_name: params.func_name } : {}) };
-  return undefined;
-}

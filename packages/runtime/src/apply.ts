@@ -13,7 +13,7 @@
 import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
 import { grammarsFor, loadGrammars } from "@graphplan/graph";
-import { planFiles, planParts, runPlan } from "@graphplan/primitives";
+import { planFiles, planParts, runPlan, stepLabel, stepLocator } from "@graphplan/primitives";
 import { formalHandlers } from "@graphplan/templates";
 import type { Plan, Step } from "@graphplan/primitives";
 import {
@@ -112,22 +112,6 @@ export interface RecoverReport {
 }
 
 export type RecoverError = PathOutsideWorkspace | FileNotFound | WorkspaceIOError | JournalCorrupt;
-
-/** The label of a step in reports: its op, `template:<name>` or `fragment:<action>`. */
-export function stepLabel(step: Step): string {
-  if ("op" in step) return step.op;
-  if ("template" in step) return `template:${step.template}`;
-  return `fragment:${step.action}`;
-}
-
-/** The locator a step addresses, for error reports: `params.locator`, a fragment's locator, or `{file}`. */
-export function stepLocator(step: Step): unknown {
-  if ("locator" in step) return step.locator;
-  const params = step.params as Record<string, unknown>;
-  if (params.locator !== undefined) return params.locator;
-  if (typeof params.file === "string") return { file: params.file };
-  return undefined;
-}
 
 /** The confined journal directory and file for `options`, or `PathOutsideWorkspace`. */
 const journalOf = (ws: { readonly root: string }, options: { journalDir?: string } | undefined) => {

@@ -1,6 +1,6 @@
 export { Workspace, TEMP_MARKER } from "./workspace.js";
 export type { WorkspaceShape, WorkspaceEntry } from "./workspace.js";
-export { applyPlan, recover, stepLabel } from "./apply.js";
+export { applyPlan, recover } from "./apply.js";
 export type {
   ApplyOptions,
   ApplyResult,

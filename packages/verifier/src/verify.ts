@@ -121,7 +121,8 @@ function planShape(plan: unknown, report: (issue: Omit<Issue, "step" | "op">) =>
   return { steps, operators };
 }
 
-const stepLabel = (raw: unknown): string => {
+/** What the checks dispatch on and issues name a step by: its op, its template's bare name, "fragment", or "?" when the step names none (unlike `stepLabel`, this reads unparsed input). */
+const operatorKey = (raw: unknown): string => {
   if (!isObject(raw)) return "?";
   if (typeof raw["op"] === "string") return raw["op"];
   if (typeof raw["template"] === "string") return raw["template"];
@@ -135,7 +136,7 @@ function checkSchema(raw: unknown, custom: ReadonlyMap<string, OperatorDefinitio
     report({ layer: "0", severity: "error", message: "the step is not an object", fix: 'write {"op": "...", "params": {...}}' });
     return undefined;
   }
-  const label = stepLabel(raw);
+  const label = operatorKey(raw);
   if (label === "?") {
     report({ layer: "0", severity: "error", message: 'the step has no "op", "template" or "fragment"', fix: 'give the operator as "op" (or a template as "template", a typed fragment as "fragment")' });
     return undefined;
@@ -322,7 +323,7 @@ export class PlanVerifier {
     // Mistakes whose intent is certain are corrected (the run corrects them the same way) and said.
     const { plan, corrections } = normalizePlan(raw, { root: options.root });
     for (const c of corrections) {
-      this.#issues.push({ step: c.step, op: c.step === null ? "plan" : stepLabel(stepAt(plan, c.step)), layer: "0", severity: "warning", message: `corrected: ${c.message}`, fix: "write the step that way next time" });
+      this.#issues.push({ step: c.step, op: c.step === null ? "plan" : operatorKey(stepAt(plan, c.step)), layer: "0", severity: "warning", message: `corrected: ${c.message}`, fix: "write the step that way next time" });
     }
     const shape = planShape(plan, (i) => this.#issues.push({ ...i, step: null, op: "plan" }));
     this.#steps = shape?.steps ?? [];
@@ -395,7 +396,7 @@ export class PlanVerifier {
   #verifyStep(index: number, raw: unknown): void {
     const sim = this.#sim;
     const graph = this.#graph;
-    const label = stepLabel(raw);
+    const label = operatorKey(raw);
     let blocked = false;
     /** Set once the step has been run: an error about its effect may come from the wrong node. */
     let positional: string | undefined;
