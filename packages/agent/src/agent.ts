@@ -16,7 +16,7 @@ import type { LimitsExceeded } from "./errors.js";
 import { executePhase } from "./execute.js";
 import { explore } from "./explore.js";
 import { graphPhase } from "./graph.js";
-import { stepLoop } from "./loop.js";
+import { stepLoop } from "./step-loop.js";
 import { askForPlan, requestPlan } from "./plan.js";
 import { rfsnStrategy, type RfsnOptions } from "./rfsn.js";
 import { Session } from "./session.js";

@@ -10,7 +10,7 @@ import { CATALOG, catalogPrompt, compactCatalogPrompt, planJsonSchema } from "@g
 import { explore } from "./explore.js";
 import { SHOP, bash, configWith, json, read } from "./fixtures/repo.js";
 import { graphPhase } from "./graph.js";
-import { stepLoop } from "./loop.js";
+import { stepLoop } from "./step-loop.js";
 import { askForPlan, requestPlan } from "./plan.js";
 import { Session } from "./session.js";
 import { verifyPhase } from "./verify.js";
