@@ -6,8 +6,8 @@
  * accepted step is still run by the engine.
  */
 import { codeEnd, type LanguageId } from "@graphplan/graph";
-import { deleteEditsFor, lineIndent, outerNode, placements, type Edit } from "@graphplan/primitives";
-import type { Node, Tree } from "web-tree-sitter";
+import { deleteEditsFor, lineIndent, outerNode, placements, type Edit, type ParsedDoc } from "@graphplan/primitives";
+import type { Node } from "web-tree-sitter";
 
 const isBlank = (line: string): boolean => line.trim() === "";
 
@@ -37,15 +37,8 @@ function onlyCommentAfter(source: string, language: LanguageId, index: number): 
   return (COMMENT_START[language] ?? /^(\/\/|\/\*)/).test(rest);
 }
 
-export interface Doc {
-  readonly path: string;
-  readonly source: string;
-  readonly language: LanguageId;
-  readonly tree: Tree;
-}
-
 /** The edit replace_node would make on `node` with `replacement` (first indentation reading). */
-export function predictReplace(doc: Doc, node: Node, replacement: string): Edit {
+export function predictReplace(doc: ParsedDoc, node: Node, replacement: string): Edit {
   const r = trimBlankLines(replacement).code;
   const head = r.trimStart();
   let target = node;
@@ -57,7 +50,7 @@ export function predictReplace(doc: Doc, node: Node, replacement: string): Edit 
 }
 
 /** The edit insert_after_node would make after `node`. */
-export function predictInsertAfter(doc: Doc, node: Node, code: string, separator: string): Edit {
+export function predictInsertAfter(doc: ParsedDoc, node: Node, code: string, separator: string): Edit {
   const anchor = outerNode(node, doc.language);
   const end = codeEnd(anchor, doc.language).endIndex;
   const { code: c, leading } = trimBlankLines(code);
@@ -68,7 +61,7 @@ export function predictInsertAfter(doc: Doc, node: Node, code: string, separator
 }
 
 /** The edit insert_before_node would make before `node`. */
-export function predictInsertBefore(doc: Doc, node: Node, code: string, separator: string): Edit {
+export function predictInsertBefore(doc: ParsedDoc, node: Node, code: string, separator: string): Edit {
   const anchor = outerNode(node, doc.language);
   const start = anchor.startIndex;
   const { code: c, leading } = trimBlankLines(code);
@@ -84,6 +77,6 @@ export function predictInsertBefore(doc: Doc, node: Node, code: string, separato
 }
 
 /** The edits delete_node would make. */
-export function predictDelete(doc: Doc, node: Node): readonly Edit[] {
+export function predictDelete(doc: ParsedDoc, node: Node): readonly Edit[] {
   return deleteEditsFor(doc, node);
 }

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars, parse, type Node, type Tree } from "@graphplan/graph";
 import { InvalidLocator, LocatorNotFound, resolveOne } from "@graphplan/locators";
-import { applyEdits, FileNotFound, PostconditionFailed } from "@graphplan/primitives";
+import { applyEdits, FileNotInPlan, PostconditionFailed } from "@graphplan/primitives";
 import { executeFragment, FragmentInvalid, FragmentLanguageUnsupported, fragmentEdit, nodeBlock, placeBlock, reindent, type Fragment, type PlaceAction } from "./index.js";
 import { cpythonParse } from "@graphplan/testkit";
 
@@ -120,7 +120,7 @@ describe("executeFragment", () => {
     const elif = { kind: "elif_clause", properties: { condition: "x" }, children: [{ kind: "pass_statement" }] };
     expect(() => executeFragment({ fragment: elif, action: "insert_after", locator: { file: "s.py", kind: "return", parent: { kind: "method", name: "load" } } }, files)).toThrow(PostconditionFailed);
     expect(() => executeFragment({ fragment: guard, locator: { file: "s.py", kind: "method", name: "nope" } }, files)).toThrow(LocatorNotFound);
-    expect(() => executeFragment({ fragment: guard, locator: { file: "t.py", kind: "method", name: "load" } }, files)).toThrow(FileNotFound);
+    expect(() => executeFragment({ fragment: guard, locator: { file: "t.py", kind: "method", name: "load" } }, files)).toThrow(FileNotInPlan);
     expect(() => executeFragment({ fragment: guard, locator: { file: "a.js", kind: "call" } }, files)).toThrow(FragmentLanguageUnsupported);
     expect(() => executeFragment({ fragment: guard, locator: { kind: "call" } }, files)).toThrow(InvalidLocator);
   });

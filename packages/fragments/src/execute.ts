@@ -4,7 +4,7 @@
  */
 import { detectLanguage, withTree } from "@graphplan/graph";
 import { LocatorSchema, resolveOne, InvalidLocator } from "@graphplan/locators";
-import { applyEdits, errorSpans, newSyntaxErrors, FileNotFound, PostconditionFailed, type Edit } from "@graphplan/primitives";
+import { applyEdits, errorSpans, newSyntaxErrors, FileNotInPlan, PostconditionFailed, type Edit } from "@graphplan/primitives";
 import { pythonProblems } from "./code.js";
 import { fragmentEdit, FragmentLanguageUnsupported } from "./edit.js";
 import type { PlaceAction } from "./place.js";
@@ -24,7 +24,7 @@ export interface FragmentResult {
 
 /**
  * Applies a fragment step to `files` (path → text). Throws tagged errors: `FragmentInvalid`,
- * `InvalidLocator` / `LocatorNotFound` / `LocatorAmbiguous`, `FileNotFound`,
+ * `InvalidLocator` / `LocatorNotFound` / `LocatorAmbiguous`, `FileNotInPlan`,
  * `FragmentLanguageUnsupported`, `PostconditionFailed` (the result would not parse). Pure.
  */
 export function executeFragment(step: FragmentStep, files: ReadonlyMap<string, string> | Readonly<Record<string, string>>): FragmentResult {
@@ -33,7 +33,7 @@ export function executeFragment(step: FragmentStep, files: ReadonlyMap<string, s
   const file = locator.data.file;
   const all = files instanceof Map ? files : new Map(Object.entries(files as Record<string, string>));
   const source = all.get(file);
-  if (source === undefined) throw new FileNotFound(file, [...all.keys()]);
+  if (source === undefined) throw new FileNotInPlan(file, [...all.keys()]);
   const language = detectLanguage(file);
   if (language !== "python") throw new FragmentLanguageUnsupported(file, language);
   return withTree(source, language, (tree) => {

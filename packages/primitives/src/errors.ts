@@ -47,8 +47,8 @@ export class UnknownOperator extends Error {
   }
 }
 
-export class FileNotFound extends Error {
-  readonly _tag = "FileNotFound";
+export class FileNotInPlan extends Error {
+  readonly _tag = "FileNotInPlan";
   constructor(
     readonly file: string,
     readonly known: readonly string[],

@@ -4,6 +4,8 @@ export { applyEdits, sortEdits, mapOffset, composeEdits, OverlappingEdits, EditO
 export type { Edit } from "./edits.js";
 export { primitiveEdits, applyPrimitive, locate, locateRegion } from "./api.js";
 export type { PrimitiveError } from "./api.js";
+export { isRunError } from "./run-error.js";
+export type { RunError } from "./run-error.js";
 export { deleteEditsFor, applyChecked, MUTATORS } from "./primitives.js";
 export type { Doc, ParsedDoc, Alternatives, Applied, LocateOutput, LocatedNode, RegionOutput, MutatorName } from "./primitives.js";
 export { errorSpans, errorSpansAfter, newSyntaxErrors } from "./check.js";
@@ -32,7 +34,7 @@ export {
   PreconditionFailed,
   InvalidParams,
   UnknownOperator,
-  FileNotFound,
+  FileNotInPlan,
   UnsupportedLanguage,
   PatternNotFound,
   PatternAmbiguous,

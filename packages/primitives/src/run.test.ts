@@ -89,7 +89,7 @@ describe("runPlan", () => {
 
   test("missing file, unsupported language and bad params are tagged", () => {
     const missing = runPlan([{ op: "delete_node", params: { locator: { kind: "function", name: "a", file: "nope.py" } } }], files());
-    expect(!missing.ok && missing.error.cause).toMatchObject({ _tag: "FileNotFound", file: "nope.py" });
+    expect(!missing.ok && missing.error.cause).toMatchObject({ _tag: "FileNotInPlan", file: "nope.py" });
     const text = runPlan([{ op: "delete_node", params: { locator: { kind: "function", file: "notes.txt" } } }], new Map([["notes.txt", "hi"]]));
     expect(!text.ok && text.error.cause).toMatchObject({ _tag: "UnsupportedLanguage" });
     const params = runPlan([{ op: "replace_node", params: { locator: { kind: "function", name: "a", file: "a.py" } } }], files());

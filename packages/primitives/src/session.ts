@@ -22,14 +22,14 @@ import { COMPOSED, type View } from "./composed.js";
 import { LEGACY } from "./legacy.js";
 import { runDsl } from "./dsl.js";
 import { LEGACY_TO_PRIMITIVE, OPERATOR_BY_NAME } from "./registry.js";
-import { FileNotFound, InvalidParams, PostconditionFailed, InvalidPlan, OperatorRedefined, RecursionLimit, StepFailed, UnknownOperator, UnsupportedLanguage } from "./errors.js";
+import { FileNotInPlan, InvalidParams, PostconditionFailed, InvalidPlan, OperatorRedefined, RecursionLimit, StepFailed, UnknownOperator, UnsupportedLanguage } from "./errors.js";
 import { planParts, stepLabel, stepLocator, StepSchema, type DslStep, type OperatorDefinition, type Step } from "./plan.js";
 import { lineStartsOf, parseFull, reparseWithRanges } from "./reparse.js";
 import { closestOperators, paramIssues, parseParams, validatePlan } from "./validate.js";
 
 /** What a step handler may read and do. */
 export interface HandlerContext {
-  /** Current text of a plan file (after the earlier steps). Throws `FileNotFound`. */
+  /** Current text of a plan file (after the earlier steps). Throws `FileNotInPlan`. */
   source(file: string): string;
   /** Grammar of a file. Throws `UnsupportedLanguage`. */
   language(file: string): LanguageId;
@@ -135,7 +135,7 @@ class StepScope {
     const list = this.changes.get(file);
     if (list) return list[list.length - 1]!.version.source;
     const text = this.committed.text(file);
-    if (text === undefined) throw new FileNotFound(file, this.committed.paths());
+    if (text === undefined) throw new FileNotInPlan(file, this.committed.paths());
     return text;
   }
 
@@ -510,14 +510,14 @@ export class PlanSession {
     return this.#files.get(file);
   }
 
-  /** Current text of a file. Throws `FileNotFound`. */
+  /** Current text of a file. Throws `FileNotInPlan`. */
   source(file: string): string {
     const text = this.#files.get(file);
-    if (text === undefined) throw new FileNotFound(file, this.paths());
+    if (text === undefined) throw new FileNotInPlan(file, this.paths());
     return text;
   }
 
-  /** Grammar of a file. Throws `FileNotFound` or `UnsupportedLanguage`. */
+  /** Grammar of a file. Throws `FileNotInPlan` or `UnsupportedLanguage`. */
   language(file: string): LanguageId {
     this.source(file);
     const language = this.#languageOf(file);

@@ -17,3 +17,5 @@ export type { Files, FileEdits } from "./workspace.js";
 export { normalizePlan, underRoot } from "./normalize.js";
 export type { PlanCorrection, NormalizeOptions } from "./normalize.js";
 export { SYNONYMS, synonymOf } from "./synonyms.js";
+export { isStepError } from "./step-error.js";
+export type { StepError } from "./step-error.js";

@@ -6,7 +6,7 @@
  */
 import { detectFileLanguage, parse, syntaxErrors, withTree, type LanguageId, type Node, type Tree } from "@graphplan/graph";
 import { resolveOne } from "@graphplan/locators";
-import { applyEdits, errorSpans, newSyntaxErrors, FileNotFound, type Edit, type HandlerContext, type ParsedDoc } from "@graphplan/primitives";
+import { applyEdits, errorSpans, newSyntaxErrors, FileNotInPlan, type Edit, type HandlerContext, type ParsedDoc } from "@graphplan/primitives";
 
 /** File path → text; a Map or a plain object. */
 export type Files = ReadonlyMap<string, string> | Readonly<Record<string, string>>;
@@ -81,7 +81,7 @@ function fileDocs(files: Map<string, string>): Docs {
   const trees = new Map<string, Tree>();
   const source = (file: string): string => {
     const text = files.get(file);
-    if (text === undefined) throw new FileNotFound(file, [...files.keys()]);
+    if (text === undefined) throw new FileNotInPlan(file, [...files.keys()]);
     return text;
   };
   // By extension; a `.h` header by its text (C or C++), decided on first use.

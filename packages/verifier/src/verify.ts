@@ -5,8 +5,8 @@
  * the others.
  */
 import { grammarsFor, loadGrammars, type Graph } from "@graphplan/graph";
-import { isLocatorError, resolveLocator } from "@graphplan/locators";
-import { normalizePlan, suggestName } from "@graphplan/templates";
+import { resolveLocator } from "@graphplan/locators";
+import { isStepError, normalizePlan, suggestName } from "@graphplan/templates";
 import {
   findPattern,
   OPERATOR_BY_NAME,
@@ -219,30 +219,40 @@ function viewOf(index: number, label: string, step: Step): StepView {
   return { index, op: label, params, locators, files };
 }
 
+const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** A case the switch above forgot: a type error at compile time, a bug at run time. */
+function absurd(error: never): never {
+  throw new Error(`an error the verifier does not know: ${errorMessage(error)}`);
+}
+
 function failureIssue(error: unknown): Omit<Issue, "step" | "op"> {
-  if (isLocatorError(error)) {
-    const { message, fix } = locatorMessage(error);
-    return { layer: "0b", severity: "error", file: error._tag === "InvalidLocator" ? undefined : error.file, message, fix };
-  }
-  const e = error as { _tag?: string; message?: string; file?: string; syntaxErrors?: readonly { line: number; column: number; kind: string; text: string }[]; reason?: string };
-  const message = e.message ?? String(error);
-  switch (e._tag) {
-    case "PatternNotFound":
-      return { layer: "1", severity: "error", file: e.file, message, fix: "copy the file's exact text into the pattern, or use an AST locator (replace_node)" };
-    case "PostconditionFailed":
-      if (e.syntaxErrors && e.syntaxErrors.length) {
-        const where = e.syntaxErrors.slice(0, 3).map((s) => `line ${s.line}:${s.column + 1} ${s.kind === "MISSING" ? `missing ${s.text}` : `unexpected ${JSON.stringify(s.text)}`}`).join("; ");
-        return { layer: "5", severity: "error", file: e.file, line: e.syntaxErrors[0]!.line, message: `Replacement produces syntax error in ${e.file}: ${where}`, fix: "fix the new code so it parses in place: balanced brackets and quotes, a complete statement, indentation that matches the target" };
-      }
-      return { layer: "5", severity: "error", file: e.file, message, fix: "change the step so that its postcondition holds" };
-    case "TransformBrokeSyntax": {
-      const errors = (error as { errors?: readonly { line: number; text: string }[] }).errors ?? [];
-      return { layer: "5", severity: "error", file: e.file, ...(errors[0] ? { line: errors[0].line } : {}), message, fix: "fix the new code so it is valid Python where it goes" };
+  if (!isStepError(error)) return { layer: "0", severity: "error", message: `the step fails: ${errorMessage(error)}`, fix: "change the step as the message says" };
+  const message = error.message;
+  const failed = { layer: "0", severity: "error", message: `the step fails: ${message}`, fix: "change the step as the message says" } as const;
+  switch (error._tag) {
+    case "LocatorNotFound":
+    case "LocatorAmbiguous":
+    case "InvalidQuery":
+    case "UnknownKind":
+    case "InvalidLocator": {
+      const { message, fix } = locatorMessage(error);
+      return { layer: "0b", severity: "error", file: error._tag === "InvalidLocator" ? undefined : error.file, message, fix };
     }
+    case "PatternNotFound":
+      return { layer: "1", severity: "error", file: error.file, message, fix: "copy the file's exact text into the pattern, or use an AST locator (replace_node)" };
+    case "PostconditionFailed":
+      if (error.syntaxErrors.length) {
+        const where = error.syntaxErrors.slice(0, 3).map((s) => `line ${s.line}:${s.column + 1} ${s.kind === "MISSING" ? `missing ${s.text}` : `unexpected ${JSON.stringify(s.text)}`}`).join("; ");
+        return { layer: "5", severity: "error", file: error.file, line: error.syntaxErrors[0]!.line, message: `Replacement produces syntax error in ${error.file}: ${where}`, fix: "fix the new code so it parses in place: balanced brackets and quotes, a complete statement, indentation that matches the target" };
+      }
+      return { layer: "5", severity: "error", file: error.file, message, fix: "change the step so that its postcondition holds" };
+    case "TransformBrokeSyntax":
+      return { layer: "5", severity: "error", file: error.file, ...(error.errors[0] ? { line: error.errors[0].line } : {}), message, fix: "fix the new code so it is valid Python where it goes" };
     case "NameCollision":
-      return { layer: "4", severity: "error", file: e.file, message, fix: "choose a new name that is not used in that scope" };
+      return { layer: "4", severity: "error", file: error.file, message, fix: "choose a new name that is not used in that scope" };
     case "LineOutOfRange":
-      return { layer: "0", severity: "error", file: e.file, message, fix: "use a line inside the file as it is when the step runs, or an AST locator" };
+      return { layer: "0", severity: "error", file: error.file, message, fix: "use a line inside the file as it is when the step runs, or an AST locator" };
     case "InvalidParams":
     case "UnknownOperator":
     case "InvalidPlan":
@@ -250,11 +260,26 @@ function failureIssue(error: unknown): Omit<Issue, "step" | "op"> {
     case "ParamsInvalid":
     case "UnknownTemplate":
       return { layer: "0", severity: "error", message, fix: "correct the step's parameters as the message says" };
-    case "FileNotFound":
-    case "FileMissing":
-      return { layer: "0", severity: "error", file: e.file, message, fix: "use the path of an existing file, relative to the workspace root" };
+    case "FileNotInPlan":
+      return { layer: "0", severity: "error", file: error.file, message, fix: "use the path of an existing file, relative to the workspace root" };
+    case "PatternAmbiguous":
+    case "PreconditionFailed":
+    case "TransformRejected":
+    case "BindingNotFound":
+    case "LanguageNotSupported":
+    case "FragmentLanguageUnsupported":
+    case "UnsupportedLanguage":
+      return { ...failed, file: "file" in error ? error.file : undefined };
+    case "GrammarNotLoaded":
+    case "OverlappingEdits":
+    case "EditOutOfRange":
+    case "OperatorRedefined":
+    case "RecursionLimit":
+    case "UnresolvedVariable":
+    case "InvalidCondition":
+      return failed;
     default:
-      return { layer: "0", severity: "error", file: e.file, message: `the step fails: ${message}`, fix: "change the step as the message says" };
+      return absurd(error);
   }
 }
 
