@@ -2,5 +2,4 @@ export { verifyPlan, verifyPlanSync, PlanVerifier } from "./verify.js";
 export type { VerifyOptions } from "./verify.js";
 export { renderIssue, revisionPrompt, toResult, IssueSchema, VerifyResultSchema, LAYERS, LEVELS } from "./issues.js";
 export type { Issue, VerifyResult, Layer, Level, Severity, RevisionPromptOptions } from "./issues.js";
-export { PYTHON_BUILTINS } from "@graphplan/templates";
 export { moduleMayDenote } from "./modules.js";

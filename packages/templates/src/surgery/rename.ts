@@ -6,7 +6,7 @@
  */
 import { withTree, type Node, type Tree } from "@graphplan/graph";
 import { applyEdits, mapOffset, type Edit } from "@graphplan/primitives";
-import { analyzePython, scopeLabel, type Occurrence, type Scope, type ScopeAnalysis } from "../scope/python.js";
+import { analyzePython, scopeLabel, type Occurrence, type Scope, type ScopeAnalysis } from "@graphplan/scope";
 
 /** The new name is already bound where the renamed binding lives, or would capture / be captured. */
 export class NameCollision extends Error {

@@ -5,7 +5,7 @@ import { placeBlock } from "@graphplan/fragments";
 import { type Edit } from "@graphplan/primitives";
 import { defineOperator } from "../operator.js";
 import { codeParam, p } from "../params.js";
-import { analyzePython, scopeLabel, type Occurrence } from "../scope/python.js";
+import { analyzePython, scopeLabel, type Occurrence } from "@graphplan/scope";
 import { addEdit, TransformRejected, type FileEdits, type Target } from "../workspace.js";
 import { deletionEdits } from "../surgery/nodes.js";
 import { PY_AND_JS, PY_ONLY, enclosingStatement, fieldOf, parenthesizeFor, within } from "./syntax.js";

@@ -5,7 +5,7 @@
  * step's change updates them ({@link carryModuleScope}); a region of new code is resolved by
  * analyzing only the top-level statements it touches, entering only the bodies it overlaps.
  */
-import { analyzePython, isPythonBuiltin } from "@graphplan/templates";
+import { analyzePython, isPythonBuiltin } from "@graphplan/scope";
 import type { Node } from "web-tree-sitter";
 import type { Doc, FileChange } from "../sim.js";
 import type { NameUse, ScopeModel } from "./types.js";
