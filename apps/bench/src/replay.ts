@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { buildGraph, grammarsFor, loadGrammars } from "@graphplan/graph";
 import { OPERATOR_BY_NAME, PlanSchema, stepLabel, type Plan, type Step } from "@graphplan/primitives";
 import { applyPlan, Workspace } from "@graphplan/runtime";
-import { detectTier, formalHandlers, runFormalPlan } from "@graphplan/templates";
+import { detectTier, runFormalPlan } from "@graphplan/templates";
 import { verifyPlan } from "@graphplan/verifier";
 import { changedBytes, compile, CompileError, gitDiff, parseUnifiedDiff, PatchError, postImages, preImagePaths, type CompiledPlan, type FilePatch, type Tier } from "@graphplan/compiler";
 import { Effect, Result } from "effect";
@@ -212,7 +212,7 @@ export async function replayInstance(line: DatasetLine, repos: Repositories, opt
     const parsed = PlanSchema.safeParse(JSON.parse(planText));
     if (!parsed.success) return finish(stats, failure("verify_error", "plan_schema", parsed.error.message));
     plan = parsed.data;
-    const verdict = await verifyPlan(plan, pre, graph, { handlers: formalHandlers });
+    const verdict = await verifyPlan(plan, pre, graph);
     phase("verify");
     await writeFile(join(dir, "warnings.json"), `${JSON.stringify({ passed: verdict.passed, errors: verdict.errors, warnings: verdict.warnings }, null, 2)}\n`);
     stats.warnings = verdict.warnings.length;

@@ -805,10 +805,6 @@ function legacyReplacement(
   return undefined;
 }
 
-/**
- * Compiles a unified diff against the pre-images in `files` (path → text) into a plan, with
- * what the compiler knows of each step. Throws `CompileError` and `PatchError`.
- */
 /** The defaults: the templates' handlers, tier detection and forecasts, every suggester. */
 export const DEFAULT_COMPILE_OPTIONS: CompileOptions = {
   handlers: formalHandlers,
@@ -817,6 +813,10 @@ export const DEFAULT_COMPILE_OPTIONS: CompileOptions = {
   forecast: (step, doc) => forecastFormal(step, doc) ?? stepEdits(step, new Map([[doc.path, doc.source]])).get(doc.path),
 };
 
+/**
+ * Compiles a unified diff against the pre-images in `files` (path → text) into a plan, with
+ * what the compiler knows of each step. Throws `CompileError` and `PatchError`.
+ */
 export function compile(files: ReadonlyMap<string, string>, unifiedDiff: string, overrides: CompileOptions = {}): CompiledPlan {
   const options: CompileOptions = { ...DEFAULT_COMPILE_OPTIONS, ...overrides };
   const patches = parseUnifiedDiff(unifiedDiff);

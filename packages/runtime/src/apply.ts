@@ -13,8 +13,8 @@
 import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
 import { grammarsFor, loadGrammars } from "@graphplan/graph";
-import { planFiles, planParts, runPlan, stepLabel, stepLocator } from "@graphplan/primitives";
-import { formalHandlers } from "@graphplan/templates";
+import { planFiles, planParts, stepLabel, stepLocator } from "@graphplan/primitives";
+import { runFormalPlan } from "@graphplan/templates";
 import type { Plan, Step } from "@graphplan/primitives";
 import {
   AmbiguousPath,
@@ -154,7 +154,7 @@ export function applyPlan(plan: Plan, options: ApplyOptions = {}): Effect.Effect
       // runPlan is pure and synchronous: the grammars of the plan's files must be loaded first.
       yield* Effect.promise(() => loadGrammars(grammarsFor(texts.keys())));
       // Every tier runs by default: tier 1 surgery, tier 2 templates, tier 3 fragments.
-      runner = (p, f) => runPlan(p, f, { handlers: formalHandlers });
+      runner = (p, f) => runFormalPlan(p, f);
     }
     const outcome = runner(plan, texts);
     if (!outcome.ok && outcome.failedStep < 0) return yield* new PlanRejected({ cause: outcome.error });
