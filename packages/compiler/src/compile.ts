@@ -262,7 +262,11 @@ interface FileState {
   readonly postTree: Tree;
 }
 
-/** Compiles one file's change from `pre` to `post` into steps. */
+/**
+ * Compiles one file's change from `pre` to `post` into steps. Long on purpose: it is the one loop
+ * that owns the file's state (its text and tree after each accepted step) and both trees' lifetimes,
+ * which `try`/`finally` frees; each change is delegated to `stepsForChange`.
+ */
 function compileFile(file: string, language: LanguageId, pre: string, post: string, options: CompileOptions): StepRecord[] {
   const tierOf = options.tierOf ?? ((step: Step) => detectTier(step) as Tier);
   const handlers = options.handlers;
@@ -370,7 +374,11 @@ function compileFile(file: string, language: LanguageId, pre: string, post: stri
   }
 }
 
-/** Steps that reproduce `change` exactly, the nicest first; `undefined` when none does. */
+/**
+ * Steps that reproduce `change` exactly, the nicest first; `undefined` when none does. Long on
+ * purpose: it is the ordered list of tries (suggesters of higher tiers, then node operators, then
+ * the enclosing node), each a few lines, that stops at the first step whose result is exact.
+ */
 function stepsForChange(
   state: FileState,
   change: Change,

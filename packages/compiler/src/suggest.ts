@@ -331,7 +331,10 @@ type Fragment = { kind: string; properties?: Record<string, unknown>; children?:
 
 const text = (n: Node | null | undefined): string | undefined => n?.text;
 
-/** The fragment of a Python statement node, when every part of it has a fragment kind (no comments). */
+/**
+ * The fragment of a Python statement node, when every part of it has a fragment kind (no comments).
+ * Long on purpose: one case per statement kind of the fragment schema, each a few lines.
+ */
 export function fragmentOf(node: Node): Fragment | undefined {
   const body = (block: Node | null | undefined): Fragment[] | undefined => {
     if (!block) return undefined;

@@ -85,7 +85,11 @@ interface Side {
   readonly node: Node;
 }
 
-/** Computes the changes from `pre` to `post` (roots of trees parsed from `preSource`/`postSource`). */
+/**
+ * Computes the changes from `pre` to `post` (roots of trees parsed from `preSource`/`postSource`).
+ * Long on purpose: `diffPair` and `diffChildren` recurse into each other and share the two sources
+ * and the cost model as closures; the child alignment, which needs neither, is `alignChildren`.
+ */
 export function diffTrees(
   preRoot: Node,
   preSource: string,
@@ -154,55 +158,9 @@ export function diffTrees(
     const q = Q.node;
     const pc = p.children.filter((n): n is Node => n !== null);
     const qc = q.children.filter((n): n is Node => n !== null);
-    const pKeys = pc.map((n) => `${n.type}\u0000${text(preSource, n)}`);
-    const qKeys = qc.map((n) => `${n.type}\u0000${text(postSource, n)}`);
 
-    // Aligned pairs, in order: [pre index, post index]; equal ones and paired changed ones.
-    const pairs: Array<{ i: number; j: number }> = [];
-    let i = 0;
-    let j = 0;
-    const pendingP: number[] = [];
-    const pendingQ: number[] = [];
-    const flushGap = (): void => {
-      if (pendingP.length === 0 && pendingQ.length === 0) return;
-      // Pair leftovers by identity: type, and name for definitions.
-      const key = (n: Node) => definitionKey(n, language) ?? n.type;
-      const gp = pendingP.map((k) => key(pc[k]!));
-      const gq = pendingQ.map((k) => key(qc[k]!));
-      let a = 0;
-      let b = 0;
-      for (const part of diffArrays(gp, gq)) {
-        const count = part.count ?? part.value.length;
-        if (!part.added && !part.removed) {
-          for (let k = 0; k < count; k++) pairs.push({ i: pendingP[a + k]!, j: pendingQ[b + k]! });
-          a += count;
-          b += count;
-        } else if (part.removed) a += count;
-        else b += count;
-      }
-      pendingP.length = 0;
-      pendingQ.length = 0;
-    };
-    for (const part of diffArrays(pKeys, qKeys)) {
-      const count = part.count ?? part.value.length;
-      if (!part.added && !part.removed) {
-        flushGap();
-        for (let k = 0; k < count; k++) pairs.push({ i: i + k, j: j + k });
-        i += count;
-        j += count;
-      } else if (part.removed) {
-        for (let k = 0; k < count; k++) pendingP.push(i + k);
-        i += count;
-      } else {
-        for (let k = 0; k < count; k++) pendingQ.push(j + k);
-        j += count;
-      }
-    }
-    flushGap();
-    pairs.sort((x, y) => x.i - y.i);
-    // Pairing by identity inside gaps keeps order, and gaps are separated by equal anchors: the
-    // pairs are increasing in both indices.
-    for (let k = 1; k < pairs.length; k++) if (pairs[k]!.j <= pairs[k - 1]!.j) return undefined;
+    const pairs = alignChildren(pc, qc, (n) => `${n.type}\u0000${text(preSource, n)}`, (n) => `${n.type}\u0000${text(postSource, n)}`, (n) => definitionKey(n, language) ?? n.type);
+    if (!pairs) return undefined;
 
     const changes: Change[] = [];
     // Walk the slots between consecutive pairs (with the parents' edges as virtual anchors).
@@ -259,6 +217,68 @@ export function diffTrees(
   };
 
   return diffPair(preRoot, postRoot);
+}
+
+/**
+ * Aligns two child lists: equal children (same `contentKey`) are anchors, and between anchors the
+ * leftovers are paired by identity (`identityKey`: type, and name for definitions). Returns the
+ * pairs `{i, j}` in order, or `undefined` when they would cross.
+ */
+function alignChildren(
+  pc: readonly Node[],
+  qc: readonly Node[],
+  preKey: (n: Node) => string,
+  postKey: (n: Node) => string,
+  identityKey: (n: Node) => string,
+): Array<{ i: number; j: number }> | undefined {
+  const pKeys = pc.map(preKey);
+  const qKeys = qc.map(postKey);
+  // Aligned pairs, in order: [pre index, post index]; equal ones and paired changed ones.
+  const pairs: Array<{ i: number; j: number }> = [];
+  let i = 0;
+  let j = 0;
+  const pendingP: number[] = [];
+  const pendingQ: number[] = [];
+  const flushGap = (): void => {
+    if (pendingP.length === 0 && pendingQ.length === 0) return;
+    // Pair leftovers by identity: type, and name for definitions.
+    const gp = pendingP.map((k) => identityKey(pc[k]!));
+    const gq = pendingQ.map((k) => identityKey(qc[k]!));
+    let a = 0;
+    let b = 0;
+    for (const part of diffArrays(gp, gq)) {
+      const count = part.count ?? part.value.length;
+      if (!part.added && !part.removed) {
+        for (let k = 0; k < count; k++) pairs.push({ i: pendingP[a + k]!, j: pendingQ[b + k]! });
+        a += count;
+        b += count;
+      } else if (part.removed) a += count;
+      else b += count;
+    }
+    pendingP.length = 0;
+    pendingQ.length = 0;
+  };
+  for (const part of diffArrays(pKeys, qKeys)) {
+    const count = part.count ?? part.value.length;
+    if (!part.added && !part.removed) {
+      flushGap();
+      for (let k = 0; k < count; k++) pairs.push({ i: i + k, j: j + k });
+      i += count;
+      j += count;
+    } else if (part.removed) {
+      for (let k = 0; k < count; k++) pendingP.push(i + k);
+      i += count;
+    } else {
+      for (let k = 0; k < count; k++) pendingQ.push(j + k);
+      j += count;
+    }
+  }
+  flushGap();
+  pairs.sort((x, y) => x.i - y.i);
+  // Pairing by identity inside gaps keeps order, and gaps are separated by equal anchors: the
+  // pairs are increasing in both indices.
+  for (let k = 1; k < pairs.length; k++) if (pairs[k]!.j <= pairs[k - 1]!.j) return undefined;
+  return pairs;
 }
 
 /**
