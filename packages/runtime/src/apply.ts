@@ -13,7 +13,7 @@
 import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
 import { grammarsFor, loadGrammars } from "@graphplan/graph";
-import { planFiles, planParts, stepLabel, stepLocator } from "@graphplan/primitives";
+import { FileNotInPlan, StepFailed as PlanStepFailed, planFiles, planParts, stepLabel, stepLocator } from "@graphplan/primitives";
 import { runFormalPlan } from "@graphplan/templates";
 import type { Plan, Step } from "@graphplan/primitives";
 import {
@@ -195,10 +195,10 @@ export function applyPlan(plan: Plan, options: ApplyOptions = {}): Effect.Effect
 }
 
 /**
- * The runtime's report of a failed step. A runner's own step error (`{_tag: "StepFailed", locator, cause}`,
- * as `runPlan` of @graphplan/primitives gives) is unwrapped so the message is the primitive's, which
+ * The runtime's report of a failed step. The primitives' `StepFailed` (what `runPlan` of
+ * @graphplan/primitives gives) is unwrapped so the message is the primitive's, which
  * says what to fix, and its locator (which may carry more than the step's params) is kept. A runner's
- * "file not found" for a file the plan names but the workspace lacks becomes the workspace's
+ * `FileNotInPlan` for a file the plan names but the workspace lacks becomes the workspace's
  * `FileNotFound` (the runner only knows it was not given the file).
  */
 function stepFailed(
@@ -209,16 +209,13 @@ function stepFailed(
 ): StepFailed {
   let locator = step && stepLocator(step);
   let cause = error;
-  if (isTagged(error, "StepFailed") && "cause" in error) {
-    if ("locator" in error && error.locator !== undefined) locator = error.locator;
+  if (error instanceof PlanStepFailed) {
+    if (error.locator !== undefined) locator = error.locator;
     cause = error.cause;
   }
-  if (isTagged(cause, "FileNotFound") && "file" in cause) cause = missing(cause.file) ?? cause;
+  if (cause instanceof FileNotInPlan) cause = missing(cause.file) ?? cause;
   return new StepFailed({ ...base, locator, cause });
 }
-
-const isTagged = (value: unknown, tag: string): value is { _tag: string } =>
-  typeof value === "object" && value !== null && "_tag" in value && value._tag === tag;
 
 /** Confine `path`, refuse the journal directory and refuse two spellings of one file; record whether it exists. */
 function checkPath(ws: WorkspaceShape, path: string, journalDir: string, existing: Map<string, boolean>) {
