@@ -1,10 +1,10 @@
-export { FragmentSchema, FRAGMENT_KINDS, STATEMENT_KINDS, CLAUSE_KINDS, KIND_SPECS, allowedChildren, codeString, codeKindOf, CODE_META } from "./schema.js";
+export { FragmentSchema, FRAGMENT_KINDS, KIND_SPECS, allowedChildren, codeString, codeKindOf } from "./schema.js";
 export type { Fragment, FragmentKind, StatementKind, ClauseKind, KindSpec } from "./schema.js";
 export { validateFragment, validateFragment as validate, assertFragment, FragmentInvalid, closest } from "./validate.js";
 export type { FragmentIssue } from "./validate.js";
-export { serialize, docstringLiteral } from "./serialize.js";
+export { serialize } from "./serialize.js";
 export type { SerializeOptions } from "./serialize.js";
-export { checkCode, dedent, pythonProblems, CODE_LANGUAGES, isCodeLanguage } from "./code.js";
+export { checkCode, dedent, pythonProblems, isCodeLanguage } from "./code.js";
 export type { CodeKind, CodeCheck, CodeLanguage } from "./code.js";
 export { placeBlock, reindent, nodeBlock, statementOf, isDefinition, definitionGap } from "./place.js";
 export type { PlaceAction, PlaceOptions } from "./place.js";

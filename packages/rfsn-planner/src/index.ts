@@ -3,22 +3,10 @@
  */
 export {
   ProposalSchema,
-  ProposalIntentSchema,
-  ActionTypeSchema,
-  RiskLevelSchema,
-  TargetSchema,
-  ExpectedEffectSchema,
-  PhaseSchema,
-  ControllerFeedbackSchema,
-  GateRejectionSchema,
   GateContextSchema,
   GateOptionsSchema,
   GatePolicySchema,
-  FileChangeSchema,
-  EvidenceSchema,
   ScoringWeightsSchema,
-  ScoreBreakdownSchema,
-  ModelCandidateSchema,
   createProposal,
 } from "./schemas.js";
 export type {
@@ -49,7 +37,7 @@ export type {
   ModelCandidate,
 } from "./schemas.js";
 export { Gate } from "./gate.js";
-export { MetaPlanner, PatchRequestSchema } from "./meta-planner.js";
+export { MetaPlanner } from "./meta-planner.js";
 export type { MetaPlannerOptions, NextProposalInput, PatchRequest, PlannerMode, PlannerStep } from "./meta-planner.js";
 export { ProposalPlanner } from "./proposal-planner.js";
 export type { GuardType } from "./proposal-planner.js";
@@ -67,6 +55,5 @@ export {
   parseTestSummary,
 } from "./evidence.js";
 export { isTestPath } from "./test-paths.js";
-export { findWeakening } from "./weakening.js";
 export { counterIds, logicalClock } from "./ids.js";
 export type { Clock, IdGenerator } from "./ids.js";

@@ -1,4 +1,4 @@
-export { Workspace, TEMP_MARKER } from "./workspace.js";
+export { Workspace } from "./workspace.js";
 export type { WorkspaceShape, WorkspaceEntry } from "./workspace.js";
 export { applyPlan, recover } from "./apply.js";
 export type {
@@ -13,7 +13,7 @@ export type {
   RecoverReport,
   RecoverError,
 } from "./apply.js";
-export { JournalSchema, DEFAULT_JOURNAL_DIR, JOURNAL_FILE } from "./journal.js";
+export { JournalSchema } from "./journal.js";
 export type { Journal, JournalEntry } from "./journal.js";
 export {
   PathOutsideWorkspace,
@@ -29,18 +29,18 @@ export {
   StepFailed,
 } from "./errors.js";
 export { findSourceFiles, SKIPPED_DIRECTORIES } from "./sources.js";
-export { LanguageModel, ScriptedModel, ChatMessageSchema, ModelReplySchema, ToolCallSchema, ToolResultSchema, ModelRequestFailed, ModelScriptExhausted } from "./model/model.js";
+export { LanguageModel, ScriptedModel, ChatMessageSchema, ModelRequestFailed, ModelScriptExhausted } from "./model/model.js";
 export type { ChatMessage, CompletionOptions, ModelReply, ModelError, LanguageModelShape, ScriptedReply, ToolCall, ToolResult, ToolSpec } from "./model/model.js";
-export { ModelConfigSchema, ModelPriceSchema, KNOWN_PRICES, knownPrice } from "./model/config.js";
+export { ModelConfigSchema, KNOWN_PRICES, knownPrice } from "./model/config.js";
 export type { ModelConfig, ModelConfigInput, ModelPrice } from "./model/config.js";
 export { ModelConfigInvalid } from "./model/errors.js";
 export type { LiveModelOptions } from "./model/live.js";
-export { Sandbox, ExecResultSchema, SandboxFailed, SandboxUnavailable } from "./sandbox/sandbox.js";
+export { Sandbox, SandboxFailed, SandboxUnavailable } from "./sandbox/sandbox.js";
 export type { ExecResult, ExecOptions, SandboxShape } from "./sandbox/sandbox.js";
 export type { LocalSandboxOptions } from "./sandbox/local.js";
 export { SANDBOX_LABEL } from "./sandbox/docker.js";
 export type { DockerSandboxOptions } from "./sandbox/docker.js";
-export { ContainerEngine, CONTAINER_LABEL, EngineUnavailable, ImageUnavailable, ContainerFailed } from "./container/engine.js";
+export { ContainerEngine, EngineUnavailable, ImageUnavailable, ContainerFailed } from "./container/engine.js";
 export type {
   ContainerEngineShape,
   ContainerShape,
@@ -53,6 +53,5 @@ export type {
   ContainerError,
 } from "./container/engine.js";
 export type { EngineOptions } from "./container/docker.js";
-export { dockerOptionsFor } from "./container/docker.js";
 export { containerSession } from "./container/workspace.js";
 export type { ContainerSession, ContainerSessionOptions } from "./container/workspace.js";

@@ -1,6 +1,6 @@
-export { detectTier, validateStep, validateOperatorParams, stepEdits, executeStep, formalHandlers, runFormalPlan, SURGERY_OPS, TEMPLATE_BY_NAME, SURGERY_BY_NAME, UnknownTemplate, operatorGivenAsTemplate, suggestName } from "./execute.js";
+export { detectTier, validateStep, validateOperatorParams, stepEdits, executeStep, formalHandlers, runFormalPlan, SURGERY_OPS, TEMPLATE_BY_NAME, SURGERY_BY_NAME, UnknownTemplate, suggestName } from "./execute.js";
 export type { Tier, SurgeryOp, StepIssue, StepOutcome } from "./execute.js";
-export { CATALOG, catalogEntry, planSchema, planJsonSchema, catalogPrompt, compactCatalogPrompt, FragmentStepParams } from "./catalog.js";
+export { CATALOG, catalogEntry, planSchema, planJsonSchema, catalogPrompt, compactCatalogPrompt } from "./catalog.js";
 export type { CatalogEntry, CatalogPromptOptions } from "./catalog.js";
 export { USE_CASES } from "./operator.js";
 export type { UseCase, FormalOperator } from "./operator.js";
@@ -11,7 +11,7 @@ export type { ParamKind, ParamIssue } from "./params.js";
 export { renamePython, NameCollision, BindingNotFound } from "./surgery/rename.js";
 export { TransformRejected, TransformBrokeSyntax, LanguageNotSupported } from "./workspace.js";
 export type { Files, FileEdits } from "./workspace.js";
-export { normalizePlan, underRoot } from "./normalize.js";
+export { normalizePlan } from "./normalize.js";
 export type { PlanCorrection, NormalizeOptions } from "./normalize.js";
 export { SYNONYMS, synonymOf } from "./synonyms.js";
 export { isStepError } from "./step-error.js";
