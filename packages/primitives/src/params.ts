@@ -13,7 +13,12 @@ export const ReplaceNodeParams = z.strictObject({
 export const InsertNodeParams = z.strictObject({
   locator: LocatorSchema,
   code: code("Code to insert, written at column 0 (it is re-indented to the anchor's indentation)"),
-  separator: z.string().default("\n").describe('Text between the anchor and the code; "\\n" (default) puts the code on its own line, "\\n\\n" adds a blank line, ", " inserts inline'),
+  separator: z
+    .string()
+    .optional()
+    .describe(
+      'Text between the anchor and the code; "\\n" puts the code on its own line, "\\n\\n" adds a blank line, ", " inserts inline. Omitted: "\\n", and a definition inserted beside a definition is set apart by the blank lines the file puts between its definitions there',
+    ),
 });
 export const DeleteNodeParams = z.strictObject({ locator: LocatorSchema });
 export const WrapNodeParams = z.strictObject({

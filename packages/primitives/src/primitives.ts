@@ -74,6 +74,23 @@ export function replaceNodeEdits(doc: ParsedDoc, params: ReplaceNodeParams): Alt
   return placeCode(replacement, indent, unitOf(doc), doc.language, column).map((p) => withNotes([{ start, end, text: p.text }], p.notes));
 }
 
+const PYTHON_DEFINITIONS = new Set(["function_definition", "class_definition", "decorated_definition"]);
+const blankLinesBetween = (source: string, from: number, to: number): number => Math.max(0, source.slice(from, to).split("\n").length - 2);
+
+/**
+ * Blank lines to set a Python definition apart when it is inserted beside another definition with no
+ * separator given: as many as the file has between the anchor and its neighbouring definition, else
+ * PEP 8's (two at the top level of a module, one inside a class or function). 0 otherwise.
+ */
+function definitionGap(doc: ParsedDoc, anchor: Node, code: string): number {
+  if (doc.language !== "python" || !PYTHON_DEFINITIONS.has(anchor.type) || !/^(@|def\s|async\s+def\s|class\s)/.test(code)) return 0;
+  const next = anchor.nextNamedSibling;
+  if (next && PYTHON_DEFINITIONS.has(next.type)) return blankLinesBetween(doc.source, anchor.endIndex, next.startIndex);
+  const previous = anchor.previousNamedSibling;
+  if (previous && PYTHON_DEFINITIONS.has(previous.type)) return blankLinesBetween(doc.source, previous.endIndex, anchor.startIndex);
+  return anchor.parent?.type === "module" ? 2 : 1;
+}
+
 export function insertBeforeEdits(doc: ParsedDoc, params: InsertNodeParams): Alternatives {
   const node = resolveOne(doc.tree, doc.source, doc.language, params.locator);
   const anchor = outerNode(node, doc.language);
@@ -83,7 +100,8 @@ export function insertBeforeEdits(doc: ParsedDoc, params: InsertNodeParams): Alt
   const separator = params.separator ?? "\n";
   if (separator.includes("\n") && startsLine(doc.source, start)) {
     const pos = lineStart(doc.source, start);
-    const sep = separator.endsWith("\n") ? separator : `${separator}\n`;
+    const gap = params.separator === undefined ? definitionGap(doc, anchor, code) : 0;
+    const sep = `${separator.endsWith("\n") ? separator : `${separator}\n`}${"\n".repeat(gap)}`;
     return placeCode(code, indent, unitOf(doc), doc.language).map((p) => withNotes([{ start: pos, end: pos, text: `${"\n".repeat(leading)}${indent}${p.text}${sep}` }], p.notes));
   }
   const tail = separator.endsWith("\n") ? indent : "";
@@ -94,7 +112,9 @@ export function insertAfterEdits(doc: ParsedDoc, params: InsertNodeParams): Alte
   const node = resolveOne(doc.tree, doc.source, doc.language, params.locator);
   const anchor = outerNode(node, doc.language);
   const end = codeEndIndex(anchor, doc.language);
-  const { code, leading } = trimBlankLines(params.code);
+  const trimmed = trimBlankLines(params.code);
+  const { code } = trimmed;
+  const leading = trimmed.leading || (params.separator === undefined ? definitionGap(doc, anchor, code) : 0);
   const indent = lineIndent(doc.source, anchor.startIndex);
   const separator = params.separator ?? "\n";
   const pos =

@@ -188,3 +188,27 @@ describe("python primitives", () => {
     expect(out).toContain("        return x\n\n    def count(self):\n        return 0\n    # trailing comment of only\n");
   });
 });
+
+describe("a definition inserted beside a definition, with no separator given", () => {
+  const MODULE = 'import os\n\n\ndef a():\n    return 1\n\n\ndef b():\n    return 2\n';
+  const CLASS = "class K:\n    def a(self):\n        return 1\n\n    def b(self):\n        return 2\n";
+  const after = (name: string, code: string, extra: Record<string, unknown> = {}, source = MODULE) =>
+    run([{ op: "insert_after_node", params: { locator: { file: "q.py", kind: "function", name }, code, ...extra } }], source);
+  const before = (name: string, code: string, source = MODULE) => run([{ op: "insert_before_node", params: { locator: { file: "q.py", kind: "function", name }, code } }], source);
+
+  test("is set apart by the blank lines the file puts between its definitions", () => {
+    expect(after("a", "def c():\n    return 3")).toBe('import os\n\n\ndef a():\n    return 1\n\n\ndef c():\n    return 3\n\n\ndef b():\n    return 2\n');
+    expect(after("a", "def c(self):\n    return 3", {}, CLASS)).toBe("class K:\n    def a(self):\n        return 1\n\n    def c(self):\n        return 3\n\n    def b(self):\n        return 2\n");
+    expect(before("b", "@cache\ndef c():\n    return 3")).toBe('import os\n\n\ndef a():\n    return 1\n\n\n@cache\ndef c():\n    return 3\n\n\ndef b():\n    return 2\n');
+  });
+
+  test("takes PEP 8's gap when no neighbour shows one, after the last definition of a file", () => {
+    expect(after("b", "class C:\n    pass", {}, "def b():\n    return 2\n")).toBe("def b():\n    return 2\n\n\nclass C:\n    pass\n");
+  });
+
+  test("is written as given when the separator or the code's own blank lines say how, or the code is not a definition", () => {
+    expect(after("a", "def c():\n    return 3", { separator: "\n" })).toBe('import os\n\n\ndef a():\n    return 1\ndef c():\n    return 3\n\n\ndef b():\n    return 2\n');
+    expect(after("a", "\ndef c():\n    return 3")).toBe('import os\n\n\ndef a():\n    return 1\n\ndef c():\n    return 3\n\n\ndef b():\n    return 2\n');
+    expect(after("a", "x = 1")).toBe('import os\n\n\ndef a():\n    return 1\nx = 1\n\n\ndef b():\n    return 2\n');
+  });
+});
