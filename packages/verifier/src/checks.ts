@@ -3,8 +3,8 @@
  * symbols, bounds), 0b (locators), 1 (content existence, near matches, duplicates),
  * 2 (line drift), 3 (pattern context), 4 (rename occurrence classification).
  */
-import { inStringOrComment, LANGUAGES, type Graph } from "@graphplan/graph";
-import { describeMatch, kindOfNode, nodeName, resolveLocator, resolveSome, isLocatorError, type LocatorError } from "@graphplan/locators";
+import { inStringOrComment, LANGUAGES, type Graph, type GraphSymbol } from "@graphplan/graph";
+import { describeMatch, kindOfNode, nodeName, resolveLocator, resolveSome, isLocatorError, type LocatorError, type LocatorNotFound } from "@graphplan/locators";
 import type { Node } from "web-tree-sitter";
 import { didYouMean, nearMatch, preview } from "./fuzzy.js";
 import type { Issue } from "./issues.js";
@@ -110,6 +110,25 @@ function symbolsOf(file: string, sim: Sim, graph: Graph, kinds?: ReadonlySet<str
 }
 
 /**
+ * A locator that names a definition its file does not have, while other files of the graph define
+ * that name: where they are (a model often addresses a method in the subclass it read, while the
+ * base class in another module defines it). Only when nothing in the locator's own file has the name.
+ */
+function definedElsewhere(error: LocatorNotFound, graph: Graph | undefined): string | undefined {
+  const name = (error.locator as Record<string, unknown>)["name"];
+  if (!graph || typeof name !== "string" || error.candidates.some((c) => c.name === name)) return undefined;
+  const found = graph.symbols.filter((s) => s.name === name && s.file !== error.file);
+  if (found.length === 0 || found.length > 5) return undefined;
+  const owner = (s: GraphSymbol): string | undefined =>
+    graph.symbols.find((o) => o.file === s.file && o.kind === "class" && o.start_line < s.start_line && o.end_line >= s.end_line)?.name;
+  const places = found.slice(0, 3).map((s) => {
+    const cls = owner(s);
+    return `${s.file} (${cls ? `method '${name}' of class ${cls}` : `${s.kind} '${name}'`}, line ${s.start_line})`;
+  });
+  return `'${name}' is not defined in ${error.file}; it is defined in ${places.join(", ")}: put that file in the locator${found.length === 1 && owner(found[0]!) ? `, and its class as the parent` : ""}`;
+}
+
+/**
  * Whether the file defines `name` as one of `kinds` now: from the graph while untouched, else
  * from the definitions around the name's occurrences in the current tree (a narrowed locator
  * search, cached per tree), not from every definition of the file.
@@ -203,15 +222,18 @@ export function checkBounds(view: StepView, sim: Sim, report: Report): boolean {
 // ---------------------------------------------------------------------------------------------
 // Layer 0b: locators resolve (structured and S-expression)
 
-export function locatorMessage(error: LocatorError): { message: string; fix: string } {
+export function locatorMessage(error: LocatorError, graph?: Graph): { message: string; fix: string } {
   switch (error._tag) {
     case "LocatorNotFound": {
       const c = error.candidates;
+      const elsewhere = definedElsewhere(error, graph);
       return {
         message: `Locator did not match any AST node in ${error.file}${error.reason ? `: ${error.reason}` : ""} (${JSON.stringify(error.locator)})`,
-        fix: c.length
-          ? `did you mean ${c.slice(0, 3).map((x) => `${x.kind} '${x.name}' (line ${x.line}${x.reason === "outside_parent" ? ", outside the given parent" : ""})`).join(", ")}? Correct the locator's kind, name or parent`
-          : "check the kind and name against the graph; for an S-expression locator check the query against the file's syntax tree",
+        fix: elsewhere
+          ? elsewhere
+          : c.length
+            ? `did you mean ${c.slice(0, 3).map((x) => `${x.kind} '${x.name}' (line ${x.line}${x.reason === "outside_parent" ? ", outside the given parent" : ""})`).join(", ")}? Correct the locator's kind, name or parent`
+            : "check the kind and name against the graph; for an S-expression locator check the query against the file's syntax tree",
       };
     }
     case "LocatorAmbiguous":
@@ -239,7 +261,7 @@ export interface ResolvedTarget {
 }
 
 /** Resolves every locator of the step; reports each that fails. Returns the targets that resolved. */
-export function checkLocators(view: StepView, sim: Sim, report: Report): { ok: boolean; targets: ResolvedTarget[] } {
+export function checkLocators(view: StepView, sim: Sim, report: Report, graph?: Graph): { ok: boolean; targets: ResolvedTarget[] } {
   const targets: ResolvedTarget[] = [];
   let ok = true;
   for (const locator of view.locators) {
@@ -253,7 +275,7 @@ export function checkLocators(view: StepView, sim: Sim, report: Report): { ok: b
     } catch (error) {
       if (!isLocatorError(error)) throw error;
       ok = false;
-      const { message, fix } = locatorMessage(error);
+      const { message, fix } = locatorMessage(error, graph);
       report({ layer: "0b", severity: "error", file, message, fix });
     }
   }

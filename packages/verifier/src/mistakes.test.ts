@@ -122,3 +122,25 @@ describe("positional locators", () => {
     expect(result.issues.filter((i) => i.message.includes("by position alone"))).toEqual([]);
   });
 });
+
+describe("a locator that names a definition of another file", () => {
+  const BASE = "class App:\n    def make_config(self):\n        return {}\n\n    def run(self):\n        pass\n";
+  const SUB = "from base import App\n\n\nclass Flask(App):\n    def run(self):\n        pass\n";
+  const files = new Map([["base.py", BASE], ["flask.py", SUB]]);
+  const locator = { kind: "method", name: "make_config", file: "flask.py", parent: { kind: "class", name: "Flask" } };
+
+  it("says which file and class define it, for an operator that resolves its own locator and for a template", async () => {
+    const g = await buildGraph([...files].map(([path, source]) => ({ path, source })));
+    const op = await verifyPlan([{ op: "insert_after_node", params: { locator, code: "def extra(self):\n    pass" } }], files, g);
+    expect(op.errors[0]).toContain("'make_config' is not defined in flask.py; it is defined in base.py (method 'make_config' of class App, line 2): put that file in the locator, and its class as the parent");
+    const template = await verifyPlan([{ template: "change_return_value", params: { target: locator, value: "None" } }], files, g);
+    expect(template.errors.join("\n")).toContain("it is defined in base.py (method 'make_config' of class App, line 2)");
+  });
+
+  it("keeps to the file's own near matches when the file has the name, although another file has it too", async () => {
+    const g = await buildGraph([...files].map(([path, source]) => ({ path, source })));
+    const result = await verifyPlan([{ op: "delete_node", params: { locator: { kind: "class", name: "run", file: "flask.py" } } }], files, g);
+    expect(result.errors[0]).not.toContain("is not defined in flask.py");
+    expect(result.errors[0]).toContain("did you mean method 'run' (line 5)");
+  });
+});

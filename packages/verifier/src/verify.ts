@@ -226,7 +226,7 @@ function absurd(error: never): never {
   throw new Error(`an error the verifier does not know: ${errorMessage(error)}`);
 }
 
-function failureIssue(error: unknown): Omit<Issue, "step" | "op"> {
+function failureIssue(error: unknown, graph?: Graph): Omit<Issue, "step" | "op"> {
   if (!isStepError(error)) return { layer: "0", severity: "error", message: `the step fails: ${errorMessage(error)}`, fix: "change the step as the message says" };
   const message = error.message;
   const failed = { layer: "0", severity: "error", message: `the step fails: ${message}`, fix: "change the step as the message says" } as const;
@@ -236,7 +236,7 @@ function failureIssue(error: unknown): Omit<Issue, "step" | "op"> {
     case "InvalidQuery":
     case "UnknownKind":
     case "InvalidLocator": {
-      const { message, fix } = locatorMessage(error);
+      const { message, fix } = locatorMessage(error, graph);
       return { layer: "0b", severity: "error", file: error._tag === "InvalidLocator" ? undefined : error.file, message, fix };
     }
     case "PatternNotFound":
@@ -443,7 +443,7 @@ export class PlanVerifier {
     // the other ops the targets bound L2 containment (their resolution is cached per tree, so the
     // step's own resolution of the same locator costs nothing more).
     const ownResolution = OPERATOR_BY_NAME.has(label) && !Object.hasOwn(this.#handlers, label);
-    const { targets } = ownResolution ? { targets: [] } : checkLocators(view, sim, report);
+    const { targets } = ownResolution ? { targets: [] } : checkLocators(view, sim, report, graph);
     checkPositional(view, sim, report);
     checkContent(view, sim, report);
     checkDuplicateInsert(view, sim, report);
@@ -463,7 +463,7 @@ export class PlanVerifier {
     } catch (error) {
       // The pre-checks already said why this step cannot run; the executor's failure would repeat it.
       if (!preErrors) {
-        const issue = failureIssue(error);
+        const issue = failureIssue(error, graph);
         report(placed && issue.layer === "5" ? { ...issue, fix: `${issue.fix ?? ""}; or the place is wrong: ${placed}` } : issue);
       }
       const earlier = this.#changedEarlier(view);
