@@ -48,6 +48,24 @@ describe("plan mistakes whose intent is certain are corrected, and each correcti
     expect(corrections[0]!.message).toContain('took "target" as "locator"');
   });
 
+  test("a name that is both a template and an operator, given the other form's parameters, runs in that form", () => {
+    const SHOP = "class Cart:\n    def total(self):\n        return 0\n";
+    const asOp = { file: "shop.py", class_name: "Cart", method_code: "def empty(self):\n    return True" };
+    const asTemplate = { target: { kind: "class", name: "Cart", file: "shop.py" }, code: "def full(self):\n    return False" };
+    const fixed = normalizePlan([{ template: "add_method", params: asOp }, { op: "add_method", params: asTemplate }]);
+    expect(fixed.plan).toEqual([{ op: "add_method", params: asOp }, { template: "add_method", params: asTemplate }]);
+    expect(fixed.corrections.map((c) => c.message)).toEqual([
+      'these are the parameters of the op "add_method", not of the template: ran it as {"op": "add_method", "params": {...}}',
+      'these are the parameters of the template "add_method", not of the op: ran it as {"template": "add_method", "params": {...}}',
+    ]);
+    // Params that fit the form given, or neither form, are left as they are (the verifier names what is wrong).
+    expect(normalizePlan([{ op: "add_method", params: asOp }, { template: "add_method", params: { code: "x" } }]).corrections).toEqual([]);
+    const run = runFormalPlan(fixed.plan, new Map([["shop.py", SHOP]]));
+    if (!run.ok) throw run.error;
+    expect(run.files.get("shop.py")).toContain("    def empty(self):\n        return True");
+    expect(run.files.get("shop.py")).toContain("    def full(self):\n        return False");
+  });
+
   test("a plan without mistakes comes back equal, with no corrections", () => {
     const steps = [{ op: "delete_node", params: { locator } }];
     expect(normalizePlan(steps, { root: "/srv/repo" })).toEqual({ plan: steps, corrections: [] });

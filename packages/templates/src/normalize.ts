@@ -3,11 +3,12 @@
  * correction said in one sentence: an absolute path under the root (taken as the relative path),
  * an operator given as a template (`{"template": "replace_node"}`) or a template given as an
  * operator, a fragment step whose locator is under `target` or whose action is named like the
- * operator (`insert_after_node`). What is not certain is left for the verifier to reject
+ * operator (`insert_after_node`), a name that is both a template and an operator given the other's
+ * parameters (`{"template": "add_method", "params": {"class_name", "method_code"}}`). What is not certain is left for the verifier to reject
  * (with the fix): an unknown name, a path outside the root.
  */
 import { OPERATOR_BY_NAME } from "@graphplan/primitives";
-import { SURGERY_OPS } from "./execute.js";
+import { SURGERY_OPS, TEMPLATE_BY_NAME, validateOperatorParams } from "./execute.js";
 import { TEMPLATES } from "./templates/index.js";
 
 export interface PlanCorrection {
@@ -25,6 +26,16 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 
 const TEMPLATE_NAMES = new Set(TEMPLATES.map((t) => t.name));
 const isOperator = (name: string): boolean => OPERATOR_BY_NAME.has(name) || (SURGERY_OPS as readonly string[]).includes(name);
+
+/** Which form of a name that is both a template and an operator (`add_method`) the params fit: only one, else undefined. */
+function formOfParams(name: string, params: unknown): "op" | "template" | undefined {
+  const operator = OPERATOR_BY_NAME.get(name);
+  const template = TEMPLATE_BY_NAME.get(name);
+  if (!operator || !template) return undefined;
+  const asOperator = operator.paramsSchema.safeParse(params ?? {}).success;
+  const asTemplate = validateOperatorParams(template, params).length === 0;
+  return asOperator === asTemplate ? undefined : asOperator ? "op" : "template";
+}
 
 /** A fragment action written as the operator of the same placement. */
 const FRAGMENT_ACTIONS: Readonly<Record<string, string>> = {
@@ -71,6 +82,14 @@ function normalizeStep(raw: unknown, index: number, options: NormalizeOptions, n
     const { op, ...rest } = step;
     step = { template: op, ...rest };
     say(`${JSON.stringify(op)} is a template, not an operator: ran it as {"template": ${JSON.stringify(op)}, "params": {...}}`);
+  }
+  const both = typeof step["template"] === "string" ? step["template"] : typeof step["op"] === "string" ? step["op"] : undefined;
+  const given = "template" in step ? "template" : "op";
+  if (both !== undefined && !("op" in step && "template" in step) && formOfParams(both, step["params"]) === (given === "op" ? "template" : "op")) {
+    const { op: _op, template: _template, ...rest } = step;
+    const other = given === "op" ? "template" : "op";
+    step = { [other]: both, ...rest };
+    say(`these are the parameters of the ${other} ${JSON.stringify(both)}, not of the ${given}: ran it as {${JSON.stringify(other)}: ${JSON.stringify(both)}, "params": {...}}`);
   }
   if ("fragment" in step && !("op" in step) && !("template" in step)) {
     if (!("locator" in step) && isRecord(step["target"])) {
