@@ -66,6 +66,28 @@ describe("plan mistakes whose intent is certain are corrected, and each correcti
     expect(run.files.get("shop.py")).toContain("    def full(self):\n        return False");
   });
 
+  test("a locator's file under 'path', or beside the locator in the params of an op that takes no file, goes into the locator", () => {
+    const { file, ...bare } = locator;
+    const fixed = normalizePlan([
+      { op: "delete_node", params: { locator: { path: file, ...bare } } },
+      { op: "replace_node", params: { file, locator: { ...bare, parent: { kind: "module" } }, replacement: "pass" } },
+      { fragment: { kind: "return", path: "x" }, locator: { file_path: file, ...bare } },
+    ]);
+    expect(fixed.plan).toEqual([
+      { op: "delete_node", params: { locator } },
+      { op: "replace_node", params: { locator: { file, ...bare, parent: { kind: "module" } }, replacement: "pass" } },
+      { fragment: { kind: "return", path: "x" }, locator },
+    ]);
+    expect(fixed.corrections.map((c) => `${c.step}: ${c.message}`)).toEqual([
+      '0: a locator names its file with "file": took "path" as "file"',
+      `1: replace_node takes the file in its locator: moved "file": "${file}" into "locator"`,
+      '2: a locator names its file with "file": took "file_path" as "file"',
+    ]);
+    // An op that takes a file keeps it where it is; a locator that has a file is left alone.
+    const kept = [{ op: "replace_code", params: { file, pattern: "tmp", replacement: "t" } }, { op: "delete_node", params: { locator: { ...locator, path: "other.py" } } }];
+    expect(normalizePlan(kept)).toEqual({ plan: kept, corrections: [] });
+  });
+
   test("a plan without mistakes comes back equal, with no corrections", () => {
     const steps = [{ op: "delete_node", params: { locator } }];
     expect(normalizePlan(steps, { root: "/srv/repo" })).toEqual({ plan: steps, corrections: [] });

@@ -4,11 +4,13 @@
  * an operator given as a template (`{"template": "replace_node"}`) or a template given as an
  * operator, a fragment step whose locator is under `target` or whose action is named like the
  * operator (`insert_after_node`), a name that is both a template and an operator given the other's
- * parameters (`{"template": "add_method", "params": {"class_name", "method_code"}}`). What is not certain is left for the verifier to reject
+ * parameters (`{"template": "add_method", "params": {"class_name", "method_code"}}`), a locator whose
+ * file is under `path` (or `file_path`, `filename`), or beside it in the params of an operator that
+ * takes no `file`. What is not certain is left for the verifier to reject
  * (with the fix): an unknown name, a path outside the root.
  */
 import { OPERATOR_BY_NAME } from "@graphplan/primitives";
-import { SURGERY_OPS, TEMPLATE_BY_NAME, validateOperatorParams } from "./execute.js";
+import { SURGERY_BY_NAME, SURGERY_OPS, TEMPLATE_BY_NAME, validateOperatorParams } from "./execute.js";
 import { TEMPLATES } from "./templates/index.js";
 
 export interface PlanCorrection {
@@ -70,6 +72,32 @@ function relativizePaths(value: unknown, root: string, changed: Map<string, stri
   return out;
 }
 
+const FILE_SYNONYMS = ["path", "file_path", "filepath", "filename"] as const;
+const isLocatorLike = (v: unknown): v is Record<string, unknown> => isRecord(v) && ("kind" in v || "query" in v || "name" in v);
+
+/** Whether an operator's parameters include `file` (true when unknown: then nothing is moved). */
+function takesFile(op: string): boolean {
+  const schema = SURGERY_BY_NAME.get(op)?.params ?? OPERATOR_BY_NAME.get(op)?.paramsSchema;
+  const shape = schema && "shape" in schema ? (schema as { shape: Record<string, unknown> }).shape : undefined;
+  return shape === undefined || "file" in shape;
+}
+
+/** Every locator under `value` with its file under a synonym key gets it under `file`. */
+function fileSynonyms(value: unknown, renamed: Set<string>): unknown {
+  if (Array.isArray(value)) return value.map((v) => fileSynonyms(v, renamed));
+  if (!isRecord(value)) return value;
+  let out: Record<string, unknown> = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fileSynonyms(v, renamed)]));
+  if (isLocatorLike(out) && !("file" in out)) {
+    const key = FILE_SYNONYMS.find((k) => typeof out[k] === "string");
+    if (key) {
+      const { [key]: file, ...rest } = out;
+      out = { file, ...rest };
+      renamed.add(key);
+    }
+  }
+  return out;
+}
+
 function normalizeStep(raw: unknown, index: number, options: NormalizeOptions, notes: PlanCorrection[]): unknown {
   if (!isRecord(raw)) return raw;
   let step: Record<string, unknown> = raw;
@@ -90,6 +118,18 @@ function normalizeStep(raw: unknown, index: number, options: NormalizeOptions, n
     const other = given === "op" ? "template" : "op";
     step = { [other]: both, ...rest };
     say(`these are the parameters of the ${other} ${JSON.stringify(both)}, not of the ${given}: ran it as {${JSON.stringify(other)}: ${JSON.stringify(both)}, "params": {...}}`);
+  }
+  const renamed = new Set<string>();
+  step = Object.fromEntries(Object.entries(step).map(([key, v]) => [key, key === "fragment" ? v : fileSynonyms(v, renamed)]));
+  for (const key of renamed) say(`a locator names its file with "file": took ${JSON.stringify(key)} as "file"`);
+  const params = step["params"];
+  if (typeof step["op"] === "string" && isRecord(params) && typeof params["file"] === "string" && !takesFile(step["op"])) {
+    const { file, ...rest } = params;
+    const moved = Object.entries(rest).filter(([key, v]) => key !== "parent" && isLocatorLike(v) && !("file" in v));
+    if (moved.length) {
+      step = { ...step, params: { ...rest, ...Object.fromEntries(moved.map(([key, v]) => [key, { file, ...(v as Record<string, unknown>) }])) } };
+      say(`${step["op"]} takes the file in its locator: moved "file": ${JSON.stringify(file)} into ${moved.map(([key]) => `"${key}"`).join(" and ")}`);
+    }
   }
   if ("fragment" in step && !("op" in step) && !("template" in step)) {
     if (!("locator" in step) && isRecord(step["target"])) {

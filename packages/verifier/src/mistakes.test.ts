@@ -144,3 +144,14 @@ describe("a locator that names a definition of another file", () => {
     expect(result.errors[0]).toContain("did you mean method 'run' (line 5)");
   });
 });
+
+describe("a tier-0 step whose locator is malformed", () => {
+  it("says what the locator lacks or has too much of, not 'Invalid input'", async () => {
+    const noFile = await verify([{ op: "delete_node", params: { locator: { kind: "method", name: "stop" } } }]);
+    expect(noFile.errors[0]).toContain('delete_node: the locator has no "file": add the path of its file, relative to the workspace root');
+    const typo = await verify([{ op: "delete_node", params: { locator: { kind: "method", nam: "stop", file: "pkg/app.py" } } }]);
+    expect(typo.errors[0]).toContain('delete_node: locator: Unrecognized key: "nam"');
+    const missing = await verify([{ op: "replace_node", params: { locator: run } }]);
+    expect(missing.errors[0]).toContain("Missing parameter 'replacement' for replace_node");
+  });
+});

@@ -11,6 +11,7 @@ import {
   findPattern,
   OPERATOR_BY_NAME,
   OperatorDefinitionSchema,
+  paramIssues,
   StepSchema,
   type OperatorDefinition,
   type Step,
@@ -69,6 +70,20 @@ function zodIssues(error: { issues: readonly { path: readonly PropertyKey[]; mes
     if (i.code === "unrecognized_keys") return `${i.message}`;
     return `${path ? `'${path}': ` : ""}${i.message}`;
   });
+}
+
+/**
+ * The issues of a tier-0 step's params: the seed's wording for a missing parameter, and a bad
+ * `locator` explained against the form it was meant to have (zod only says "Invalid input" of a union).
+ */
+function tier0Issues(error: Parameters<typeof paramIssues>[0], params: Record<string, unknown>): string[] {
+  const underLocator = (i: { path: readonly PropertyKey[] }) => i.path[0] === "locator" && params["locator"] !== undefined;
+  if (!error.issues.some(underLocator)) return zodIssues(error);
+  const rest = zodIssues({ issues: error.issues.filter((i) => !underLocator(i)) });
+  const locator = paramIssues(error, params)
+    .filter((p) => p.startsWith("locator"))
+    .map((p) => (/^locator\.file: Invalid input: expected string, received undefined/.test(p) ? 'the locator has no "file": add the path of its file, relative to the workspace root' : p));
+  return [...rest, ...locator];
 }
 
 /** The steps and custom operators of a raw plan; plan-level problems are reported. */
@@ -181,7 +196,7 @@ function checkSchema(raw: unknown, custom: ReadonlyMap<string, OperatorDefinitio
     if (schema && !legacyLocatorForm) {
       const result = schema.safeParse(params);
       if (!result.success) {
-        const problems = zodIssues(result.error);
+        const problems = tier0Issues(result.error, params);
         report({
           layer: "0",
           severity: "error",
