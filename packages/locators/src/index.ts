@@ -1,6 +1,6 @@
 export { LocatorSchema, StructuredLocatorSchema, SexpLocatorSchema, ParentLocatorSchema } from "./schema.js";
 export type { Locator, StructuredLocator, SexpLocator, ParentLocator, StructuredLocatorShape } from "./schema.js";
-export { NORMALIZED_KINDS, KIND_FILTERS, normalizedKinds } from "./kinds.js";
+export { NORMALIZED_KINDS, KIND_FILTERS, KIND_SYNONYMS, normalizedKinds } from "./kinds.js";
 export { nodeName, nodeNames } from "./names.js";
 export { resolveLocator, resolveSome, resolveOne, kindOfNode, codeChildren, closestKinds, describeMatch } from "./resolve.js";
 export { LocatorNotFound, LocatorAmbiguous, InvalidQuery, UnknownKind, InvalidLocator, isLocatorError } from "./errors.js";

@@ -575,6 +575,24 @@ export const KIND_EXTRAS: Partial<Record<LanguageId, Readonly<Record<string, (sc
 };
 
 /** The normalized kinds of a language, sorted. */
+/** Names models give a kind that no language uses as one, and the kind they mean. */
+export const KIND_SYNONYMS: Readonly<Record<string, string>> = {
+  def: "function",
+  fn: "function",
+  func: "function",
+  funcdef: "function",
+  function_def: "function",
+  function_definition: "function",
+  function_declaration: "function",
+  meth: "method",
+  method_definition: "method",
+  method_declaration: "method",
+  cls: "class",
+  classdef: "class",
+  class_definition: "class",
+  class_declaration: "class",
+};
+
 export function normalizedKinds(language: LanguageId): string[] {
   return Object.keys(NORMALIZED_KINDS[language]).sort();
 }

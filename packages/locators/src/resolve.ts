@@ -8,7 +8,7 @@
 import { Query, type Node, type Tree } from "web-tree-sitter";
 import { distance } from "fastest-levenshtein";
 import { grammar, LANGUAGES, type LanguageId } from "@graphplan/graph";
-import { KIND_EXTRAS, KIND_FILTERS, NORMALIZED_KINDS, normalizedKinds } from "./kinds.js";
+import { KIND_EXTRAS, KIND_FILTERS, KIND_SYNONYMS, NORMALIZED_KINDS, normalizedKinds } from "./kinds.js";
 import { nodeName, nodeNames, definitionName } from "./names.js";
 import {
   InvalidLocator,
@@ -48,7 +48,9 @@ function isNodeType(language: LanguageId, type: string): boolean {
 
 /** Normalized kinds of `language`, the closest to `kind` first. */
 export function closestKinds(language: LanguageId, kind: string): string[] {
-  return normalizedKinds(language).sort((a, b) => distance(kind, a) - distance(kind, b) || a.localeCompare(b));
+  const meant = Object.hasOwn(KIND_SYNONYMS, kind) ? KIND_SYNONYMS[kind] : undefined;
+  const rank = (k: string): number => (k === meant ? -1 : distance(kind, k));
+  return normalizedKinds(language).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
 function kindSpec(file: string, language: LanguageId, kind: string | undefined, hasName: boolean): KindSpec | "root" {

@@ -88,6 +88,34 @@ describe("plan mistakes whose intent is certain are corrected, and each correcti
     expect(normalizePlan(kept)).toEqual({ plan: kept, corrections: [] });
   });
 
+  test("a locator's kind under 'type', a kind no language has, and a dotted Python name are corrected", () => {
+    const fixed = normalizePlan([
+      { op: "delete_node", params: { locator: { file: "shop.py", type: "method", name: "total" } } },
+      { op: "delete_node", params: { locator: { file: "shop.py", kind: "def", name: "total", parent: { kind: "class_definition", name: "Cart" } } } },
+      { op: "delete_node", params: { locator: { file: "shop.py", kind: "method", name: "shop.Cart.total" } } },
+    ]);
+    expect(fixed.plan).toEqual([
+      { op: "delete_node", params: { locator: { file: "shop.py", kind: "method", name: "total" } } },
+      { op: "delete_node", params: { locator: { file: "shop.py", kind: "function", name: "total", parent: { kind: "class", name: "Cart" } } } },
+      { op: "delete_node", params: { locator: { file: "shop.py", kind: "method", name: "total", parent: { name: "Cart" } } } },
+    ]);
+    expect(fixed.corrections.map((c) => `${c.step}: ${c.message}`)).toEqual([
+      '0: a locator names its node\'s kind with "kind": took "type": "method" as "kind"',
+      '1: "class_definition" is not a locator kind: took it as "class"',
+      '1: "def" is not a locator kind: took it as "function"',
+      '2: a locator\'s name is one name: took "shop.Cart.total" as "total" inside "Cart" (its "parent")',
+    ]);
+    // The params themselves are not a locator (add_parameter's name and type), nor is an S-expression locator's type.
+    const kept = [
+      { template: "add_parameter", params: { target: { file: "shop.py", kind: "function", name: "total" }, name: "tax", type: "float" } },
+      { op: "delete_node", params: { locator: { type: "sexp", file: "shop.py", query: "(call) @c", capture: "c" } } },
+      { op: "delete_node", params: { locator: { file: "app.js", kind: "method", name: "Cart.total" } } },
+      { op: "delete_node", params: { locator: { file: "shop.py", kind: "import", name: "os.path" } } },
+      { op: "delete_node", params: { locator: { file: "shop.py", kind: "call", name: "os.path.join" } } },
+    ];
+    expect(normalizePlan(kept)).toEqual({ plan: kept, corrections: [] });
+  });
+
   test("a plan without mistakes comes back equal, with no corrections", () => {
     const steps = [{ op: "delete_node", params: { locator } }];
     expect(normalizePlan(steps, { root: "/srv/repo" })).toEqual({ plan: steps, corrections: [] });

@@ -9,6 +9,7 @@
  * takes no `file`. What is not certain is left for the verifier to reject
  * (with the fix): an unknown name, a path outside the root.
  */
+import { KIND_SYNONYMS } from "@graphplan/locators";
 import { OPERATOR_BY_NAME } from "@graphplan/primitives";
 import { SURGERY_BY_NAME, SURGERY_OPS, TEMPLATE_BY_NAME, validateOperatorParams } from "./execute.js";
 import { TEMPLATES } from "./templates/index.js";
@@ -82,18 +83,44 @@ function takesFile(op: string): boolean {
   return shape === undefined || "file" in shape;
 }
 
-/** Every locator under `value` with its file under a synonym key gets it under `file`. */
-function fileSynonyms(value: unknown, renamed: Set<string>): unknown {
-  if (Array.isArray(value)) return value.map((v) => fileSynonyms(v, renamed));
+/**
+ * Locators under `value` written the way models write them, corrected: the file under a synonym key
+ * (`path`) → `file`; `"type": "method"` (not an S-expression locator) → `kind`; a kind no language has
+ * that names one (`def`, `class_definition`) → that kind; in Python, a dotted name with no parent
+ * of a function, method or class (`Cart.total`, `shop.Cart.total`) → the last name, under the one
+ * before it as its parent (a dotted name of an import or a call is a name). Each correction is added to `said`.
+ */
+function fixLocators(value: unknown, said: Set<string>, python: boolean): unknown {
+  if (Array.isArray(value)) return value.map((v) => fixLocators(v, said, python));
   if (!isRecord(value)) return value;
-  let out: Record<string, unknown> = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fileSynonyms(v, renamed)]));
-  if (isLocatorLike(out) && !("file" in out)) {
+  let out: Record<string, unknown> = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fixLocators(v, said, python)]));
+  if (!isLocatorLike(out) && !(typeof out["type"] === "string" && typeof out["name"] === "string")) return out;
+  if (!("file" in out)) {
     const key = FILE_SYNONYMS.find((k) => typeof out[k] === "string");
     if (key) {
       const { [key]: file, ...rest } = out;
       out = { file, ...rest };
-      renamed.add(key);
+      said.add(`a locator names its file with "file": took ${JSON.stringify(key)} as "file"`);
     }
+  }
+  if (typeof out["type"] === "string" && out["type"] !== "sexp" && !("kind" in out) && !("query" in out)) {
+    const { type, ...rest } = out;
+    out = { ...rest, kind: type };
+    said.add(`a locator names its node's kind with "kind": took "type": ${JSON.stringify(type)} as "kind"`);
+  }
+  const kind = out["kind"];
+  if (typeof kind === "string" && Object.hasOwn(KIND_SYNONYMS, kind)) {
+    out = { ...out, kind: KIND_SYNONYMS[kind] };
+    said.add(`${JSON.stringify(kind)} is not a locator kind: took it as ${JSON.stringify(KIND_SYNONYMS[kind])}`);
+  }
+  const name = out["name"];
+  const definition = out["kind"] === undefined || out["kind"] === "function" || out["kind"] === "method" || out["kind"] === "class";
+  if (python && definition && typeof name === "string" && /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$/.test(name) && !("parent" in out)) {
+    // The file is given: a module prefix adds nothing, and the enclosing definition is the last part before the name.
+    const parts = name.split(".");
+    const [owner, last] = parts.slice(-2) as [string, string];
+    out = { ...out, name: last, parent: { name: owner } };
+    said.add(`a locator's name is one name: took ${JSON.stringify(name)} as ${JSON.stringify(last)} inside ${JSON.stringify(owner)} (its "parent")`);
   }
   return out;
 }
@@ -119,9 +146,16 @@ function normalizeStep(raw: unknown, index: number, options: NormalizeOptions, n
     step = { [other]: both, ...rest };
     say(`these are the parameters of the ${other} ${JSON.stringify(both)}, not of the ${given}: ran it as {${JSON.stringify(other)}: ${JSON.stringify(both)}, "params": {...}}`);
   }
-  const renamed = new Set<string>();
-  step = Object.fromEntries(Object.entries(step).map(([key, v]) => [key, key === "fragment" ? v : fileSynonyms(v, renamed)]));
-  for (const key of renamed) say(`a locator names its file with "file": took ${JSON.stringify(key)} as "file"`);
+  const said = new Set<string>();
+  const python = /\.pyi?"/.test(JSON.stringify(step));
+  // The locators are the params' values (not the params themselves: `{name, type}` of add_parameter) and a fragment step's `locator`.
+  step = Object.fromEntries(
+    Object.entries(step).map(([key, v]) => [
+      key,
+      key === "params" && isRecord(v) ? Object.fromEntries(Object.entries(v).map(([k, p]) => [k, fixLocators(p, said, python)])) : key === "locator" ? fixLocators(v, said, python) : v,
+    ]),
+  );
+  for (const message of said) say(message);
   const params = step["params"];
   if (typeof step["op"] === "string" && isRecord(params) && typeof params["file"] === "string" && !takesFile(step["op"])) {
     const { file, ...rest } = params;

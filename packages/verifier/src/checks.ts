@@ -246,7 +246,7 @@ export function locatorMessage(error: LocatorError, graph?: Graph): { message: s
     case "UnknownKind":
       return {
         message: `Unknown locator kind '${error.kind}' for ${error.language} (${error.file})`,
-        fix: `use one of: ${error.validKinds.slice(0, 12).join(", ")}`,
+        fix: `did you mean '${error.validKinds[0]}'? The kinds of ${error.language}: ${[...error.validKinds].sort().join(", ")}`,
       };
     case "InvalidLocator":
       return { message: `Invalid locator ${JSON.stringify(error.locator)}: ${error.issues.join("; ")}`, fix: 'a locator is {"kind", "name", "file", "parent"?, "field"?, "nth_child"?, "index"?} or {"type": "sexp", "file", "query", "capture"}' };
