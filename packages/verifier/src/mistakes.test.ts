@@ -155,3 +155,12 @@ describe("a tier-0 step whose locator is malformed", () => {
     expect(missing.errors[0]).toContain("Missing parameter 'replacement' for replace_node");
   });
 });
+
+describe("a locator kind that no language has", () => {
+  it("suggests the kind meant and lists every kind of the language", async () => {
+    const result = await verify([{ op: "delete_node", params: { locator: { kind: "funktion", name: "stop", file: "pkg/app.py" } } }]);
+    expect(result.errors[0]).toContain("Unknown locator kind 'funktion' for python");
+    expect(result.errors[0]).toContain("did you mean 'function'?");
+    expect(result.errors[0]).toMatch(/The kinds of python: .*\bclass\b.*\bfunction\b.*\bmethod\b/);
+  });
+});
