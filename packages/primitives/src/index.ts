@@ -24,7 +24,7 @@ export type { Reparsed } from "./reparse.js";
 export { substitute, evaluateCondition, runDsl } from "./dsl.js";
 export { COMPOSED } from "./composed.js";
 export type { View } from "./composed.js";
-export { findPattern, mostSimilar, partialSimilarity } from "./legacy.js";
+export { closestMatchPlace, findPattern, mostSimilar, partialSimilarity } from "./legacy.js";
 export type { TextMatch, MatchLayer } from "./legacy.js";
 export { OPERATORS, OPERATOR_BY_NAME, LEGACY_TO_PRIMITIVE, operatorJsonSchema } from "./registry.js";
 export type { OperatorInfo } from "./registry.js";

@@ -123,6 +123,15 @@ function ambiguous(source: string, pattern: string, matches: readonly TextMatch[
 }
 
 /**
+ * Where a pattern that is not in the file as written was placed, for the messages of a step that
+ * then failed there (the place, not the code, may be what is wrong): the primitives' error and the
+ * verifier's say it the same way.
+ */
+export function closestMatchPlace(line: number, layer: MatchLayer, score: number | undefined): string {
+  return `the pattern is not in the file as written; it was matched to the closest text, at line ${line} (${layer}${score === undefined ? "" : `, similarity ${score.toFixed(2)}`})`;
+}
+
+/**
  * Finds `pattern` in `source` in layers. `undefined` when no layer matches; then
  * {@link mostSimilar} says what was close. A match never starts or ends inside a token, and a
  * pattern of several lines matches from the start of a line. Throws {@link PatternAmbiguous}

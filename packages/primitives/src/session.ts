@@ -19,7 +19,7 @@ import { errorSpans, errorSpansAfter, type ErrorSpan } from "./check.js";
 import { notesOf } from "./indent.js";
 import { applyChecked, locateIn, locateRegionIn, matchLineEndings, MUTATORS, runMutator, type Applied, type MutatorName, type ParsedDoc } from "./primitives.js";
 import { COMPOSED, type View } from "./composed.js";
-import { LEGACY } from "./legacy.js";
+import { LEGACY, closestMatchPlace, type MatchLayer } from "./legacy.js";
 import { runDsl } from "./dsl.js";
 import { LEGACY_TO_PRIMITIVE, OPERATOR_BY_NAME } from "./registry.js";
 import { FileNotInPlan, InvalidParams, PostconditionFailed, InvalidPlan, OperatorRedefined, RecursionLimit, StepFailed, UnknownOperator, UnsupportedLanguage } from "./errors.js";
@@ -232,13 +232,12 @@ const hasLocator = (params: Record<string, unknown>): boolean => params.locator 
  * error also says where the match was and how close, since the place, not the code, may be wrong.
  */
 function fuzzyMatchFailure(error: PostconditionFailed, output: unknown): PostconditionFailed {
-  const { match, score, line } = (output ?? {}) as { match?: string; score?: number; line?: number };
+  const { match, score, line } = (output ?? {}) as { match?: MatchLayer; score?: number; line?: number };
   if (match === undefined || match === "exact" || line === undefined) return error;
-  const how = score === undefined ? match : `${match}, similarity ${score.toFixed(2)}`;
   return new PostconditionFailed(
     error.file,
     error.op,
-    `the pattern is not in the file as written; it was matched to the closest text, at line ${line} (${how}), and there: ${error.reason}; if line ${line} is the place you meant, quote its lines exactly as the file has them, else point the pattern at the right place`,
+    `${closestMatchPlace(line, match, score)}, and there: ${error.reason}; if line ${line} is the place you meant, quote its lines exactly as the file has them, else point the pattern at the right place`,
     error.syntaxErrors,
   );
 }

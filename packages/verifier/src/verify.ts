@@ -8,6 +8,7 @@ import { grammarsFor, loadGrammars, type Graph } from "@graphplan/graph";
 import { resolveLocator } from "@graphplan/locators";
 import { isStepError, normalizePlan, suggestName } from "@graphplan/templates";
 import {
+  closestMatchPlace,
   findPattern,
   OPERATOR_BY_NAME,
   OperatorDefinitionSchema,
@@ -302,17 +303,18 @@ function failureIssue(error: unknown, graph?: Graph): Omit<Issue, "step" | "op">
  * Layer 5 on a change the executor accepted: the file must not have more syntax errors than
  * before (the session's error lists: no tree walk).
  */
-function checkSyntax(change: FileChange, report: Report, placed?: string): boolean {
+function checkSyntax(change: FileChange, report: Report, placed: () => string | undefined): boolean {
   const now = change.errorsAfter;
   if (now.length === 0 || now.length <= change.errorsBefore.length) return true;
   const where = now.slice(0, 3).map((e) => `line ${e.line}${e.kind === "MISSING" ? ` (missing ${e.text})` : ""}`).join(", ");
+  const place = placed();
   report({
     layer: "5",
     severity: "error",
     file: change.after.path,
     line: now[0]?.line,
     message: `Replacement produces syntax error in ${change.after.path}: ${where}`,
-    fix: placed ? `fix the new code so it parses in place; or the place is wrong: ${placed}` : "fix the new code so it parses in place",
+    fix: `fix the new code so it parses in place${place ? `; or the place is wrong: ${place}` : ""}`,
   });
   return false;
 }
@@ -320,18 +322,17 @@ function checkSyntax(change: FileChange, report: Report, placed?: string): boole
 /**
  * Where a legacy `replace_code` step's pattern was placed when it is not in the file as written
  * (the closest text was taken): when its edit then breaks the code, the place may be what is wrong.
+ * `source` is the file before the step. Only called once the step has failed.
  */
-function closestMatchNote(step: Step, sim: Sim): string | undefined {
-  if (!("op" in step) || step.op !== "replace_code") return undefined;
-  const { file, pattern, similarity_threshold } = step.params as { file?: unknown; pattern?: unknown; similarity_threshold?: unknown };
-  if (typeof file !== "string" || typeof pattern !== "string") return undefined;
-  const source = sim.text(file);
-  if (source === undefined) return undefined;
+function closestMatchNote(step: Step, source: string | undefined): string | undefined {
+  if (source === undefined || !("op" in step) || step.op !== "replace_code") return undefined;
+  const { pattern, similarity_threshold } = step.params as { pattern?: unknown; similarity_threshold?: unknown };
+  if (typeof pattern !== "string") return undefined;
   try {
     const match = findPattern(source, pattern, typeof similarity_threshold === "number" ? similarity_threshold : 0.8);
     if (!match || match.layer === "exact") return undefined;
     const line = source.slice(0, match.start).split("\n").length;
-    return `the pattern is not in the file as written; it was matched to the closest text, at line ${line} (${match.layer}${match.score === undefined ? "" : `, similarity ${match.score.toFixed(2)}`}); if line ${line} is the place you meant, quote its lines exactly as the file has them`;
+    return `${closestMatchPlace(line, match.layer, match.score)}; if line ${line} is the place you meant, quote its lines exactly as the file has them`;
   } catch {
     return undefined; // ambiguous: the step's own error says so
   }
@@ -471,7 +472,10 @@ export class PlanVerifier {
       const parent = byPosition["parent"] as { kind?: unknown; name?: unknown } | undefined;
       positional = `the locator picks its node by position (index ${String(byPosition["index"])} of the ${String(byPosition["kind"])} nodes${parent ? ` in ${String(parent.kind)} ${String(parent.name)}` : ", with no parent"}); check the index${parent ? "" : " and give the parent (the function or class around the node)"}, or address the node by name.`;
     }
-    const placed = closestMatchNote(step, sim);
+    // The file a replace_code step quotes, as it is before the step: where its pattern was placed is
+    // worked out again only if the step then fails (the fuzzy search is not repeated on success).
+    const quoted = "op" in step && step.op === "replace_code" && typeof step.params["file"] === "string" ? sim.text(step.params["file"]) : undefined;
+    const placed = (): string | undefined => closestMatchNote(step, quoted);
     let changes: FileChange[];
     try {
       changes = sim.runStep(step, index);
@@ -479,7 +483,8 @@ export class PlanVerifier {
       // The pre-checks already said why this step cannot run; the executor's failure would repeat it.
       if (!preErrors) {
         const issue = failureIssue(error, graph);
-        report(placed && issue.layer === "5" ? { ...issue, fix: `${issue.fix ?? ""}; or the place is wrong: ${placed}` } : issue);
+        const place = issue.layer === "5" ? placed() : undefined;
+        report(place ? { ...issue, fix: `${issue.fix ?? ""}; or the place is wrong: ${place}` } : issue);
       }
       const earlier = this.#changedEarlier(view);
       if (earlier) {
