@@ -1,8 +1,8 @@
 /** SUBMIT on real git repositories: the patch of the work tree and the seed's checks. */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import { describe, expect, it } from "vitest";
 import { Sandbox } from "@graphplan/runtime";
 import { TestSandbox, testSandboxLayer } from "@graphplan/runtime/testing";
@@ -10,7 +10,19 @@ import { git, shopRepo, status, tempDir } from "./fixtures/repo.js";
 import { applyCheckCommand, patchFormat, patchOfWorkTree, patchProblems } from "./submit.js";
 
 const patchOf = (repo: string) => Effect.runPromise(patchOfWorkTree(30_000).pipe(Effect.provide(Sandbox.layerLocal({ cwd: repo }))));
-const leftovers = () => readdirSync(tmpdir()).filter((f) => f.startsWith("graphplan-patch-"));
+
+/** The patch and the temporary base path (`p='...'`) its commands used, read from what was run. */
+const patchAndBase = (repo: string) =>
+  Effect.runPromise(
+    Effect.gen(function* () {
+      const local = yield* Sandbox;
+      const commands: string[] = [];
+      const recording = Layer.succeed(Sandbox, { description: local.description, exec: (command, options) => (commands.push(command), local.exec(command, options)) });
+      const result = yield* patchOfWorkTree(30_000).pipe(Effect.provide(recording));
+      const base = /^p='([^']+)'$/m.exec(commands[0] ?? "")?.[1];
+      return { result, base };
+    }).pipe(Effect.provide(Sandbox.layerLocal({ cwd: repo }))),
+  );
 
 describe("the patch of the work tree", () => {
   it("includes changed and new files, passes every check, and leaves the repository's index alone", async () => {
@@ -19,9 +31,8 @@ describe("the patch of the work tree", () => {
     writeFileSync(join(repo, "shop/tax.py"), "RATE = 0.2\n");
     git(repo, "add", "shop/pricing.py"); // the user's own staging must survive as it is
     const before = status(repo);
-    const leftoversBefore = leftovers();
 
-    const result = await patchOf(repo);
+    const { result, base } = await patchAndBase(repo);
     expect(result.problems).toEqual([]);
     expect(result).toMatchObject({ ok: true, checks: { diffHeader: true, fileMarkers: true, hunks: true, additions: true, applies: true } });
     expect(result.patch).toContain("diff --git a/shop/pricing.py b/shop/pricing.py");
@@ -29,8 +40,10 @@ describe("the patch of the work tree", () => {
     expect(result.patch).toContain("diff --git a/shop/tax.py b/shop/tax.py\nnew file mode 100644");
     expect(status(repo)).toBe(before);
     expect(before).toBe("M  shop/pricing.py\n?? shop/tax.py\n");
-    // No temporary file of this submission is left (other processes' come and go: only new names count).
-    expect(leftovers().filter((f) => !leftoversBefore.includes(f))).toEqual([]);
+    // No temporary file of this submission is left: its base path is known from the commands it ran
+    // (a scan of /tmp would race with other test processes' submissions).
+    expect(base).toMatch(/^\/tmp\/graphplan-patch-[0-9a-f]{16}$/);
+    expect(readdirSync(dirname(base!)).filter((f) => f.startsWith(basename(base!)))).toEqual([]);
 
     // It applies to a clean clone of HEAD and reproduces the work tree.
     const clone = tempDir("graphplan-clone-");

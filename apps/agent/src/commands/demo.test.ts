@@ -8,12 +8,31 @@ import { runCommand } from "./run.js";
 import { runInProcess } from "./fixtures/in-process.js";
 
 const demo = (...args: string[]) => runInProcess([demoCommand], ["demo", ...args]);
-const demoDirs = () => readdirSync(tmpdir()).filter((name) => name.startsWith("graphplan-demo-"));
+/**
+ * Runs `body` with the temporary directory (`os.tmpdir()`, read from TMPDIR at each call) set to a
+ * new empty directory of its own, and returns what is left in it afterwards: a scan of the shared
+ * /tmp would race with the demo that cli.test.ts runs in another process.
+ */
+async function leftInTmp(body: () => Promise<void>): Promise<string[]> {
+  const own = tempDir();
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = own;
+  try {
+    expect(tmpdir()).toBe(own);
+    await body();
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
+  return readdirSync(own);
+}
 
 describe("graphplan demo", () => {
   it("shows the example's test failing, the agent's phases as they happen, the diff, and the test passing", async () => {
-    const before = new Set(demoDirs());
-    const result = await demo();
+    let result = { code: -1, stdout: "", stderr: "" };
+    const left = await leftInTmp(async () => {
+      result = await demo();
+    });
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     const [testBefore, rest] = result.stdout.split("the agent (");
@@ -23,7 +42,7 @@ describe("graphplan demo", () => {
     expect(rest).toContain("-    return len(text.split(\" \"))\n+    return len(words(text))\n");
     expect(rest).toMatch(/\$ python3 -m unittest -v\npasses\n[\s\S]*\| OK\n$/);
     // The temporary repository is gone.
-    expect(demoDirs().filter((d) => !before.has(d))).toEqual([]);
+    expect(left).toEqual([]);
   });
 
   it("keeps the repository with --keep, the fix committed nowhere but applied in the work tree", async () => {
@@ -45,14 +64,15 @@ describe("graphplan demo", () => {
       [["--provider", "anthropic"], /^error: --provider anthropic needs --model NAME$/],
       [["--keep", notEmpty], /^error: --keep .* is not empty; name a new directory$/],
     ];
-    const before = new Set(demoDirs());
-    for (const [args, expected] of cases) {
-      const result = await demo(...args);
-      expect(result.code, args.join(" ")).toBe(2);
-      expect(result.stderr.trimEnd(), args.join(" ")).toMatch(expected);
-      expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
-    }
-    expect(demoDirs().filter((d) => !before.has(d))).toEqual([]);
+    const left = await leftInTmp(async () => {
+      for (const [args, expected] of cases) {
+        const result = await demo(...args);
+        expect(result.code, args.join(" ")).toBe(2);
+        expect(result.stderr.trimEnd(), args.join(" ")).toMatch(expected);
+        expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
+      }
+    });
+    expect(left).toEqual([]);
   });
 
   it("reads the shipped example", () => {
