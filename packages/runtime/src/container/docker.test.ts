@@ -3,7 +3,10 @@
  * with the local images graphplan-busybox:test and graphplan-debian:test, both from
  * `bash .ci/podman-setup.sh` (as root). Without them these tests fail, saying so.
  */
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import * as Effect from "effect/Effect";
 import { describe, expect, it as vitestIt } from "vitest";
 import { dockerOptionsFor } from "./docker.js";
@@ -89,6 +92,40 @@ describe("the container engine (podman on /tmp/podman.sock)", () => {
     const after = await withEngine((engine) => engine.containersLabelled({ "graphplan.test.run": run }));
     expect(during).toHaveLength(1);
     expect(after).toEqual([]);
+  });
+
+  it("removes a container whose owner was killed (SIGKILL, no scope closed) within seconds, on its own", async () => {
+    const run = randomUUID();
+    const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+    const owner = spawn(process.execPath, ["--import", tsx, "--conditions=source", fileURLToPath(new URL("../fixtures/container-owner.ts", import.meta.url)), HOST, BUSYBOX, run], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    owner.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const id = await new Promise<string>((resolve, reject) => {
+      owner.stdout.on("data", (chunk: Buffer) => {
+        output += chunk.toString();
+        const started = /^started (\w+)$/m.exec(output);
+        if (started) resolve(started[1]!);
+      });
+      owner.on("close", () => reject(new Error(`the owner ended before its container started: ${output}`)));
+    });
+    // The owner is alive: its container keeps running, however long that is.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(await withEngine((engine) => engine.containersLabelled({ "graphplan.test.run": run }))).toEqual([id]);
+
+    owner.kill("SIGKILL");
+    const waitedMs = await withEngine((engine) =>
+      Effect.gen(function* () {
+        const began = Date.now();
+        while ((yield* engine.containersLabelled({ "graphplan.test.run": run })).length > 0) {
+          if (Date.now() - began > 30_000) return Infinity;
+          yield* Effect.sleep("250 millis");
+        }
+        return Date.now() - began;
+      }),
+    );
+    expect(waitedMs).toBeLessThan(30_000);
   });
 
   it("says which image is missing, and that a pull from an unreachable registry failed", async () => {

@@ -57,8 +57,15 @@ export function dockerOptionsFor(host: string | undefined): { readonly label: st
 /** Every process of one exec carries this variable (with the exec's id): the timeout kills them by it. */
 export const EXEC_MARKER = "GRAPHPLAN_SANDBOX_EXEC";
 
-/** PID 1 of the container: sleeps forever, and its `wait` reaps processes re-parented to it. */
-const KEEPALIVE_SCRIPT = "trap 'exit 0' TERM INT; while :; do sleep 3600 & wait $!; done";
+/**
+ * PID 1 of the container: lives as long as its stdin is open, and its `wait` reaps processes
+ * re-parented to it. The process that started the container holds that stdin through an attach
+ * connection (its lease): when the process ends in any way — its scope closed, a crash, SIGKILL, a
+ * test runner killed mid-run — the connection closes, `cat` reads EOF, PID 1 exits and the engine
+ * removes the container (`AutoRemove`). So no container outlives its owner, whatever killed it.
+ * (stdin is moved to fd 3 first: a shell gives a background job /dev/null as its stdin.)
+ */
+const KEEPALIVE_SCRIPT = "trap 'exit 0' TERM INT; exec 3<&0; cat <&3 >/dev/null 3<&- & wait $!; exit 0";
 
 /**
  * `bash -c` where the image has bash, else `sh -c` (the command is `$1`). stderr goes to stdout's pipe
@@ -182,14 +189,14 @@ export function makeDockerEngine(options: EngineOptions): ContainerEngineShape {
     Effect.gen(function* () {
       const name = spec.name ?? `graphplan-${randomUUID().slice(0, 12)}`;
       const failed = (operation: ContainerFailed["operation"]) => (error: unknown) => new ContainerFailed({ endpoint: label, container: name, operation, detail: errorText(error) });
-      const container = yield* Effect.acquireRelease(
+      const { container } = yield* Effect.acquireRelease(
         Effect.tryPromise({
-          try: () =>
-            docker.createContainer({
+          try: async () => {
+            const created = await docker.createContainer({
               name,
               Image: spec.image,
-              // The container only has to stay alive (commands come by exec); its first process reaps
-              // the orphans a killed command leaves.
+              // The container only has to stay alive (commands come by exec) while its owner holds
+              // its stdin; its first process reaps the orphans a killed command leaves.
               Entrypoint: ["sh", "-c", KEEPALIVE_SCRIPT],
               Cmd: [],
               ...(spec.workdir === undefined ? {} : { WorkingDir: spec.workdir }),
@@ -197,11 +204,20 @@ export function makeDockerEngine(options: EngineOptions): ContainerEngineShape {
               Env: Object.entries(spec.env ?? {}).map(([key, value]) => `${key}=${value}`),
               Labels: { ...spec.labels, [CONTAINER_LABEL]: "1" },
               Tty: false,
-              HostConfig: { Binds: [...(spec.binds ?? [])], AutoRemove: false },
-            }),
+              OpenStdin: true,
+              StdinOnce: true,
+              AttachStdin: true,
+              HostConfig: { Binds: [...(spec.binds ?? [])], AutoRemove: true },
+            });
+            const lease = await holdLease(created).catch(async (error: unknown) => {
+              await created.remove({ force: true }).catch(() => undefined);
+              throw error;
+            });
+            return { container: created, lease };
+          },
           catch: failed("create"),
         }),
-        (created) => removeOnRelease(created, name),
+        ({ container: created, lease }) => removeOnRelease(created, name).pipe(Effect.ensuring(Effect.sync(() => lease.destroy()))),
       );
       yield* Effect.tryPromise({ try: () => container.start(), catch: failed("start") });
       return containerShape(docker, label, container, name, spec, defaultTimeout);
@@ -224,6 +240,19 @@ export function makeDockerEngine(options: EngineOptions): ContainerEngineShape {
       ),
     removeContainer: (idOrName) => removeContainer(docker.getContainer(idOrName)),
   };
+}
+
+/**
+ * Attaches to the container's stdin and keeps the connection: the container's lease (see
+ * KEEPALIVE_SCRIPT). The socket does not keep the process alive (unref): a process that ends with the
+ * container still open ends its lease, and the container with it.
+ */
+async function holdLease(container: Docker.Container): Promise<Duplex> {
+  const stream = (await container.attach({ stream: true, stdin: true, stdout: false, stderr: false, hijack: true })) as unknown as Duplex & { unref?: () => void; socket?: { unref?: () => void } };
+  stream.on("error", () => undefined); // the connection ends with the container: not an error of the run
+  stream.unref?.();
+  stream.socket?.unref?.();
+  return stream;
 }
 
 function containerShape(docker: Docker, endpoint: string, container: Docker.Container, name: string, spec: ContainerSpec, defaultTimeout: number): ContainerShape {

@@ -105,7 +105,10 @@ export interface ContainerEngineShape {
   readonly pullImage: (image: string) => Effect.Effect<void, ImageUnavailable>;
   /** Removes an image (no error when it is missing). */
   readonly removeImage: (image: string) => Effect.Effect<void, EngineUnavailable>;
-  /** Creates and starts a container that stays up until its scope closes, then is removed. */
+  /**
+   * Creates and starts a container that stays up until its scope closes, then is removed; if the
+   * process ends without closing the scope (crash, SIGKILL), the engine removes it (the process's lease).
+   */
   readonly start: (spec: ContainerSpec) => Effect.Effect<ContainerShape, ContainerFailed, Scope.Scope>;
   /** Ids of the containers (running or not) that carry every given label `key=value` (`key` with any value when value is ""). */
   readonly containersLabelled: (labels: Readonly<Record<string, string>>) => Effect.Effect<readonly string[], EngineUnavailable>;
