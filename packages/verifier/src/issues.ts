@@ -39,13 +39,35 @@ export const IssueSchema = z.object({
 });
 export type Issue = z.infer<typeof IssueSchema>;
 
+/**
+ * The code one step changed in the simulation, where its locators led: the whole lines it touched in
+ * one file, as they were before the step and as the step left them (each cut at {@link PLACE_LINES}
+ * lines). A step that changed several files has one place per file.
+ */
+export const StepPlaceSchema = z.object({
+  /** Index of the step in the plan array (0-based). */
+  step: z.number().int().nonnegative(),
+  file: z.string(),
+  /** 1-based line of the first changed line in the file as it was when the step ran, and in the result. */
+  line: z.number().int().positive(),
+  afterLine: z.number().int().positive(),
+  before: z.string(),
+  after: z.string(),
+});
+export type StepPlace = z.infer<typeof StepPlaceSchema>;
+
+/** The most lines of one side of a {@link StepPlace}; longer ones end with a `… N more lines` line. */
+export const PLACE_LINES = 40;
+
 export const VerifyResultSchema = z.object({
   passed: z.boolean(),
   errors: z.array(z.string()),
   warnings: z.array(z.string()),
   issues: z.array(IssueSchema),
+  /** Where each step that ran changed the code (absent in trajectories written before it existed). */
+  places: z.array(StepPlaceSchema).optional(),
 });
-/** `{passed, errors, warnings}` as in the seed (rendered strings), plus the structured `issues`. */
+/** `{passed, errors, warnings}` as in the seed (rendered strings), the structured `issues`, and the steps' `places`. */
 export type VerifyResult = z.infer<typeof VerifyResultSchema>;
 
 /**
@@ -61,7 +83,7 @@ export function renderIssue(issue: Issue): string {
 const layerOrder = (layer: Layer): number => LAYERS.indexOf(layer);
 
 /** Builds the result from collected issues: ordered by step, then layer; passes when there is no error. */
-export function toResult(issues: readonly Issue[]): VerifyResult {
+export function toResult(issues: readonly Issue[], places: readonly StepPlace[] = []): VerifyResult {
   const sorted = issues
     .map((issue, i) => ({ issue, i }))
     .sort(
@@ -76,6 +98,7 @@ export function toResult(issues: readonly Issue[]): VerifyResult {
     errors: errors.map(renderIssue),
     warnings: warnings.map(renderIssue),
     issues: sorted,
+    places: [...places],
   };
 }
 
@@ -114,4 +137,35 @@ export function revisionPrompt(result: VerifyResult, options: RevisionPromptOpti
     `Revise the plan to fix every error above (keep the steps that had none unchanged) and write the complete revised plan to ${planPath}.`,
   );
   return lines.join("\n");
+}
+
+/** The whole lines `[start, end)` (string offsets) cover in `text`, as offsets `[from, to)` (to excludes the last line break). */
+function wholeLines(text: string, start: number, end: number): { from: number; to: number } {
+  const from = text.lastIndexOf("\n", start - 1) + 1;
+  // A change that ends with a line break ends on that line, not on the next one.
+  const newline = text.indexOf("\n", end > from && text[end - 1] === "\n" ? end - 1 : Math.max(end, from));
+  return { from, to: newline === -1 ? text.length : newline };
+}
+
+/** `text[from, to)` cut at {@link PLACE_LINES} lines, and the 1-based line of `from`. */
+function excerpt(text: string, from: number, to: number): { line: number; text: string } {
+  const lines = text.slice(from, to).split("\n");
+  const cut = lines.length > PLACE_LINES ? [...lines.slice(0, PLACE_LINES), `… ${lines.length - PLACE_LINES} more lines`] : lines;
+  return { line: text.slice(0, from).split("\n").length, text: cut.join("\n") };
+}
+
+/**
+ * The place of one step's change to one file: the whole lines from its first to its last edit
+ * (string offsets in `before`, sorted) as they were, and the same lines as the step left them (an
+ * insertion shows the line it was anchored to on both sides).
+ */
+export function stepPlace(step: number, file: string, before: string, after: string, edits: readonly { start: number; end: number; text: string }[]): StepPlace | undefined {
+  const first = edits[0];
+  const last = edits[edits.length - 1];
+  if (!first || !last) return undefined;
+  const grown = edits.reduce((sum, e) => sum + e.text.length - (e.end - e.start), 0);
+  const { from, to } = wholeLines(before, first.start, last.end);
+  const old = excerpt(before, from, to);
+  const now = excerpt(after, from, to + grown);
+  return { step, file, line: old.line, afterLine: now.line, before: old.text, after: now.text };
 }

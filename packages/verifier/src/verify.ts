@@ -40,7 +40,7 @@ import { carryModuleScope } from "./scope/python.js";
 import { didYouMean } from "./fuzzy.js";
 import { checkHierarchy } from "./hierarchy.js";
 import { checkImpact } from "./impact.js";
-import { toResult, type Issue, type VerifyResult } from "./issues.js";
+import { stepPlace, toResult, type Issue, type StepPlace, type VerifyResult } from "./issues.js";
 import { LOCAL_OPS, REMOVING_OPS } from "./ops.js";
 import { Sim, type FileChange } from "./sim.js";
 import { catalogOps, defaultHandlers, paramsSchemaOf, validateFormalStep } from "./catalog.js";
@@ -346,6 +346,7 @@ function closestMatchNote(step: Step, source: string | undefined): string | unde
  */
 export class PlanVerifier {
   readonly #issues: Issue[] = [];
+  readonly #places: StepPlace[] = [];
   readonly #steps: readonly unknown[];
   readonly #operators: readonly OperatorDefinition[];
   readonly #custom: ReadonlyMap<string, OperatorDefinition>;
@@ -400,7 +401,7 @@ export class PlanVerifier {
 
   /** The result so far (all of it once {@link next} returned false). */
   result(): VerifyResult {
-    return toResult(this.#issues);
+    return toResult(this.#issues, this.#places);
   }
 
   dispose(): void {
@@ -517,6 +518,8 @@ export class PlanVerifier {
       }
       checkImpact(change, sim, graph, this.#planFiles, report);
       this.#drift.record(index, change.before, change.edits);
+      const place = stepPlace(index, change.before.path, change.before.source, change.after.source, change.edits);
+      if (place) this.#places.push(place);
       sim.commit(change);
       const path = change.before.path;
       this.#changedBy.set(path, [...(this.#changedBy.get(path) ?? []), index]);
