@@ -6,6 +6,7 @@ import { demoCommand } from "./commands/demo.js";
 import { graphCommand } from "./commands/graph.js";
 import { runCommand } from "./commands/run.js";
 import { verifyCommand } from "./commands/verify.js";
+import { viewCommand } from "./commands/view.js";
 import { run } from "./run.js";
 
 const program = new Command("graphplan").description("structural, tree-sitter based code editing for coding agents");
@@ -15,5 +16,6 @@ applyCommand(program);
 verifyCommand(program);
 runCommand(program);
 demoCommand(program);
+viewCommand(program);
 
 process.exitCode = await run(program, process.argv);

@@ -22,10 +22,11 @@ const RANK: Readonly<Record<string, number>> = {
   "@graphplan/compiler": 5,
   "@graphplan/runtime": 6,
   "@graphplan/agent": 7,
-  "@graphplan/cli": 8,
-  "@graphplan/bench": 8,
+  "@graphplan/viewer": 8,
+  "@graphplan/cli": 9,
+  "@graphplan/bench": 9,
 };
-const BENCHMARK_RANK = 9;
+const BENCHMARK_RANK = 10;
 const TEST_ONLY = "@graphplan/testkit";
 
 interface Pkg {

@@ -5,6 +5,7 @@
  * (`reporting.make_run_report`), with zod schemas to read those files back. Mirrors
  * `swebench/harness/{grading,reporting}.py` at tag v4.1.0; see the reference §3.
  */
+import { InstanceReportSchema, InstanceResultSchema, TestsStatusSchema, type InstanceReport, type InstanceResult } from "@graphplan/viewer";
 import { z } from "zod";
 import { emptyStatusMap, parserFor, type StatusMap } from "./parsers.js";
 import { APPLY_PATCH_FAIL, END_TEST_OUTPUT, RESET_FAILED, START_TEST_OUTPUT, TESTS_ERROR, TESTS_TIMEOUT } from "./spec.js";
@@ -106,28 +107,8 @@ export function resolutionStatus(report: Pick<TestsStatus, "FAIL_TO_PASS" | "PAS
 
 // --- The per-instance report.json -----------------------------------------------------------------
 
-const TestOutcomeSchema = z.object({ success: z.array(z.string()), failure: z.array(z.string()) });
-
-export const TestsStatusSchema = z.object({
-  FAIL_TO_PASS: TestOutcomeSchema,
-  PASS_TO_PASS: TestOutcomeSchema,
-  FAIL_TO_FAIL: TestOutcomeSchema,
-  PASS_TO_FAIL: TestOutcomeSchema,
-});
-
-/** One instance's entry; loose, so reports of later harness versions (e.g. `infra_failure`) still read. */
-export const InstanceResultSchema = z.looseObject({
-  patch_is_None: z.boolean(),
-  patch_exists: z.boolean(),
-  patch_successfully_applied: z.boolean(),
-  resolved: z.boolean(),
-  tests_status: TestsStatusSchema.optional(),
-});
-export type InstanceResult = z.infer<typeof InstanceResultSchema>;
-
-/** `report.json`: `{ <instance_id>: InstanceResult }`. */
-export const InstanceReportSchema = z.record(z.string(), InstanceResultSchema);
-export type InstanceReport = z.infer<typeof InstanceReportSchema>;
+// Its schemas live in @graphplan/viewer, which reads the file back: described once.
+export { InstanceReportSchema, InstanceResultSchema, TestsStatusSchema, type InstanceReport, type InstanceResult };
 
 export interface InstanceReportInput {
   readonly instanceId: string;
