@@ -1,5 +1,5 @@
 export { verifyPlan, verifyPlanSync, PlanVerifier } from "./verify.js";
 export type { VerifyOptions } from "./verify.js";
-export { renderIssue, revisionPrompt, toResult, IssueSchema, StepPlaceSchema, VerifyResultSchema, LAYERS, LEVELS, PLACE_LINES } from "./issues.js";
+export { renderIssue, revisionPrompt, toResult, IssueSchema, VerifyResultSchema, LAYERS, LEVELS } from "./issues.js";
 export type { Issue, StepPlace, VerifyResult, Layer, Level, Severity, RevisionPromptOptions } from "./issues.js";
 export { moduleMayDenote } from "./modules.js";

@@ -1,7 +1,8 @@
 /** A verified plan says where each step changed the code: the lines before the step and after it. */
 import { buildGraph } from "@graphplan/graph";
 import { describe, expect, it } from "vitest";
-import { PLACE_LINES, verifyPlan } from "./index.js";
+import { verifyPlan } from "./index.js";
+import { PLACE_LINES } from "./issues.js";
 
 const PARSER = `import os
 
