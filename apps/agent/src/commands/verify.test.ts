@@ -60,11 +60,13 @@ describe("graphplan verify", () => {
     expect(p.files()).toEqual({ a: A, b: B });
   });
 
-  it("prints passed, errors, warnings and issues under --json", async () => {
+  it("prints passed, errors, warnings, issues and places under --json", async () => {
     const p = project();
     const out = await graphplan("verify", p.planFile([badLocator]), "--root", p.root, "--json");
     const json = JSON.parse(out.stdout) as Record<string, unknown>;
-    expect(Object.keys(json).sort()).toEqual(["errors", "issues", "passed", "warnings"]);
+    expect(Object.keys(json).sort()).toEqual(["errors", "issues", "passed", "places", "warnings"]);
+    // The step failed: it changed no code, so it has no place.
+    expect(json["places"]).toEqual([]);
     expect(json["passed"]).toBe(false);
     expect(json["errors"]).toEqual([expect.stringMatching(/^Step 1 \(delete_node\): /)]);
     // `issues[].step` is the index in the plan array; the rendered message numbers it from 1.

@@ -20,7 +20,7 @@ export function verifyCommand(program: Command): void {
     .description("check a plan against a directory without changing it: every error and warning, each with its fix")
     .argument("<plan>", "the plan, a JSON file (paths in it are relative to the root)")
     .option("--root <dir>", "the directory the plan edits", ".")
-    .option("--json", "print {passed, errors, warnings, issues} as JSON")
+    .option("--json", "print {passed, errors, warnings, issues, places} as JSON (places: where each step changed the code)")
     .action(async (planPath: string, options: { root: string; json?: boolean }, command: Command) => {
       const plan = await readPlanJson(planPath, command);
       const result = await verifyAt(plan, options.root, command);
