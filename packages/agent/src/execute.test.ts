@@ -30,9 +30,19 @@ describe("EXECUTE", () => {
   it("a successful plan writes the changed files and says which", async () => {
     const repo = shopRepo();
     const record = await run(repo, [{ op: "replace_node", params: { locator: { kind: "method", name: "total", file: "shop/cart.py" }, replacement: "def total(self):\n    return 0" } }]);
-    expect(record).toEqual({ ok: true, written: ["shop/cart.py"], created: [] });
+    expect(record).toEqual({ ok: true, written: ["shop/cart.py"], created: [], deleted: [] });
     expect(read(repo, "shop/cart.py")).toBe(read(SHOP, "shop/cart.py").replace("return sum(price for _name, price, _quantity in self.items)", "return 0"));
     expect(status(repo)).toBe(" M shop/cart.py\n");
+  });
+
+  it("a plan that adds a test file and renames a module records what it created and deleted, and git sees it", async () => {
+    const repo = shopRepo();
+    const record = await run(repo, [
+      { op: "create_file", params: { path: "tests/test_cart.py", content: "from shop.cart import Cart\n\n\ndef test_empty():\n    assert Cart().total() == 0\n" } },
+      { op: "rename_file", params: { from: "shop/cart.py", to: "shop/basket.py" } },
+    ]);
+    expect(record).toEqual({ ok: true, written: ["tests/test_cart.py", "shop/basket.py"], created: ["tests/test_cart.py", "shop/basket.py"], deleted: ["shop/cart.py"] });
+    expect(status(repo)).toBe(" D shop/cart.py\n?? shop/basket.py\n?? tests/test_cart.py\n");
   });
 
   it("an apply error (a path outside the repository) is a failed record, not a crash", async () => {

@@ -38,7 +38,7 @@ export const TransitionSchema = z.object({
 export type Transition = z.infer<typeof TransitionSchema>;
 
 export const ApplyRecordSchema = z.discriminatedUnion("ok", [
-  z.object({ ok: z.literal(true), written: z.array(z.string()), created: z.array(z.string()) }),
+  z.object({ ok: z.literal(true), written: z.array(z.string()), created: z.array(z.string()), deleted: z.array(z.string()).default([]) }),
   z.object({ ok: z.literal(false), step: z.number().int().nullable(), op: z.string().nullable(), error: z.string() }),
 ]);
 export type ApplyRecord = z.infer<typeof ApplyRecordSchema>;

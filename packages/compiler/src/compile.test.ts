@@ -157,9 +157,9 @@ describe("compilePatch: each path reproduces the gold post-image exactly", () =>
     noLegacy(c);
   });
 
-  it("refuses what no operator can do: creating a file, or an unknown language", () => {
+  it("compiles a new file to create_file, and refuses an unknown language", () => {
     const create = gitDiff(new Map<string, string | null>([["new.py", null]]), new Map([["new.py", "x = 1\n"]]));
-    expect(() => compile(new Map(), create)).toThrow(CompileError);
+    expect(compile(new Map(), create).plan).toEqual([{ op: "create_file", params: { path: "new.py", content: "x = 1\n" } }]);
     const text = gitDiff(new Map([["notes.txt", "a\n"]]), new Map([["notes.txt", "b\n"]]));
     expect(() => compile(new Map([["notes.txt", "a\n"]]), text)).toThrow(/not a language/);
   });

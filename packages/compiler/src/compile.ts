@@ -830,19 +830,47 @@ export function compile(files: ReadonlyMap<string, string>, unifiedDiff: string,
   const patches = parseUnifiedDiff(unifiedDiff);
   const post = postImages(patches, files);
   const records: StepRecord[] = [];
+  const deletions: StepRecord[] = [];
   const out = new Map<string, string>();
-  for (const [path, after] of post) {
-    const before = files.get(path);
-    if (after === null) throw new CompileError(path, "file_deleted", "the patch deletes the file; no operator deletes files");
-    if (before === undefined) throw new CompileError(path, "file_created", "the patch creates the file; no operator creates files");
+  for (const patch of patches) {
+    const path = (patch.newPath ?? patch.oldPath)!;
+    const after = post.get(path);
+    const before = patch.oldPath === undefined ? undefined : files.get(patch.oldPath);
+    if (after === null || after === undefined) {
+      // Deletions go last: the plan's edits of other files are checked against the file first.
+      deletions.push(fileRecord({ op: "delete_file", params: { path } }, path, before === undefined ? [] : [{ start: 0, end: before.length, text: "" }]));
+      continue;
+    }
     out.set(path, after);
-    if (before === after) continue;
-    const language = detectFileLanguage(path, before);
+    const language = detectFileLanguage(path, after);
     if (!language) throw new CompileError(path, "unsupported_language", "not a language the graph parses");
+    if (before === undefined) {
+      records.push(fileRecord({ op: "create_file", params: { path, content: after } }, path, after ? [{ start: 0, end: 0, text: after }] : []));
+      continue;
+    }
+    if (patch.oldPath !== undefined && patch.oldPath !== path) records.push(fileRecord({ op: "rename_file", params: { from: patch.oldPath, to: path } }, path, []));
+    if (before === after) continue;
     records.push(...compileFile(path, language, before, after, options));
   }
+  records.push(...deletions);
   if (records.length === 0) throw new CompileError(undefined, "empty", "the patch changes nothing");
   return { plan: records.map((r) => r.step), records, post: out };
+}
+
+/** The record of a file operation's step (create_file, delete_file, rename_file). */
+function fileRecord(step: Step & { op: string }, file: string, edits: readonly Edit[]): StepRecord {
+  return {
+    step,
+    file,
+    tier: 0,
+    legacy: false,
+    form: step.op,
+    locator: undefined,
+    edits,
+    bytes: edits.reduce((sum, e) => sum + (e.end - e.start) + e.text.length, 0),
+    change: 0,
+    key: `${file}#0#${step.op}`,
+  };
 }
 
 /** `compile`, the plan only: the JSON plan an LLM would write for this diff. */

@@ -43,11 +43,12 @@ export function parseUnifiedDiff(diff: string): FilePatch[] {
       newPath: patch.isDelete ? undefined : stripPrefix(patch.newFileName, "b/"),
       patch,
     }));
+  // A plan changes what files hold, not their modes: say so rather than drop the change.
+  const mode = /^diff --git a\/(\S+) b\/\S+\n(?:(?!diff --git )[^\n]*\n)*?old mode (\d+)\nnew mode (\d+)/m.exec(diff);
+  if (mode) throw new PatchError(mode[1], `file mode changes (${mode[2]} to ${mode[3]}) are not supported: a plan changes files' contents, names and existence only`);
   if (files.length === 0) throw new PatchError(undefined, "the patch changes no file");
   for (const file of files) {
     if (file.patch.isBinary) throw new PatchError(file.oldPath ?? file.newPath, "binary patches are not supported");
-    if (file.oldPath && file.newPath && file.oldPath !== file.newPath)
-      throw new PatchError(file.oldPath, `renames (to ${file.newPath}) are not supported`);
   }
   return files;
 }

@@ -59,6 +59,29 @@ export class FileNotInPlan extends Error {
   }
 }
 
+/** create_file or rename_file onto a path that exists (in the workspace, or made by an earlier step). */
+export class FileExists extends Error {
+  readonly _tag = "FileExists";
+  constructor(
+    readonly file: string,
+    readonly op: string,
+  ) {
+    super(`${op}: ${JSON.stringify(file)} already exists; change it with the node operators (replace_node, insert_after_node, ...), or delete_file it first.`);
+  }
+}
+
+/** A step names a file that an earlier step deleted or renamed away. */
+export class FileDeleted extends Error {
+  readonly _tag = "FileDeleted";
+  constructor(
+    readonly file: string,
+    /** The 0-based index of the step that deleted it; the message numbers it from 1. */
+    readonly byStep: number,
+  ) {
+    super(`File ${JSON.stringify(file)} was deleted by step ${byStep + 1} (delete_file or rename_file); address the file by the path it has now, or drop the step.`);
+  }
+}
+
 export class UnsupportedLanguage extends Error {
   readonly _tag = "UnsupportedLanguage";
   constructor(readonly file: string) {

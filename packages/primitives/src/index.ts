@@ -35,6 +35,8 @@ export {
   InvalidParams,
   UnknownOperator,
   FileNotInPlan,
+  FileExists,
+  FileDeleted,
   UnsupportedLanguage,
   PatternNotFound,
   PatternAmbiguous,

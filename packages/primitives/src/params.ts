@@ -92,3 +92,21 @@ export type DeleteNodeParams = z.infer<typeof DeleteNodeParams>;
 export type WrapNodeParams = z.infer<typeof WrapNodeParams>;
 export type ReplaceAllMatchingParams = z.infer<typeof ReplaceAllMatchingParams>;
 export type LocateParams = z.infer<typeof LocateParams>;
+
+/** A path relative to the workspace root, inside it: no absolute path, no `..`, no empty segment. */
+const relativePath = (what: string) =>
+  z
+    .string()
+    .min(1)
+    .refine((path) => !path.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(path) && path.split(/[\\/]/).every((part) => part !== "" && part !== ".."), "a path relative to the workspace root, inside it (no leading /, no .., no empty part)")
+    .describe(what);
+
+export const CreateFileParams = z.strictObject({
+  path: relativePath("The new file's path, relative to the workspace root; it must not exist"),
+  content: z.string().describe("The whole file; it must parse (a file of a language GraphPlan parses)"),
+});
+export const DeleteFileParams = z.strictObject({ path: relativePath("The file to delete, relative to the workspace root") });
+export const RenameFileParams = z.strictObject({
+  from: relativePath("The file to rename, relative to the workspace root"),
+  to: relativePath("Its new path; it must not exist"),
+});

@@ -3,6 +3,7 @@
  * Described once here; types are inferred and the prompt's JSON Schema is generated from it.
  */
 import { z } from "zod";
+import { FILE_OPS } from "./registry.js";
 
 const Params = z.record(z.string(), z.unknown()).describe("Parameters of the operator");
 
@@ -78,7 +79,11 @@ export function planFiles(plan: Plan): string[] {
     if (Array.isArray(value)) value.forEach((v) => visit(v));
     else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) visit(v, k);
   };
-  for (const step of planParts(plan).steps) visit(step);
+  for (const step of planParts(plan).steps) {
+    // create_file / delete_file / rename_file name their files `path`, `from` and `to`.
+    if ("op" in step && FILE_OPS.has(step.op)) for (const key of ["path", "from", "to"]) if (typeof step.params[key] === "string") files.add(step.params[key]);
+    visit(step);
+  }
   return [...files];
 }
 

@@ -9,7 +9,7 @@ import * as P from "./params.js";
 export interface OperatorInfo {
   readonly name: string;
   readonly tier: 0;
-  readonly kind: "primitive" | "composed" | "legacy";
+  readonly kind: "primitive" | "composed" | "legacy" | "file";
   readonly paramsSchema: z.ZodType;
   readonly description: string;
   /** For legacy operators: the primitive a plan should use instead. */
@@ -37,6 +37,9 @@ export const OPERATORS: readonly OperatorInfo[] = [
   op("add_method", "composed", P.AddMethodParams, "Add a method at the end of a class body (Go: after the struct; Rust: in the impl)."),
   op("add_import", "composed", P.AddImportParams, "Add an import after the last top-level import (or where the first import belongs); no-op if already present."),
   op("add_class_attribute", "composed", P.AddClassAttributeParams, "Add an attribute/field at the start of a class body (after a Python docstring)."),
+  op("create_file", "file", P.CreateFileParams, "Create a file with the given content (it must not exist, and must parse); e.g. a new module or test file."),
+  op("delete_file", "file", P.DeleteFileParams, "Delete a file (steps after it cannot address it)."),
+  op("rename_file", "file", P.RenameFileParams, "Rename (move) a file, content unchanged; later steps address it by its new path. Importers are not updated."),
   op("replace_code", "legacy", P.ReplaceCodeParams, "Replace the first occurrence of a text pattern (exact, whitespace-insensitive, indentation-preserving, then similar).", "replace_node"),
   op("insert_code", "legacy", P.InsertCodeParams, "Insert code before/after a 1-based line.", "insert_after_node"),
   op("delete_lines", "legacy", P.DeleteLinesParams, "Delete 1-based lines start_line..end_line.", "delete_node"),
@@ -45,6 +48,9 @@ export const OPERATORS: readonly OperatorInfo[] = [
   op("wrap_block", "legacy", P.WrapBlockParams, "Wrap 1-based lines start_line..end_line between before_code and after_code, indenting them.", "wrap_node"),
   op("replace_function_body", "legacy", P.ReplaceFunctionBodyParams, "Replace a function's body.", "replace_node"),
 ];
+
+/** The operators that create, delete and rename whole files. */
+export const FILE_OPS: ReadonlySet<string> = new Set(OPERATORS.filter((o) => o.kind === "file").map((o) => o.name));
 
 /** Operators by name. */
 export const OPERATOR_BY_NAME: ReadonlyMap<string, OperatorInfo> = new Map(OPERATORS.map((o) => [o.name, o]));

@@ -6,6 +6,8 @@ import { GrammarNotLoaded } from "@graphplan/graph";
 import { isLocatorError, type LocatorError } from "@graphplan/locators";
 import { EditOutOfRange, OverlappingEdits } from "./edits.js";
 import {
+  FileDeleted,
+  FileExists,
   FileNotInPlan,
   InvalidCondition,
   InvalidParams,
@@ -26,6 +28,8 @@ const RUN_ERRORS = [
   GrammarNotLoaded,
   OverlappingEdits,
   EditOutOfRange,
+  FileDeleted,
+  FileExists,
   FileNotInPlan,
   InvalidCondition,
   InvalidParams,

@@ -17,7 +17,15 @@ export type StepResult =
   | { readonly step: number; readonly op: string; readonly ok: false; readonly error: StepFailed };
 
 export type RunResult =
-  | { readonly ok: true; readonly files: Map<string, string>; readonly changed: readonly string[]; readonly results: readonly StepResult[] }
+  | {
+      readonly ok: true;
+      /** Every file as the plan leaves it: created ones added, deleted ones gone. */
+      readonly files: Map<string, string>;
+      readonly changed: readonly string[];
+      /** Files given to the run that the plan deleted (delete_file, or rename_file away). */
+      readonly deleted: readonly string[];
+      readonly results: readonly StepResult[];
+    }
   | {
       readonly ok: false;
       /** Index of the failed step; -1 when the plan itself is invalid. */
@@ -48,7 +56,7 @@ export function runPlan(plan: unknown, files: ReadonlyMap<string, string>, optio
       results.push({ step: index, op: run.op, ok: true, changed: run.changes.map((c) => c.file), output: run.output });
       session.commit();
     }
-    return { ok: true, files: session.files(), changed: session.changed, results };
+    return { ok: true, files: session.files(), changed: session.changed, deleted: session.deleted, results };
   } finally {
     session.dispose();
   }

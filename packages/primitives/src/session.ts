@@ -21,8 +21,8 @@ import { applyChecked, locateIn, locateRegionIn, matchLineEndings, MUTATORS, run
 import { COMPOSED, type View } from "./composed.js";
 import { LEGACY, closestMatchPlace, type MatchLayer } from "./legacy.js";
 import { runDsl } from "./dsl.js";
-import { LEGACY_TO_PRIMITIVE, OPERATOR_BY_NAME } from "./registry.js";
-import { FileNotInPlan, InvalidParams, PostconditionFailed, InvalidPlan, OperatorRedefined, RecursionLimit, StepFailed, UnknownOperator, UnsupportedLanguage } from "./errors.js";
+import { FILE_OPS, LEGACY_TO_PRIMITIVE, OPERATOR_BY_NAME } from "./registry.js";
+import { FileDeleted, FileExists, FileNotInPlan, InvalidParams, PostconditionFailed, InvalidPlan, OperatorRedefined, RecursionLimit, StepFailed, UnknownOperator, UnsupportedLanguage } from "./errors.js";
 import { planParts, stepLabel, stepLocator, StepSchema, type DslStep, type OperatorDefinition, type Step } from "./plan.js";
 import { lineStartsOf, parseFull, reparseWithRanges } from "./reparse.js";
 import { closestOperators, paramIssues, parseParams, validatePlan } from "./validate.js";
@@ -91,6 +91,11 @@ export interface StepChange {
   /** ERROR/MISSING nodes of `before.tree` and `after.tree` (outermost, at most 500). */
   readonly errorsBefore: readonly ErrorSpan[];
   readonly errorsAfter: readonly ErrorSpan[];
+  /**
+   * A file operation's change: `created` (`before` is the empty file), `deleted` (`after` is the
+   * empty file; the file is gone once committed). Absent for edits of a file that stays.
+   */
+  readonly existence?: "created" | "deleted";
 }
 
 export type SessionStepResult =
@@ -104,6 +109,14 @@ interface Version {
   lineStarts: readonly number[] | undefined;
 }
 
+/** A change of the running step, waiting for commit: its new version, the step, and a tree to free then (a created file's empty "before"). */
+interface Pending {
+  readonly change: StepChange;
+  readonly version: Version;
+  readonly index: number;
+  readonly free?: Tree;
+}
+
 interface Change {
   readonly version: Version;
   readonly edits: readonly Edit[];
@@ -113,9 +126,17 @@ interface Change {
 /** The session's state that a step reads. */
 interface Committed {
   text(file: string): string | undefined;
+  /** The step that deleted the file (or renamed it away), if one did. */
+  deletedBy(file: string): number | undefined;
   version(file: string): Version;
   language(file: string): LanguageId;
   paths(): string[];
+}
+
+/** `FileDeleted` when an earlier step deleted the file, else `FileNotInPlan`. */
+function missingFile(file: string, committed: Committed): FileDeleted | FileNotInPlan {
+  const by = committed.deletedBy(file);
+  return by === undefined ? new FileNotInPlan(file, committed.paths()) : new FileDeleted(file, by);
 }
 
 const errorsOf = (version: Version): readonly ErrorSpan[] => (version.errors ??= errorSpans(version.tree));
@@ -135,7 +156,7 @@ class StepScope {
     const list = this.changes.get(file);
     if (list) return list[list.length - 1]!.version.source;
     const text = this.committed.text(file);
-    if (text === undefined) throw new FileNotInPlan(file, this.committed.paths());
+    if (text === undefined) throw missingFile(file, this.committed);
     return text;
   }
 
@@ -438,13 +459,18 @@ export class PlanSession {
   readonly #custom = new Map<string, OperatorDefinition>();
   readonly #options: RunOptions;
   readonly #changed = new Set<string>();
-  #pending: { change: StepChange; version: Version }[] | undefined;
+  /** The files the session was opened with. */
+  readonly #initial: ReadonlySet<string>;
+  /** Files deleted (or renamed away) by a committed step, and that step's index. */
+  readonly #deletedBy = new Map<string, number>();
+  #pending: Pending[] | undefined;
   #next = 0;
   #disposed = false;
 
   /** Throws `OperatorRedefined` when a custom operator is named like an operator, a handler or another custom one. */
   constructor(files: ReadonlyMap<string, string>, options: SessionOptions = {}) {
     this.#files = new Map(files);
+    this.#initial = new Set(files.keys());
     // By extension, and for a `.h` header by what it holds (C or C++), decided once per file on its
     // text when the session opened (an edit does not turn a header into another language).
     const decided = new Map<string, LanguageId | undefined>();
@@ -481,6 +507,7 @@ export class PlanSession {
 
   readonly #committed: Committed = {
     text: (file) => this.#files.get(file),
+    deletedBy: (file) => this.#deletedBy.get(file),
     version: (file) => this.#version(file),
     language: (file) => this.language(file),
     paths: () => [...this.#files.keys()],
@@ -504,6 +531,11 @@ export class PlanSession {
     return this.#files.has(file);
   }
 
+  /** The 0-based index of the committed step that deleted the file (or renamed it away), if one did. */
+  deletedBy(file: string): number | undefined {
+    return this.#deletedBy.get(file);
+  }
+
   /** Current (committed) text of a file, without parsing it; undefined when it is not a session file. */
   text(file: string): string | undefined {
     return this.#files.get(file);
@@ -512,7 +544,7 @@ export class PlanSession {
   /** Current text of a file. Throws `FileNotInPlan`. */
   source(file: string): string {
     const text = this.#files.get(file);
-    if (text === undefined) throw new FileNotInPlan(file, this.paths());
+    if (text === undefined) throw missingFile(file, this.#committed);
     return text;
   }
 
@@ -540,9 +572,14 @@ export class PlanSession {
     return new Map(this.#files);
   }
 
-  /** Files that committed steps changed, in the order first changed. */
+  /** Files that committed steps changed (created and deleted ones included), in the order first changed. */
   get changed(): string[] {
     return [...this.#changed];
+  }
+
+  /** Files the session was opened with that committed steps deleted (or renamed away). */
+  get deleted(): string[] {
+    return [...this.#initial].filter((file) => !this.#files.has(file));
   }
 
   /** Whether a step ran and is waiting for `commit()` or `discard()`. */
@@ -567,6 +604,7 @@ export class PlanSession {
     }
     const valid = parsed.data;
     const op = stepLabel(valid);
+    if ("op" in valid && FILE_OPS.has(valid.op) && !this.#custom.has(valid.op) && !this.#options.handlers?.[valid.op]) return this.#fileStep(valid.op, valid.params, index);
     const scope = new StepScope(this.#committed);
     const runner = new Runner(scope, this.#custom, this.#options);
     let output: unknown;
@@ -588,8 +626,87 @@ export class PlanSession {
       scope.discard();
       return { ok: false, step: index, op, error: new StepFailed(index, op, stepLocator(valid), cause instanceof Error ? cause : new Error(String(cause))) };
     }
-    this.#pending = finished;
+    this.#pending = finished.map((f) => ({ ...f, index }));
     return { ok: true, step: index, op, output, changes: finished.map((f) => f.change) };
+  }
+
+  /**
+   * create_file, delete_file, rename_file: whole-file changes, pending like any step's. A created
+   * file must not exist and must parse; a deleted one must exist. A rename is a deletion and a
+   * creation with the same text.
+   */
+  #fileStep(op: string, raw: Record<string, unknown>, index: number): SessionStepResult {
+    const pending: Pending[] = [];
+    const drop = () => {
+      for (const p of pending) {
+        p.version.tree.delete();
+        p.free?.delete();
+      }
+    };
+    try {
+      const params = parseParams(op, OPERATOR_BY_NAME.get(op)!.paramsSchema, raw) as { path?: string; content?: string; from?: string; to?: string };
+      const remove = (file: string) => {
+        const before = this.parsed(file);
+        const empty: Version = { source: "", tree: parseFull("", before.language), errors: [], lineStarts: undefined };
+        pending.push({
+          version: empty,
+          index,
+          change: {
+            file,
+            language: before.language,
+            before,
+            after: { path: file, source: "", language: before.language, tree: empty.tree },
+            edits: before.source ? [{ start: 0, end: before.source.length, text: "" }] : [],
+            changedRanges: [],
+            errorsBefore: this.errors(file),
+            errorsAfter: [],
+            existence: "deleted",
+          },
+        });
+      };
+      const create = (file: string, content: string) => {
+        if (this.#files.has(file) && !pending.some((p) => p.change.file === file && p.change.existence === "deleted")) throw new FileExists(file, op);
+        const language = this.#languageOf(file);
+        if (!language) throw new UnsupportedLanguage(file);
+        const tree = parseFull(content, language);
+        const errors = errorSpans(tree);
+        if (errors.length > 0) {
+          tree.delete();
+          throw new PostconditionFailed(file, op, "the new file's content does not parse", errors.map(({ line, column, kind, text }) => ({ line, column, kind, text })));
+        }
+        const empty = parseFull("", language);
+        pending.push({
+          version: { source: content, tree, errors, lineStarts: undefined },
+          index,
+          free: empty,
+          change: {
+            file,
+            language,
+            before: { path: file, source: "", language, tree: empty },
+            after: { path: file, source: content, language, tree },
+            edits: content ? [{ start: 0, end: 0, text: content }] : [],
+            changedRanges: [],
+            errorsBefore: [],
+            errorsAfter: errors,
+            existence: "created",
+          },
+        });
+      };
+      if (op === "create_file") create(params.path!, params.content!);
+      else if (op === "delete_file") remove(params.path!);
+      else {
+        const text = this.source(params.from!);
+        if (params.to === params.from) throw new InvalidParams(op, ["`to` is the same path as `from`"]);
+        if (this.#files.has(params.to!)) throw new FileExists(params.to!, op);
+        remove(params.from!);
+        create(params.to!, text);
+      }
+    } catch (cause) {
+      drop();
+      return { ok: false, step: index, op, error: new StepFailed(index, op, undefined, cause instanceof Error ? cause : new Error(String(cause))) };
+    }
+    this.#pending = pending;
+    return { ok: true, step: index, op, output: { ok: true }, changes: pending.map((p) => p.change) };
   }
 
   /**
@@ -601,11 +718,22 @@ export class PlanSession {
     if (!pending) return;
     this.#pending = undefined;
     const keep = files ? new Set(files) : undefined;
-    for (const { change, version } of pending) {
+    for (const { change, version, index, free } of pending) {
+      free?.delete();
       if (keep && !keep.has(change.file)) {
         version.tree.delete();
         continue;
       }
+      if (change.existence === "deleted") {
+        version.tree.delete();
+        this.#versions.get(change.file)?.tree.delete();
+        this.#versions.delete(change.file);
+        this.#files.delete(change.file);
+        this.#deletedBy.set(change.file, index);
+        this.#changed.add(change.file);
+        continue;
+      }
+      if (change.existence === "created") this.#deletedBy.delete(change.file);
       const old = this.#versions.get(change.file);
       this.#versions.set(change.file, version);
       this.#files.set(change.file, version.source);
@@ -618,7 +746,10 @@ export class PlanSession {
   discard(): void {
     const pending = this.#pending;
     this.#pending = undefined;
-    for (const { version } of pending ?? []) version.tree.delete();
+    for (const { version, free } of pending ?? []) {
+      version.tree.delete();
+      free?.delete();
+    }
   }
 
   /** Frees every tree. The session cannot run steps afterwards. */

@@ -38,7 +38,7 @@ import type { WorkspaceShape } from "./workspace.js";
 
 /** What a pure plan runner answers (the shape of `runPlan` from `@graphplan/primitives`). */
 export type PlanRunOutcome =
-  | { readonly ok: true; readonly files: ReadonlyMap<string, string>; readonly results: ReadonlyArray<unknown> }
+  | { readonly ok: true; readonly files: ReadonlyMap<string, string>; readonly results: ReadonlyArray<unknown>; readonly deleted?: ReadonlyArray<string> }
   | { readonly ok: false; readonly failedStep: number; readonly error: unknown; readonly results: ReadonlyArray<unknown> };
 export type PlanRunner = (plan: Plan, files: ReadonlyMap<string, string>) => PlanRunOutcome;
 
@@ -60,6 +60,8 @@ export type ApplyResult =
       readonly written: ReadonlyArray<string>;
       /** Files that did not exist before. */
       readonly created: ReadonlyArray<string>;
+      /** Files the plan deleted (delete_file, rename_file away). */
+      readonly deleted: ReadonlyArray<string>;
     }
   | { readonly ok: false; readonly steps: ReadonlyArray<StepReport>; readonly failure: StepFailed };
 
@@ -173,8 +175,8 @@ export function applyPlan(plan: Plan, options: ApplyOptions = {}): Effect.Effect
       return { ok: false as const, steps: reports, failure };
     }
 
-    // 3. Commit the files whose text changed.
-    const changes: Array<{ path: string; text: string }> = [];
+    // 3. Commit the files whose text changed, and the deletions (text null).
+    const changes: Array<{ path: string; text: string | null }> = [];
     for (const [path, text] of outcome.files) {
       if (texts.get(path) === text) continue;
       if (!existing.has(path)) {
@@ -184,12 +186,14 @@ export function applyPlan(plan: Plan, options: ApplyOptions = {}): Effect.Effect
       }
       changes.push({ path, text });
     }
+    for (const path of outcome.deleted ?? []) if (originals.has(path)) changes.push({ path, text: null });
     if (changes.length > 0) yield* commit(ws, changes, originals, journalDir, journalPath, options.onBeforeWrite);
     return {
       ok: true as const,
       steps: reports,
-      written: changes.map((c) => c.path),
-      created: changes.filter((c) => !originals.has(c.path)).map((c) => c.path),
+      written: changes.filter((c) => c.text !== null).map((c) => c.path),
+      created: changes.filter((c) => c.text !== null && !originals.has(c.path)).map((c) => c.path),
+      deleted: changes.filter((c) => c.text === null).map((c) => c.path),
     };
   });
 }
@@ -234,7 +238,7 @@ function checkPath(ws: WorkspaceShape, path: string, journalDir: string, existin
 
 function commit(
   ws: WorkspaceShape,
-  changes: ReadonlyArray<{ path: string; text: string }>,
+  changes: ReadonlyArray<{ path: string; text: string | null }>,
   originals: ReadonlyMap<string, Uint8Array>,
   journalDir: string,
   journalPath: string,
@@ -284,7 +288,8 @@ function commit(
 
     for (const [index, { path, text }] of changes.entries()) {
       if (onBeforeWrite) yield* onBeforeWrite({ path, index, total: changes.length });
-      const wrote = yield* Effect.result(ws.write(path, text));
+      // A deletion is journaled with the file's original, so recovery and rollback write it back.
+      const wrote = yield* Effect.result(text === null ? ws.remove(path) : ws.write(path, text));
       if (Result.isFailure(wrote)) return yield* rollback(path, wrote.failure);
       written.push(path);
     }

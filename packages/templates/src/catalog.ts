@@ -17,7 +17,7 @@ import { TEMPLATES } from "./templates/index.js";
 export interface CatalogEntry {
   readonly name: string;
   readonly tier: 0 | 1 | 2 | 3;
-  readonly kind: "primitive" | "composed" | "legacy" | "surgery" | "template" | "fragment";
+  readonly kind: "primitive" | "composed" | "legacy" | "file" | "surgery" | "template" | "fragment";
   readonly useCase: UseCase;
   readonly description: string;
   /** The step key: `{op}`, `{template}` or `{fragment}`. */
@@ -75,7 +75,7 @@ export const CATALOG: readonly CatalogEntry[] = [
       name: o.name,
       tier: 0,
       kind: o.kind,
-      useCase: o.kind === "legacy" ? "Legacy (still supported)" : "Primitives",
+      useCase: o.kind === "legacy" ? "Legacy (still supported)" : o.kind === "file" ? "Files (create, delete, rename)" : "Primitives",
       description: o.description,
       step: "op",
       params: o.paramsSchema,

@@ -16,6 +16,7 @@ export const USE_CASES = [
   "AST Surgery",
   "Novel Code (fragments)",
   "Primitives",
+  "Files (create, delete, rename)",
   "Legacy (still supported)",
 ] as const;
 export type UseCase = (typeof USE_CASES)[number];

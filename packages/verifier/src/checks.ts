@@ -63,6 +63,11 @@ export function checkFiles(view: StepView, sim: Sim, report: Report): boolean {
   for (const file of view.files) {
     if (sim.has(file)) continue;
     ok = false;
+    const deletedBy = sim.deletedBy(file);
+    if (deletedBy !== undefined) {
+      report({ layer: "0", severity: "error", file, message: `File '${file}' was deleted by step ${deletedBy + 1} (delete_file or rename_file)`, fix: "address the file by the path it has now (after a rename_file, its `to`), or drop this step" });
+      continue;
+    }
     // An absolute path that ends with a workspace path: the relative path is meant.
     const absolute = file.startsWith("/") ? [...sim.paths()].filter((p: string) => file.endsWith(`/${p}`)).sort((a: string, b: string) => b.length - a.length)[0] : undefined;
     const suggestion = absolute ?? didYouMean(file, sim.paths());

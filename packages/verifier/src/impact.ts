@@ -143,3 +143,21 @@ function stillDefined(doc: Doc, imported: string, c: SymbolChange): boolean {
     return topLevel && defName(doc, def) === imported;
   });
 }
+
+/**
+ * A file the plan deletes (or renames away) that files outside the plan import: their imports
+ * break (an ImportError in Python), so it is an error naming each import, and, for a rename, the
+ * module path to import instead.
+ */
+export function checkDeletedFile(file: string, renamedTo: string | undefined, sim: Sim, graph: Graph, planFiles: ReadonlySet<string>, report: Report): void {
+  const imports = graph.imports.filter((i) => i.file !== file && !planFiles.has(i.file) && mayReferTo(i.module, i.file, file, sim, graph));
+  if (imports.length === 0) return;
+  const listed = imports.map((i) => `${i.file} line ${i.line} (${i.module}${i.symbol ? `: ${i.symbol}` : ""})`);
+  report({
+    layer: "6",
+    severity: "error",
+    file,
+    message: `${renamedTo ? `renaming ${file} to ${renamedTo}` : `deleting ${file}`} breaks imports of files not in this plan: ${listed.join("; ")}`,
+    fix: `add steps that change those imports${renamedTo ? ` to the new module (${renamedTo})` : ""}, or keep ${file}`,
+  });
+}

@@ -149,7 +149,8 @@ function wholeLines(text: string, start: number, end: number): { from: number; t
 
 /** `text[from, to)` cut at {@link PLACE_LINES} lines, and the 1-based line of `from`. */
 function excerpt(text: string, from: number, to: number): { line: number; text: string } {
-  const lines = text.slice(from, to).split("\n");
+  // A whole file's lines (a created file's) end at its last line, not after its final line break.
+  const lines = text.slice(from, to).replace(/\n$/, "").split("\n");
   const cut = lines.length > PLACE_LINES ? [...lines.slice(0, PLACE_LINES), `… ${lines.length - PLACE_LINES} more lines`] : lines;
   return { line: text.slice(0, from).split("\n").length, text: cut.join("\n") };
 }

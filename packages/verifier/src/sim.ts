@@ -74,6 +74,8 @@ export interface FileChange {
   /** ERROR/MISSING nodes of the two versions (from the session: no tree walk). */
   readonly errorsBefore: readonly ErrorSpan[];
   readonly errorsAfter: readonly ErrorSpan[];
+  /** A file operation's change: the file is new (`before` empty) or gone (`after` empty). */
+  readonly existence?: "created" | "deleted";
 }
 
 /** The files of the workspace as the plan leaves them so far. */
@@ -93,6 +95,11 @@ export class Sim {
 
   has(path: string): boolean {
     return this.#session.has(path);
+  }
+
+  /** The step (0-based) that deleted the file or renamed it away, if one did. */
+  deletedBy(path: string): number | undefined {
+    return this.#session.deletedBy(path);
   }
 
   /** Paths of every file in the workspace. */
@@ -144,6 +151,7 @@ export class Sim {
       changedRanges: change.changedRanges,
       errorsBefore: change.errorsBefore,
       errorsAfter: change.errorsAfter,
+      ...(change.existence ? { existence: change.existence } : {}),
     }));
   }
 
@@ -151,7 +159,8 @@ export class Sim {
   commit(change: FileChange): void {
     if (this.#docs.get(change.before.path) && this.#docs.get(change.before.path) !== change.before) throw new Error(`stale change for ${change.before.path}`);
     this.#keep.add(change.after.path);
-    this.#docs.set(change.after.path, change.after);
+    if (change.existence === "deleted") this.#docs.delete(change.after.path);
+    else this.#docs.set(change.after.path, change.after);
     this.touched.add(change.after.path);
   }
 

@@ -39,7 +39,7 @@ import {
 import { carryModuleScope } from "./scope/python.js";
 import { didYouMean } from "./fuzzy.js";
 import { checkHierarchy } from "./hierarchy.js";
-import { checkImpact } from "./impact.js";
+import { checkDeletedFile, checkImpact } from "./impact.js";
 import { stepPlace, toResult, type Issue, type StepPlace, type VerifyResult } from "./issues.js";
 import { LOCAL_OPS, REMOVING_OPS } from "./ops.js";
 import { Sim, type FileChange } from "./sim.js";
@@ -232,6 +232,9 @@ function viewOf(index: number, label: string, step: Step): StepView {
   const params = (("params" in step ? step.params : {}) ?? {}) as Record<string, unknown>;
   const locators = "fragment" in step ? findLocators([step.locator]) : findLocators(params);
   const files = [...findFiles("fragment" in step ? { locator: step.locator } : params)];
+  // delete_file and rename_file need their file to exist (create_file and rename_file's `to` need the opposite, checked by the run).
+  if (label === "delete_file" && typeof params["path"] === "string") files.push(params["path"]);
+  if (label === "rename_file" && typeof params["from"] === "string") files.push(params["from"]);
   return { index, op: label, params, locators, files };
 }
 
@@ -278,6 +281,10 @@ function failureIssue(error: unknown, graph?: Graph): Omit<Issue, "step" | "op">
       return { layer: "0", severity: "error", message, fix: "correct the step's parameters as the message says" };
     case "FileNotInPlan":
       return { layer: "0", severity: "error", file: error.file, message, fix: "use the path of an existing file, relative to the workspace root" };
+    case "FileExists":
+      return { layer: "0", severity: "error", file: error.file, message: `${error.op}: '${error.file}' already exists`, fix: "change the existing file with the node operators (replace_node, insert_after_node, ...), or delete_file it in an earlier step, or choose another path" };
+    case "FileDeleted":
+      return { layer: "0", severity: "error", file: error.file, message: `File '${error.file}' was deleted by step ${error.byStep + 1} (delete_file or rename_file)`, fix: "address the file by the path it has now (after a rename_file, its `to`), or drop this step" };
     case "PatternAmbiguous":
     case "PreconditionFailed":
     case "TransformRejected":
@@ -516,7 +523,10 @@ export class PlanVerifier {
         const { level, ...rest } = finding;
         report({ layer: "hierarchy", level, ...rest });
       }
-      checkImpact(change, sim, graph, this.#planFiles, report);
+      if (change.existence === "deleted") {
+        const renamedTo = changes.find((c) => c.existence === "created" && c.after.source === change.before.source)?.after.path;
+        checkDeletedFile(change.before.path, renamedTo, sim, graph, this.#planFiles, report);
+      } else checkImpact(change, sim, graph, this.#planFiles, report);
       this.#drift.record(index, change.before, change.edits);
       const place = stepPlace(index, change.before.path, change.before.source, change.after.source, change.edits);
       if (place) this.#places.push(place);

@@ -134,5 +134,6 @@ function resultJson(result: ApplyResult, recovered: RecoverReport) {
     }),
     written: result.ok ? result.written : [],
     created: result.ok ? result.created : [],
+    deleted: result.ok ? result.deleted : [],
   };
 }

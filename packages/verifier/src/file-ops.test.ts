@@ -1,0 +1,46 @@
+/** The verifier on create_file / delete_file / rename_file: simulated like edits, their mistakes said with the fix. */
+import { buildGraph } from "@graphplan/graph";
+import { describe, expect, it } from "vitest";
+import { verifyPlan } from "./index.js";
+
+const FILES = new Map([
+  ["pkg/util.py", "def helper(x):\n    return x * 2\n"],
+  ["pkg/main.py", "from pkg.util import helper\n\n\ndef main():\n    return helper(1)\n"],
+]);
+
+async function verify(plan: unknown) {
+  const graph = await buildGraph([...FILES].map(([path, source]) => ({ path, source })));
+  return verifyPlan(plan, FILES, graph);
+}
+
+describe("file operations in verification", () => {
+  it("passes a plan that creates a module, edits it and imports it, with the new file's place", async () => {
+    const result = await verify([
+      { op: "create_file", params: { path: "pkg/strings.py", content: "def shout(s):\n    return s.upper()\n" } },
+      { op: "insert_after_node", params: { locator: { kind: "function", name: "shout", file: "pkg/strings.py" }, code: "def whisper(s):\n    return s.lower()" } },
+      { op: "insert_after_node", params: { locator: { kind: "import", file: "pkg/main.py" }, code: "from pkg.strings import shout" } },
+    ]);
+    expect(result.errors).toEqual([]);
+    expect(result.places?.[0]).toMatchObject({ step: 0, file: "pkg/strings.py", before: "", after: "def shout(s):\n    return s.upper()" });
+  });
+
+  it("says a created file exists, a deleted file does not, and which step deleted a file a later step edits", async () => {
+    const result = await verify([
+      { op: "create_file", params: { path: "pkg/util.py", content: "x = 1\n" } },
+      { op: "delete_file", params: { path: "pkg/nope.py" } },
+      { op: "delete_file", params: { path: "pkg/main.py" } },
+      { op: "replace_node", params: { locator: { kind: "function", name: "main", file: "pkg/main.py" }, replacement: "def main():\n    return 0" } },
+    ]);
+    expect(result.passed).toBe(false);
+    const byStep = (step: number) => result.issues.filter((i) => i.step === step && i.severity === "error").map((i) => `${i.message} — ${i.fix}`);
+    expect(byStep(0)).toEqual([expect.stringMatching(/^create_file: .pkg\/util\.py. already exists — change the existing file with the node operators .*, or delete_file it in an earlier step/)]);
+    expect(byStep(1)).toEqual([expect.stringMatching(/^File 'pkg\/nope\.py' does not exist — use the path of an existing file/)]);
+    expect(byStep(3)).toEqual([expect.stringMatching(/deleted by step 3/)]);
+  });
+
+  it("reports the importers of a module the plan deletes or renames away", async () => {
+    const result = await verify([{ op: "rename_file", params: { from: "pkg/util.py", to: "pkg/helpers.py" } }]);
+    expect(result.passed).toBe(false);
+    expect(result.errors).toEqual([expect.stringMatching(/renaming pkg\/util\.py to pkg\/helpers\.py breaks imports of files not in this plan: pkg\/main\.py line 1 \(pkg\.util: helper\) — fix: add steps that change those imports to the new module \(pkg\/helpers\.py\)/)]);
+  });
+});
