@@ -111,6 +111,33 @@ describe("bench replay", () => {
     expect(result.table).toMatch(/input_error: unknown_repo\s+1\s+ghost__none-4/);
   });
 
+  it("replays a commit that renames, creates and deletes files, and its model.patch gives the commit's tree", async () => {
+    const pkg = makeRepo(root, "pkg");
+    const util = Array.from({ length: 8 }, (_, i) => `def f${i}(x):\n    return x + ${i}\n`).join("\n\n");
+    const base = pkg.commit({ "pkg/util.py": util, "pkg/main.py": "from pkg.util import f1\n\n\ndef main():\n    return f1(1)\n", "pkg/old.py": "OLD = 1\n" });
+    git(pkg.dir, "mv", "pkg/util.py", "pkg/helpers.py");
+    git(pkg.dir, "rm", "-q", "pkg/old.py");
+    const fix = pkg.commit({
+      "pkg/helpers.py": util.replace("x + 7", "x + 70"),
+      "pkg/main.py": "from pkg.helpers import f1\n\n\ndef main():\n    return f1(1)\n",
+      "tests/test_main.py": "from pkg.main import main\n\n\ndef test_main():\n    assert main() == 2\n",
+    });
+    const patch = git(pkg.dir, "diff", "-M", base, fix);
+    expect(patch).toContain("rename from pkg/util.py");
+    const files = join(root, "files.jsonl");
+    writeFileSync(files, line({ repo: "acme/pkg", instance_id: "acme__pkg-7", base_commit: base, patch }));
+    bareClone(pkg, join(reposDir, "acme__pkg"));
+    const out = join(root, "out-files");
+    const result = await runReplay({ dataset: files, reposDir, repoMap: {}, workers: 1, outDir: out, gitCheck: true });
+    expect(result.entries.map((e) => [e.instance_id, e.status, e.cause]), result.entries[0]?.error).toEqual([["acme__pkg-7", "exact", undefined]]);
+    expect(Object.keys(result.entries[0]!.ops)).toEqual(expect.arrayContaining(["rename_file", "create_file", "delete_file"]));
+    expect(result.entries[0]!.git_apply).toBe("ok");
+    git(pkg.dir, "checkout", "-q", base);
+    execFileSync("git", ["-C", pkg.dir, "apply", join(out, "acme__pkg-7", "model.patch")]);
+    git(pkg.dir, "add", "-A");
+    expect(git(pkg.dir, "diff", "--cached", fix, "--stat")).toBe("");
+  });
+
   it("gives the same report with two worker threads", async () => {
     const out = join(root, "out-workers");
     const result = await runReplay({ dataset, reposDir, repoMap: await readRepoMap(repoMapFile), workers: 2, outDir: out, gitCheck: false, instances: ["acme__shop-1", "acme__tools-2", "ghost__none-4"] });

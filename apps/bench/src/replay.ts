@@ -78,14 +78,22 @@ export function tierKey(step: Step): string {
   return isLegacy(step) ? "legacy" : String(detectTier(step) as Tier);
 }
 
-/** Executes `plan` on `files` through the runtime's transactional apply (in memory). */
-async function execute(plan: Plan, files: ReadonlyMap<string, string>): Promise<{ ok: true; files: Map<string, string> } | { ok: false; error: string; cause: string }> {
+/**
+ * Executes `plan` on `files` through the runtime's transactional apply (in memory). The result holds
+ * every file of `files` and of `expected` (the post-image's paths): its text, or null when it does
+ * not exist afterwards (deleted, renamed away, or never created).
+ */
+async function execute(
+  plan: Plan,
+  files: ReadonlyMap<string, string>,
+  expected: Iterable<string>,
+): Promise<{ ok: true; files: Map<string, string | null> } | { ok: false; error: string; cause: string }> {
   const program = Effect.gen(function* () {
     const result = yield* applyPlan(plan, { runPlan: (p, f) => runFormalPlan(p, f) });
     if (!result.ok) return { ok: false as const, error: result.failure.message, cause: tagOf(result.failure) };
     const ws = yield* Workspace;
-    const out = new Map<string, string>();
-    for (const path of files.keys()) out.set(path, yield* ws.read(path));
+    const out = new Map<string, string | null>();
+    for (const path of new Set([...files.keys(), ...expected])) out.set(path, (yield* ws.exists(path)) ? yield* ws.read(path) : null);
     return { ok: true as const, files: out };
   });
   const outcome = await Effect.runPromise(Effect.result(Effect.provide(program, Workspace.layerMemory(files))));
@@ -222,7 +230,7 @@ export async function replayInstance(line: DatasetLine, repos: Repositories, opt
       rechecked = true;
     }
     if (verdict.passed) {
-      executed = await execute(plan, pre);
+      executed = await execute(plan, pre, post.keys());
       phase("execute");
       const exact = executed.ok && [...post].every(([path, text]) => executed!.ok && executed!.files.get(path) === text);
       if (exact || !trustForecast) break;

@@ -70,6 +70,8 @@ export function postImages(files: readonly FilePatch[], pre: ReadonlyMap<string,
       out.set(path, null);
       continue;
     }
+    // A rename leaves nothing at the old path.
+    if (file.oldPath && file.oldPath !== file.newPath) out.set(file.oldPath, null);
     const source = file.oldPath ? pre.get(file.oldPath) : "";
     if (source === undefined) throw new PatchError(path, "no pre-image");
     const result = applyPatch(source, file.patch, { autoConvertLineEndings: false });

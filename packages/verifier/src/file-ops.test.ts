@@ -44,3 +44,19 @@ describe("file operations in verification", () => {
     expect(result.errors).toEqual([expect.stringMatching(/renaming pkg\/util\.py to pkg\/helpers\.py breaks imports of files not in this plan: pkg\/main\.py line 1 \(pkg\.util: helper\) — fix: add steps that change those imports to the new module \(pkg\/helpers\.py\)/)]);
   });
 });
+
+describe("file operations and the plan's own files", () => {
+  it("does not report an importer that the plan renames too (it is the plan's file)", async () => {
+    const graph = await buildGraph([...FILES].map(([path, source]) => ({ path, source })));
+    const result = await verifyPlan(
+      [
+        { op: "rename_file", params: { from: "pkg/util.py", to: "pkg/helpers.py" } },
+        { op: "rename_file", params: { from: "pkg/main.py", to: "pkg/app.py" } },
+        { op: "replace_node", params: { locator: { kind: "import", file: "pkg/app.py" }, replacement: "from pkg.helpers import helper" } },
+      ],
+      FILES,
+      graph,
+    );
+    expect(result.errors).toEqual([]);
+  });
+});

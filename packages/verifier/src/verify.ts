@@ -384,7 +384,12 @@ export class PlanVerifier {
       return false;
     });
     this.#custom = new Map(this.#operators.map((d) => [d.define, d] as const));
-    for (const raw of this.#steps) findFiles(raw, this.#planFiles);
+    for (const raw of this.#steps) {
+      findFiles(raw, this.#planFiles);
+      // The files of create_file / delete_file / rename_file are the plan's files too.
+      const params = isObject(raw) && isObject(raw["params"]) ? raw["params"] : {};
+      for (const key of ["path", "from", "to"]) if (typeof params[key] === "string") this.#planFiles.add(params[key]);
+    }
     this.#sim = new Sim(workspace, { handlers: this.#handlers, operators: this.#operators });
     this.#original = new Sim(workspace);
     this.#graph = graph;

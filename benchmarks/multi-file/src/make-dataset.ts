@@ -1,0 +1,71 @@
+/**
+ * `pnpm -s make-dataset --repos DIR --out FILE.jsonl [--per-repo N]`: from the history of each
+ * repository in DIR (clones named `<owner>__<name>`, bare or not), the commits (one parent) that
+ * change 2 to 10 files of languages the graph parses, those that add, delete or rename one first;
+ * each becomes a line of a SWE-bench-style dataset — `repo`, `instance_id`, `base_commit` (the
+ * parent), `patch` (`git diff -M` of its code files) — for `pnpm -s bench replay --dataset FILE`.
+ * Files of other languages in a commit (docs, changelogs, data) are left out of its patch.
+ */
+import { execFileSync } from "node:child_process";
+import { readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { detectLanguage } from "@graphplan/graph";
+import { Command, InvalidArgumentError } from "commander";
+
+const positive = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("a positive whole number");
+  return n;
+};
+
+const program = new Command("make-dataset")
+  .requiredOption("--repos <dir>", "directory of clones named <owner>__<name>")
+  .requiredOption("--out <file>", "the dataset to write (JSONL)")
+  .option("--per-repo <n>", "commits per repository", positive, 40)
+  .option("--scan <n>", "newest commits of each repository to look at", positive, 4000)
+  .parse();
+const options = program.opts<{ repos: string; out: string; perRepo: number; scan: number }>();
+
+interface Change {
+  readonly status: string;
+  readonly paths: readonly string[];
+}
+
+const git = (dir: string, ...args: string[]): string => execFileSync("git", ["-C", dir, ...args], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+
+const lines: string[] = [];
+const counts: string[] = [];
+for (const name of readdirSync(options.repos).sort()) {
+  const match = /^([^_]+(?:_[^_]+)*)__(.+)$/.exec(name);
+  if (!match) continue;
+  const dir = join(options.repos, name);
+  const repo = `${match[1]}/${match[2]}`;
+  const log = git(dir, "log", "--no-merges", "--format=%H %P", "-n", String(options.scan), "HEAD").trim().split("\n");
+  const withFiles: { commit: string; parent: string; changes: Change[] }[] = [];
+  const plain: typeof withFiles = [];
+  for (const entry of log) {
+    const [commit, parent, ...more] = entry.split(" ");
+    if (!commit || !parent || more.length) continue;
+    const changes = git(dir, "diff-tree", "-r", "-M", "--no-commit-id", "--name-status", parent, commit)
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => {
+        const [status, ...paths] = l.split("\t");
+        return { status: status ?? "", paths };
+      })
+      .filter((c) => c.paths.every((p) => detectLanguage(p) !== undefined) && !c.status.startsWith("C") && !c.status.startsWith("T"));
+    if (changes.length < 2 || changes.length > 10) continue;
+    (changes.some((c) => /^[ADR]/.test(c.status)) ? withFiles : plain).push({ commit, parent, changes });
+  }
+  const chosen = [...withFiles.slice(0, Math.ceil(options.perRepo / 2)), ...plain].slice(0, options.perRepo);
+  for (const { commit, parent, changes } of chosen) {
+    const paths = [...new Set(changes.flatMap((c) => c.paths))];
+    const patch = git(dir, "diff", "-M", parent, commit, "--", ...paths);
+    if (!patch.trim()) continue;
+    lines.push(JSON.stringify({ repo, instance_id: `${name}-${commit.slice(0, 10)}`, base_commit: parent, patch, problem_statement: git(dir, "log", "-1", "--format=%s", commit).trim() }));
+  }
+  counts.push(`${repo}: ${chosen.length} commits (${Math.min(withFiles.length, Math.ceil(options.perRepo / 2))} adding, deleting or renaming a file; ${withFiles.length + plain.length} eligible of ${log.length} scanned)`);
+}
+writeFileSync(options.out, `${lines.join("\n")}\n`);
+console.log(`${options.out}: ${lines.length} commits\n${counts.join("\n")}`);
