@@ -191,6 +191,32 @@ function resolveSexp(tree: Tree, language: LanguageId, locator: SexpLocator): Re
   return withIndex(nodes, locator.index);
 }
 
+/**
+ * What each target node of an S-expression locator's matches captured: target node id → capture
+ * name → the text of that capture's (first) node in the match that produced the target. Predicates
+ * (`#eq?`, `#match?`, ...) apply as in resolution. The templates of `replace_all_matching` use it.
+ */
+export function sexpCaptures(tree: Tree, language: LanguageId, locator: SexpLocator): Map<number, Readonly<Record<string, string>>> {
+  const query = compileQuery(locator.file, language, locator.query);
+  const capture = (locator.capture ?? "target").replace(/^@/, "");
+  const out = new Map<number, Readonly<Record<string, string>>>();
+  try {
+    for (const match of query.matches(tree.rootNode)) {
+      const texts: Record<string, string> = {};
+      for (const c of match.captures) texts[c.name] ??= c.node.text;
+      for (const c of match.captures) if (c.name === capture && !out.has(c.node.id)) out.set(c.node.id, texts);
+    }
+  } catch (error) {
+    throw new InvalidQuery(locator.file, locator.query, error instanceof Error ? error.message : String(error));
+  }
+  return out;
+}
+
+/** The capture names of an S-expression query (compiled once, cached). */
+export function sexpCaptureNames(file: string, language: LanguageId, query: string): readonly string[] {
+  return compileQuery(file, language, query).captureNames;
+}
+
 function withIndex(nodes: Node[], index: number | undefined): Resolution {
   if (index === undefined || nodes.length === 0) return { nodes };
   const chosen = pick(nodes, index);

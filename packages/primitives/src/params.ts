@@ -32,7 +32,7 @@ export const WrapNodeParams = z.strictObject({
 });
 export const ReplaceAllMatchingParams = z.strictObject({
   locator: LocatorSchema,
-  replacement: code("Text that replaces every matching node"),
+  replacement: code("Text that replaces every matching node; with an S-expression locator, $name (or ${name}) is the text its capture @name matched in that match ($$ for a literal $)"),
   filter: z.literal("not_in_string_or_comment").describe("Skip matches inside strings and comments").optional(),
 });
 export const LocateParams = z.strictObject({ locator: LocatorSchema });

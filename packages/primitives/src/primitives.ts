@@ -14,6 +14,8 @@ import {
   resolveLocator,
   resolveOne,
   resolveSome,
+  sexpCaptureNames,
+  sexpCaptures,
   type Locator,
 } from "@graphplan/locators";
 import { applyEdits, editedRanges, type Edit } from "./edits.js";
@@ -201,13 +203,36 @@ export function replaceAllMatchingEdits(doc: ParsedDoc, params: ReplaceAllMatchi
     throw new PreconditionFailed(doc.path, "replace_all_matching", "every match is inside a string or comment; drop the filter or change the locator");
   }
   const replacement = trimBlankLines(params.replacement).code;
+  const fill = captureTemplate(doc, params.locator, replacement);
   return single(
     targets.map((n) => ({
       start: n.startIndex,
       end: codeEndIndex(n, doc.language),
-      text: placeCode(replacement, lineIndent(doc.source, n.startIndex), unitOf(doc), doc.language)[0]!.text,
+      text: placeCode(fill(n), lineIndent(doc.source, n.startIndex), unitOf(doc), doc.language)[0]!.text,
     })),
   );
+}
+
+/** `$name` or `${name}` (for names with `.` or `-`, or followed by a letter) of a capture template; `$$` is a literal `$`. */
+const TEMPLATE_VARIABLE = /\$\$|\$\{([A-Za-z_][\w.-]*)\}|\$([A-Za-z_]\w*)/g;
+
+/**
+ * The replacement for each target node. With an S-expression locator, `$name` in the replacement is the
+ * text the query's capture `@name` matched in the match that produced the node (`$$` is `$`); a `$word`
+ * that names no capture of the query is left as written (code may use `$`). Other locators: as written.
+ */
+function captureTemplate(doc: ParsedDoc, locator: ReplaceAllMatchingParams["locator"], replacement: string): (node: Node) => string {
+  if (!("type" in locator) || locator.type !== "sexp" || !replacement.includes("$")) return () => replacement;
+  const names = new Set(sexpCaptureNames(locator.file, doc.language, locator.query));
+  if (![...replacement.matchAll(TEMPLATE_VARIABLE)].some((m) => m[0] === "$$" || names.has(m[1] ?? m[2]!))) return () => replacement;
+  const captured = sexpCaptures(doc.tree, doc.language, locator);
+  return (node) => {
+    const texts = captured.get(node.id) ?? {};
+    return replacement.replace(TEMPLATE_VARIABLE, (all, braced: string | undefined, bare: string | undefined) => {
+      const name = braced ?? bare;
+      return name === undefined ? "$" : names.has(name) ? (texts[name] ?? "") : all;
+    });
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ export const OPERATORS: readonly OperatorInfo[] = [
   op("insert_after_node", "primitive", P.InsertNodeParams, "Insert code after the one node the locator matches (own line by default)."),
   op("delete_node", "primitive", P.DeleteNodeParams, "Delete the one node the locator matches, with its decorators, separator comma and line; an only statement of a Python block becomes `pass`."),
   op("wrap_node", "primitive", P.WrapNodeParams, "Wrap the one node the locator matches between `before` and `after` code (e.g. try/except), indenting it."),
-  op("replace_all_matching", "primitive", P.ReplaceAllMatchingParams, "Replace every node the locator matches (optionally not in strings/comments); afterwards none may match."),
+  op("replace_all_matching", "primitive", P.ReplaceAllMatchingParams, "Replace every node the locator matches (optionally not in strings/comments); afterwards none may match. With an S-expression locator, $name in the replacement is what @name captured in that match."),
   op("locate", "primitive", P.LocateParams, "Read-only: {found, count, nodes: [{start_line, end_line, kind, name, text_preview}]}; never fails for no match."),
   op("locate_region", "primitive", P.LocateParams, "Read-only: {start_byte, end_byte, start_line, end_line, text} of the one matching node."),
   op("add_method", "composed", P.AddMethodParams, "Add a method at the end of a class body (Go: after the struct; Rust: in the impl)."),
