@@ -74,7 +74,22 @@ describe("graphplan apply", () => {
       steps: [{ step: 1, op: "replace_node", status: "ok" }],
       written: ["a.py"],
       created: [],
+      deleted: [],
     });
+    // A plan that renames a file and adds one: the JSON says which were created and deleted.
+    const q = project();
+    const files = await graphplan(
+      q.planFile("files.json", [
+        { op: "rename_file", params: { from: "a.py", to: "lib/a2.py" } },
+        { op: "create_file", params: { path: "lib/__init__.py", content: "from .a2 import *\n" } },
+      ]),
+      "--root",
+      q.root,
+      "--json",
+    );
+    expect(files.code, files.stderr).toBe(0);
+    expect(JSON.parse(files.stdout)).toMatchObject({ ok: true, written: ["lib/a2.py", "lib/__init__.py"], created: ["lib/a2.py", "lib/__init__.py"], deleted: ["a.py"] });
+    expect(existsSync(join(q.root, "a.py"))).toBe(false);
     const failed = await graphplan(p.planFile("bad.json", [deleteM, deleteNope]), "--root", p.root, "--json", "--no-verify");
     expect(failed.code).toBe(1);
     expect(JSON.parse(failed.stdout)).toMatchObject({
