@@ -68,7 +68,7 @@ export function planParts(plan: Plan): { steps: Step[]; operators: OperatorDefin
   return Array.isArray(plan) ? { steps: plan, operators: [] } : { steps: plan.plan, operators: plan.define_operators };
 }
 
-/** Every file a plan names (`params.file`, `params.locator.file`, fragment locators), in order. */
+/** Every file a plan names (`params.file`, `params.locator.file`, fragment locators, `importers`, file operations' paths), in order. */
 export function planFiles(plan: Plan): string[] {
   const files = new Set<string>();
   const visit = (value: unknown, key?: string): void => {
@@ -76,7 +76,8 @@ export function planFiles(plan: Plan): string[] {
       if (key === "file" && value !== "all") files.add(value);
       return;
     }
-    if (Array.isArray(value)) value.forEach((v) => visit(v));
+    // A list of files (rename_across_files' `importers`).
+    if (Array.isArray(value)) value.forEach((v) => visit(v, key === "importers" ? "file" : undefined));
     else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) visit(v, k);
   };
   for (const step of planParts(plan).steps) {

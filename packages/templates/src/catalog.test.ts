@@ -8,11 +8,11 @@ const SEED_GROUPS: Record<string, string[]> = {
   "Modifying Code": ["replace_expression", "modify_condition", "change_return_value", "replace_function_body"],
   "Wrapping Code": ["wrap_try_except", "wrap_context_manager"],
   Restructuring: ["extract_variable", "inline_variable"],
-  "AST Surgery": ["rename_identifier", "copy_node", "move_node", "swap_nodes", "delete_node", "reorder_children"],
+  "AST Surgery": ["rename_identifier", "rename_across_files", "copy_node", "move_node", "swap_nodes", "delete_node", "reorder_children"],
 };
 
 describe("the one catalog", () => {
-  test("every tier is in it once: 15 templates, 6 surgery ops, the fragment step, the other primitives, composed and legacy ops", () => {
+  test("every tier is in it once: 15 templates, 7 surgery ops, the fragment step, the other primitives, composed and legacy ops", () => {
     expect(CATALOG.filter((e) => e.tier === 2).map((e) => e.name)).toHaveLength(15);
     for (const [group, names] of Object.entries(SEED_GROUPS)) {
       expect(CATALOG.filter((e) => e.useCase === group).map((e) => e.name).sort(), group).toEqual([...names].sort());

@@ -26,7 +26,7 @@ import { TEMPLATES } from "./templates/index.js";
 import { commitEdits, fileMap, TransformBrokeSyntax, Workspace, type FileEdits, type Files } from "./workspace.js";
 
 /** The tier 1 operators (AST surgery). `delete_node` is also a primitive: it is tier 1 and runs as the primitive. */
-export const SURGERY_OPS = ["rename_identifier", "copy_node", "move_node", "swap_nodes", "delete_node", "reorder_children"] as const;
+export const SURGERY_OPS = ["rename_identifier", "rename_across_files", "copy_node", "move_node", "swap_nodes", "delete_node", "reorder_children"] as const;
 export type SurgeryOp = (typeof SURGERY_OPS)[number];
 export type Tier = 0 | 1 | 2 | 3;
 

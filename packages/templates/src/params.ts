@@ -8,7 +8,7 @@ import { LocatorSchema, SexpLocatorSchema, StructuredLocatorSchema } from "@grap
 import { checkCode, closest, codeKindOf, isCodeLanguage, type CodeKind } from "@graphplan/fragments";
 import { detectLanguage, type LanguageId } from "@graphplan/graph";
 
-export const PARAM_KINDS = ["identifier", "expression", "statements", "type", "locator", "string", "boolean", "order", "choice"] as const;
+export const PARAM_KINDS = ["identifier", "expression", "statements", "type", "locator", "string", "boolean", "order", "choice", "files"] as const;
 export type ParamKind = (typeof PARAM_KINDS)[number];
 export const PARAM_META = "x-param";
 
@@ -26,6 +26,7 @@ export const p = {
   type: (description: string) => code("type", "type", description),
   string: (description: string) => z.string().min(1).meta({ description, [PARAM_META]: "string" }),
   boolean: (description: string) => z.boolean().meta({ description, [PARAM_META]: "boolean" }),
+  files: (description: string) => z.array(z.string().min(1)).meta({ description, [PARAM_META]: "files" }),
   choice: <const T extends readonly [string, ...string[]]>(values: T, description: string) => z.enum(values).meta({ description, [PARAM_META]: "choice" }),
   order: (description: string) =>
     z
@@ -157,7 +158,7 @@ export function validateParams(shape: Record<string, z.ZodType>, params: unknown
     const parsed = schema.safeParse(value);
     if (!parsed.success) {
       const first = parsed.error.issues[0];
-      const expected = kind === "boolean" ? "true or false" : kind === "order" ? "an array of child indices or names" : kind === "choice" ? first?.message : "a string";
+      const expected = kind === "boolean" ? "true or false" : kind === "order" ? "an array of child indices or names" : kind === "files" ? "an array of file paths" : kind === "choice" ? first?.message : "a string";
       issues.push({ param: name, problem: "type", message: `expected ${expected}, got ${JSON.stringify(value)}${description ? ` (${description})` : ""}` });
       continue;
     }

@@ -29,7 +29,7 @@ describe("detectTier", () => {
   });
 
   test("the surgery set is the seed's", () => {
-    expect([...SURGERY_OPS].sort()).toEqual(["copy_node", "delete_node", "move_node", "rename_identifier", "reorder_children", "swap_nodes"]);
+    expect([...SURGERY_OPS].sort()).toEqual(["copy_node", "delete_node", "move_node", "rename_across_files", "rename_identifier", "reorder_children", "swap_nodes"]);
   });
 });
 

@@ -43,13 +43,15 @@ export function findLocators(value: unknown, out: Record<string, unknown>[] = []
   return out;
 }
 
-/** Every `file` string in a value (except "all"). */
+/** Every `file` string in a value (except "all"), and the files of an `importers` list. */
 export function findFiles(value: unknown, out = new Set<string>()): Set<string> {
   if (Array.isArray(value)) for (const v of value) findFiles(v, out);
   else if (isObject(value)) {
     for (const [k, v] of Object.entries(value)) {
       if (k === "file" && typeof v === "string" && v !== "all" && !v.includes("$")) out.add(v);
-      else findFiles(v, out);
+      else if (k === "importers" && Array.isArray(v)) {
+        for (const f of v) if (typeof f === "string" && f) out.add(f);
+      } else findFiles(v, out);
     }
   }
   return out;

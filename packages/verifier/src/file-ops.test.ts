@@ -60,3 +60,17 @@ describe("file operations and the plan's own files", () => {
     expect(result.errors).toEqual([]);
   });
 });
+
+describe("rename_across_files in verification", () => {
+  it("passes with every importer listed, and warns naming an importer left out", async () => {
+    const files = new Map([...FILES, ["pkg/extra.py", "from pkg.util import helper\n\nX = helper(2)\n"]]);
+    const graph = await buildGraph([...files].map(([path, source]) => ({ path, source })));
+    const step = (importers: string[]) => [{ op: "rename_across_files", params: { file: "pkg/util.py", name: "helper", new_name: "double", importers } }];
+    const all = await verifyPlan(step(["pkg/main.py", "pkg/extra.py"]), files, graph);
+    expect(all.errors).toEqual([]);
+    expect(all.warnings).toEqual([]);
+    const some = await verifyPlan(step(["pkg/main.py"]), files, graph);
+    expect(some.errors).toEqual([]);
+    expect(some.warnings).toEqual([expect.stringMatching(/'helper' \(renamed to 'double'\) is imported by files not in this plan: \['pkg\/extra\.py'\]/)]);
+  });
+});

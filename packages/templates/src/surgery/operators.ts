@@ -6,6 +6,7 @@ import { codeParam, p } from "../params.js";
 import { TransformRejected, type FileEdits } from "../workspace.js";
 import { copyNode, deletionEdits, moveNode, reorderChildren, swapNodes, type Position } from "./nodes.js";
 import { renamePython } from "./rename.js";
+import { renameAcrossFiles } from "./rename-across.js";
 
 const ANY: readonly LanguageId[] = ["python", "javascript", "typescript", "tsx", "java", "go", "rust", "ruby", "php", "c", "cpp"];
 
@@ -44,6 +45,38 @@ export const renameIdentifier = defineOperator({
       scopeNode,
     });
     return new Map([[file, edits]]);
+  },
+});
+
+export const renameAcrossFilesOp = defineOperator({
+  name: "rename_across_files",
+  tier: 1,
+  useCase: "AST Surgery",
+  description:
+    "Rename a module-level name (function, class, variable; Python) in its module and in the files that import it: `from m import name` (the import and that file's uses), `from m import name as a` (the import), `m.name` after `import m`. Scope-aware in each file; fails if the new name is taken in the module or in an importer, or if a listed file does not import it. List every importer (the verifier names the ones left out).",
+  params: z.strictObject({
+    file: p.string("The module that defines the name (Python)"),
+    name: p.identifier("The current name"),
+    new_name: p.identifier("The new name"),
+    importers: p.files("The files that import the name or its module, relative to the root"),
+  }),
+  languages: ["python"],
+  input: ["identifier"],
+  output: "identifier",
+  example: { file: "shop/pricing.py", name: "total", new_name: "grand_total", importers: ["shop/cart.py", "tests/test_pricing.py"] },
+  run(ws, params) {
+    const file = String(params["file"]);
+    const language = ws.language(file, "rename_across_files", ["python"]);
+    const pyFile = (path: string) => {
+      ws.language(path, "rename_across_files", ["python"]);
+      return { path, source: ws.source(path), tree: ws.tree(path) };
+    };
+    const importers = (params["importers"] as string[]).map(pyFile);
+    return renameAcrossFiles(pyFile(file), importers, {
+      file,
+      name: codeParam(params["name"], "identifier", language),
+      newName: codeParam(params["new_name"], "identifier", language),
+    });
   },
 });
 
@@ -145,4 +178,4 @@ export const reorderChildrenOp = defineOperator({
   },
 });
 
-export const SURGERY = [renameIdentifier, copyNodeOp, moveNodeOp, swapNodesOp, deleteNodeOp, reorderChildrenOp] as const;
+export const SURGERY = [renameIdentifier, renameAcrossFilesOp, copyNodeOp, moveNodeOp, swapNodesOp, deleteNodeOp, reorderChildrenOp] as const;
