@@ -50,10 +50,11 @@ def label(total):
 `,
   ],
   ["pkg/receipt.py", `from .pricing import total as pricing_total\n\n\ndef receipt(items):\n    return "%.2f" % pricing_total(items)\n`],
-  ["pkg/audit.py", `import pkg.pricing\nimport pkg.pricing as p\n\n\ndef audit(items):\n    return (pkg.pricing.total(items), p.total(items), p.twice(items))\n`],
+  ["pkg/api.py", `from pkg.pricing import total as total\n\n__all__ = ["total"]\n\n\ndef api_total(items):\n    return total(items)\n`],
+  ["pkg/audit.py", `import pkg.pricing\nimport pkg.pricing as p\n\n\ndef audit(items):\n    return (pkg.pricing.total(items), p.total(items), p.twice(items), lazy(items))\n\n\ndef lazy(items):\n    from .pricing import total\n\n    return total(items)\n`],
 ]);
 
-const IMPORTERS = ["pkg/cart.py", "pkg/receipt.py", "pkg/audit.py"];
+const IMPORTERS = ["pkg/cart.py", "pkg/receipt.py", "pkg/audit.py", "pkg/api.py"];
 
 function rename(files: ReadonlyMap<string, string>, name: string, newName: string, importers = IMPORTERS) {
   return runFormalPlan([{ op: "rename_across_files", params: { file: "pkg/pricing.py", name, new_name: newName, importers } }], files);
@@ -82,7 +83,11 @@ describe("rename_across_files", () => {
     expect(out.get("pkg/pricing.py")).toContain("    return grand_total(items) * 2");
     expect(out.get("pkg/cart.py")).toBe(FILES.get("pkg/cart.py")!.replace("import TAX, total", "import TAX, grand_total").replace("round(total(items)", "round(grand_total(items)"));
     expect(out.get("pkg/receipt.py")).toContain("from .pricing import grand_total as pricing_total\n");
-    expect(out.get("pkg/audit.py")).toContain("return (pkg.pricing.grand_total(items), p.grand_total(items), p.twice(items))");
+    // An explicit re-export (`name as name`) renames both sides and the file's uses.
+    expect(out.get("pkg/api.py")).toBe("from pkg.pricing import grand_total as grand_total\n\n__all__ = [\"grand_total\"]\n\n\ndef api_total(items):\n    return grand_total(items)\n");
+    expect(out.get("pkg/audit.py")).toContain("return (pkg.pricing.grand_total(items), p.grand_total(items), p.twice(items), lazy(items))");
+    // A function-local import is renamed in its function.
+    expect(out.get("pkg/audit.py")).toContain("def lazy(items):\n    from .pricing import grand_total\n\n    return grand_total(items)\n");
     expect(behaviour(out)).toBe(behaviour(FILES).replace("'total'", "'grand_total'"));
     // symtable: the module and the importer bind the new name, not the old; label's parameter is still `total`.
     const [pricing, cart] = cpythonScopes([out.get("pkg/pricing.py")!, out.get("pkg/cart.py")!]);

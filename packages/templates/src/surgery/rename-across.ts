@@ -54,11 +54,12 @@ function fromModule(statement: Node): { module: string; level: number } {
   return { module: moduleNode.text, level: 0 };
 }
 
-const topLevel = (node: Node): boolean => {
+/** The function or class whose scope a statement is in (undefined: the module). */
+const enclosingScope = (node: Node): Node | undefined => {
   for (let p = node.parent; p; p = p.parent) {
-    if (p.type === "function_definition" || p.type === "class_definition" || p.type === "lambda") return false;
+    if (p.type === "function_definition" || p.type === "class_definition") return p;
   }
-  return true;
+  return undefined;
 };
 
 /** The strings of a module-level `__all__ = [...]` (or tuple) that spell `name`. */
@@ -81,11 +82,12 @@ function allEntries(tree: Tree, name: string): Node[] {
 function importerEdits(importer: PythonFile, request: AcrossRequest): Edit[] {
   const { name, newName, file } = request;
   const edits: Edit[] = [];
-  let boundByImport = false;
   let analysis: ScopeAnalysis | undefined;
   const statements = importer.tree.rootNode.descendantsOfType(["import_from_statement", "import_statement"]).filter((s): s is Node => !!s);
   /** Names (or dotted prefixes) that denote the module in this file: `import pkg.util` → `pkg.util`, `import pkg.util as u` → `u`. */
   const moduleNames = new Set<string>();
+  /** The scopes (the module, or a function or class holding a local import) whose `from m import name` binds the name itself. */
+  const bindingScopes = new Map<number, Node>();
   for (const statement of statements) {
     if (statement.type === "import_from_statement") {
       const { module, level } = fromModule(statement);
@@ -94,12 +96,14 @@ function importerEdits(importer: PythonFile, request: AcrossRequest): Edit[] {
         if (!child) continue;
         const dotted = child.type === "aliased_import" ? child.childForFieldName("name") : child;
         if (dotted?.text !== name) continue;
-        if (child.type === "aliased_import") {
+        // `from m import name as alias` keeps the alias; `name as name` (an explicit re-export) renames both.
+        if (child.type === "aliased_import" && child.childForFieldName("alias")?.text !== name) {
           edits.push({ start: dotted.startIndex, end: dotted.endIndex, text: newName });
           continue;
         }
-        if (!topLevel(statement)) throw new BindingNotFound(importer.path, name, `line ${statement.startPosition.row + 1} imports it inside a function or class; rename it there with rename_identifier first`, []);
-        boundByImport = true;
+        if (child.type === "aliased_import") edits.push({ start: dotted.startIndex, end: dotted.endIndex, text: newName });
+        const scope = enclosingScope(statement) ?? importer.tree.rootNode;
+        bindingScopes.set(scope.id, scope);
       }
       continue;
     }
@@ -110,14 +114,16 @@ function importerEdits(importer: PythonFile, request: AcrossRequest): Edit[] {
       moduleNames.add(child.type === "aliased_import" ? (child.childForFieldName("alias")?.text ?? dotted.text) : dotted.text);
     }
   }
-  if (boundByImport) {
-    // The importer's own binding of `name` and every reference to it: renamed as in one file, then the
-    // import itself names the new symbol (`from m import new`, not `from m import name as new`).
-    for (const edit of renamePython(importer.source, importer.tree, { file: importer.path, name, newName })) {
+  for (const scopeNode of bindingScopes.values()) {
+    // The importer's own binding of `name` in that scope and every reference to it: renamed as in one
+    // file, then the import itself names the new symbol (`from m import new`, not `... name as new`).
+    for (const edit of renamePython(importer.source, importer.tree, { file: importer.path, name, newName, scopeNode })) {
       const insertion = edit.start === edit.end && edit.text === ` as ${newName}`;
       edits.push(insertion ? { start: edit.start - name.length, end: edit.end, text: newName } : edit);
     }
   }
+  // A file that re-exports the name lists it in its __all__ too.
+  if (bindingScopes.has(importer.tree.rootNode.id)) for (const entry of allEntries(importer.tree, name)) edits.push({ start: entry.startIndex, end: entry.endIndex, text: newName });
   if (moduleNames.size > 0) {
     analysis ??= analyzePython(importer.tree);
     for (const attribute of importer.tree.rootNode.descendantsOfType("attribute")) {
