@@ -211,7 +211,7 @@ describe("the agent, end to end", () => {
       json(FIX_PLAN),
       SUBMIT,
     ]);
-    expect(lastUser(scripted.requests[1]!)).toContain("- shop/carts.py: no such file\n- shop: cannot be read");
+    expect(lastUser(scripted.requests[1]!)).toContain("- shop/carts.py: no such file (a file the change adds is not listed here: the plan makes it with create_file)\n- shop: cannot be read");
     expect(trajectory.files).toEqual(["shop/cart.py"]);
     expect(trajectory.exitStatus).toBe("Submitted");
   });

@@ -25,7 +25,7 @@ export function fileProblems(files: readonly string[]): Effect.Effect<{ path: st
       const error = read.failure;
       const reason =
         error._tag === "FileNotFound"
-          ? "no such file"
+          ? "no such file (a file the change adds is not listed here: the plan makes it with create_file)"
           : error._tag === "PathOutsideWorkspace"
             ? "not inside the repository (use a path relative to its root, without ..)"
             : error._tag === "NotUtf8Text"

@@ -55,7 +55,7 @@ describe("EXPLORE", () => {
     const { session, run } = await setup(['READY_TO_PLAN: ["shop/nope.py", "../etc/passwd", "shop"]', "READY_TO_PLAN: shop/cart.py", 'READY_TO_PLAN: ["shop/cart.py"]']);
     expect(await run(explore(session))).toEqual({ kind: "ready", files: ["shop/cart.py"] });
     const [first, second] = userMessages(session);
-    expect(first).toContain("- shop/nope.py: no such file\n");
+    expect(first).toContain("- shop/nope.py: no such file (a file the change adds is not listed here: the plan makes it with create_file)\n");
     expect(first).toContain("- ../etc/passwd: not inside the repository");
     expect(first).toContain("- shop: cannot be read");
     expect(second).toContain("- READY_TO_PLAN: READY_TO_PLAN: must be followed by a JSON list of file paths");

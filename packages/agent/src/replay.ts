@@ -55,8 +55,10 @@ export function replayModelOf(files: ReadonlyMap<string, string>, patch: string,
     if (error instanceof CompileError || error instanceof PatchError) return Result.fail(new ReplayUnavailable({ source, detail: error.message }));
     throw error;
   }
-  const changed = [...new Set(compiled.records.map((r) => r.file))];
-  return Result.succeed(replayModel(changed, compiled.plan));
+  // EXPLORE names files that exist: the patch's pre-images (a file the patch adds is made by the plan's create_file).
+  const changed = [...new Set(compiled.records.map((r) => r.file))].filter((f) => files.has(f));
+  const existing = changed.length ? changed : [...files.keys()];
+  return Result.succeed(replayModel(existing, compiled.plan));
 }
 
 /** The replay model of an already compiled plan that changes `files`. */
