@@ -15,6 +15,36 @@ describe("plan mistakes whose intent is certain are corrected, and each correcti
     expect(corrections).toEqual([{ step: 0, message: 'paths are relative to the root /srv/repo/: took "/srv/repo/app/cart.py" as "app/cart.py"' }]);
   });
 
+  test("file operations' parameters under the names models give them, and their absolute paths, are corrected", () => {
+    const { plan, corrections } = normalizePlan(
+      [
+        { op: "create_file", params: { file: "/repo/pkg/new.py", code: "x = 1\n" } },
+        { op: "rename_file", params: { old_path: "pkg/a.py", new_path: "/repo/pkg/b.py" } },
+        { op: "delete_file", params: { filename: "pkg/c.py" } },
+        { op: "rename_across_files", params: { file: "pkg/b.py", name: "f", new_name: "g", importers: ["/repo/pkg/main.py", "pkg/other.py"] } },
+      ],
+      { root: "/repo" },
+    );
+    expect(plan).toEqual([
+      { op: "create_file", params: { path: "pkg/new.py", content: "x = 1\n" } },
+      { op: "rename_file", params: { from: "pkg/a.py", to: "pkg/b.py" } },
+      { op: "delete_file", params: { path: "pkg/c.py" } },
+      { op: "rename_across_files", params: { file: "pkg/b.py", name: "f", new_name: "g", importers: ["pkg/main.py", "pkg/other.py"] } },
+    ]);
+    expect(corrections.map((c) => `${c.step}: ${c.message}`)).toEqual(
+      expect.arrayContaining([
+        '0: create_file takes "path": took "file" as "path"',
+        '0: create_file takes "content": took "code" as "content"',
+        '1: rename_file takes "from": took "old_path" as "from"',
+        '1: rename_file takes "to": took "new_path" as "to"',
+        '2: delete_file takes "path": took "filename" as "path"',
+        '3: paths are relative to the root /repo: took "/repo/pkg/main.py" as "pkg/main.py"',
+      ]),
+    );
+    // The real names win: nothing is moved when the step has them.
+    expect(normalizePlan([{ op: "create_file", params: { path: "a.py", content: "", code: "x" } }]).corrections).toEqual([]);
+  });
+
   test("an absolute path outside the root, or a path with '..', is left for the verifier to reject", () => {
     expect(underRoot("/etc/passwd", "/srv/repo")).toBeUndefined();
     expect(underRoot("/srv/repo/../x.py", "/srv/repo")).toBeUndefined();
@@ -142,5 +172,22 @@ describe("the run agrees with the corrections", () => {
     expect(validateStep(step)).toEqual([]);
     const edits = stepEdits(step, { "app/cart.py": CART });
     expect(edits.get("app/cart.py")).toHaveLength(2);
+  });
+});
+
+describe("the names models give the file operations", () => {
+  test("are suggested as the operator they mean", async () => {
+    const { suggestName } = await import("./execute.js");
+    const { CATALOG } = await import("./catalog.js");
+    const names = CATALOG.map((e) => e.name);
+    expect(["new_file", "write_file", "rm", "remove_file", "mv", "move_file", "rename_everywhere"].map((n) => suggestName(n, names))).toEqual([
+      "create_file",
+      "create_file",
+      "delete_file",
+      "delete_file",
+      "rename_file",
+      "rename_file",
+      "rename_across_files",
+    ]);
   });
 });

@@ -66,9 +66,43 @@ function relativizePaths(value: unknown, root: string, changed: Map<string, stri
   if (!isRecord(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    const relative = key === "file" && typeof v === "string" ? underRoot(v, root) : undefined;
+    const relative = PATH_KEYS.has(key) && typeof v === "string" ? underRoot(v, root) : undefined;
     if (relative !== undefined) changed.set(v as string, relative);
-    out[key] = relative ?? relativizePaths(v, root, changed);
+    out[key] = relative ?? (key === "importers" && Array.isArray(v) ? v.map((f) => (typeof f === "string" ? relativeOrSelf(f, root, changed) : f)) : relativizePaths(v, root, changed));
+  }
+  return out;
+}
+
+/** Keys whose value is a file path: a locator's `file`, file operations' `path`, `from` and `to`. */
+const PATH_KEYS: ReadonlySet<string> = new Set(["file", "path", "from", "to"]);
+
+function relativeOrSelf(path: string, root: string, changed: Map<string, string>): string {
+  const relative = underRoot(path, root);
+  if (relative === undefined) return path;
+  changed.set(path, relative);
+  return relative;
+}
+
+/**
+ * The names models give the parameters of the file operations, and the names they mean. Only
+ * taken when the step lacks the real name (the intent is then certain).
+ */
+const FILE_OP_PARAMS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  create_file: { file: "path", file_path: "path", filename: "path", content: "content", code: "content", text: "content", source: "content", contents: "content" },
+  delete_file: { file: "path", file_path: "path", filename: "path" },
+  rename_file: { file: "from", old_path: "from", source: "from", src: "from", old: "from", path: "from", new_path: "to", destination: "to", dest: "to", target: "to", new: "to", new_name: "to" },
+};
+
+/** A file operation's parameters under the names models give them → the real names (said once each). */
+function fixFileOpParams(op: string, params: Record<string, unknown>, say: (message: string) => void): Record<string, unknown> {
+  const names = FILE_OP_PARAMS[op];
+  if (!names) return params;
+  const out: Record<string, unknown> = { ...params };
+  for (const [given, meant] of Object.entries(names)) {
+    if (given === meant || !(given in out) || meant in out) continue;
+    out[meant] = out[given];
+    delete out[given];
+    say(`${op} takes "${meant}": took ${JSON.stringify(given)} as ${JSON.stringify(meant)}`);
   }
   return out;
 }
@@ -156,6 +190,7 @@ function normalizeStep(raw: unknown, index: number, options: NormalizeOptions, n
     ]),
   );
   for (const message of said) say(message);
+  if (typeof step["op"] === "string" && isRecord(step["params"])) step = { ...step, params: fixFileOpParams(step["op"], step["params"], say) };
   const params = step["params"];
   if (typeof step["op"] === "string" && isRecord(params) && typeof params["file"] === "string" && !takesFile(step["op"])) {
     const { file, ...rest } = params;

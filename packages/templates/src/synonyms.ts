@@ -55,6 +55,19 @@ export const SYNONYMS: Readonly<Record<string, string>> = {
   with_statement: "wrap_context_manager",
   extract: "extract_variable",
   inline: "inline_variable",
+  new_file: "create_file",
+  add_file: "create_file",
+  write_file: "create_file",
+  make_file: "create_file",
+  remove_file: "delete_file",
+  rm: "delete_file",
+  unlink: "delete_file",
+  move_file: "rename_file",
+  mv: "rename_file",
+  rename_module: "rename_file",
+  rename_everywhere: "rename_across_files",
+  rename_global: "rename_across_files",
+  rename_symbol_across_files: "rename_across_files",
 };
 
 /** The name `name` is a synonym of (an operator or a template), if any. */
