@@ -52,6 +52,8 @@ export interface RunRow {
   readonly revisions: number;
   /** Model calls. */
   readonly steps: number;
+  /** Input and output tokens of every model call, when the provider reported them. */
+  readonly tokens: number;
   readonly costUsd: number;
   /** Wall time of the run (finishedAt − startedAt), when the trajectory has both. */
   readonly ms: number | null;
@@ -214,7 +216,7 @@ function safeJson(text: string): unknown {
 }
 
 function blankRow(id: string, status: string): Cached["row"] {
-  return { id, repo: repoOf(id), status, phase: null, exitReason: "", revisions: 0, steps: 0, costUsd: 0, ms: null };
+  return { id, repo: repoOf(id), status, phase: null, exitReason: "", revisions: 0, steps: 0, tokens: 0, costUsd: 0, ms: null };
 }
 
 function summaryOf(id: string, t: Trajectory): Cached["row"] {
@@ -228,6 +230,7 @@ function summaryOf(id: string, t: Trajectory): Cached["row"] {
     exitReason: t.exitReason,
     revisions: Math.max(0, t.plans.length - 1),
     steps: t.totals.modelCalls,
+    tokens: t.messages.reduce((sum, m) => sum + (m.usage ? m.usage.inputTokens + m.usage.outputTokens : 0), 0),
     costUsd: t.totals.costUsd,
     ms: Number.isFinite(started) && Number.isFinite(finished) ? finished - started : null,
   };

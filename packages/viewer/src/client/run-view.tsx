@@ -9,7 +9,7 @@ export interface Filter {
   readonly outcome: string;
 }
 
-type SortKey = "id" | "repo" | "status" | "evaluation" | "phase" | "revisions" | "steps" | "costUsd" | "ms";
+type SortKey = "id" | "repo" | "status" | "evaluation" | "phase" | "revisions" | "steps" | "tokens" | "costUsd" | "ms";
 
 export interface Sort {
   readonly key: SortKey;
@@ -24,6 +24,7 @@ const COLUMNS: readonly { readonly key: SortKey; readonly label: string; readonl
   { key: "phase", label: "phase reached" },
   { key: "revisions", label: "revisions", numeric: true },
   { key: "steps", label: "model calls", numeric: true },
+  { key: "tokens", label: "tokens", numeric: true },
   { key: "costUsd", label: "cost", numeric: true },
   { key: "ms", label: "time", numeric: true },
 ];
@@ -146,6 +147,7 @@ export function RunView({ index, rows, filter, setFilter, sort, setSort, reload 
               <td>{r.phase ?? "—"}</td>
               <td class="num">{r.revisions}</td>
               <td class="num">{r.steps}</td>
+              <td class="num">{r.tokens.toLocaleString("en-US")}</td>
               <td class="num">{money(r.costUsd)}</td>
               <td class="num">{duration(r.ms)}</td>
             </tr>
