@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars, parse, syntaxErrors, type LanguageId } from "@graphplan/graph";
 import { executeStep, TEMPLATES } from "./index.js";
 import { cpythonParse } from "@graphplan/testkit";
+import ts from "typescript";
 import { JS, PY, TS } from "./fixtures/sources.js";
 
 beforeAll(() => loadGrammars(["python", "javascript", "typescript"]));
@@ -171,6 +172,10 @@ function expected(source: string, before: string, after: string, also?: [string,
   return also ? once.replace(also[0], also[1]) : once;
 }
 
+/**
+ * The result parses with no error node, and, for JavaScript and TypeScript, with no syntax error of
+ * the language's own parser (TypeScript's compiler API; tree-sitter's grammar accepts some code tsc does not).
+ */
 function expectParses(source: string, language: LanguageId): void {
   const tree = parse(source, language);
   try {
@@ -178,4 +183,7 @@ function expectParses(source: string, language: LanguageId): void {
   } finally {
     tree.delete();
   }
+  if (language !== "typescript" && language !== "javascript") return;
+  const { diagnostics } = ts.transpileModule(source, { reportDiagnostics: true, fileName: language === "typescript" ? "a.ts" : "a.js", compilerOptions: { allowJs: true } });
+  expect((diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"))).toEqual([]);
 }
