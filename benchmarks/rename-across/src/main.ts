@@ -11,8 +11,8 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { buildGraph, loadGrammars } from "@graphplan/graph";
-import { importsModule, runFormalPlan } from "@graphplan/templates";
+import { buildGraph, loadGrammars, moduleMayDenote } from "@graphplan/graph";
+import { runFormalPlan } from "@graphplan/templates";
 import { Command, InvalidArgumentError } from "commander";
 
 const program = new Command("bench")
@@ -69,8 +69,7 @@ for (const name of readdirSync(options.repos).sort()) {
       const importers = new Set<string>();
       for (const i of graph.imports) {
         if (i.file === symbol.file) continue;
-        const level = /^\.*/.exec(i.module)![0].length;
-        if (!importsModule(i.module.slice(level), level, i.file, symbol.file)) continue;
+        if (!moduleMayDenote(i.module, i.file, symbol.file)) continue;
         if (i.symbol === symbol.name || (i.symbol === null && files.get(i.file)!.includes(`${i.module}.${symbol.name}`))) importers.add(i.file);
       }
       if (importers.size) candidates.push({ file: symbol.file, name: symbol.name, importers: [...importers].sort() });
@@ -111,13 +110,13 @@ for (const name of readdirSync(options.repos).sort()) {
         const replaced = [...old.names.filter((n) => n !== c.name), newName].sort();
         const same = JSON.stringify(checked.names) === JSON.stringify(old.names);
         const renamed = old.names.includes(c.name) && JSON.stringify(checked.names) === JSON.stringify(replaced);
-        const mustRename = path === c.file || old.froms.some(([m, level, names]) => names.includes(c.name) && importsModule(m, level, path, c.file));
+        const mustRename = path === c.file || old.froms.some(([m, level, names]) => names.includes(c.name) && moduleMayDenote(".".repeat(level) + m, path, c.file));
         if (!(renamed || (same && !mustRename && path !== c.file))) {
           counts.symtableMismatches++;
           problems.push(`${c.file}:${c.name} → ${path}: symtable names ${same ? "unchanged" : "changed otherwise"}`);
         }
         // ast: no import of the old name from the module is left (aliased or not).
-        if (checked.froms.some(([m, level, , names]) => names.includes(c.name) && importsModule(m, level, path, c.file))) {
+        if (checked.froms.some(([m, level, , names]) => names.includes(c.name) && moduleMayDenote(".".repeat(level) + m, path, c.file))) {
           counts.symtableMismatches++;
           problems.push(`${c.file}:${c.name} → ${path}: still imports ${c.name} from the module`);
         }

@@ -9,9 +9,8 @@
  */
 import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
-import { detectLanguage, loadGrammars, type GraphCache, type LanguageId } from "@graphplan/graph";
+import { detectLanguage, loadGrammars, moduleMayDenote, type GraphCache, type LanguageId } from "@graphplan/graph";
 import { SKIPPED_DIRECTORIES, Workspace } from "@graphplan/runtime";
-import { moduleMayDenote } from "@graphplan/verifier";
 
 /** The repository's supported source files, or why they are not used. */
 export type RepoFiles = { readonly kind: "ok"; readonly paths: readonly string[] } | { readonly kind: "skipped"; readonly reason: string };

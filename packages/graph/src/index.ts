@@ -1,4 +1,6 @@
 export { LANGUAGES, LANGUAGE_IDS, SUPPORTED_EXTENSIONS, detectLanguage } from "./languages.js";
+export { moduleMayDenote, moduleCandidates, candidatesDenote, pathStem } from "./modules.js";
+export type { ModuleCandidates } from "./modules.js";
 export type { LanguageId, LanguageSpec, SymbolKind, DefinitionRule } from "./languages.js";
 export { GrammarNotLoaded, isLoaded, loadGrammars, parse, withTree, grammar } from "./parser.js";
 export { syntaxErrors, codeEnd, inStringOrComment, childrenBetween } from "./syntax.js";

@@ -9,7 +9,6 @@ export { SURGERY } from "./surgery/operators.js";
 export { PARAM_KINDS, ParamsInvalid, validateParams, paramKindOf } from "./params.js";
 export type { ParamKind, ParamIssue } from "./params.js";
 export { renamePython, NameCollision, BindingNotFound } from "./surgery/rename.js";
-export { importsModule } from "./surgery/rename-across.js";
 export { TransformRejected, TransformBrokeSyntax, LanguageNotSupported } from "./workspace.js";
 export type { Files, FileEdits } from "./workspace.js";
 export { normalizePlan } from "./normalize.js";

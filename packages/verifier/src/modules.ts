@@ -1,25 +1,10 @@
 /**
- * Module names to workspace files, for the import graph (layer 6, L4). Python dotted and
- * relative modules and JS/TS relative specifiers resolve; anything else (packages, other
- * languages' module systems) does not, and callers fall back to matching by name.
+ * Module names to workspace files, for the import graph (layer 6, L4), by the rules of
+ * `moduleCandidates` (@graphplan/graph); anything else (packages, other languages' module systems)
+ * does not resolve, and callers fall back to matching by name.
  */
-import type { Graph } from "@graphplan/graph";
+import { candidatesDenote, moduleCandidates, pathStem, type Graph } from "@graphplan/graph";
 import type { Sim } from "./sim.js";
-
-const dirname = (path: string): string => {
-  const cut = path.lastIndexOf("/");
-  return cut < 0 ? "" : path.slice(0, cut);
-};
-
-function normalize(path: string): string {
-  const out: string[] = [];
-  for (const part of path.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") out.pop();
-    else out.push(part);
-  }
-  return out.join("/");
-}
 
 function knownFiles(sim: Sim, graph: Graph): Set<string> {
   const files = new Set<string>(sim.paths());
@@ -38,50 +23,11 @@ function files(sim: Sim, graph: Graph): Set<string> {
   return set;
 }
 
-/** Candidate paths (without extension) a module name may denote, most specific first. */
-function candidates(module: string, importer: string): { stems: string[]; suffixMatch: boolean } | undefined {
-  if (importer.endsWith(".py") || importer.endsWith(".pyi")) {
-    const dots = /^\.*/.exec(module)?.[0].length ?? 0;
-    const rest = module.slice(dots).split(".").filter(Boolean).join("/");
-    if (dots > 0) {
-      let base = dirname(importer);
-      for (let i = 1; i < dots; i++) base = dirname(base);
-      const stem = normalize(`${base}/${rest}`);
-      return { stems: [stem, `${stem}/__init__`], suffixMatch: false };
-    }
-    return { stems: [rest, `${rest}/__init__`], suffixMatch: true };
-  }
-  if (/\.(m|c)?[jt]sx?$/.test(importer)) {
-    if (!module.startsWith(".")) return undefined;
-    const stem = normalize(`${dirname(importer)}/${module}`).replace(/\.(m|c)?[jt]sx?$/, "");
-    return { stems: [stem, `${stem}/index`], suffixMatch: false };
-  }
-  return undefined;
-}
-
-const stemOf = (path: string): string => path.replace(/\.[^./]+$/, "");
-
-function denotes(found: { stems: string[]; suffixMatch: boolean }, file: string): boolean {
-  const stem = stemOf(file);
-  return found.stems.some((want) => stem === want || (found.suffixMatch && stem.endsWith(`/${want}`)));
-}
-
-/**
- * Whether `module`, as written in `importer`, may denote `file` (Python dotted and relative
- * modules, JS/TS relative specifiers; false for anything else). Where several files match, the
- * verifier's own resolution takes the first; this answers true for each, so a caller looking
- * for every file that imports `file` misses none the verifier would name.
- */
-export function moduleMayDenote(module: string, importer: string, file: string): boolean {
-  const found = candidates(module, importer);
-  return found !== undefined && denotes(found, file);
-}
-
 /** The workspace file `module` (as written in `importer`) denotes, if it is one. */
 export function resolveModule(module: string, importer: string, sim: Sim, graph: Graph): string | undefined {
-  const found = candidates(module, importer);
+  const found = moduleCandidates(module, importer);
   if (!found) return undefined;
-  for (const file of files(sim, graph)) if (denotes(found, file)) return file;
+  for (const file of files(sim, graph)) if (candidatesDenote(found, file)) return file;
   return undefined;
 }
 
@@ -90,12 +36,11 @@ export function resolveModule(module: string, importer: string, sim: Sim, graph:
  * system is known, otherwise by the module's last segment matching the file's name.
  */
 export function mayReferTo(module: string, importer: string, file: string, sim: Sim, graph: Graph): boolean {
-  const found = candidates(module, importer);
-  if (found) {
+  if (moduleCandidates(module, importer)) {
     const resolved = resolveModule(module, importer, sim, graph);
     return resolved === file;
   }
   const last = module.split(/[./\\:]+/).filter(Boolean).at(-1) ?? module;
-  const base = stemOf(file).split("/").at(-1) ?? file;
-  return last === base || module.includes(stemOf(file));
+  const base = pathStem(file).split("/").at(-1) ?? file;
+  return last === base || module.includes(pathStem(file));
 }

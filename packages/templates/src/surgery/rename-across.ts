@@ -5,7 +5,7 @@
  * (the rename of one file, {@link renamePython}): shadowing bindings and strings are left alone, and
  * a new name already bound where it would land is a {@link NameCollision}.
  */
-import type { Node, Tree } from "@graphplan/graph";
+import { moduleMayDenote, type Node, type Tree } from "@graphplan/graph";
 import type { Edit } from "@graphplan/primitives";
 import { analyzePython, type ScopeAnalysis } from "@graphplan/scope";
 import { BindingNotFound, NameCollision, renamePython } from "./rename.js";
@@ -20,38 +20,6 @@ export interface PythonFile {
   readonly path: string;
   readonly source: string;
   readonly tree: Tree;
-}
-
-/** `pkg/util.py` → `pkg/util`; `pkg/__init__.py` → `pkg`. */
-const modulePath = (file: string): string => file.replace(/\.pyi?$/, "").replace(/\/__init__$/, "");
-
-/**
- * Whether `from <module>` (with `level` leading dots) in `importer` names `file`: a relative import
- * is resolved from the importer's package; an absolute one is a dotted suffix of the file's path
- * (so `src/pkg/util.py` is `pkg.util`, whatever the source root).
- */
-export function importsModule(module: string, level: number, importer: string, file: string): boolean {
-  const target = modulePath(file);
-  if (level > 0) {
-    const dir = importer.split("/").slice(0, -1);
-    const base = dir.slice(0, Math.max(0, dir.length - (level - 1)));
-    const resolved = [...base, ...(module ? module.split(".") : [])].join("/");
-    return resolved === target;
-  }
-  const parts = target.split("/");
-  return parts.some((_, i) => parts.slice(i).join(".") === module);
-}
-
-/** `from <module> import ...`: the module's dotted name and its leading dots. */
-function fromModule(statement: Node): { module: string; level: number } {
-  const moduleNode = statement.childForFieldName("module_name");
-  if (!moduleNode) return { module: "", level: 0 };
-  if (moduleNode.type === "relative_import") {
-    const prefix = moduleNode.namedChildren.find((c) => c?.type === "import_prefix")?.text ?? "";
-    const dotted = moduleNode.namedChildren.find((c) => c?.type === "dotted_name")?.text ?? "";
-    return { module: dotted, level: prefix.length };
-  }
-  return { module: moduleNode.text, level: 0 };
 }
 
 /** The function or class whose scope a statement is in (undefined: the module). */
@@ -90,8 +58,8 @@ function importerEdits(importer: PythonFile, request: AcrossRequest): Edit[] {
   const bindingScopes = new Map<number, Node>();
   for (const statement of statements) {
     if (statement.type === "import_from_statement") {
-      const { module, level } = fromModule(statement);
-      if (!importsModule(module, level, importer.path, file)) continue;
+      const module = statement.childForFieldName("module_name")?.text.replace(/\s+/g, "") ?? "";
+      if (!moduleMayDenote(module, importer.path, file)) continue;
       for (const child of statement.childrenForFieldName("name")) {
         if (!child) continue;
         const dotted = child.type === "aliased_import" ? child.childForFieldName("name") : child;
@@ -110,7 +78,7 @@ function importerEdits(importer: PythonFile, request: AcrossRequest): Edit[] {
     for (const child of statement.childrenForFieldName("name")) {
       if (!child) continue;
       const dotted = child.type === "aliased_import" ? child.childForFieldName("name") : child;
-      if (!dotted || !importsModule(dotted.text, 0, importer.path, file)) continue;
+      if (!dotted || !moduleMayDenote(dotted.text, importer.path, file)) continue;
       moduleNames.add(child.type === "aliased_import" ? (child.childForFieldName("alias")?.text ?? dotted.text) : dotted.text);
     }
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { moduleMayDenote } from "./modules.js";
+import { moduleMayDenote } from "./index.js";
 
 describe("moduleMayDenote", () => {
   it("resolves Python dotted and relative modules and JS/TS relative specifiers, nothing else", () => {
