@@ -56,9 +56,7 @@ export function replayModelOf(files: ReadonlyMap<string, string>, patch: string,
     throw error;
   }
   // EXPLORE names files that exist: the patch's pre-images (a file the patch adds is made by the plan's create_file).
-  const changed = [...new Set(compiled.records.map((r) => r.file))].filter((f) => files.has(f));
-  const existing = changed.length ? changed : [...files.keys()];
-  return Result.succeed(replayModel(existing, compiled.plan));
+  return Result.succeed(replayModel([...files.keys()], compiled.plan));
 }
 
 /** The replay model of an already compiled plan that changes `files`. */

@@ -68,23 +68,32 @@ export function planParts(plan: Plan): { steps: Step[]; operators: OperatorDefin
   return Array.isArray(plan) ? { steps: plan, operators: [] } : { steps: plan.plan, operators: plan.define_operators };
 }
 
-/** Every file a plan names (`params.file`, `params.locator.file`, fragment locators, `importers`, file operations' paths), in order. */
-export function planFiles(plan: Plan): string[] {
-  const files = new Set<string>();
+/**
+ * Every file one step names, valid or not: `file` anywhere in it (locators, params; not "all"), the
+ * files of an `importers` list (rename_across_files), and the `path`, `from` and `to` of the file
+ * operations. Added to `out`, in order.
+ */
+export function stepFiles(step: unknown, out = new Set<string>()): Set<string> {
   const visit = (value: unknown, key?: string): void => {
     if (typeof value === "string") {
-      if (key === "file" && value !== "all") files.add(value);
+      if (key === "file" && value !== "all") out.add(value);
       return;
     }
-    // A list of files (rename_across_files' `importers`).
     if (Array.isArray(value)) value.forEach((v) => visit(v, key === "importers" ? "file" : undefined));
     else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) visit(v, k);
   };
-  for (const step of planParts(plan).steps) {
-    // create_file / delete_file / rename_file name their files `path`, `from` and `to`.
-    if ("op" in step && FILE_OPS.has(step.op)) for (const key of ["path", "from", "to"]) if (typeof step.params[key] === "string") files.add(step.params[key]);
-    visit(step);
+  const s = step as { op?: unknown; params?: Record<string, unknown> } | null;
+  if (s && typeof s.op === "string" && FILE_OPS.has(s.op) && s.params && typeof s.params === "object") {
+    for (const key of ["path", "from", "to"]) if (typeof s.params[key] === "string") out.add(s.params[key]);
   }
+  visit(step);
+  return out;
+}
+
+/** Every file a plan names (see {@link stepFiles}), in order. */
+export function planFiles(plan: Plan): string[] {
+  const files = new Set<string>();
+  for (const step of planParts(plan).steps) stepFiles(step, files);
   return [...files];
 }
 

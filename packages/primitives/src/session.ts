@@ -665,7 +665,7 @@ export class PlanSession {
         });
       };
       const create = (file: string, content: string) => {
-        if (this.#files.has(file) && !pending.some((p) => p.change.file === file && p.change.existence === "deleted")) throw new FileExists(file, op);
+        if (this.#files.has(file)) throw new FileExists(file, op);
         const language = this.#languageOf(file);
         if (!language) throw new UnsupportedLanguage(file);
         const tree = parseFull(content, language);
@@ -676,7 +676,7 @@ export class PlanSession {
         }
         const empty = parseFull("", language);
         pending.push({
-          version: { source: content, tree, errors, lineStarts: undefined },
+          version: { source: content, tree, errors: [], lineStarts: undefined },
           index,
           free: empty,
           change: {
@@ -687,7 +687,7 @@ export class PlanSession {
             edits: content ? [{ start: 0, end: 0, text: content }] : [],
             changedRanges: [],
             errorsBefore: [],
-            errorsAfter: errors,
+            errorsAfter: [],
             existence: "created",
           },
         });
@@ -695,11 +695,9 @@ export class PlanSession {
       if (op === "create_file") create(params.path!, params.content!);
       else if (op === "delete_file") remove(params.path!);
       else {
-        const text = this.source(params.from!);
         if (params.to === params.from) throw new InvalidParams(op, ["`to` is the same path as `from`"]);
-        if (this.#files.has(params.to!)) throw new FileExists(params.to!, op);
         remove(params.from!);
-        create(params.to!, text);
+        create(params.to!, this.source(params.from!));
       }
     } catch (cause) {
       drop();

@@ -60,6 +60,11 @@ export function findFiles(value: unknown, out = new Set<string>()): Set<string> 
 // ---------------------------------------------------------------------------------------------
 // Layer 0: files, symbols, bounds
 
+/** What is said of a step that names a file an earlier step deleted (`byStep`, 0-based). */
+export function deletedFileIssue(file: string, byStep: number): { message: string; fix: string } {
+  return { message: `File '${file}' was deleted by step ${byStep + 1} (delete_file or rename_file)`, fix: "address the file by the path it has now (after a rename_file, its `to`), or drop this step" };
+}
+
 export function checkFiles(view: StepView, sim: Sim, report: Report): boolean {
   let ok = true;
   for (const file of view.files) {
@@ -67,7 +72,7 @@ export function checkFiles(view: StepView, sim: Sim, report: Report): boolean {
     ok = false;
     const deletedBy = sim.deletedBy(file);
     if (deletedBy !== undefined) {
-      report({ layer: "0", severity: "error", file, message: `File '${file}' was deleted by step ${deletedBy + 1} (delete_file or rename_file)`, fix: "address the file by the path it has now (after a rename_file, its `to`), or drop this step" });
+      report({ layer: "0", severity: "error", file, ...deletedFileIssue(file, deletedBy) });
       continue;
     }
     // An absolute path that ends with a workspace path: the relative path is meant.

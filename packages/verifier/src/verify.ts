@@ -13,6 +13,7 @@ import {
   OPERATOR_BY_NAME,
   OperatorDefinitionSchema,
   paramIssues,
+  stepFiles,
   StepSchema,
   type OperatorDefinition,
   type Step,
@@ -29,6 +30,7 @@ import {
   checkPatternContext,
   checkRename,
   checkSymbols,
+  deletedFileIssue,
   findFiles,
   findLocators,
   LineDrift,
@@ -284,7 +286,7 @@ function failureIssue(error: unknown, graph?: Graph): Omit<Issue, "step" | "op">
     case "FileExists":
       return { layer: "0", severity: "error", file: error.file, message: `${error.op}: '${error.file}' already exists`, fix: "change the existing file with the node operators (replace_node, insert_after_node, ...), or delete_file it in an earlier step, or choose another path" };
     case "FileDeleted":
-      return { layer: "0", severity: "error", file: error.file, message: `File '${error.file}' was deleted by step ${error.byStep + 1} (delete_file or rename_file)`, fix: "address the file by the path it has now (after a rename_file, its `to`), or drop this step" };
+      return { layer: "0", severity: "error", file: error.file, ...deletedFileIssue(error.file, error.byStep) };
     case "PatternAmbiguous":
     case "PreconditionFailed":
     case "TransformRejected":
@@ -384,12 +386,7 @@ export class PlanVerifier {
       return false;
     });
     this.#custom = new Map(this.#operators.map((d) => [d.define, d] as const));
-    for (const raw of this.#steps) {
-      findFiles(raw, this.#planFiles);
-      // The files of create_file / delete_file / rename_file are the plan's files too.
-      const params = isObject(raw) && isObject(raw["params"]) ? raw["params"] : {};
-      for (const key of ["path", "from", "to"]) if (typeof params[key] === "string") this.#planFiles.add(params[key]);
-    }
+    for (const raw of this.#steps) stepFiles(raw, this.#planFiles);
     this.#sim = new Sim(workspace, { handlers: this.#handlers, operators: this.#operators });
     this.#original = new Sim(workspace);
     this.#graph = graph;
@@ -529,7 +526,7 @@ export class PlanVerifier {
         report({ layer: "hierarchy", level, ...rest });
       }
       if (change.existence === "deleted") {
-        const renamedTo = changes.find((c) => c.existence === "created" && c.after.source === change.before.source)?.after.path;
+        const renamedTo = label === "rename_file" && "params" in step && typeof step.params["to"] === "string" ? step.params["to"] : undefined;
         checkDeletedFile(change.before.path, renamedTo, sim, graph, this.#planFiles, report);
       } else checkImpact(change, sim, graph, this.#planFiles, report);
       this.#drift.record(index, change.before, change.edits);
