@@ -171,8 +171,7 @@ export class RunReader {
 
   async #row(id: string, files: InstanceFiles): Promise<RunRow> {
     const base = files.trajectory ? await this.#summary(id, files.trajectory) : blankRow(id, "no trajectory");
-    const evaluation = files.evalDir ? evaluationOf(id, await readResult(id, files.evalDir)) : null;
-    return { ...base, evaluation, outcome: outcomeOf(base, evaluation) };
+    return withEvaluation(base, files.evalDir ? await readResult(id, files.evalDir) : undefined);
   }
 
   async #summary(id: string, file: string): Promise<Cached["row"]> {
@@ -194,7 +193,6 @@ export class RunReader {
       files = this.#files.get(id);
     }
     if (!files) return undefined;
-    const row = await this.#row(id, files);
     let trajectory: Trajectory | null = null;
     let trajectoryError: string | null = null;
     if (files.trajectory) {
@@ -202,8 +200,10 @@ export class RunReader {
       if (parsed.success) trajectory = parsed.data;
       else trajectoryError = `${files.trajectory}: ${parsed.error.issues[0]?.path.join(".") || "the file"}: ${parsed.error.issues[0]?.message ?? "not JSON"}`;
     }
+    // The trajectory and report.json are read once: the row is made from them.
     const evaluation = files.evalDir ? await evaluationDetail(id, files.evalDir) : null;
-    return { row, trajectory, trajectoryError, evaluation };
+    const base = trajectory ? summaryOf(id, trajectory) : blankRow(id, files.trajectory ? "unreadable" : "no trajectory");
+    return { row: withEvaluation(base, evaluation ? evaluation.result : undefined), trajectory, trajectoryError, evaluation };
   }
 }
 
@@ -241,9 +241,10 @@ async function readResult(id: string, dir: string): Promise<InstanceResult | nul
   return parsed.success ? (parsed.data[id] ?? null) : null;
 }
 
-function evaluationOf(_id: string, result: InstanceResult | null): RunRow["evaluation"] {
-  if (!result) return "error";
-  return result.resolved ? "resolved" : "unresolved";
+/** The row of a summary and its evaluation's result (undefined: not evaluated; null: evaluated, no report). */
+function withEvaluation(base: Cached["row"], result: InstanceResult | null | undefined): RunRow {
+  const evaluation: RunRow["evaluation"] = result === undefined ? null : result === null ? "error" : result.resolved ? "resolved" : "unresolved";
+  return { ...base, evaluation, outcome: outcomeOf(base, evaluation) };
 }
 
 function outcomeOf(row: Cached["row"], evaluation: RunRow["evaluation"]): Outcome {
