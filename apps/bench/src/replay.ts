@@ -8,9 +8,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildGraph, grammarsFor, loadGrammars } from "@graphplan/graph";
-import { OPERATOR_BY_NAME, PlanSchema, stepLabel, type Plan, type Step } from "@graphplan/primitives";
+import { OPERATOR_BY_NAME, stepLabel, type Plan, type Step } from "@graphplan/primitives";
 import { applyPlan, Workspace } from "@graphplan/runtime";
-import { detectTier, runFormalPlan } from "@graphplan/templates";
+import { detectTier, parsePlan, runFormalPlan } from "@graphplan/templates";
 import { verifyPlan } from "@graphplan/verifier";
 import { changedBytes, compile, CompileError, gitDiff, parseUnifiedDiff, PatchError, postImages, preImagePaths, type CompiledPlan, type FilePatch, type Tier } from "@graphplan/compiler";
 import { Effect, Result } from "effect";
@@ -217,9 +217,10 @@ export async function replayInstance(line: DatasetLine, repos: Repositories, opt
     const planText = `${JSON.stringify(compiled.plan, null, 2)}\n`;
     await writeFile(join(dir, "plan.json"), planText);
     stats = { ...planStats(entry, compiled, revisions), ...(rejections.length ? { rejected: [...rejections] } : {}), ...(rechecked ? { rechecked } : {}) };
-    const parsed = PlanSchema.safeParse(JSON.parse(planText));
-    if (!parsed.success) return finish(stats, failure("verify_error", "plan_schema", parsed.error.message));
-    plan = parsed.data;
+    // The plan as written to plan.json goes through the front door a model's plan goes through.
+    const parsed = parsePlan(JSON.parse(planText));
+    if (!parsed.ok) return finish(stats, failure("verify_error", "plan_schema", parsed.issues.map((i) => `${i.step === null ? "plan" : `step ${i.step + 1}`}: ${i.message}`).join("; ")));
+    plan = parsed.plan;
     const verdict = await verifyPlan(plan, pre, graph);
     phase("verify");
     await writeFile(join(dir, "warnings.json"), `${JSON.stringify({ passed: verdict.passed, errors: verdict.errors, warnings: verdict.warnings }, null, 2)}\n`);

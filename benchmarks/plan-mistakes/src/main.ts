@@ -33,6 +33,8 @@ type Outcome = { ok: true; files: Map<string, string>; warnings: string[]; notes
 
 type Normalizer = (plan: unknown, options: { root: string }) => { plan: unknown; corrections: readonly { step: number | null; message: string }[] };
 const normalize = (Templates as unknown as { normalizePlan?: Normalizer }).normalizePlan;
+type Parser = (json: unknown, options: { root: string }) => { ok: true; plan: unknown; warnings: readonly { message: string }[] } | { ok: false; issues: readonly { step: number | null; op: string; severity: string; message: string; fix: string }[] };
+const parsePlan = (Templates as unknown as { parsePlan?: Parser }).parsePlan;
 /** CPython's indentation rules in TypeScript, when the build has them: run on every pre-image, they must flag none. */
 const indentProblems = (Primitives as unknown as { pythonIndentProblems?: (source: string) => unknown[] }).pythonIndentProblems;
 
@@ -49,7 +51,16 @@ function firstIssue(issues: readonly { path: PropertyKey[]; message: string; cod
 export async function applyLikeCli(raw: unknown, files: ReadonlyMap<string, string>, graph: Graph): Promise<Outcome> {
   let json = raw;
   const notes: string[] = [];
-  if (normalize) {
+  if (parsePlan) {
+    // The CLI's front door (when the build has it): corrections said, the first problem is the one-line error.
+    const parsed = parsePlan(raw, { root: ROOT });
+    if (!parsed.ok) {
+      const first = parsed.issues.find((i) => i.severity === "error")!;
+      return { ok: false, message: `not a valid plan: ${first.step === null ? "Plan" : `Step ${first.step + 1} (${first.op})`}: ${first.message} — fix: ${first.fix}` };
+    }
+    notes.push(...parsed.warnings.map((w) => w.message.replace(/^corrected: /, "")));
+    json = parsed.plan;
+  } else if (normalize) {
     const n = normalize(raw, { root: ROOT });
     json = n.plan;
     notes.push(...n.corrections.map((c) => c.message));

@@ -158,14 +158,14 @@ describe("the agent, end to end", () => {
     expect(trajectory.plans.map((p) => p.valid)).toEqual([false, false, false, false, false]);
     expect(trajectory.plans.map((p) => p.error)).toEqual([
       "the reply has no plan: no ```json block, no fenced block and no JSON in the text",
-      expect.stringMatching(/^the json block is not a plan: plan\[0\]: /),
-      expect.stringMatching(/^the json block is not a plan: the plan: .*at least one step/),
+      "the json block is not a plan: the plan's elements are not step objects (a list of file names?)",
+      "the json block is not a plan: the plan is empty",
       expect.stringMatching(/^the json block is not valid JSON/),
       expect.stringMatching(/^the json block is not a plan: /),
     ]);
-    // Each bad reply got the zod error back; the fifth got the fallback prompt.
+    // Each bad reply got the plan-integrity gate's error back; the fifth got the fallback prompt.
     expect(lastUser(scripted.requests[2]!)).toContain("That reply has no usable plan: the reply has no plan: no ```json block, no fenced block and no JSON in the text");
-    expect(lastUser(scripted.requests[3]!)).toContain("That reply has no usable plan: the json block is not a plan: plan[0]");
+    expect(lastUser(scripted.requests[3]!)).toContain("That reply has no usable plan: the json block is not a plan: the plan's elements are not step objects (a list of file names?)");
     expect(lastUser(scripted.requests[6]!)).toContain("The structured plan is not used (no valid plan after 5 attempts");
     // The check script's real output came back, then the submission.
     expect(lastUser(scripted.requests[8]!)).toContain("<output>\nok\n</output>");

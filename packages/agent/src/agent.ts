@@ -7,7 +7,6 @@ import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import type { GraphStore } from "@graphplan/graph";
-import { planParts } from "@graphplan/primitives";
 import { LanguageModel, Sandbox, Workspace } from "@graphplan/runtime";
 import type { ModelError, ModelRequestFailed, SandboxFailed } from "@graphplan/runtime";
 import { revisionPrompt } from "@graphplan/verifier";
@@ -38,6 +37,9 @@ type Outcome = { readonly kind: "submitted"; readonly submission: Submission } |
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
+/** The number of steps of a plan that passed the plan-integrity gate. */
+const stepCount = (json: unknown): number => (Array.isArray(json) ? json.length : ((json as { plan: unknown[] }).plan ?? []).length);
+
 /** GRAPH → PLAN ⇄ VERIFY → EXECUTE → (REVIEW →) SUBMIT on the files EXPLORE named. */
 export function planAndExecute(session: Session, files: readonly string[]): Effect.Effect<Outcome, RunError, Services> {
   return Effect.gen(function* () {
@@ -55,11 +57,11 @@ export function planAndExecute(session: Session, files: readonly string[]): Effe
       const planned = yield* requestPlan(session);
       if (planned.kind === "fallback") return planned;
 
-      session.enter("verify", `plan attempt ${planned.record.attempt} is a valid plan of ${plural(planParts(planned.plan).steps.length, "step")}`);
-      const { result: verified, importers } = yield* verifyPhase(session, planned.plan, files);
+      session.enter("verify", `plan attempt ${planned.record.attempt} is a plan of ${plural(stepCount(planned.json), "step")}`);
+      const { result: verified, importers, plan } = yield* verifyPhase(session, planned.json, files);
       planned.record.verify = verified;
       planned.record.importers = { added: importers.added, parsed: importers.parsed.length, ...(importers.skipped ? { skipped: importers.skipped } : {}) };
-      if (!verified.passed) {
+      if (!verified.passed || !plan) {
         if (revisions >= limits.max_plan_revisions) {
           return { kind: "fallback", reason: `plan verification failed after ${plural(revisions, "revision")}` } as const;
         }
@@ -75,7 +77,7 @@ export function planAndExecute(session: Session, files: readonly string[]): Effe
       }
 
       session.enter("execute", `verification passed${verified.warnings.length ? ` with ${plural(verified.warnings.length, "warning")}` : ""}`);
-      const applied = yield* executePhase(planned.plan);
+      const applied = yield* executePhase(plan);
       planned.record.apply = applied;
       if (!applied.ok) {
         if (executeRevisions >= limits.max_execute_revisions) {

@@ -53,19 +53,20 @@ describe("plan extraction (the plan-integrity gate)", () => {
   const step = { op: "delete_node", params: { locator: { kind: "function", name: "f", file: "a.py" } } };
 
   it("accepts an array of steps and an object with plan", () => {
-    expect(extractPlan("```json\n" + JSON.stringify([step]) + "\n```")).toMatchObject({ ok: true, plan: [step] });
+    expect(extractPlan("```json\n" + JSON.stringify([step]) + "\n```")).toMatchObject({ ok: true, json: [step], channel: "json block" });
     const withOps = { define_operators: [], plan: [{ template: "guard_clause", params: {} }] };
-    expect(extractPlan("THOUGHT\n```json\n" + JSON.stringify(withOps) + "\n```")).toMatchObject({ ok: true, plan: withOps });
+    expect(extractPlan("THOUGHT\n```json\n" + JSON.stringify(withOps) + "\n```")).toMatchObject({ ok: true, json: withOps });
   });
 
   it("refuses a file list, an empty array, other JSON, bad JSON, no block and several blocks, saying why", () => {
-    expect(extractPlan('```json\n["src/foo.py"]\n```')).toMatchObject({ ok: false, error: expect.stringMatching(/^the json block is not a plan: plan\[0\]: /), json: ["src/foo.py"] });
-    expect(extractPlan("```json\n[]\n```")).toMatchObject({ ok: false, error: expect.stringContaining("at least one step") });
+    expect(extractPlan('```json\n["src/foo.py"]\n```')).toMatchObject({ ok: false, error: "the json block is not a plan: the plan's elements are not step objects (a list of file names?)", json: ["src/foo.py"] });
+    expect(extractPlan("```json\n[]\n```")).toMatchObject({ ok: false, error: "the json block is not a plan: the plan is empty" });
     expect(extractPlan('```json\n{"files": ["a.py"]}\n```')).toMatchObject({ ok: false, error: expect.stringMatching(/^the json block is not a plan/) });
-    expect(extractPlan('```json\n[{"op": 3}]\n```')).toMatchObject({ ok: false, error: expect.stringMatching(/^the json block is not a plan: plan\[0\]\.op: /) });
+    expect(extractPlan('```json\n[{"op": 3}]\n```')).toMatchObject({ ok: false, error: 'the json block is not a plan: step 1: "op" is 3, not the name of an operator' });
+    expect(extractPlan('```json\n[{"op": "replace_node", "params": {}}, {"locator": {}}]\n```')).toMatchObject({ ok: false, error: 'the json block is not a plan: step 2: the step has no "op", "template" or "fragment"' });
     expect(extractPlan("```json\n[{op: 1}]\n```")).toMatchObject({ ok: false, error: expect.stringMatching(/^the json block is not valid JSON/) });
     expect(extractPlan("THOUGHT: I am not sure yet.")).toEqual({ ok: false, error: "the reply has no plan: no ```json block, no fenced block and no JSON in the text" });
-    expect(extractPlan('Here are the files:\n["src/foo.py"]')).toMatchObject({ ok: false, error: expect.stringMatching(/^the JSON in the reply is not a plan: plan\[0\]/) });
+    expect(extractPlan('Here are the files:\n["src/foo.py"]')).toMatchObject({ ok: false, error: expect.stringMatching(/^the JSON in the reply is not a plan: the plan's elements are not step objects/) });
     const two = "```json\n" + JSON.stringify([step]) + "\n```\n```json\n" + JSON.stringify([step]) + "\n```";
     expect(extractPlan(two)).toMatchObject({ ok: false, error: expect.stringContaining("2 ```json blocks") });
   });

@@ -1,7 +1,6 @@
 /** Reading the model's replies: bash blocks, the READY_TO_PLAN line, the plan, the submit marker. Pure. */
-import type { z } from "zod";
-import { PlanSchema, type Plan } from "@graphplan/primitives";
 import type { ToolCall } from "@graphplan/runtime";
+import { planIntegrity } from "@graphplan/templates";
 
 /** The contents of every ```bash block (mini-swe-agent's pattern: the fence, a newline, the command, a newline, the fence). */
 export function bashBlocks(text: string): string[] {
@@ -68,7 +67,7 @@ export type PlanChannel = "tool call" | "json block" | "untagged fence" | "bare 
 export const PLAN_TOOL_NAME = "submit_plan";
 
 export type ExtractedPlan =
-  | { readonly ok: true; readonly plan: Plan; readonly json: unknown; readonly channel: PlanChannel }
+  | { readonly ok: true; readonly json: unknown; readonly channel: PlanChannel }
   | { readonly ok: false; readonly error: string; readonly json?: unknown };
 
 /** The contents of every fence with no language tag (```\n...\n```). */
@@ -109,11 +108,14 @@ export function planOfJson(text: string, where: string, channel: PlanChannel): E
   return planOfValue(json, where, channel);
 }
 
-/** A plan from a parsed JSON value, or why it is not one. */
+/**
+ * A plan from a parsed JSON value (the plan-integrity gate of @graphplan/templates: a list of steps
+ * each naming its operator), or why it is not one. The steps' params are the verifier's to check.
+ */
 function planOfValue(json: unknown, where: string, channel: PlanChannel): ExtractedPlan {
-  const parsed = PlanSchema.safeParse(json);
-  if (!parsed.success) return { ok: false, error: `the ${where} is not a plan: ${zodIssueText(parsed.error.issues)}`, json };
-  return { ok: true, plan: parsed.data, json, channel };
+  const issues = planIntegrity(json);
+  if (issues.length) return { ok: false, error: `the ${where} is not a plan: ${issues.map((i) => `${i.step === null ? "" : `step ${i.step + 1}: `}${i.message}`).join("; ")}`, json };
+  return { ok: true, json, channel };
 }
 
 /**
@@ -153,24 +155,6 @@ export function planOfToolCalls(calls: readonly ToolCall[] | undefined): (Extrac
   const plan = Array.isArray(input) ? input : input && typeof input === "object" && "plan" in input ? input.plan : undefined;
   if (plan === undefined) return { ok: false, error: `the ${PLAN_TOOL_NAME} call has no "plan" in its input; call it with {"plan": [...steps]}`, json: call.input, callId: call.id };
   return { ...planOfValue(plan, where, "tool call"), callId: call.id };
-}
-
-/**
- * One line for a zod error: for a union that matched no option, the issue of the option that got
- * furthest into the input (the longest path), so `[{"op": 3}]` reports `plan[0].op`, not "invalid input".
- */
-export function zodIssueText(issues: readonly z.core.$ZodIssue[]): string {
-  const best = deepest(issues, []);
-  const where = best.path.length === 0 ? "the plan" : `plan${best.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("")}`;
-  return `${where}: ${best.message}`;
-}
-
-function deepest(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[]): { path: PropertyKey[]; message: string } {
-  const issue = issues[0];
-  if (!issue) return { path: [...prefix], message: "invalid" };
-  const path = [...prefix, ...issue.path];
-  if (issue.code !== "invalid_union" || issue.errors.length === 0) return { path, message: issue.message };
-  return issue.errors.map((branch) => deepest(branch, path)).reduce((best, next) => (next.path.length > best.path.length ? next : best));
 }
 
 /**

@@ -121,10 +121,10 @@ describe("PLAN", () => {
   it("sends the error of an invalid plan back and takes the next valid one", async () => {
     const { session, run } = await setup([json(["shop/cart.py"]), json(good)]);
     const outcome = await run(requestPlan(session));
-    expect(outcome).toMatchObject({ kind: "plan", plan: good });
+    expect(outcome).toMatchObject({ kind: "plan", json: good });
     expect(session.invalidPlans).toBe(1);
     expect(session.plans.map((p) => [p.attempt, p.valid])).toEqual([[1, false], [2, true]]);
-    expect(userMessages(session)[0]).toMatch(/^That reply has no usable plan: the json block is not a plan: plan\[0\]/);
+    expect(userMessages(session)[0]).toMatch(/^That reply has no usable plan: the json block is not a plan: the plan's elements are not step objects/);
     expect(userMessages(session)[0]).toContain("(Attempt 1 of 5 without a valid plan.)");
   });
 
@@ -136,9 +136,9 @@ describe("PLAN", () => {
     session.planTool = true;
     askForPlan(session, ["shop/cart.py"], "FILE: shop/cart.py");
     const outcome = await Effect.runPromise(requestPlan(session).pipe(Effect.provide(Layer.mergeAll(LanguageModel.layerScripted(model), testSandboxLayer(new TestSandbox(() => undefined))))));
-    expect(outcome).toMatchObject({ kind: "plan", plan: good });
+    expect(outcome).toMatchObject({ kind: "plan", json: good });
     expect(session.plans.map((p) => [p.valid, p.channel ?? p.error])).toEqual([
-      [false, expect.stringMatching(/^the submit_plan call's plan is not a plan: plan\[0\]/)],
+      [false, 'the submit_plan call\'s plan is not a plan: step 1: the step has no "op", "template" or "fragment"'],
       [false, expect.stringMatching(/^the submit_plan call's input is not valid JSON/)],
       [true, "tool call"],
     ]);

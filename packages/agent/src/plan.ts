@@ -45,7 +45,8 @@ export function planToolSpec(): ToolSpec {
   return planTool;
 }
 
-export type PlanOutcome = { readonly kind: "plan"; readonly plan: Plan; readonly record: PlanRecord } | { readonly kind: "fallback"; readonly reason: string };
+/** A reply's plan as written (`json`: it passed the plan-integrity gate; the verifier checks the rest), or fallback. */
+export type PlanOutcome = { readonly kind: "plan"; readonly json: unknown; readonly record: PlanRecord } | { readonly kind: "fallback"; readonly reason: string };
 
 /** Model replies until one holds a valid plan (each recorded in `session.plans`), or fallback. The request is already in the conversation. */
 export function requestPlan(session: Session): Effect.Effect<PlanOutcome, LimitsExceeded | ModelError | SandboxFailed, LanguageModel | Sandbox> {
@@ -68,7 +69,7 @@ export function requestPlan(session: Session): Effect.Effect<PlanOutcome, Limits
       session.plans.push(record);
       if (extracted.ok) {
         session.formatOk();
-        return { kind: "plan", plan: extracted.plan, record } as const;
+        return { kind: "plan", json: extracted.json, record } as const;
       }
       session.invalidPlans++;
       if (session.lastReplyCutOff) record.error = `the reply was cut off by the output token limit (${extracted.error})`;

@@ -15,8 +15,8 @@ import * as Effect from "effect/Effect";
 import { planFiles, type Plan } from "@graphplan/primitives";
 import { createProposal, Gate, MetaPlanner, parseTestSummary, type ControllerFeedback, type FileChange, type ModelCandidate, type NextProposalInput, type PatchRequest, type Proposal } from "@graphplan/rfsn-planner";
 import { LanguageModel, Workspace, type LanguageModelShape, type ModelError, type Sandbox, type SandboxFailed } from "@graphplan/runtime";
-import { compactCatalogPrompt, runFormalPlan } from "@graphplan/templates";
-import { revisionPrompt } from "@graphplan/verifier";
+import { compactCatalogPrompt, loadPlanGrammars, parsePlan, runFormalPlan } from "@graphplan/templates";
+import { renderIssue, revisionPrompt } from "@graphplan/verifier";
 import type { LimitsExceeded } from "./errors.js";
 import { executePhase } from "./execute.js";
 import { graphPhase, readFiles } from "./graph.js";
@@ -154,10 +154,9 @@ function execute(session: Session, proposal: Proposal, options: RfsnOptions, sta
 /** An accepted patch: verified, then applied all or nothing; failures are the feedback of the next patch prompt. */
 function applyPatch(session: Session, proposal: Proposal & { action_type: "edit_file" }, state: LoopState): Effect.Effect<ControllerFeedback, never, Workspace> {
   return Effect.gen(function* () {
-    const plan = proposal.change as Plan;
     state.patches++;
-    const { result } = yield* verifyPhase(session, plan, planFiles(plan));
-    if (!result.passed) {
+    const { result, plan } = yield* verifyPhase(session, proposal.change, planFiles(proposal.change));
+    if (!result.passed || !plan) {
       state.feedback = revisionPrompt(result, { attempt: state.patches, maxAttempts: session.config.limits.max_plan_revisions, planPath: session.planDestination });
       record(session, `The verifier refused proposal ${proposal.id}:\n${state.feedback}`);
       return { proposalId: proposal.id, ok: false, output: state.feedback };
@@ -210,9 +209,20 @@ function proposePatches(session: Session, task: string, request: PatchRequest, p
       const called = planOfToolCalls(reply.toolCalls);
       const extracted: ExtractedPlan = called ?? extractPlan(reply.content);
       if (called?.callId !== undefined) session.answerToolCall(called.callId, called.ok ? "plan received; the gate and the verifier check it next" : called.error, !called.ok);
-      session.plans.push({ attempt: session.plans.length + 1, atMessage: session.lastIndex, valid: extracted.ok, ...(extracted.ok ? { channel: extracted.channel, plan: extracted.json } : { error: extracted.error }) });
-      if (!extracted.ok) continue;
-      candidates.push({ model: proposer.name, proposal: patchProposal(proposer.name, candidates.length + session.plans.length, request, extracted.plan, reply.content) });
+      // A candidate carries its plan parsed (corrections made) through the plan's front door.
+      if (extracted.ok) yield* Effect.promise(() => loadPlanGrammars(extracted.json));
+      const parsed = extracted.ok ? parsePlan(extracted.json) : undefined;
+      const error = !extracted.ok ? extracted.error : parsed && !parsed.ok ? `the plan is not valid: ${parsed.issues.filter((i) => i.severity === "error").map(renderIssue).join("; ")}` : undefined;
+      session.plans.push({
+        attempt: session.plans.length + 1,
+        atMessage: session.lastIndex,
+        valid: error === undefined,
+        ...(extracted.ok ? { channel: extracted.channel } : {}),
+        ...(extracted.json !== undefined ? { plan: extracted.json } : {}),
+        ...(error !== undefined ? { error } : {}),
+      });
+      if (!parsed?.ok) continue;
+      candidates.push({ model: proposer.name, proposal: patchProposal(proposer.name, candidates.length + session.plans.length, request, parsed.plan, reply.content) });
     }
     return candidates;
   });

@@ -48,7 +48,7 @@ export const PlanRecordSchema = z.object({
   attempt: z.number().int().positive(),
   /** Index in `messages` of the assistant message holding the plan. */
   atMessage: z.number().int().nonnegative(),
-  /** Whether the reply held a valid plan (PlanSchema); `error` says why not. */
+  /** Whether the reply held a plan (the plan-integrity gate of `planIntegrity`; for RFSN candidates, `parsePlan`); `error` says why not. */
   valid: z.boolean(),
   error: z.string().optional(),
   /** Where the plan was found: a ```json block, an untagged fence, bare JSON in the reply. */

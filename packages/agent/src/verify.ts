@@ -1,5 +1,5 @@
 /**
- * Phase 4, VERIFY: `verifyPlan` of @graphplan/verifier against the files as they are now (read
+ * Phase 4, VERIFY: `verifyPlan` of @graphplan/verifier on the plan as the model wrote it, against the files as they are now (read
  * afresh through the Workspace), with their graph: the files EXPLORE named, every file the plan
  * names, and every source file of the repository that imports one of the plan's files (so the
  * verifier's layer 6 can name them). The repository is listed once per run and graphed with the
@@ -8,6 +8,7 @@
 import * as Effect from "effect/Effect";
 import { planFiles, type Plan } from "@graphplan/primitives";
 import type { Workspace } from "@graphplan/runtime";
+import { parsePlan } from "@graphplan/templates";
 import { verifyPlan, type VerifyResult } from "@graphplan/verifier";
 import { cachedGraph, readFiles } from "./graph.js";
 import { findImporters, listRepoFiles, type ImporterScan } from "./importers.js";
@@ -15,11 +16,13 @@ import type { Session } from "./session.js";
 
 export interface VerifyOutcome {
   readonly result: VerifyResult;
+  /** The plan as parsed (corrections made), to execute: present when the verification passed. */
+  readonly plan?: Plan;
   /** The importers given to the verifier besides the listed and planned files. */
   readonly importers: ImporterScan;
 }
 
-export function verifyPhase(session: Session, plan: Plan, files: readonly string[]): Effect.Effect<VerifyOutcome, never, Workspace> {
+export function verifyPhase(session: Session, plan: unknown, files: readonly string[]): Effect.Effect<VerifyOutcome, never, Workspace> {
   return Effect.gen(function* () {
     // A file the plan names that cannot be read is left out: the verifier reports it.
     const planned = [...new Set(planFiles(plan))];
@@ -29,6 +32,10 @@ export function verifyPhase(session: Session, plan: Plan, files: readonly string
     for (const [path, text] of found.texts) texts.set(path, text);
     const graph = yield* cachedGraph(texts, session.graphCache);
     const result = yield* Effect.promise(() => verifyPlan(plan, texts, graph));
-    return { result, importers: found.scan };
+    if (!result.passed) return { result, importers: found.scan };
+    // The verifier read the plan through the same front door; what it passed parses (its grammars are loaded).
+    const parsed = parsePlan(plan);
+    if (!parsed.ok) return yield* Effect.die(new Error(`the verifier passed a plan that parsePlan refuses: ${parsed.issues.map((i) => i.message).join("; ")}`));
+    return { result, importers: found.scan, plan: parsed.plan };
   });
 }

@@ -90,10 +90,12 @@ export function stepFiles(step: unknown, out = new Set<string>()): Set<string> {
   return out;
 }
 
-/** Every file a plan names (see {@link stepFiles}), in order. */
-export function planFiles(plan: Plan): string[] {
+/** Every file a plan names (see {@link stepFiles}), in order; a plan as written (unparsed JSON) too. */
+export function planFiles(plan: Plan | unknown): string[] {
   const files = new Set<string>();
-  for (const step of planParts(plan).steps) stepFiles(step, files);
+  const record = plan && typeof plan === "object" && !Array.isArray(plan) ? (plan as { plan?: unknown }) : undefined;
+  const steps: unknown = Array.isArray(plan) ? plan : record?.plan;
+  if (Array.isArray(steps)) for (const step of steps) stepFiles(step, files);
   return [...files];
 }
 

@@ -159,6 +159,9 @@ function fixLocators(value: unknown, said: Set<string>, python: boolean): unknow
   return out;
 }
 
+/** The keys a step has: `{op|template, params}` or `{fragment, action, locator}`. */
+const STEP_KEYS = new Set(["op", "template", "params", "fragment", "action", "locator"]);
+
 function normalizeStep(raw: unknown, index: number, options: NormalizeOptions, notes: PlanCorrection[]): unknown {
   if (!isRecord(raw)) return raw;
   let step: Record<string, unknown> = raw;
@@ -211,6 +214,12 @@ function normalizeStep(raw: unknown, index: number, options: NormalizeOptions, n
       step = { ...step, action: FRAGMENT_ACTIONS[action] };
       say(`a fragment step's action is "replace", "insert_before" or "insert_after": took ${JSON.stringify(action)} as ${JSON.stringify(FRAGMENT_ACTIONS[action])}`);
     }
+  }
+  // Keys beside a step of the right form are notes (a "description", a "reason"): the edit is in the step's form.
+  const extra = Object.entries(step).filter(([key]) => !STEP_KEYS.has(key));
+  if (extra.length && (isRecord(step["params"]) || ("fragment" in step && "locator" in step))) {
+    step = Object.fromEntries(Object.entries(step).filter(([key]) => !extra.some(([note]) => note === key)));
+    say(`a step holds only its operator and ${"fragment" in step ? "fragment, action and locator" : "params"}: left out ${extra.map(([key]) => JSON.stringify(key)).join(", ")} (a note, not part of the edit)`);
   }
   if (options.root) {
     const changed = new Map<string, string>();

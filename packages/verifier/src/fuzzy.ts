@@ -2,7 +2,7 @@
  * Near-match search for text an LLM quoted from a file (the seed's `_fuzzy_find`): the window of
  * lines most similar to the pattern, with a similarity ratio in [0, 1].
  */
-import { closest, distance } from "fastest-levenshtein";
+import { distance } from "fastest-levenshtein";
 import { partialSimilarity } from "@graphplan/primitives";
 
 export interface NearMatch {
@@ -62,15 +62,6 @@ export function nearMatch(content: string, pattern: string, candidates = 12): Ne
     }
   }
   return best;
-}
-
-/** The closest of `names` to `name` when it is close enough to be a likely typo. */
-export function didYouMean(name: string, names: Iterable<string>): string | undefined {
-  const list = [...names].filter((n) => n !== name);
-  if (list.length === 0) return undefined;
-  const best = closest(name, list);
-  const limit = Math.max(1, Math.floor(Math.max(name.length, best.length) / 3));
-  return distance(name, best) <= limit ? best : undefined;
 }
 
 /** A short one-line preview of a text for messages. */

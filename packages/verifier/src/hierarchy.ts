@@ -5,7 +5,8 @@
  */
 import type { Graph } from "@graphplan/graph";
 import type { Node } from "web-tree-sitter";
-import { didYouMean, preview } from "./fuzzy.js";
+import { didYouMean } from "@graphplan/templates";
+import { preview } from "./fuzzy.js";
 import type { Level, Severity } from "./issues.js";
 import { bodyStatements, containsClass, keepsKind, kindClass, trivialBody, trivialStatements } from "./kinds.js";
 import { resolveModule } from "./modules.js";

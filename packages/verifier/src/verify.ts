@@ -6,19 +6,8 @@
  */
 import { grammarsFor, loadGrammars, type Graph } from "@graphplan/graph";
 import { resolveLocator } from "@graphplan/locators";
-import { isStepError, normalizePlan, suggestName } from "@graphplan/templates";
-import {
-  closestMatchPlace,
-  findPattern,
-  OPERATOR_BY_NAME,
-  OperatorDefinitionSchema,
-  paramIssues,
-  stepFiles,
-  StepSchema,
-  type OperatorDefinition,
-  type Step,
-  type StepHandler,
-} from "@graphplan/primitives";
+import { formalHandlers, isStepError, parsePlanSteps, stepKey, type StepParse } from "@graphplan/templates";
+import { closestMatchPlace, findPattern, OPERATOR_BY_NAME, stepFiles, type OperatorDefinition, type Step, type StepHandler } from "@graphplan/primitives";
 import {
   checkBounds,
   checkContent,
@@ -39,13 +28,11 @@ import {
   type StepView,
 } from "./checks.js";
 import { carryModuleScope } from "./scope/python.js";
-import { didYouMean } from "./fuzzy.js";
 import { checkHierarchy } from "./hierarchy.js";
 import { checkDeletedFile, checkImpact } from "./impact.js";
 import { stepPlace, toResult, type Issue, type StepPlace, type VerifyResult } from "./issues.js";
 import { LOCAL_OPS, REMOVING_OPS } from "./ops.js";
 import { Sim, type FileChange } from "./sim.js";
-import { catalogOps, defaultHandlers, paramsSchemaOf, validateFormalStep } from "./catalog.js";
 
 export interface VerifyOptions {
   /**
@@ -60,175 +47,7 @@ export interface VerifyOptions {
   readonly root?: string;
 }
 
-const stepAt = (plan: unknown, index: number): unknown => (Array.isArray(plan) ? plan[index] : isObject(plan) && Array.isArray(plan["plan"]) ? plan["plan"][index] : undefined);
-
 const READ_ONLY = new Set(["locate", "locate_region"]);
-
-const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
-
-function zodIssues(error: { issues: readonly { path: readonly PropertyKey[]; message: string; code?: string; input?: unknown }[] }): string[] {
-  return error.issues.map((i) => {
-    const path = i.path.map(String).join(".");
-    if (i.code === "invalid_type" && i.input === undefined && path) return `missing parameter '${path}'`;
-    if (i.code === "unrecognized_keys") return `${i.message}`;
-    return `${path ? `'${path}': ` : ""}${i.message}`;
-  });
-}
-
-/**
- * The issues of a tier-0 step's params: the seed's wording for a missing parameter, and a bad
- * `locator` explained against the form it was meant to have (zod only says "Invalid input" of a union).
- */
-function tier0Issues(error: Parameters<typeof paramIssues>[0], params: Record<string, unknown>): string[] {
-  const underLocator = (i: { path: readonly PropertyKey[] }) => i.path[0] === "locator" && params["locator"] !== undefined;
-  if (!error.issues.some(underLocator)) return zodIssues(error);
-  const rest = zodIssues({ issues: error.issues.filter((i) => !underLocator(i)) });
-  const locator = paramIssues(error, params)
-    .filter((p) => p.startsWith("locator"))
-    .map((p) => (/^locator\.file: Invalid input: expected string, received undefined/.test(p) ? 'the locator has no "file": add the path of its file, relative to the workspace root' : p));
-  return [...rest, ...locator];
-}
-
-/** The steps and custom operators of a raw plan; plan-level problems are reported. */
-function planShape(plan: unknown, report: (issue: Omit<Issue, "step" | "op">) => void): { steps: unknown[]; operators: OperatorDefinition[] } | undefined {
-  let steps: unknown;
-  let defs: unknown = [];
-  if (Array.isArray(plan)) steps = plan;
-  else if (isObject(plan) && "plan" in plan) {
-    steps = plan["plan"];
-    defs = plan["define_operators"] ?? [];
-  } else {
-    report({
-      layer: "plan",
-      severity: "error",
-      message: "the plan is not a list of steps",
-      fix: 'write a JSON array of steps ({"op", "params"}, {"template", "params"} or {"fragment", "action", "locator"}), or {"define_operators": [...], "plan": [...]}',
-    });
-    return undefined;
-  }
-  if (!Array.isArray(steps) || steps.length === 0) {
-    report({ layer: "plan", severity: "error", message: Array.isArray(steps) ? "the plan is empty" : "\"plan\" is not an array", fix: "give at least one step" });
-    return undefined;
-  }
-  if (!steps.some(isObject)) {
-    report({ layer: "plan", severity: "error", message: "the plan's elements are not step objects (a list of file names?)", fix: 'each step is an object such as {"op": "replace_node", "params": {...}}' });
-    return undefined;
-  }
-  const operators: OperatorDefinition[] = [];
-  if (!Array.isArray(defs)) {
-    report({ layer: "plan", severity: "error", message: "define_operators is not an array", fix: "give define_operators as an array of {define, params_schema, steps}" });
-  } else {
-    for (const [i, def] of defs.entries()) {
-      const parsed = OperatorDefinitionSchema.safeParse(def);
-      if (!parsed.success) {
-        report({
-          layer: "plan",
-          severity: "error",
-          message: `define_operators[${i}] is not a valid operator definition: ${zodIssues(parsed.error).join("; ")}`,
-          fix: 'write {"define": "name", "params_schema": {"param": "string"}, "steps": [{"primitive": "...", "params": {...}}]}',
-        });
-        continue;
-      }
-      if (OPERATOR_BY_NAME.has(parsed.data.define) || operators.some((o) => o.define === parsed.data.define)) {
-        report({ layer: "plan", severity: "error", message: `define_operators: '${parsed.data.define}' is already an operator (or defined twice)`, fix: "give the custom operator another name" });
-        continue;
-      }
-      operators.push(parsed.data);
-    }
-  }
-  return { steps, operators };
-}
-
-/** What the checks dispatch on and issues name a step by: its op, its template's bare name, "fragment", or "?" when the step names none (unlike `stepLabel`, this reads unparsed input). */
-const operatorKey = (raw: unknown): string => {
-  if (!isObject(raw)) return "?";
-  if (typeof raw["op"] === "string") return raw["op"];
-  if (typeof raw["template"] === "string") return raw["template"];
-  if ("fragment" in raw) return "fragment";
-  return "?";
-};
-
-/** Layer 0 schema: a known op with valid params. Returns the parsed step when it can run. */
-function checkSchema(raw: unknown, custom: ReadonlyMap<string, OperatorDefinition>, handlers: Readonly<Record<string, StepHandler>>, report: Report): Step | undefined {
-  if (!isObject(raw)) {
-    report({ layer: "0", severity: "error", message: "the step is not an object", fix: 'write {"op": "...", "params": {...}}' });
-    return undefined;
-  }
-  const label = operatorKey(raw);
-  if (label === "?") {
-    report({ layer: "0", severity: "error", message: 'the step has no "op", "template" or "fragment"', fix: 'give the operator as "op" (or a template as "template", a typed fragment as "fragment")' });
-    return undefined;
-  }
-  const parsed = StepSchema.safeParse(raw);
-  if (!parsed.success) {
-    report({ layer: "0", severity: "error", message: `invalid step: ${zodIssues(parsed.error).join("; ")}`, fix: 'a step is {"op", "params"}, {"template", "params"} or {"fragment", "action", "locator"}' });
-    return undefined;
-  }
-  const step = parsed.data;
-  const params = ("params" in step ? step.params : {}) as Record<string, unknown>;
-  const { ops, templates } = catalogOps();
-  if ("op" in step && custom.has(step.op)) {
-    const def = custom.get(step.op)!;
-    const missing = Object.entries(def.params_schema).filter(([p, type]) => !type.endsWith("?") && !(p in params)).map(([p]) => p);
-    if (missing.length) {
-      report({ layer: "0", severity: "error", message: missing.map((p) => `Missing parameter '${p}' for ${step.op}`).join("; "), fix: `give every parameter declared in define_operators: ${Object.keys(def.params_schema).join(", ")}` });
-      return undefined;
-    }
-    return step;
-  }
-  if ("op" in step || "template" in step) {
-    const name = "op" in step ? step.op : step.template;
-    const known = "op" in step ? ops.includes(name) || OPERATOR_BY_NAME.has(name) || Object.hasOwn(handlers, name) : templates.includes(name);
-    if (!known) {
-      const names = "op" in step ? [...new Set([...ops, ...OPERATOR_BY_NAME.keys(), ...custom.keys()])] : templates;
-      const suggestion = suggestName(name, names) ?? didYouMean(name, names);
-      const other = "op" in step && templates.includes(name) ? ` (${name} is a template: write {"template": "${name}", "params": {...}})` : "";
-      report({
-        layer: "0",
-        severity: "error",
-        message: `Unknown ${"op" in step ? "operator" : "template"} '${name}'${other}`,
-        fix: `${suggestion ? `did you mean '${suggestion}'? ` : ""}valid ${"op" in step ? "operators" : "templates"}: ${names.join(", ")}`,
-      });
-      return undefined;
-    }
-  }
-  const tier0 = "op" in step && OPERATOR_BY_NAME.has(step.op);
-  if (tier0) {
-    const schema = paramsSchemaOf(step.op);
-    const legacyLocatorForm = OPERATOR_BY_NAME.get(step.op)?.kind === "legacy" && params["locator"] !== undefined;
-    if (schema && !legacyLocatorForm) {
-      const result = schema.safeParse(params);
-      if (!result.success) {
-        const problems = tier0Issues(result.error, params);
-        report({
-          layer: "0",
-          severity: "error",
-          message: problems.map((p) => (p.startsWith("missing parameter") ? `Missing parameter '${p.slice(19, -1)}' for ${step.op}` : `${step.op}: ${p}`)).join("; "),
-          fix: `give ${step.op} the parameters it takes${schemaKeys(schema) ? `: ${schemaKeys(schema)}` : ""}`,
-        });
-        return undefined;
-      }
-    }
-    return step;
-  }
-  // Tiers 1–3: typed params, code parsed as the kind it claims, fragments' shape.
-  const problems = validateFormalStep(raw, [...custom.keys()]);
-  if (problems.length) {
-    report({
-      layer: "0",
-      severity: "error",
-      message: problems.map((p) => `${p.path ? `${p.path}: ` : ""}${p.message}`).join("; "),
-      fix: "correct the step's parameters as the catalog describes them",
-    });
-    return undefined;
-  }
-  return step;
-}
-
-function schemaKeys(schema: unknown): string | undefined {
-  const shape = isObject(schema) && isObject((schema as { shape?: unknown }).shape) ? (schema as { shape: Record<string, unknown> }).shape : undefined;
-  return shape ? Object.keys(shape).join(", ") : undefined;
-}
 
 function viewOf(index: number, label: string, step: Step): StepView {
   const params = (("params" in step ? step.params : {}) ?? {}) as Record<string, unknown>;
@@ -356,9 +175,10 @@ function closestMatchNote(step: Step, source: string | undefined): string | unde
 export class PlanVerifier {
   readonly #issues: Issue[] = [];
   readonly #places: StepPlace[] = [];
-  readonly #steps: readonly unknown[];
+  readonly #steps: readonly StepParse[];
+  /** Each step's operator key (its op, template name or `fragment`). */
+  readonly #labels: readonly string[];
   readonly #operators: readonly OperatorDefinition[];
-  readonly #custom: ReadonlyMap<string, OperatorDefinition>;
   readonly #handlers: Readonly<Record<string, StepHandler>>;
   readonly #planFiles = new Set<string>();
   readonly #sim: Sim;
@@ -371,22 +191,15 @@ export class PlanVerifier {
   #index = 0;
 
   constructor(raw: unknown, workspace: ReadonlyMap<string, string>, graph: Graph, options: VerifyOptions = {}) {
-    // Mistakes whose intent is certain are corrected (the run corrects them the same way) and said.
-    const { plan, corrections } = normalizePlan(raw, { root: options.root });
-    for (const c of corrections) {
-      this.#issues.push({ step: c.step, op: c.step === null ? "plan" : operatorKey(stepAt(plan, c.step)), layer: "0", severity: "warning", message: `corrected: ${c.message}`, fix: "write the step that way next time" });
-    }
-    const shape = planShape(plan, (i) => this.#issues.push({ ...i, step: null, op: "plan" }));
-    this.#steps = shape?.steps ?? [];
-    this.#handlers = options.handlers ?? defaultHandlers();
-    // A custom operator may not take a handler's name either (the run would refuse the plan).
-    this.#operators = (shape?.operators ?? []).filter((def) => {
-      if (!Object.hasOwn(this.#handlers, def.define)) return true;
-      this.#issues.push({ step: null, op: "plan", layer: "plan", severity: "error", message: `define_operators: '${def.define}' is already an operator (or defined twice)`, fix: "give the custom operator another name" });
-      return false;
-    });
-    this.#custom = new Map(this.#operators.map((d) => [d.define, d] as const));
-    for (const raw of this.#steps) stepFiles(raw, this.#planFiles);
+    this.#handlers = options.handlers ?? formalHandlers;
+    // The plan's one parser: corrections (the run makes them the same way) are said as warnings; each
+    // step's own problems are reported when its turn comes, and the valid steps are simulated.
+    const parsed = parsePlanSteps(raw, { ...(options.root === undefined ? {} : { root: options.root }), operators: Object.keys(this.#handlers) });
+    this.#issues.push(...parsed.corrections, ...parsed.planIssues);
+    this.#steps = parsed.steps;
+    this.#labels = parsed.written.map(stepKey);
+    this.#operators = parsed.operators;
+    for (const written of parsed.written) stepFiles(written, this.#planFiles);
     this.#sim = new Sim(workspace, { handlers: this.#handlers, operators: this.#operators });
     this.#original = new Sim(workspace);
     this.#graph = graph;
@@ -404,7 +217,7 @@ export class PlanVerifier {
       return false;
     }
     const index = this.#index++;
-    this.#verifyStep(index, this.#steps[index]);
+    this.#verifyStep(index, this.#steps[index]!, this.#labels[index]!);
     return true;
   }
 
@@ -444,10 +257,9 @@ export class PlanVerifier {
     return undefined;
   }
 
-  #verifyStep(index: number, raw: unknown): void {
+  #verifyStep(index: number, parsed: StepParse, label: string): void {
     const sim = this.#sim;
     const graph = this.#graph;
-    const label = operatorKey(raw);
     let blocked = false;
     /** Set once the step has been run: an error about its effect may come from the wrong node. */
     let positional: string | undefined;
@@ -458,8 +270,11 @@ export class PlanVerifier {
       const hint = i.severity === "error" && positional ? ` If the code it changed is not the code meant: ${positional}` : "";
       this.#issues.push({ ...i, ...(hint ? { fix: `${i.fix ?? ""}${hint}`.trim() } : {}), step: index, op: label });
     };
-    const step = checkSchema(raw, this.#custom, this.#handlers, report);
-    if (!step) return;
+    if (!parsed.ok) {
+      this.#issues.push(...parsed.issues);
+      return;
+    }
+    const step = parsed.step;
     const view = viewOf(index, label, step);
     if (!checkFiles(view, sim, report)) return;
     checkSymbols(view, sim, graph, report);

@@ -113,9 +113,10 @@ describe("graphplan apply", () => {
   });
 
   it.each([
-    ["a step whose op is not a string", [{ op: 3 }], "plan.0.op: Invalid input: expected string, received number"],
-    ["an empty plan", [], "the plan: a plan has at least one step"],
-    ["a custom operator with a bad name", { plan: [replaceF], define_operators: [{ define: "1x", params_schema: {}, steps: [{ primitive: "delete_node", params: {} }] }] }, "plan.define_operators.0.define: an operator name is an identifier"],
+    ["a step whose op is not a string", [{ op: 3 }], 'Step 1 (?): "op" is 3, not the name of an operator'],
+    ["an empty plan", [], "Plan: the plan is empty"],
+    ["a custom operator with a bad name", { plan: [replaceF], define_operators: [{ define: "1x", params_schema: {}, steps: [{ primitive: "delete_node", params: {} }] }] }, "Plan: define_operators[0] is not a valid operator definition: 'define': an operator name is an identifier"],
+    ["a step missing a parameter", [{ op: "replace_node", params: { locator: { kind: "function", name: "f", file: "a.py" } } }], "Step 1 (replace_node): Missing parameter 'replacement' for replace_node"],
   ])("rejects %s naming the first issue, exit 2", async (_what, plan, where) => {
     const p = project();
     const out = await graphplan(p.planFile("plan.json", plan), "--root", p.root);
@@ -127,7 +128,7 @@ describe("graphplan apply", () => {
 
   it.each([
     ["a path outside the root", [replaceF, { op: "delete_node", params: { locator: { kind: "function", name: "f", file: "../a.py" } } }], 'path "../a.py" is not inside the workspace'],
-    ["a custom operator redefining a built-in one", { plan: [replaceF], define_operators: [{ define: "replace_node", params_schema: {}, steps: [{ primitive: "delete_node", params: {} }] }] }, '"replace_node" is already an operator'],
+    ["a custom operator redefining a built-in one", { plan: [replaceF], define_operators: [{ define: "replace_node", params_schema: {}, steps: [{ primitive: "delete_node", params: {} }] }] }, "'replace_node' is already an operator"],
   ])("rejects %s with exit 2 before changing anything", async (_what, plan, message) => {
     const p = project();
     const out = await graphplan(p.planFile("plan.json", plan), "--root", p.root);

@@ -5,17 +5,16 @@
  * (every file is as it was); 2 when the input is unusable (plan file unreadable, not JSON, not a plan,
  * a path outside the root, a root that is not a directory).
  */
-import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
-import type { z } from "zod";
-import { PlanSchema, type Plan } from "@graphplan/primitives";
+import type { Plan } from "@graphplan/primitives";
 import { Workspace, applyPlan, recover } from "@graphplan/runtime";
-import { normalizePlan, type PlanCorrection } from "@graphplan/templates";
+import { loadPlanGrammars, parsePlan, type PlanIssue } from "@graphplan/templates";
+import { renderIssue } from "@graphplan/verifier";
 import type { ApplyError, ApplyResult, RecoverError, RecoverReport, StepReport, WorkspaceRootInvalid } from "@graphplan/runtime";
-import { requireVerified } from "./verify.js";
+import { readPlanJson, requireVerified } from "./verify.js";
 
 /** Errors that mean "fix the plan or the arguments" (exit 2) rather than "the apply failed" (exit 1). */
 const INPUT_ERRORS = new Set(["PlanRejected", "PathOutsideWorkspace", "ReservedPath", "AmbiguousPath", "WorkspaceRootInvalid"]);
@@ -30,7 +29,7 @@ export function applyCommand(program: Command): void {
     .option("--no-verify", "skip the verification that refuses a plan with errors before anything runs")
     .action(async (planPath: string, options: { root: string; json?: boolean; verify: boolean }, command: Command) => {
       const { plan, corrections } = await readPlan(planPath, command, options.root);
-      for (const c of corrections) process.stderr.write(`corrected${c.step === null ? "" : ` step ${c.step + 1}`}: ${c.message}\n`);
+      for (const c of corrections) process.stderr.write(`corrected${c.step === null ? "" : ` step ${c.step + 1}`}: ${c.message.replace(/^corrected: /, "")}\n`);
       if (options.verify) await requireVerified(plan, options.root, options.json, command);
 
       const program = Effect.gen(function* () {
@@ -55,46 +54,18 @@ export function applyCommand(program: Command): void {
 }
 
 /**
- * The plan in PLAN.json with the corrections whose intent is certain (an absolute path under the
- * root, an operator given as a template, ...: `normalizePlan`), or a one-line error and exit code 2.
+ * The plan in PLAN.json through the plan's front door (`parsePlan`): corrected where the intent is
+ * certain (an absolute path under the root, an operator given as a template, ...; said on stderr),
+ * or a one-line error naming the first problem and exit code 2 (`graphplan verify` lists them all).
  */
-async function readPlan(path: string, command: Command, root: string): Promise<{ plan: Plan; corrections: readonly PlanCorrection[] }> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    return command.error(`error: cannot read ${path}: ${(error as Error).message}`, { exitCode: 2, code: "graphplan.planUnreadable" });
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    return command.error(`error: ${path} is not valid JSON: ${(error as Error).message}`, { exitCode: 2, code: "graphplan.planNotJson" });
-  }
-  const normalized = normalizePlan(json, { root: resolve(root) });
-  const parsed = PlanSchema.safeParse(normalized.plan);
-  if (!parsed.success) {
-    const issue = firstIssue(parsed.error.issues);
-    const where = issue.path.length === 0 ? "the plan" : `plan.${issue.path.join(".")}`;
-    return command.error(
-      `error: ${path} is not a valid plan: ${where}: ${issue.message} (a plan is a non-empty array of {"op", "params"} steps, or {"define_operators": [...], "plan": [...]})`,
-      { exitCode: 2, code: "graphplan.invalidPlan" },
-    );
-  }
-  return { plan: parsed.data, corrections: normalized.corrections };
-}
-
-/**
- * The issue to show: for a union that matched no option, the issue of the option that got furthest
- * into the input (the longest path), so `[{"op": 3}]` reports `plan.0.op`, not "invalid input".
- */
-function firstIssue(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = []): { path: PropertyKey[]; message: string } {
-  const issue = issues[0];
-  if (!issue) return { path: [...prefix], message: "invalid" };
-  const path = [...prefix, ...issue.path];
-  if (issue.code !== "invalid_union" || issue.errors.length === 0) return { path, message: issue.message };
-  const candidates = issue.errors.map((branch) => firstIssue(branch, path));
-  return candidates.reduce((best, next) => (next.path.length > best.path.length ? next : best));
+async function readPlan(path: string, command: Command, root: string): Promise<{ plan: Plan; corrections: readonly PlanIssue[] }> {
+  const json = await readPlanJson(path, command);
+  await loadPlanGrammars(json);
+  const parsed = parsePlan(json, { root: resolve(root) });
+  if (parsed.ok) return { plan: parsed.plan, corrections: parsed.warnings };
+  const errors = parsed.issues.filter((i) => i.severity === "error");
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more: graphplan verify lists them all)` : "";
+  return command.error(`error: ${path} is not a valid plan: ${renderIssue(errors[0]!)}${more}`, { exitCode: 2, code: "graphplan.invalidPlan" });
 }
 
 function reportError(error: ApplyError | RecoverError | WorkspaceRootInvalid, json: boolean | undefined, command: Command): never {

@@ -10,6 +10,7 @@ import { relative, resolve, sep } from "node:path";
 import type { Command } from "commander";
 import * as Effect from "effect/Effect";
 import { buildGraph, detectLanguage } from "@graphplan/graph";
+import { planFiles } from "@graphplan/primitives";
 import { Workspace } from "@graphplan/runtime";
 import { verifyPlan, type VerifyResult } from "@graphplan/verifier";
 import { walk } from "../sources.js";
@@ -42,20 +43,6 @@ export async function readPlanJson(path: string, command: Command): Promise<unkn
   } catch (error) {
     return command.error(`error: ${path} is not valid JSON: ${(error as Error).message}`, { exitCode: 2, code: "graphplan.planNotJson" });
   }
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
-
-/** Every `file` a plan names. */
-function planFiles(value: unknown, out = new Set<string>()): Set<string> {
-  if (Array.isArray(value)) for (const v of value) planFiles(v, out);
-  else if (isObject(value)) {
-    for (const [k, v] of Object.entries(value)) {
-      if (k === "file" && typeof v === "string") out.add(v);
-      else planFiles(v, out);
-    }
-  }
-  return out;
 }
 
 /**
