@@ -104,6 +104,20 @@ describe("the agent, end to end", () => {
     expect(read(repo, "shop/cart.py")).toBe(FIXED_CART);
   });
 
+  it("executes the plan the verifier passed, with its corrections: a dotted locator name runs as the name inside its parent", async () => {
+    const repo = shopRepo();
+    // "Cart.total" with no parent: the verifier corrects it (a warning); the run must use the corrected locator too.
+    const dotted = [{ op: "replace_node", params: { locator: { kind: "method", name: "Cart.total", file: "shop/cart.py" }, replacement: FIXED_TOTAL }, description: "fix the total" }];
+    const { trajectory } = await runOn(repo, TASK, ['READY_TO_PLAN: ["shop/cart.py"]', json(dotted), SUBMIT]);
+    const verify = trajectory.plans[0]!.verify!;
+    expect(verify.passed).toBe(true);
+    expect(verify.warnings.join("\n")).toContain('took "Cart.total" as "total" inside "Cart"');
+    expect(verify.warnings.join("\n")).toContain('left out "description"');
+    expect(trajectory.plans[0]!.apply).toMatchObject({ ok: true });
+    expect(phases(trajectory)).toEqual(["explore", "graph", "plan", "verify", "execute", "review", "submit"]);
+    expect(read(repo, "shop/cart.py")).toBe(FIXED_CART);
+  });
+
   it("verifies against the repository's files that import the plan's files and records them", async () => {
     const repo = shopRepo();
     const rename = [{ op: "replace_node", params: { locator: { kind: "function", name: "apply_discount", file: "shop/pricing.py" }, replacement: "def discount(amount, percent):\n    return amount - amount * percent / 100" } }];
