@@ -244,10 +244,10 @@ export async function replayInstance(line: DatasetLine, repos: Repositories, opt
     const fresh = rejected.map((i) => compiled!.records[i.step!]!.key).filter((key) => !banned.has(key));
     if (fresh.length === 0 || revisions >= MAX_REVISIONS) {
       const first = verdict.issues.find((i) => i.severity === "error");
-      return finish(stats, failure("verify_error", first ? `${first.layer}${first.level ? `/${first.level}` : ""}` : "unknown", verdict.errors.join("\n")));
+      return finish(stats, failure("verify_error", first ? first.check : "unknown", verdict.errors.join("\n")));
     }
     for (const key of fresh) banned.add(key);
-    rejections.push(...rejected.map((i) => `${compiled!.records[i.step!]!.form} [${i.level ?? i.layer}] ${i.message.slice(0, 200)}`));
+    rejections.push(...rejected.map((i) => `${compiled!.records[i.step!]!.form} [${i.check}] ${i.message.slice(0, 200)}`));
     revisions++;
   }
   if (!executed) throw new Error("unreachable: the loop ends with an execution");

@@ -73,7 +73,7 @@ export async function applyLikeCli(raw: unknown, files: ReadonlyMap<string, stri
   const plan = parsed.data;
   const verdict = await verifyPlan(plan, files, graph, { handlers: formalHandlers, root: ROOT } as Parameters<typeof verifyPlan>[3]);
   const outside = (p: string): boolean => p.startsWith("/") || p.split("/").includes("..");
-  if (!verdict.passed && !verdict.issues.some((i) => i.severity === "error" && (i.layer === "plan" || (i.file !== undefined && outside(i.file))))) {
+  if (!verdict.passed && !verdict.issues.some((i) => i.severity === "error" && (((i as { check?: string }).check ?? (i as { layer?: string }).layer) === "plan" || (i.file !== undefined && outside(i.file))))) {
     return { ok: false, message: verdict.errors.join("\n") };
   }
   const program = Effect.gen(function* () {

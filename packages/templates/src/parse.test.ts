@@ -26,9 +26,9 @@ describe("parsePlan", () => {
       { op: "replace_node", params: { locator: target, replacement: "def f(): pass" } },
       { template: "guard_clause", params: { target, body: "return" } },
     ]);
-    expect(issues.map((i) => [i.step, i.op, i.layer])).toEqual([
-      [0, "replace_nod", "0"],
-      [2, "guard_clause", "0"],
+    expect(issues.map((i) => [i.step, i.op, i.check])).toEqual([
+      [0, "replace_nod", "operator"],
+      [2, "guard_clause", "operator"],
     ]);
     expect(issues[0]!.fix).toContain("did you mean 'replace_node'?");
     expect(issues[1]!.message).toContain("condition");
@@ -49,7 +49,7 @@ describe("parsePlan", () => {
     for (const json of [{}, [], ["a.py", "b.py"], { plan: "x" }, "replace a.py"]) {
       const issues = issuesOf(json);
       expect(issues, JSON.stringify(json)).toHaveLength(1);
-      expect(issues[0]).toMatchObject({ step: null, op: "plan", layer: "plan" });
+      expect(issues[0]).toMatchObject({ step: null, op: "plan", check: "plan" });
     }
   });
 

@@ -31,8 +31,8 @@ export interface PlanIssue {
   readonly step: number | null;
   /** The step's op, template name or `fragment` ({@link stepKey}); `plan` for the plan as a whole. */
   readonly op: string;
-  /** `plan`: the plan's shape and custom operators; `0`: one step's operator and params. */
-  readonly layer: "plan" | "0";
+  /** The verifier's check this is (its names): `plan`, the plan's shape and custom operators; `operator`, one step's operator and params. */
+  readonly check: "plan" | "operator";
   /** Errors make the plan unusable; warnings are corrections already made. */
   readonly severity: "error" | "warning";
   /** What was wrong. */
@@ -122,11 +122,11 @@ export function parsePlan(json: unknown, options: ParsePlanOptions = {}): Parsed
  */
 export function planIntegrity(json: unknown): PlanIssue[] {
   const issues: PlanIssue[] = [];
-  const shape = planShape(json, [], (i) => issues.push({ ...i, step: null, op: "plan", layer: "plan", severity: "error" }));
+  const shape = planShape(json, [], (i) => issues.push({ ...i, step: null, op: "plan", check: "plan", severity: "error" }));
   for (const [index, raw] of (shape?.steps ?? []).entries()) {
     if (stepKey(raw) !== "?") continue;
     const problem = unnamedStep(raw);
-    issues.push({ ...problem, step: index, op: "?", layer: "0", severity: "error" });
+    issues.push({ ...problem, step: index, op: "?", check: "operator", severity: "error" });
   }
   return issues;
 }
@@ -136,16 +136,16 @@ export function parsePlanSteps(json: unknown, options: ParsePlanOptions = {}): P
   const { plan, corrections } = normalizePlan(json, options.root === undefined ? {} : { root: options.root });
   const written = stepsOf(plan);
   const correctionIssues = corrections.map(
-    (c): PlanIssue => ({ step: c.step, op: c.step === null ? "plan" : stepKey(written?.[c.step]), layer: "0", severity: "warning", message: `corrected: ${c.message}`, fix: "write the step that way next time" }),
+    (c): PlanIssue => ({ step: c.step, op: c.step === null ? "plan" : stepKey(written?.[c.step]), check: "operator", severity: "warning", message: `corrected: ${c.message}`, fix: "write the step that way next time" }),
   );
   const planIssues: PlanIssue[] = [];
-  const shape = planShape(plan, options.operators ?? [], (i) => planIssues.push({ ...i, step: null, op: "plan", layer: "plan", severity: "error" }));
+  const shape = planShape(plan, options.operators ?? [], (i) => planIssues.push({ ...i, step: null, op: "plan", check: "plan", severity: "error" }));
   if (!shape) return { corrections: correctionIssues, planIssues, steps: [], written: [], operators: [] };
   const custom = new Map(shape.operators.map((d) => [d.define, d] as const));
   const extra = new Set(options.operators ?? []);
   const steps = shape.steps.map((raw, index): StepParse => {
     const issues: PlanIssue[] = [];
-    const step = parseStep(raw, custom, extra, (i) => issues.push({ ...i, step: index, op: stepKey(raw), layer: "0", severity: "error" }));
+    const step = parseStep(raw, custom, extra, (i) => issues.push({ ...i, step: index, op: stepKey(raw), check: "operator", severity: "error" }));
     return step ? { ok: true, step } : { ok: false, issues };
   });
   return { corrections: correctionIssues, planIssues, steps, written: shape.steps, operators: shape.operators };

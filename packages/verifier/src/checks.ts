@@ -1,7 +1,7 @@
 /**
- * The seed's pre-checks of one step against the current simulated files: layer 0 (files,
- * symbols, bounds), 0b (locators), 1 (content existence, near matches, duplicates),
- * 2 (line drift), 3 (pattern context), 4 (rename occurrence classification).
+ * The pre-checks of one step against the current simulated files (the checks of `CHECKS` in
+ * issues.ts): `files`, `symbols`, `lines`, `locator`, `content` (existence, near matches,
+ * duplicates), `drift`, `context` (a pattern in a string or comment), `rename` (occurrences).
  */
 import { inStringOrComment, LANGUAGES, type Graph, type GraphSymbol } from "@graphplan/graph";
 import { describeMatch, kindOfNode, nodeName, resolveLocator, resolveSome, isLocatorError, type LocatorError, type LocatorNotFound } from "@graphplan/locators";
@@ -59,7 +59,7 @@ export function findFiles(value: unknown, out = new Set<string>()): Set<string> 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Layer 0: files, symbols, bounds
+// Checks `files`, `symbols`, `lines`
 
 /** What is said of a step that names a file an earlier step deleted (`byStep`, 0-based). */
 export function deletedFileIssue(file: string, byStep: number): { message: string; fix: string } {
@@ -73,14 +73,14 @@ export function checkFiles(view: StepView, sim: Sim, report: Report): boolean {
     ok = false;
     const deletedBy = sim.deletedBy(file);
     if (deletedBy !== undefined) {
-      report({ layer: "0", severity: "error", file, ...deletedFileIssue(file, deletedBy) });
+      report({ check: "files", severity: "error", file, ...deletedFileIssue(file, deletedBy) });
       continue;
     }
     // An absolute path that ends with a workspace path: the relative path is meant.
     const absolute = file.startsWith("/") ? [...sim.paths()].filter((p: string) => file.endsWith(`/${p}`)).sort((a: string, b: string) => b.length - a.length)[0] : undefined;
     const suggestion = absolute ?? didYouMean(file, sim.paths());
     report({
-      layer: "0",
+      check: "files",
       severity: "error",
       file,
       message: absolute ? `File '${file}' is an absolute path; paths are relative to the workspace root` : `File '${file}' does not exist`,
@@ -189,7 +189,7 @@ export function checkSymbols(view: StepView, sim: Sim, graph: Graph, report: Rep
     const suggestion = didYouMean(name, symbols.filter((s) => kinds.has(s.kind)).map((s) => s.name));
     const label = want === "class" ? "Class" : "Function";
     report({
-      layer: "0",
+      check: "symbols",
       severity: "error",
       file,
       message: `${label} '${name}' not found in ${file}${other ? ` (there is a ${other.kind} '${name}' at line ${other.line})` : ""}`,
@@ -215,7 +215,7 @@ export function checkBounds(view: StepView, sim: Sim, report: Report): boolean {
     if (n < 1 || n > count) {
       ok = false;
       report({
-        layer: "0",
+        check: "lines",
         severity: "error",
         file,
         message: `${p} ${n} out of range for ${file} (1..${count} when this step runs)`,
@@ -227,13 +227,13 @@ export function checkBounds(view: StepView, sim: Sim, report: Report): boolean {
   const e = view.params["end_line"];
   if (typeof s === "number" && typeof e === "number" && s > e) {
     ok = false;
-    report({ layer: "0", severity: "error", file, message: `start_line ${s} > end_line ${e}`, fix: "give the first line as start_line and the last as end_line" });
+    report({ check: "lines", severity: "error", file, message: `start_line ${s} > end_line ${e}`, fix: "give the first line as start_line and the last as end_line" });
   }
   return ok;
 }
 
 // ---------------------------------------------------------------------------------------------
-// Layer 0b: locators resolve (structured and S-expression)
+// Check `locator`: locators resolve (structured and S-expression)
 
 export function locatorMessage(error: LocatorError, graph?: Graph): { message: string; fix: string } {
   switch (error._tag) {
@@ -280,7 +280,7 @@ export function checkLocators(view: StepView, sim: Sim, report: Report, graph?: 
   for (const locator of view.locators) {
     const file = locator["file"] as string;
     const doc = sim.doc(file);
-    if (!doc) continue; // missing files are layer 0; unknown languages cannot be located
+    if (!doc) continue; // missing files are the `files` check's; unknown languages cannot be located
     try {
       for (const node of resolveSome(doc.tree, doc.source, doc.language, locator)) {
         targets.push({ file, start: node.startIndex, end: node.endIndex, type: node.type });
@@ -289,14 +289,14 @@ export function checkLocators(view: StepView, sim: Sim, report: Report, graph?: 
       if (!isLocatorError(error)) throw error;
       ok = false;
       const { message, fix } = locatorMessage(error, graph);
-      report({ layer: "0b", severity: "error", file, message, fix });
+      report({ check: "locator", severity: "error", file, message, fix });
     }
   }
   return { ok, targets };
 }
 
 // ---------------------------------------------------------------------------------------------
-// Layer 1: content existence, near matches, duplicates
+// Check `content`: content existence, near matches, duplicates
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -317,7 +317,7 @@ export function checkContent(view: StepView, sim: Sim, report: Report): { ok: bo
     if (near && near.ratio >= 0.8) {
       nearMiss = `${Math.round(near.ratio * 100)}% similar text at line ${near.line}: ${JSON.stringify(preview(near.text, 80))}`;
       report({
-        layer: "1",
+        check: "content",
         severity: "warning",
         file,
         line: near.line,
@@ -329,7 +329,7 @@ export function checkContent(view: StepView, sim: Sim, report: Report): { ok: bo
       // match is reported here, the executor's own failure is not repeated.
       ok = false;
       report({
-        layer: "1",
+        check: "content",
         severity: "error",
         file,
         message: `${param === "pattern" ? "Pattern" : "Old signature"} not found in ${file}: ${JSON.stringify(preview(text))}${near ? ` (the closest text, ${Math.round(near.ratio * 100)}% similar, is at line ${near.line}: ${JSON.stringify(preview(near.text))})` : ""}`,
@@ -345,7 +345,7 @@ export function checkContent(view: StepView, sim: Sim, report: Report): { ok: bo
       const ids = new Set(content.match(/[A-Za-z_$][\w$]*/g) ?? []);
       const suggestion = didYouMean(name, ids);
       report({
-        layer: "1",
+        check: "content",
         severity: "error",
         file,
         message: `'${name}' does not occur in ${file}`,
@@ -356,7 +356,7 @@ export function checkContent(view: StepView, sim: Sim, report: Report): { ok: bo
   if (view.op === "add_import" && typeof p["import_statement"] === "string") {
     const statement = p["import_statement"].trim();
     if (statement && content.split("\n").some((l) => l.trim() === statement)) {
-      report({ layer: "1", severity: "warning", file, message: `duplicate import: '${statement}' is already in ${file}`, fix: "drop this step" });
+      report({ check: "content", severity: "warning", file, message: `duplicate import: '${statement}' is already in ${file}`, fix: "drop this step" });
     }
   }
   const methodCode = typeof p["method_code"] === "string" ? p["method_code"] : undefined;
@@ -364,7 +364,7 @@ export function checkContent(view: StepView, sim: Sim, report: Report): { ok: bo
     const name = definedName(methodCode);
     if (name && new RegExp(`(?:def|function|fn|func)\\s+${escapeRegExp(name)}\\s*\\(|^\\s*(?:(?:public|private|protected|static|async)\\s+)*${escapeRegExp(name)}\\s*\\([^)]*\\)\\s*\\{`, "m").test(content)) {
       report({
-        layer: "1",
+        check: "content",
         severity: "warning",
         file,
         message: `a method '${name}' already exists in ${file}; adding another may shadow or duplicate it`,
@@ -375,7 +375,7 @@ export function checkContent(view: StepView, sim: Sim, report: Report): { ok: bo
   return { ok, ...(nearMiss ? { nearMiss } : {}) };
 }
 
-/** Layer 1: code a step inserts that the file already has, verbatim (a re-applied step). */
+/** Check `content`: code a step inserts that the file already has, verbatim (a re-applied step). */
 export function checkDuplicateInsert(view: StepView, sim: Sim, report: Report): void {
   if (!/^insert_|^add_class_attribute$|^insert_code$/.test(view.op)) return;
   const code = view.params["code"] ?? view.params["attribute_code"];
@@ -402,7 +402,7 @@ export function checkDuplicateInsert(view: StepView, sim: Sim, report: Report): 
     if (same) {
       const i = content.slice(0, lineStart).split("\n").length - 1;
       report({
-        layer: "1",
+        check: "content",
         severity: "warning",
         file,
         line: i + 1,
@@ -415,7 +415,7 @@ export function checkDuplicateInsert(view: StepView, sim: Sim, report: Report): 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Layer 2: line drift
+// Check `drift`: line drift
 
 /** Per file, how each committed step moved lines: a list of (first old line, old line count, new line count). */
 export class LineDrift {
@@ -463,7 +463,7 @@ export function checkDrift(view: StepView, drift: LineDrift, report: Report): vo
     const by = moved.line - n;
     if (by !== 0) {
       report({
-        layer: "2",
+        check: "drift",
         severity: "warning",
         file,
         message: `${p} ${n} may be off by ${by > 0 ? "+" : ""}${by} lines due to earlier edits on ${file} (step${moved.steps.length > 1 ? "s" : ""} ${moved.steps.map((i) => i + 1).join(", ")}): line ${n} of the original file is line ${moved.line} when this step runs`,
@@ -473,7 +473,7 @@ export function checkDrift(view: StepView, drift: LineDrift, report: Report): vo
     }
     if (moved.rewritten.length) {
       report({
-        layer: "2",
+        check: "drift",
         severity: "warning",
         file,
         message: `${p} ${n} is in lines that step ${moved.rewritten.map((i) => i + 1).join(", ")} rewrote in ${file}`,
@@ -485,7 +485,7 @@ export function checkDrift(view: StepView, drift: LineDrift, report: Report): vo
 }
 
 // ---------------------------------------------------------------------------------------------
-// Layer 3: is a pattern's match code, or inside a string or comment?
+// Check `context`: is a pattern's match code, or inside a string or comment?
 
 export function checkPatternContext(view: StepView, sim: Sim, report: Report): void {
   const pattern = view.op === "replace_code" ? view.params["pattern"] : view.op === "modify_function_signature" ? view.params["old_signature"] : undefined;
@@ -501,7 +501,7 @@ export function checkPatternContext(view: StepView, sim: Sim, report: Report): v
   const where = node ? inStringOrComment(node, doc.language) : undefined;
   if (!where) return;
   report({
-    layer: "3",
+    check: "context",
     severity: "warning",
     file,
     line: doc.lineOf(at),
@@ -511,7 +511,7 @@ export function checkPatternContext(view: StepView, sim: Sim, report: Report): v
 }
 
 // ---------------------------------------------------------------------------------------------
-// Layer 4: where do the occurrences of a renamed symbol stand?
+// Check `rename`: where do the occurrences of a renamed symbol stand?
 
 export interface Occurrences {
   definitions: number;
@@ -548,7 +548,7 @@ export function checkRename(view: StepView, sim: Sim, report: Report): void {
   if (!filtered && view.op !== "rename_identifier" && (counts.inStrings > 0 || counts.inComments > 0)) {
     const parts = [counts.inStrings ? `strings (${counts.inStrings}x)` : "", counts.inComments ? `comments (${counts.inComments}x)` : ""].filter(Boolean);
     report({
-      layer: "4",
+      check: "rename",
       severity: "warning",
       file: doc.path,
       message: `'${oldName}' also appears in ${parts.join(" and ")} in ${doc.path} (besides ${counts.definitions} definition${counts.definitions === 1 ? "" : "s"} and ${counts.references} reference${counts.references === 1 ? "" : "s"}) -- ${view.op === "rename_symbol" ? "regex rename" : "this replacement"} will change these too`,
@@ -560,7 +560,7 @@ export function checkRename(view: StepView, sim: Sim, report: Report): void {
     const clash = classifyOccurrences(doc, newName);
     if (clash.definitions + clash.references > 0) {
       report({
-        layer: "4",
+        check: "rename",
         severity: "warning",
         file: doc.path,
         message: `the new name '${newName}' is already used in ${doc.path} (${clash.definitions} definition${clash.definitions === 1 ? "" : "s"}, ${clash.references} reference${clash.references === 1 ? "" : "s"}): the rename may collide`,
@@ -639,7 +639,7 @@ export function checkPositional(view: StepView, sim: Sim, report: Report): void 
       (name && scope && unique({ ...locator, name, parent: scope })) || (name && unique({ ...locator, name })) || (scope && unique({ ...locator, parent: scope }));
     if (!better) continue;
     report({
-      layer: "0b",
+      check: "locator",
       severity: "warning",
       file,
       line: node.startPosition.row + 1,

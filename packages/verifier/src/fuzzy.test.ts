@@ -3,7 +3,7 @@ import { nearMatch } from "./fuzzy.js";
 
 const FILE = ["import os", "", "def run(self, items):", "    for item in self.items:", "        process(item)", "    return len(items)", ""].join("\n");
 
-describe("near matches (layer 1)", () => {
+describe("near matches (check content)", () => {
   it("finds text that differs only in whitespace at ratio 1, on its line", () => {
     const near = nearMatch(FILE, "for item in  self.items:\n  process(item)");
     expect(near).toMatchObject({ ratio: 1, line: 4 });

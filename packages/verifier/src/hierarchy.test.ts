@@ -1,4 +1,4 @@
-/** One failing and one passing case for each level of the hierarchy (L1, L2 errors; L3, L4, L6 warnings). */
+/** One failing and one passing case for each check of the hierarchy: kind (L1), containment (L2) errors; references (L3), imports (L4), triviality (L6) warnings. */
 import { describe, expect, it } from "vitest";
 import { buildGraph } from "@graphplan/graph";
 import type { StepHandler } from "@graphplan/primitives";
@@ -53,16 +53,16 @@ async function verify(plan: unknown): Promise<VerifyResult> {
   return verifyPlan(plan, FILES, graph);
 }
 
-const level = (result: VerifyResult, l: Issue["level"]) => result.issues.filter((i) => i.level === l);
+const checked = (result: VerifyResult, check: Issue["check"]) => result.issues.filter((i) => i.check === check);
 const replace = (locator: Record<string, unknown>, replacement: string) => ({ op: "replace_node", params: { locator, replacement } });
 const runMethod = { kind: "method", name: "run", file: "pkg/app.py", parent: { kind: "class", name: "Service" } };
 const main = { kind: "function", name: "main", file: "pkg/app.py" };
 
 describe("L1 kind preservation (error)", () => {
   it("rejects a method replaced by bare statements (the def line lost)", async () => {
-    // (With a `return`, the result would not even compile: 'return' outside function, refused by layer 5 first.)
+    // (With a `return`, the result would not even compile: 'return' outside function, refused by `syntax` first.)
     const result = await verify([replace(runMethod, "data = helper(x)\nresult = data + 1")]);
-    const [issue] = level(result, "L1");
+    const [issue] = checked(result, "kind");
     expect(issue?.severity).toBe("error");
     expect(issue?.message).toMatch(/the function_definition at lines 7-9 \(definition:function\) was replaced by expression_statement, expression_statement \(statement\)/);
     expect(result.passed).toBe(false);
@@ -70,14 +70,14 @@ describe("L1 kind preservation (error)", () => {
 
   it("rejects a function replaced by a class", async () => {
     const result = await verify([replace(main, "class main:\n    pass")]);
-    expect(level(result, "L1")[0]?.message).toMatch(/\(definition:function\) was replaced by class_definition \(definition:class\)/);
+    expect(checked(result, "kind")[0]?.message).toMatch(/\(definition:function\) was replaced by class_definition \(definition:class\)/);
   });
 
   it("accepts a method replaced by a method, decorated or not", async () => {
     const plain = await verify([replace(runMethod, "def run(self, x):\n    return helper(x) + 1")]);
     const decorated = await verify([replace(main, "@staticmethod\ndef main():\n    return 0")]);
-    expect(level(plain, "L1")).toEqual([]);
-    expect(level(decorated, "L1")).toEqual([]);
+    expect(checked(plain, "kind")).toEqual([]);
+    expect(checked(decorated, "kind")).toEqual([]);
     expect(plain.passed).toBe(true);
   });
 });
@@ -85,15 +85,15 @@ describe("L1 kind preservation (error)", () => {
 describe("L2 containment (error)", () => {
   it("rejects new code that swallows the code after it (an unclosed block comment)", async () => {
     const result = await verify([replace({ kind: "statement", file: "web/a.js", parent: { kind: "function", name: "a" }, index: 0 }, "first(); /*")]);
-    const [issue] = level(result, "L2");
+    const [issue] = checked(result, "containment");
     expect(issue?.severity).toBe("error");
     expect(issue?.message).toMatch(/^the step changes how code outside the edit parses in web\/a.js: line 3 \(second\(\); \/\/ end \*\/\) now parse as part of comment/);
-    expect(level(result, "L2")).toHaveLength(1);
+    expect(checked(result, "containment")).toHaveLength(1);
   });
 
   it("rejects an insertion that changes what the following definition is (a stray decorator)", async () => {
     const result = await verify([{ op: "insert_after_node", params: { locator: { kind: "function", name: "helper", file: "pkg/util.py" }, code: "@staticmethod", separator: "\n\n\n" } }]);
-    expect(level(result, "L2").length).toBeGreaterThan(0);
+    expect(checked(result, "containment").length).toBeGreaterThan(0);
     expect(result.passed).toBe(false);
   });
 
@@ -107,7 +107,7 @@ describe("L2 containment (error)", () => {
     };
     const graph = await buildGraph([...FILES].map(([path, source]) => ({ path, source })));
     const result = await verifyPlan([replace(main, "def main():\n    return 2")], FILES, graph, { handlers: { replace_node: sloppy } });
-    const [issue] = level(result, "L2");
+    const [issue] = checked(result, "containment");
     expect(issue?.message).toMatch(/^the step changes pkg\/app.py outside its target: lines? 1(-\d+)? \(.*\) lie outside lines 13-16$/);
     expect(result.passed).toBe(false);
   });
@@ -117,7 +117,7 @@ describe("L2 containment (error)", () => {
       replace({ kind: "statement", file: "web/a.js", parent: { kind: "function", name: "a" }, index: 0 }, "first(1);"),
       { op: "insert_after_node", params: { locator: { kind: "function", name: "helper", file: "pkg/util.py" }, code: "def twice(value):\n    return helper(helper(value))", separator: "\n\n\n" } },
     ]);
-    expect(level(result, "L2")).toEqual([]);
+    expect(checked(result, "containment")).toEqual([]);
     expect(result.passed).toBe(true);
   });
 });
@@ -125,7 +125,7 @@ describe("L2 containment (error)", () => {
 describe("L3 referential integrity (warning)", () => {
   it("warns about a name that is not in scope, builtin, defined or imported", async () => {
     const result = await verify([replace(runMethod, "def run(self, x):\n    result = helper(x)\n    return reslt")]);
-    const [issue] = level(result, "L3");
+    const [issue] = checked(result, "references");
     expect(issue?.severity).toBe("warning");
     expect(issue?.message).toBe("'reslt' (line 9 of pkg/app.py) is not defined: not in scope at the edit point, not defined in the new code, not a builtin and not imported");
     expect(issue?.fix).toMatch(/did you mean 'result'/);
@@ -134,29 +134,29 @@ describe("L3 referential integrity (warning)", () => {
 
   it("is quiet when every name is a parameter, a new local, a module name, an import or a builtin", async () => {
     const result = await verify([replace(runMethod, "def run(self, x):\n    result = [helper(v) for v in range(x)]\n    print(os.sep, Service, main, len(result))\n    return result")]);
-    expect(level(result, "L3")).toEqual([]);
+    expect(checked(result, "references")).toEqual([]);
   });
 });
 
 describe("L4 import closure (warning)", () => {
   it("warns when new code uses a name another file defines but this one does not import", async () => {
     const result = await verify([replace(main, "def main():\n    return scale(Service().run(1))")]);
-    const [issue] = level(result, "L4");
+    const [issue] = checked(result, "imports");
     expect(issue?.message).toBe("'scale' (line 16) is defined in pkg/util.py but not imported in pkg/app.py");
     expect(issue?.fix).toMatch(/add_import step for `from pkg.util import scale`/);
-    expect(level(result, "L3")).toEqual([]);
+    expect(checked(result, "references")).toEqual([]);
   });
 
   it("suggests the relative import for JavaScript", async () => {
     const result = await verify([replace({ kind: "function", name: "b", file: "web/a.js" }, "function b() {\n  return helperJs();\n}")]);
-    const [issue] = level(result, "L4");
+    const [issue] = checked(result, "imports");
     expect(issue?.message).toBe("'helperJs' (line 8) is defined in web/lib/b.js but not imported in web/a.js");
     expect(issue?.fix).toBe('add an add_import step for `import { helperJs } from "./lib/b"` before this step');
   });
 
   it("warns when a new import names something the module does not define", async () => {
     const result = await verify([{ op: "add_import", params: { file: "pkg/app.py", import_statement: "from pkg.util import scaled" } }]);
-    const [issue] = level(result, "L4");
+    const [issue] = checked(result, "imports");
     expect(issue?.message).toMatch(/names 'scaled', which pkg\/util.py does not define/);
     expect(issue?.fix).toMatch(/did you mean 'scale'/);
   });
@@ -166,8 +166,8 @@ describe("L4 import closure (warning)", () => {
       { op: "add_import", params: { file: "pkg/app.py", import_statement: "from pkg.util import scale, LIMIT" } },
       replace(main, "def main():\n    return scale(LIMIT)"),
     ]);
-    expect(level(result, "L4")).toEqual([]);
-    expect(level(result, "L3")).toEqual([]);
+    expect(checked(result, "imports")).toEqual([]);
+    expect(checked(result, "references")).toEqual([]);
   });
 });
 
@@ -175,7 +175,7 @@ describe("L6 non-triviality (warning)", () => {
   it("warns about a body replaced by pass or return None", async () => {
     for (const body of ["    pass", "    return None", "    ..."]) {
       const result = await verify([replace(main, `def main():\n${body}`)]);
-      const [issue] = level(result, "L6");
+      const [issue] = checked(result, "triviality");
       expect(issue?.severity).toBe("warning");
       expect(issue?.message).toMatch(/has a placeholder body .* where the original had code/);
     }
@@ -183,11 +183,11 @@ describe("L6 non-triviality (warning)", () => {
 
   it("warns about a replacement identical to the original", async () => {
     const result = await verify([replace(main, "def main():\n    return Service().run(1)")]);
-    expect(level(result, "L6")[0]?.message).toMatch(/changes nothing: the new code is identical to the original/);
+    expect(checked(result, "triviality")[0]?.message).toMatch(/changes nothing: the new code is identical to the original/);
   });
 
   it("is quiet about real code", async () => {
     const result = await verify([replace(main, "def main():\n    return Service().run(2)")]);
-    expect(level(result, "L6")).toEqual([]);
+    expect(checked(result, "triviality")).toEqual([]);
   });
 });

@@ -1,13 +1,13 @@
 /**
- * The formal-transforms verification hierarchy, checked on each simulated step:
- * L1 kind preservation and L2 containment (errors), L3 referential integrity, L4 import
- * closure and L6 non-triviality (warnings). L5 is the preflight syntax layer (layer 5).
+ * The formal-transforms verification hierarchy, checked on each simulated step: `kind` (L1,
+ * kind preservation) and `containment` (L2) are errors, `references` (L3, referential
+ * integrity), `imports` (L4, import closure) and `triviality` (L6) warnings. L5 is `syntax`.
  */
 import type { Graph } from "@graphplan/graph";
 import type { Node } from "web-tree-sitter";
 import { didYouMean } from "@graphplan/templates";
 import { preview } from "./fuzzy.js";
-import type { Level, Severity } from "./issues.js";
+import type { Check, Severity } from "./issues.js";
 import { bodyStatements, containsClass, keepsKind, kindClass, trivialBody, trivialStatements } from "./kinds.js";
 import { resolveModule } from "./modules.js";
 import { ancestry, childrenTouching, container, lineRegion, mergeSpans, newSpans, topNodes, trim, within, type Span } from "./regions.js";
@@ -15,7 +15,7 @@ import { scopeModel } from "./scope/index.js";
 import type { FileChange, Sim } from "./sim.js";
 
 export interface Finding {
-  readonly level: Level;
+  readonly check: Check;
   readonly severity: Severity;
   readonly message: string;
   readonly fix: string;
@@ -45,7 +45,7 @@ const lines = (change: FileChange, span: Span, side: "before" | "after"): string
   return a === b ? `line ${a}` : `lines ${a}-${b}`;
 };
 
-/** L1: each replaced node keeps its kind class. */
+/** `kind` (L1): each replaced node keeps its kind class. */
 function kindPreservation(input: HierarchyInput, out: Finding[]): void {
   const { change } = input;
   const { before, after } = change;
@@ -58,15 +58,15 @@ function kindPreservation(input: HierarchyInput, out: Finding[]): void {
     if (!oldNodes || oldNodes.length !== 1) return;
     const old = oldNodes[0]!;
     const newSpan = trim(after.source, spans[i]!);
-    if (newSpan.end === newSpan.start) return; // a deletion: L6 and the op decide
+    if (newSpan.end === newSpan.start) return; // a deletion: `triviality` and the op decide
     const fresh = topNodes(after.tree.rootNode, newSpan, after.language);
-    if (!fresh) return; // straddles: L2's business
+    if (!fresh) return; // straddles: `containment`'s business
     const was = kindClass(old, before.language);
     const now = fresh.map((n) => ({ cls: kindClass(n, after.language), contains: (cls: string) => containsClass(n, cls, after.language) }));
     if (keepsKind(was, now)) return;
     const nowText = now.length ? [...new Set(now.map((n) => n.cls))].join(" + ") : "nothing";
     out.push({
-      level: "L1",
+      check: "kind",
       severity: "error",
       file: before.path,
       line: before.lineOf(oldSpan.start),
@@ -78,7 +78,7 @@ function kindPreservation(input: HierarchyInput, out: Finding[]): void {
   });
 }
 
-/** L2: nothing outside the edited region changed, as text or as structure. */
+/** `containment` (L2): nothing outside the edited region changed, as text or as structure. */
 function containment(input: HierarchyInput, out: Finding[]): void {
   const { change } = input;
   const { before, after } = change;
@@ -91,7 +91,7 @@ function containment(input: HierarchyInput, out: Finding[]): void {
       const probe = span.end > span.start ? span : { start: edit.start, end: edit.end };
       if (within(probe, allowed) || gapsKept(before.source, edit, allowed)) continue;
       out.push({
-        level: "L2",
+        check: "containment",
         severity: "error",
         file,
         line: before.lineOf(edit.start),
@@ -112,7 +112,7 @@ function containment(input: HierarchyInput, out: Finding[]): void {
   for (const r of mergeSpans(outside).slice(0, 3)) {
     const inner = after.tree.rootNode.descendantForIndex(r.start, Math.max(r.start, r.end - 1));
     out.push({
-      level: "L2",
+      check: "containment",
       severity: "error",
       file,
       line: after.lineOf(r.start),
@@ -132,7 +132,7 @@ function containment(input: HierarchyInput, out: Finding[]): void {
     // Growing into the parent (e.g. the only statement of a block) is fine when the rest agrees.
     if (was.slice(1).join(">") === now.join(">") || was.join(">") === now.slice(1).join(">")) return;
     out.push({
-      level: "L2",
+      check: "containment",
       severity: "error",
       file,
       line: after.lineOf(newSpan.start),
@@ -237,7 +237,7 @@ function onlyComments(root: Node, span: Span, language: FileChange["after"]["lan
   return nodes.length === 0;
 }
 
-/** L3 and L4: names in the new code resolve; names defined elsewhere are imported; new imports resolve. */
+/** `references` (L3) and `imports` (L4): names in the new code resolve; names defined elsewhere are imported; new imports resolve. */
 function references(input: HierarchyInput, out: Finding[]): void {
   const { change, graph, sim } = input;
   const { after } = change;
@@ -256,7 +256,7 @@ function references(input: HierarchyInput, out: Finding[]): void {
         const where = [...new Set(elsewhere.map((s) => s.file))];
         const module = importPath(where[0]!, after.language, after.path);
         out.push({
-          level: "L4",
+          check: "imports",
           severity: "warning",
           file: after.path,
           line: use.line,
@@ -267,7 +267,7 @@ function references(input: HierarchyInput, out: Finding[]): void {
       }
       const suggestion = didYouMean(use.name, candidateNames(after, region, model));
       out.push({
-        level: "L3",
+        check: "references",
         severity: "warning",
         file: after.path,
         line: use.line,
@@ -276,7 +276,7 @@ function references(input: HierarchyInput, out: Finding[]): void {
       });
     }
   }
-  // L4: `from M import N` written by the step, where M is a workspace file that does not define N.
+  // `imports`: `from M import N` written by the step, where M is a workspace file that does not define N.
   if (after.language !== "python") return;
   for (const region of regions) {
     const container_ = after.tree.rootNode.descendantForIndex(region.start, Math.max(region.start, region.end - 1)) ?? after.tree.rootNode;
@@ -299,7 +299,7 @@ function references(input: HierarchyInput, out: Finding[]): void {
         if (resolveModule(`${moduleName}.${imported}`, after.path, sim, graph)) continue;
         const suggestion = didYouMean(imported, defined);
         out.push({
-          level: "L4",
+          check: "imports",
           severity: "warning",
           file: after.path,
           line: imp.startPosition.row + 1,
@@ -335,13 +335,13 @@ function importPath(file: string, language: FileChange["after"]["language"], fro
   return (name) => `from ${module} import ${name}`;
 }
 
-/** L6: the step does something, and what it writes is not a placeholder. */
+/** `triviality` (L6): the step does something, and what it writes is not a placeholder. */
 function nonTriviality(input: HierarchyInput, out: Finding[]): void {
   const { change } = input;
   const { before, after } = change;
   if (before.source === after.source) {
     out.push({
-      level: "L6",
+      check: "triviality",
       severity: "warning",
       file: before.path,
       message: `the step leaves ${before.path} unchanged: the new code is identical to the original`,
@@ -359,7 +359,7 @@ function nonTriviality(input: HierarchyInput, out: Finding[]): void {
       const nodes = topNodes(after.tree.rootNode, newSpan, after.language);
       if (nodes && nodes.length && trivialStatements(nodes, after.language) && nodes.every((n) => n.type !== "comment")) {
         out.push({
-          level: "L6",
+          check: "triviality",
           severity: "warning",
           file: after.path,
           line: after.lineOf(newSpan.start),
@@ -372,7 +372,7 @@ function nonTriviality(input: HierarchyInput, out: Finding[]): void {
     if (newSpan.end <= newSpan.start) {
       if (input.removes) return;
       out.push({
-        level: "L6",
+        check: "triviality",
         severity: "warning",
         file: before.path,
         line: before.lineOf(oldSpan.start),
@@ -394,7 +394,7 @@ function nonTriviality(input: HierarchyInput, out: Finding[]): void {
         if (nowTrivial && oldTrivial === false) {
           const body = bodyStatements(node, after.language) ?? [];
           out.push({
-            level: "L6",
+            check: "triviality",
             severity: "warning",
             file: after.path,
             line: node.startPosition.row + 1,
@@ -408,7 +408,7 @@ function nonTriviality(input: HierarchyInput, out: Finding[]): void {
     // Statements replaced by placeholders.
     if (trivialStatements(news, after.language) && !trivialStatements(olds, before.language) && news.every((n) => kindClass(n, after.language) === "statement")) {
       out.push({
-        level: "L6",
+        check: "triviality",
         severity: "warning",
         file: after.path,
         line: after.lineOf(newSpan.start),
@@ -419,7 +419,7 @@ function nonTriviality(input: HierarchyInput, out: Finding[]): void {
   });
 }
 
-/** Runs L1, L2, L3, L4 and L6 on one simulated change (that parses). */
+/** Runs `kind`, `containment`, `references`, `imports` and `triviality` on one simulated change (that parses). */
 export function checkHierarchy(input: HierarchyInput): Finding[] {
   const out: Finding[] = [];
   kindPreservation(input, out);

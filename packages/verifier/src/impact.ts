@@ -1,5 +1,5 @@
 /**
- * Layer 6: cross-file impact through the import graph. A step that renames, removes or
+ * Check `importers`: cross-file impact through the import graph. A step that renames, removes or
  * re-signatures a symbol that files outside the plan import gets a warning naming them.
  */
 import { LANGUAGES, type Graph } from "@graphplan/graph";
@@ -108,7 +108,7 @@ export function checkImpact(change: FileChange, sim: Sim, graph: Graph, planFile
     if (importers.length === 0) continue;
     const what = c.owners.length ? `'${[...c.owners, c.name].join(".")}' (${c.detail}; its ${c.owners.length === 1 ? "class" : "owner"} '${imported}'` : `'${c.name}' (${c.detail}`;
     report({
-      layer: "6",
+      check: "importers",
       severity: "warning",
       file,
       message: `${what}) is imported by files not in this plan: [${importers.map((f) => `'${f}'`).join(", ")}]`,
@@ -154,7 +154,7 @@ export function checkDeletedFile(file: string, renamedTo: string | undefined, si
   if (imports.length === 0) return;
   const listed = imports.map((i) => `${i.file} line ${i.line} (${i.module}${i.symbol ? `: ${i.symbol}` : ""})`);
   report({
-    layer: "6",
+    check: "importers",
     severity: "error",
     file,
     message: `${renamedTo ? `renaming ${file} to ${renamedTo}` : `deleting ${file}`} breaks imports of files not in this plan: ${listed.join("; ")}`,

@@ -1,4 +1,4 @@
 export { verifyPlan, verifyPlanSync, PlanVerifier } from "./verify.js";
 export type { VerifyOptions } from "./verify.js";
-export { renderIssue, revisionPrompt, toResult, IssueSchema, VerifyResultSchema, LAYERS, LEVELS } from "./issues.js";
-export type { Issue, StepPlace, VerifyResult, Layer, Level, Severity, RevisionPromptOptions } from "./issues.js";
+export { renderIssue, revisionPrompt, toResult, IssueSchema, StoredIssueSchema, VerifyResultSchema, CHECKS } from "./issues.js";
+export type { Issue, StepPlace, VerifyResult, Check, Severity, RevisionPromptOptions } from "./issues.js";

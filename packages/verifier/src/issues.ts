@@ -5,15 +5,52 @@
  */
 import { z } from "zod";
 
-/** The seed's verification layers. `plan` is the plan-integrity gate that runs before any step. */
-export const LAYERS = ["plan", "0", "0b", "1", "2", "3", "4", "5", "6", "hierarchy"] as const;
-export const LayerSchema = z.enum(LAYERS);
-export type Layer = z.infer<typeof LayerSchema>;
+/**
+ * The verifier's checks, one list in the order they run on a step (issues of one step are ordered
+ * so). Each is named for what it checks; the seeds' numbers are given for readers of the seeds: the
+ * agent design's layers 0–6 and the formal-transforms hierarchy L1–L6 (L5 is `syntax`).
+ */
+export const CHECKS = [
+  /** The plan-integrity gate: a list of step objects, valid custom operators (before any step). */
+  "plan",
+  /** A known operator or template with valid params, as the catalog types them (layer 0). */
+  "operator",
+  /** The files a step names exist (or, for create_file, do not) when it runs (layer 0). */
+  "files",
+  /** `class_name` / `func_name` are in the graph (layer 0). */
+  "symbols",
+  /** Line params are inside the file when the step runs (layer 0). */
+  "lines",
+  /** Every locator resolves to one node; positional locators are flagged (layer 0b). */
+  "locator",
+  /** Quoted text exists, near matches, duplicates (layer 1). */
+  "content",
+  /** Line drift caused by earlier steps (layer 2). */
+  "drift",
+  /** A pattern matched inside a string or comment (layer 3). */
+  "context",
+  /** Rename occurrences and collisions (layer 4). */
+  "rename",
+  /** The step adds no syntax error (layer 5, L5). */
+  "syntax",
+  /** Files outside the plan that import what a step removes or renames (layer 6). */
+  "importers",
+  /** A replaced node keeps its kind (L1). */
+  "kind",
+  /** The edit stays inside its target (L2). */
+  "containment",
+  /** Names the new code uses are bound (L3). */
+  "references",
+  /** Names defined in other files are imported; new imports resolve (L4). */
+  "imports",
+  /** The new code is not a placeholder; the step changes something (L6). */
+  "triviality",
+] as const;
+export const CheckSchema = z.enum(CHECKS);
+export type Check = z.infer<typeof CheckSchema>;
 
-/** The formal-transforms verification hierarchy (L5 is the preflight syntax layer, reported as layer 5). */
-export const LEVELS = ["L1", "L2", "L3", "L4", "L6"] as const;
-export const LevelSchema = z.enum(LEVELS);
-export type Level = z.infer<typeof LevelSchema>;
+/** The checks of the formal-transforms hierarchy, named in brackets in rendered messages. */
+const HIERARCHY: ReadonlySet<Check> = new Set(["kind", "containment", "references", "imports", "triviality"]);
 
 export const SeveritySchema = z.enum(["error", "warning"]);
 export type Severity = z.infer<typeof SeveritySchema>;
@@ -26,8 +63,8 @@ export const IssueSchema = z.object({
   step: z.number().int().nonnegative().nullable(),
   /** The step's op, template name or `fragment`; `plan` for plan-wide issues. */
   op: z.string(),
-  layer: LayerSchema,
-  level: LevelSchema.optional(),
+  /** Which check found it (see {@link CHECKS}). */
+  check: CheckSchema,
   severity: SeveritySchema,
   /** What was wrong. */
   message: z.string(),
@@ -38,6 +75,20 @@ export const IssueSchema = z.object({
   line: z.number().int().positive().optional(),
 });
 export type Issue = z.infer<typeof IssueSchema>;
+
+/** What an issue written before the checks had names carried (`layer` 0–6, `hierarchy` with `level` L1–L6). */
+const FORMER: Readonly<Record<string, Check>> = { plan: "plan", "0": "operator", "0b": "locator", "1": "content", "2": "drift", "3": "context", "4": "rename", "5": "syntax", "6": "importers", L1: "kind", L2: "containment", L3: "references", L4: "imports", L6: "triviality" };
+
+/**
+ * An issue as stored, also one written before the checks had names (a trajectory of an earlier run):
+ * its `layer`/`level` become the `check` (layer 0's several checks all read as `operator`).
+ */
+export const StoredIssueSchema = z.preprocess((value) => {
+  if (!value || typeof value !== "object" || "check" in value) return value;
+  const { layer, level, ...rest } = value as { layer?: unknown; level?: unknown };
+  const check = FORMER[String(level ?? layer)];
+  return check ? { ...rest, check } : value;
+}, IssueSchema);
 
 /**
  * The code one step changed in the simulation, where its locators led: the whole lines it touched in
@@ -63,7 +114,7 @@ export const VerifyResultSchema = z.object({
   passed: z.boolean(),
   errors: z.array(z.string()),
   warnings: z.array(z.string()),
-  issues: z.array(IssueSchema),
+  issues: z.array(StoredIssueSchema),
   /** Where each step that ran changed the code (absent in trajectories written before it existed). */
   places: z.array(StepPlaceSchema).optional(),
 });
@@ -75,20 +126,20 @@ export type VerifyResult = z.infer<typeof VerifyResultSchema>;
  * `Step 3` is `plan[2]`: steps are numbered from 1 in messages (`issue.step` is the 0-based index).
  */
 export function renderIssue(issue: Issue): string {
-  const level = issue.level ? `[${issue.level}] ` : "";
+  const check = HIERARCHY.has(issue.check) ? `[${issue.check}] ` : "";
   const head = issue.step === null ? `Plan` : `Step ${issue.step + 1} (${issue.op})`;
-  return `${head}: ${level}${issue.message} — fix: ${issue.fix}`;
+  return `${head}: ${check}${issue.message} — fix: ${issue.fix}`;
 }
 
-const layerOrder = (layer: Layer): number => LAYERS.indexOf(layer);
+const checkOrder = (check: Check): number => CHECKS.indexOf(check);
 
-/** Builds the result from collected issues: ordered by step, then layer; passes when there is no error. */
+/** Builds the result from collected issues: ordered by step, then check; passes when there is no error. */
 export function toResult(issues: readonly Issue[], places: readonly StepPlace[] = []): VerifyResult {
   const sorted = issues
     .map((issue, i) => ({ issue, i }))
     .sort(
       (a, b) =>
-        (a.issue.step ?? -1) - (b.issue.step ?? -1) || layerOrder(a.issue.layer) - layerOrder(b.issue.layer) || a.i - b.i,
+        (a.issue.step ?? -1) - (b.issue.step ?? -1) || checkOrder(a.issue.check) - checkOrder(b.issue.check) || a.i - b.i,
     )
     .map(({ issue }) => issue);
   const errors = sorted.filter((i) => i.severity === "error");

@@ -1,5 +1,5 @@
 /**
- * Kind classes for L1 (kind preservation) and degenerate code for L6 (non-triviality).
+ * Kind classes for the `kind` check (L1) and degenerate code for `triviality` (L6).
  * A replacement keeps its kind when it stays in the same class: a function stays a function
  * (decorated or not), a statement stays statement-level, an expression stays an expression, a
  * block stays a block, a name stays a name; anything else keeps its exact node type.
@@ -26,7 +26,7 @@ function definitionKind(node: Node, language: LanguageId): string | undefined {
   return undefined;
 }
 
-/** The class of a node for L1. */
+/** The class of a node for the `kind` check. */
 export function kindClass(node: Node, language: LanguageId): string {
   const def = definitionKind(node, language);
   if (def) return `definition:${def}`;

@@ -1,4 +1,4 @@
-/** One failing and one passing case for every layer of the seed's verification (plan gate, 0, 0b, 1–6). */
+/** One failing and one passing case for every check of the seed's verification layers (plan gate, 0, 0b, 1–6), named as the verifier names them (CHECKS). */
 import { describe, expect, it } from "vitest";
 import { buildGraph } from "@graphplan/graph";
 import { verifyPlan, type Issue, type VerifyResult } from "./index.js";
@@ -46,8 +46,8 @@ async function verify(plan: unknown, files: ReadonlyMap<string, string> = FILES)
   return verifyPlan(plan, files, graph);
 }
 
-const of = (result: VerifyResult, layer: Issue["layer"], severity?: Issue["severity"]) =>
-  result.issues.filter((i) => i.layer === layer && (!severity || i.severity === severity));
+const of = (result: VerifyResult, checks: Issue["check"] | readonly Issue["check"][], severity?: Issue["severity"]) =>
+  result.issues.filter((i) => [checks].flat().includes(i.check) && (!severity || i.severity === severity));
 
 const replaceMain = (body: string) => ({
   op: "replace_node",
@@ -79,7 +79,7 @@ describe("the plan gate", () => {
   });
 });
 
-describe("layer 0: schema, files, symbols, bounds", () => {
+describe("operator, files, symbols, lines (layer 0)", () => {
   it("reports an unknown operator with the closest name", async () => {
     const result = await verify([{ op: "replace_nod", params: {} }]);
     expect(result.errors[0]).toMatch(/^Step 1 \(replace_nod\): Unknown operator 'replace_nod' — fix: did you mean 'replace_node'\?/);
@@ -92,13 +92,13 @@ describe("layer 0: schema, files, symbols, bounds", () => {
 
   it("reports a file that does not exist, with the likely path", async () => {
     const result = await verify([{ op: "add_import", params: { file: "pkg/ap.py", import_statement: "import re" } }]);
-    expect(of(result, "0", "error")[0]?.message).toBe("File 'pkg/ap.py' does not exist");
-    expect(of(result, "0", "error")[0]?.fix).toMatch(/did you mean 'pkg\/app.py'/);
+    expect(of(result, "files", "error")[0]?.message).toBe("File 'pkg/ap.py' does not exist");
+    expect(of(result, "files", "error")[0]?.fix).toMatch(/did you mean 'pkg\/app.py'/);
   });
 
   it("reports a class that is not in the graph", async () => {
     const result = await verify([{ op: "add_method", params: { file: "pkg/app.py", class_name: "Servce", method_code: "def pause(self):\n    return 1" } }]);
-    const issue = of(result, "0", "error")[0];
+    const issue = of(result, "symbols", "error")[0];
     expect(issue?.message).toBe("Class 'Servce' not found in pkg/app.py");
     expect(issue?.fix).toMatch(/did you mean 'Service'/);
   });
@@ -119,15 +119,15 @@ describe("layer 0: schema, files, symbols, bounds", () => {
       { op: "add_method", params: { file: "pkg/app.py", class_name: "Service", method_code: "def pause(self):\n    return self.run(0)" } },
       { op: "delete_lines", params: { file: "pkg/util.py", start_line: 5, end_line: 6 } },
     ]);
-    expect(of(result, "0")).toEqual([]);
+    expect(of(result, ["operator", "files", "symbols", "lines"])).toEqual([]);
     expect(result.passed).toBe(true);
   });
 });
 
-describe("layer 0b: locators resolve", () => {
+describe("locator: locators resolve (layer 0b)", () => {
   it("reports a structured locator that matches nothing, with candidates", async () => {
     const result = await verify([{ op: "delete_node", params: { locator: { kind: "method", name: "stp", file: "pkg/app.py" } } }]);
-    const issue = of(result, "0b", "error")[0];
+    const issue = of(result, "locator", "error")[0];
     expect(issue?.message).toMatch(/^Locator did not match any AST node in pkg\/app.py/);
     expect(issue?.fix).toMatch(/'stop'/);
   });
@@ -137,9 +137,9 @@ describe("layer 0b: locators resolve", () => {
       { op: "delete_node", params: { locator: { type: "sexp", file: "pkg/app.py", query: "(function_definition name: (identifier) @target", capture: "target" } } },
       { op: "delete_node", params: { locator: { type: "sexp", file: "pkg/app.py", query: '((identifier) @target (#eq? @target "nowhere"))', capture: "target" } } },
     ]);
-    expect(of(result, "0b", "error").map((i) => i.step)).toEqual([0, 1]);
-    expect(of(result, "0b", "error")[0]?.message).toMatch(/Invalid S-expression query/);
-    expect(of(result, "0b", "error")[1]?.message).toMatch(/did not match any AST node/);
+    expect(of(result, "locator", "error").map((i) => i.step)).toEqual([0, 1]);
+    expect(of(result, "locator", "error")[0]?.message).toMatch(/Invalid S-expression query/);
+    expect(of(result, "locator", "error")[1]?.message).toMatch(/did not match any AST node/);
   });
 
   it("passes locators (structured and S-expression) that resolve", async () => {
@@ -150,21 +150,21 @@ describe("layer 0b: locators resolve", () => {
       },
       { op: "insert_after_node", params: { locator: { kind: "import", file: "pkg/app.py", index: -1 }, code: "import re" } },
     ]);
-    expect(of(result, "0b")).toEqual([]);
+    expect(of(result, "locator")).toEqual([]);
     expect(result.errors).toEqual([]);
   });
 });
 
-describe("layer 1: content existence", () => {
+describe("content: content existence (layer 1)", () => {
   it("errors when a pattern is nowhere in the file", async () => {
     const result = await verify([{ op: "replace_code", params: { file: "pkg/app.py", pattern: "while True:\n    spin()", replacement: "pass" } }]);
-    expect(of(result, "1", "error")[0]?.message).toMatch(/^Pattern not found in pkg\/app.py/);
+    expect(of(result, "content", "error")[0]?.message).toMatch(/^Pattern not found in pkg\/app.py/);
     expect(result.errors).toHaveLength(1);
   });
 
   it("warns on a near match, saying where the similar text is", async () => {
     const result = await verify([{ op: "replace_code", params: { file: "pkg/app.py", pattern: "return Service().run(2)", replacement: "return Service().run(3)" } }]);
-    const warning = of(result, "1", "warning")[0];
+    const warning = of(result, "content", "warning")[0];
     expect(warning?.message).toMatch(/not found exactly in pkg\/app.py, but a \d+% similar text at line 19/);
   });
 
@@ -173,7 +173,7 @@ describe("layer 1: content existence", () => {
       { op: "add_import", params: { file: "pkg/app.py", import_statement: "import os" } },
       { op: "add_method", params: { file: "pkg/app.py", class_name: "Service", method_code: "def stop(self):\n    return None" } },
     ]);
-    expect(of(result, "1", "warning").map((i) => i.message)).toEqual([
+    expect(of(result, "content", "warning").map((i) => i.message)).toEqual([
       "duplicate import: 'import os' is already in pkg/app.py",
       expect.stringMatching(/^a method 'stop' already exists in pkg\/app.py/),
     ]);
@@ -182,7 +182,7 @@ describe("layer 1: content existence", () => {
   it("warns when code to insert is already in the file, line for line, and says at which line", async () => {
     const twice = { op: "insert_after_node", params: { locator: { kind: "method", name: "run", file: "pkg/app.py" }, code: "def stop(self):\n    print(\"data stopped\")" } };
     const result = await verify([twice]);
-    expect(of(result, "1", "warning")).toEqual([expect.objectContaining({ line: 14, message: expect.stringMatching(/^duplicate insertion: the code to insert is already in pkg\/app.py at line 14/) })]);
+    expect(of(result, "content", "warning")).toEqual([expect.objectContaining({ line: 14, message: expect.stringMatching(/^duplicate insertion: the code to insert is already in pkg\/app.py at line 14/) })]);
     // The first line alone is not a duplicate.
     const other = { op: "insert_after_node", params: { locator: { kind: "method", name: "run", file: "pkg/app.py" }, code: "def stop(self):\n    print(\"other text here\")" } };
     expect(of(await verify([other]), "1")).toEqual([]);
@@ -193,18 +193,18 @@ describe("layer 1: content existence", () => {
       { op: "replace_code", params: { file: "pkg/app.py", pattern: "return Service().run(1)", replacement: "return Service().run(2)" } },
       { op: "add_import", params: { file: "pkg/app.py", import_statement: "import re" } },
     ]);
-    expect(of(result, "1")).toEqual([]);
+    expect(of(result, "content")).toEqual([]);
     expect(result.passed).toBe(true);
   });
 });
 
-describe("layer 2: line drift of line-based steps", () => {
+describe("drift: line drift of line-based steps (layer 2)", () => {
   it("warns when an earlier step moved the lines a later step names", async () => {
     const result = await verify([
       { op: "insert_code", params: { file: "pkg/util.py", anchor_line: 1, position: "before", code: "import math\nimport re\n" } },
       { op: "delete_lines", params: { file: "pkg/util.py", start_line: 5, end_line: 6 } },
     ]);
-    const warning = of(result, "2", "warning")[0];
+    const warning = of(result, "drift", "warning")[0];
     expect(warning?.step).toBe(1);
     expect(warning?.message).toMatch(/start_line 5 may be off by \+\d lines due to earlier edits on pkg\/util.py \(step 1\)/);
   });
@@ -214,58 +214,58 @@ describe("layer 2: line drift of line-based steps", () => {
       { op: "insert_code", params: { file: "pkg/util.py", anchor_line: 6, position: "after", code: "\n\ndef more():\n    return 1" } },
       { op: "delete_lines", params: { file: "pkg/util.py", start_line: 1, end_line: 2 } },
     ]);
-    expect(of(result, "2")).toEqual([]);
+    expect(of(result, "drift")).toEqual([]);
   });
 });
 
-describe("layer 3: pattern context", () => {
+describe("context: pattern context (layer 3)", () => {
   it("warns when a pattern matches inside a string", async () => {
     const result = await verify([{ op: "replace_code", params: { file: "pkg/app.py", pattern: "data stopped", replacement: "stopped" } }]);
-    expect(of(result, "3", "warning")[0]?.message).toMatch(/^Pattern match in pkg\/app.py at line 15 \(offset \d+\) is inside a string node/);
+    expect(of(result, "context", "warning")[0]?.message).toMatch(/^Pattern match in pkg\/app.py at line 15 \(offset \d+\) is inside a string node/);
   });
 
   it("is quiet when the pattern is code", async () => {
     const result = await verify([{ op: "replace_code", params: { file: "pkg/app.py", pattern: "data = helper(x)", replacement: "data = helper(x + 1)" } }]);
-    expect(of(result, "3")).toEqual([]);
+    expect(of(result, "context")).toEqual([]);
   });
 });
 
-describe("layer 4: occurrences of a renamed symbol", () => {
+describe("rename: occurrences of a renamed symbol (layer 4)", () => {
   it("warns that a regex rename also changes strings and comments", async () => {
     const result = await verify([{ op: "rename_symbol", params: { file: "pkg/app.py", old_name: "data", new_name: "payload" } }]);
-    expect(of(result, "4", "warning")[0]?.message).toBe(
+    expect(of(result, "rename", "warning")[0]?.message).toBe(
       "'data' also appears in strings (1x) and comments (1x) in pkg/app.py (besides 0 definitions and 2 references) -- regex rename will change these too",
     );
   });
 
   it("is quiet when the name is only code", async () => {
     const result = await verify([{ op: "rename_symbol", params: { file: "pkg/util.py", old_name: "value", new_name: "amount" } }]);
-    expect(of(result, "4")).toEqual([]);
+    expect(of(result, "rename")).toEqual([]);
   });
 });
 
-describe("layer 5: preflight syntax, for every op", () => {
+describe("syntax: preflight syntax, for every op (layer 5)", () => {
   it("errors when replacement or inserted code does not parse", async () => {
     const result = await verify([
       replaceMain("    return Service(.run(1)"),
       { op: "insert_after_node", params: { locator: { kind: "function", name: "helper", file: "pkg/util.py" }, code: "def broken(:\n    pass" } },
     ]);
-    expect(of(result, "5", "error").map((i) => i.step)).toEqual([0, 1]);
+    expect(of(result, "syntax", "error").map((i) => i.step)).toEqual([0, 1]);
     expect(result.errors[0]).toMatch(/^Step 1 \(replace_node\): Replacement produces syntax error in pkg\/app.py/);
   });
 
   it("passes code that parses", async () => {
     const result = await verify([replaceMain("    return Service().run(2)")]);
-    expect(of(result, "5")).toEqual([]);
+    expect(of(result, "syntax")).toEqual([]);
   });
 });
 
-describe("layer 6: cross-file impact", () => {
+describe("importers: cross-file impact (layer 6)", () => {
   const changeHelper = { op: "replace_node", params: { locator: { kind: "function", name: "helper", file: "pkg/util.py" }, replacement: "def helper(value, factor):\n    return value * factor" } };
 
   it("warns when a re-signatured symbol is imported by a file outside the plan", async () => {
     const result = await verify([changeHelper]);
-    expect(of(result, "6", "warning").map((i) => i.message)).toEqual([
+    expect(of(result, "importers", "warning").map((i) => i.message)).toEqual([
       "'helper' (signature changed from (value) to (value,factor)) is imported by files not in this plan: ['pkg/app.py', 'pkg/other.py']",
     ]);
   });
@@ -275,12 +275,12 @@ describe("layer 6: cross-file impact", () => {
       { op: "rename_symbol", params: { file: "pkg/util.py", old_name: "helper", new_name: "assist" } },
       { op: "replace_code", params: { file: "pkg/other.py", pattern: "from pkg.util import helper", replacement: "from pkg.util import assist as helper" } },
     ]);
-    expect(of(result, "6", "warning").map((i) => i.message)).toEqual(["'helper' (renamed to 'assist') is imported by files not in this plan: ['pkg/app.py']"]);
+    expect(of(result, "importers", "warning").map((i) => i.message)).toEqual(["'helper' (renamed to 'assist') is imported by files not in this plan: ['pkg/app.py']"]);
   });
 
   it("is quiet when nobody imports the symbol", async () => {
     const result = await verify([{ op: "delete_node", params: { locator: { kind: "function", name: "unused", file: "pkg/util.py" } } }]);
-    expect(of(result, "6")).toEqual([]);
+    expect(of(result, "importers")).toEqual([]);
   });
 });
 
@@ -294,12 +294,12 @@ describe("collecting every problem", () => {
       { op: "add_import", params: { file: "missing.py", import_statement: "import re" } },
     ]);
     expect(result.passed).toBe(false);
-    expect(result.issues.filter((i) => i.severity === "error").map((i) => [i.step, i.layer])).toEqual([
-      [0, "0"],
-      [1, "1"],
-      [2, "0b"],
-      [3, "5"],
-      [4, "0"],
+    expect(result.issues.filter((i) => i.severity === "error").map((i) => [i.step, i.check])).toEqual([
+      [0, "operator"],
+      [1, "content"],
+      [2, "locator"],
+      [3, "syntax"],
+      [4, "files"],
     ]);
     expect(result.errors).toHaveLength(5);
   });

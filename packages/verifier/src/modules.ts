@@ -1,5 +1,5 @@
 /**
- * Module names to workspace files, for the import graph (layer 6, L4), by the rules of
+ * Module names to workspace files, for the import graph (checks `importers` and `imports`), by the rules of
  * `moduleCandidates` (@graphplan/graph); anything else (packages, other languages' module systems)
  * does not resolve, and callers fall back to matching by name.
  */

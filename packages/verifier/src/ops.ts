@@ -1,7 +1,7 @@
 /**
  * What the verifier needs to know about each op beyond its parameter schema: which steps edit
- * only the node their locator names (for L2 containment), which remove code, which use line
- * numbers (layer 2), which rename (layer 4), which name a class or function (layer 0).
+ * only the node their locator names (for `containment`), which remove code, which use line
+ * numbers (`drift`), which rename (`rename`), which name a class or function (`symbols`).
  */
 import { MUTATORS } from "@graphplan/primitives";
 
@@ -24,14 +24,14 @@ export const RENAME_OPS: Readonly<Record<string, { readonly old: string; readonl
   rename_identifier: { old: "name", new: "new_name" },
 };
 
-/** Parameters naming a class or a function that must exist in the file (layer 0, symbol in graph). */
+/** Parameters naming a class or a function that must exist in the file (`symbols`: in the graph). */
 export const SYMBOL_PARAMS: Readonly<Record<string, "class" | "function">> = {
   class_name: "class",
   func_name: "function",
   function_name: "function",
 };
 
-/** Parameters holding new source code (read by layer 1's duplicate check). */
+/** Parameters holding new source code (read by `content`'s duplicate check). */
 export const CODE_PARAMS: readonly string[] = ["replacement", "code", "method_code", "attribute_code", "new_body", "import_statement"];
 
 /** The name of the method a piece of code defines (`def name(` / `name(...) {`). */

@@ -3,7 +3,7 @@
  * @graphplan/primitives (the same step execution `runPlan` uses, on one incrementally re-parsed
  * tree per file), seen through {@link Doc}s that add a line index and a per-version memo for the
  * verifier's analyses. Each step's changes come back with their edits and tree-sitter's changed
- * ranges (which L2 containment compares); nothing is parsed twice.
+ * ranges (which `containment` compares); nothing is parsed twice.
  */
 import { detectLanguage, type LanguageId } from "@graphplan/graph";
 import { lineStartsOf, PlanSession, type ErrorSpan, type ParsedDoc, type SessionOptions, type Step } from "@graphplan/primitives";

@@ -35,28 +35,28 @@ describe("tiers 1-3", () => {
     expect(result.passed).toBe(true);
   });
 
-  it("reports invalid template params and an invalid fragment as layer 0 errors", async () => {
+  it("reports invalid template params and an invalid fragment as `operator` errors", async () => {
     const result = await verify([
       { template: "guard_clause", params: { target: parse, condition: "text is (", body: "return []" } },
       { fragment: { kind: "if_statement", properties: {} }, action: "insert_before", locator: { kind: "return", file: "app/parser.py", index: 0 } },
       { template: "gaurd_clause", params: {} },
     ]);
-    expect(result.issues.filter((i) => i.severity === "error").map((i) => [i.step, i.layer])).toEqual([
-      [0, "0"],
-      [1, "0"],
-      [2, "0"],
+    expect(result.issues.filter((i) => i.severity === "error").map((i) => [i.step, i.check])).toEqual([
+      [0, "operator"],
+      [1, "operator"],
+      [2, "operator"],
     ]);
     expect(result.errors[0]).toMatch(/^Step 1 \(guard_clause\): params.condition/);
     expect(result.errors[2]).toMatch(/Unknown template 'gaurd_clause' — fix: did you mean 'guard_clause'\?/);
   });
 
-  it("reports a scope-aware rename onto a name already bound there as a layer 4 error", async () => {
+  it("reports a scope-aware rename onto a name already bound there as a `rename` error", async () => {
     const result = await verify([{ op: "rename_identifier", params: { file: "app/parser.py", name: "tmp", new_name: "text", scope: parse } }]);
-    expect(result.issues.filter((i) => i.severity === "error").map((i) => [i.step, i.layer])).toEqual([[0, "4"]]);
+    expect(result.issues.filter((i) => i.severity === "error").map((i) => [i.step, i.check])).toEqual([[0, "rename"]]);
   });
 
   it("applies the hierarchy to template output (L3 on a template's new code)", async () => {
     const result = await verify([{ template: "change_return_value", params: { target: parse, value: "tmp.split(sep)" } }]);
-    expect(result.issues.filter((i) => i.level === "L3").map((i) => i.message)).toEqual([expect.stringMatching(/^'sep' \(line 3 of app\/parser.py\) is not defined/)]);
+    expect(result.issues.filter((i) => i.check === "references").map((i) => i.message)).toEqual([expect.stringMatching(/^'sep' \(line 3 of app\/parser.py\) is not defined/)]);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * `verifyPlan`: every layer of the seed's plan verification and the L1–L6 hierarchy, on an
+ * `verifyPlan`: every check of `CHECKS` (the seed's layers 0–6 and the L1–L6 hierarchy), on an
  * in-memory copy of the workspace. The plan is simulated step by step, so each step is checked
  * against the files as the earlier steps leave them; every problem is collected, none stops
  * the others.
@@ -67,9 +67,9 @@ function absurd(error: never): never {
 }
 
 function failureIssue(error: unknown, graph?: Graph): Omit<Issue, "step" | "op"> {
-  if (!isStepError(error)) return { layer: "0", severity: "error", message: `the step fails: ${errorMessage(error)}`, fix: "change the step as the message says" };
+  if (!isStepError(error)) return { check: "operator", severity: "error", message: `the step fails: ${errorMessage(error)}`, fix: "change the step as the message says" };
   const message = error.message;
-  const failed = { layer: "0", severity: "error", message: `the step fails: ${message}`, fix: "change the step as the message says" } as const;
+  const failed = { check: "operator", severity: "error", message: `the step fails: ${message}`, fix: "change the step as the message says" } as const;
   switch (error._tag) {
     case "LocatorNotFound":
     case "LocatorAmbiguous":
@@ -77,35 +77,35 @@ function failureIssue(error: unknown, graph?: Graph): Omit<Issue, "step" | "op">
     case "UnknownKind":
     case "InvalidLocator": {
       const { message, fix } = locatorMessage(error, graph);
-      return { layer: "0b", severity: "error", file: error._tag === "InvalidLocator" ? undefined : error.file, message, fix };
+      return { check: "locator", severity: "error", file: error._tag === "InvalidLocator" ? undefined : error.file, message, fix };
     }
     case "PatternNotFound":
-      return { layer: "1", severity: "error", file: error.file, message, fix: "copy the file's exact text into the pattern, or use an AST locator (replace_node)" };
+      return { check: "content", severity: "error", file: error.file, message, fix: "copy the file's exact text into the pattern, or use an AST locator (replace_node)" };
     case "PostconditionFailed":
       if (error.syntaxErrors.length) {
         const where = error.syntaxErrors.slice(0, 3).map((s) => `line ${s.line}:${s.column + 1} ${s.kind === "MISSING" ? `missing ${s.text}` : `unexpected ${JSON.stringify(s.text)}`}`).join("; ");
-        return { layer: "5", severity: "error", file: error.file, line: error.syntaxErrors[0]!.line, message: `Replacement produces syntax error in ${error.file}: ${where}`, fix: "fix the new code so it parses in place: balanced brackets and quotes, a complete statement, indentation that matches the target" };
+        return { check: "syntax", severity: "error", file: error.file, line: error.syntaxErrors[0]!.line, message: `Replacement produces syntax error in ${error.file}: ${where}`, fix: "fix the new code so it parses in place: balanced brackets and quotes, a complete statement, indentation that matches the target" };
       }
-      return { layer: "5", severity: "error", file: error.file, message, fix: "change the step so that its postcondition holds" };
+      return { check: "syntax", severity: "error", file: error.file, message, fix: "change the step so that its postcondition holds" };
     case "TransformBrokeSyntax":
-      return { layer: "5", severity: "error", file: error.file, ...(error.errors[0] ? { line: error.errors[0].line } : {}), message, fix: "fix the new code so it is valid Python where it goes" };
+      return { check: "syntax", severity: "error", file: error.file, ...(error.errors[0] ? { line: error.errors[0].line } : {}), message, fix: "fix the new code so it is valid Python where it goes" };
     case "NameCollision":
-      return { layer: "4", severity: "error", file: error.file, message, fix: "choose a new name that is not used in that scope" };
+      return { check: "rename", severity: "error", file: error.file, message, fix: "choose a new name that is not used in that scope" };
     case "LineOutOfRange":
-      return { layer: "0", severity: "error", file: error.file, message, fix: "use a line inside the file as it is when the step runs, or an AST locator" };
+      return { check: "lines", severity: "error", file: error.file, message, fix: "use a line inside the file as it is when the step runs, or an AST locator" };
     case "InvalidParams":
     case "UnknownOperator":
     case "InvalidPlan":
     case "FragmentInvalid":
     case "ParamsInvalid":
     case "UnknownTemplate":
-      return { layer: "0", severity: "error", message, fix: "correct the step's parameters as the message says" };
+      return { check: "operator", severity: "error", message, fix: "correct the step's parameters as the message says" };
     case "FileNotInPlan":
-      return { layer: "0", severity: "error", file: error.file, message, fix: "use the path of an existing file, relative to the workspace root" };
+      return { check: "files", severity: "error", file: error.file, message, fix: "use the path of an existing file, relative to the workspace root" };
     case "FileExists":
-      return { layer: "0", severity: "error", file: error.file, message: `${error.op}: '${error.file}' already exists`, fix: "change the existing file with the node operators (replace_node, insert_after_node, ...), or delete_file it in an earlier step, or choose another path" };
+      return { check: "files", severity: "error", file: error.file, message: `${error.op}: '${error.file}' already exists`, fix: "change the existing file with the node operators (replace_node, insert_after_node, ...), or delete_file it in an earlier step, or choose another path" };
     case "FileDeleted":
-      return { layer: "0", severity: "error", file: error.file, ...deletedFileIssue(error.file, error.byStep) };
+      return { check: "files", severity: "error", file: error.file, ...deletedFileIssue(error.file, error.byStep) };
     case "PatternAmbiguous":
     case "PreconditionFailed":
     case "TransformRejected":
@@ -128,7 +128,7 @@ function failureIssue(error: unknown, graph?: Graph): Omit<Issue, "step" | "op">
 }
 
 /**
- * Layer 5 on a change the executor accepted: the file must not have more syntax errors than
+ * Check `syntax` on a change the executor accepted: the file must not have more syntax errors than
  * before (the session's error lists: no tree walk).
  */
 function checkSyntax(change: FileChange, report: Report, placed: () => string | undefined): boolean {
@@ -137,7 +137,7 @@ function checkSyntax(change: FileChange, report: Report, placed: () => string | 
   const where = now.slice(0, 3).map((e) => `line ${e.line}${e.kind === "MISSING" ? ` (missing ${e.text})` : ""}`).join(", ");
   const place = placed();
   report({
-    layer: "5",
+    check: "syntax",
     severity: "error",
     file: change.after.path,
     line: now[0]?.line,
@@ -279,9 +279,9 @@ export class PlanVerifier {
     if (!checkFiles(view, sim, report)) return;
     checkSymbols(view, sim, graph, report);
     checkBounds(view, sim, report);
-    // A tier-0 operator resolves its own locators (and reports them as layer 0b when they fail);
-    // its edits are derived from its targets, so L2 text containment would be tautological. For
-    // the other ops the targets bound L2 containment (their resolution is cached per tree, so the
+    // A tier-0 operator resolves its own locators (and reports them as the `locator` check when they fail);
+    // its edits are derived from its targets, so `containment` by text would be tautological. For
+    // the other ops the targets bound `containment` (their resolution is cached per tree, so the
     // step's own resolution of the same locator costs nothing more).
     const ownResolution = OPERATOR_BY_NAME.has(label) && !Object.hasOwn(this.#handlers, label);
     const { targets } = ownResolution ? { targets: [] } : checkLocators(view, sim, report, graph);
@@ -308,7 +308,7 @@ export class PlanVerifier {
       // The pre-checks already said why this step cannot run; the executor's failure would repeat it.
       if (!preErrors) {
         const issue = failureIssue(error, graph);
-        const place = issue.layer === "5" ? placed() : undefined;
+        const place = issue.check === "syntax" ? placed() : undefined;
         report(place ? { ...issue, fix: `${issue.fix ?? ""}; or the place is wrong: ${place}` } : issue);
       }
       const earlier = this.#changedEarlier(view);
@@ -321,8 +321,7 @@ export class PlanVerifier {
     }
     if (changes.length === 0 && !READ_ONLY.has(label)) {
       report({
-        layer: "hierarchy",
-        level: "L6",
+        check: "triviality",
         severity: "warning",
         message: "the step changes nothing: the new code is identical to the original (or already there)",
         fix: "write the change you mean to make, or drop the step",
@@ -337,8 +336,7 @@ export class PlanVerifier {
       const local = LOCAL_OPS.has(label) || "fragment" in step;
       const fileTargets = targets.filter((t) => t.file === change.before.path);
       for (const finding of checkHierarchy({ change, targets: local && fileTargets.length ? fileTargets : undefined, removes: REMOVING_OPS.has(label), graph, sim })) {
-        const { level, ...rest } = finding;
-        report({ layer: "hierarchy", level, ...rest });
+        report(finding);
       }
       if (change.existence === "deleted") {
         const renamedTo = label === "rename_file" && "params" in step && typeof step.params["to"] === "string" ? step.params["to"] : undefined;

@@ -61,7 +61,7 @@ function trajectoryOf(id: string, i: number, padding: number): Trajectory {
     assistant(`\`\`\`json\n${JSON.stringify({ plan: plan2 })}\n\`\`\``, "plan", 5),
     { role: "user", content: "Applied: src/text.py", phase: "execute", at: at(6) },
   ];
-  const issue = { step: 1, op: "insert_after_node", layer: "0b" as const, severity: "error" as const, message: PINNED_ISSUE, fix: "use the name the graph lists: normalize", file: "src/text.py" };
+  const issue = { step: 1, op: "insert_after_node", check: "locator" as const, severity: "error" as const, message: PINNED_ISSUE, fix: "use the name the graph lists: normalize", file: "src/text.py" };
   return TrajectorySchema.parse({
     format: "graphplan-trajectory/1",
     instance: { id, task: `normalize() in src/text.py must return lower-case text (${id}).\n\nSteps to reproduce: call normalize(" A ").` },

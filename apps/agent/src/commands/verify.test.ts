@@ -70,7 +70,7 @@ describe("graphplan verify", () => {
     expect(json["passed"]).toBe(false);
     expect(json["errors"]).toEqual([expect.stringMatching(/^Step 1 \(delete_node\): /)]);
     // `issues[].step` is the index in the plan array; the rendered message numbers it from 1.
-    expect(json["issues"]).toEqual([expect.objectContaining({ step: 0, op: "delete_node", layer: "0b", severity: "error", file: "a.py" })]);
+    expect(json["issues"]).toEqual([expect.objectContaining({ step: 0, op: "delete_node", check: "locator", severity: "error", file: "a.py" })]);
   });
 
   it("reads the workspace relative to the default root, the current directory", async () => {

@@ -1,6 +1,6 @@
 /**
  * `graphplan verify PLAN.json [--root DIR] [--json]`: check a plan against a directory without
- * changing a file (the seed's 7 layers and the L1–L6 hierarchy, by @graphplan/verifier).
+ * changing a file (every check of @graphplan/verifier: the seed's 7 layers and the L1–L6 hierarchy).
  *
  * Exit codes: 0 when the plan passes (warnings allowed); 1 when it has errors; 2 when the input
  * is unusable (plan file unreadable or not JSON, root not a directory).
@@ -113,7 +113,7 @@ export async function requireVerified(plan: unknown, root: string, json: boolean
   const result = await verifyAt(plan, root, command);
   if (result.passed) return;
   // A plan that is unusable as input (not a plan, a path outside the root) is apply's own exit 2.
-  if (result.issues.some((i) => i.severity === "error" && (i.layer === "plan" || (i.file !== undefined && outsideRoot(i.file))))) return;
+  if (result.issues.some((i) => i.severity === "error" && (i.check === "plan" || (i.file !== undefined && outsideRoot(i.file))))) return;
   if (json) process.stdout.write(`${JSON.stringify({ ok: false, verification: result }, null, 2)}\n`);
   else process.stderr.write(formatResult(result));
   throw new PlanNotVerified(result);

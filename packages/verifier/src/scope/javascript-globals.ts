@@ -3,7 +3,7 @@
  * (`Object.getOwnPropertyNames(globalThis)`, without the REPL-only module names), the CommonJS
  * wrapper (`require`, `module`, `exports`, `__dirname`, `__filename`), `arguments`, common browser
  * globals, and the globals of the usual test runners. A superset on purpose: a missing name gives a
- * false L3 warning, an extra one only a missed warning.
+ * false `references` warning, an extra one only a missed warning.
  */
 export const JS_GLOBALS: readonly string[] = [
   "AbortController",

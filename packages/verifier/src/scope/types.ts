@@ -10,7 +10,7 @@ export interface NameUse {
   readonly line: number;
 }
 
-/** What L3/L4 need from a language's scope rules. */
+/** What `references` and `imports` (L3/L4) need from a language's scope rules. */
 export interface ScopeModel {
   readonly language: LanguageId;
   /**

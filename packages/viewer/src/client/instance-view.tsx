@@ -59,7 +59,7 @@ function Fold({ text, lines = 30, chars = 4000, testid }: { text: string; lines?
 function IssueLine({ issue }: { issue: Issue }) {
   return (
     <li class={`issue ${issue.severity}`} data-testid="issue">
-      <span class="badge">{issue.severity}</span> <span class="layer">layer {issue.layer}{issue.level ? ` · ${issue.level}` : ""}</span> {issue.message}
+      <span class="badge">{issue.severity}</span> <span class="check">{issue.check}</span> {issue.message}
       <div class="fix">fix: {issue.fix}</div>
     </li>
   );
