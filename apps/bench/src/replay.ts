@@ -9,13 +9,13 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildGraph, grammarsFor, loadGrammars } from "@graphplan/graph";
 import { OPERATOR_BY_NAME, stepLabel, type Plan, type Step } from "@graphplan/primitives";
-import { applyPlan, Workspace } from "@graphplan/runtime";
-import { detectTier, parsePlan, runFormalPlan } from "@graphplan/templates";
+import { applyPlan, Workspace, type StepFailed } from "@graphplan/runtime";
+import { detectTier, isStepError, parsePlan, runFormalPlan } from "@graphplan/templates";
 import { verifyPlan } from "@graphplan/verifier";
 import { changedBytes, compile, CompileError, gitDiff, parseUnifiedDiff, PatchError, postImages, preImagePaths, type CompiledPlan, type FilePatch, type Tier } from "@graphplan/compiler";
 import { Effect, Result } from "effect";
 import type { DatasetLine } from "./dataset.js";
-import { GitObjectReader, gitApplyCheck, repositoryPath, UnknownRepository } from "./git.js";
+import { GitObjectReader, gitApplyCheck, MissingBlob, NotText, repositoryPath, UnknownRepository } from "./git.js";
 import { emptyEntry, type ReportEntry, type Status } from "./report.js";
 
 
@@ -90,28 +90,21 @@ async function execute(
 ): Promise<{ ok: true; files: Map<string, string | null> } | { ok: false; error: string; cause: string }> {
   const program = Effect.gen(function* () {
     const result = yield* applyPlan(plan, { runPlan: (p, f) => runFormalPlan(p, f) });
-    if (!result.ok) return { ok: false as const, error: result.failure.message, cause: tagOf(result.failure) };
+    if (!result.ok) return { ok: false as const, error: result.failure.message, cause: stepCause(result.failure) };
     const ws = yield* Workspace;
     const out = new Map<string, string | null>();
     for (const path of new Set([...files.keys(), ...expected])) out.set(path, (yield* ws.exists(path)) ? yield* ws.read(path) : null);
     return { ok: true as const, files: out };
   });
   const outcome = await Effect.runPromise(Effect.result(Effect.provide(program, Workspace.layerMemory(files))));
-  if (Result.isFailure(outcome)) {
-    const error = outcome.failure as unknown;
-    return { ok: false, error: error instanceof Error ? error.message : String(error), cause: tagOf(error) };
-  }
+  if (Result.isFailure(outcome)) return { ok: false, error: outcome.failure.message, cause: outcome.failure._tag };
   return outcome.success;
 }
 
-function tagOf(error: unknown): string {
-  if (error && typeof error === "object") {
-    const inner = (error as { cause?: unknown }).cause;
-    if (inner && typeof inner === "object" && "_tag" in inner) return String((inner as { _tag: unknown })._tag);
-    if ("_tag" in error) return String((error as { _tag: unknown })._tag);
-    if (error instanceof Error) return error.name;
-  }
-  return "unknown";
+/** Why a step failed, for the report's cause: the step's own tagged error (a primitive's, a template's), or a bug's name. */
+function stepCause(failure: StepFailed): string {
+  const cause = failure.cause;
+  return isStepError(cause) ? cause._tag : cause instanceof Error ? cause.name : failure._tag;
 }
 
 /** How many times a plan is recompiled after the verifier rejected some of its steps. */
@@ -177,7 +170,7 @@ export async function replayInstance(line: DatasetLine, repos: Repositories, opt
     try {
       text = await reader.file(instance.base_commit, path);
     } catch (error) {
-      return finish(entry, failure("input_error", tagOf(error), (error as Error).message));
+      return finish(entry, failure("input_error", error instanceof MissingBlob || error instanceof NotText ? error._tag : "git", (error as Error).message));
     }
     if (text === undefined) return finish(entry, failure("input_error", "missing_file", `${path} does not exist at ${instance.base_commit}`));
     pre.set(path, text);
@@ -211,7 +204,8 @@ export async function replayInstance(line: DatasetLine, repos: Repositories, opt
       phase("compile");
       if (error instanceof CompileError) return finish(stats, failure("compile_error", error.cause_, error.message));
       if (error instanceof PatchError) return finish(stats, failure("input_error", "patch_does_not_apply", error.message));
-      return finish(stats, failure("compile_error", tagOf(error), (error as Error).stack ?? String(error)));
+      // Not one of the compiler's errors: a bug, reported with its stack.
+      return finish(stats, failure("compile_error", error instanceof Error ? error.name : "unknown", (error as Error).stack ?? String(error)));
     }
     phase("compile");
     const planText = `${JSON.stringify(compiled.plan, null, 2)}\n`;

@@ -10,7 +10,7 @@ import { didYouMean } from "@graphplan/templates";
 import { nearMatch, preview } from "./fuzzy.js";
 import type { Issue } from "./issues.js";
 import { LINE_OPS, RENAME_OPS, SYMBOL_PARAMS, definedName } from "./ops.js";
-import type { Doc, Sim, TextEdit } from "./sim.js";
+import type { FileVersion, Sim, TextEdit } from "./sim.js";
 
 export type Report = (issue: Omit<Issue, "step" | "op">) => void;
 
@@ -421,7 +421,7 @@ export function checkDuplicateInsert(view: StepView, sim: Sim, report: Report): 
 export class LineDrift {
   readonly #moves = new Map<string, { step: number; edits: { line: number; oldLines: number; newLines: number }[] }[]>();
 
-  record(step: number, doc: Doc, edits: readonly TextEdit[]): void {
+  record(step: number, doc: FileVersion, edits: readonly TextEdit[]): void {
     const list = this.#moves.get(doc.path) ?? [];
     list.push({
       step,
@@ -520,7 +520,7 @@ export interface Occurrences {
   inComments: number;
 }
 
-export function classifyOccurrences(doc: Doc, name: string): Occurrences {
+export function classifyOccurrences(doc: FileVersion, name: string): Occurrences {
   const counts: Occurrences = { definitions: 0, references: 0, inStrings: 0, inComments: 0 };
   const re = new RegExp(`(?<![\\w$])${escapeRegExp(name)}(?![\\w$])`, "g");
   for (const m of doc.source.matchAll(re)) {

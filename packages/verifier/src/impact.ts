@@ -8,7 +8,7 @@ import type { Node } from "web-tree-sitter";
 import type { Report } from "./checks.js";
 import { mayReferTo } from "./modules.js";
 import { newSpans, type Span } from "./regions.js";
-import type { Doc, FileChange, Sim } from "./sim.js";
+import type { FileVersion, FileChange, Sim } from "./sim.js";
 
 interface Def {
   readonly name: string;
@@ -20,13 +20,13 @@ interface Def {
 
 const squash = (s: string): string => s.replace(/\s+/g, " ").replace(/\s*([(),:=])\s*/g, "$1").trim();
 
-function defName(doc: Doc, node: Node): string | null {
+function defName(doc: FileVersion, node: Node): string | null {
   const rule = LANGUAGES[doc.language].definitions[node.type];
   if (!rule) return null;
   return rule.name ? rule.name(node) : (node.childForFieldName("name")?.text ?? null);
 }
 
-function describe(doc: Doc, node: Node): Def | undefined {
+function describe(doc: FileVersion, node: Node): Def | undefined {
   const name = defName(doc, node);
   if (!name) return undefined;
   const owners: string[] = [];
@@ -39,7 +39,7 @@ function describe(doc: Doc, node: Node): Def | undefined {
 }
 
 /** Definitions that a set of spans touch: inside them, or containing them. */
-function touched(doc: Doc, spans: readonly Span[]): Map<string, Def> {
+function touched(doc: FileVersion, spans: readonly Span[]): Map<string, Def> {
   const types = Object.keys(LANGUAGES[doc.language].definitions);
   const out = new Map<string, Def>();
   const add = (node: Node | null) => {
@@ -125,7 +125,7 @@ export function checkImpact(change: FileChange, sim: Sim, graph: Graph, planFile
  * file does not. Top-level: a child of the root, or the definition inside one (a decorated or
  * exported definition). Looks only at the definitions around the name's occurrences.
  */
-function stillDefined(doc: Doc, imported: string, c: SymbolChange): boolean {
+function stillDefined(doc: FileVersion, imported: string, c: SymbolChange): boolean {
   if (c.owners.length) return false;
   const rules = LANGUAGES[doc.language].definitions;
   const root = doc.tree.rootNode;

@@ -1,7 +1,7 @@
 /** Ranges of text and the nodes that span them: the geometry the hierarchy checks share. */
 import { childrenBetween, LANGUAGES, type LanguageId } from "@graphplan/graph";
 import type { Node } from "web-tree-sitter";
-import type { Doc, TextEdit } from "./sim.js";
+import type { FileVersion, TextEdit } from "./sim.js";
 
 export interface Span {
   readonly start: number;
@@ -43,7 +43,7 @@ export function mapOffset(edits: readonly TextEdit[], offset: number): number {
  * The span grown to whole lines, then over the blank lines next to it: "the lines of the edited
  * node". Deleting a definition may take the blank lines around it; that is still inside.
  */
-export function lineRegion(doc: Doc, span: Span): Span {
+export function lineRegion(doc: FileVersion, span: Span): Span {
   const source = doc.source;
   let start = source.lastIndexOf("\n", span.start - 1) + 1;
   let end = span.end > span.start && source.charCodeAt(span.end - 1) === 10 ? span.end : source.indexOf("\n", span.end);

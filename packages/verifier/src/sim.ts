@@ -1,7 +1,7 @@
 /**
  * The in-memory copy of the workspace that verification runs the plan on: a `PlanSession` of
  * @graphplan/primitives (the same step execution `runPlan` uses, on one incrementally re-parsed
- * tree per file), seen through {@link Doc}s that add a line index and a per-version memo for the
+ * tree per file), seen through {@link FileVersion}s that add a line index and a per-version memo for the
  * verifier's analyses. Each step's changes come back with their edits and tree-sitter's changed
  * ranges (which `containment` compares); nothing is parsed twice.
  */
@@ -17,7 +17,7 @@ export interface TextEdit {
 }
 
 /** One version of one file: its text, its tree (the session's) and a line index. */
-export class Doc {
+export class FileVersion {
   #lineStarts: readonly number[] | undefined;
   /** Per-version memo for analyses (module scope, definitions) keyed by the analysis name. */
   readonly memo = new Map<string, unknown>();
@@ -65,8 +65,8 @@ export class Doc {
 
 /** What one step did to one file. The verifier keeps it ({@link Sim.commit}) or drops it ({@link Sim.rollback}). */
 export interface FileChange {
-  readonly before: Doc;
-  readonly after: Doc;
+  readonly before: FileVersion;
+  readonly after: FileVersion;
   /** The edits, sorted, in `before` coordinates. */
   readonly edits: readonly TextEdit[];
   /** Ranges (in `after` coordinates) whose syntactic structure differs from `before`'s, from tree-sitter. */
@@ -81,8 +81,8 @@ export interface FileChange {
 /** The files of the workspace as the plan leaves them so far. */
 export class Sim {
   readonly #session: PlanSession;
-  /** The Doc of each file's current version (the same object from one step to the next). */
-  readonly #docs = new Map<string, Doc>();
+  /** The FileVersion of each file's current version (the same object from one step to the next). */
+  readonly #docs = new Map<string, FileVersion>();
   /** Files whose change of the pending step is kept. */
   readonly #keep = new Set<string>();
   /** Files some step changed, in the order first changed. */
@@ -112,14 +112,14 @@ export class Sim {
     return this.#docs.get(path)?.source ?? this.#session.text(path);
   }
 
-  #wrap(parsed: ParsedDoc): Doc {
+  #wrap(parsed: ParsedDoc): FileVersion {
     const known = this.#docs.get(parsed.path);
     if (known && known.tree === parsed.tree) return known;
-    return new Doc(parsed.path, parsed.language, parsed.source, parsed.tree);
+    return new FileVersion(parsed.path, parsed.language, parsed.source, parsed.tree);
   }
 
   /** The current version of a file, parsed on first use; undefined when absent or of an unknown language. */
-  doc(path: string): Doc | undefined {
+  doc(path: string): FileVersion | undefined {
     const known = this.#docs.get(path);
     if (known) return known;
     if (!this.#session.has(path) || !detectLanguage(path)) return undefined;
@@ -146,7 +146,7 @@ export class Sim {
     if (!result.ok) throw result.error.cause;
     return result.changes.map((change) => ({
       before: this.#wrap(change.before),
-      after: new Doc(change.file, change.language, change.after.source, change.after.tree),
+      after: new FileVersion(change.file, change.language, change.after.source, change.after.tree),
       edits: change.edits,
       changedRanges: change.changedRanges,
       errorsBefore: change.errorsBefore,

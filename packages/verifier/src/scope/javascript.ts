@@ -8,7 +8,7 @@
  */
 import type { LanguageId } from "@graphplan/graph";
 import type { Node } from "web-tree-sitter";
-import type { Doc } from "../sim.js";
+import type { FileVersion } from "../sim.js";
 import { JS_GLOBALS } from "./javascript-globals.js";
 import type { NameUse, ScopeModel } from "./types.js";
 
@@ -106,16 +106,16 @@ function declarations(scope: Node | null): Set<string> {
   return out;
 }
 
-function memo<T>(doc: Doc, key: string, make: () => T): T {
+function memo<T>(doc: FileVersion, key: string, make: () => T): T {
   if (doc.memo.has(key)) return doc.memo.get(key) as T;
   const value = make();
   doc.memo.set(key, value);
   return value;
 }
 
-const programNames = (doc: Doc): Set<string> => memo(doc, "js:program", () => declarations(doc.tree.rootNode));
+const programNames = (doc: FileVersion): Set<string> => memo(doc, "js:program", () => declarations(doc.tree.rootNode));
 
-function functionNames(doc: Doc, fn: Node): Set<string> {
+function functionNames(doc: FileVersion, fn: Node): Set<string> {
   return memo(doc, `js:fn:${fn.id}`, () => {
     const names = declarations(fn.childForFieldName("body"));
     parameterNames(fn, names);
@@ -167,7 +167,7 @@ function isIntrinsicTag(id: Node): boolean {
   return !!parent && /^jsx_(opening|closing|self_closing)_element$/.test(parent.type) && /^[a-z]/.test(id.text);
 }
 
-function resolves(doc: Doc, id: Node): boolean {
+function resolves(doc: FileVersion, id: Node): boolean {
   const name = id.text;
   if (GLOBALS.has(name)) return true;
   let child: Node = id;
@@ -189,7 +189,7 @@ const REFERENCE_TYPES = ["identifier", "shorthand_property_identifier"];
 export function javascriptScope(language: LanguageId): ScopeModel {
   return {
     language,
-    unresolved(doc: Doc, start: number, end: number): NameUse[] {
+    unresolved(doc: FileVersion, start: number, end: number): NameUse[] {
       const cover = doc.tree.rootNode.descendantForIndex(start, Math.max(start, end - 1)) ?? doc.tree.rootNode;
       const scope = cover.startIndex <= start && cover.endIndex >= end ? cover : doc.tree.rootNode;
       const ids = REFERENCE_TYPES.includes(scope.type) ? [scope] : scope.descendantsOfType(REFERENCE_TYPES, doc.position(start), doc.position(end));
@@ -202,7 +202,7 @@ export function javascriptScope(language: LanguageId): ScopeModel {
       }
       return out;
     },
-    definedAtTopLevel(doc: Doc): ReadonlySet<string> {
+    definedAtTopLevel(doc: FileVersion): ReadonlySet<string> {
       return programNames(doc);
     },
     isBuiltin(name: string): boolean {

@@ -7,7 +7,7 @@
  */
 import { analyzePython, isPythonBuiltin } from "@graphplan/scope";
 import type { Node } from "web-tree-sitter";
-import type { Doc, FileChange } from "../sim.js";
+import type { FileVersion, FileChange } from "../sim.js";
 import type { NameUse, ScopeModel } from "./types.js";
 
 /** A focus that overlaps no body: the analysis stays at the module level (and in bodies holding `global`). */
@@ -20,7 +20,7 @@ interface ModuleScope {
   readonly names: Set<string>;
 }
 
-function addStatements(doc: Doc, scope: ModuleScope, statements: readonly Node[], sign: 1 | -1): void {
+function addStatements(doc: FileVersion, scope: ModuleScope, statements: readonly Node[], sign: 1 | -1): void {
   for (const statement of statements) {
     const analysis = analyzePython(doc.tree, { statements: [statement], focus: MODULE_LEVEL });
     scope.wildcards += sign * analysis.starImports.length;
@@ -39,7 +39,7 @@ function addStatements(doc: Doc, scope: ModuleScope, statements: readonly Node[]
 
 const MEMO_KEY = "py:module";
 
-function moduleScope(doc: Doc): ModuleScope {
+function moduleScope(doc: FileVersion): ModuleScope {
   const known = doc.memo.get(MEMO_KEY) as ModuleScope | undefined;
   if (known) return known;
   const scope: ModuleScope = { counts: new Map(), wildcards: 0, names: new Set() };
@@ -49,7 +49,7 @@ function moduleScope(doc: Doc): ModuleScope {
 }
 
 /** The top-level statements of `doc` that a span touches (for an empty span: the one holding it). */
-function topLevelTouching(doc: Doc, span: { start: number; end: number }): Node[] {
+function topLevelTouching(doc: FileVersion, span: { start: number; end: number }): Node[] {
   const root = doc.tree.rootNode;
   let node: Node | null = root.descendantForIndex(span.start, Math.max(span.start, span.end - 1));
   while (node && node.parent && node.parent.id !== root.id) node = node.parent;
@@ -94,7 +94,7 @@ export function carryModuleScope(change: FileChange): void {
 
 export const pythonScope: ScopeModel = {
   language: "python",
-  unresolved(doc: Doc, start: number, end: number): NameUse[] | "unknown" {
+  unresolved(doc: FileVersion, start: number, end: number): NameUse[] | "unknown" {
     const module = moduleScope(doc);
     if (module.wildcards > 0) return "unknown";
     const statements = topLevelTouching(doc, { start, end });
@@ -108,7 +108,7 @@ export const pythonScope: ScopeModel = {
     }
     return out.sort((a, b) => a.index - b.index);
   },
-  definedAtTopLevel(doc: Doc): ReadonlySet<string> {
+  definedAtTopLevel(doc: FileVersion): ReadonlySet<string> {
     return moduleScope(doc).names;
   },
   isBuiltin(name: string): boolean {

@@ -1,5 +1,5 @@
 import type { LanguageId } from "@graphplan/graph";
-import type { Doc } from "../sim.js";
+import type { FileVersion } from "../sim.js";
 
 /** A use of a name in new code. */
 export interface NameUse {
@@ -18,8 +18,8 @@ export interface ScopeModel {
    * scope, not a builtin, not imported. `"unknown"` when the file makes that undecidable
    * (a wildcard import).
    */
-  unresolved(doc: Doc, start: number, end: number): NameUse[] | "unknown";
+  unresolved(doc: FileVersion, start: number, end: number): NameUse[] | "unknown";
   /** Names bound at the top level of the file (definitions, assignments, imports). */
-  definedAtTopLevel(doc: Doc): ReadonlySet<string>;
+  definedAtTopLevel(doc: FileVersion): ReadonlySet<string>;
   isBuiltin(name: string): boolean;
 }
