@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { buildGraph, grammarsFor, loadGrammars } from "@graphplan/graph";
 import { OPERATOR_BY_NAME, stepLabel, type Plan, type Step } from "@graphplan/primitives";
 import { applyPlan, Workspace, type StepFailed } from "@graphplan/runtime";
-import { detectTier, isStepError, parsePlan, runFormalPlan } from "@graphplan/templates";
+import { detectTier, isStepError, parsePlan } from "@graphplan/templates";
 import { verifyPlan } from "@graphplan/verifier";
 import { changedBytes, compile, CompileError, gitDiff, parseUnifiedDiff, PatchError, postImages, preImagePaths, type CompiledPlan, type FilePatch, type Tier } from "@graphplan/compiler";
 import { Effect, Result } from "effect";
@@ -89,7 +89,7 @@ async function execute(
   expected: Iterable<string>,
 ): Promise<{ ok: true; files: Map<string, string | null> } | { ok: false; error: string; cause: string }> {
   const program = Effect.gen(function* () {
-    const result = yield* applyPlan(plan, { runPlan: (p, f) => runFormalPlan(p, f) });
+    const result = yield* applyPlan(plan);
     if (!result.ok) return { ok: false as const, error: result.failure.message, cause: stepCause(result.failure) };
     const ws = yield* Workspace;
     const out = new Map<string, string | null>();

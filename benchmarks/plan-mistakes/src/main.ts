@@ -24,7 +24,7 @@ import * as Primitives from "@graphplan/primitives";
 import { PlanSchema, PlanSession, type Plan, type Step } from "@graphplan/primitives";
 import { applyPlan, Workspace } from "@graphplan/runtime";
 import * as Templates from "@graphplan/templates";
-import { formalHandlers, runFormalPlan } from "@graphplan/templates";
+import { formalHandlers } from "@graphplan/templates";
 import { verifyPlan } from "@graphplan/verifier";
 import { Effect, Result } from "effect";
 import { MISTAKES, ROOT, variantsOf, type Mistake, type StepContext, type Variant } from "./mutate.js";
@@ -77,7 +77,7 @@ export async function applyLikeCli(raw: unknown, files: ReadonlyMap<string, stri
     return { ok: false, message: verdict.errors.join("\n") };
   }
   const program = Effect.gen(function* () {
-    const result = yield* applyPlan(plan, { runPlan: (p, f) => runFormalPlan(p, f) });
+    const result = yield* applyPlan(plan);
     if (!result.ok) return { ok: false as const, message: result.failure.message };
     const ws = yield* Workspace;
     const out = new Map<string, string>();

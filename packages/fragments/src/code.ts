@@ -147,7 +147,8 @@ const JS_PROBES: Partial<Record<CodeKind, Probe>> = {
     suffix: ";\n",
     accept: (n) => (n.parent?.type === "type_annotation" ? null : `it reads as ${an(n.type)}, not a type`),
   },
-  target: { prefix: "", suffix: " = 0;\n", accept: notOneOf(new Set(["ERROR"]), "an assignment target") },
+  // In parentheses, so that an object pattern ({ a, b }) is a target and not a block.
+  target: { prefix: "(", suffix: " = 0);\n", accept: notOneOf(new Set(["ERROR"]), "an assignment target") },
   parameters: { prefix: "function _(", suffix: ") {}\n", locate: bracketed("formal_parameters"), accept: () => null },
   arguments: { prefix: "_(", suffix: ");\n", locate: bracketed("arguments"), accept: () => null },
   decorator: { prefix: "class _ {\n  @", suffix: "\n  m() {}\n}\n", accept: notOneOf(JS_NOT_EXPRESSION, "a decorator expression") },

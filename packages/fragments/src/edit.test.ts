@@ -5,7 +5,7 @@ import { applyEdits, FileNotInPlan, PostconditionFailed } from "@graphplan/primi
 import { executeFragment, FragmentInvalid, FragmentLanguageUnsupported, fragmentEdit, nodeBlock, placeBlock, reindent, type Fragment, type PlaceAction } from "./index.js";
 import { cpythonParse } from "@graphplan/testkit";
 
-beforeAll(() => loadGrammars(["python", "javascript"]));
+beforeAll(() => loadGrammars(["python", "javascript", "go"]));
 
 const SOURCE = `class Store:
     def load(self, key):
@@ -68,13 +68,13 @@ describe("fragmentEdit", () => {
     outputs.push(out);
   });
 
-  test("invalid fragments and non-Python files are refused with tagged errors", () => {
+  test("invalid fragments and files of a language fragments are not written in are refused with tagged errors", () => {
     expect(() => apply(SOURCE, { kind: "method", name: "load" }, "replace", { kind: "return_statement", children: [guard] })).toThrow(FragmentInvalid);
-    const js = "function f() { return 1; }\n";
-    const tree = parse(js, "javascript");
+    const go = "package m\n\nfunc F() int {\n\treturn 1\n}\n";
+    const tree = parse(go, "go");
     try {
-      const node = resolveOne(tree, js, "javascript", { file: "a.js", kind: "function", name: "f" });
-      expect(() => fragmentEdit(js, node, "replace", guard, "a.js", "javascript")).toThrow(FragmentLanguageUnsupported);
+      const node = resolveOne(tree, go, "go", { file: "m.go", kind: "function", name: "F" });
+      expect(() => fragmentEdit(go, node, "replace", guard, "m.go", "go")).toThrow(FragmentLanguageUnsupported);
     } finally {
       tree.delete();
     }
@@ -107,7 +107,7 @@ describe("placement helpers", () => {
 });
 
 describe("executeFragment", () => {
-  const files = { "s.py": SOURCE, "a.js": "f();\n" };
+  const files = { "s.py": SOURCE, "m.rb": "f()\n" };
 
   test("applies a step and returns the new text and the edit", () => {
     const result = executeFragment({ fragment: { kind: "return_statement", properties: { value: "value or default" } }, action: "replace", locator: { file: "s.py", kind: "return", parent: { kind: "method", name: "load" } } }, files);
@@ -121,7 +121,7 @@ describe("executeFragment", () => {
     expect(() => executeFragment({ fragment: elif, action: "insert_after", locator: { file: "s.py", kind: "return", parent: { kind: "method", name: "load" } } }, files)).toThrow(PostconditionFailed);
     expect(() => executeFragment({ fragment: guard, locator: { file: "s.py", kind: "method", name: "nope" } }, files)).toThrow(LocatorNotFound);
     expect(() => executeFragment({ fragment: guard, locator: { file: "t.py", kind: "method", name: "load" } }, files)).toThrow(FileNotInPlan);
-    expect(() => executeFragment({ fragment: guard, locator: { file: "a.js", kind: "call" } }, files)).toThrow(FragmentLanguageUnsupported);
+    expect(() => executeFragment({ fragment: guard, locator: { file: "m.rb", kind: "call" } }, files)).toThrow(FragmentLanguageUnsupported);
     expect(() => executeFragment({ fragment: guard, locator: { kind: "call" } }, files)).toThrow(InvalidLocator);
   });
 });

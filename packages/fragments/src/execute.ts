@@ -6,7 +6,7 @@ import { detectLanguage, withTree } from "@graphplan/graph";
 import { LocatorSchema, resolveOne, InvalidLocator } from "@graphplan/locators";
 import { applyEdits, errorSpans, newSyntaxErrors, FileNotInPlan, PostconditionFailed, type Edit } from "@graphplan/primitives";
 import { pythonProblems } from "./code.js";
-import { fragmentEdit, FragmentLanguageUnsupported } from "./edit.js";
+import { fragmentEdit, FragmentLanguageUnsupported, isFragmentLanguage } from "./edit.js";
 import type { PlaceAction } from "./place.js";
 
 export interface FragmentStep {
@@ -35,7 +35,7 @@ export function executeFragment(step: FragmentStep, files: ReadonlyMap<string, s
   const source = all.get(file);
   if (source === undefined) throw new FileNotInPlan(file, [...all.keys()]);
   const language = detectLanguage(file);
-  if (language !== "python") throw new FragmentLanguageUnsupported(file, language);
+  if (!isFragmentLanguage(language)) throw new FragmentLanguageUnsupported(file, language);
   return withTree(source, language, (tree) => {
     const node = resolveOne(tree, source, language, locator.data);
     const edit = fragmentEdit(source, node, step.action ?? "replace", step.fragment, file, language);
@@ -43,7 +43,7 @@ export function executeFragment(step: FragmentStep, files: ReadonlyMap<string, s
     withTree(after, language, (next) => {
       const introduced = newSyntaxErrors(errorSpans(tree), errorSpans(next), [edit]);
       if (introduced.length > 0) throw new PostconditionFailed(file, "fragment", "the fragment does not fit there (e.g. an elif_clause must follow an if)", introduced);
-      const problems = pythonProblems(next.rootNode).length - pythonProblems(tree.rootNode).length;
+      const problems = language === "python" ? pythonProblems(next.rootNode).length - pythonProblems(tree.rootNode).length : 0;
       if (problems > 0) throw new PostconditionFailed(file, "fragment", "the result has an empty block or a misplaced parameter");
     });
     return { file, edit, source: after };

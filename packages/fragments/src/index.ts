@@ -1,13 +1,13 @@
 export { FragmentSchema, FRAGMENT_KINDS, KIND_SPECS, allowedChildren, codeString, codeKindOf } from "./schema.js";
 export type { Fragment, FragmentKind, StatementKind, ClauseKind, KindSpec } from "./schema.js";
 export { validateFragment, validateFragment as validate, assertFragment, FragmentInvalid, closest } from "./validate.js";
-export type { FragmentIssue } from "./validate.js";
+export type { FragmentIssue, ValidateOptions } from "./validate.js";
 export { serialize } from "./serialize.js";
 export type { SerializeOptions } from "./serialize.js";
 export { checkCode, dedent, pythonProblems, isCodeLanguage } from "./code.js";
 export type { CodeKind, CodeCheck, CodeLanguage } from "./code.js";
 export { placeBlock, reindent, nodeBlock, statementOf, isDefinition, definitionGap } from "./place.js";
 export type { PlaceAction, PlaceOptions } from "./place.js";
-export { fragmentEdit, FragmentLanguageUnsupported } from "./edit.js";
+export { fragmentEdit, FragmentLanguageUnsupported, FRAGMENT_LANGUAGES, isFragmentLanguage, inClassBody } from "./edit.js";
 export { executeFragment } from "./execute.js";
 export type { FragmentStep, FragmentResult } from "./execute.js";

@@ -34,6 +34,23 @@ function frozenLines(code: string, language: LanguageId | undefined): Set<number
 }
 
 /**
+ * Prefixes a (possibly multi-line) logical line of serialized code with `prefix`. When the line holds
+ * a string that may span lines (`multilineString` matches it), its continuation lines are left as
+ * written (re-indenting them would change the string); blank lines stay empty.
+ */
+export function indentLine(line: string, prefix: string, multilineString: RegExp): string {
+  if (!line.includes("\n")) return line === "" ? "" : prefix + line;
+  if (multilineString.test(line)) {
+    const [first, ...rest] = line.split("\n");
+    return [prefix + first, ...rest].join("\n");
+  }
+  return line
+    .split("\n")
+    .map((l) => (l.trim() === "" ? "" : prefix + l))
+    .join("\n");
+}
+
+/**
  * Re-indents a block: strips its common indentation and prefixes every line with `indent`
  * (the first line too). Lines inside multi-line strings are kept as they are when `language` is given.
  */
@@ -69,10 +86,15 @@ export function nodeBlock(source: string, node: Node, language: LanguageId): str
   return lead + source.slice(node.startIndex, end);
 }
 
-/** The statement-level node to place code around: a decorated definition instead of its inner def/class. */
-export function statementOf(node: Node): Node {
+/**
+ * The statement-level node to place code around: a decorated definition instead of its inner
+ * def/class; with `exported`, a JavaScript/TypeScript `export` statement instead of the declaration
+ * it exports (code inserted before `export function f` goes before `export`, not between the two).
+ */
+export function statementOf(node: Node, options: { readonly exported?: boolean } = {}): Node {
   const parent = node.parent;
   if (parent?.type === "decorated_definition" && parent.childForFieldName("definition")?.id === node.id) return parent;
+  if (options.exported && parent?.type === "export_statement" && parent.childForFieldName("declaration")?.id === node.id) return parent;
   return node;
 }
 

@@ -207,9 +207,10 @@ export const KIND_SPECS: Readonly<Record<FragmentKind, KindSpec>> = {
       value: codeString("expression", 'Right side: "0" (may be omitted only with type)').optional(),
       type: codeString("type", 'Annotation: "int"').optional(),
       operator: z
-        .enum(["=", "+=", "-=", "*=", "/=", "//=", "%=", "**=", "|=", "&=", "^=", ">>=", "<<=", "@="])
-        .describe("Assignment operator, default =")
+        .enum(["=", "+=", "-=", "*=", "/=", "//=", "%=", "**=", "|=", "&=", "^=", ">>=", "<<=", "@=", "??=", "||=", "&&=", ">>>="])
+        .describe("Assignment operator, default = (//= and @= are Python's; ??=, ||=, &&= and >>>= JavaScript's)")
         .optional(),
+      declaration: z.enum(["const", "let", "var"]).describe("JavaScript/TypeScript only: declare a new variable (const x = 1)").optional(),
     }),
     body: false,
     clauses: [],

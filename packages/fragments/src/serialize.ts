@@ -1,39 +1,39 @@
 /**
- * Fragment → Python source. Pure string building from the one kind description; it trusts the
+ * Fragment → Python (or JavaScript/TypeScript: javascript.ts) source. Pure string building from the one kind description; it trusts the
  * fragment's shape (run `validateFragment` first to check the code inside it).
  */
+import type { CodeLanguage } from "./code.js";
+import { isJsLanguage, jsLines } from "./javascript.js";
+import { indentLine } from "./place.js";
 import type { Fragment } from "./schema.js";
 import { CLAUSE_KINDS } from "./schema.js";
+
+/** A Python string that may span lines: its continuation lines are kept as written. */
+const PY_MULTILINE_STRING = /"""|'''/;
 
 export interface SerializeOptions {
   /** One level of indentation (default four spaces); take it from the target file with `indentUnit`. */
   readonly unit?: string;
+  /** The language to write (default Python): JavaScript, TypeScript and TSX are written with braces. */
+  readonly language?: CodeLanguage;
+  /** JavaScript/TypeScript: the fragment goes in a class body (a function is a method, an assignment a field). */
+  readonly inClass?: boolean;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
 
 /**
- * Serializes `fragment` as Python. Every line starts with `indent`: a string, or a number of
- * levels of `options.unit`. No trailing newline. Empty bodies become `pass`.
+ * Serializes `fragment` as Python (or, with `options.language`, JavaScript / TypeScript). Every line
+ * starts with `indent`: a string, or a number of levels of `options.unit`. No trailing newline.
+ * Empty Python bodies become `pass`; empty JavaScript blocks `{}`.
  */
 export function serialize(fragment: Fragment, indent: string | number = 0, options: SerializeOptions = {}): string {
   const unit = options.unit ?? "    ";
   const prefix = typeof indent === "number" ? unit.repeat(indent) : indent;
-  return lines(fragment, unit)
-    .map((line) => indentLine(line, prefix))
-    .join("\n");
-}
-
-/** Prefixes a (possibly multi-line) logical line; continuation lines inside triple-quoted strings are left alone. */
-function indentLine(line: string, prefix: string): string {
-  if (!line.includes("\n")) return line === "" ? "" : prefix + line;
-  if (/"""|'''/.test(line)) {
-    const [first, ...rest] = line.split("\n");
-    return [prefix + first, ...rest].join("\n");
-  }
-  return line
-    .split("\n")
-    .map((l) => (l.trim() === "" ? "" : prefix + l))
+  const language = options.language ?? "python";
+  const written = isJsLanguage(language) ? jsLines(fragment, unit, { inClass: options.inClass ?? false }, language !== "javascript") : lines(fragment, unit);
+  return written
+    .map((line) => indentLine(line, prefix, PY_MULTILINE_STRING))
     .join("\n");
 }
 
@@ -50,7 +50,7 @@ function block(children: readonly Fragment[], unit: string, docstring?: string):
     const literal = docstringLiteral(docstring);
     out.push(...literal.split("\n").map((l) => (l === "" ? "" : unit + l)));
   }
-  for (const child of children) out.push(...lines(child, unit).map((l) => indentLine(l, unit)));
+  for (const child of children) out.push(...lines(child, unit).map((l) => indentLine(l, unit, PY_MULTILINE_STRING)));
   if (out.length === 0) out.push(unit + "pass");
   return out;
 }

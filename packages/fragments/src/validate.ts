@@ -5,7 +5,8 @@
  */
 import type { z } from "zod";
 import { distance } from "fastest-levenshtein";
-import { checkCode } from "./code.js";
+import { checkCode, type CodeKind, type CodeLanguage } from "./code.js";
+import { isJsLanguage, jsIssues, JS_NO_FORM, JS_ONLY_OPERATORS } from "./javascript.js";
 import { CLAUSE_KINDS, FRAGMENT_KINDS, KIND_SPECS, allowedChildren, codeKindOf, type ClauseKind, type Fragment, type FragmentKind } from "./schema.js";
 
 /** One thing wrong with a fragment. `path` is JSON-ish: `children[1].properties.condition`. */
@@ -60,21 +61,38 @@ const KIND_ALIASES: Record<string, FragmentKind> = {
   pass: "pass_statement",
 };
 
-/** Validates a fragment (any JSON value). Needs the Python grammar loaded. Returns every issue found; empty when valid. */
-export function validateFragment(fragment: unknown): FragmentIssue[] {
+export interface ValidateOptions {
+  /** The language the fragment will be written in (default Python); its grammar must be loaded. */
+  readonly language?: CodeLanguage;
+  /**
+   * JavaScript/TypeScript: whether the fragment goes in a class body (a method, a field). Left out
+   * when the place is not known yet (a plan checked before its files are read): the rules that
+   * depend on it are then left to the run, which knows.
+   */
+  readonly inClass?: boolean;
+}
+
+/**
+ * Validates a fragment (any JSON value) for `language` (default Python; JavaScript, TypeScript and
+ * TSX too). Needs that grammar loaded. Returns every issue found; empty when valid.
+ */
+export function validateFragment(fragment: unknown, options: ValidateOptions = {}): FragmentIssue[] {
+  const language = options.language ?? "python";
   const issues: FragmentIssue[] = [];
-  visit(fragment, "", issues);
+  visit(fragment, "", issues, language, options.inClass);
+  // What the kinds allow but JavaScript cannot say (with, a typed catch, a loop's else, ...).
+  if (issues.length === 0 && isJsLanguage(language)) issues.push(...jsIssues(fragment as Fragment, "", { inClass: options.inClass }));
   return issues;
 }
 
 /** Validates and returns the fragment typed, or throws {@link FragmentInvalid}. */
-export function assertFragment(fragment: unknown): Fragment {
-  const issues = validateFragment(fragment);
+export function assertFragment(fragment: unknown, options: ValidateOptions = {}): Fragment {
+  const issues = validateFragment(fragment, options);
   if (issues.length > 0) throw new FragmentInvalid(issues);
   return fragment as Fragment;
 }
 
-function visit(node: unknown, path: string, issues: FragmentIssue[]): void {
+function visit(node: unknown, path: string, issues: FragmentIssue[], language: CodeLanguage, inClass: boolean | undefined): void {
   if (!isRecord(node)) {
     issues.push({ path, code: "shape", message: `a fragment is an object {kind, properties, children}, got ${Array.isArray(node) ? "an array" : typeof node}` });
     return;
@@ -94,11 +112,16 @@ function visit(node: unknown, path: string, issues: FragmentIssue[]): void {
     });
     return;
   }
-  checkProperties(kind as FragmentKind, node["properties"], join(path, "properties"), issues);
-  checkChildren(kind as FragmentKind, node["children"], path, issues);
+  const noForm = isJsLanguage(language) ? JS_NO_FORM[kind as FragmentKind] : undefined;
+  if (noForm) {
+    issues.push({ path: join(path, "kind"), code: "kind", message: noForm });
+    return;
+  }
+  checkProperties(kind as FragmentKind, node["properties"], join(path, "properties"), issues, language, inClass);
+  checkChildren(kind as FragmentKind, node["children"], path, issues, language);
 }
 
-function checkProperties(kind: FragmentKind, properties: unknown, path: string, issues: FragmentIssue[]): void {
+function checkProperties(kind: FragmentKind, properties: unknown, path: string, issues: FragmentIssue[], language: CodeLanguage, inClass: boolean | undefined): void {
   const spec = KIND_SPECS[kind];
   const shape = spec.properties.shape as Record<string, z.ZodType>;
   const names = Object.keys(shape);
@@ -132,9 +155,20 @@ function checkProperties(kind: FragmentKind, properties: unknown, path: string, 
       issues.push({ path: where, code: "property_type", message: `${name} of ${kind} is invalid: ${expected}${description ? ` (${description})` : ""}` });
       continue;
     }
-    checkCodeValues(schema, value, where, issues);
+    // JavaScript's `extends` takes one expression, where Python's bases are an argument list.
+    const jsBases = kind === "class_definition" && name === "bases" && language !== "python";
+    // A JavaScript class field's target is its name (jsIssues checks it), not an assignment target.
+    if (inClass !== false && kind === "assignment" && name === "target" && language !== "python") continue;
+    checkCodeValues(schema, value, where, issues, language, jsBases ? "expression" : undefined);
   }
+  if (language !== "python") return; // JavaScript's own rules: jsIssues.
   // Cross-property rules the shapes cannot say.
+  if (given["declaration"] !== undefined) {
+    issues.push({ path: join(path, "declaration"), code: "structure", message: "Python has no const/let/var: leave declaration out" });
+  }
+  if (typeof given["operator"] === "string" && JS_ONLY_OPERATORS.has(given["operator"])) {
+    issues.push({ path: join(path, "operator"), code: "structure", message: `${given["operator"]} is JavaScript's; Python has no such operator` });
+  }
   if (kind === "except_clause" && given["alias"] !== undefined && given["exception"] === undefined) {
     issues.push({ path: join(path, "alias"), code: "structure", message: "alias needs exception: a bare except binds no name" });
   }
@@ -151,10 +185,10 @@ function checkProperties(kind: FragmentKind, properties: unknown, path: string, 
   }
 }
 
-function checkCodeValues(schema: z.ZodType, value: unknown, path: string, issues: FragmentIssue[]): void {
-  const codeKind = codeKindOf(schema);
+function checkCodeValues(schema: z.ZodType, value: unknown, path: string, issues: FragmentIssue[], language: CodeLanguage, asKind?: CodeKind): void {
+  const codeKind = asKind ?? codeKindOf(schema);
   if (typeof value === "string" && codeKind) {
-    const result = checkCode(value, codeKind, "python");
+    const result = checkCode(value, codeKind, language);
     if (!result.ok) issues.push({ path, code: "syntax", message: result.message });
     return;
   }
@@ -162,11 +196,11 @@ function checkCodeValues(schema: z.ZodType, value: unknown, path: string, issues
     const element = (schema as unknown as { _zod: { def: { innerType?: z.ZodType; element?: z.ZodType } } })._zod.def;
     const array = element.innerType ? (element.innerType as unknown as { _zod: { def: { element?: z.ZodType } } })._zod.def.element : element.element;
     if (!array) return;
-    value.forEach((v, i) => checkCodeValues(array, v, `${path}[${i}]`, issues));
+    value.forEach((v, i) => checkCodeValues(array, v, `${path}[${i}]`, issues, language));
   }
 }
 
-function checkChildren(kind: FragmentKind, children: unknown, path: string, issues: FragmentIssue[]): void {
+function checkChildren(kind: FragmentKind, children: unknown, path: string, issues: FragmentIssue[], language: CodeLanguage): void {
   if (children === undefined || children === null) children = [];
   const where = join(path, "children");
   if (!Array.isArray(children)) {
@@ -207,7 +241,7 @@ function checkChildren(kind: FragmentKind, children: unknown, path: string, issu
         issues.push({ path: join(childPath, "kind"), code: "child_order", message: `the statement ${childKind} comes after ${lastClause}: put body statements before the clauses, or inside the clause's children` });
       }
     }
-    visit(child, childPath, issues);
+    visit(child, childPath, issues, language, kind === "class_definition");
   });
   if (kind === "try_statement" && !counts.get("except_clause") && !counts.get("finally_clause")) {
     issues.push({ path: where, code: "structure", message: "try_statement needs at least one except_clause or a finally_clause among its children" });

@@ -5,7 +5,7 @@
  */
 import { detectLanguage, withTree } from "@graphplan/graph";
 import { LocatorSchema } from "@graphplan/locators";
-import { fragmentEdit, validateFragment, FragmentInvalid, closest, pythonProblems, type FragmentIssue, type PlaceAction } from "@graphplan/fragments";
+import { fragmentEdit, validateFragment, FragmentInvalid, closest, isFragmentLanguage, pythonProblems, type FragmentIssue, type PlaceAction } from "@graphplan/fragments";
 import {
   applyEdits,
   OPERATOR_BY_NAME,
@@ -119,14 +119,19 @@ export function validateStep(step: unknown, customOps: readonly string[] = []): 
   if (!isRecord(step)) return [{ path: "", code: "shape", message: "a step is an object with op, template or fragment" }];
   const tier = detectTier(step);
   if (tier === 3) {
-    const issues: StepIssue[] = validateFragment(step["fragment"]).map((i: FragmentIssue) => ({ path: `fragment${i.path ? `.${i.path}` : ""}`, code: i.code, message: i.message }));
+    // The fragment is written in the language of its target's file (Python when that is unknown or not one fragments are written in).
+    const locator = LocatorSchema.safeParse(step["locator"]);
+    const language = locator.success ? detectLanguage(locator.data.file) : undefined;
+    const issues: StepIssue[] = validateFragment(step["fragment"], { language: isFragmentLanguage(language) ? language : "python" }).map((i: FragmentIssue) => ({
+      path: `fragment${i.path ? `.${i.path}` : ""}`,
+      code: i.code,
+      message: i.message,
+    }));
     const action = step["action"] ?? "replace";
     if (!["replace", "insert_before", "insert_after"].includes(String(action))) issues.push({ path: "action", code: "value", message: `action is replace, insert_before or insert_after, not ${JSON.stringify(action)}` });
-    const locator = LocatorSchema.safeParse(step["locator"]);
     if (!locator.success) issues.push({ path: "locator", code: "type", message: `a fragment step needs a locator for its target: ${locator.error.issues.map((i) => `${i.path.join(".") || "locator"}: ${i.message}`).join("; ")}` });
-    else {
-      const language = detectLanguage(locator.data.file);
-      if (language !== "python") issues.push({ path: "locator.file", code: "language", message: `fragments serialize to Python; ${locator.data.file} is ${language ?? "not a known language"}` });
+    else if (!isFragmentLanguage(language)) {
+      issues.push({ path: "locator.file", code: "language", message: `fragments are written in Python, JavaScript and TypeScript; ${locator.data.file} is ${language ?? "not a known language"}` });
     }
     for (const key of Object.keys(step)) if (!["fragment", "action", "locator"].includes(key)) issues.push({ path: key, code: "unknown", message: `a fragment step has fragment, action and locator only` });
     return issues;
@@ -170,7 +175,10 @@ function editsOfOperator(op: FormalOperator, params: unknown, ws: Workspace): Fi
 }
 
 function fragmentEdits(step: Record<string, unknown>, ws: Workspace): FileEdits {
-  const issues = validateFragment(step["fragment"]);
+  // The fragment's own problems first (in its file's language), then its target; fragmentEdit checks it again where it goes.
+  const file = isRecord(step["locator"]) && typeof step["locator"]["file"] === "string" ? step["locator"]["file"] : undefined;
+  const language = file ? detectLanguage(file) : undefined;
+  const issues = validateFragment(step["fragment"], { language: isFragmentLanguage(language) ? language : "python" });
   if (issues.length > 0) throw new FragmentInvalid(issues);
   const target = ws.one(step["locator"]);
   const action = (step["action"] ?? "replace") as PlaceAction;

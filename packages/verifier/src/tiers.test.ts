@@ -1,6 +1,7 @@
 /** Tier 1–3 steps (surgery, templates, fragments) are verified like tier 0 ones. */
 import { describe, expect, it } from "vitest";
 import { buildGraph } from "@graphplan/graph";
+import { runFormalPlan } from "@graphplan/templates";
 import { verifyPlan, type VerifyResult } from "./index.js";
 
 const PARSER = `def parse(text):
@@ -59,4 +60,42 @@ describe("tiers 1-3", () => {
     const result = await verify([{ template: "change_return_value", params: { target: parse, value: "tmp.split(sep)" } }]);
     expect(result.issues.filter((i) => i.check === "references").map((i) => i.message)).toEqual([expect.stringMatching(/^'sep' \(line 3 of app\/parser.py\) is not defined/)]);
   });
+
+  it("verifies fragments on a TypeScript file as TypeScript: a guard and a method pass and run; a Python-only form and an unbound name are said", async () => {
+    const store = "export class Store {\n  private items = new Map<string, number>();\n\n  get(key: string): number | undefined {\n    return this.items.get(key);\n  }\n}\n";
+    const files = new Map([["src/store.ts", store]]);
+    const graph = await buildGraph([...files].map(([path, source]) => ({ path, source })));
+    const get = { kind: "method", name: "get", file: "src/store.ts" };
+    const plan = [
+      {
+        fragment: { kind: "if_statement", properties: { condition: "key === \"\"" }, children: [{ kind: "raise_statement", properties: { exception: 'new RangeError("empty key")' } }] },
+        action: "insert_before",
+        locator: { kind: "statement", file: "src/store.ts", parent: get, index: 0 },
+      },
+      {
+        fragment: { kind: "function_definition", properties: { name: "size", return_type: "number" }, children: [{ kind: "return_statement", properties: { value: "this.items.size" } }] },
+        action: "insert_after",
+        locator: get,
+      },
+    ];
+    const result = await verifyPlan(plan, files, graph);
+    expect(result.errors).toEqual([]);
+    const run = runFormalPlan(plan, files);
+    expect(run.ok && run.files.get("src/store.ts")).toBe(
+      store
+        .replace("  get(key: string): number | undefined {\n", '  get(key: string): number | undefined {\n    if (key === "") {\n      throw new RangeError("empty key");\n    }\n')
+        .replace("    return this.items.get(key);\n  }\n", "    return this.items.get(key);\n  }\n\n  size(): number {\n    return this.items.size;\n  }\n"),
+    );
+    const bad = await verifyPlan(
+      [
+        { fragment: { kind: "with_statement", properties: { items: "lock" } }, action: "insert_before", locator: { kind: "statement", file: "src/store.ts", parent: get, index: 0 } },
+        { fragment: { kind: "expression_statement", properties: { expression: "audit(key)" } }, action: "insert_before", locator: { kind: "statement", file: "src/store.ts", parent: get, index: 0 } },
+      ],
+      files,
+      graph,
+    );
+    expect(bad.errors).toEqual([expect.stringMatching(/^Step 1 \(fragment\): fragment\.kind: JavaScript has no with statement/)]);
+    expect(bad.warnings).toContainEqual(expect.stringMatching(/^Step 2 \(fragment\): \[references\] 'audit' .*is not defined/));
+  });
 });
+
