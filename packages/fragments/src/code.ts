@@ -6,7 +6,7 @@
 import { syntaxErrors, withTree, type LanguageId, type Node } from "@graphplan/graph";
 
 /** Languages whose code slots can be checked. */
-export const CODE_LANGUAGES = ["python", "javascript", "typescript", "tsx"] as const;
+export const CODE_LANGUAGES = ["python", "javascript", "typescript", "tsx", "java"] as const;
 export type CodeLanguage = (typeof CODE_LANGUAGES)[number];
 
 export function isCodeLanguage(language: LanguageId): language is CodeLanguage {
@@ -154,6 +154,39 @@ const JS_PROBES: Partial<Record<CodeKind, Probe>> = {
   decorator: { prefix: "class _ {\n  @", suffix: "\n  m() {}\n}\n", accept: notOneOf(JS_NOT_EXPRESSION, "a decorator expression") },
 };
 
+/** Java code only stands inside a class (and statements inside a method): each probe puts it there. */
+const IN_METHOD = "class _C {\n  void _m() {\n    ";
+const JAVA_NOT_EXPRESSION = new Set(["ERROR"]);
+
+const JAVA_PROBES: Partial<Record<CodeKind, Probe>> = {
+  expression: { prefix: `${IN_METHOD}Object _x = `, suffix: ";\n  }\n}\n", accept: notOneOf(JAVA_NOT_EXPRESSION, "an expression") },
+  condition: { prefix: `${IN_METHOD}if (`, suffix: ") {}\n  }\n}\n", accept: notOneOf(JAVA_NOT_EXPRESSION, "a condition") },
+  type: {
+    prefix: "class _C {\n  ",
+    suffix: " _f;\n}\n",
+    accept: (n) => (n.parent?.type === "field_declaration" && n.parent.childForFieldName("type")?.id === n.id ? null : `it reads as ${an(n.type)}, not a type`),
+  },
+  target: { prefix: IN_METHOD, suffix: " = null;\n  }\n}\n", accept: (n) => (["identifier", "field_access", "array_access"].includes(n.type) ? null : `it reads as ${an(n.type.replace(/_/g, " "))}, not a variable, field or array element`) },
+  parameters: { prefix: "class _C {\n  void _m(", suffix: ") {}\n}\n", locate: bracketed("formal_parameters"), accept: () => null },
+  arguments: { prefix: `${IN_METHOD}_f(`, suffix: ");\n  }\n}\n", locate: bracketed("argument_list"), accept: () => null },
+  // The annotation's node starts at its "@", one character before the code.
+  decorator: {
+    prefix: "class _C {\n  @",
+    suffix: "\n  void _m() {}\n}\n",
+    locate: (root, start, end) => root.descendantsOfType(["marker_annotation", "annotation"]).find((n) => n && n.startIndex === start - 1 && n.endIndex === end) ?? null,
+    accept: () => null,
+  },
+  exception: { prefix: `${IN_METHOD}try {} catch (`, suffix: " _e) {}\n  }\n}\n", accept: (n) => (n.type === "catch_type" || n.parent?.type === "catch_type" ? null : `it reads as ${an(n.type)}, not an exception type`) },
+  with_items: { prefix: `${IN_METHOD}try (`, suffix: ") {}\n  }\n}\n", locate: bracketed("resource_specification"), accept: () => null },
+};
+
+const JAVA_KEYWORDS = new Set(
+  "abstract assert boolean break byte case catch char class const continue default do double else enum extends final finally float for goto if implements import instanceof int interface long native new package private protected public return short static strictfp super switch synchronized this throw throws transient try void volatile while true false null var yield record".split(
+    " ",
+  ),
+);
+const JAVA_IDENTIFIER = /^[\p{L}_$][\p{L}\p{N}_$]*$/u;
+
 function errorSummary(source: string, language: LanguageId, offset: number): string | null {
   return withTree(source, language, (tree) => {
     const errors = syntaxErrors(tree, 3);
@@ -166,9 +199,9 @@ function errorSummary(source: string, language: LanguageId, offset: number): str
 }
 
 function checkIdentifier(code: string, language: CodeLanguage): CodeCheck {
-  const py = language === "python";
-  if (!(py ? PY_IDENTIFIER : JS_IDENTIFIER).test(code)) return { ok: false, message: `${JSON.stringify(code)} is not an identifier (letters, digits and _, not starting with a digit)` };
-  if ((py ? PY_KEYWORDS : JS_RESERVED).has(code)) return { ok: false, message: `${JSON.stringify(code)} is a reserved word of ${language}` };
+  const [pattern, reserved] = language === "python" ? [PY_IDENTIFIER, PY_KEYWORDS] : language === "java" ? [JAVA_IDENTIFIER, JAVA_KEYWORDS] : [JS_IDENTIFIER, JS_RESERVED];
+  if (!pattern.test(code)) return { ok: false, message: `${JSON.stringify(code)} is not an identifier (letters, digits and _, not starting with a digit)` };
+  if (reserved.has(code)) return { ok: false, message: `${JSON.stringify(code)} is a reserved word of ${language}` };
   return { ok: true, code };
 }
 
@@ -251,12 +284,15 @@ const truncate = (text: string): string => (text.length > 60 ? `${text.slice(0, 
  * Needs the language's grammar loaded (`loadGrammars`). Returns the normalized code.
  */
 export function checkCode(code: string, kind: CodeKind, language: CodeLanguage): CodeCheck {
-  if (kind === "statements" || kind === "import" || kind === "function") return checkBlock(code, language, kind);
+  if (kind === "statements" || kind === "import" || kind === "function") {
+    if (language === "java") return { ok: false, message: `checking Java ${ARTICLES[kind]} is not supported: write the code as a fragment` };
+    return checkBlock(code, language, kind);
+  }
   const trimmed = kind === "decorator" ? code.trim().replace(/^@\s*/, "") : code.trim();
   if (kind === "identifier") return checkIdentifier(trimmed, language);
   if (kind === "type" && language === "javascript") return { ok: false, message: "JavaScript has no type annotations: leave the type out (types are for Python and TypeScript files)" };
   if (trimmed === "" && kind !== "parameters" && kind !== "arguments") return { ok: false, message: `${ARTICLES[kind]} cannot be empty` };
-  const probe = (language === "python" ? PY_PROBES : JS_PROBES)[kind];
+  const probe = (language === "python" ? PY_PROBES : language === "java" ? JAVA_PROBES : JS_PROBES)[kind];
   if (!probe) {
     if (kind === "exception") return { ok: false, message: "JavaScript/TypeScript catch clauses have no exception type: leave it out and test the error inside the handler" };
     return { ok: false, message: `${language} has no ${kind.replace("_", " ")}` };

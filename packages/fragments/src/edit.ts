@@ -10,7 +10,7 @@ import type { Fragment } from "./schema.js";
 import { serialize } from "./serialize.js";
 import { FragmentInvalid, validateFragment } from "./validate.js";
 
-/** Fragments are written in Python, JavaScript and TypeScript; the target file was another language. */
+/** Fragments are written in Python, JavaScript, TypeScript and Java; the target file was another language. */
 export class FragmentLanguageUnsupported extends Error {
   readonly _tag = "FragmentLanguageUnsupported";
   constructor(
@@ -18,25 +18,25 @@ export class FragmentLanguageUnsupported extends Error {
     readonly language: LanguageId | undefined,
   ) {
     super(
-      `Fragments are written in Python, JavaScript and TypeScript, but ${file} is ${language ?? "not a recognised language"}: use a template (replace_expression, replace_function_body, ...) or replace_node with code for this file.`,
+      `Fragments are written in Python, JavaScript, TypeScript and Java, but ${file} is ${language ?? "not a recognised language"}: use a template (replace_expression, replace_function_body, ...) or replace_node with code for this file.`,
     );
   }
 }
 
 /** The languages a fragment can be written in. */
-export const FRAGMENT_LANGUAGES = ["python", ...JS_LANGUAGES] as const;
+export const FRAGMENT_LANGUAGES = ["python", ...JS_LANGUAGES, "java"] as const;
 export const isFragmentLanguage = (language: LanguageId | undefined): language is CodeLanguage => (FRAGMENT_LANGUAGES as readonly string[]).includes(language ?? "");
 
-/** Whether code placed at `node` stands in a JavaScript class body (a method or a field). */
+/** Whether code placed at `node` stands in a JavaScript or Java class body (a method or a field). */
 export const inClassBody = (node: Node): boolean => node.parent?.type === "class_body";
 
 /**
- * The edit that applies `fragment` at `node` of `source` (Python, JavaScript, TypeScript or TSX).
+ * The edit that applies `fragment` at `node` of `source` (Python, JavaScript, TypeScript, TSX or Java).
  * The fragment is validated for the language and the place (throws {@link FragmentInvalid}) and
  * serialized with the target's indentation and the file's indentation unit. A def/class with
  * decorators is replaced or preceded as a whole (decorators included) when the fragment brings
- * its own decorators or is inserted before it. In a JavaScript class body, a function is written
- * as a method and an assignment as a field.
+ * its own decorators or is inserted before it. In a JavaScript or Java class body, a function is
+ * written as a method and an assignment as a field.
  */
 export function fragmentEdit(source: string, node: Node, action: PlaceAction, fragment: unknown, file = "(file)", language: LanguageId = "python"): Edit {
   if (!isFragmentLanguage(language)) throw new FragmentLanguageUnsupported(file, language);

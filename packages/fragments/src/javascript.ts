@@ -5,12 +5,13 @@
  * and what has no JavaScript form (`with`, a typed `catch`, `else` after a loop or a `try`,
  * `raise ... from`, a bare re-raise), said as issues before anything is written.
  */
+import { bodyAndClauses, braceBlock, decoratorLines, docComment, isClause, sharedBraceLines, str } from "./braces.js";
 import { indentLine } from "./place.js";
 import type { FragmentIssue } from "./validate.js";
 
 /** A template literal, which may span lines: its continuation lines are kept as written. */
 const TEMPLATE_LITERAL = /`/;
-import { CLAUSE_KINDS, type Fragment, type FragmentKind } from "./schema.js";
+import type { Fragment, FragmentKind } from "./schema.js";
 
 /** The languages whose fragments are written with braces. */
 export const JS_LANGUAGES = ["javascript", "typescript", "tsx"] as const;
@@ -21,8 +22,6 @@ export const isJsLanguage = (language: string | undefined): language is JsLangua
 export const PYTHON_ONLY_OPERATORS: ReadonlySet<string> = new Set(["//=", "@="]);
 export const JS_ONLY_OPERATORS: ReadonlySet<string> = new Set(["??=", "||=", "&&=", ">>>="]);
 
-const str = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
-const isClause = (kind: string): boolean => (CLAUSE_KINDS as readonly string[]).includes(kind);
 const join = (path: string, key: string): string => (path ? `${path}.${key}` : key);
 
 /** Kinds JavaScript has no form for: what to write instead. */
@@ -51,6 +50,7 @@ export function jsIssues(fragment: Fragment, path: string, place: JsPlace): Frag
   if (place.inClass === true && !CLASS_MEMBERS.has(fragment.kind)) {
     say("kind", `a JavaScript class body holds methods (function_definition) and fields (assignment), not ${fragment.kind}`, "child_kind");
   }
+  if (p["modifiers"] !== undefined) say("properties.modifiers", "modifiers are Java's: leave them out in JavaScript");
   switch (fragment.kind) {
     case "function_definition":
       if (place.inClass === false && Array.isArray(p["decorators"]) && p["decorators"].length > 0) {
@@ -97,43 +97,31 @@ export function jsIssues(fragment: Fragment, path: string, place: JsPlace): Frag
   return issues;
 }
 
-/** A JSDoc comment for `text`, one line when it fits on one. */
-function jsdoc(text: string): string[] {
-  const lines = text.replace(/\*\//g, "*\\/").trim().split("\n");
-  if (lines.length === 1) return [`/** ${lines[0]} */`];
-  return ["/**", ...lines.map((l) => (l.trim() === "" ? " *" : ` * ${l}`)), " */"];
-}
-
 /**
  * Serializes a fragment as JavaScript (or TypeScript, with its types). Lines are unindented at the
  * fragment's own level; nested lines carry `unit`s. Trusts the shape: check with {@link jsIssues} first.
  */
 export function jsLines(fragment: Fragment, unit: string, place: { readonly inClass: boolean }, typescript: boolean): string[] {
   const p = fragment.properties ?? {};
-  const children = fragment.children ?? [];
-  const body = children.filter((c) => !isClause(c.kind) && c.kind !== "pass_statement");
-  const clauses = children.filter((c) => isClause(c.kind));
+  const { body, clauses } = bodyAndClauses(fragment);
   const inner = (list: readonly Fragment[], inClass = false): string[] => list.flatMap((c) => jsLines(c, unit, { inClass }, typescript)).map((l) => indentLine(l, unit, TEMPLATE_LITERAL));
-  /** `header {`, the body, each clause as `} clause {`, and `}`; an empty block without clauses is `header {}`. */
-  const compound = (header: string, inClass = false): string[] => {
-    const lines = inner(body, inClass);
-    if (lines.length === 0 && clauses.length === 0) return [`${header} {}`];
-    const out = [`${header} {`, ...lines];
-    for (const clause of clauses) {
-      const [head, ...rest] = jsLines(clause, unit, { inClass: false }, typescript);
-      out.push(`} ${head!.replace(/ \{\}$/, " {")}`, ...rest.slice(0, head!.endsWith("{}") ? rest.length : -1));
-    }
-    out.push("}");
-    return out;
-  };
+  const compound = (header: string, inClass = false): string[] =>
+    braceBlock(
+      header,
+      inner(body, inClass),
+      clauses.map((c) => jsLines(c, unit, { inClass: false }, typescript)),
+    );
   const type = (key: string): string => {
     const t = str(p[key]);
     return typescript && t ? `: ${t}` : "";
   };
-  const decorators = Array.isArray(p["decorators"]) ? p["decorators"].map((d) => `@${String(d).trim().replace(/^@/, "")}`) : [];
-  const docs = typeof p["docstring"] === "string" && p["docstring"].trim() !== "" ? jsdoc(p["docstring"]) : [];
+  const decorators = decoratorLines(p);
+  const docs = str(p["docstring"]) ? docComment(p["docstring"] as string) : [];
   const asyncPrefix = p["is_async"] === true ? "async " : "";
 
+  // What C-family languages write alike first (if, while, try, return, throw, ...), then this language's own.
+  const shared = sharedBraceLines(fragment, (header) => compound(header));
+  if (shared) return shared;
   switch (fragment.kind) {
     case "function_definition": {
       const signature = `${str(p["name"])}(${str(p["parameters"]) ?? ""})${type("return_type")}`;
@@ -143,30 +131,12 @@ export function jsLines(fragment: Fragment, unit: string, place: { readonly inCl
       const bases = str(p["bases"]);
       return [...docs, ...decorators, ...compound(`class ${str(p["name"])}${bases ? ` extends ${bases}` : ""}`, true)];
     }
-    case "if_statement":
-      return compound(`if (${str(p["condition"])})`);
-    case "elif_clause":
-      return compound(`else if (${str(p["condition"])})`);
-    case "else_clause":
-      return compound("else");
     case "for_statement":
       return compound(`for ${p["is_async"] === true ? "await " : ""}(const ${str(p["target"])} of ${str(p["iterable"])})`);
-    case "while_statement":
-      return compound(`while (${str(p["condition"])})`);
-    case "try_statement":
-      return compound("try");
     case "except_clause": {
       const alias = str(p["alias"]);
       return compound(`catch${alias ? ` (${alias})` : ""}`);
     }
-    case "finally_clause":
-      return compound("finally");
-    case "return_statement": {
-      const value = str(p["value"]);
-      return [value ? `return ${value};` : "return;"];
-    }
-    case "raise_statement":
-      return [`throw ${str(p["exception"])};`];
     case "assignment": {
       const value = str(p["value"]);
       if (place.inClass) return [`${str(p["target"])}${type("type")}${value !== undefined ? ` = ${value}` : ""};`];
@@ -176,15 +146,9 @@ export function jsLines(fragment: Fragment, unit: string, place: { readonly inCl
       // An object pattern at the start of a statement would read as a block: ({ a, b } = pair);
       return [!declaration && str(p["target"])?.startsWith("{") ? `(${statement});` : `${statement};`];
     }
-    case "expression_statement":
-      return [`${str(p["expression"]) ?? ""};`];
-    case "pass_statement":
-      return [";"];
-    case "break_statement":
-      return ["break;"];
-    case "continue_statement":
-      return ["continue;"];
     case "with_statement":
       throw new Error(JS_NO_FORM.with_statement);
+    default:
+      throw new Error(`${fragment.kind} is written by sharedBraceLines`);
   }
 }

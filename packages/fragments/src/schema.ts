@@ -63,6 +63,7 @@ const decorators = z
   .optional();
 const isAsync = z.boolean().describe("true for async def / async for / async with").optional();
 const docstring = z.string().describe("Docstring text, without quotes").optional();
+const modifiers = z.string().describe('Java only: modifiers, "public static final"').optional();
 
 /** Each kind: what it is, its properties, and which clause kinds may follow its body statements. */
 export interface KindSpec {
@@ -87,6 +88,7 @@ export const KIND_SPECS: Readonly<Record<FragmentKind, KindSpec>> = {
       decorators,
       is_async: isAsync,
       docstring,
+      modifiers,
     }),
     body: true,
     clauses: [],
@@ -99,6 +101,7 @@ export const KIND_SPECS: Readonly<Record<FragmentKind, KindSpec>> = {
       bases: codeString("arguments", 'Bases without parentheses: "Base, metaclass=ABCMeta"').optional(),
       decorators,
       docstring,
+      modifiers,
     }),
     body: true,
     clauses: [],
@@ -210,7 +213,8 @@ export const KIND_SPECS: Readonly<Record<FragmentKind, KindSpec>> = {
         .enum(["=", "+=", "-=", "*=", "/=", "//=", "%=", "**=", "|=", "&=", "^=", ">>=", "<<=", "@=", "??=", "||=", "&&=", ">>>="])
         .describe("Assignment operator, default = (//= and @= are Python's; ??=, ||=, &&= and >>>= JavaScript's)")
         .optional(),
-      declaration: z.enum(["const", "let", "var"]).describe("JavaScript/TypeScript only: declare a new variable (const x = 1)").optional(),
+      declaration: z.enum(["const", "let", "var"]).describe("JavaScript/TypeScript/Java: declare a new variable (const x = 1; in Java const is final)").optional(),
+      modifiers,
     }),
     body: false,
     clauses: [],

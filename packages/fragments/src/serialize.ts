@@ -3,6 +3,7 @@
  * fragment's shape (run `validateFragment` first to check the code inside it).
  */
 import type { CodeLanguage } from "./code.js";
+import { javaLines } from "./java.js";
 import { isJsLanguage, jsLines } from "./javascript.js";
 import { indentLine } from "./place.js";
 import type { Fragment } from "./schema.js";
@@ -14,9 +15,9 @@ const PY_MULTILINE_STRING = /"""|'''/;
 export interface SerializeOptions {
   /** One level of indentation (default four spaces); take it from the target file with `indentUnit`. */
   readonly unit?: string;
-  /** The language to write (default Python): JavaScript, TypeScript and TSX are written with braces. */
+  /** The language to write (default Python): JavaScript, TypeScript, TSX and Java are written with braces. */
   readonly language?: CodeLanguage;
-  /** JavaScript/TypeScript: the fragment goes in a class body (a function is a method, an assignment a field). */
+  /** JavaScript/TypeScript/Java: the fragment goes in a class body (a function is a method, an assignment a field). */
   readonly inClass?: boolean;
 }
 
@@ -31,7 +32,8 @@ export function serialize(fragment: Fragment, indent: string | number = 0, optio
   const unit = options.unit ?? "    ";
   const prefix = typeof indent === "number" ? unit.repeat(indent) : indent;
   const language = options.language ?? "python";
-  const written = isJsLanguage(language) ? jsLines(fragment, unit, { inClass: options.inClass ?? false }, language !== "javascript") : lines(fragment, unit);
+  const inClass = options.inClass ?? false;
+  const written = isJsLanguage(language) ? jsLines(fragment, unit, { inClass }, language !== "javascript") : language === "java" ? javaLines(fragment, unit, inClass) : lines(fragment, unit);
   return written
     .map((line) => indentLine(line, prefix, PY_MULTILINE_STRING))
     .join("\n");

@@ -6,6 +6,7 @@
 import type { z } from "zod";
 import { distance } from "fastest-levenshtein";
 import { checkCode, type CodeKind, type CodeLanguage } from "./code.js";
+import { javaIssues } from "./java.js";
 import { isJsLanguage, jsIssues, JS_NO_FORM, JS_ONLY_OPERATORS } from "./javascript.js";
 import { CLAUSE_KINDS, FRAGMENT_KINDS, KIND_SPECS, allowedChildren, codeKindOf, type ClauseKind, type Fragment, type FragmentKind } from "./schema.js";
 
@@ -82,6 +83,7 @@ export function validateFragment(fragment: unknown, options: ValidateOptions = {
   visit(fragment, "", issues, language, options.inClass);
   // What the kinds allow but JavaScript cannot say (with, a typed catch, a loop's else, ...).
   if (issues.length === 0 && isJsLanguage(language)) issues.push(...jsIssues(fragment as Fragment, "", { inClass: options.inClass }));
+  if (issues.length === 0 && language === "java") issues.push(...javaIssues(fragment as Fragment, "", options.inClass));
   return issues;
 }
 
@@ -155,16 +157,21 @@ function checkProperties(kind: FragmentKind, properties: unknown, path: string, 
       issues.push({ path: where, code: "property_type", message: `${name} of ${kind} is invalid: ${expected}${description ? ` (${description})` : ""}` });
       continue;
     }
-    // JavaScript's `extends` takes one expression, where Python's bases are an argument list.
-    const jsBases = kind === "class_definition" && name === "bases" && language !== "python";
+    // JavaScript's `extends` takes one expression and Java's one type, where Python's bases are an argument list.
+    const bases = kind === "class_definition" && name === "bases" && language !== "python" ? (language === "java" ? "type" : "expression") : undefined;
+    // A Java method may return void, which is no type a field could have.
+    if (language === "java" && name === "return_type" && value === "void") continue;
     // A JavaScript class field's target is its name (jsIssues checks it), not an assignment target.
     if (inClass !== false && kind === "assignment" && name === "target" && language !== "python") continue;
-    checkCodeValues(schema, value, where, issues, language, jsBases ? "expression" : undefined);
+    checkCodeValues(schema, value, where, issues, language, bases);
   }
   if (language !== "python") return; // JavaScript's own rules: jsIssues.
   // Cross-property rules the shapes cannot say.
   if (given["declaration"] !== undefined) {
     issues.push({ path: join(path, "declaration"), code: "structure", message: "Python has no const/let/var: leave declaration out" });
+  }
+  if (given["modifiers"] !== undefined) {
+    issues.push({ path: join(path, "modifiers"), code: "structure", message: "modifiers are Java's: leave them out in Python" });
   }
   if (typeof given["operator"] === "string" && JS_ONLY_OPERATORS.has(given["operator"])) {
     issues.push({ path: join(path, "operator"), code: "structure", message: `${given["operator"]} is JavaScript's; Python has no such operator` });

@@ -1,5 +1,6 @@
 export { cpythonParse, cpythonScopes } from "./cpython.js";
 export type { CpythonScopes } from "./cpython.js";
+export { javacParse } from "./java.js";
 export { SAMPLES_DIR, SAMPLE_FILES, sample } from "./samples.js";
 export { tempDir } from "./temp.js";
 export { bareClone, git, makeRepo } from "./git-repo.js";

@@ -97,5 +97,28 @@ describe("tiers 1-3", () => {
     expect(bad.errors).toEqual([expect.stringMatching(/^Step 1 \(fragment\): fragment\.kind: JavaScript has no with statement/)]);
     expect(bad.warnings).toContainEqual(expect.stringMatching(/^Step 2 \(fragment\): \[references\] 'audit' .*is not defined/));
   });
+
+  it("verifies and runs fragments on a Java file as Java: a method after a method, a guard in a method; a function outside a class is refused", async () => {
+    const cart = "class Cart {\n    private int count;\n\n    void add(Object item) {\n        count += 1;\n    }\n}\n";
+    const files = new Map([["src/Cart.java", cart]]);
+    const graph = await buildGraph([...files].map(([path, source]) => ({ path, source })));
+    const add = { kind: "method", name: "add", file: "src/Cart.java" };
+    const plan = [
+      { fragment: { kind: "function_definition", properties: { name: "size", return_type: "int", modifiers: "public" }, children: [{ kind: "return_statement", properties: { value: "count" } }] }, action: "insert_after", locator: add },
+      {
+        fragment: { kind: "if_statement", properties: { condition: "item == null" }, children: [{ kind: "raise_statement", properties: { exception: "new NullPointerException()" } }] },
+        action: "insert_before",
+        locator: { kind: "statement", file: "src/Cart.java", parent: add, index: 0 },
+      },
+    ];
+    const result = await verifyPlan(plan, files, graph);
+    expect(result.errors).toEqual([]);
+    const run = runFormalPlan(plan, files);
+    expect(run.ok && run.files.get("src/Cart.java")).toBe(
+      "class Cart {\n    private int count;\n\n    void add(Object item) {\n        if (item == null) {\n            throw new NullPointerException();\n        }\n        count += 1;\n    }\n\n    public int size() {\n        return count;\n    }\n}\n",
+    );
+    const bad = await verifyPlan([{ fragment: { kind: "function_definition", properties: { name: "helper" } }, action: "insert_after", locator: { kind: "statement", file: "src/Cart.java", parent: add, index: 0 } }], files, graph);
+    expect(bad.errors).toEqual([expect.stringMatching(/^Step 1 \(fragment\): The fragment is invalid:\n- kind: Java has no function outside a class/)]);
+  });
 });
 
