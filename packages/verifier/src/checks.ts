@@ -592,6 +592,29 @@ const SCOPE_KINDS = new Set(["function", "method", "class", "interface", "struct
  * node is inside a named function or class and the locator has no parent): an index that is off
  * by one edits another node silently, a name or parent fails loudly.
  */
+/**
+ * When a positional locator's parent matches several nodes, its index counts the nodes of all of
+ * them: say which parent the picked node is in, and the parent locator (with its index) that names it.
+ */
+function severalParents(locator: Record<string, unknown>, node: Node, doc: FileVersion): { message: string; fix: string } | undefined {
+  const parent = locator["parent"];
+  if (!isObject(parent) || parent["index"] !== undefined) return undefined;
+  let parents: Node[];
+  try {
+    parents = resolveLocator(doc.tree, doc.source, doc.language, { ...parent, file: locator["file"] } as never);
+  } catch {
+    return undefined;
+  }
+  if (parents.length < 2) return undefined;
+  const at = parents.findIndex((p) => p.startIndex <= node.startIndex && node.endIndex <= p.endIndex);
+  if (at < 0) return undefined;
+  const lines = parents.map((p) => p.startPosition.row + 1);
+  return {
+    message: `its parent ${JSON.stringify(parent)} matches ${parents.length} nodes (lines ${lines.join(", ")}): index ${String(locator["index"])} counts the ${String(locator["kind"])} nodes of all of them and picked line ${node.startPosition.row + 1}, in the one at line ${lines[at]}`,
+    fix: `if that is the one meant, say so: ${JSON.stringify({ ...locator, parent: { ...parent, index: at } })}; else give the parent the index of the one meant (0..${parents.length - 1})`,
+  };
+}
+
 export function checkPositional(view: StepView, sim: Sim, report: Report): void {
   for (const locator of view.locators) {
     // `-1` (the last one) is how "after the last import / member" is said; it is not an off-by-one risk.
@@ -610,6 +633,12 @@ export function checkPositional(view: StepView, sim: Sim, report: Report): void 
       continue;
     }
     if (!node) continue;
+    // A parent that matches several nodes (overloads, two functions of one name): the index counts across all of them.
+    const parentIssue = severalParents(locator, node, doc);
+    if (parentIssue) {
+      report({ check: "locator", severity: "warning", file, line: node.startPosition.row + 1, ...parentIssue });
+      continue;
+    }
     const name = locator["name"] === undefined ? nodeName(node, doc.language) : undefined;
     let scope: { kind: string; name: string } | undefined;
     if (locator["parent"] === undefined) {

@@ -142,6 +142,24 @@ describe("locator: locators resolve (layer 0b)", () => {
     expect(of(result, "locator", "error")[1]?.message).toMatch(/did not match any AST node/);
   });
 
+  it("warns when a positional locator's parent matches several nodes (a property's getter and setter), naming the one its index picked", async () => {
+    const box = "class Box:\n    @property\n    def size(self):\n        return self._size\n\n    @size.setter\n    def size(self, value):\n        self._size = value\n";
+    const files = new Map([["box.py", box]]);
+    const statement = (parent: Record<string, unknown>) => ({ kind: "statement", file: "box.py", parent, index: 0 });
+    const step = (locator: Record<string, unknown>) => [{ op: "insert_before_node", params: { locator, code: "assert value is not None" } }];
+    const result = await verify(step(statement({ kind: "method", name: "size" })), files);
+    const [warning] = of(result, "locator", "warning");
+    expect(warning?.message).toBe(
+      'its parent {"kind":"method","name":"size"} matches 2 nodes (lines 3, 7): index 0 counts the statement nodes of all of them and picked line 4, in the one at line 3',
+    );
+    // The fix names the getter (the one the index picked); with a parent index there is nothing to warn about.
+    const fixed = JSON.parse(/say so: (\{.*\}); else/.exec(warning!.fix)![1]!) as Record<string, unknown>;
+    expect(fixed["parent"]).toEqual({ kind: "method", name: "size", index: 0 });
+    const parentWarnings = async (locator: Record<string, unknown>) => of(await verify(step(locator), files), "locator").filter((i) => i.message.startsWith("its parent"));
+    expect(await parentWarnings(fixed)).toEqual([]);
+    expect(await parentWarnings(statement({ kind: "method", name: "size", index: 1 }))).toEqual([]);
+  });
+
   it("passes locators (structured and S-expression) that resolve", async () => {
     const result = await verify([
       {
