@@ -6,7 +6,7 @@
 import { syntaxErrors, withTree, type LanguageId, type Node } from "@graphplan/graph";
 
 /** Languages whose code slots can be checked. */
-export const CODE_LANGUAGES = ["python", "javascript", "typescript", "tsx", "java"] as const;
+export const CODE_LANGUAGES = ["python", "javascript", "typescript", "tsx", "java", "go"] as const;
 export type CodeLanguage = (typeof CODE_LANGUAGES)[number];
 
 export function isCodeLanguage(language: LanguageId): language is CodeLanguage {
@@ -28,6 +28,7 @@ export function isCodeLanguage(language: LanguageId): language is CodeLanguage {
  * - `statements`: one or more statements (a block body).
  * - `import`: exactly one import statement.
  * - `function`: exactly one function (or method) definition, decorators allowed.
+ * - `statement`: one simple statement (Go's expression statements: `x++`, `defer f.Close()`, `go run()`, `a += b`).
  */
 export type CodeKind =
   | "identifier"
@@ -42,7 +43,8 @@ export type CodeKind =
   | "decorator"
   | "statements"
   | "import"
-  | "function";
+  | "function"
+  | "statement";
 
 /** Why a code string is not the kind it claims; `null` when it is. */
 export type CodeCheck = { readonly ok: true; readonly code: string } | { readonly ok: false; readonly message: string };
@@ -180,6 +182,20 @@ const JAVA_PROBES: Partial<Record<CodeKind, Probe>> = {
   with_items: { prefix: `${IN_METHOD}try (`, suffix: ") {}\n  }\n}\n", locate: bracketed("resource_specification"), accept: () => null },
 };
 
+/** Go code stands in a file with a package clause, statements inside a function. */
+const GO_IN_FUNC = "package _p\n\nfunc _f() {\n\t";
+const GO_PROBES: Partial<Record<CodeKind, Probe>> = {
+  // Go returns and assigns several values: an expression list is an expression here (`a, err`).
+  expression: { prefix: `${GO_IN_FUNC}_ = `, suffix: "\n}\n", accept: notOneOf(new Set(["ERROR"]), "an expression") },
+  condition: { prefix: `${GO_IN_FUNC}if `, suffix: " {\n\t}\n}\n", accept: notOneOf(new Set(["ERROR", "expression_list"]), "a condition") },
+  type: { prefix: "package _p\n\nvar _v ", suffix: "\n", accept: (n) => (n.parent?.type === "var_spec" && n.parent.childForFieldName("type")?.id === n.id ? null : `it reads as ${an(n.type)}, not a type`) },
+  target: { prefix: GO_IN_FUNC, suffix: " = nil\n}\n", accept: notOneOf(new Set(["ERROR"]), "an assignment target") },
+  parameters: { prefix: "package _p\n\nfunc _f(", suffix: ") {\n}\n", locate: bracketed("parameter_list"), accept: () => null },
+  arguments: { prefix: `${GO_IN_FUNC}_g(`, suffix: ")\n}\n", locate: bracketed("argument_list"), accept: () => null },
+  statement: { prefix: GO_IN_FUNC, suffix: "\n}\n", accept: (n) => (n.type === "ERROR" || n.type === "block" ? `it is not one statement` : null) },
+};
+const GO_KEYWORDS = new Set("break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var".split(" "));
+
 const JAVA_KEYWORDS = new Set(
   "abstract assert boolean break byte case catch char class const continue default do double else enum extends final finally float for goto if implements import instanceof int interface long native new package private protected public return short static strictfp super switch synchronized this throw throws transient try void volatile while true false null var yield record".split(
     " ",
@@ -199,7 +215,8 @@ function errorSummary(source: string, language: LanguageId, offset: number): str
 }
 
 function checkIdentifier(code: string, language: CodeLanguage): CodeCheck {
-  const [pattern, reserved] = language === "python" ? [PY_IDENTIFIER, PY_KEYWORDS] : language === "java" ? [JAVA_IDENTIFIER, JAVA_KEYWORDS] : [JS_IDENTIFIER, JS_RESERVED];
+  const [pattern, reserved] =
+    language === "python" ? [PY_IDENTIFIER, PY_KEYWORDS] : language === "java" ? [JAVA_IDENTIFIER, JAVA_KEYWORDS] : language === "go" ? [PY_IDENTIFIER, GO_KEYWORDS] : [JS_IDENTIFIER, JS_RESERVED];
   if (!pattern.test(code)) return { ok: false, message: `${JSON.stringify(code)} is not an identifier (letters, digits and _, not starting with a digit)` };
   if (reserved.has(code)) return { ok: false, message: `${JSON.stringify(code)} is a reserved word of ${language}` };
   return { ok: true, code };
@@ -237,6 +254,7 @@ const ARTICLES: Record<CodeKind, string> = {
   statements: "statements",
   import: "an import statement",
   function: "a function definition",
+  statement: "a simple statement",
 };
 const article = (kind: CodeKind): string => ARTICLES[kind];
 
@@ -285,14 +303,14 @@ const truncate = (text: string): string => (text.length > 60 ? `${text.slice(0, 
  */
 export function checkCode(code: string, kind: CodeKind, language: CodeLanguage): CodeCheck {
   if (kind === "statements" || kind === "import" || kind === "function") {
-    if (language === "java") return { ok: false, message: `checking Java ${ARTICLES[kind]} is not supported: write the code as a fragment` };
+    if (language === "java" || language === "go") return { ok: false, message: `checking ${language === "java" ? "Java" : "Go"} ${ARTICLES[kind]} is not supported: write the code as a fragment` };
     return checkBlock(code, language, kind);
   }
   const trimmed = kind === "decorator" ? code.trim().replace(/^@\s*/, "") : code.trim();
   if (kind === "identifier") return checkIdentifier(trimmed, language);
   if (kind === "type" && language === "javascript") return { ok: false, message: "JavaScript has no type annotations: leave the type out (types are for Python and TypeScript files)" };
   if (trimmed === "" && kind !== "parameters" && kind !== "arguments") return { ok: false, message: `${ARTICLES[kind]} cannot be empty` };
-  const probe = (language === "python" ? PY_PROBES : language === "java" ? JAVA_PROBES : JS_PROBES)[kind];
+  const probe = (language === "python" ? PY_PROBES : language === "java" ? JAVA_PROBES : language === "go" ? GO_PROBES : JS_PROBES)[kind];
   if (!probe) {
     if (kind === "exception") return { ok: false, message: "JavaScript/TypeScript catch clauses have no exception type: leave it out and test the error inside the handler" };
     return { ok: false, message: `${language} has no ${kind.replace("_", " ")}` };

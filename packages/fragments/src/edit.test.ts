@@ -5,7 +5,7 @@ import { applyEdits, FileNotInPlan, PostconditionFailed } from "@graphplan/primi
 import { executeFragment, FragmentInvalid, FragmentLanguageUnsupported, fragmentEdit, nodeBlock, placeBlock, reindent, type Fragment, type PlaceAction } from "./index.js";
 import { cpythonParse } from "@graphplan/testkit";
 
-beforeAll(() => loadGrammars(["python", "javascript", "go"]));
+beforeAll(() => loadGrammars(["python", "javascript", "rust"]));
 
 const SOURCE = `class Store:
     def load(self, key):
@@ -70,11 +70,11 @@ describe("fragmentEdit", () => {
 
   test("invalid fragments and files of a language fragments are not written in are refused with tagged errors", () => {
     expect(() => apply(SOURCE, { kind: "method", name: "load" }, "replace", { kind: "return_statement", children: [guard] })).toThrow(FragmentInvalid);
-    const go = "package m\n\nfunc F() int {\n\treturn 1\n}\n";
-    const tree = parse(go, "go");
+    const rust = "fn f() -> i32 {\n    1\n}\n";
+    const tree = parse(rust, "rust");
     try {
-      const node = resolveOne(tree, go, "go", { file: "m.go", kind: "function", name: "F" });
-      expect(() => fragmentEdit(go, node, "replace", guard, "m.go", "go")).toThrow(FragmentLanguageUnsupported);
+      const node = resolveOne(tree, rust, "rust", { file: "m.rs", kind: "function", name: "f" });
+      expect(() => fragmentEdit(rust, node, "replace", guard, "m.rs", "rust")).toThrow(FragmentLanguageUnsupported);
     } finally {
       tree.delete();
     }

@@ -10,7 +10,7 @@ import type { Fragment } from "./schema.js";
 import { serialize } from "./serialize.js";
 import { FragmentInvalid, validateFragment } from "./validate.js";
 
-/** Fragments are written in Python, JavaScript, TypeScript and Java; the target file was another language. */
+/** Fragments are written in Python, JavaScript, TypeScript, Java and Go; the target file was another language. */
 export class FragmentLanguageUnsupported extends Error {
   readonly _tag = "FragmentLanguageUnsupported";
   constructor(
@@ -18,20 +18,20 @@ export class FragmentLanguageUnsupported extends Error {
     readonly language: LanguageId | undefined,
   ) {
     super(
-      `Fragments are written in Python, JavaScript, TypeScript and Java, but ${file} is ${language ?? "not a recognised language"}: use a template (replace_expression, replace_function_body, ...) or replace_node with code for this file.`,
+      `Fragments are written in Python, JavaScript, TypeScript, Java and Go, but ${file} is ${language ?? "not a recognised language"}: use a template (replace_expression, replace_function_body, ...) or replace_node with code for this file.`,
     );
   }
 }
 
 /** The languages a fragment can be written in. */
-export const FRAGMENT_LANGUAGES = ["python", ...JS_LANGUAGES, "java"] as const;
+export const FRAGMENT_LANGUAGES = ["python", ...JS_LANGUAGES, "java", "go"] as const;
 export const isFragmentLanguage = (language: LanguageId | undefined): language is CodeLanguage => (FRAGMENT_LANGUAGES as readonly string[]).includes(language ?? "");
 
 /** Whether code placed at `node` stands in a JavaScript or Java class body (a method or a field). */
 export const inClassBody = (node: Node): boolean => node.parent?.type === "class_body";
 
 /**
- * The edit that applies `fragment` at `node` of `source` (Python, JavaScript, TypeScript, TSX or Java).
+ * The edit that applies `fragment` at `node` of `source` (Python, JavaScript, TypeScript, TSX, Java or Go).
  * The fragment is validated for the language and the place (throws {@link FragmentInvalid}) and
  * serialized with the target's indentation and the file's indentation unit. A def/class with
  * decorators is replaced or preceded as a whole (decorators included) when the fragment brings
@@ -43,10 +43,11 @@ export function fragmentEdit(source: string, node: Node, action: PlaceAction, fr
   const bringsDecorators = isRecord(fragment) && isRecord(fragment["properties"]) && Array.isArray(fragment["properties"]["decorators"]) && fragment["properties"]["decorators"].length > 0;
   const anchor = action === "insert_before" ? statementOf(node, { exported: true }) : action === "replace" && bringsDecorators ? statementOf(node) : node;
   const inClass = language !== "python" && inClassBody(anchor);
-  const issues = validateFragment(fragment, { language, inClass });
+  const topLevel = language === "go" ? anchor.parent?.type === "source_file" : undefined;
+  const issues = validateFragment(fragment, { language, inClass, ...(topLevel === undefined ? {} : { topLevel }) });
   if (issues.length > 0) throw new FragmentInvalid(issues);
   const typed = fragment as Fragment;
-  const code = serialize(typed, 0, { unit: indentUnit(source, language), language, inClass });
+  const code = serialize(typed, 0, { unit: indentUnit(source, language), language, inClass, topLevel: topLevel ?? false });
   const spaced = action !== "replace" && (typed.kind === "function_definition" || typed.kind === "class_definition");
   return placeBlock(source, language, anchor, action, code, spaced ? { blankLines: definitionGap(anchor, language) } : {});
 }

@@ -89,6 +89,7 @@ export const KIND_SPECS: Readonly<Record<FragmentKind, KindSpec>> = {
       is_async: isAsync,
       docstring,
       modifiers,
+      receiver: codeString("parameters", 'Go only: the receiver of a method, "c *Cart"').optional(),
     }),
     body: true,
     clauses: [],

@@ -3,6 +3,7 @@
  * fragment's shape (run `validateFragment` first to check the code inside it).
  */
 import type { CodeLanguage } from "./code.js";
+import { goLines } from "./go.js";
 import { javaLines } from "./java.js";
 import { isJsLanguage, jsLines } from "./javascript.js";
 import { indentLine } from "./place.js";
@@ -15,10 +16,12 @@ const PY_MULTILINE_STRING = /"""|'''/;
 export interface SerializeOptions {
   /** One level of indentation (default four spaces); take it from the target file with `indentUnit`. */
   readonly unit?: string;
-  /** The language to write (default Python): JavaScript, TypeScript, TSX and Java are written with braces. */
+  /** The language to write (default Python): JavaScript, TypeScript, TSX, Java and Go are written with braces. */
   readonly language?: CodeLanguage;
   /** JavaScript/TypeScript/Java: the fragment goes in a class body (a function is a method, an assignment a field). */
   readonly inClass?: boolean;
+  /** Go: the fragment goes at the top of the file (a declared variable is written with var). */
+  readonly topLevel?: boolean;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
@@ -33,7 +36,13 @@ export function serialize(fragment: Fragment, indent: string | number = 0, optio
   const prefix = typeof indent === "number" ? unit.repeat(indent) : indent;
   const language = options.language ?? "python";
   const inClass = options.inClass ?? false;
-  const written = isJsLanguage(language) ? jsLines(fragment, unit, { inClass }, language !== "javascript") : language === "java" ? javaLines(fragment, unit, inClass) : lines(fragment, unit);
+  const written = isJsLanguage(language)
+    ? jsLines(fragment, unit, { inClass }, language !== "javascript")
+    : language === "java"
+      ? javaLines(fragment, unit, inClass)
+      : language === "go"
+        ? goLines(fragment, unit, options.topLevel ?? false)
+        : lines(fragment, unit);
   return written
     .map((line) => indentLine(line, prefix, PY_MULTILINE_STRING))
     .join("\n");

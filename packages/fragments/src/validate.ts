@@ -6,6 +6,7 @@
 import type { z } from "zod";
 import { distance } from "fastest-levenshtein";
 import { checkCode, type CodeKind, type CodeLanguage } from "./code.js";
+import { GO_NO_FORM, goIssues } from "./go.js";
 import { javaIssues } from "./java.js";
 import { isJsLanguage, jsIssues, JS_NO_FORM, JS_ONLY_OPERATORS } from "./javascript.js";
 import { CLAUSE_KINDS, FRAGMENT_KINDS, KIND_SPECS, allowedChildren, codeKindOf, type ClauseKind, type Fragment, type FragmentKind } from "./schema.js";
@@ -71,6 +72,8 @@ export interface ValidateOptions {
    * depend on it are then left to the run, which knows.
    */
   readonly inClass?: boolean;
+  /** Go: whether the fragment goes at the top of the file (declarations only). Left out when not known yet. */
+  readonly topLevel?: boolean;
 }
 
 /**
@@ -84,6 +87,7 @@ export function validateFragment(fragment: unknown, options: ValidateOptions = {
   // What the kinds allow but JavaScript cannot say (with, a typed catch, a loop's else, ...).
   if (issues.length === 0 && isJsLanguage(language)) issues.push(...jsIssues(fragment as Fragment, "", { inClass: options.inClass }));
   if (issues.length === 0 && language === "java") issues.push(...javaIssues(fragment as Fragment, "", options.inClass));
+  if (issues.length === 0 && language === "go") issues.push(...goIssues(fragment as Fragment, "", options.topLevel));
   return issues;
 }
 
@@ -114,7 +118,7 @@ function visit(node: unknown, path: string, issues: FragmentIssue[], language: C
     });
     return;
   }
-  const noForm = isJsLanguage(language) ? JS_NO_FORM[kind as FragmentKind] : undefined;
+  const noForm = isJsLanguage(language) ? JS_NO_FORM[kind as FragmentKind] : language === "go" ? GO_NO_FORM[kind as FragmentKind] : undefined;
   if (noForm) {
     issues.push({ path: join(path, "kind"), code: "kind", message: noForm });
     return;
@@ -161,6 +165,21 @@ function checkProperties(kind: FragmentKind, properties: unknown, path: string, 
     const bases = kind === "class_definition" && name === "bases" && language !== "python" ? (language === "java" ? "type" : "expression") : undefined;
     // A Java method may return void, which is no type a field could have.
     if (language === "java" && name === "return_type" && value === "void") continue;
+    if (language === "go" && name === "decorators") continue; // Go has none: goIssues says so
+    if (name === "receiver" && language !== "go") {
+      issues.push({ path: where, code: "structure", message: "a receiver is Go's: leave it out" });
+      continue;
+    }
+    // In Go an expression statement is any simple statement (x++, defer f(), go run(), a += b).
+    if (language === "go" && kind === "expression_statement" && name === "expression") {
+      checkCodeValues(schema, value, where, issues, language, "statement");
+      continue;
+    }
+    // Go's results may be a list in parentheses, "(int, error)": checked as a parameter list.
+    if (language === "go" && name === "return_type" && typeof value === "string" && /^\(.*\)$/s.test(value.trim())) {
+      checkCodeValues(schema, value.trim().slice(1, -1), where, issues, language, "parameters");
+      continue;
+    }
     // A JavaScript class field's target is its name (jsIssues checks it), not an assignment target.
     if (inClass !== false && kind === "assignment" && name === "target" && language !== "python") continue;
     checkCodeValues(schema, value, where, issues, language, bases);

@@ -45,10 +45,10 @@ const FRAGMENT_ENTRY: CatalogEntry = {
   kind: "fragment",
   useCase: "Novel Code (fragments)",
   description:
-    "New code as a typed tree {kind, properties, children}, written in the target file's language (Python; JavaScript, TypeScript and Java with braces: elif_clause is else if, except_clause catch, raise_statement throw, a function in a class body a method, an assignment there a field; declaration const/let/var for a new variable; Java: modifiers, typed fields, with_statement is try-with-resources), validated (required properties, allowed children, code that parses in that language) then serialized with the target's indentation and applied: replace the target, or insert before/after it.",
+    "New code as a typed tree {kind, properties, children}, written in the target file's language (Python; JavaScript, TypeScript and Java with braces: elif_clause is else if, except_clause catch, raise_statement throw, a function in a class body a method, an assignment there a field; declaration const/let/var for a new variable; Java: modifiers, typed fields, with_statement is try-with-resources; Go: for … range, receiver for methods, := for a declaration, no classes or exceptions), validated (required properties, allowed children, code that parses in that language) then serialized with the target's indentation and applied: replace the target, or insert before/after it.",
   step: "fragment",
   params: FragmentStepParams,
-  languages: ["python", "javascript", "typescript", "tsx", "java"],
+  languages: ["python", "javascript", "typescript", "tsx", "java", "go"],
   input: ["statement"],
   output: "statement",
   example: {

@@ -131,7 +131,7 @@ export function validateStep(step: unknown, customOps: readonly string[] = []): 
     if (!["replace", "insert_before", "insert_after"].includes(String(action))) issues.push({ path: "action", code: "value", message: `action is replace, insert_before or insert_after, not ${JSON.stringify(action)}` });
     if (!locator.success) issues.push({ path: "locator", code: "type", message: `a fragment step needs a locator for its target: ${locator.error.issues.map((i) => `${i.path.join(".") || "locator"}: ${i.message}`).join("; ")}` });
     else if (!isFragmentLanguage(language)) {
-      issues.push({ path: "locator.file", code: "language", message: `fragments are written in Python, JavaScript, TypeScript and Java; ${locator.data.file} is ${language ?? "not a known language"}` });
+      issues.push({ path: "locator.file", code: "language", message: `fragments are written in Python, JavaScript, TypeScript, Java and Go; ${locator.data.file} is ${language ?? "not a known language"}` });
     }
     for (const key of Object.keys(step)) if (!["fragment", "action", "locator"].includes(key)) issues.push({ path: key, code: "unknown", message: `a fragment step has fragment, action and locator only` });
     return issues;

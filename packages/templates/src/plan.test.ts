@@ -127,7 +127,7 @@ describe("mixed-tier plans through primitives' runPlan", () => {
     expect(validateStep({ op: "replace_nod", params: {} })[0]!.message).toContain("did you mean replace_node?");
     expect(validateStep({ op: "custom_thing", params: {} }, ["custom_thing"])).toEqual([]);
     expect(validateStep({ op: "replace_code", params: { locator: { kind: "call", file: "a.py" }, replacement: "x" } })).toEqual([]);
-    expect(validateStep({ fragment: { kind: "return_statement" }, locator: { kind: "return", file: "a.go" } }).map((i) => i.path)).toEqual(["locator.file"]);
+    expect(validateStep({ fragment: { kind: "return_statement" }, locator: { kind: "return", file: "a.rs" } }).map((i) => i.path)).toEqual(["locator.file"]);
     // A .js target: the fragment is checked as JavaScript (no with statement there).
     expect(validateStep({ fragment: { kind: "return_statement" }, locator: { kind: "return", file: "a.js" } })).toEqual([]);
     expect(validateStep({ fragment: { kind: "with_statement", properties: { items: "lock" } }, locator: { kind: "return", file: "a.js" } }).map((i) => i.path)).toEqual(["fragment.kind"]);

@@ -120,5 +120,28 @@ describe("tiers 1-3", () => {
     const bad = await verifyPlan([{ fragment: { kind: "function_definition", properties: { name: "helper" } }, action: "insert_after", locator: { kind: "statement", file: "src/Cart.java", parent: add, index: 0 } }], files, graph);
     expect(bad.errors).toEqual([expect.stringMatching(/^Step 1 \(fragment\): The fragment is invalid:\n- kind: Java has no function outside a class/)]);
   });
+
+  it("verifies and runs fragments on a Go file as Go: a method after a method, a guard in it", async () => {
+    const cart = "package shop\n\ntype Cart struct {\n\titems []int\n}\n\nfunc (c *Cart) Add(item int) {\n\tc.items = append(c.items, item)\n}\n";
+    const files = new Map([["shop/cart.go", cart]]);
+    const graph = await buildGraph([...files].map(([path, source]) => ({ path, source })));
+    const add = { kind: "method", name: "Add", file: "shop/cart.go" };
+    const plan = [
+      { fragment: { kind: "function_definition", properties: { name: "Size", receiver: "c *Cart", return_type: "int" }, children: [{ kind: "return_statement", properties: { value: "len(c.items)" } }] }, action: "insert_after", locator: add },
+      {
+        fragment: { kind: "if_statement", properties: { condition: "item < 0" }, children: [{ kind: "return_statement" }] },
+        action: "insert_before",
+        locator: { kind: "statement", file: "shop/cart.go", parent: add, index: 0 },
+      },
+    ];
+    const result = await verifyPlan(plan, files, graph);
+    expect(result.errors).toEqual([]);
+    const run = runFormalPlan(plan, files);
+    expect(run.ok && run.files.get("shop/cart.go")).toBe(
+      "package shop\n\ntype Cart struct {\n\titems []int\n}\n\nfunc (c *Cart) Add(item int) {\n\tif item < 0 {\n\t\treturn\n\t}\n\tc.items = append(c.items, item)\n}\n\nfunc (c *Cart) Size() int {\n\treturn len(c.items)\n}\n",
+    );
+    const bad = await verifyPlan([{ fragment: { kind: "try_statement", children: [{ kind: "break_statement" }] }, action: "insert_before", locator: { kind: "statement", file: "shop/cart.go", parent: add, index: 0 } }], files, graph);
+    expect(bad.errors).toEqual([expect.stringMatching(/^Step 1 \(fragment\): fragment\.kind: Go has no exceptions/)]);
+  });
 });
 
