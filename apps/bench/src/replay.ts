@@ -11,7 +11,7 @@ import { buildGraph, grammarsFor, loadGrammars } from "@graphplan/graph";
 import { OPERATOR_BY_NAME, stepLabel, type Plan, type Step } from "@graphplan/primitives";
 import { applyPlan, Workspace, type StepFailed } from "@graphplan/runtime";
 import { detectTier, isStepError, parsePlan } from "@graphplan/templates";
-import { verifyPlan } from "@graphplan/verifier";
+import { renderIssue, verifyPlan } from "@graphplan/verifier";
 import { changedBytes, compile, CompileError, gitDiff, parseUnifiedDiff, PatchError, postImages, preImagePaths, type CompiledPlan, type FilePatch, type Tier } from "@graphplan/compiler";
 import { Effect, Result } from "effect";
 import type { DatasetLine } from "./dataset.js";
@@ -213,7 +213,7 @@ export async function replayInstance(line: DatasetLine, repos: Repositories, opt
     stats = { ...planStats(entry, compiled, revisions), ...(rejections.length ? { rejected: [...rejections] } : {}), ...(rechecked ? { rechecked } : {}) };
     // The plan as written to plan.json goes through the front door a model's plan goes through.
     const parsed = parsePlan(JSON.parse(planText));
-    if (!parsed.ok) return finish(stats, failure("verify_error", "plan_schema", parsed.issues.map((i) => `${i.step === null ? "plan" : `step ${i.step + 1}`}: ${i.message}`).join("; ")));
+    if (!parsed.ok) return finish(stats, failure("verify_error", "plan_schema", parsed.issues.map(renderIssue).join("\n")));
     plan = parsed.plan;
     const verdict = await verifyPlan(plan, pre, graph);
     phase("verify");

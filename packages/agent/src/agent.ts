@@ -7,6 +7,7 @@ import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import type { GraphStore } from "@graphplan/graph";
+import { writtenSteps } from "@graphplan/primitives";
 import { LanguageModel, Sandbox, Workspace } from "@graphplan/runtime";
 import type { ModelError, ModelRequestFailed, SandboxFailed } from "@graphplan/runtime";
 import { revisionPrompt } from "@graphplan/verifier";
@@ -37,9 +38,6 @@ type Outcome = { readonly kind: "submitted"; readonly submission: Submission } |
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** The number of steps of a plan that passed the plan-integrity gate. */
-const stepCount = (json: unknown): number => (Array.isArray(json) ? json.length : ((json as { plan: unknown[] }).plan ?? []).length);
-
 /** GRAPH → PLAN ⇄ VERIFY → EXECUTE → (REVIEW →) SUBMIT on the files EXPLORE named. */
 export function planAndExecute(session: Session, files: readonly string[]): Effect.Effect<Outcome, RunError, Services> {
   return Effect.gen(function* () {
@@ -57,7 +55,7 @@ export function planAndExecute(session: Session, files: readonly string[]): Effe
       const planned = yield* requestPlan(session);
       if (planned.kind === "fallback") return planned;
 
-      session.enter("verify", `plan attempt ${planned.record.attempt} is a plan of ${plural(stepCount(planned.json), "step")}`);
+      session.enter("verify", `plan attempt ${planned.record.attempt} is a plan of ${plural(writtenSteps(planned.json)?.length ?? 0, "step")}`);
       const { result: verified, importers, plan } = yield* verifyPhase(session, planned.json, files);
       planned.record.verify = verified;
       planned.record.importers = { added: importers.added, parsed: importers.parsed.length, ...(importers.skipped ? { skipped: importers.skipped } : {}) };

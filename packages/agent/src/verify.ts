@@ -8,8 +8,7 @@
 import * as Effect from "effect/Effect";
 import { planFiles, type Plan } from "@graphplan/primitives";
 import type { Workspace } from "@graphplan/runtime";
-import { parsePlan } from "@graphplan/templates";
-import { verifyPlan, type VerifyResult } from "@graphplan/verifier";
+import { verifyAndParse, type VerifyResult } from "@graphplan/verifier";
 import { cachedGraph, readFiles } from "./graph.js";
 import { findImporters, listRepoFiles, type ImporterScan } from "./importers.js";
 import type { Session } from "./session.js";
@@ -31,11 +30,8 @@ export function verifyPhase(session: Session, plan: unknown, files: readonly str
     const found = yield* findImporters(session.repoFiles, planned, new Set(texts.keys()), session.graphCache);
     for (const [path, text] of found.texts) texts.set(path, text);
     const graph = yield* cachedGraph(texts, session.graphCache);
-    const result = yield* Effect.promise(() => verifyPlan(plan, texts, graph));
-    if (!result.passed) return { result, importers: found.scan };
-    // The verifier read the plan through the same front door; what it passed parses (its grammars are loaded).
-    const parsed = parsePlan(plan);
-    if (!parsed.ok) return yield* Effect.die(new Error(`the verifier passed a plan that parsePlan refuses: ${parsed.issues.map((i) => i.message).join("; ")}`));
-    return { result, importers: found.scan, plan: parsed.plan };
+    // The verifier reads the plan through the one front door and gives it back typed when it passes: parsed once.
+    const { result, plan: parsed } = yield* Effect.promise(() => verifyAndParse(plan, texts, graph));
+    return { result, importers: found.scan, ...(parsed ? { plan: parsed } : {}) };
   });
 }

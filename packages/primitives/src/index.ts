@@ -1,4 +1,4 @@
-export { PlanSchema, StepSchema, StepsSchema, OpStepSchema, TemplateStepSchema, FragmentStepSchema, OperatorDefinitionSchema, DslStepSchema, planParts, planFiles, stepFiles, stepLabel, stepLocator } from "./plan.js";
+export { PlanSchema, StepSchema, StepsSchema, OpStepSchema, TemplateStepSchema, FragmentStepSchema, OperatorDefinitionSchema, DslStepSchema, planParts, planFiles, writtenSteps, stepFiles, stepLabel, stepLocator } from "./plan.js";
 export type { Plan, Step, OpStep, TemplateStep, FragmentStep, OperatorDefinition, DslStep } from "./plan.js";
 export { applyEdits, sortEdits, mapOffset, composeEdits, OverlappingEdits, EditOutOfRange } from "./edits.js";
 export type { Edit } from "./edits.js";

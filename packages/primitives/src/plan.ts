@@ -90,12 +90,17 @@ export function stepFiles(step: unknown, out = new Set<string>()): Set<string> {
   return out;
 }
 
+/** The steps of a plan as written (unparsed JSON): the array itself, or `plan` of `{define_operators, plan}`; undefined when it has none. */
+export function writtenSteps(plan: unknown): unknown[] | undefined {
+  if (Array.isArray(plan)) return plan;
+  const steps = plan && typeof plan === "object" ? (plan as { plan?: unknown }).plan : undefined;
+  return Array.isArray(steps) ? steps : undefined;
+}
+
 /** Every file a plan names (see {@link stepFiles}), in order; a plan as written (unparsed JSON) too. */
 export function planFiles(plan: Plan | unknown): string[] {
   const files = new Set<string>();
-  const record = plan && typeof plan === "object" && !Array.isArray(plan) ? (plan as { plan?: unknown }) : undefined;
-  const steps: unknown = Array.isArray(plan) ? plan : record?.plan;
-  if (Array.isArray(steps)) for (const step of steps) stepFiles(step, files);
+  for (const step of writtenSteps(plan) ?? []) stepFiles(step, files);
   return [...files];
 }
 

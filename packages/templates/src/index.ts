@@ -16,5 +16,5 @@ export type { PlanCorrection, NormalizeOptions } from "./normalize.js";
 export { SYNONYMS, synonymOf } from "./synonyms.js";
 export { isStepError } from "./step-error.js";
 export type { StepError } from "./step-error.js";
-export { parsePlan, parsePlanSteps, planIntegrity, loadPlanGrammars, stepKey, didYouMean } from "./parse.js";
+export { parsePlan, parsePlanSteps, planOf, planIntegrity, loadPlanGrammars, stepKey, didYouMean } from "./parse.js";
 export type { PlanIssue, ParsePlanOptions, ParsedPlan, PlanSteps, StepParse } from "./parse.js";

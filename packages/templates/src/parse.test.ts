@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { loadGrammars } from "@graphplan/graph";
-import { CATALOG, didYouMean, parsePlan, parsePlanSteps, planJsonSchema } from "./index.js";
+import { CATALOG, didYouMean, parsePlan, parsePlanSteps, planJsonSchema, planOf } from "./index.js";
 
 beforeAll(() => loadGrammars(["python", "javascript", "typescript"]));
 
@@ -63,8 +63,13 @@ describe("parsePlan", () => {
 
   test("step by step: the valid steps come out typed beside the invalid ones", () => {
     const parsed = parsePlanSteps([{ op: "nope", params: {} }, { op: "locate", params: { locator: target } }]);
-    expect(parsed.steps.map((s) => s.ok)).toEqual([false, true]);
-    expect(parsed.written).toHaveLength(2);
+    expect(parsed.steps.map((s) => [s.ok, s.key])).toEqual([
+      [false, "nope"],
+      [true, "locate"],
+    ]);
+    expect(parsed.steps[1]!.written).toEqual({ op: "locate", params: { locator: target } });
+    expect(planOf(parsed)).toBeUndefined();
+    expect(planOf(parsePlanSteps([{ op: "locate", params: { locator: target } }]))).toEqual([{ op: "locate", params: { locator: target } }]);
   });
 
   test("didYouMean suggests a close name and nothing for a far one", () => {

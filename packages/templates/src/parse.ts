@@ -17,12 +17,13 @@ import {
   paramIssues,
   planFiles,
   StepSchema,
+  writtenSteps,
   type OperatorDefinition,
   type Plan,
   type Step,
 } from "@graphplan/primitives";
 import { CATALOG } from "./catalog.js";
-import { suggestName, validateStep } from "./execute.js";
+import { formalHandlers, suggestName, validateStep } from "./execute.js";
 import { normalizePlan } from "./normalize.js";
 
 /** One problem of a plan as written, or one correction made to it. */
@@ -54,8 +55,13 @@ export interface ParsePlanOptions {
   readonly operators?: readonly string[];
 }
 
-/** A step as parsed: the typed step, or why it cannot run. */
-export type StepParse = { readonly ok: true; readonly step: Step } | { readonly ok: false; readonly issues: readonly PlanIssue[] };
+/** A step as parsed: the typed step, or why it cannot run; with what it was written as and named by. */
+export type StepParse = ({ readonly ok: true; readonly step: Step } | { readonly ok: false; readonly issues: readonly PlanIssue[] }) & {
+  /** The step as written (after the corrections). */
+  readonly written: unknown;
+  /** What issues and checks name it by ({@link stepKey}). */
+  readonly key: string;
+};
 
 /**
  * A plan parsed step by step, for a caller that goes on with the steps that are valid (the
@@ -68,8 +74,6 @@ export interface PlanSteps {
   readonly planIssues: readonly PlanIssue[];
   /** One entry per step of the (corrected) plan; empty when the plan's shape is wrong. */
   readonly steps: readonly StepParse[];
-  /** The (corrected) steps as written, one per entry of `steps`. */
-  readonly written: readonly unknown[];
   /** The valid custom operators of `define_operators`. */
   readonly operators: readonly OperatorDefinition[];
 }
@@ -107,11 +111,20 @@ export async function loadPlanGrammars(json: unknown): Promise<void> {
 /** Parses a plan (see the module's comment). Every issue is collected; none stops the others. */
 export function parsePlan(json: unknown, options: ParsePlanOptions = {}): ParsedPlan {
   const parts = parsePlanSteps(json, options);
-  const errors = [...parts.planIssues, ...parts.steps.flatMap((s) => (s.ok ? [] : s.issues))];
-  if (errors.length > 0 || parts.steps.length === 0) return { ok: false, issues: [...parts.corrections, ...errors] };
-  const steps = parts.steps.map((s) => (s as { step: Step }).step);
-  const plan: Plan = parts.operators.length > 0 ? { define_operators: [...parts.operators], plan: steps } : steps;
-  return { ok: true, plan, warnings: parts.corrections };
+  const plan = planOf(parts);
+  if (plan) return { ok: true, plan, warnings: parts.corrections };
+  return { ok: false, issues: [...parts.corrections, ...parts.planIssues, ...parts.steps.flatMap((s) => (s.ok ? [] : s.issues))] };
+}
+
+/** The typed plan of a plan parsed step by step, when nothing stops it (no plan-wide problem, every step valid). */
+export function planOf(parts: PlanSteps): Plan | undefined {
+  if (parts.planIssues.length > 0 || parts.steps.length === 0) return undefined;
+  const steps: Step[] = [];
+  for (const s of parts.steps) {
+    if (!s.ok) return undefined;
+    steps.push(s.step);
+  }
+  return parts.operators.length > 0 ? { define_operators: [...parts.operators], plan: steps } : steps;
 }
 
 /**
@@ -134,26 +147,25 @@ export function planIntegrity(json: unknown): PlanIssue[] {
 /** Parses a plan one step at a time (see {@link PlanSteps}). */
 export function parsePlanSteps(json: unknown, options: ParsePlanOptions = {}): PlanSteps {
   const { plan, corrections } = normalizePlan(json, options.root === undefined ? {} : { root: options.root });
-  const written = stepsOf(plan);
+  const written = writtenSteps(plan);
   const correctionIssues = corrections.map(
     (c): PlanIssue => ({ step: c.step, op: c.step === null ? "plan" : stepKey(written?.[c.step]), check: "operator", severity: "warning", message: `corrected: ${c.message}`, fix: "write the step that way next time" }),
   );
   const planIssues: PlanIssue[] = [];
   const shape = planShape(plan, options.operators ?? [], (i) => planIssues.push({ ...i, step: null, op: "plan", check: "plan", severity: "error" }));
-  if (!shape) return { corrections: correctionIssues, planIssues, steps: [], written: [], operators: [] };
+  if (!shape) return { corrections: correctionIssues, planIssues, steps: [], operators: [] };
   const custom = new Map(shape.operators.map((d) => [d.define, d] as const));
   const extra = new Set(options.operators ?? []);
   const steps = shape.steps.map((raw, index): StepParse => {
+    const key = stepKey(raw);
     const issues: PlanIssue[] = [];
-    const step = parseStep(raw, custom, extra, (i) => issues.push({ ...i, step: index, op: stepKey(raw), check: "operator", severity: "error" }));
-    return step ? { ok: true, step } : { ok: false, issues };
+    const step = parseStep(raw, custom, extra, (i) => issues.push({ ...i, step: index, op: key, check: "operator", severity: "error" }));
+    return step ? { ok: true, step, written: raw, key } : { ok: false, issues, written: raw, key };
   });
-  return { corrections: correctionIssues, planIssues, steps, written: shape.steps, operators: shape.operators };
+  return { corrections: correctionIssues, planIssues, steps, operators: shape.operators };
 }
 
 type Problem = { readonly message: string; readonly fix: string };
-
-const stepsOf = (plan: unknown): unknown[] | undefined => (Array.isArray(plan) ? plan : isObject(plan) && Array.isArray(plan["plan"]) ? plan["plan"] : undefined);
 
 function zodIssues(error: { issues: readonly { path: readonly PropertyKey[]; message: string; code?: string; input?: unknown }[] }): string[] {
   return error.issues.map((i) => {
@@ -216,7 +228,8 @@ function planShape(plan: unknown, handlerOps: readonly string[], report: (proble
       continue;
     }
     const name = parsed.data.define;
-    const taken = OPERATOR_BY_NAME.has(name) || catalogNames().ops.includes(name) || name === "template" || name === "fragment" || handlerOps.includes(name);
+    // A name the run dispatches on already: a primitive, a tier 1–3 handler (surgery ops, template, fragment), an extra handler.
+    const taken = OPERATOR_BY_NAME.has(name) || Object.hasOwn(formalHandlers, name) || handlerOps.includes(name);
     if (taken || operators.some((o) => o.define === name)) {
       report({ message: `define_operators: '${name}' is already an operator (or defined twice)`, fix: "give the custom operator another name" });
       continue;
@@ -226,13 +239,15 @@ function planShape(plan: unknown, handlerOps: readonly string[], report: (proble
   return { steps, operators };
 }
 
-/** Names of the catalog's `{op}` operators and of its templates. */
-function catalogNames(): { ops: string[]; templates: string[] } {
-  return {
+/** Names of the catalog's `{op}` operators and of its templates (the catalog is constant: read once). */
+function catalogNames(): { ops: readonly string[]; templates: readonly string[] } {
+  catalogNameCache ??= {
     ops: CATALOG.filter((e) => e.step === "op").map((e) => e.name),
     templates: CATALOG.filter((e) => e.step === "template").map((e) => e.name),
   };
+  return catalogNameCache;
 }
+let catalogNameCache: { ops: readonly string[]; templates: readonly string[] } | undefined;
 
 function schemaKeys(schema: unknown): string | undefined {
   const shape = isObject(schema) && isObject((schema as { shape?: unknown }).shape) ? (schema as { shape: Record<string, unknown> }).shape : undefined;

@@ -1,4 +1,4 @@
-export { verifyPlan, verifyPlanSync, PlanVerifier } from "./verify.js";
-export type { VerifyOptions } from "./verify.js";
+export { verifyPlan, verifyPlanSync, verifyAndParse, PlanVerifier } from "./verify.js";
+export type { VerifyOptions, VerifiedPlan } from "./verify.js";
 export { renderIssue, revisionPrompt, toResult, IssueSchema, StoredIssueSchema, VerifyResultSchema, CHECKS } from "./issues.js";
 export type { Issue, StepPlace, VerifyResult, Check, Severity, RevisionPromptOptions } from "./issues.js";

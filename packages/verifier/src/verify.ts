@@ -6,8 +6,8 @@
  */
 import { grammarsFor, loadGrammars, type Graph } from "@graphplan/graph";
 import { resolveLocator } from "@graphplan/locators";
-import { formalHandlers, isStepError, parsePlanSteps, stepKey, type StepParse } from "@graphplan/templates";
-import { closestMatchPlace, findPattern, OPERATOR_BY_NAME, stepFiles, type OperatorDefinition, type Step, type StepHandler } from "@graphplan/primitives";
+import { formalHandlers, isStepError, parsePlanSteps, planOf, type PlanSteps, type StepParse } from "@graphplan/templates";
+import { closestMatchPlace, findPattern, OPERATOR_BY_NAME, stepFiles, type Plan, type Step, type StepHandler } from "@graphplan/primitives";
 import {
   checkBounds,
   checkContent,
@@ -175,10 +175,8 @@ function closestMatchNote(step: Step, source: string | undefined): string | unde
 export class PlanVerifier {
   readonly #issues: Issue[] = [];
   readonly #places: StepPlace[] = [];
-  readonly #steps: readonly StepParse[];
-  /** Each step's operator key (its op, template name or `fragment`). */
-  readonly #labels: readonly string[];
-  readonly #operators: readonly OperatorDefinition[];
+  /** The plan as the one parser read it: every step parsed or refused, the custom operators. */
+  readonly #parsed: PlanSteps;
   readonly #handlers: Readonly<Record<string, StepHandler>>;
   readonly #planFiles = new Set<string>();
   readonly #sim: Sim;
@@ -196,28 +194,31 @@ export class PlanVerifier {
     // step's own problems are reported when its turn comes, and the valid steps are simulated.
     const parsed = parsePlanSteps(raw, { ...(options.root === undefined ? {} : { root: options.root }), operators: Object.keys(this.#handlers) });
     this.#issues.push(...parsed.corrections, ...parsed.planIssues);
-    this.#steps = parsed.steps;
-    this.#labels = parsed.written.map(stepKey);
-    this.#operators = parsed.operators;
-    for (const written of parsed.written) stepFiles(written, this.#planFiles);
-    this.#sim = new Sim(workspace, { handlers: this.#handlers, operators: this.#operators });
+    this.#parsed = parsed;
+    for (const step of parsed.steps) stepFiles(step.written, this.#planFiles);
+    this.#sim = new Sim(workspace, { handlers: this.#handlers, operators: parsed.operators });
     this.#original = new Sim(workspace);
     this.#graph = graph;
   }
 
   /** Number of steps in the plan (0 when the plan itself is invalid). */
   get stepCount(): number {
-    return this.#steps.length;
+    return this.#parsed.steps.length;
+  }
+
+  /** The plan as read (corrections made), typed, when every step parsed; what to execute once the result passed. */
+  get plan(): Plan | undefined {
+    return planOf(this.#parsed);
   }
 
   /** Verifies the next step; false when every step has been verified. */
   next(): boolean {
-    if (this.#index >= this.#steps.length) {
+    if (this.#index >= this.#parsed.steps.length) {
       this.dispose();
       return false;
     }
     const index = this.#index++;
-    this.#verifyStep(index, this.#steps[index]!, this.#labels[index]!);
+    this.#verifyStep(index, this.#parsed.steps[index]!);
     return true;
   }
 
@@ -257,7 +258,8 @@ export class PlanVerifier {
     return undefined;
   }
 
-  #verifyStep(index: number, parsed: StepParse, label: string): void {
+  #verifyStep(index: number, parsed: StepParse): void {
+    const label = parsed.key;
     const sim = this.#sim;
     const graph = this.#graph;
     let blocked = false;
@@ -359,13 +361,7 @@ export class PlanVerifier {
  * workspace. Grammars must be loaded (see {@link verifyPlan}).
  */
 export function verifyPlanSync(plan: unknown, workspace: ReadonlyMap<string, string>, graph: Graph, options: VerifyOptions = {}): VerifyResult {
-  const verifier = new PlanVerifier(plan, workspace, graph, options);
-  try {
-    while (verifier.next());
-    return verifier.result();
-  } finally {
-    verifier.dispose();
-  }
+  return verifyAndParseSync(plan, workspace, graph, options).result;
 }
 
 /**
@@ -373,6 +369,30 @@ export function verifyPlanSync(plan: unknown, workspace: ReadonlyMap<string, str
  * first.
  */
 export async function verifyPlan(plan: unknown, workspace: ReadonlyMap<string, string>, graph: Graph, options: VerifyOptions = {}): Promise<VerifyResult> {
+  return (await verifyAndParse(plan, workspace, graph, options)).result;
+}
+
+/** What {@link verifyAndParse} gives: the result, and the plan as the verifier read it when it passed. */
+export interface VerifiedPlan {
+  readonly result: VerifyResult;
+  /** The typed plan, corrections made (what to execute): present when the result passed. */
+  readonly plan: Plan | undefined;
+}
+
+/** {@link verifyPlanSync}, and the plan as read (the one parse: a caller that executes it need not parse it again). */
+export function verifyAndParseSync(json: unknown, workspace: ReadonlyMap<string, string>, graph: Graph, options: VerifyOptions = {}): VerifiedPlan {
+  const verifier = new PlanVerifier(json, workspace, graph, options);
+  try {
+    while (verifier.next());
+    const result = verifier.result();
+    return { result, plan: result.passed ? verifier.plan : undefined };
+  } finally {
+    verifier.dispose();
+  }
+}
+
+/** {@link verifyPlan}, and the plan as read when it passed (see {@link verifyAndParseSync}). */
+export async function verifyAndParse(json: unknown, workspace: ReadonlyMap<string, string>, graph: Graph, options: VerifyOptions = {}): Promise<VerifiedPlan> {
   await loadGrammars(grammarsFor(workspace.keys()));
-  return verifyPlanSync(plan, workspace, graph, options);
+  return verifyAndParseSync(json, workspace, graph, options);
 }
