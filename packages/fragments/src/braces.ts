@@ -2,6 +2,7 @@
  * What JavaScript, TypeScript and Java fragments share: blocks in braces, clauses that continue the
  * block they follow (`} else {`, `} catch (e) {`), and doc comments (`/** … *\/`).
  */
+import type { Node } from "@graphplan/graph";
 import { CLAUSE_KINDS, type Fragment } from "./schema.js";
 
 export const isClause = (kind: string): boolean => (CLAUSE_KINDS as readonly string[]).includes(kind);
@@ -37,6 +38,9 @@ export function docComment(text: string): string[] {
 
 /** The text of a string property, trimmed; undefined when absent or blank. */
 export const str = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
+
+/** Where code placed at `anchor` stands in JavaScript and Java: in a class body (a method, a field) or not. */
+export const classBodyPlace = (anchor: Node): { inClass: boolean } => ({ inClass: anchor.parent?.type === "class_body" });
 
 /** `@name` lines of a fragment's decorators (annotations). */
 export const decoratorLines = (p: Record<string, unknown>): string[] => (Array.isArray(p["decorators"]) ? p["decorators"].map((d) => `@${String(d).trim().replace(/^@/, "")}`) : []);

@@ -4,10 +4,9 @@
 import type { LanguageId, Node } from "@graphplan/graph";
 import { indentUnit, type Edit } from "@graphplan/primitives";
 import type { CodeLanguage } from "./code.js";
-import { JS_LANGUAGES } from "./javascript.js";
 import { definitionGap, placeBlock, statementOf, type PlaceAction } from "./place.js";
 import type { Fragment } from "./schema.js";
-import { serialize } from "./serialize.js";
+import { FRAGMENT_LANGUAGE, serialize } from "./languages.js";
 import { FragmentInvalid, validateFragment } from "./validate.js";
 
 /** Fragments are written in Python, JavaScript, TypeScript, Java and Go; the target file was another language. */
@@ -23,12 +22,8 @@ export class FragmentLanguageUnsupported extends Error {
   }
 }
 
-/** The languages a fragment can be written in. */
-export const FRAGMENT_LANGUAGES = ["python", ...JS_LANGUAGES, "java", "go"] as const;
-export const isFragmentLanguage = (language: LanguageId | undefined): language is CodeLanguage => (FRAGMENT_LANGUAGES as readonly string[]).includes(language ?? "");
-
-/** Whether code placed at `node` stands in a JavaScript or Java class body (a method or a field). */
-export const inClassBody = (node: Node): boolean => node.parent?.type === "class_body";
+/** Whether fragments are written in `language` (it has an entry in {@link FRAGMENT_LANGUAGE}). */
+export const isFragmentLanguage = (language: LanguageId | undefined): language is CodeLanguage => language !== undefined && Object.hasOwn(FRAGMENT_LANGUAGE, language);
 
 /**
  * The edit that applies `fragment` at `node` of `source` (Python, JavaScript, TypeScript, TSX, Java or Go).
@@ -42,12 +37,12 @@ export function fragmentEdit(source: string, node: Node, action: PlaceAction, fr
   if (!isFragmentLanguage(language)) throw new FragmentLanguageUnsupported(file, language);
   const bringsDecorators = isRecord(fragment) && isRecord(fragment["properties"]) && Array.isArray(fragment["properties"]["decorators"]) && fragment["properties"]["decorators"].length > 0;
   const anchor = action === "insert_before" ? statementOf(node, { exported: true }) : action === "replace" && bringsDecorators ? statementOf(node) : node;
-  const inClass = language !== "python" && inClassBody(anchor);
-  const topLevel = language === "go" ? anchor.parent?.type === "source_file" : undefined;
-  const issues = validateFragment(fragment, { language, inClass, ...(topLevel === undefined ? {} : { topLevel }) });
+  // Where the code goes, as the language sees it (a class body, the top of the file): known now that the target is.
+  const place = FRAGMENT_LANGUAGE[language].place?.(anchor) ?? {};
+  const issues = validateFragment(fragment, { language, ...place });
   if (issues.length > 0) throw new FragmentInvalid(issues);
   const typed = fragment as Fragment;
-  const code = serialize(typed, 0, { unit: indentUnit(source, language), language, inClass, topLevel: topLevel ?? false });
+  const code = serialize(typed, 0, { unit: indentUnit(source, language), language, inClass: place.inClass ?? false, topLevel: place.topLevel ?? false });
   const spaced = action !== "replace" && (typed.kind === "function_definition" || typed.kind === "class_definition");
   return placeBlock(source, language, anchor, action, code, spaced ? { blankLines: definitionGap(anchor, language) } : {});
 }

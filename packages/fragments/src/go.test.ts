@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, test } from "vitest";
-import { loadGrammars, parse, syntaxErrors } from "@graphplan/graph";
-import { resolveOne } from "@graphplan/locators";
-import { applyEdits } from "@graphplan/primitives";
+import { loadGrammars } from "@graphplan/graph";
 import { gofmt, goParse } from "@graphplan/testkit";
-import { executeFragment, fragmentEdit, serialize, validateFragment, type Fragment } from "./index.js";
+import { placeFragment, treeSitterErrors } from "./fixtures/place.js";
+import { executeFragment, serialize, validateFragment, type Fragment, type PlaceAction } from "./index.js";
 
 beforeAll(() => loadGrammars(["python", "go"]));
 
@@ -44,14 +43,6 @@ const FUNCTIONS: readonly Fragment[] = [
 const inFunc = (code: string): string => `package shop\n\nfunc host(key string, items []*Item, queue []int) (int, error) {\n${code}\n}\n`;
 const atTop = (code: string): string => `package shop\n\n${code}\n`;
 
-function treeSitterErrors(source: string): unknown[] {
-  const tree = parse(source, "go");
-  try {
-    return syntaxErrors(tree, 3);
-  } finally {
-    tree.delete();
-  }
-}
 
 describe("fragments in Go", () => {
   const written = [...STATEMENTS.map((f) => inFunc(serialize(f, 1, { unit: "\t", language: "go" }))), ...FUNCTIONS.map((f) => atTop(serialize(f, 0, { unit: "\t", language: "go" })))];
@@ -61,7 +52,7 @@ describe("fragments in Go", () => {
   });
 
   test("what is written parses with tree-sitter-go and with Go's own parser, and is laid out as gofmt lays it out", () => {
-    for (const source of written) expect(treeSitterErrors(source), source).toEqual([]);
+    for (const source of written) expect(treeSitterErrors(source, "go"), source).toEqual([]);
     const go = goParse(written);
     written.forEach((source, i) => expect(go[i], source).toBeNull());
     for (const source of written) expect(gofmt(source), source).toBe(source);
@@ -130,18 +121,12 @@ var ErrEmpty = errors.New("empty cart")
 `;
 
 describe("fragments placed in a Go file", () => {
-  function place(locator: Record<string, unknown>, action: "replace" | "insert_before" | "insert_after", fragment: Fragment): string {
-    const tree = parse(GO_FILE, "go");
-    try {
-      const node = resolveOne(tree, GO_FILE, "go", { file: "cart.go", ...locator });
-      const after = applyEdits(GO_FILE, [fragmentEdit(GO_FILE, node, action, fragment, "cart.go", "go")]);
-      expect(treeSitterErrors(after), after).toEqual([]);
-      expect(goParse([after])[0], after).toBeNull();
-      expect(gofmt(after)).toBe(after);
-      return after;
-    } finally {
-      tree.delete();
-    }
+  function place(locator: Record<string, unknown>, action: PlaceAction, fragment: Fragment): string {
+    const after = placeFragment(GO_FILE, "go", "cart.go", locator, action, fragment);
+    expect(treeSitterErrors(after, "go"), after).toEqual([]);
+    expect(goParse([after])[0], after).toBeNull();
+    expect(gofmt(after)).toBe(after);
+    return after;
   }
 
   test("a guard before a method's first statement, in the file's tabs", () => {

@@ -8,6 +8,7 @@
 import { bodyAndClauses, braceBlock, str } from "./braces.js";
 import { indentLine } from "./place.js";
 import type { Fragment, FragmentKind } from "./schema.js";
+import type { FragmentLanguage } from "./languages.js";
 import type { FragmentIssue } from "./validate.js";
 
 /** Kinds Go has no form for: what to write instead. */
@@ -111,3 +112,21 @@ export function goLines(fragment: Fragment, unit: string, topLevel = false): str
       throw new Error(GO_NO_FORM[fragment.kind] ?? `${fragment.kind} has no Go form`);
   }
 }
+
+/** Go as a fragment language. */
+export const GO: FragmentLanguage = {
+  noForm: GO_NO_FORM,
+  slot: (kind, property, value) => {
+    if (property === "decorators") return "own"; // Go has none: goIssues says so
+    // An expression statement is any simple statement (x++, defer f(), go run(), a += b).
+    if (kind === "expression_statement" && property === "expression") return { kind: "statement" };
+    // Results may be a list in parentheses, "(int, error)": checked as a parameter list.
+    if (property === "return_type" && typeof value === "string" && /^\(.*\)$/s.test(value.trim())) return { kind: "parameters", code: value.trim().slice(1, -1) };
+    return undefined;
+  },
+  issues: (fragment, path, place) => goIssues(fragment, path, place.topLevel),
+  lines: (fragment, unit, place) => goLines(fragment, unit, place.topLevel),
+  multilineString: RAW_STRING,
+  // The top of a Go file holds declarations only.
+  place: (anchor) => ({ topLevel: anchor.parent?.type === "source_file" }),
+};

@@ -2,8 +2,8 @@ export { FragmentSchema, FRAGMENT_KINDS, KIND_SPECS, allowedChildren, codeString
 export type { Fragment, FragmentKind, StatementKind, ClauseKind, KindSpec } from "./schema.js";
 export { validateFragment, validateFragment as validate, assertFragment, FragmentInvalid, closest } from "./validate.js";
 export type { FragmentIssue, ValidateOptions } from "./validate.js";
-export { serialize } from "./serialize.js";
-export type { SerializeOptions } from "./serialize.js";
+export { serialize } from "./languages.js";
+export type { SerializeOptions } from "./languages.js";
 export { checkCode, dedent, pythonProblems, isCodeLanguage } from "./code.js";
 export type { CodeKind, CodeCheck, CodeLanguage } from "./code.js";
 export { placeBlock, reindent, nodeBlock, statementOf, isDefinition, definitionGap } from "./place.js";

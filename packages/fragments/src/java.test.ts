@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, test } from "vitest";
-import { loadGrammars, parse, syntaxErrors } from "@graphplan/graph";
-import { resolveOne } from "@graphplan/locators";
-import { applyEdits } from "@graphplan/primitives";
+import { loadGrammars } from "@graphplan/graph";
 import { javacParse } from "@graphplan/testkit";
-import { executeFragment, fragmentEdit, serialize, validateFragment, type Fragment } from "./index.js";
+import { placeFragment, treeSitterErrors } from "./fixtures/place.js";
+import { executeFragment, serialize, validateFragment, type Fragment, type PlaceAction } from "./index.js";
 
 beforeAll(() => loadGrammars(["python", "java"]));
 
@@ -64,14 +63,6 @@ const MEMBERS: readonly Fragment[] = [
 const inMethod = (code: string): string => `class Host {\n  Object run(Object key, java.util.List<Object> items, java.util.Queue<Runnable> queue) throws Exception {\n${code}\n  }\n}\n`;
 const inClass = (code: string): string => `class Host {\n${code}\n}\n`;
 
-function treeSitterErrors(source: string): unknown[] {
-  const tree = parse(source, "java");
-  try {
-    return syntaxErrors(tree, 3);
-  } finally {
-    tree.delete();
-  }
-}
 
 describe("fragments in Java", () => {
   const written = [...STATEMENTS.map((f) => inMethod(serialize(f, 2, { unit: "  ", language: "java" }))), ...MEMBERS.map((f) => inClass(serialize(f, 1, { unit: "  ", language: "java", inClass: true })))];
@@ -81,7 +72,7 @@ describe("fragments in Java", () => {
   });
 
   test("what is written parses with tree-sitter-java and with javac's own parser", () => {
-    for (const source of written) expect(treeSitterErrors(source), source).toEqual([]);
+    for (const source of written) expect(treeSitterErrors(source, "java"), source).toEqual([]);
     const javac = javacParse(written);
     written.forEach((source, i) => expect(javac[i], source).toBeNull());
     // The oracle is not lenient: a statement outside a method is refused.
@@ -157,17 +148,11 @@ public class Cart {
 `;
 
 describe("fragments placed in a Java file", () => {
-  function place(locator: Record<string, unknown>, action: "replace" | "insert_before" | "insert_after", fragment: Fragment): string {
-    const tree = parse(JAVA_FILE, "java");
-    try {
-      const node = resolveOne(tree, JAVA_FILE, "java", { file: "Cart.java", ...locator });
-      const after = applyEdits(JAVA_FILE, [fragmentEdit(JAVA_FILE, node, action, fragment, "Cart.java", "java")]);
-      expect(treeSitterErrors(after), after).toEqual([]);
-      expect(javacParse([after])[0], after).toBeNull();
-      return after;
-    } finally {
-      tree.delete();
-    }
+  function place(locator: Record<string, unknown>, action: PlaceAction, fragment: Fragment): string {
+    const after = placeFragment(JAVA_FILE, "java", "Cart.java", locator, action, fragment);
+    expect(treeSitterErrors(after, "java"), after).toEqual([]);
+    expect(javacParse([after])[0], after).toBeNull();
+    return after;
   }
 
   test("a guard before a method's first statement, in the file's four-space indentation", () => {

@@ -8,9 +8,10 @@
  * `else`, a `try`'s `else`, `raise … from`, a bare re-raise, a catch without its type) is said as
  * an issue with the way to write it.
  */
-import { bodyAndClauses, braceBlock, decoratorLines, docComment, sharedBraceLines, str } from "./braces.js";
+import { bodyAndClauses, braceBlock, classBodyPlace, decoratorLines, docComment, sharedBraceLines, str } from "./braces.js";
 import { indentLine } from "./place.js";
 import type { Fragment, FragmentKind } from "./schema.js";
+import type { FragmentLanguage } from "./languages.js";
 import type { FragmentIssue } from "./validate.js";
 
 /** Java's modifiers, in the order its style guides write them. */
@@ -113,3 +114,18 @@ export function javaLines(fragment: Fragment, unit: string, inClass: boolean): s
       throw new Error(`${fragment.kind} is written by sharedBraceLines`);
   }
 }
+
+/** Java as a fragment language. */
+export const JAVA: FragmentLanguage = {
+  // `extends` takes one type; a method may return void (no type a field could have); a field's target is its name (javaIssues checks it).
+  slot: (kind, property, value, place) =>
+    kind === "class_definition" && property === "bases"
+      ? { kind: "type" }
+      : (property === "return_type" && value === "void") || (kind === "assignment" && property === "target" && place.inClass !== false)
+        ? "own"
+        : undefined,
+  issues: (fragment, path, place) => javaIssues(fragment, path, place.inClass),
+  lines: (fragment, unit, place) => javaLines(fragment, unit, place.inClass),
+  multilineString: TEXT_BLOCK,
+  place: classBodyPlace,
+};

@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import ts from "typescript";
-import { loadGrammars, parse, syntaxErrors, type LanguageId } from "@graphplan/graph";
-import { resolveOne } from "@graphplan/locators";
-import { applyEdits } from "@graphplan/primitives";
-import { executeFragment, fragmentEdit, serialize, validateFragment, type Fragment } from "./index.js";
+import { loadGrammars, type LanguageId } from "@graphplan/graph";
+import { placeFragment, treeSitterErrors } from "./fixtures/place.js";
+import { executeFragment, serialize, validateFragment, type Fragment, type PlaceAction } from "./index.js";
 
 beforeAll(() => loadGrammars(["python", "javascript", "typescript", "tsx"]));
 
@@ -85,14 +84,6 @@ function typescriptErrors(source: string, language: LanguageId): string[] {
   return (diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
 }
 
-function treeSitterErrors(source: string, language: LanguageId): unknown[] {
-  const tree = parse(source, language);
-  try {
-    return syntaxErrors(tree, 3);
-  } finally {
-    tree.delete();
-  }
-}
 
 /** Inside an async function, as statements (a top-level return or break would not be valid anywhere). */
 const inFunction = (code: string): string => `async function host(x, queue, options, source, sink, text, pair) {\n${code}\n}\n`;
@@ -144,6 +135,8 @@ describe("fragments in JavaScript and TypeScript", () => {
     expect(serialize(optionalCatch!, 0, { language: "javascript" })).toBe("try {\n    JSON.parse(text);\n} catch {\n    return undefined;\n}");
     expect(serialize(JS_FRAGMENTS[0]!, 0, { unit: "  ", language: "javascript" })).toBe("/**\n * The area.\n * In square metres.\n */\nfunction area(w, h = 1) {\n  return w * h;\n}");
     expect(serialize(TS_FRAGMENTS[0]!, 0, { unit: "  ", language: "typescript" })).toBe("function area(w: number, h = 1): number {\n  return w * h;\n}");
+    // A template literal's continuation lines are part of the string: indenting the code leaves them as written.
+    expect(serialize(expr("log(`a\nb`)"), 2, { unit: "  ", language: "javascript" })).toBe("    log(`a\nb`);");
     // The same fragment in a class body is a method.
     expect(serialize(TS_FRAGMENTS[0]!, 0, { unit: "  ", language: "typescript", inClass: true })).toBe("area(w: number, h = 1): number {\n  return w * h;\n}");
   });
@@ -208,17 +201,11 @@ export function fetchAll(urls: string[], options: Options = {}): Promise<string[
 `;
 
 describe("fragments placed in JavaScript and TypeScript files", () => {
-  function place(source: string, language: LanguageId, file: string, locator: Record<string, unknown>, action: "replace" | "insert_before" | "insert_after", fragment: Fragment): string {
-    const tree = parse(source, language);
-    try {
-      const node = resolveOne(tree, source, language, { file, ...locator });
-      const after = applyEdits(source, [fragmentEdit(source, node, action, fragment, file, language)]);
-      expect(treeSitterErrors(after, language), after).toEqual([]);
-      expect(typescriptErrors(after, language), after).toEqual([]);
-      return after;
-    } finally {
-      tree.delete();
-    }
+  function place(source: string, language: LanguageId, file: string, locator: Record<string, unknown>, action: PlaceAction, fragment: Fragment): string {
+    const after = placeFragment(source, language, file, locator, action, fragment);
+    expect(treeSitterErrors(after, language), after).toEqual([]);
+    expect(typescriptErrors(after, language), after).toEqual([]);
+    return after;
   }
 
   test("a guard before a method's first statement takes the file's two-space indentation", () => {

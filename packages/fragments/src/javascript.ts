@@ -5,18 +5,15 @@
  * and what has no JavaScript form (`with`, a typed `catch`, `else` after a loop or a `try`,
  * `raise ... from`, a bare re-raise), said as issues before anything is written.
  */
-import { bodyAndClauses, braceBlock, decoratorLines, docComment, isClause, sharedBraceLines, str } from "./braces.js";
+import { bodyAndClauses, braceBlock, classBodyPlace, decoratorLines, docComment, isClause, sharedBraceLines, str } from "./braces.js";
 import { indentLine } from "./place.js";
+import type { FragmentLanguage } from "./languages.js";
 import type { FragmentIssue } from "./validate.js";
 
 /** A template literal, which may span lines: its continuation lines are kept as written. */
 const TEMPLATE_LITERAL = /`/;
 import type { Fragment, FragmentKind } from "./schema.js";
 
-/** The languages whose fragments are written with braces. */
-export const JS_LANGUAGES = ["javascript", "typescript", "tsx"] as const;
-export type JsLanguage = (typeof JS_LANGUAGES)[number];
-export const isJsLanguage = (language: string | undefined): language is JsLanguage => (JS_LANGUAGES as readonly string[]).includes(language ?? "");
 
 /** Assignment operators of Python only, and of JavaScript only. */
 export const PYTHON_ONLY_OPERATORS: ReadonlySet<string> = new Set(["//=", "@="]);
@@ -151,4 +148,18 @@ export function jsLines(fragment: Fragment, unit: string, place: { readonly inCl
     default:
       throw new Error(`${fragment.kind} is written by sharedBraceLines`);
   }
+}
+
+/** JavaScript (or, with `typescript`, TypeScript and TSX) as a fragment language. */
+export function javascript(typescript: boolean): FragmentLanguage {
+  return {
+    noForm: JS_NO_FORM,
+    // `extends` takes one expression; a class field's target is its name (jsIssues checks it).
+    slot: (kind, property, _value, place) =>
+      kind === "class_definition" && property === "bases" ? { kind: "expression" } : kind === "assignment" && property === "target" && place.inClass !== false ? "own" : undefined,
+    issues: (fragment, path, place) => jsIssues(fragment, path, { inClass: place.inClass }),
+    lines: (fragment, unit, place) => jsLines(fragment, unit, { inClass: place.inClass }, typescript),
+    multilineString: TEMPLATE_LITERAL,
+    place: classBodyPlace,
+  };
 }

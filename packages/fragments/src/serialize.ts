@@ -1,11 +1,11 @@
 /**
- * Fragment → Python (or JavaScript/TypeScript: javascript.ts) source. Pure string building from the one kind description; it trusts the
- * fragment's shape (run `validateFragment` first to check the code inside it).
+ * Fragment → Python source. Pure string building from the one kind description; it trusts the
+ * fragment's shape (run `validateFragment` first to check the code inside it). The other
+ * languages' writers sit beside it (javascript.ts, java.ts, go.ts); `serialize` (languages.ts)
+ * picks one.
  */
-import type { CodeLanguage } from "./code.js";
-import { goLines } from "./go.js";
-import { javaLines } from "./java.js";
-import { isJsLanguage, jsLines } from "./javascript.js";
+import { str } from "./braces.js";
+import type { FragmentLanguage } from "./languages.js";
 import { indentLine } from "./place.js";
 import type { Fragment } from "./schema.js";
 import { CLAUSE_KINDS } from "./schema.js";
@@ -13,40 +13,12 @@ import { CLAUSE_KINDS } from "./schema.js";
 /** A Python string that may span lines: its continuation lines are kept as written. */
 const PY_MULTILINE_STRING = /"""|'''/;
 
-export interface SerializeOptions {
-  /** One level of indentation (default four spaces); take it from the target file with `indentUnit`. */
-  readonly unit?: string;
-  /** The language to write (default Python): JavaScript, TypeScript, TSX, Java and Go are written with braces. */
-  readonly language?: CodeLanguage;
-  /** JavaScript/TypeScript/Java: the fragment goes in a class body (a function is a method, an assignment a field). */
-  readonly inClass?: boolean;
-  /** Go: the fragment goes at the top of the file (a declared variable is written with var). */
-  readonly topLevel?: boolean;
-}
 
-const str = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
-
-/**
- * Serializes `fragment` as Python (or, with `options.language`, JavaScript / TypeScript). Every line
- * starts with `indent`: a string, or a number of levels of `options.unit`. No trailing newline.
- * Empty Python bodies become `pass`; empty JavaScript blocks `{}`.
- */
-export function serialize(fragment: Fragment, indent: string | number = 0, options: SerializeOptions = {}): string {
-  const unit = options.unit ?? "    ";
-  const prefix = typeof indent === "number" ? unit.repeat(indent) : indent;
-  const language = options.language ?? "python";
-  const inClass = options.inClass ?? false;
-  const written = isJsLanguage(language)
-    ? jsLines(fragment, unit, { inClass }, language !== "javascript")
-    : language === "java"
-      ? javaLines(fragment, unit, inClass)
-      : language === "go"
-        ? goLines(fragment, unit, options.topLevel ?? false)
-        : lines(fragment, unit);
-  return written
-    .map((line) => indentLine(line, prefix, PY_MULTILINE_STRING))
-    .join("\n");
-}
+/** Python as a fragment language: its rules beyond the shapes are part of the validation (validate.ts). */
+export const PYTHON: FragmentLanguage = {
+  lines: (fragment, unit) => lines(fragment, unit),
+  multilineString: PY_MULTILINE_STRING,
+};
 
 /** Python docstring literal for `text`. */
 export function docstringLiteral(text: string): string {

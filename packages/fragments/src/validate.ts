@@ -6,9 +6,8 @@
 import type { z } from "zod";
 import { distance } from "fastest-levenshtein";
 import { checkCode, type CodeKind, type CodeLanguage } from "./code.js";
-import { GO_NO_FORM, goIssues } from "./go.js";
-import { javaIssues } from "./java.js";
-import { isJsLanguage, jsIssues, JS_NO_FORM, JS_ONLY_OPERATORS } from "./javascript.js";
+import { JS_ONLY_OPERATORS } from "./javascript.js";
+import { FRAGMENT_LANGUAGE, type Place } from "./languages.js";
 import { CLAUSE_KINDS, FRAGMENT_KINDS, KIND_SPECS, allowedChildren, codeKindOf, type ClauseKind, type Fragment, type FragmentKind } from "./schema.js";
 
 /** One thing wrong with a fragment. `path` is JSON-ish: `children[1].properties.condition`. */
@@ -82,12 +81,12 @@ export interface ValidateOptions {
  */
 export function validateFragment(fragment: unknown, options: ValidateOptions = {}): FragmentIssue[] {
   const language = options.language ?? "python";
+  const place: Place = { inClass: options.inClass, topLevel: options.topLevel };
   const issues: FragmentIssue[] = [];
-  visit(fragment, "", issues, language, options.inClass);
-  // What the kinds allow but JavaScript cannot say (with, a typed catch, a loop's else, ...).
-  if (issues.length === 0 && isJsLanguage(language)) issues.push(...jsIssues(fragment as Fragment, "", { inClass: options.inClass }));
-  if (issues.length === 0 && language === "java") issues.push(...javaIssues(fragment as Fragment, "", options.inClass));
-  if (issues.length === 0 && language === "go") issues.push(...goIssues(fragment as Fragment, "", options.topLevel));
+  visit(fragment, "", issues, language, place);
+  // What the kinds allow but the language cannot say (JavaScript's with, Java's untyped catch, Go's top-level statements, ...).
+  const own = FRAGMENT_LANGUAGE[language].issues;
+  if (issues.length === 0 && own) issues.push(...own(fragment as Fragment, "", place));
   return issues;
 }
 
@@ -98,7 +97,7 @@ export function assertFragment(fragment: unknown, options: ValidateOptions = {})
   return fragment as Fragment;
 }
 
-function visit(node: unknown, path: string, issues: FragmentIssue[], language: CodeLanguage, inClass: boolean | undefined): void {
+function visit(node: unknown, path: string, issues: FragmentIssue[], language: CodeLanguage, place: Place): void {
   if (!isRecord(node)) {
     issues.push({ path, code: "shape", message: `a fragment is an object {kind, properties, children}, got ${Array.isArray(node) ? "an array" : typeof node}` });
     return;
@@ -118,16 +117,16 @@ function visit(node: unknown, path: string, issues: FragmentIssue[], language: C
     });
     return;
   }
-  const noForm = isJsLanguage(language) ? JS_NO_FORM[kind as FragmentKind] : language === "go" ? GO_NO_FORM[kind as FragmentKind] : undefined;
+  const noForm = FRAGMENT_LANGUAGE[language].noForm?.[kind as FragmentKind];
   if (noForm) {
     issues.push({ path: join(path, "kind"), code: "kind", message: noForm });
     return;
   }
-  checkProperties(kind as FragmentKind, node["properties"], join(path, "properties"), issues, language, inClass);
+  checkProperties(kind as FragmentKind, node["properties"], join(path, "properties"), issues, language, place);
   checkChildren(kind as FragmentKind, node["children"], path, issues, language);
 }
 
-function checkProperties(kind: FragmentKind, properties: unknown, path: string, issues: FragmentIssue[], language: CodeLanguage, inClass: boolean | undefined): void {
+function checkProperties(kind: FragmentKind, properties: unknown, path: string, issues: FragmentIssue[], language: CodeLanguage, place: Place): void {
   const spec = KIND_SPECS[kind];
   const shape = spec.properties.shape as Record<string, z.ZodType>;
   const names = Object.keys(shape);
@@ -161,30 +160,16 @@ function checkProperties(kind: FragmentKind, properties: unknown, path: string, 
       issues.push({ path: where, code: "property_type", message: `${name} of ${kind} is invalid: ${expected}${description ? ` (${description})` : ""}` });
       continue;
     }
-    // JavaScript's `extends` takes one expression and Java's one type, where Python's bases are an argument list.
-    const bases = kind === "class_definition" && name === "bases" && language !== "python" ? (language === "java" ? "type" : "expression") : undefined;
-    // A Java method may return void, which is no type a field could have.
-    if (language === "java" && name === "return_type" && value === "void") continue;
-    if (language === "go" && name === "decorators") continue; // Go has none: goIssues says so
     if (name === "receiver" && language !== "go") {
       issues.push({ path: where, code: "structure", message: "a receiver is Go's: leave it out" });
       continue;
     }
-    // In Go an expression statement is any simple statement (x++, defer f(), go run(), a += b).
-    if (language === "go" && kind === "expression_statement" && name === "expression") {
-      checkCodeValues(schema, value, where, issues, language, "statement");
-      continue;
-    }
-    // Go's results may be a list in parentheses, "(int, error)": checked as a parameter list.
-    if (language === "go" && name === "return_type" && typeof value === "string" && /^\(.*\)$/s.test(value.trim())) {
-      checkCodeValues(schema, value.trim().slice(1, -1), where, issues, language, "parameters");
-      continue;
-    }
-    // A JavaScript class field's target is its name (jsIssues checks it), not an assignment target.
-    if (inClass !== false && kind === "assignment" && name === "target" && language !== "python") continue;
-    checkCodeValues(schema, value, where, issues, language, bases);
+    // The language may read the property as another code kind, or check it by its own rules.
+    const slot = FRAGMENT_LANGUAGE[language].slot?.(kind, name, value, place);
+    if (slot === "own") continue;
+    checkCodeValues(schema, slot?.code ?? value, where, issues, language, slot?.kind);
   }
-  if (language !== "python") return; // JavaScript's own rules: jsIssues.
+  if (language !== "python") return; // the other languages' own rules: FRAGMENT_LANGUAGE[language].issues
   // Cross-property rules the shapes cannot say.
   if (given["declaration"] !== undefined) {
     issues.push({ path: join(path, "declaration"), code: "structure", message: "Python has no const/let/var: leave declaration out" });
@@ -267,7 +252,7 @@ function checkChildren(kind: FragmentKind, children: unknown, path: string, issu
         issues.push({ path: join(childPath, "kind"), code: "child_order", message: `the statement ${childKind} comes after ${lastClause}: put body statements before the clauses, or inside the clause's children` });
       }
     }
-    visit(child, childPath, issues, language, kind === "class_definition");
+    visit(child, childPath, issues, language, { inClass: kind === "class_definition", topLevel: false });
   });
   if (kind === "try_statement" && !counts.get("except_clause") && !counts.get("finally_clause")) {
     issues.push({ path: where, code: "structure", message: "try_statement needs at least one except_clause or a finally_clause among its children" });
