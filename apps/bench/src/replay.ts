@@ -2,7 +2,7 @@
  * Replay of one dataset instance: pre-image from git at the base commit, post-image from the
  * gold patch, plan from the compiler, then the same path as an LLM's plan: the plan's JSON text
  * is parsed, verified (`verifyPlan`) and executed (`applyPlan` of @graphplan/runtime on an
- * in-memory workspace, tiers 1–3 through the templates' handlers). The executed files must
+ * in-memory workspace, tiers 1–3 through the catalog's handlers). The executed files must
  * equal the post-image byte for byte.
  */
 import { mkdir, writeFile } from "node:fs/promises";
@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { buildGraph, grammarsFor, loadGrammars } from "@graphplan/graph";
 import { OPERATOR_BY_NAME, stepLabel, type Plan, type Step } from "@graphplan/primitives";
 import { applyPlan, Workspace, type StepFailed } from "@graphplan/runtime";
-import { detectTier, isStepError, parsePlan } from "@graphplan/templates";
+import { detectTier, isStepError, parsePlan } from "@graphplan/catalog";
 import { renderIssue, verifyPlan } from "@graphplan/verifier";
 import { changedBytes, compile, CompileError, gitDiff, parseUnifiedDiff, PatchError, postImages, preImagePaths, type CompiledPlan, type FilePatch, type Tier } from "@graphplan/compiler";
 import { Effect, Result } from "effect";

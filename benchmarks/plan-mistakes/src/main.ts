@@ -23,8 +23,8 @@ import { buildGraph, detectLanguage, loadGrammars, type Graph, type LanguageId }
 import * as Primitives from "@graphplan/primitives";
 import { PlanSchema, PlanSession, type Plan, type Step } from "@graphplan/primitives";
 import { applyPlan, Workspace } from "@graphplan/runtime";
-import * as Templates from "@graphplan/templates";
-import { formalHandlers } from "@graphplan/templates";
+import * as Templates from "@graphplan/catalog";
+import { formalHandlers } from "@graphplan/catalog";
 import { verifyPlan } from "@graphplan/verifier";
 import { Effect, Result } from "effect";
 import { MISTAKES, ROOT, variantsOf, type Mistake, type StepContext, type Variant } from "./mutate.js";

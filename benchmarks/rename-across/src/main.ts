@@ -12,7 +12,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { buildGraph, loadGrammars, moduleMayDenote } from "@graphplan/graph";
-import { runFormalPlan } from "@graphplan/templates";
+import { runFormalPlan } from "@graphplan/catalog";
 import { Command, InvalidArgumentError } from "commander";
 
 const program = new Command("bench")

@@ -1,6 +1,6 @@
 /** Reading the model's replies: bash blocks, the READY_TO_PLAN line, the plan, the submit marker. Pure. */
 import type { ToolCall } from "@graphplan/runtime";
-import { planIntegrity } from "@graphplan/templates";
+import { planIntegrity } from "@graphplan/catalog";
 
 /** The contents of every ```bash block (mini-swe-agent's pattern: the fence, a newline, the command, a newline, the fence). */
 export function bashBlocks(text: string): string[] {
@@ -109,7 +109,7 @@ export function planOfJson(text: string, where: string, channel: PlanChannel): E
 }
 
 /**
- * A plan from a parsed JSON value (the plan-integrity gate of @graphplan/templates: a list of steps
+ * A plan from a parsed JSON value (the plan-integrity gate of @graphplan/catalog: a list of steps
  * each naming its operator), or why it is not one. The steps' params are the verifier's to check.
  */
 function planOfValue(json: unknown, where: string, channel: PlanChannel): ExtractedPlan {

@@ -6,7 +6,7 @@ import { LanguageModel, Sandbox, ScriptedModel, Workspace } from "@graphplan/run
 import { TestSandbox, testSandboxLayer } from "@graphplan/runtime/testing";
 import type { ScriptedReply, TestAnswer } from "@graphplan/runtime";
 import { GraphCache } from "@graphplan/graph";
-import { CATALOG, catalogPrompt, compactCatalogPrompt, planJsonSchema } from "@graphplan/templates";
+import { CATALOG, catalogPrompt, compactCatalogPrompt, planJsonSchema } from "@graphplan/catalog";
 import { explore } from "./explore.js";
 import { SHOP, bash, configWith, json, read } from "./fixtures/repo.js";
 import { graphPhase } from "./graph.js";

@@ -1,14 +1,14 @@
 /**
  * Phase 3, PLAN: the prompt (graph view and the operator catalog, one line per operator — or, where
  * the config's prompt asks for them, the full catalog and the plan's JSON Schema — all generated from the
- * zod schemas of @graphplan/templates), and reading replies until one holds a valid plan.
+ * zod schemas of @graphplan/catalog), and reading replies until one holds a valid plan.
  * Replies without one get the zod error back (prompts.plan_invalid); after
  * `limits.max_plan_attempts` of them in all → fallback.
  */
 import * as Effect from "effect/Effect";
 import type { Plan } from "@graphplan/primitives";
 import type { LanguageModel, ModelError, Sandbox, SandboxFailed } from "@graphplan/runtime";
-import { catalogPrompt, compactCatalogPrompt, planJsonSchema } from "@graphplan/templates";
+import { catalogPrompt, compactCatalogPrompt, planJsonSchema } from "@graphplan/catalog";
 import type { ToolSpec } from "@graphplan/runtime";
 import type { LimitsExceeded } from "./errors.js";
 import { extractPlan, jsonBlocks, parseAction, PLAN_TOOL_NAME, planOfJson, planOfToolCalls, type ExtractedPlan } from "./parse.js";

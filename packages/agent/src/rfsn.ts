@@ -15,7 +15,7 @@ import * as Effect from "effect/Effect";
 import { planFiles, type Plan } from "@graphplan/primitives";
 import { createProposal, Gate, MetaPlanner, parseTestSummary, type ControllerFeedback, type FileChange, type ModelCandidate, type NextProposalInput, type PatchRequest, type Proposal } from "@graphplan/rfsn-planner";
 import { LanguageModel, Workspace, type LanguageModelShape, type ModelError, type Sandbox, type SandboxFailed } from "@graphplan/runtime";
-import { compactCatalogPrompt, loadPlanGrammars, parsePlan, runFormalPlan } from "@graphplan/templates";
+import { compactCatalogPrompt, loadPlanGrammars, parsePlan, runFormalPlan } from "@graphplan/catalog";
 import { renderIssue, revisionPrompt } from "@graphplan/verifier";
 import type { LimitsExceeded } from "./errors.js";
 import { executePhase } from "./execute.js";

@@ -1,5 +1,5 @@
 import { loadGrammars } from "@graphplan/graph";
-import { detectTier, formalHandlers, runFormalPlan } from "@graphplan/templates";
+import { detectTier, formalHandlers, runFormalPlan } from "@graphplan/catalog";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compile, CompileError, type CompiledPlan, type Tier } from "./compile.js";
 import { gitDiff } from "./patch.js";

@@ -26,7 +26,7 @@ import {
   type Step,
   type StepHandler,
 } from "@graphplan/primitives";
-import { detectTier, formalHandlers, stepEdits } from "@graphplan/templates";
+import { detectTier, formalHandlers, stepEdits } from "@graphplan/catalog";
 import type { Node, Tree } from "web-tree-sitter";
 import { forecastFormal } from "./forecast.js";
 import { locatorLabel, locatorsFor, type LocateContext } from "./locate.js";
@@ -90,7 +90,7 @@ export interface CompiledPlan {
 export interface CompileOptions {
   /** Step handlers of the higher tiers (templates, surgery, fragments), as passed to `runPlan`. */
   readonly handlers?: Readonly<Record<string, StepHandler>>;
-  /** Tier of a step (default: `detectTier` of @graphplan/templates). */
+  /** Tier of a step (default: `detectTier` of @graphplan/catalog). */
   readonly tierOf?: (step: Step) => Tier;
   /** Extra candidate steps from higher tiers for a change, tried before the primitives. */
   readonly suggest?: readonly Suggester[];
@@ -117,7 +117,7 @@ export interface CompileOptions {
   readonly trace?: (line: string) => void;
   /**
    * The edits a non-primitive step (template, surgery, fragment) would make, computed without
-   * running the plan (e.g. `stepEdits` of @graphplan/templates); a filter like the primitives'
+   * running the plan (e.g. `stepEdits` of @graphplan/catalog); a filter like the primitives'
    * forecast, and trusted like it with `trustForecast`.
    */
   readonly forecast?: (step: Step, doc: { path: string; source: string; language: LanguageId; tree: Tree }) => readonly Edit[] | undefined;
@@ -813,7 +813,7 @@ function legacyReplacement(
   return undefined;
 }
 
-/** The defaults: the templates' handlers, tier detection and forecasts, every suggester. */
+/** The defaults: the catalog's handlers, tier detection and forecasts, every suggester. */
 export const DEFAULT_COMPILE_OPTIONS: CompileOptions = {
   handlers: formalHandlers,
   tierOf: (step) => detectTier(step) as Tier,

@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadGrammars } from "@graphplan/graph";
-import { runFormalPlan } from "@graphplan/templates";
+import { runFormalPlan } from "@graphplan/catalog";
 import { makeRepo } from "@graphplan/testkit";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compile, CompileError } from "./compile.js";

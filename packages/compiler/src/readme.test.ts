@@ -3,7 +3,7 @@ import { expect, it } from "vitest";
 
 it("README example: a gold patch becomes a plan that reproduces it", async () => {
   const { loadGrammars } = await import("@graphplan/graph");
-  const { runFormalPlan } = await import("@graphplan/templates");
+  const { runFormalPlan } = await import("@graphplan/catalog");
   const { compilePatch } = await import("./index.js");
 
   await loadGrammars(["python"]);

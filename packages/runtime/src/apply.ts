@@ -14,7 +14,7 @@ import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
 import { grammarsFor, loadGrammars } from "@graphplan/graph";
 import { FileNotInPlan, StepFailed as PlanStepFailed, planFiles, planParts, stepLabel, stepLocator } from "@graphplan/primitives";
-import { runFormalPlan } from "@graphplan/templates";
+import { runFormalPlan } from "@graphplan/catalog";
 import type { Plan, Step } from "@graphplan/primitives";
 import {
   AmbiguousPath,
@@ -88,7 +88,7 @@ export interface ApplyOptions {
   readonly journalDir?: string;
   /**
    * The pure plan runner. Default: `runPlan` from `@graphplan/primitives` with the tier 1-3 handlers of
-   * `@graphplan/templates` (after loading the grammars the plan's files need).
+   * `@graphplan/catalog` (after loading the grammars the plan's files need).
    */
   readonly runPlan?: PlanRunner;
   /**

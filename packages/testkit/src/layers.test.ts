@@ -17,7 +17,7 @@ const RANK: Readonly<Record<string, number>> = {
   "@graphplan/primitives": 2,
   "@graphplan/fragments": 3,
   "@graphplan/rfsn-planner": 3,
-  "@graphplan/templates": 4,
+  "@graphplan/catalog": 4,
   "@graphplan/verifier": 5,
   "@graphplan/compiler": 5,
   "@graphplan/runtime": 6,

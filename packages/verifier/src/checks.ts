@@ -6,7 +6,7 @@
 import { inStringOrComment, LANGUAGES, type Graph, type GraphSymbol } from "@graphplan/graph";
 import { describeMatch, kindOfNode, nodeName, resolveLocator, resolveSome, isLocatorError, type LocatorError, type LocatorNotFound } from "@graphplan/locators";
 import type { Node } from "web-tree-sitter";
-import { didYouMean } from "@graphplan/templates";
+import { didYouMean } from "@graphplan/catalog";
 import { nearMatch, preview } from "./fuzzy.js";
 import type { Issue } from "./issues.js";
 import { LINE_OPS, RENAME_OPS, SYMBOL_PARAMS, definedName } from "./ops.js";

@@ -5,7 +5,7 @@
  */
 import type { Graph } from "@graphplan/graph";
 import type { Node } from "web-tree-sitter";
-import { didYouMean } from "@graphplan/templates";
+import { didYouMean } from "@graphplan/catalog";
 import { preview } from "./fuzzy.js";
 import type { Check, Severity } from "./issues.js";
 import { bodyStatements, containsClass, keepsKind, kindClass, trivialBody, trivialStatements } from "./kinds.js";

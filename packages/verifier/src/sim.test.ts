@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadGrammars, parse } from "@graphplan/graph";
 import { applyEdits, runPlan, type Step, type StepHandler } from "@graphplan/primitives";
-import { formalHandlers } from "@graphplan/templates";
+import { formalHandlers } from "@graphplan/catalog";
 import { Sim } from "./sim.js";
 import { carryModuleScope, pythonScope } from "./scope/python.js";
 

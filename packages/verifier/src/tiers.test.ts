@@ -1,7 +1,7 @@
 /** Tier 1–3 steps (surgery, templates, fragments) are verified like tier 0 ones. */
 import { describe, expect, it } from "vitest";
 import { buildGraph } from "@graphplan/graph";
-import { runFormalPlan } from "@graphplan/templates";
+import { runFormalPlan } from "@graphplan/catalog";
 import { verifyPlan, type VerifyResult } from "./index.js";
 
 const PARSER = `def parse(text):

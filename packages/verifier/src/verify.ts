@@ -6,7 +6,7 @@
  */
 import { grammarsFor, loadGrammars, type Graph } from "@graphplan/graph";
 import { resolveLocator } from "@graphplan/locators";
-import { formalHandlers, isStepError, parsePlanSteps, planOf, type PlanSteps, type StepParse } from "@graphplan/templates";
+import { formalHandlers, isStepError, parsePlanSteps, planOf, type PlanSteps, type StepParse } from "@graphplan/catalog";
 import { closestMatchPlace, findPattern, OPERATOR_BY_NAME, stepFiles, type Plan, type Step, type StepHandler } from "@graphplan/primitives";
 import {
   checkBounds,
@@ -37,7 +37,7 @@ import { Sim, type FileChange } from "./sim.js";
 export interface VerifyOptions {
   /**
    * Step handlers for tier 1–3 steps, as `runPlan` takes them. Defaults to the handlers of
-   * @graphplan/templates (templates, surgery, fragments).
+   * @graphplan/catalog (templates, surgery, fragments).
    */
   readonly handlers?: Readonly<Record<string, StepHandler>>;
   /**

@@ -11,7 +11,7 @@ import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
 import type { Plan } from "@graphplan/primitives";
 import { Workspace, applyPlan, recover } from "@graphplan/runtime";
-import { loadPlanGrammars, parsePlan, type PlanIssue } from "@graphplan/templates";
+import { loadPlanGrammars, parsePlan, type PlanIssue } from "@graphplan/catalog";
 import { renderIssue } from "@graphplan/verifier";
 import type { ApplyError, ApplyResult, RecoverError, RecoverReport, StepReport, WorkspaceRootInvalid } from "@graphplan/runtime";
 import { readPlanJson, requireVerified } from "./verify.js";

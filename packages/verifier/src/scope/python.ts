@@ -1,6 +1,6 @@
 /**
  * The verifier's Python {@link ScopeModel}: a thin, incremental adapter over the one model of
- * Python scoping, `analyzePython` of @graphplan/templates (which holds every binding rule). Per
+ * Python scoping, `analyzePython` of @graphplan/catalog (which holds every binding rule). Per
  * file version it keeps the names the module assigns, counted per top-level statement so that a
  * step's change updates them ({@link carryModuleScope}); a region of new code is resolved by
  * analyzing only the top-level statements it touches, entering only the bodies it overlaps.
