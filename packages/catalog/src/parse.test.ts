@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { loadGrammars } from "@graphplan/graph";
-import { CATALOG, didYouMean, parsePlan, parsePlanSteps, planJsonSchema, planOf } from "./index.js";
+import { CATALOG, didYouMean, parsePlan, parsePlanSteps, planIntegrity, planJsonSchema, planOf } from "./index.js";
 
 beforeAll(() => loadGrammars(["python", "javascript", "typescript"]));
 
@@ -61,6 +61,12 @@ describe("parsePlan", () => {
     }
   });
 
+  test("a step of an operator the run has a handler for is the handler's to check", () => {
+    const steps = [{ op: "append_line", params: { file: "a.py", text: "x = 1" } }];
+    expect(parsePlan(steps, { operators: ["append_line"] })).toEqual({ ok: true, plan: steps, warnings: [] });
+    expect(issuesOf(steps).map((i) => i.message)).toEqual(["Unknown operator 'append_line'"]);
+  });
+
   test("step by step: the valid steps come out typed beside the invalid ones", () => {
     const parsed = parsePlanSteps([{ op: "nope", params: {} }, { op: "locate", params: { locator: target } }]);
     expect(parsed.steps.map((s) => [s.ok, s.key])).toEqual([
@@ -76,6 +82,27 @@ describe("parsePlan", () => {
     expect(didYouMean("helpr", ["helper", "main", "Service"])).toBe("helper");
     expect(didYouMean("xyz", ["helper", "main"])).toBeUndefined();
   });
+});
+
+describe("planIntegrity: is a reply's JSON a plan at all (no grammar needed)", () => {
+  test.each([
+    [[], "plan"],
+    [["src/foo.py"], "plan"],
+    [[{ file: "x" }], "operator"],
+    [{ notplan: [] }, "plan"],
+    [{ define_operators: [{ define: "bad name", params_schema: {}, steps: [] }], plan: [{ op: "x", params: {} }] }, "plan"],
+  ])("%j is not: one issue, by the check that refuses it", (json, check) => {
+    const issues = planIntegrity(json);
+    expect(issues.map((i) => i.check)).toEqual([check]);
+    expect(issues[0]!.fix).not.toBe("");
+  });
+
+  test.each([[[{ op: "locate", params: {} }]], [[{ template: "no_such_template" }]], [{ define_operators: [], plan: [{ op: "x" }] }]])(
+    "%j is (what its steps hold is parsePlan's to say)",
+    (json) => {
+      expect(planIntegrity(json)).toEqual([]);
+    },
+  );
 });
 
 describe("parsePlan accepts exactly what the JSON Schema shown to the model describes", () => {

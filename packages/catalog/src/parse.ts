@@ -310,6 +310,8 @@ function parseStep(raw: unknown, custom: ReadonlyMap<string, OperatorDefinition>
       return undefined;
     }
   }
+  // An operator the run has a handler for, beyond the catalog: its params are the handler's to check.
+  if ("op" in step && handlerOps.has(step.op) && !ops.includes(step.op) && !OPERATOR_BY_NAME.has(step.op)) return step;
   if ("op" in step && OPERATOR_BY_NAME.has(step.op)) {
     const info = OPERATOR_BY_NAME.get(step.op)!;
     // Legacy operators also take a {locator, ...} form (run as their primitive).
