@@ -154,7 +154,8 @@ describe("Gate: invariants without file changes (plan code strings)", () => {
   });
 
   it("uses the target path for steps that name no file", () => {
-    const plan = [{ template: "guard_none", params: { var: "user" } }];
+    const guard = { define: "guard_user", params_schema: {}, steps: [{ primitive: "insert_before_node", params: { locator: { kind: "statement", file: "src/shop/auth.py", index: 0 }, code: "assert user" } }] };
+    const plan = { define_operators: [guard], plan: [{ op: "guard_user", params: {} }] };
     expect(rejection(new Gate().validate(edit(plan, "tests/test_auth.py"), patching)).violations[0]?.path).toBe(
       "tests/test_auth.py",
     );

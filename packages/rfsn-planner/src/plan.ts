@@ -2,10 +2,30 @@
  * The GraphPlan plan carried by `edit_file` proposals, and what the planner reads out of one without running it:
  * the files it names and the code it adds or replaces (for scoring, bounds and the test-weakening check).
  */
-import { PlanSchema, planFiles as primitivePlanFiles, planParts, type Plan } from "@graphplan/primitives";
+import { parsePlan } from "@graphplan/catalog";
+import { planFiles as primitivePlanFiles, planParts, type Plan } from "@graphplan/primitives";
+import { z } from "zod";
 import type { DeepReadonly } from "./schemas.js";
 
-export { PlanSchema, type Plan };
+export type { Plan };
+
+/**
+ * A proposal's `change`: read through the plan's one front door (`parsePlan` of @graphplan/catalog), so a
+ * proposal carries a plan that would run — every step a known operator with valid params — or is refused
+ * with parsePlan's issues (what is wrong, how to fix it). Corrections parsePlan makes are kept.
+ * Code params are parsed as the kind they claim: load the plan's grammars first (`loadPlanGrammars`).
+ */
+export const PlanSchema = z
+  .unknown()
+  .transform((json, ctx): Plan => {
+    const parsed = parsePlan(json);
+    if (parsed.ok) return parsed.plan;
+    for (const issue of parsed.issues.filter((i) => i.severity === "error")) {
+      ctx.addIssue({ code: "custom", message: `${issue.step === null ? "plan" : `step ${issue.step + 1} (${issue.op})`}: ${issue.message} — ${issue.fix}`, input: json });
+    }
+    return z.NEVER;
+  })
+  .meta({ description: "A GraphPlan plan: a non-empty list of steps ({op, params}, {template, params} or {fragment, action, locator})" });
 
 /** Keys whose string values are code a step writes into a file. */
 const NEW_CODE_KEYS = new Set([

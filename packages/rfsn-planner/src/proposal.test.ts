@@ -1,6 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { loadPlanGrammars } from "@graphplan/catalog";
 import { ProposalSchema, createProposal } from "./schemas.js";
+
+beforeAll(() => loadPlanGrammars([{ op: "locate", params: { locator: { kind: "module", file: "src/shop/auth.py" } } }]));
 
 const validEdit = {
   id: "p-1",
@@ -63,7 +66,7 @@ describe("proposal validation", () => {
     expect(ProposalSchema.safeParse({ ...validEdit, target: { path: "a.py" } }).success).toBe(false);
   });
 
-  it("validates the change of edit_file with the GraphPlan PlanSchema, in both plan formats", () => {
+  it("reads the change of edit_file through parsePlan, in both plan formats: a plan that would not run is refused with parsePlan's words", () => {
     expect(ProposalSchema.safeParse({ ...validEdit, change: [] }).success).toBe(false);
     expect(ProposalSchema.safeParse({ ...validEdit, change: [{ params: {} }] }).success).toBe(false);
     expect(ProposalSchema.safeParse({ ...validEdit, change: "rewrite auth.py" }).success).toBe(false);
@@ -78,7 +81,10 @@ describe("proposal validation", () => {
       plan: [{ op: "add_guard", params: { file: "src/shop/auth.py", fn: "authenticate" } }],
     };
     expect(ProposalSchema.safeParse({ ...validEdit, change: objectFormat }).success).toBe(true);
-    expect(ProposalSchema.safeParse({ ...validEdit, change: [{ template: "guard_none", params: { var: "x" } }] }).success).toBe(true);
+    const guard = { template: "guard_clause", params: { target: { kind: "function", name: "authenticate", file: "src/shop/auth.py" }, condition: "user is None", body: "return None" } };
+    expect(ProposalSchema.safeParse({ ...validEdit, change: [guard] }).success).toBe(true);
+    const unknown = ProposalSchema.safeParse({ ...validEdit, change: [{ template: "guard_none", params: { var: "x" } }] });
+    expect(unknown.error?.issues.map((i) => [i.path, i.message])).toEqual([[["change"], expect.stringMatching(/^step 1 \(guard_none\): Unknown template 'guard_none' — valid templates: guard_clause, /)]]);
   });
 
   it("requires the per-action fields: tests and scope for run_tests, query for search_repo", () => {

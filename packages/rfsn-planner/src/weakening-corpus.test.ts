@@ -220,7 +220,10 @@ function proposal(pair: Pair) {
     expected_effect: { tests: [], behavior: "the failing test passes" },
     risk_level: "low",
     rollback_plan: `git checkout -- ${pair.path}`,
-    change: [{ op: "replace_code", params: { file: pair.path, pattern: pair.before, replacement: pair.after } }],
+    change:
+      pair.before === ""
+        ? [{ op: "create_file", params: { path: pair.path, content: pair.after } }]
+        : [{ op: "replace_code", params: { file: pair.path, pattern: pair.before, replacement: pair.after } }],
   };
 }
 

@@ -16,7 +16,7 @@ const RANK: Readonly<Record<string, number>> = {
   "@graphplan/scope": 1,
   "@graphplan/primitives": 2,
   "@graphplan/fragments": 3,
-  "@graphplan/rfsn-planner": 3,
+  "@graphplan/rfsn-planner": 5,
   "@graphplan/catalog": 4,
   "@graphplan/verifier": 5,
   "@graphplan/compiler": 5,
