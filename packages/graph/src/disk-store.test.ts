@@ -126,17 +126,35 @@ describe("GraphCache with a DiskGraphStore", () => {
     expect(store.stats.evicted).toBeGreaterThan(0);
     expect(store.size()).toBeLessThanOrEqual(maxBytes);
 
-    // A hit refreshes an entry (written more than refreshAfterMs ago): the entries read last survive the next eviction.
-    const recent = many.slice(50);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const reader = await buildStored(recent, new DiskGraphStore(dir, { maxBytes, refreshAfterMs: 10 }));
+  });
+
+  it("evicts the least recently used: a hit refreshes an entry (older than refreshAfterMs), so entries read last survive", async () => {
+    const many: SourceFile[] = Array.from({ length: 22 }, (_, i) => ({
+      path: `m/f${i + 10}.py`,
+      source: `def f${i + 10}():\n    return ${i + 10}\n\n\nclass C${i + 10}:\n    def m(self):\n        if self:\n            return ${i + 10}\n`,
+    }));
+    const probe = new DiskGraphStore(tempDir());
+    await buildStored(many.slice(0, 1), probe);
+    const maxBytes = probe.size() * 20; // 20 entries; an eviction goes down to 16
+    const dir = tempDir();
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 25));
+    // Written first, then 10 newer ones: 15 entries, under the bound. Without a refresh the first 5 would be the first evicted.
+    const [read, newer, last] = [many.slice(0, 5), many.slice(5, 15), many.slice(15)];
+    await buildStored(read, new DiskGraphStore(dir, { maxBytes }));
+    await pause();
+    await buildStored(newer, new DiskGraphStore(dir, { maxBytes }));
+    await pause();
+    const reader = await buildStored(read, new DiskGraphStore(dir, { maxBytes, refreshAfterMs: 10 }));
     expect(reader.cache.lastParsed).toEqual([]);
+    await pause();
+    // 7 more: over the bound, so the store goes down to 16 entries (at least 5 go): the least recently used, of the 10 never read again.
     const writer = new DiskGraphStore(dir, { maxBytes });
-    await buildStored(many.map((f) => ({ ...f, source: f.source + "# changed\n" })).slice(0, 5), writer);
-    expect(writer.stats.evicted).toBeGreaterThan(0);
+    await buildStored(last, writer);
+    expect(writer.stats.evicted).toBeGreaterThanOrEqual(5);
     expect(writer.size()).toBeLessThanOrEqual(maxBytes);
-    const check = await buildStored(recent, new DiskGraphStore(dir, { maxBytes }));
-    expect(check.cache.lastParsed).toEqual([]);
+    expect((await buildStored(read, new DiskGraphStore(dir))).cache.lastParsed).toEqual([]);
+    expect((await buildStored(last, new DiskGraphStore(dir))).cache.lastParsed).toEqual([]);
+    expect((await buildStored(newer, new DiskGraphStore(dir))).cache.lastParsed.length).toBe(writer.stats.evicted);
   });
 
   it("on a directory that did not exist, reads nothing while it builds, then reads what it wrote in the next build", async () => {
