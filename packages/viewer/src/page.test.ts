@@ -118,7 +118,7 @@ describe("the run page", () => {
 
     // `[`: the version before, which failed: its issue is pinned to its second step, not the first.
     await page.keyboard.press("[");
-    expect(await page.getByTestId("plan-meta").innerText()).toMatch(/Version 1 of 2 .*1 verifier error/);
+    await expect.poll(() => page.getByTestId("plan-meta").innerText()).toMatch(/Version 1 of 2 .*1 verifier error/);
     expect(await page.locator("li.step[data-step='1'] [data-testid=issue]").innerText()).toContain(PINNED_ISSUE);
     expect(await page.locator("li.step[data-step='0'] [data-testid=issue]").count()).toBe(0);
     // `]` again: the changes from version 1 are shown side by side.
@@ -129,14 +129,14 @@ describe("the run page", () => {
 
     // n / p walk the steps.
     await page.keyboard.press("n");
-    expect(await page.locator("li.step.selected").getAttribute("data-step")).toBe("0");
+    await expect.poll(() => page.locator("li.step.selected").getAttribute("data-step")).toBe("0");
     await page.keyboard.press("n");
-    expect(await page.locator("li.step.selected").getAttribute("data-step")).toBe("1");
+    await expect.poll(() => page.locator("li.step.selected").getAttribute("data-step")).toBe("1");
     const shot = await page.locator("li.step.selected").screenshot({ path: join(SHOTS, "step-issue.png") });
     const { has } = await screenshotColours(shot, [255, 235, 233]);
     expect(has, "the error's background (#ffebe9) is on the step's screenshot").toBe(true);
     await page.keyboard.press("p");
-    expect(await page.locator("li.step.selected").getAttribute("data-step")).toBe("0");
+    await expect.poll(() => page.locator("li.step.selected").getAttribute("data-step")).toBe("0");
     expect(elsewhere).toEqual([]);
   });
 
