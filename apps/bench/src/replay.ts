@@ -9,10 +9,10 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildGraph, grammarsFor, loadGrammars } from "@graphplan/graph";
 import { OPERATOR_BY_NAME, stepLabel, type Plan, type Step } from "@graphplan/primitives";
-import { applyPlan, Workspace, type StepFailed } from "@graphplan/runtime";
-import { detectTier, isStepError, parsePlan } from "@graphplan/catalog";
+import { applyPlan, stepCauseTag, Workspace, type StepFailed } from "@graphplan/runtime";
+import { detectTier, parsePlan } from "@graphplan/catalog";
 import { renderIssue, verifyPlan } from "@graphplan/verifier";
-import { changedBytes, compile, CompileError, gitDiff, parseUnifiedDiff, PatchError, postImages, preImagePaths, type CompiledPlan, type FilePatch, type Tier } from "@graphplan/compiler";
+import { changedBytes, compile, gitDiff, isCompilerError, parseUnifiedDiff, postImages, preImagePaths, type CompiledPlan, type FilePatch, type Tier } from "@graphplan/compiler";
 import { Effect, Result } from "effect";
 import type { DatasetLine } from "./dataset.js";
 import { GitObjectReader, gitApplyCheck, MissingBlob, NotText, repositoryPath, UnknownRepository } from "./git.js";
@@ -102,10 +102,7 @@ async function execute(
 }
 
 /** Why a step failed, for the report's cause: the step's own tagged error (a primitive's, a template's), or a bug's name. */
-function stepCause(failure: StepFailed): string {
-  const cause = failure.cause;
-  return isStepError(cause) ? cause._tag : cause instanceof Error ? cause.name : failure._tag;
-}
+const stepCause = (failure: StepFailed): string => stepCauseTag(failure.cause);
 
 /** How many times a plan is recompiled after the verifier rejected some of its steps. */
 const MAX_REVISIONS = 4;
@@ -202,10 +199,14 @@ export async function replayInstance(line: DatasetLine, repos: Repositories, opt
       compiled = compile(pre, instance.patch, { banned, trustForecast });
     } catch (error) {
       phase("compile");
-      if (error instanceof CompileError) return finish(stats, failure("compile_error", error.cause_, error.message));
-      if (error instanceof PatchError) return finish(stats, failure("input_error", "patch_does_not_apply", error.message));
       // Not one of the compiler's errors: a bug, reported with its stack.
-      return finish(stats, failure("compile_error", error instanceof Error ? error.name : "unknown", (error as Error).stack ?? String(error)));
+      if (!isCompilerError(error)) return finish(stats, failure("compile_error", error instanceof Error ? error.name : "unknown", (error as Error).stack ?? String(error)));
+      switch (error._tag) {
+        case "CompileError":
+          return finish(stats, failure("compile_error", error.cause_, error.message));
+        case "PatchError":
+          return finish(stats, failure("input_error", "patch_does_not_apply", error.message));
+      }
     }
     phase("compile");
     const planText = `${JSON.stringify(compiled.plan, null, 2)}\n`;

@@ -21,7 +21,7 @@ import { GitObjectReader, readDataset, repositoryPath } from "@graphplan/bench";
 import { compile, parseUnifiedDiff, postImages, preImagePaths } from "@graphplan/compiler";
 import { buildGraph, detectLanguage, loadGrammars, type Graph, type LanguageId } from "@graphplan/graph";
 import * as Primitives from "@graphplan/primitives";
-import { PlanSchema, PlanSession, type Plan, type Step } from "@graphplan/primitives";
+import { PlanSession, type Plan, type Step } from "@graphplan/primitives";
 import { applyPlan, Workspace } from "@graphplan/runtime";
 import * as Templates from "@graphplan/catalog";
 import { formalHandlers } from "@graphplan/catalog";
@@ -36,6 +36,8 @@ const normalize = (Templates as unknown as { normalizePlan?: Normalizer }).norma
 type Parser = (json: unknown, options: { root: string }) => { ok: true; plan: unknown; warnings: readonly { message: string }[] } | { ok: false; issues: readonly { step: number | null; op: string; severity: string; message: string; fix: string }[] };
 const parsePlan = (Templates as unknown as { parsePlan?: Parser }).parsePlan;
 /** CPython's indentation rules in TypeScript, when the build has them: run on every pre-image, they must flag none. */
+/** Older builds' loose plan schema (the CLI's second pass before parsePlan was the one front door). */
+const legacyPlanSchema = (Primitives as unknown as { PlanSchema?: { safeParse(json: unknown): { success: true; data: Plan } | { success: false; error: { issues: unknown } } } }).PlanSchema;
 const indentProblems = (Primitives as unknown as { pythonIndentProblems?: (source: string) => unknown[] }).pythonIndentProblems;
 
 /** The CLI's first zod issue: the branch of a union that got furthest. */
@@ -65,12 +67,15 @@ export async function applyLikeCli(raw: unknown, files: ReadonlyMap<string, stri
     json = n.plan;
     notes.push(...n.corrections.map((c) => c.message));
   }
-  const parsed = PlanSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = firstIssue(parsed.error.issues as never);
-    return { ok: false, message: `not a valid plan: ${issue.path.length ? `plan.${issue.path.join(".")}` : "the plan"}: ${issue.message}` };
+  let plan = json as Plan;
+  if (!parsePlan && legacyPlanSchema) {
+    const parsed = legacyPlanSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = firstIssue(parsed.error.issues as never);
+      return { ok: false, message: `not a valid plan: ${issue.path.length ? `plan.${issue.path.join(".")}` : "the plan"}: ${issue.message}` };
+    }
+    plan = parsed.data;
   }
-  const plan = parsed.data;
   const verdict = await verifyPlan(plan, files, graph, { handlers: formalHandlers, root: ROOT } as Parameters<typeof verifyPlan>[3]);
   const outside = (p: string): boolean => p.startsWith("/") || p.split("/").includes("..");
   if (!verdict.passed && !verdict.issues.some((i) => i.severity === "error" && (((i as { check?: string }).check ?? (i as { layer?: string }).layer) === "plan" || (i.file !== undefined && outside(i.file))))) {

@@ -3,7 +3,7 @@
  * handlers that run them inside primitives' `runPlan` (one all-or-nothing plan execution for
  * every tier), and a standalone executor for one step.
  */
-import { detectLanguage, withTree } from "@graphplan/graph";
+import { detectLanguage, withTree, TaggedError } from "@graphplan/graph";
 import { LocatorSchema } from "@graphplan/locators";
 import { fragmentEdit, validateFragment, FragmentInvalid, closest, isFragmentLanguage, pythonProblems, type FragmentIssue, type PlaceAction } from "@graphplan/fragments";
 import {
@@ -15,6 +15,7 @@ import {
   type HandlerContext,
   type RunOptions,
   type RunResult,
+  type Plan,
   type Step,
   type StepHandler,
 } from "@graphplan/primitives";
@@ -60,8 +61,7 @@ function suggestTemplate(name: string): string | undefined {
 }
 
 /** A `{template}` step names no template. */
-export class UnknownTemplate extends Error {
-  readonly _tag = "UnknownTemplate";
+export class UnknownTemplate extends TaggedError("UnknownTemplate") {
   constructor(
     readonly template: string,
     readonly suggestion: string | undefined,
@@ -275,7 +275,7 @@ export const formalHandlers: Readonly<Record<string, StepHandler>> = {
 };
 
 /** `runPlan` with {@link formalHandlers} (and any extra handlers). Files as a Map or a plain object. */
-export function runFormalPlan(plan: unknown, files: Files, options: RunOptions = {}): RunResult {
+export function runFormalPlan(plan: Plan, files: Files, options: RunOptions = {}): RunResult {
   return runPlan(plan, fileMap(files), { ...options, handlers: { ...formalHandlers, ...(options.handlers ?? {}) } });
 }
 
@@ -288,15 +288,15 @@ export interface StepOutcome {
 }
 
 /**
- * Runs one step of any tier on in-memory files (tier 0 through runPlan). Throws the step's
+ * Runs one parsed step of any tier on in-memory files (tier 0 through runPlan). Throws the step's
  * tagged error when it fails; the input is never modified.
  */
-export function executeStep(step: unknown, files: Files): StepOutcome {
+export function executeStep(step: Step, files: Files): StepOutcome {
   const tier = detectTier(step);
   const all = fileMap(files);
   if (tier === 0) {
     const result = runPlan([step], all, { handlers: formalHandlers });
-    if (!result.ok) throw result.error instanceof Error && "cause" in result.error && result.error.cause instanceof Error ? result.error.cause : result.error;
+    if (!result.ok) throw result.error._tag === "StepFailed" ? result.error.cause : result.error;
     return { tier, files: result.files, changed: result.changed };
   }
   const ws = new Workspace(all);

@@ -15,6 +15,6 @@ export { normalizePlan } from "./normalize.js";
 export type { PlanCorrection, NormalizeOptions } from "./normalize.js";
 export { SYNONYMS, synonymOf } from "./synonyms.js";
 export { isStepError } from "./step-error.js";
-export type { StepError } from "./step-error.js";
+export type { StepError, CatalogError } from "./step-error.js";
 export { parsePlan, parsePlanSteps, planOf, planIntegrity, loadPlanGrammars, stepKey, didYouMean } from "./parse.js";
 export type { PlanIssue, ParsePlanOptions, ParsedPlan, PlanSteps, StepParse } from "./parse.js";

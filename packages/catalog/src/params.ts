@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { LocatorSchema, SexpLocatorSchema, StructuredLocatorSchema } from "@graphplan/locators";
 import { checkCode, closest, codeKindOf, isCodeLanguage, type CodeKind } from "@graphplan/fragments";
-import { detectLanguage, type LanguageId } from "@graphplan/graph";
+import { detectLanguage, type LanguageId, TaggedError } from "@graphplan/graph";
 
 export const PARAM_KINDS = ["identifier", "expression", "statements", "type", "locator", "string", "boolean", "order", "choice", "files"] as const;
 export type ParamKind = (typeof PARAM_KINDS)[number];
@@ -70,8 +70,7 @@ export interface ParamIssue {
 }
 
 /** A tier 1/2 step's parameters are wrong; `issues` names every wrong parameter. */
-export class ParamsInvalid extends Error {
-  readonly _tag = "ParamsInvalid";
+export class ParamsInvalid extends TaggedError("ParamsInvalid") {
   constructor(
     readonly op: string,
     readonly issues: readonly ParamIssue[],

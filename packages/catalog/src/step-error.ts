@@ -3,16 +3,15 @@
  * primitives' `RunError`s and what fragments, surgery and templates add. Switch over `_tag`
  * exhaustively; `isStepError` tells these from a bug.
  */
-import { FragmentInvalid, FragmentLanguageUnsupported } from "@graphplan/fragments";
+import { isFragmentError, type FragmentError } from "@graphplan/fragments";
+import { errorGuard } from "@graphplan/graph";
 import { isRunError, type RunError } from "@graphplan/primitives";
 import { UnknownTemplate } from "./execute.js";
 import { ParamsInvalid } from "./params.js";
 import { BindingNotFound, NameCollision } from "./surgery/rename.js";
 import { LanguageNotSupported, TransformBrokeSyntax, TransformRejected } from "./workspace.js";
 
-const FORMAL_ERRORS = [
-  FragmentInvalid,
-  FragmentLanguageUnsupported,
+const CATALOG_ERRORS = [
   UnknownTemplate,
   ParamsInvalid,
   BindingNotFound,
@@ -22,6 +21,10 @@ const FORMAL_ERRORS = [
   TransformRejected,
 ] as const;
 
-export type StepError = RunError | InstanceType<(typeof FORMAL_ERRORS)[number]>;
+/** The catalog's own errors (surgery, templates, their params). */
+export type CatalogError = InstanceType<(typeof CATALOG_ERRORS)[number]>;
+const isCatalogError: (error: unknown) => error is CatalogError = errorGuard(...CATALOG_ERRORS);
 
-export const isStepError = (error: unknown): error is StepError => isRunError(error) || FORMAL_ERRORS.some((c) => error instanceof c);
+export type StepError = RunError | FragmentError | CatalogError;
+
+export const isStepError = (error: unknown): error is StepError => isRunError(error) || isFragmentError(error) || isCatalogError(error);

@@ -4,7 +4,7 @@
  * the workspace parses and frees them. Edits of one step refer to the texts the step started
  * from. Pure: no fs.
  */
-import { detectFileLanguage, parse, syntaxErrors, withTree, type LanguageId, type Node, type Tree } from "@graphplan/graph";
+import { detectFileLanguage, parse, syntaxErrors, withTree, type LanguageId, type Node, type Tree, TaggedError } from "@graphplan/graph";
 import { resolveOne } from "@graphplan/locators";
 import { applyEdits, errorSpans, newSyntaxErrors, FileNotInPlan, type Edit, type HandlerContext, type ParsedDoc } from "@graphplan/primitives";
 
@@ -16,8 +16,7 @@ export function fileMap(files: Files): Map<string, string> {
 }
 
 /** The file is not a language the operator supports. */
-export class LanguageNotSupported extends Error {
-  readonly _tag = "LanguageNotSupported";
+export class LanguageNotSupported extends TaggedError("LanguageNotSupported") {
   constructor(
     readonly file: string,
     readonly op: string,
@@ -29,8 +28,7 @@ export class LanguageNotSupported extends Error {
 }
 
 /** The operator's own precondition failed (not a locator or parameter problem); says what to do instead. */
-export class TransformRejected extends Error {
-  readonly _tag = "TransformRejected";
+export class TransformRejected extends TaggedError("TransformRejected") {
   constructor(
     readonly op: string,
     readonly file: string,
@@ -41,8 +39,7 @@ export class TransformRejected extends Error {
 }
 
 /** The transform's result does not parse; nothing was changed. */
-export class TransformBrokeSyntax extends Error {
-  readonly _tag = "TransformBrokeSyntax";
+export class TransformBrokeSyntax extends TaggedError("TransformBrokeSyntax") {
   constructor(
     readonly op: string,
     readonly file: string,

@@ -12,7 +12,7 @@
  * (the text after the earlier steps), so every accepted step is known to produce the expected
  * bytes; locators are computed on that current text too.
  */
-import { codeEnd, detectFileLanguage, LANGUAGES, parse, type LanguageId } from "@graphplan/graph";
+import { codeEnd, detectFileLanguage, LANGUAGES, parse, type LanguageId, errorGuard, TaggedError } from "@graphplan/graph";
 import {
   applyEdits,
   MUTATORS,
@@ -31,7 +31,7 @@ import type { Node, Tree } from "web-tree-sitter";
 import { forecastFormal } from "./forecast.js";
 import { locatorLabel, locatorsFor, type LocateContext } from "./locate.js";
 import { predictDelete, predictInsertAfter, predictInsertBefore, predictReplace } from "./predict.js";
-import { parseUnifiedDiff, postImages } from "./patch.js";
+import { parseUnifiedDiff, PatchError, postImages } from "./patch.js";
 import { suggesters } from "./suggest.js";
 import type { Candidate, ChangeView, Suggester } from "./view.js";
 import { diffTrees, type Change, type NodeRef } from "./treediff.js";
@@ -46,8 +46,7 @@ function advance(tree: Tree, source: string, edits: readonly Edit[], next: strin
 }
 
 /** The diff cannot be compiled into a plan (a file the engine cannot edit, or no exact step). */
-export class CompileError extends Error {
-  readonly _tag = "CompileError";
+export class CompileError extends TaggedError("CompileError") {
   constructor(
     readonly file: string | undefined,
     readonly cause_: string,
@@ -56,6 +55,10 @@ export class CompileError extends Error {
     super(`${file ? `${file}: ` : ""}${detail}`);
   }
 }
+
+/** Every error of the compiler: a diff it cannot read or apply, a change it cannot compile. */
+export type CompilerError = CompileError | PatchError;
+export const isCompilerError: (error: unknown) => error is CompilerError = errorGuard(CompileError, PatchError);
 
 
 /** Tier of a step: 0 primitives/composed, 1 surgery, 2 templates, 3 fragments; legacy is tier 0 too. */

@@ -2,11 +2,11 @@
  * Unified diffs, through jsdiff: which files a gold patch touches, its post-image computed in
  * memory from the pre-image, the bytes it changes, and the `diff --git` patch of an execution.
  */
+import { TaggedError } from "@graphplan/graph";
 import { applyPatch, formatPatch, parsePatch, type StructuredPatch, structuredPatch } from "diff";
 
 /** The patch could not be read, or does not apply to the pre-image. */
-export class PatchError extends Error {
-  readonly _tag = "PatchError";
+export class PatchError extends TaggedError("PatchError") {
   constructor(
     readonly file: string | undefined,
     readonly reason: string,

@@ -1,6 +1,7 @@
 /**
  * A validated fragment placed at a resolved node: the pure core of `execute_fragment`.
  */
+import { errorGuard, TaggedError } from "@graphplan/graph";
 import type { LanguageId, Node } from "@graphplan/graph";
 import { indentUnit, type Edit } from "@graphplan/primitives";
 import type { CodeLanguage } from "./code.js";
@@ -10,8 +11,7 @@ import { FRAGMENT_LANGUAGE, serialize } from "./languages.js";
 import { FragmentInvalid, validateFragment } from "./validate.js";
 
 /** Fragments are written in Python, JavaScript, TypeScript, Java and Go; the target file was another language. */
-export class FragmentLanguageUnsupported extends Error {
-  readonly _tag = "FragmentLanguageUnsupported";
+export class FragmentLanguageUnsupported extends TaggedError("FragmentLanguageUnsupported") {
   constructor(
     readonly file: string,
     readonly language: LanguageId | undefined,
@@ -21,6 +21,10 @@ export class FragmentLanguageUnsupported extends Error {
     );
   }
 }
+
+/** Every error of the fragments package. */
+export type FragmentError = FragmentInvalid | FragmentLanguageUnsupported;
+export const isFragmentError: (error: unknown) => error is FragmentError = errorGuard(FragmentInvalid, FragmentLanguageUnsupported);
 
 /** Whether fragments are written in `language` (it has an entry in {@link FRAGMENT_LANGUAGE}). */
 export const isFragmentLanguage = (language: LanguageId | undefined): language is CodeLanguage => language !== undefined && Object.hasOwn(FRAGMENT_LANGUAGE, language);

@@ -8,6 +8,7 @@ export { checkCode, dedent, pythonProblems, isCodeLanguage } from "./code.js";
 export type { CodeKind, CodeCheck, CodeLanguage } from "./code.js";
 export { placeBlock, reindent, nodeBlock, statementOf, isDefinition, definitionGap } from "./place.js";
 export type { PlaceAction, PlaceOptions } from "./place.js";
-export { fragmentEdit, FragmentLanguageUnsupported, isFragmentLanguage } from "./edit.js";
+export { fragmentEdit, FragmentLanguageUnsupported, isFragmentError, isFragmentLanguage } from "./edit.js";
+export type { FragmentError } from "./edit.js";
 export { executeFragment } from "./execute.js";
 export type { FragmentStep, FragmentResult } from "./execute.js";

@@ -3,6 +3,7 @@
  * ones, right JSON types), each code-valued property parses as the code kind it holds, and
  * children are allowed for the parent and in order. All issues are collected, each with a path.
  */
+import { TaggedError } from "@graphplan/graph";
 import type { z } from "zod";
 import { distance } from "fastest-levenshtein";
 import { checkCode, type CodeKind, type CodeLanguage } from "./code.js";
@@ -18,8 +19,7 @@ export interface FragmentIssue {
 }
 
 /** A fragment that cannot be serialized as written; `issues` says every problem and where. */
-export class FragmentInvalid extends Error {
-  readonly _tag = "FragmentInvalid";
+export class FragmentInvalid extends TaggedError("FragmentInvalid") {
   constructor(readonly issues: readonly FragmentIssue[]) {
     super(`The fragment is invalid:\n${issues.map((i) => `- ${i.path || "(root)"}: ${i.message}`).join("\n")}`);
   }

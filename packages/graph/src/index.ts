@@ -2,7 +2,10 @@ export { LANGUAGES, LANGUAGE_IDS, SUPPORTED_EXTENSIONS, detectLanguage } from ".
 export { moduleMayDenote, moduleCandidates, candidatesDenote, pathStem } from "./modules.js";
 export type { ModuleCandidates } from "./modules.js";
 export type { LanguageId, LanguageSpec, SymbolKind, DefinitionRule } from "./languages.js";
-export { GrammarNotLoaded, isLoaded, loadGrammars, parse, withTree, grammar } from "./parser.js";
+export type { GraphError } from "./parser.js";
+export { TaggedError, errorGuard } from "./tagged-error.js";
+export type { Tagged, TaggedClass } from "./tagged-error.js";
+export { GrammarNotLoaded, isGraphError, isLoaded, loadGrammars, parse, withTree, grammar } from "./parser.js";
 export { syntaxErrors, codeEnd, inStringOrComment, childrenBetween } from "./syntax.js";
 export type { SyntaxError, NodeEnd } from "./syntax.js";
 export { GraphSchema, buildGraph, GraphCache, EXTRACTOR_VERSION, storeKey, toStored, fromStored, blankMacros, detectFileLanguage, graphOfFile, graphOfTree, mergeGraphs, languagesOf, grammarsFor } from "./graph.js";

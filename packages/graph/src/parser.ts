@@ -5,16 +5,20 @@
 import { createRequire } from "node:module";
 import { Language, Parser, type Tree } from "web-tree-sitter";
 import { LANGUAGE_IDS, LANGUAGES, type LanguageId } from "./languages.js";
+import { errorGuard, TaggedError } from "./tagged-error.js";
 
 const require = createRequire(import.meta.url);
 
 /** `parse` was called for a language whose grammar has not been loaded. */
-export class GrammarNotLoaded extends Error {
-  readonly _tag = "GrammarNotLoaded";
+export class GrammarNotLoaded extends TaggedError("GrammarNotLoaded") {
   constructor(readonly language: LanguageId) {
     super(`The ${language} grammar is not loaded: call \`await loadGrammars()\` once before parsing.`);
   }
 }
+
+/** Every error of the graph package. */
+export type GraphError = GrammarNotLoaded;
+export const isGraphError = errorGuard(GrammarNotLoaded);
 
 const languages = new Map<LanguageId, Language>();
 const parsers = new Map<LanguageId, Parser>();

@@ -1,4 +1,5 @@
 /** Tagged locator errors. Each message says what was wrong and how to fix the locator. */
+import { errorGuard, TaggedError } from "@graphplan/graph";
 import type { Locator } from "./schema.js";
 
 /** A node the locator might have meant, offered when nothing matched. */
@@ -21,8 +22,7 @@ export interface Match {
 
 const show = (locator: unknown): string => JSON.stringify(locator);
 
-export class LocatorNotFound extends Error {
-  readonly _tag = "LocatorNotFound";
+export class LocatorNotFound extends TaggedError("LocatorNotFound") {
   constructor(
     readonly file: string,
     readonly locator: Locator | Record<string, unknown>,
@@ -37,8 +37,7 @@ export class LocatorNotFound extends Error {
   }
 }
 
-export class LocatorAmbiguous extends Error {
-  readonly _tag = "LocatorAmbiguous";
+export class LocatorAmbiguous extends TaggedError("LocatorAmbiguous") {
   constructor(
     readonly file: string,
     readonly locator: Locator | Record<string, unknown>,
@@ -52,8 +51,7 @@ export class LocatorAmbiguous extends Error {
   }
 }
 
-export class InvalidQuery extends Error {
-  readonly _tag = "InvalidQuery";
+export class InvalidQuery extends TaggedError("InvalidQuery") {
   constructor(
     readonly file: string,
     readonly query: string,
@@ -63,8 +61,7 @@ export class InvalidQuery extends Error {
   }
 }
 
-export class UnknownKind extends Error {
-  readonly _tag = "UnknownKind";
+export class UnknownKind extends TaggedError("UnknownKind") {
   constructor(
     readonly file: string,
     readonly kind: string,
@@ -79,8 +76,7 @@ export class UnknownKind extends Error {
 }
 
 /** The locator is not a valid locator at all (fails the schema). */
-export class InvalidLocator extends Error {
-  readonly _tag = "InvalidLocator";
+export class InvalidLocator extends TaggedError("InvalidLocator") {
   constructor(
     readonly locator: unknown,
     readonly issues: readonly string[],
@@ -91,5 +87,4 @@ export class InvalidLocator extends Error {
 
 export type LocatorError = LocatorNotFound | LocatorAmbiguous | InvalidQuery | UnknownKind | InvalidLocator;
 
-export const isLocatorError = (e: unknown): e is LocatorError =>
-  e instanceof LocatorNotFound || e instanceof LocatorAmbiguous || e instanceof InvalidQuery || e instanceof UnknownKind || e instanceof InvalidLocator;
+export const isLocatorError: (error: unknown) => error is LocatorError = errorGuard(LocatorNotFound, LocatorAmbiguous, InvalidQuery, UnknownKind, InvalidLocator);

@@ -2,7 +2,7 @@
  * One primitive on one document, for callers outside a plan (runtime, fragments, templates):
  * parse, compute the edits, check them, return values. Errors are returned, not thrown.
  */
-import { withTree } from "@graphplan/graph";
+import { errorGuard, withTree } from "@graphplan/graph";
 import { isLocatorError, type LocatorError } from "@graphplan/locators";
 import type { Edit } from "./edits.js";
 import { OverlappingEdits, EditOutOfRange } from "./edits.js";
@@ -20,14 +20,8 @@ export type PrimitiveError =
   | OverlappingEdits
   | EditOutOfRange;
 
-const isPrimitiveError = (e: unknown): e is PrimitiveError =>
-  isLocatorError(e) ||
-  e instanceof InvalidParams ||
-  e instanceof PreconditionFailed ||
-  e instanceof PostconditionFailed ||
-  e instanceof UnknownOperator ||
-  e instanceof OverlappingEdits ||
-  e instanceof EditOutOfRange;
+const isOwnError = errorGuard(InvalidParams, PreconditionFailed, PostconditionFailed, UnknownOperator, OverlappingEdits, EditOutOfRange);
+const isPrimitiveError = (e: unknown): e is PrimitiveError => isLocatorError(e) || isOwnError(e);
 
 function validated(name: string, params: unknown): Record<string, unknown> {
   if (!(MUTATORS as readonly string[]).includes(name) && name !== "locate" && name !== "locate_region") {

@@ -1,4 +1,5 @@
 /** Edits are values: a UTF-16 range of the old text and the text that replaces it. */
+import { TaggedError } from "@graphplan/graph";
 
 export interface Edit {
   /** UTF-16 offset (JS string index; web-tree-sitter's `startIndex`) where the replaced range starts. */
@@ -9,8 +10,7 @@ export interface Edit {
 }
 
 /** Two edits of one application touch the same text. */
-export class OverlappingEdits extends Error {
-  readonly _tag = "OverlappingEdits";
+export class OverlappingEdits extends TaggedError("OverlappingEdits") {
   constructor(
     readonly first: Edit,
     readonly second: Edit,
@@ -22,8 +22,7 @@ export class OverlappingEdits extends Error {
 }
 
 /** An edit's range is not inside the text it is applied to. */
-export class EditOutOfRange extends Error {
-  readonly _tag = "EditOutOfRange";
+export class EditOutOfRange extends TaggedError("EditOutOfRange") {
   constructor(
     readonly edit: Edit,
     readonly length: number,

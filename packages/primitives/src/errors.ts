@@ -1,4 +1,5 @@
 /** Tagged errors of primitives, operators and plans. Each says what to fix. */
+import { TaggedError } from "@graphplan/graph";
 import type { Edit } from "./edits.js";
 
 export interface SyntaxProblem {
@@ -10,8 +11,7 @@ export interface SyntaxProblem {
 }
 
 /** The edit would add a syntax error (or break another postcondition); the file is left as it was. */
-export class PostconditionFailed extends Error {
-  readonly _tag = "PostconditionFailed";
+export class PostconditionFailed extends TaggedError("PostconditionFailed") {
   constructor(
     readonly file: string,
     readonly op: string,
@@ -26,8 +26,7 @@ export class PostconditionFailed extends Error {
   }
 }
 
-export class InvalidParams extends Error {
-  readonly _tag = "InvalidParams";
+export class InvalidParams extends TaggedError("InvalidParams") {
   constructor(
     readonly op: string,
     readonly issues: readonly string[],
@@ -36,8 +35,7 @@ export class InvalidParams extends Error {
   }
 }
 
-export class UnknownOperator extends Error {
-  readonly _tag = "UnknownOperator";
+export class UnknownOperator extends TaggedError("UnknownOperator") {
   constructor(
     readonly op: string,
     /** Valid operator names, closest to `op` first. */
@@ -47,8 +45,7 @@ export class UnknownOperator extends Error {
   }
 }
 
-export class FileNotInPlan extends Error {
-  readonly _tag = "FileNotInPlan";
+export class FileNotInPlan extends TaggedError("FileNotInPlan") {
   constructor(
     readonly file: string,
     readonly known: readonly string[],
@@ -60,8 +57,7 @@ export class FileNotInPlan extends Error {
 }
 
 /** create_file or rename_file onto a path that exists (in the workspace, or made by an earlier step). */
-export class FileExists extends Error {
-  readonly _tag = "FileExists";
+export class FileExists extends TaggedError("FileExists") {
   constructor(
     readonly file: string,
     readonly op: string,
@@ -71,8 +67,7 @@ export class FileExists extends Error {
 }
 
 /** A step names a file that an earlier step deleted or renamed away. */
-export class FileDeleted extends Error {
-  readonly _tag = "FileDeleted";
+export class FileDeleted extends TaggedError("FileDeleted") {
   constructor(
     readonly file: string,
     /** The 0-based index of the step that deleted it; the message numbers it from 1. */
@@ -82,16 +77,14 @@ export class FileDeleted extends Error {
   }
 }
 
-export class UnsupportedLanguage extends Error {
-  readonly _tag = "UnsupportedLanguage";
+export class UnsupportedLanguage extends TaggedError("UnsupportedLanguage") {
   constructor(readonly file: string) {
     super(`${file}: GraphPlan cannot parse this kind of file; AST operators need a file of one of its 11 grammars.`);
   }
 }
 
 /** A precondition of an operator that is not about locating a node. */
-export class PreconditionFailed extends Error {
-  readonly _tag = "PreconditionFailed";
+export class PreconditionFailed extends TaggedError("PreconditionFailed") {
   constructor(
     readonly file: string,
     readonly op: string,
@@ -110,8 +103,7 @@ export interface SimilarLine {
 }
 
 /** A legacy operator's pattern is not in the file, even approximately. */
-export class PatternNotFound extends Error {
-  readonly _tag = "PatternNotFound";
+export class PatternNotFound extends TaggedError("PatternNotFound") {
   constructor(
     readonly file: string,
     readonly op: string,
@@ -133,8 +125,7 @@ export class PatternNotFound extends Error {
  * A text pattern matches several places equally well (in its best layer): the operator refuses
  * to choose and lists them with their lines.
  */
-export class PatternAmbiguous extends Error {
-  readonly _tag = "PatternAmbiguous";
+export class PatternAmbiguous extends TaggedError("PatternAmbiguous") {
   constructor(
     readonly pattern: string,
     readonly layer: string,
@@ -157,8 +148,7 @@ export class PatternAmbiguous extends Error {
   }
 }
 
-export class LineOutOfRange extends Error {
-  readonly _tag = "LineOutOfRange";
+export class LineOutOfRange extends TaggedError("LineOutOfRange") {
   constructor(
     readonly file: string,
     readonly op: string,
@@ -170,8 +160,7 @@ export class LineOutOfRange extends Error {
 }
 
 /** A `$name` in a DSL step or condition that no parameter or bound variable defines. */
-export class UnresolvedVariable extends Error {
-  readonly _tag = "UnresolvedVariable";
+export class UnresolvedVariable extends TaggedError("UnresolvedVariable") {
   constructor(
     readonly variable: string,
     readonly known: readonly string[],
@@ -180,8 +169,7 @@ export class UnresolvedVariable extends Error {
   }
 }
 
-export class InvalidCondition extends Error {
-  readonly _tag = "InvalidCondition";
+export class InvalidCondition extends TaggedError("InvalidCondition") {
   constructor(
     readonly condition: string,
     readonly detail: string,
@@ -190,22 +178,13 @@ export class InvalidCondition extends Error {
   }
 }
 
-export class InvalidPlan extends Error {
-  readonly _tag = "InvalidPlan";
-  constructor(readonly issues: readonly string[]) {
-    super(`Not a valid plan: ${issues.join("; ")}. A plan is a non-empty array of {"op", "params"} steps, or {"define_operators": [...], "plan": [...]}.`);
-  }
-}
-
-export class OperatorRedefined extends Error {
-  readonly _tag = "OperatorRedefined";
+export class OperatorRedefined extends TaggedError("OperatorRedefined") {
   constructor(readonly op: string) {
     super(`define_operators: "${op}" is already an operator (or defined twice); give the custom operator another name.`);
   }
 }
 
-export class RecursionLimit extends Error {
-  readonly _tag = "RecursionLimit";
+export class RecursionLimit extends TaggedError("RecursionLimit") {
   constructor(
     readonly op: string,
     readonly depth: number,
@@ -219,8 +198,7 @@ export class RecursionLimit extends Error {
  * in the plan (0-based, as `failedStep`); the message numbers steps from 1 ("Step 1" is the
  * first step), as `graphplan apply` and the verifier's messages do.
  */
-export class StepFailed extends Error {
-  readonly _tag = "StepFailed";
+export class StepFailed extends TaggedError("StepFailed") {
   constructor(
     readonly step: number,
     readonly op: string,

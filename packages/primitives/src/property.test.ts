@@ -68,14 +68,16 @@ const goodStepArb = (file: string) =>
     { op: "rename_symbol", params: { file, old_name: "total", new_name: "sum3" } },
   );
 
-/** A structurally random mutation of a step: drop or retype a field. */
+/**
+ * A random mutation of a step that keeps the plan's type (runPlan takes a parsed plan; what parsePlan
+ * refuses is the catalog's to test): drop the params, make the locator anything, rename the operator.
+ */
 const mutate = (step: Record<string, unknown>) =>
   fc.oneof(
     fc.constant(step),
-    fc.constant({ ...step, params: undefined }),
-    fc.constant({ op: step.op }),
+    fc.constant({ op: step.op, params: {} }),
     fc.anything().map((v) => ({ ...step, params: { ...(step.params as object), locator: v } })),
-    fc.anything().map((v) => ({ ...step, op: v })),
+    fc.string().map((v) => ({ ...step, op: v })),
   );
 
 const planArb = fc
@@ -106,7 +108,7 @@ test("random and mutated plans: success with clean files, or every file byte-ide
   let successes = 0;
   let failures = 0;
   fc.assert(
-    fc.property(fc.oneof(planArb, fc.anything(), planArb.map((steps) => ({ define_operators: [], plan: steps }))), (plan) => {
+    fc.property(fc.oneof(planArb, planArb.map((steps) => ({ define_operators: [], plan: steps }))), (plan) => {
       const input = new Map(FIXTURES);
       const result = runPlan(plan, input);
       if (result.ok) {
@@ -117,7 +119,7 @@ test("random and mutated plans: success with clean files, or every file byte-ide
       } else {
         failures++;
         for (const [file, text] of FIXTURES) expect(result.files.get(file)).toBe(text);
-        expect(result.error._tag).toMatch(/StepFailed|InvalidPlan|OperatorRedefined/);
+        expect(result.error._tag).toMatch(/StepFailed|OperatorRedefined/);
         // Every failure is a tagged error that says what to fix, never a stray exception.
         if (result.error._tag === "StepFailed") expect((result.error.cause as { _tag?: string })._tag).toBeTruthy();
       }

@@ -2,7 +2,7 @@
  * Every error a step can fail with in the primitives' runner (before any handler): the one type
  * callers switch over, exhaustively, instead of matching `_tag` strings through casts.
  */
-import { GrammarNotLoaded } from "@graphplan/graph";
+import { errorGuard, isGraphError, type GraphError } from "@graphplan/graph";
 import { isLocatorError, type LocatorError } from "@graphplan/locators";
 import { EditOutOfRange, OverlappingEdits } from "./edits.js";
 import {
@@ -11,7 +11,6 @@ import {
   FileNotInPlan,
   InvalidCondition,
   InvalidParams,
-  InvalidPlan,
   LineOutOfRange,
   OperatorRedefined,
   PatternAmbiguous,
@@ -24,8 +23,7 @@ import {
   UnsupportedLanguage,
 } from "./errors.js";
 
-const RUN_ERRORS = [
-  GrammarNotLoaded,
+const PRIMITIVE_ERRORS = [
   OverlappingEdits,
   EditOutOfRange,
   FileDeleted,
@@ -33,7 +31,6 @@ const RUN_ERRORS = [
   FileNotInPlan,
   InvalidCondition,
   InvalidParams,
-  InvalidPlan,
   LineOutOfRange,
   OperatorRedefined,
   PatternAmbiguous,
@@ -46,7 +43,11 @@ const RUN_ERRORS = [
   UnsupportedLanguage,
 ] as const;
 
-/** What a step fails with in `runPlan`/`PlanSession` without handlers (`StepFailed.cause`). */
-export type RunError = LocatorError | InstanceType<(typeof RUN_ERRORS)[number]>;
+/** The primitives' own errors (beside the locators' and the graph's). */
+type OwnError = InstanceType<(typeof PRIMITIVE_ERRORS)[number]>;
+const isOwnError = errorGuard(...PRIMITIVE_ERRORS);
 
-export const isRunError = (error: unknown): error is RunError => isLocatorError(error) || RUN_ERRORS.some((c) => error instanceof c);
+/** What a step fails with in `runPlan`/`PlanSession` without handlers (`StepFailed.cause`): the primitives' errors, the locators' and the graph's. */
+export type RunError = GraphError | LocatorError | OwnError;
+
+export const isRunError = (error: unknown): error is RunError => isOwnError(error) || isLocatorError(error) || isGraphError(error);

@@ -6,11 +6,12 @@
  * fs, no clock. Grammars must be loaded (`await loadGrammars()` from @graphplan/graph) before
  * calling.
  */
-import type { InvalidPlan, OperatorRedefined, StepFailed } from "./errors.js";
+import type { OperatorRedefined, StepFailed } from "./errors.js";
+import type { Plan } from "./plan.js";
 import { PlanSession, type RunOptions } from "./session.js";
 
 export type { HandlerContext, HandlerResult, StepHandler, RunOptions } from "./session.js";
-export { closestOperators, paramIssues, isValidPlan, validatePlan } from "./validate.js";
+export { closestOperators, paramIssues } from "./validate.js";
 
 export type StepResult =
   | { readonly step: number; readonly op: string; readonly ok: true; readonly changed: readonly string[]; readonly output?: unknown }
@@ -28,9 +29,9 @@ export type RunResult =
     }
   | {
       readonly ok: false;
-      /** Index of the failed step; -1 when the plan itself is invalid. */
+      /** Index of the failed step; -1 when the plan's own operators cannot be defined. */
       readonly failedStep: number;
-      readonly error: StepFailed | InvalidPlan | OperatorRedefined;
+      readonly error: StepFailed | OperatorRedefined;
       readonly results: readonly StepResult[];
       /** The files as given: nothing of the plan is applied. */
       readonly files: ReadonlyMap<string, string>;
@@ -39,9 +40,10 @@ export type RunResult =
 /**
  * Runs a plan over in-memory files. Steps run in order, each seeing the earlier ones' effects;
  * every operator checks its postconditions and leaves its file untouched on failure; the first
- * failed step stops the plan and the original files are returned (all-or-nothing).
+ * failed step stops the plan and the original files are returned (all-or-nothing). The plan is
+ * a parsed one: `parsePlan` of @graphplan/catalog reads it from JSON, with every problem said.
  */
-export function runPlan(plan: unknown, files: ReadonlyMap<string, string>, options: RunOptions = {}): RunResult {
+export function runPlan(plan: Plan, files: ReadonlyMap<string, string>, options: RunOptions = {}): RunResult {
   const opened = PlanSession.open(plan, files, options);
   if (!opened.ok) return { ok: false, failedStep: -1, error: opened.error, results: [], files };
   const { session, steps } = opened;

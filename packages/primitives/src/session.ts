@@ -22,10 +22,10 @@ import { COMPOSED, type View } from "./composed.js";
 import { LEGACY, closestMatchPlace, type MatchLayer } from "./legacy.js";
 import { runDsl } from "./dsl.js";
 import { FILE_OPS, LEGACY_TO_PRIMITIVE, OPERATOR_BY_NAME } from "./registry.js";
-import { FileDeleted, FileExists, FileNotInPlan, InvalidParams, PostconditionFailed, InvalidPlan, OperatorRedefined, RecursionLimit, StepFailed, UnknownOperator, UnsupportedLanguage } from "./errors.js";
-import { planParts, stepLabel, stepLocator, StepSchema, type DslStep, type OperatorDefinition, type Step } from "./plan.js";
+import { FileDeleted, FileExists, FileNotInPlan, InvalidParams, PostconditionFailed, OperatorRedefined, RecursionLimit, StepFailed, UnknownOperator, UnsupportedLanguage } from "./errors.js";
+import { planParts, stepLabel, stepLocator, StepSchema, type DslStep, type OperatorDefinition, type Plan, type Step } from "./plan.js";
 import { lineStartsOf, parseFull, reparseWithRanges } from "./reparse.js";
-import { closestOperators, paramIssues, parseParams, validatePlan } from "./validate.js";
+import { closestOperators, paramIssues, parseParams } from "./validate.js";
 
 /** What a step handler may read and do. */
 export interface HandlerContext {
@@ -488,19 +488,20 @@ export class PlanSession {
   }
 
   /**
-   * A session for a raw plan: validates it (`InvalidPlan`) and registers its `define_operators`
-   * (`OperatorRedefined`); returns the session and the plan's steps.
+   * A session for a parsed plan (`parsePlan` of @graphplan/catalog reads one from JSON): registers
+   * its `define_operators` (`OperatorRedefined` when one takes a taken name); returns the session
+   * and the plan's steps.
    */
   static open(
-    plan: unknown,
+    plan: Plan,
     files: ReadonlyMap<string, string>,
     options: RunOptions = {},
-  ): { readonly ok: true; readonly session: PlanSession; readonly steps: readonly Step[] } | { readonly ok: false; readonly error: InvalidPlan | OperatorRedefined } {
+  ): { readonly ok: true; readonly session: PlanSession; readonly steps: readonly Step[] } | { readonly ok: false; readonly error: OperatorRedefined } {
+    const { steps, operators } = planParts(plan);
     try {
-      const { steps, operators } = planParts(validatePlan(plan));
       return { ok: true, session: new PlanSession(files, { ...options, operators }), steps };
     } catch (error) {
-      if (error instanceof InvalidPlan || error instanceof OperatorRedefined) return { ok: false, error };
+      if (error instanceof OperatorRedefined) return { ok: false, error };
       throw error;
     }
   }

@@ -1,7 +1,7 @@
 /** create_file / delete_file / rename_file applied to a real directory: in the same journaled, all-or-nothing commit as edits. */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PlanSchema } from "@graphplan/primitives";
+import { planOf } from "./fixtures/plan.js";
 import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
 import { applyPlan, recover, type ApplyOptions } from "./apply.js";
@@ -20,7 +20,7 @@ function project(): string {
   return root;
 }
 const apply = (root: string, steps: unknown, options: ApplyOptions = {}) =>
-  Effect.runPromise(applyPlan(PlanSchema.parse(steps), options).pipe(Effect.provide(Workspace.layer(root))));
+  Effect.runPromise(applyPlan(planOf(steps), options).pipe(Effect.provide(Workspace.layer(root))));
 
 const STEPS = [
   { op: "rename_file", params: { from: "pkg/util.py", to: "pkg/helpers.py" } },

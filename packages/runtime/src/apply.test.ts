@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PlanSchema } from "@graphplan/primitives";
+import { planOf } from "./fixtures/plan.js";
 import * as Effect from "effect/Effect";
 import { beforeEach, describe, expect, it } from "vitest";
 import { applyPlan, recover } from "./apply.js";
@@ -10,7 +10,7 @@ import { snapshot, tempDir } from "./fixtures/tmp.js";
 import { JournalSchema } from "./journal.js";
 import { Workspace } from "./workspace.js";
 
-const plan = (steps: unknown) => PlanSchema.parse(steps);
+const plan = planOf;
 const hex = (text: string) => Buffer.from(text).toString("hex");
 
 function project(files: Record<string, string | Buffer>): string {

@@ -27,6 +27,7 @@ import {
   PlanRejected,
   ReservedPath,
   StepFailed,
+  type StepCause,
   WorkspaceIOError,
   errorText,
 } from "./errors.js";
@@ -39,7 +40,7 @@ import type { WorkspaceShape } from "./workspace.js";
 /** What a pure plan runner answers (the shape of `runPlan` from `@graphplan/primitives`). */
 export type PlanRunOutcome =
   | { readonly ok: true; readonly files: ReadonlyMap<string, string>; readonly results: ReadonlyArray<unknown>; readonly deleted?: ReadonlyArray<string> }
-  | { readonly ok: false; readonly failedStep: number; readonly error: unknown; readonly results: ReadonlyArray<unknown> };
+  | { readonly ok: false; readonly failedStep: number; readonly error: Error; readonly results: ReadonlyArray<unknown> };
 export type PlanRunner = (plan: Plan, files: ReadonlyMap<string, string>) => PlanRunOutcome;
 
 export interface StepReport {
@@ -208,11 +209,11 @@ export function applyPlan(plan: Plan, options: ApplyOptions = {}): Effect.Effect
 function stepFailed(
   base: { step: number; op: string },
   step: Step | undefined,
-  error: unknown,
+  error: Error,
   missing: (file: unknown) => FileNotFound | undefined,
 ): StepFailed {
   let locator = step && stepLocator(step);
-  let cause = error;
+  let cause: StepCause = error;
   if (error instanceof PlanStepFailed) {
     if (error.locator !== undefined) locator = error.locator;
     cause = error.cause;

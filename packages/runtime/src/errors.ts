@@ -1,6 +1,7 @@
 /**
  * Tagged errors of the runtime. Each message says what was wrong and what to do about it.
  */
+import { isStepError, type StepError } from "@graphplan/catalog";
 import * as Data from "effect/Data";
 
 /** A path that is absolute, contains `..`, or resolves (through a symlink) outside the workspace root. */
@@ -112,9 +113,9 @@ export class CommitFailed extends Data.TaggedError("CommitFailed")<{
   }
 }
 
-/** The plan runner refused the plan as a whole (not valid, or a custom operator redefines one): nothing ran. */
+/** The plan runner refused the plan as a whole (a custom operator redefines one): nothing ran. */
 export class PlanRejected extends Data.TaggedError("PlanRejected")<{
-  readonly cause: unknown;
+  readonly cause: Error;
 }> {
   override get message(): string {
     return errorText(this.cause);
@@ -127,12 +128,25 @@ export class StepFailed extends Data.TaggedError("StepFailed")<{
   readonly step: number;
   readonly op: string;
   readonly locator: unknown;
-  /** The error the primitive reported; its message says what to fix. */
-  readonly cause: unknown;
+  /** The error the step reported underneath; its message says what to fix. */
+  readonly cause: StepCause;
 }> {
   override get message(): string {
     return errorText(this.cause);
   }
+}
+
+/**
+ * What a step failed with, under the runtime's {@link StepFailed}: the bridge from the pure packages'
+ * errors into the runtime's. A tagged error of the pure packages (`StepError` of @graphplan/catalog:
+ * switch over `_tag`, exhaustively), the workspace's `FileNotFound` for a file the plan names but the
+ * workspace lacks, or — from a runner of the caller's own (`ApplyOptions.runPlan`) — any `Error`.
+ */
+export type StepCause = StepError | FileNotFound | Error;
+
+/** The tag a report prints for what a step failed with: the tagged error's `_tag`, or the name of another runner's error. */
+export function stepCauseTag(cause: StepCause): string {
+  return isStepError(cause) || cause instanceof FileNotFound ? cause._tag : cause.name;
 }
 
 export function errorText(error: unknown): string {

@@ -27,7 +27,9 @@ export {
   AmbiguousPath,
   CommitFailed,
   StepFailed,
+  stepCauseTag,
 } from "./errors.js";
+export type { StepCause } from "./errors.js";
 export { findSourceFiles, SKIPPED_DIRECTORIES } from "./sources.js";
 export { LanguageModel, ScriptedModel, ChatMessageSchema, ModelRequestFailed, ModelScriptExhausted } from "./model/model.js";
 export type { ChatMessage, CompletionOptions, ModelReply, ModelError, LanguageModelShape, ScriptedReply, ToolCall, ToolResult, ToolSpec } from "./model/model.js";

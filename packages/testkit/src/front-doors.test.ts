@@ -70,4 +70,15 @@ describe("front doors", () => {
       expect(surplus, `${relative(ROOT, pkg.dir)}/src/index.ts: drop these exports or document them in the README`).toEqual([]);
     });
   }
+
+  /** The pure packages: every package left of the runtime, whose errors are not Effect's. */
+  const PURE = ["graph", "locators", "scope", "primitives", "fragments", "catalog", "verifier", "compiler", "rfsn-planner"];
+  it("every error class of the pure packages extends the one tagged-error base (TaggedError of @graphplan/graph)", () => {
+    const direct = PURE.flatMap((name) =>
+      sources(join(ROOT, "packages", name, "src"))
+        .filter((file) => !/\.test\.tsx?$/.test(file) && !file.includes("/fixtures/"))
+        .flatMap((file) => [...readFileSync(file, "utf8").matchAll(/class (\w+) extends (?:Error|TypeError|RangeError)\b/g)].map((m) => `${relative(ROOT, file)}: ${m[1]}`)),
+    );
+    expect(direct, "declare these as `class X extends TaggedError(\"X\")`").toEqual([]);
+  });
 });

@@ -95,7 +95,6 @@ function failureIssue(error: unknown, graph?: Graph): Omit<Issue, "step" | "op">
       return { check: "lines", severity: "error", file: error.file, message, fix: "use a line inside the file as it is when the step runs, or an AST locator" };
     case "InvalidParams":
     case "UnknownOperator":
-    case "InvalidPlan":
     case "FragmentInvalid":
     case "ParamsInvalid":
     case "UnknownTemplate":

@@ -10,7 +10,7 @@ import type { Command } from "commander";
 import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
 import type { Plan } from "@graphplan/primitives";
-import { Workspace, applyPlan, recover } from "@graphplan/runtime";
+import { Workspace, applyPlan, recover, stepCauseTag } from "@graphplan/runtime";
 import { loadPlanGrammars, parsePlan, type PlanIssue } from "@graphplan/catalog";
 import { renderIssue } from "@graphplan/verifier";
 import type { ApplyError, ApplyResult, RecoverError, RecoverReport, StepReport, WorkspaceRootInvalid } from "@graphplan/runtime";
@@ -95,12 +95,11 @@ function resultJson(result: ApplyResult, recovered: RecoverReport) {
     recovered: recovered.interrupted || recovered.tempFiles.length > 0 ? recovered : null,
     steps: result.steps.map((report) => {
       if (!report.error) return { step: report.step, op: report.op, status: report.status };
-      const cause = report.error.cause as { _tag?: unknown } | undefined;
       return {
         step: report.step,
         op: report.op,
         status: report.status,
-        error: { tag: typeof cause?._tag === "string" ? cause._tag : "StepFailed", message: report.error.message, locator: report.error.locator },
+        error: { tag: stepCauseTag(report.error.cause), message: report.error.message, locator: report.error.locator },
       };
     }),
     written: result.ok ? result.written : [],

@@ -4,13 +4,12 @@
  * The result is checked by resolving names again in the renamed text: no reference may change
  * the binding it resolves to.
  */
-import { withTree, type Node, type Tree } from "@graphplan/graph";
+import { withTree, type Node, type Tree, TaggedError } from "@graphplan/graph";
 import { applyEdits, mapOffset, type Edit } from "@graphplan/primitives";
 import { analyzePython, scopeLabel, type Occurrence, type Scope, type ScopeAnalysis } from "@graphplan/scope";
 
 /** The new name is already bound where the renamed binding lives, or would capture / be captured. */
-export class NameCollision extends Error {
-  readonly _tag = "NameCollision";
+export class NameCollision extends TaggedError("NameCollision") {
   constructor(
     readonly file: string,
     readonly symbol: string,
@@ -23,8 +22,7 @@ export class NameCollision extends Error {
 }
 
 /** The name to rename is not bound where the step says (or is bound in several scopes and no scope was given). */
-export class BindingNotFound extends Error {
-  readonly _tag = "BindingNotFound";
+export class BindingNotFound extends TaggedError("BindingNotFound") {
   constructor(
     readonly file: string,
     readonly symbol: string,
