@@ -50,6 +50,25 @@ def perimeter(w, h):
     return 2 * (w + h)
 `;
 
+describe("additions compile to the template of their shape", () => {
+  const DECORATED = "import functools\n\n\n@functools.cache\ndef f(x):\n    return x\n";
+  it.each([
+    ["a parameter added last", BASE, BASE.replace("def perimeter(w, h):", "def perimeter(w, h, scale=1):"), "template:add_parameter", { name: "scale", default: "1" }],
+    ["a decorator added to a bare definition", BASE, BASE.replace("\ndef perimeter", "\n@staticmethod\ndef perimeter"), "template:add_decorator", { decorator: "staticmethod" }],
+    ["a decorator added above another", DECORATED, DECORATED.replace("@functools.cache\n", "@trace\n@functools.cache\n"), "template:add_decorator", { decorator: "trace", position: "outermost" }],
+    ["a class attribute added", BASE, BASE.replace("    sides = 0\n", "    sides = 0\n    kind: str = \"shape\"\n"), "template:add_class_attribute", { name: "kind", type: "str", value: '"shape"' }],
+    ["a method added between two", BASE, BASE.replace("    # describe the shape\n", "    def rename(self, name):\n        self.name = name\n\n    # describe the shape\n"), "template:add_method", { after: "__init__" }],
+    ["a guard first in a function body", BASE, BASE.replace("def perimeter(w, h):\n", "def perimeter(w, h):\n    if w is None:\n        return 0\n"), "template:guard_clause", { condition: "w is None", body: "return 0" }],
+    ["an else added to an if", BASE, BASE.replace('        raise ValueError("negative width")\n', '        raise ValueError("negative width")\n    else:\n        w = float(w)\n'), "template:add_conditional_branch", { body: "w = float(w)" }],
+    ["a statement wrapped in with", BASE, BASE.replace("    return w * h\n", "    with lock as held:\n        return w * h\n"), "template:wrap_context_manager", { context: "lock", alias: "held" }],
+    ["a statement wrapped in try/except", BASE, BASE.replace("    return w * h\n", "    try:\n        return w * h\n    except TypeError as e:\n        raise ValueError(w) from e\n"), "template:wrap_try_except", { exception: "TypeError", alias: "e", handler: "raise ValueError(w) from e" }],
+  ])("%s", (_name, pre, post, op, params) => {
+    const c = roundTrip(pre, post);
+    expect(ops(c)).toEqual([op]);
+    expect((c.records[0]!.step as { params: Record<string, unknown> }).params).toMatchObject(params);
+  });
+});
+
 describe("compilePatch: each path reproduces the gold post-image exactly", () => {
   it("a changed expression becomes one small step on the changed node", () => {
     const c = roundTrip(BASE, BASE.replace("return 2 * (w + h)", "return 2 * (w + h + 1)"));

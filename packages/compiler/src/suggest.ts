@@ -8,6 +8,7 @@
 import { codeEnd, LANGUAGES, type LanguageId } from "@graphplan/graph";
 import type { Step } from "@graphplan/primitives";
 import type { Node } from "web-tree-sitter";
+import type { NodeRef, SpliceChange } from "./treediff.js";
 import type { Candidate, ChangeView, Suggester } from "./view.js";
 
 const lineIndentOf = (s: string, i: number): string => /^[ \t]*/.exec(s.slice(s.lastIndexOf("\n", i - 1) + 1))![0];
@@ -174,138 +175,162 @@ function functionOf(node: Node | null | undefined): Node | undefined {
   return undefined;
 }
 
-/** add_parameter, add_decorator, add_method, add_class_attribute, guard_clause, add_conditional_branch, wraps. */
-const adding: Suggester = (view) => {
+/** A splice with its parent, its named added nodes and their text: what the rules of {@link adding} read. */
+interface Addition {
+  readonly view: ChangeView;
+  readonly change: SpliceChange;
+  readonly parent: Node;
+  readonly added: readonly NodeRef[];
+  readonly addedText: readonly string[];
+  /** The block's owner when the parent is a block (a class, a function, ...). */
+  readonly owner: Node | null;
+}
+
+/**
+ * One shape of an addition and its template: the candidates when the addition has that shape,
+ * `undefined` when it does not. The shapes exclude each other; the first that has the addition's owns it.
+ */
+type AdditionRule = (a: Addition) => Candidate[] | undefined;
+
+/** A parameter added: add_parameter, after its previous sibling when it is not the last. */
+const parameterAdded: AdditionRule = ({ view, change, parent, added, addedText }) => {
+  if (parent.type !== "parameters" || change.removed.length !== 0 || added.length !== 1 || !PARAMETER_TYPES.has(added[0]!.type)) return undefined;
   const out: Candidate[] = [];
-  const { change, node: parent, post } = view;
-  if (view.language !== "python") return out;
-
-  // function_definition → decorated_definition: a decorator added to an undecorated definition.
-  if (change.kind === "replace" && parent && ["function_definition", "class_definition"].includes(change.pre.type) && change.post.type === "decorated_definition") {
-    const postNode = view.postTree.rootNode.descendantForIndex(change.post.start, change.post.end);
-    let decorated: Node | null = postNode;
-    while (decorated && decorated.type !== "decorated_definition") decorated = decorated.parent;
-    const decorators = decorated?.namedChildren.filter((c): c is Node => c?.type === "decorator") ?? [];
-    const [target] = view.locate(parent);
-    if (target && decorators.length === 1) out.push(template("add_decorator", { target, decorator: decorators[0]!.text.replace(/^@\s*/, "") }));
-    return out;
-  }
-  if (change.kind !== "splice" || !parent) return out;
-  const added = change.added.filter((a) => a.named);
-  const addedText = added.map((a) => post.slice(a.start, a.end));
-
-  // A parameter added.
-  if (parent.type === "parameters" && change.removed.length === 0 && added.length === 1 && PARAMETER_TYPES.has(added[0]!.type)) {
-    const fn = functionOf(parent);
-    const [target] = fn ? view.locate(fn) : [];
-    const text = addedText[0]!;
-    const m = /^(\w+)\s*(?::\s*(.+?))?\s*(?:=\s*([\s\S]+))?$/.exec(text);
-    if (target && m) {
-      const params: Record<string, unknown> = { target, name: m[1] };
-      if (m[2]) params["type"] = m[2].trim();
-      if (m[3] !== undefined) params["default"] = m[3].trim();
-      const prevName = view.prev && PARAMETER_TYPES.has(view.prev.type) ? (view.prev.type === "identifier" ? view.prev.text : view.prev.namedChild(0)?.text) : undefined;
-      if (view.next && prevName) out.push(template("add_parameter", { ...params, after: prevName }));
-      out.push(template("add_parameter", params));
-    }
-    return out;
-  }
-
-  // A decorator added to a decorated definition.
-  if (parent.type === "decorated_definition" && change.removed.length === 0 && added.length === 1 && added[0]!.type === "decorator") {
-    const def = parent.childForFieldName("definition");
-    const [target] = def ? view.locate(def) : [];
-    const decorator = addedText[0]!.replace(/^@\s*/, "");
-    if (target) out.push(template("add_decorator", { target, decorator, position: view.prev ? "innermost" : "outermost" }));
-    return out;
-  }
-
-  // Members of a class body.
-  const owner = parent.type === "block" ? parent.parent : null;
-  if (owner?.type === "class_definition" && change.removed.length === 0 && added.length === 1) {
-    const [target] = view.locate(owner);
-    const a = added[0]!;
-    const code = relative(addedText[0]!, lineIndentOf(post, a.start));
-    if (target && (a.type === "function_definition" || a.type === "decorated_definition")) {
-      const prevName = view.prev ? memberName(view.prev) : undefined;
-      if (view.next && prevName) out.push(template("add_method", { target, code, after: prevName }));
-      if (!view.next) out.push(template("add_method", { target, code }));
-    }
-    if (target && a.type === "expression_statement") {
-      const m = /^(\w+)\s*(?::\s*([^=]+?))?\s*=\s*([\s\S]+)$/.exec(addedText[0]!);
-      if (m && !m[3]!.includes("\n")) out.push(template("add_class_attribute", { target, name: m[1], value: m[3]!.trim(), ...(m[2] ? { type: m[2].trim() } : {}) }));
-    }
-    return out;
-  }
-
-  // A guard at the start of a function body.
-  if (owner?.type === "function_definition" && change.removed.length === 0 && added.length === 1 && added[0]!.type === "if_statement") {
-    const ifNode = postNode(view, added[0]!);
-    const firstOrAfterDoc = !view.prev || isDocstring(view.prev);
-    const body = ifNode?.childForFieldName("consequence");
-    if (ifNode && body && firstOrAfterDoc && !ifNode.namedChildren.some((c) => c?.type === "elif_clause" || c?.type === "else_clause")) {
-      const [target] = view.locate(owner);
-      const condition = ifNode.childForFieldName("condition")?.text;
-      if (target && condition) out.push(template("guard_clause", { target, condition, body: blockCode(post, body, "python") }));
-    }
-  }
-
-  // An elif / else added to an if statement.
-  if (parent.type === "if_statement" && change.removed.length === 0 && added.length === 1 && (added[0]!.type === "elif_clause" || added[0]!.type === "else_clause")) {
-    const clause = postNode(view, added[0]!);
-    const body = clause?.childForFieldName(clause.type === "elif_clause" ? "consequence" : "body") ?? clause?.namedChildren.find((c) => c?.type === "block");
-    const [target] = view.locate(parent);
-    if (clause && body && target) {
-      const condition = clause.type === "elif_clause" ? clause.childForFieldName("condition")?.text : undefined;
-      out.push(template("add_conditional_branch", { target, ...(condition ? { condition } : {}), body: blockCode(post, body, "python") }));
-    }
-  }
-
-  // Statements wrapped in try/except or with.
-  if (parent.type === "block" && change.removed.length === 1 && added.length === 1 && (added[0]!.type === "try_statement" || added[0]!.type === "with_statement")) {
-    const wrapper = postNode(view, added[0]!);
-    const removed = view.removed[0]!;
-    const [target] = view.locate(removed);
-    const body = wrapper?.namedChildren.find((c) => c?.type === "block");
-    if (wrapper && body && target && blockCode(post, body, "python") === relative(view.source.slice(removed.startIndex, removed.endIndex), lineIndentOf(view.source, removed.startIndex))) {
-      if (wrapper.type === "with_statement") {
-        const items = wrapper.namedChildren.find((c) => c?.type === "with_clause")?.namedChildren.filter((c): c is Node => !!c) ?? [];
-        if (items.length === 1) {
-          const item = items[0]!.namedChild(0);
-          const asPattern = item?.type === "as_pattern" ? item : null;
-          const context = asPattern ? asPattern.namedChild(0)?.text : item?.text;
-          const alias = asPattern ? asPattern.childForFieldName("alias")?.text : undefined;
-          if (context) out.push(template("wrap_context_manager", { target, context, ...(alias ? { alias } : {}) }));
-        }
-      } else {
-        const handlers = wrapper.namedChildren.filter((c): c is Node => c?.type === "except_clause");
-        const fin = wrapper.namedChildren.find((c) => c?.type === "finally_clause");
-        if (handlers.length === 1) {
-          const h = handlers[0]!;
-          const hBody = h.namedChildren.find((c) => c?.type === "block");
-          const value = h.namedChildren.find((c) => c && c.type !== "block" && c.type !== "comment");
-          let exception: string | undefined;
-          let alias: string | undefined;
-          if (value?.type === "as_pattern") {
-            exception = value.namedChild(0)?.text;
-            alias = value.childForFieldName("alias")?.text;
-          } else exception = value?.text;
-          const finBody = fin?.namedChildren.find((c) => c?.type === "block");
-          if (hBody)
-            out.push(
-              template("wrap_try_except", {
-                target,
-                ...(exception ? { exception } : {}),
-                ...(alias ? { alias } : {}),
-                handler: blockCode(post, hBody, "python"),
-                ...(finBody ? { finally_body: blockCode(post, finBody, "python") } : {}),
-              }),
-            );
-        }
-      }
-    }
+  const fn = functionOf(parent);
+  const [target] = fn ? view.locate(fn) : [];
+  const m = /^(\w+)\s*(?::\s*(.+?))?\s*(?:=\s*([\s\S]+))?$/.exec(addedText[0]!);
+  if (target && m) {
+    const params: Record<string, unknown> = { target, name: m[1] };
+    if (m[2]) params["type"] = m[2].trim();
+    if (m[3] !== undefined) params["default"] = m[3].trim();
+    const prevName = view.prev && PARAMETER_TYPES.has(view.prev.type) ? (view.prev.type === "identifier" ? view.prev.text : view.prev.namedChild(0)?.text) : undefined;
+    if (view.next && prevName) out.push(template("add_parameter", { ...params, after: prevName }));
+    out.push(template("add_parameter", params));
   }
   return out;
+};
+
+/** A decorator added to a definition that has some: add_decorator, innermost or outermost. */
+const decoratorAdded: AdditionRule = ({ view, change, parent, added, addedText }) => {
+  if (parent.type !== "decorated_definition" || change.removed.length !== 0 || added.length !== 1 || added[0]!.type !== "decorator") return undefined;
+  const def = parent.childForFieldName("definition");
+  const [target] = def ? view.locate(def) : [];
+  const decorator = addedText[0]!.replace(/^@\s*/, "");
+  return target ? [template("add_decorator", { target, decorator, position: view.prev ? "innermost" : "outermost" })] : [];
+};
+
+/** A member added to a class body: add_method (after its previous sibling, or last), add_class_attribute. */
+const memberAdded: AdditionRule = ({ view, change, added, addedText, owner }) => {
+  if (owner?.type !== "class_definition" || change.removed.length !== 0 || added.length !== 1) return undefined;
+  const out: Candidate[] = [];
+  const [target] = view.locate(owner);
+  const a = added[0]!;
+  const code = relative(addedText[0]!, lineIndentOf(view.post, a.start));
+  if (target && (a.type === "function_definition" || a.type === "decorated_definition")) {
+    const prevName = view.prev ? memberName(view.prev) : undefined;
+    if (view.next && prevName) out.push(template("add_method", { target, code, after: prevName }));
+    if (!view.next) out.push(template("add_method", { target, code }));
+  }
+  if (target && a.type === "expression_statement") {
+    const m = /^(\w+)\s*(?::\s*([^=]+?))?\s*=\s*([\s\S]+)$/.exec(addedText[0]!);
+    if (m && !m[3]!.includes("\n")) out.push(template("add_class_attribute", { target, name: m[1], value: m[3]!.trim(), ...(m[2] ? { type: m[2].trim() } : {}) }));
+  }
+  return out;
+};
+
+/** An `if` without elif/else added first in a function body (or after its docstring): guard_clause. */
+const guardAdded: AdditionRule = ({ view, change, added, owner }) => {
+  if (owner?.type !== "function_definition" || change.removed.length !== 0 || added.length !== 1 || added[0]!.type !== "if_statement") return undefined;
+  const ifNode = postNode(view, added[0]!);
+  const firstOrAfterDoc = !view.prev || isDocstring(view.prev);
+  const body = ifNode?.childForFieldName("consequence");
+  if (!ifNode || !body || !firstOrAfterDoc || ifNode.namedChildren.some((c) => c?.type === "elif_clause" || c?.type === "else_clause")) return [];
+  const [target] = view.locate(owner);
+  const condition = ifNode.childForFieldName("condition")?.text;
+  return target && condition ? [template("guard_clause", { target, condition, body: blockCode(view.post, body, "python") })] : [];
+};
+
+/** An elif or else added to an if statement: add_conditional_branch. */
+const branchAdded: AdditionRule = ({ view, change, parent, added }) => {
+  if (parent.type !== "if_statement" || change.removed.length !== 0 || added.length !== 1 || (added[0]!.type !== "elif_clause" && added[0]!.type !== "else_clause")) return undefined;
+  const clause = postNode(view, added[0]!);
+  const body = clause?.childForFieldName(clause.type === "elif_clause" ? "consequence" : "body") ?? clause?.namedChildren.find((c) => c?.type === "block");
+  const [target] = view.locate(parent);
+  if (!clause || !body || !target) return [];
+  const condition = clause.type === "elif_clause" ? clause.childForFieldName("condition")?.text : undefined;
+  return [template("add_conditional_branch", { target, ...(condition ? { condition } : {}), body: blockCode(view.post, body, "python") })];
+};
+
+/** A statement wrapped, unchanged, in a `with` (wrap_context_manager) or a `try` with one handler (wrap_try_except). */
+const wrapped: AdditionRule = ({ view, change, parent, added }) => {
+  if (parent.type !== "block" || change.removed.length !== 1 || added.length !== 1 || (added[0]!.type !== "try_statement" && added[0]!.type !== "with_statement")) return undefined;
+  const wrapper = postNode(view, added[0]!);
+  const removed = view.removed[0]!;
+  const [target] = view.locate(removed);
+  const body = wrapper?.namedChildren.find((c) => c?.type === "block");
+  const unchanged = wrapper && body && blockCode(view.post, body, "python") === relative(view.source.slice(removed.startIndex, removed.endIndex), lineIndentOf(view.source, removed.startIndex));
+  if (!wrapper || !target || !unchanged) return [];
+  return wrapper.type === "with_statement" ? withWrap(wrapper, target) : tryWrap(view, wrapper, target);
+};
+
+function withWrap(wrapper: Node, target: unknown): Candidate[] {
+  const items = wrapper.namedChildren.find((c) => c?.type === "with_clause")?.namedChildren.filter((c): c is Node => !!c) ?? [];
+  if (items.length !== 1) return [];
+  const item = items[0]!.namedChild(0);
+  const asPattern = item?.type === "as_pattern" ? item : null;
+  const context = asPattern ? asPattern.namedChild(0)?.text : item?.text;
+  const alias = asPattern ? asPattern.childForFieldName("alias")?.text : undefined;
+  return context ? [template("wrap_context_manager", { target, context, ...(alias ? { alias } : {}) })] : [];
+}
+
+function tryWrap(view: ChangeView, wrapper: Node, target: unknown): Candidate[] {
+  const handlers = wrapper.namedChildren.filter((c): c is Node => c?.type === "except_clause");
+  if (handlers.length !== 1) return [];
+  const h = handlers[0]!;
+  const hBody = h.namedChildren.find((c) => c?.type === "block");
+  if (!hBody) return [];
+  const value = h.namedChildren.find((c) => c && c.type !== "block" && c.type !== "comment");
+  const exception = value?.type === "as_pattern" ? value.namedChild(0)?.text : value?.text;
+  const alias = value?.type === "as_pattern" ? value.childForFieldName("alias")?.text : undefined;
+  const finBody = wrapper.namedChildren.find((c) => c?.type === "finally_clause")?.namedChildren.find((c) => c?.type === "block");
+  return [
+    template("wrap_try_except", {
+      target,
+      ...(exception ? { exception } : {}),
+      ...(alias ? { alias } : {}),
+      handler: blockCode(view.post, hBody, "python"),
+      ...(finBody ? { finally_body: blockCode(view.post, finBody, "python") } : {}),
+    }),
+  ];
+}
+
+const ADDITION_RULES: readonly AdditionRule[] = [parameterAdded, decoratorAdded, memberAdded, guardAdded, branchAdded, wrapped];
+
+/** A decorator added to an undecorated definition (the definition becomes a decorated_definition): add_decorator. */
+function decoratorOnBareDefinition(view: ChangeView): Candidate[] | undefined {
+  const { change, node: parent } = view;
+  if (change.kind !== "replace" || !parent || !["function_definition", "class_definition"].includes(change.pre.type) || change.post.type !== "decorated_definition") return undefined;
+  let decorated: Node | null = view.postTree.rootNode.descendantForIndex(change.post.start, change.post.end);
+  while (decorated && decorated.type !== "decorated_definition") decorated = decorated.parent;
+  const decorators = decorated?.namedChildren.filter((c): c is Node => c?.type === "decorator") ?? [];
+  const [target] = view.locate(parent);
+  return target && decorators.length === 1 ? [template("add_decorator", { target, decorator: decorators[0]!.text.replace(/^@\s*/, "") })] : [];
+}
+
+/** Python additions with a template of their own: the first rule whose shape the change has gives the candidates. */
+const adding: Suggester = (view) => {
+  if (view.language !== "python") return [];
+  const bare = decoratorOnBareDefinition(view);
+  if (bare) return bare;
+  const { change, node: parent } = view;
+  if (change.kind !== "splice" || !parent) return [];
+  const added = change.added.filter((a) => a.named);
+  const addition: Addition = { view, change, parent, added, addedText: added.map((a) => view.post.slice(a.start, a.end)), owner: parent.type === "block" ? parent.parent : null };
+  for (const rule of ADDITION_RULES) {
+    const candidates = rule(addition);
+    if (candidates) return candidates;
+  }
+  return [];
 };
 
 function memberName(node: Node): string | undefined {
