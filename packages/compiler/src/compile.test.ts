@@ -54,6 +54,8 @@ describe("additions compile to the template of their shape", () => {
   const DECORATED = "import functools\n\n\n@functools.cache\ndef f(x):\n    return x\n";
   it.each([
     ["a parameter added last", BASE, BASE.replace("def perimeter(w, h):", "def perimeter(w, h, scale=1):"), "template:add_parameter", { name: "scale", default: "1" }],
+    ["a parameter added between two", BASE, BASE.replace("def perimeter(w, h):", "def perimeter(w, d, h):"), "template:add_parameter", { name: "d", after: "w" }],
+    ["a typed parameter added between two", BASE, BASE.replace("def perimeter(w, h):", "def perimeter(w, d: int, h):"), "template:add_parameter", { name: "d", type: "int", after: "w" }],
     ["a decorator added to a bare definition", BASE, BASE.replace("\ndef perimeter", "\n@staticmethod\ndef perimeter"), "template:add_decorator", { decorator: "staticmethod" }],
     ["a decorator added above another", DECORATED, DECORATED.replace("@functools.cache\n", "@trace\n@functools.cache\n"), "template:add_decorator", { decorator: "trace", position: "outermost" }],
     ["a class attribute added", BASE, BASE.replace("    sides = 0\n", "    sides = 0\n    kind: str = \"shape\"\n"), "template:add_class_attribute", { name: "kind", type: "str", value: '"shape"' }],

@@ -203,8 +203,15 @@ const parameterAdded: AdditionRule = ({ view, change, parent, added, addedText }
     const params: Record<string, unknown> = { target, name: m[1] };
     if (m[2]) params["type"] = m[2].trim();
     if (m[3] !== undefined) params["default"] = m[3].trim();
-    const prevName = view.prev && PARAMETER_TYPES.has(view.prev.type) ? (view.prev.type === "identifier" ? view.prev.text : view.prev.namedChild(0)?.text) : undefined;
-    if (view.next && prevName) out.push(template("add_parameter", { ...params, after: prevName }));
+    // The parameters around it: the splice's siblings are the commas (and the closing parenthesis).
+    const named = (node: Node | undefined, step: (n: Node) => Node | null): Node | undefined => {
+      let n = node ?? null;
+      while (n && !n.isNamed) n = step(n);
+      return n ?? undefined;
+    };
+    const prev = named(view.prev, (n) => n.previousSibling);
+    const prevName = prev && PARAMETER_TYPES.has(prev.type) ? (prev.type === "identifier" ? prev.text : prev.namedChild(0)?.text) : undefined;
+    if (named(view.next, (n) => n.nextSibling) && prevName) out.push(template("add_parameter", { ...params, after: prevName }));
     out.push(template("add_parameter", params));
   }
   return out;
