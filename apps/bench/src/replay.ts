@@ -121,7 +121,10 @@ function planStats(entry: ReportEntry, compiled: CompiledPlan, revisions: number
   return stats;
 }
 
-/** Replays one dataset line; never throws for a problem of the instance (it is reported). */
+/**
+ * Replays one dataset line; never throws for a problem of the instance (it is reported).
+ * Long on purpose: the phases of one instance (read, compile with revisions, parse, verify, execute, compare) in order, each timed into `phases` and each failure reported as the instance's outcome; split, the phase clock and the report entry would go through every piece.
+ */
 export async function replayInstance(line: DatasetLine, repos: Repositories, options: ReplayOptions): Promise<ReportEntry> {
   const started = performance.now();
   const phases: Record<string, number> = {};

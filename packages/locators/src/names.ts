@@ -64,6 +64,7 @@ function declaratorName(node: Node): string | undefined {
 /**
  * The primary name of a node, or undefined when it has none. For definitions this is exactly
  * the graph's symbol name.
+ * Long on purpose: one case per kind of named node across the ten languages, each a line or two; a table of functions would scatter the fallbacks they share.
  */
 export function nodeName(node: Node, language: LanguageId): string | undefined {
   const def = definitionName(node, language);

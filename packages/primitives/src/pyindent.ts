@@ -90,6 +90,7 @@ export interface ScanOptions {
   readonly stopAt?: (offset: number) => boolean;
 }
 
+/** Long on purpose: one pass over the characters that mirrors CPython's tokenizer (strings, brackets, continuation lines, indentation stack) with its state in local variables; split into functions, that state would be passed through each. */
 export function scanPython(source: string, options: ScanOptions = {}): PythonLines {
   const limit = options.limit ?? 20;
   const safe: number[] = [];

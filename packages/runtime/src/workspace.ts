@@ -104,6 +104,7 @@ export class Workspace extends Context.Service<Workspace, WorkspaceShape>()("@gr
 // ---------------------------------------------------------------------------------------------------
 // Live: a local directory.
 
+/** Long on purpose: the live Workspace service: its methods (read, write, exists, list, remove, …) share the root and its symlink confinement, as a service implementation does. */
 function makeLocal(rootShown: string, rootReal: string): WorkspaceShape {
   const rootPrefix = rootReal.endsWith(sep) ? rootReal : rootReal + sep;
   const inside = (real: string) => real === rootReal || real.startsWith(rootPrefix);

@@ -270,6 +270,7 @@ class Analysis implements ScopeAnalysis {
     }
   }
 
+  /** Long on purpose: one case per Python construct that binds or scopes a name (the binding rules of CPython's symtable), each a few lines. */
   #visit(node: Node, scope: Scope): void {
     switch (node.type) {
       case "identifier":

@@ -335,7 +335,10 @@ function importPath(file: string, language: FileChange["after"]["language"], fro
   return (name) => `from ${module} import ${name}`;
 }
 
-/** `triviality` (L6): the step does something, and what it writes is not a placeholder. */
+/**
+ * `triviality` (L6): the step does something, and what it writes is not a placeholder.
+ * Long on purpose: the seed's shapes of a step that does nothing (unchanged code, inserted code with no effect, an empty replacement, a placeholder body, code replaced by a placeholder), each a few lines, checked in order.
+ */
 function nonTriviality(input: HierarchyInput, out: Finding[]): void {
   const { change } = input;
   const { before, after } = change;

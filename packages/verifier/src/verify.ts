@@ -257,6 +257,7 @@ export class PlanVerifier {
     return undefined;
   }
 
+  /** Long on purpose: the checks of one step in the order of CHECKS (plan, files … triviality), each a call, around the simulated run that every later check reads; they share the step's report and its positional hint. */
   #verifyStep(index: number, parsed: StepParse): void {
     const label = parsed.key;
     const sim = this.#sim;

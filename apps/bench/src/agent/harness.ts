@@ -273,7 +273,12 @@ async function earlierEntries(reportPath: string): Promise<Map<string, AgentRepo
   }
 }
 
-/** The whole run: checks the input, runs the instances, writes report.json and rewrites preds.jsonl (also when interrupted). */
+/**
+ * The whole run: checks the input, runs the instances, writes report.json and rewrites preds.jsonl (also when interrupted).
+ * Long on purpose: the run from input checks to report.json in one scope: the model layer, the engine pool and its
+ * finalizer (containers that outlived their instance), the earlier run to resume and the files rewritten on exit,
+ * also when interrupted, are all acquired and released by it.
+ */
 export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBenchResult, AgentBenchInputInvalid> {
   return Effect.scoped(
     Effect.gen(function* () {

@@ -119,6 +119,7 @@ const unreachable = (error: unknown): boolean =>
 const statusOf = (error: unknown): number | undefined =>
   typeof error === "object" && error !== null && "statusCode" in error ? Number((error as { statusCode: unknown }).statusCode) : undefined;
 
+/** Long on purpose: the live ContainerEngine service: its methods (images, build, create, run, remove, …) share one dockerode client and its error mapping, as a service implementation does. */
 export function makeDockerEngine(options: EngineOptions): ContainerEngineShape {
   const { label, options: dockerOptions } = dockerOptionsFor(options.host);
   const docker = new Docker(dockerOptions);
@@ -388,6 +389,7 @@ async function killExec(container: Docker.Container, execId: string): Promise<vo
   }
 }
 
+/** Long on purpose: one exec from start to its exit code: the demultiplexed output, the timeout that kills the process group and the engine errors, which share the stream and its timer. */
 function runExec(
   docker: Docker,
   container: Docker.Container,

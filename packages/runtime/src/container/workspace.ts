@@ -112,7 +112,10 @@ function filesOfTar(bytes: Uint8Array): Promise<Map<string, Uint8Array>> {
   return done;
 }
 
-/** A workspace over `root` in `container`, and a sandbox running commands there; see the module comment. */
+/**
+ * A workspace over `root` in `container`, and a sandbox running commands there; see the module comment.
+ * Long on purpose: the Workspace and Sandbox services over one container: their methods share its root, the path confinement and the tar transfers, as a service implementation does.
+ */
 export function containerSession(container: ContainerShape, options: ContainerSessionOptions): ContainerSession {
   const root = options.root.replace(/\/+$/, "") || "/";
   const shown = `container:${container.name}:${root}`;

@@ -211,6 +211,7 @@ function Tests({ evaluation }: { evaluation: NonNullable<InstanceDetail["evaluat
   );
 }
 
+/** Long on purpose: one page component: its state (the instance, the plan version, the selected step) and its key bindings are read by every part of its markup. */
 export function InstanceView({ id, position }: { id: string; position: string }) {
   const [detail, setDetail] = useState<InstanceDetail | null>(null);
   const [error, setError] = useState<string | null>(null);

@@ -64,6 +64,7 @@ interface Props {
   readonly reload: () => void;
 }
 
+/** Long on purpose: one page component: the totals, the filters, the sort and the table share its props and the search box. */
 export function RunView({ index, rows, filter, setFilter, sort, setSort, reload }: Props) {
   const { totals } = index;
   const search = useRef<HTMLInputElement>(null);
