@@ -101,7 +101,7 @@ describe("compactCatalogPrompt", () => {
     expect([...prompt.matchAll(/^## (.+)$/gm)].map((m) => m[1])).toEqual([...USE_CASES]);
     const sections = Object.fromEntries(prompt.split(/^## /m).slice(1).map((s) => [s.slice(0, s.indexOf("\n")), s]));
     for (const [group, names] of Object.entries(SEED_GROUPS)) for (const name of names) expect(sections[group], `${group}: ${name}`).toMatch(new RegExp(`^- ${name}\\(`, "m"));
-    expect(sections["Adding Code"]).toMatch(/^- guard_clause\(target: locator, condition: expression: condition, body: statements\) \[py,js,ts\]: Insert `if <condition>: <body>`[^\n]*\.$/m);
+    expect(sections["Adding Code"]).toMatch(/^- guard_clause\(target: locator, condition: expression: condition, body: statements\) \[py,js,ts,java,go\]: Insert `if <condition>: <body>`[^\n]*\.$/m);
     expect(sections["Primitives"]).toContain("- replace_node(locator: locator, replacement: string): ");
     expect(sections["Legacy (still supported)"]).toMatch(/^- replace_code\(file: string, pattern: string, replacement: string, similarity_threshold\?: number\): .* Prefer replace_node\.$/m);
     expect(sections["Novel Code (fragments)"]).toContain("if_statement(condition*)");

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars } from "@graphplan/graph";
 import { checkCode, dedent, type CodeKind, type CodeLanguage } from "./index.js";
 
-beforeAll(() => loadGrammars(["python", "javascript", "typescript", "tsx"]));
+beforeAll(() => loadGrammars(["python", "javascript", "typescript", "tsx", "java", "go"]));
 
 const ok = (code: string, kind: CodeKind, language: CodeLanguage = "python") => checkCode(code, kind, language).ok;
 
@@ -95,4 +95,27 @@ describe("checkCode: JavaScript / TypeScript", () => {
 test("dedent strips only the common indentation", () => {
   expect(dedent("\n    a\n      b\n\n    c")).toBe("a\n  b\n\nc");
   expect(dedent("a\n  b")).toBe("a\n  b");
+});
+
+describe("checkCode: Java and Go statements (a method's or function's body)", () => {
+  test.each([
+    ["java", "if (x == null) {\n  return 0;\n}\nreturn x.size();", true],
+    ["java", "    int n = 0;\n    n++;\n", true],
+    ["java", "return x.size()", false],
+    ["java", "int f() { return 1; }", false],
+    ["go", "if x == nil {\n\treturn 0\n}\nreturn len(x)", true],
+    ["go", "n := 0\nn++", true],
+    ["go", "return len(x", false],
+    ["go", "// only a comment", false],
+  ] as const)("%s %j: %s", (language, code, valid) => {
+    expect(ok(code, "statements", language)).toBe(valid);
+  });
+
+  test("statements are dedented; a syntax error is placed in the code, not in the wrapper", () => {
+    expect(checkCode("    int n = 0;\n    n++;\n", "statements", "java")).toEqual({ ok: true, code: "int n = 0;\nn++;" });
+    const bad = checkCode("x := (1", "statements", "go");
+    expect(bad.ok).toBe(false);
+    expect(!bad.ok && bad.message).toMatch(/^"x := \(1" does not parse as .*character [0-7]\b/);
+    expect(ok("import java.util.List;", "import", "java")).toBe(false);
+  });
 });

@@ -264,17 +264,21 @@ const JS_FUNCTIONS = new Set(["function_declaration", "generator_function_declar
 function checkBlock(code: string, language: CodeLanguage, kind: "statements" | "import" | "function"): CodeCheck {
   const block = dedent(code).replace(/\s+$/, "");
   if (block.trim() === "") return { ok: false, message: `${ARTICLES[kind]} cannot be empty` };
-  // A JS/TS method only parses inside a class body.
+  // A JS/TS method only parses inside a class body; Java and Go statements only inside a method or function body.
   const wrapMethod = kind === "function" && language !== "python" && !/^\s*(export\s+)?(async\s+)?function\b/.test(block);
-  const source = wrapMethod ? `class _ {\n${block}\n}\n` : `${block}\n`;
+  const prefix = wrapMethod ? "class _ {\n" : language === "java" ? "class _C {\n  void _m() {\n" : language === "go" ? "package _p\n\nfunc _f() {\n" : "";
+  const source = `${prefix}${block}\n${wrapMethod ? "}\n" : language === "java" ? "  }\n}\n" : language === "go" ? "}\n" : ""}`;
   return withTree(source, language, (tree) => {
     const errors = syntaxErrors(tree, 1);
     if (errors.length > 0) {
-      return { ok: false, message: `${JSON.stringify(truncate(code))} does not parse as ${ARTICLES[kind]}: ${errorSummary(source, language, wrapMethod ? 10 : 0)}` };
+      return { ok: false, message: `${JSON.stringify(truncate(code))} does not parse as ${ARTICLES[kind]}: ${errorSummary(source, language, prefix.length)}` };
     }
-    const statements = (wrapMethod ? tree.rootNode.namedChildren[0]?.childForFieldName("body") : tree.rootNode)?.namedChildren.filter(
-      (n): n is Node => !!n && n.type !== "comment",
-    ) ?? [];
+    const body =
+      wrapMethod ? tree.rootNode.namedChildren[0]?.childForFieldName("body")
+      : language === "java" ? tree.rootNode.namedChildren[0]?.childForFieldName("body")?.namedChildren.find((n) => n?.type === "method_declaration")?.childForFieldName("body")
+      : language === "go" ? tree.rootNode.namedChildren.find((n) => n?.type === "function_declaration")?.childForFieldName("body")
+      : tree.rootNode;
+    const statements = body?.namedChildren.filter((n): n is Node => !!n && n.type !== "comment") ?? [];
     if (language === "python") {
       const problem = pythonProblems(tree.rootNode)[0];
       if (problem) return { ok: false, message: `${JSON.stringify(truncate(code))} is not valid Python: ${problem.message} (line ${problem.line})` };
@@ -303,7 +307,7 @@ const truncate = (text: string): string => (text.length > 60 ? `${text.slice(0, 
  */
 export function checkCode(code: string, kind: CodeKind, language: CodeLanguage): CodeCheck {
   if (kind === "statements" || kind === "import" || kind === "function") {
-    if (language === "java" || language === "go") return { ok: false, message: `checking ${language === "java" ? "Java" : "Go"} ${ARTICLES[kind]} is not supported: write the code as a fragment` };
+    if ((language === "java" || language === "go") && kind !== "statements") return { ok: false, message: `checking ${language === "java" ? "Java" : "Go"} ${ARTICLES[kind]} is not supported: write the code as a fragment` };
     return checkBlock(code, language, kind);
   }
   const trimmed = kind === "decorator" ? code.trim().replace(/^@\s*/, "") : code.trim();

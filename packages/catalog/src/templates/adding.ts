@@ -8,7 +8,10 @@ import { defineOperator } from "../operator.js";
 import { codeParam, p } from "../params.js";
 import { addEdit, TransformRejected, type FileEdits, type Target } from "../workspace.js";
 import {
+  ANY_FUNCTION,
+  BRACED_BODIES,
   PY_AND_JS,
+  PY_JS_JAVA_GO,
   bodyAfterDocstring,
   classParts,
   fillBraces,
@@ -26,23 +29,26 @@ import {
 
 const line = (n: Node): number => n.startPosition.row + 1;
 const one = (file: string, edit: Edit): FileEdits => new Map([[file, [edit]]]);
-const FUNCTION_TYPES = new Set(["function_definition", "decorated_definition", "function_declaration", "generator_function_declaration", "function_expression", "arrow_function", "method_definition", "function", "generator_function"]);
+const FUNCTION_TYPES = new Set([...ANY_FUNCTION, "decorated_definition"]);
 
 /** `if cond: body` in the target's language, at column 0. */
 function ifBlock(t: Target, condition: string, body: string, keyword = "if"): string {
   const unit = indentUnit(t.source);
   if (t.language === "python") return `${keyword} ${condition}:\n${reindent(body, unit, t.language)}`;
+  if (t.language === "go") return `${keyword} ${condition} {\n${reindent(body, unit, t.language)}\n}`;
   return `${keyword} (${condition}) {\n${reindent(body, unit, t.language)}\n}`;
 }
 
 /** Where code goes at the top of a function body: before its first statement (after a docstring). */
 function atBodyStart(t: Target, op: string, code: string): Edit {
   const parts = functionParts(t, op);
-  if (parts.body.type !== "block" && parts.body.type !== "statement_block") {
+  if (!BRACED_BODIES.has(parts.body.type)) {
     throw new TransformRejected(op, t.file, `the function at line ${line(parts.fn)} has an expression body; give it a block first with replace_function_body`);
   }
   const { docstring, rest } = bodyAfterDocstring(parts.body, t.language);
-  const first = rest[0];
+  // A Java constructor's this(...)/super(...) call must stay its first statement.
+  const first = rest[0]?.type === "explicit_constructor_invocation" ? rest[1] : rest[0];
+  if (!first && rest[0]) return placeBlock(t.source, t.language, rest[0], "insert_after", code);
   if (first && !startsLine(t.source, first.startIndex)) {
     throw new TransformRejected(op, t.file, `the body of the function at line ${line(parts.fn)} is on its header line; rewrite it with replace_function_body`);
   }
@@ -61,7 +67,7 @@ export const guardClause = defineOperator({
     condition: p.expression('When the guard fires: "value is None"', "condition"),
     body: p.statements('What the guard does: "return None" or "raise ValueError(\\"value is required\\")"'),
   }),
-  languages: PY_AND_JS,
+  languages: PY_JS_JAVA_GO,
   input: ["function_definition", "statement"],
   output: "if_statement",
   example: { target: { kind: "function", name: "parse", file: "app/parser.py" }, condition: "text is None", body: "return None" },

@@ -6,12 +6,12 @@ import { indentUnit, lineIndent, type Edit } from "@graphplan/primitives";
 import { defineOperator } from "../operator.js";
 import { codeParam, p } from "../params.js";
 import { TransformRejected, type FileEdits, type Target } from "../workspace.js";
-import { PY_AND_JS, bodyAfterDocstring, endOf, expressionType, fieldOf, functionParts, parenthesizeFor, startsLine, statementsOf } from "./syntax.js";
+import { ANY_FUNCTION, BRACED_BODIES, PY_JS_JAVA_GO, bodyAfterDocstring, endOf, expressionType, fieldOf, functionParts, parenthesizeFor, startsLine, statementsOf } from "./syntax.js";
 
 const line = (n: Node): number => n.startPosition.row + 1;
 const one = (file: string, ...edits: Edit[]): FileEdits => new Map([[file, edits]]);
 
-const NOT_EXPRESSIONS = /(_statement|_definition|_declaration|_clause|^block$|^module$|^program$|^class_body$|^statement_block$|^decorated_definition$)/;
+const NOT_EXPRESSIONS = /(_statement|_definition|_declaration|_clause|^block$|^module$|^program$|^source_file$|^class_body$|^constructor_body$|^statement_block$|^decorated_definition$)/;
 
 /** Replaces an expression node with `code`, re-indenting continuation lines and adding parentheses when grouping needs them. */
 export function replaceExpressionEdit(t: Target, node: Node, code: string): Edit {
@@ -28,7 +28,7 @@ export const replaceExpression = defineOperator({
     target: p.locator("The expression to replace (e.g. an S-expression locator of a call)"),
     expression: p.expression('The new expression: "max(0, value)"'),
   }),
-  languages: PY_AND_JS,
+  languages: PY_JS_JAVA_GO,
   input: ["expression"],
   output: "expression",
   example: {
@@ -55,8 +55,8 @@ function conditionOf(node: Node, language: Target["language"]): Node | null {
     case "while_statement":
     case "do_statement": {
       const condition = node.childForFieldName("condition");
-      // JS `if (c)`: the parentheses belong to the statement.
-      if (language !== "python" && condition?.type === "parenthesized_expression") return condition.namedChildren.find((c) => c?.type !== "comment") ?? null;
+      // JS `if (c)` (a parenthesized_expression) and Java's (a `condition` node): the parentheses belong to the statement.
+      if (language !== "python" && (condition?.type === "parenthesized_expression" || condition?.type === "condition")) return condition.namedChildren.find((c) => c?.type !== "comment") ?? null;
       return condition;
     }
     case "for_statement": {
@@ -84,7 +84,7 @@ export const modifyCondition = defineOperator({
     target: p.locator('The if / elif / while statement (e.g. {"kind": "if", "parent": ...}), or its condition'),
     condition: p.expression('The new condition: "value is None or not value.strip()"', "condition"),
   }),
-  languages: PY_AND_JS,
+  languages: PY_JS_JAVA_GO,
   input: ["if_statement", "elif_clause", "while_statement"],
   output: "expression",
   example: { target: { kind: "if", file: "app/parser.py", parent: { kind: "function", name: "parse", file: "app/parser.py" } }, condition: "text is None or not text.strip()" },
@@ -101,7 +101,7 @@ export const modifyCondition = defineOperator({
   },
 });
 
-const FUNCTION_BOUNDARIES = new Set(["function_definition", "lambda", "class_definition", "function_declaration", "generator_function_declaration", "function_expression", "function", "generator_function", "arrow_function", "method_definition", "class_declaration", "class"]);
+const FUNCTION_BOUNDARIES = new Set([...ANY_FUNCTION, "lambda", "class_definition", "class_declaration", "class", "interface_declaration", "enum_declaration", "record_declaration"]);
 
 /** The return statements that belong to `fn` (not to nested functions or classes). */
 export function ownReturns(fn: Node): Node[] {
@@ -128,7 +128,7 @@ export const changeReturnValue = defineOperator({
     value: p.expression('The new return value: "result or []"'),
     all: p.boolean("With a function target: change every one of its return statements").optional(),
   }),
-  languages: PY_AND_JS,
+  languages: PY_JS_JAVA_GO,
   input: ["return_statement", "function_definition"],
   output: "return_statement",
   example: { target: { kind: "function", name: "load", file: "app/store.py" }, value: "items or []" },
@@ -167,7 +167,7 @@ export const replaceFunctionBody = defineOperator({
     body: p.statements('The new body at column 0: "if not items:\\n    return []\\nreturn sorted(items)"'),
     keep_docstring: p.boolean("Keep the existing docstring (default true; ignored when the new body starts with one)").optional(),
   }),
-  languages: PY_AND_JS,
+  languages: PY_JS_JAVA_GO,
   input: ["function_definition"],
   output: "block",
   example: { target: { kind: "function", name: "normalize", file: "app/text.py" }, body: "if not text:\n    return ''\nreturn text.strip().lower()" },
@@ -198,8 +198,8 @@ export const replaceFunctionBody = defineOperator({
       return one(t.file, { start: first.startIndex, end, text: reindent(body, indent, t.language).slice(indent.length) });
     }
     const inner = header + unit;
-    if (parts.body.type !== "statement_block") {
-      // An arrow function's expression body becomes a block.
+    if (!BRACED_BODIES.has(parts.body.type)) {
+      // An arrow function's (or a Java lambda's) expression body becomes a block.
       return one(t.file, { start: parts.body.startIndex, end: parts.body.endIndex, text: `{\n${reindent(body, inner, t.language)}\n${header}}` });
     }
     const open = parts.body.child(0)!;

@@ -7,12 +7,30 @@ import { TransformRejected, type Target } from "../workspace.js";
 export const JS_LIKE: readonly LanguageId[] = ["javascript", "typescript", "tsx"];
 export const PY_AND_JS: readonly LanguageId[] = ["python", "javascript", "typescript", "tsx"];
 export const PY_ONLY: readonly LanguageId[] = ["python"];
+/** The templates written for every language with fragments: Python, JavaScript/TypeScript, Java and Go. */
+export const PY_JS_JAVA_GO: readonly LanguageId[] = [...PY_AND_JS, "java", "go"];
 export const isJs = (language: LanguageId): boolean => JS_LIKE.includes(language);
 
-const PY_FUNCTIONS = new Set(["function_definition"]);
-const JS_FUNCTIONS = new Set(["function_declaration", "generator_function_declaration", "function_expression", "function", "generator_function", "arrow_function", "method_definition"]);
-const PY_CLASSES = new Set(["class_definition"]);
-const JS_CLASSES = new Set(["class_declaration", "class", "abstract_class_declaration"]);
+/** The languages' families as the templates see them: what a function, a class, a block and an atom are. */
+type Family = "python" | "js" | "java" | "go";
+const familyOf = (language: LanguageId): Family => (language === "python" ? "python" : language === "java" ? "java" : language === "go" ? "go" : "js");
+
+const FUNCTIONS: Record<Family, ReadonlySet<string>> = {
+  python: new Set(["function_definition"]),
+  js: new Set(["function_declaration", "generator_function_declaration", "function_expression", "function", "generator_function", "arrow_function", "method_definition"]),
+  java: new Set(["method_declaration", "constructor_declaration", "lambda_expression"]),
+  go: new Set(["function_declaration", "method_declaration", "func_literal"]),
+};
+const CLASSES: Record<Family, ReadonlySet<string>> = {
+  python: new Set(["class_definition"]),
+  js: new Set(["class_declaration", "class", "abstract_class_declaration"]),
+  java: new Set(["class_declaration", "interface_declaration", "enum_declaration", "record_declaration"]),
+  go: new Set(),
+};
+/** Every function node type of any language: where a function's own statements end. */
+export const ANY_FUNCTION: ReadonlySet<string> = new Set(Object.values(FUNCTIONS).flatMap((s) => [...s]));
+/** Braced function bodies (an arrow function or a Java lambda may have an expression instead). */
+export const BRACED_BODIES: ReadonlySet<string> = new Set(["statement_block", "block", "constructor_body"]);
 
 export interface FunctionParts {
   /** The function node itself (function_definition, function_declaration, arrow_function, ...). */
@@ -31,7 +49,7 @@ export function functionParts(target: Target, op: string): FunctionParts {
   if (fn.type === "decorated_definition") fn = fn.childForFieldName("definition");
   if (fn && (fn.type === "variable_declarator" || fn.type === "pair" || fn.type === "public_field_definition" || fn.type === "field_definition")) fn = fn.childForFieldName("value");
   if (fn && fn.type === "export_statement") fn = fn.childForFieldName("declaration");
-  const kinds = language === "python" ? PY_FUNCTIONS : JS_FUNCTIONS;
+  const kinds = FUNCTIONS[familyOf(language)];
   if (!fn || !kinds.has(fn.type)) {
     // A locator at a function's body, name or parameters (field: "body") means the function.
     const up = node.parent;
@@ -82,7 +100,7 @@ export function classParts(target: Target, op: string): ClassParts {
   let cls: Node | null = node;
   if (cls.type === "decorated_definition") cls = cls.childForFieldName("definition");
   if (cls && cls.type === "export_statement") cls = cls.childForFieldName("declaration");
-  const kinds = language === "python" ? PY_CLASSES : JS_CLASSES;
+  const kinds = CLASSES[familyOf(language)];
   if (!cls || !kinds.has(cls.type)) {
     if ((node.type === "block" || node.type === "class_body") && node.parent && kinds.has(node.parent.type)) cls = node.parent;
     else throw new TransformRejected(op, target.file, `the target (line ${node.startPosition.row + 1}) is a ${node.type}, not a class; point the locator at a class`);
@@ -128,9 +146,17 @@ export function bodyIndent(target: Target, body: Node, headerStart: number): str
 
 export const endOf = (node: Node, language: LanguageId): number => codeEnd(node, language).endIndex;
 
+/** Nodes whose children are statements (or members). */
+const STATEMENT_PARENTS: Record<Family, readonly string[]> = {
+  python: ["block", "module"],
+  js: ["statement_block", "program", "class_body", "switch_body", "switch_case", "switch_default"],
+  java: ["block", "constructor_body", "program", "class_body", "switch_block_statement_group"],
+  go: ["block", "source_file", "expression_case", "default_case", "type_case", "communication_case"],
+};
+
 /** The statement that contains `node` and sits directly in a block (its parent holds statements). */
 export function enclosingStatement(node: Node, language: LanguageId): Node | null {
-  const blocks = language === "python" ? ["block", "module"] : ["statement_block", "program", "class_body", "switch_body", "switch_case", "switch_default"];
+  const blocks = STATEMENT_PARENTS[familyOf(language)];
   let n: Node | null = node;
   while (n && n.parent && !blocks.includes(n.parent.type)) n = n.parent;
   if (!n?.parent) return null;
@@ -141,6 +167,47 @@ export function enclosingStatement(node: Node, language: LanguageId): Node | nul
 /** True when `outer` contains `inner`. */
 export const within = (outer: Node, inner: Node): boolean => outer.startIndex <= inner.startIndex && inner.endIndex <= outer.endIndex;
 
+const JAVA_ATOMS = new Set([
+  "identifier",
+  "method_invocation",
+  "field_access",
+  "array_access",
+  "string_literal",
+  "text_block",
+  "character_literal",
+  "decimal_integer_literal",
+  "hex_integer_literal",
+  "decimal_floating_point_literal",
+  "true",
+  "false",
+  "null_literal",
+  "this",
+  "parenthesized_expression",
+  "object_creation_expression",
+  "array_creation_expression",
+  "class_literal",
+]);
+const GO_ATOMS = new Set([
+  "identifier",
+  "call_expression",
+  "selector_expression",
+  "index_expression",
+  "slice_expression",
+  "type_assertion_expression",
+  "interpreted_string_literal",
+  "raw_string_literal",
+  "rune_literal",
+  "int_literal",
+  "float_literal",
+  "imaginary_literal",
+  "true",
+  "false",
+  "nil",
+  "iota",
+  "composite_literal",
+  "parenthesized_expression",
+  "func_literal",
+]);
 const PY_ATOMS = new Set([
   "identifier",
   "call",
@@ -188,20 +255,25 @@ const JS_ATOMS = new Set([
 const PY_SAFE_PARENTS = new Set(["expression_statement", "assignment", "augmented_assignment", "return_statement", "argument_list", "keyword_argument", "list", "set", "tuple", "expression_list", "pair", "parenthesized_expression", "subscript", "if_statement", "elif_clause", "while_statement", "interpolation", "default_parameter", "typed_default_parameter", "with_item", "for_statement", "for_in_clause", "if_clause", "assert_statement", "raise_statement", "yield", "decorator", "slice", "lambda"]);
 const JS_SAFE_PARENTS = new Set(["expression_statement", "variable_declarator", "return_statement", "arguments", "array", "pair", "parenthesized_expression", "assignment_expression", "template_substitution", "assignment_pattern", "public_field_definition", "field_definition", "throw_statement", "spread_element", "arrow_function", "subscript_expression"]);
 
+const JAVA_SAFE_PARENTS = new Set(["expression_statement", "variable_declarator", "return_statement", "argument_list", "array_initializer", "parenthesized_expression", "assignment_expression", "throw_statement", "lambda_expression", "element_value_pair", "array_access"]);
+const GO_SAFE_PARENTS = new Set(["expression_list", "argument_list", "parenthesized_expression", "literal_element", "keyed_element", "expression_statement", "if_statement", "for_clause", "expression_switch_statement", "send_statement", "index_expression"]);
+
 /**
  * `code` wrapped in parentheses when putting it in place of `node` would change how it groups
  * (`a * (x + y)`, not `a * x + y`). `codeType` is the node type `code` parses as.
  */
 export function parenthesizeFor(node: Node, code: string, codeType: string, language: LanguageId): string {
-  const atoms = language === "python" ? PY_ATOMS : JS_ATOMS;
+  const family = familyOf(language);
+  const atoms = { python: PY_ATOMS, js: JS_ATOMS, java: JAVA_ATOMS, go: GO_ATOMS }[family];
   if (atoms.has(codeType)) return code;
   const parent = node.parent;
   if (!parent) return code;
-  const safe = language === "python" ? PY_SAFE_PARENTS : JS_SAFE_PARENTS;
+  const safe = { python: PY_SAFE_PARENTS, js: JS_SAFE_PARENTS, java: JAVA_SAFE_PARENTS, go: GO_SAFE_PARENTS }[family];
   if (safe.has(parent.type)) {
     // The object of `a.b` / the function of `f()` / the value of `x[i]` are not safe places.
     const field = fieldOf(node);
-    if (!(parent.type === "subscript" && field === "value") && !(parent.type === "subscript_expression" && field === "object")) return code;
+    const indexed = (parent.type === "subscript" && field === "value") || (parent.type === "subscript_expression" && field === "object") || (parent.type === "array_access" && field === "array") || (parent.type === "index_expression" && field === "operand");
+    if (!indexed) return code;
   }
   return `(${code})`;
 }
@@ -216,11 +288,13 @@ export function fieldOf(node: Node): string | null {
 
 /** The node type `code` parses as when used as an expression (`binary_operator`, `call`, ...). */
 export function expressionType(code: string, language: LanguageId): string {
-  const prefix = "_ = ";
-  return withTree(`${prefix}${code}\n`, language, (tree) => {
+  // Java and Go have no expression statement at the top of a file: the value of a field, of a var.
+  const [prefix, suffix] = language === "java" ? ["class _C { Object _x = ", "; }\n"] : language === "go" ? ["package _p\nvar _ = ", "\n"] : ["_ = ", "\n"];
+  return withTree(`${prefix}${code}${suffix}`, language, (tree) => {
     const node = tree.rootNode.namedDescendantForIndex(prefix.length, prefix.length + code.length - 1);
     let n: Node | null = node;
-    while (n && n.parent && n.parent.startIndex === prefix.length && n.parent.endIndex === prefix.length + code.length) n = n.parent;
+    // (Go's var value is an expression list, even of one expression: the expression is the type.)
+    while (n && n.parent && n.parent.startIndex === prefix.length && n.parent.endIndex === prefix.length + code.length && n.parent.type !== "expression_list") n = n.parent;
     return n && n.startIndex === prefix.length && n.endIndex === prefix.length + code.length ? n.type : "unknown";
   });
 }

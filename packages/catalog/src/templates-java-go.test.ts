@@ -1,0 +1,171 @@
+/**
+ * The modifying templates and guard_clause on Java and Go: each result is the exact text expected,
+ * javac's parser accepts every Java result, and gofmt leaves every Go result as it is (it parses,
+ * and is laid out as gofmt lays it out).
+ */
+import { beforeAll, describe, expect, test } from "vitest";
+import { loadGrammars } from "@graphplan/graph";
+import { gofmt, goParse, javacParse } from "@graphplan/testkit";
+import { executeStep, validateStep } from "./index.js";
+
+beforeAll(() => loadGrammars(["java", "go"]));
+
+const JAVA = `package shop;
+
+import java.util.List;
+
+public class Cart {
+    private final List<Integer> prices;
+
+    public Cart(List<Integer> prices) {
+        super();
+        this.prices = prices;
+    }
+
+    public int total(int discount) {
+        int sum = 0;
+        for (int p : prices) {
+            sum += p;
+        }
+        if (sum > 100) {
+            sum -= discount;
+        }
+        return sum * 2;
+    }
+
+    public boolean isEmpty() {
+        return prices.size() == 0;
+    }
+}
+`;
+
+const GO = `package shop
+
+type Cart struct {
+	prices []int
+}
+
+func (c *Cart) Total(discount int) int {
+	sum := 0
+	for _, p := range c.prices {
+		sum += p
+	}
+	if sum > 100 {
+		sum -= discount
+	}
+	return sum * 2
+}
+
+func Parse(text string) (int, error) {
+	return len(text), nil
+}
+`;
+
+const method = (name: string) => ({ kind: "method", name, file: "Cart.java" });
+const fn = (name: string, kind = "function") => ({ kind, name, file: "cart.go" });
+
+const run = (file: string, source: string, step: Record<string, unknown>): string => {
+  expect(validateStep(step)).toEqual([]);
+  return executeStep(step as never, { [file]: source }).files.get(file)!;
+};
+
+describe("Java", () => {
+  const cases: [string, Record<string, unknown>, string, string][] = [
+    [
+      "guard_clause first in a method",
+      { template: "guard_clause", params: { target: method("total"), condition: "prices == null", body: "return 0;" } },
+      "    public int total(int discount) {\n        int sum = 0;",
+      "    public int total(int discount) {\n        if (prices == null) {\n            return 0;\n        }\n        int sum = 0;",
+    ],
+    [
+      "guard_clause in a constructor goes after super()",
+      { template: "guard_clause", params: { target: { kind: "constructor", name: "Cart", file: "Cart.java" }, condition: "prices == null", body: 'throw new IllegalArgumentException("prices");' } },
+      "        super();\n        this.prices = prices;",
+      '        super();\n        if (prices == null) {\n            throw new IllegalArgumentException("prices");\n        }\n        this.prices = prices;',
+    ],
+    [
+      "modify_condition of an if",
+      { template: "modify_condition", params: { target: { kind: "if", file: "Cart.java", parent: method("total") }, condition: "sum > 100 && discount > 0" } },
+      "        if (sum > 100) {",
+      "        if (sum > 100 && discount > 0) {",
+    ],
+    [
+      "change_return_value of a method with one return",
+      { template: "change_return_value", params: { target: method("isEmpty"), value: "prices.isEmpty()" } },
+      "        return prices.size() == 0;",
+      "        return prices.isEmpty();",
+    ],
+    [
+      "replace_expression parenthesizes where grouping needs it",
+      { template: "replace_expression", params: { target: { type: "sexp", file: "Cart.java", query: '((identifier) @s (#eq? @s "sum"))', capture: "s", index: 4 }, expression: "sum - discount" } },
+      "        return sum * 2;",
+      "        return (sum - discount) * 2;",
+    ],
+    [
+      "replace_function_body keeps the signature",
+      { template: "replace_function_body", params: { target: method("isEmpty"), body: "if (prices == null) {\n    return true;\n}\nreturn prices.isEmpty();" } },
+      "    public boolean isEmpty() {\n        return prices.size() == 0;\n    }",
+      "    public boolean isEmpty() {\n        if (prices == null) {\n            return true;\n        }\n        return prices.isEmpty();\n    }",
+    ],
+  ];
+  test.each(cases)("%s", (_name, step, before, after) => {
+    expect(JAVA).toContain(before);
+    const out = run("Cart.java", JAVA, step);
+    expect(out).toBe(JAVA.replace(before, after));
+    expect(javacParse([out])).toEqual([null]);
+  });
+});
+
+describe("Go", () => {
+  const cases: [string, Record<string, unknown>, string, string][] = [
+    [
+      "guard_clause first in a method (no parentheses, tabs)",
+      { template: "guard_clause", params: { target: fn("Total", "method"), condition: "c == nil", body: "return 0" } },
+      "func (c *Cart) Total(discount int) int {\n\tsum := 0",
+      "func (c *Cart) Total(discount int) int {\n\tif c == nil {\n\t\treturn 0\n\t}\n\tsum := 0",
+    ],
+    [
+      "modify_condition of an if",
+      { template: "modify_condition", params: { target: { kind: "if", file: "cart.go", parent: fn("Total", "method") }, condition: "sum > 100 && discount > 0" } },
+      "\tif sum > 100 {",
+      "\tif sum > 100 && discount > 0 {",
+    ],
+    [
+      "change_return_value with several values",
+      { template: "change_return_value", params: { target: fn("Parse"), value: 'len(text), fmt.Errorf("empty")' } },
+      "\treturn len(text), nil",
+      '\treturn len(text), fmt.Errorf("empty")',
+    ],
+    [
+      "replace_expression parenthesizes where grouping needs it",
+      { template: "replace_expression", params: { target: { type: "sexp", file: "cart.go", query: '((identifier) @s (#eq? @s "sum"))', capture: "s", index: 4 }, expression: "sum - discount" } },
+      "\treturn sum * 2",
+      "\treturn (sum - discount) * 2",
+    ],
+    [
+      "replace_function_body keeps the signature",
+      { template: "replace_function_body", params: { target: fn("Parse"), body: 'if text == "" {\n\treturn 0, errEmpty\n}\nreturn len(text), nil' } },
+      "func Parse(text string) (int, error) {\n\treturn len(text), nil\n}",
+      'func Parse(text string) (int, error) {\n\tif text == "" {\n\t\treturn 0, errEmpty\n\t}\n\treturn len(text), nil\n}',
+    ],
+  ];
+  test.each(cases)("%s", (_name, step, before, after) => {
+    expect(GO).toContain(before);
+    const out = run("cart.go", GO, step);
+    expect(out).toBe(GO.replace(before, after));
+    expect(goParse([out])).toEqual([null]);
+    expect(gofmt(out)).toBe(out);
+  });
+});
+
+describe("the templates refuse what they cannot do in Java and Go", () => {
+  test("statements that do not parse are refused before anything runs, with the place of the error", () => {
+    const issues = validateStep({ template: "guard_clause", params: { target: fn("Parse"), condition: "text == \"\"", body: "return 0, errEmpty)" } });
+    expect(issues.map((i) => i.path)).toEqual(["params.body"]);
+    expect(issues[0]!.message).toMatch(/does not parse as/);
+  });
+
+  test("templates written for Python and JavaScript only still say so for Go", () => {
+    expect(() => executeStep({ template: "wrap_try_except", params: { target: fn("Parse"), exception: "Exception", handler: "return 0, err" } } as never, { "cart.go": GO })).toThrow(/go/i);
+  });
+});
