@@ -36,6 +36,8 @@ public class Cart {
     public boolean isEmpty() {
         return prices.size() == 0;
     }
+
+    void tag(String first, String... rest) {}
 }
 `;
 
@@ -58,6 +60,10 @@ func (c *Cart) Total(discount int) int {
 
 func Parse(text string) (int, error) {
 	return len(text), nil
+}
+
+func Scale(x, y int, unit string) int {
+	return x * y
 }
 `;
 
@@ -107,6 +113,24 @@ describe("Java", () => {
       "    public boolean isEmpty() {\n        return prices.size() == 0;\n    }",
       "    public boolean isEmpty() {\n        if (prices == null) {\n            return true;\n        }\n        return prices.isEmpty();\n    }",
     ],
+    [
+      "add_conditional_branch: else if, then else",
+      { template: "add_conditional_branch", params: { target: { kind: "if", file: "Cart.java", parent: method("total") }, condition: "sum > 50", body: "sum -= discount / 2;" } },
+      "            sum -= discount;\n        }\n",
+      "            sum -= discount;\n        } else if (sum > 50) {\n            sum -= discount / 2;\n        }\n",
+    ],
+    [
+      "add_parameter with its type, after another",
+      { template: "add_parameter", params: { target: method("total"), name: "rate", type: "double", after: "discount" } },
+      "    public int total(int discount) {",
+      "    public int total(int discount, double rate) {",
+    ],
+    [
+      "add_parameter before a varargs parameter",
+      { template: "add_parameter", params: { target: method("tag"), name: "sep", type: "String" } },
+      "    void tag(String first, String... rest) {}",
+      "    void tag(String first, String sep, String... rest) {}",
+    ],
   ];
   test.each(cases)("%s", (_name, step, before, after) => {
     expect(JAVA).toContain(before);
@@ -148,6 +172,18 @@ describe("Go", () => {
       "func Parse(text string) (int, error) {\n\treturn len(text), nil\n}",
       'func Parse(text string) (int, error) {\n\tif text == "" {\n\t\treturn 0, errEmpty\n\t}\n\treturn len(text), nil\n}',
     ],
+    [
+      "add_conditional_branch: else if without parentheses",
+      { template: "add_conditional_branch", params: { target: { kind: "if", file: "cart.go", parent: fn("Total", "method") }, condition: "sum > 50", body: "sum -= discount / 2" } },
+      "\t\tsum -= discount\n\t}\n",
+      "\t\tsum -= discount\n\t} else if sum > 50 {\n\t\tsum -= discount / 2\n\t}\n",
+    ],
+    [
+      "add_parameter: name then type, after a grouped declaration",
+      { template: "add_parameter", params: { target: fn("Scale"), name: "round", type: "bool", after: "y" } },
+      "func Scale(x, y int, unit string) int {",
+      "func Scale(x, y int, round bool, unit string) int {",
+    ],
   ];
   test.each(cases)("%s", (_name, step, before, after) => {
     expect(GO).toContain(before);
@@ -163,6 +199,22 @@ describe("the templates refuse what they cannot do in Java and Go", () => {
     const issues = validateStep({ template: "guard_clause", params: { target: fn("Parse"), condition: "text == \"\"", body: "return 0, errEmpty)" } });
     expect(issues.map((i) => i.path)).toEqual(["params.body"]);
     expect(issues[0]!.message).toMatch(/does not parse as/);
+  });
+
+  test.each([
+    ["a Java parameter without a type", "Cart.java", JAVA, { target: method("total"), name: "rate" }, /needs a type/],
+    ["a Java parameter with a default", "Cart.java", JAVA, { target: method("total"), name: "rate", type: "int", default: "0" }, /no default parameter values/],
+    ["a Go parameter inside a group that shares a type", "cart.go", GO, { target: fn("Scale"), name: "z", type: "int", after: "x" }, /x, y share one type \(x, y int\): add the parameter after y/],
+    ["a Go parameter that exists in a group", "cart.go", GO, { target: fn("Scale"), name: "x", type: "int" }, /already has a parameter named x/],
+  ])("add_parameter refuses %s", (_name, file, source, params, message) => {
+    expect(() => executeStep({ template: "add_parameter", params } as never, { [file]: source })).toThrow(message);
+  });
+
+  test("an else is not added twice", () => {
+    const once = run("cart.go", GO, { template: "add_conditional_branch", params: { target: { kind: "if", file: "cart.go", parent: fn("Total", "method") }, body: "sum = 0" } });
+    expect(once).toContain("\t} else {\n\t\tsum = 0\n\t}\n");
+    expect(gofmt(once)).toBe(once);
+    expect(() => executeStep({ template: "add_conditional_branch", params: { target: { kind: "if", file: "cart.go", parent: fn("Total", "method") }, body: "sum = 1" } } as never, { "cart.go": once })).toThrow(/already has an else/);
   });
 
   test("templates written for Python and JavaScript only still say so for Go", () => {

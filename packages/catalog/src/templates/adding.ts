@@ -92,6 +92,8 @@ interface ParamInfo {
   /** positional / star (`*args` or bare `*`) / kwargs (`**kw`) / slash (`/`) */
   readonly role: "positional" | "star" | "kwargs" | "slash";
   readonly hasDefault: boolean;
+  /** Every name it declares, when it declares several (Go's `a, b int`); `name` is the last. */
+  readonly names?: readonly string[];
 }
 
 function pythonParams(list: Node): ParamInfo[] {
@@ -135,6 +137,26 @@ function jsParams(list: Node): ParamInfo[] {
     });
 }
 
+function javaParams(list: Node): ParamInfo[] {
+  return list.namedChildren
+    .filter((n): n is Node => !!n && (n.type === "formal_parameter" || n.type === "spread_parameter"))
+    .map((n) => {
+      const spread = n.type === "spread_parameter";
+      const name = spread ? n.namedChildren.find((c) => c?.type === "variable_declarator")?.childForFieldName("name")?.text : n.childForFieldName("name")?.text;
+      return { node: n, name, role: spread ? "kwargs" : "positional", hasDefault: false } as const;
+    });
+}
+
+/** Go's parameters, one per declaration: `a, b int` is one, named by its last name (a new parameter goes before or after it, not inside). */
+function goParams(list: Node): ParamInfo[] {
+  return list.namedChildren
+    .filter((n): n is Node => !!n && (n.type === "parameter_declaration" || n.type === "variadic_parameter_declaration"))
+    .map((n) => {
+      const names = n.children.filter((c): c is Node => !!c && c.type === "identifier" && n.childForFieldName("type")?.id !== c.id).map((c) => c.text);
+      return { node: n, name: names[names.length - 1], role: n.type === "variadic_parameter_declaration" ? "kwargs" : "positional", hasDefault: false, ...(names.length > 1 ? { names } : {}) } as const;
+    });
+}
+
 export const addParameter = defineOperator({
   name: "add_parameter",
   tier: 2,
@@ -145,10 +167,10 @@ export const addParameter = defineOperator({
     target: p.locator("The function or method"),
     name: p.identifier('The new parameter\'s name: "timeout"'),
     default: p.expression('Default value: "None"').optional(),
-    type: p.type('Type annotation: "Optional[float]" (Python, TypeScript)').optional(),
+    type: p.type('Type annotation: "Optional[float]" (Python, TypeScript; required in Java and Go)').optional(),
     after: p.identifier("Insert right after this existing parameter").optional(),
   }),
-  languages: PY_AND_JS,
+  languages: PY_JS_JAVA_GO,
   input: ["function_definition"],
   output: "parameters",
   example: { target: { kind: "method", name: "fetch", file: "app/client.py" }, name: "timeout", default: "None" },
@@ -160,16 +182,25 @@ export const addParameter = defineOperator({
     const dflt = params["default"] === undefined ? undefined : codeParam(params["default"], "expression", t.language);
     const after = params["after"] === undefined ? undefined : codeParam(params["after"], "identifier", t.language);
     const py = t.language === "python";
-    const text = py ? `${name}${type ? `: ${type}` : ""}${dflt !== undefined ? (type ? ` = ${dflt}` : `=${dflt}`) : ""}` : `${name}${type ? `: ${type}` : ""}${dflt !== undefined ? ` = ${dflt}` : ""}`;
+    const typed = t.language === "java" || t.language === "go";
+    if (typed && type === undefined) throw new TransformRejected("add_parameter", t.file, `a ${t.language === "java" ? "Java" : "Go"} parameter needs a type: give "type"`);
+    if (typed && dflt !== undefined) throw new TransformRejected("add_parameter", t.file, `${t.language === "java" ? "Java" : "Go"} has no default parameter values: leave "default" out (and update the call sites)`);
+    const text =
+      t.language === "java" ? `${type} ${name}`
+      : t.language === "go" ? `${name} ${type}`
+      : py ? `${name}${type ? `: ${type}` : ""}${dflt !== undefined ? (type ? ` = ${dflt}` : `=${dflt}`) : ""}`
+      : `${name}${type ? `: ${type}` : ""}${dflt !== undefined ? ` = ${dflt}` : ""}`;
     const list = parts.parameters;
     if (!list) throw new TransformRejected("add_parameter", t.file, `the function at line ${line(parts.fn)} has no parameter list`);
     // `x => x`: a single unparenthesized arrow parameter.
     if (list.type === "identifier") return one(t.file, { start: list.startIndex, end: list.endIndex, text: `(${list.text}, ${text})` });
-    const infos = py ? pythonParams(list) : jsParams(list);
-    if (infos.some((i) => i.name === name)) throw new TransformRejected("add_parameter", t.file, `the function already has a parameter named ${name}`);
+    const infos = py ? pythonParams(list) : t.language === "java" ? javaParams(list) : t.language === "go" ? goParams(list) : jsParams(list);
+    if (infos.some((i) => i.name === name || i.names?.includes(name))) throw new TransformRejected("add_parameter", t.file, `the function already has a parameter named ${name}`);
     let index: number; // the new parameter's position in the list
     if (after !== undefined) {
       const at = infos.findIndex((i) => i.name === after);
+      const group = infos.find((i) => i.names?.includes(after));
+      if (at < 0 && group) throw new TransformRejected("add_parameter", t.file, `${group.names!.join(", ")} share one type (${group.node.text}): add the parameter after ${group.name}, or before the group`);
       if (at < 0) throw new TransformRejected("add_parameter", t.file, `no parameter named ${after}; parameters: ${infos.map((i) => i.node.text).join(", ")}`);
       index = at + 1;
     } else {
@@ -345,7 +376,7 @@ export const addConditionalBranch = defineOperator({
     condition: p.expression('The new branch\'s condition; omit to add the else: "mode == \\"strict\\""', "condition").optional(),
     body: p.statements('The branch\'s statements: "return strict_parse(text)"'),
   }),
-  languages: PY_AND_JS,
+  languages: PY_JS_JAVA_GO,
   input: ["if_statement"],
   output: "elif_clause | else_clause",
   example: { target: { kind: "if", file: "app/parser.py", parent: { kind: "function", name: "parse", file: "app/parser.py" } }, condition: 'mode == "strict"', body: "return strict_parse(text)" },
@@ -368,11 +399,11 @@ export const addConditionalBranch = defineOperator({
       if (elseClause) return one(t.file, placeBlock(t.source, t.language, elseClause, "insert_before", code));
       return one(t.file, placeBlock(t.source, t.language, ifNode, "insert_after", code));
     }
-    // JS/TS: walk the else-if chain to its last if.
+    // JS/TS, Java, Go: walk the else-if chain to its last if (JS wraps it in an else_clause; Java and Go do not).
     let last = ifNode;
     for (;;) {
       const alt = last.childForFieldName("alternative");
-      const nested = alt?.namedChildren.find((c) => c?.type === "if_statement");
+      const nested = alt?.type === "if_statement" ? alt : alt?.namedChildren.find((c) => c?.type === "if_statement");
       if (!alt || !nested) break;
       last = nested;
     }
@@ -384,7 +415,8 @@ export const addConditionalBranch = defineOperator({
       if (alternative) throw new TransformRejected("add_conditional_branch", t.file, `the if statement at line ${line(ifNode)} already has an else (line ${line(alternative)}); give a condition to add an else if`);
       return one(t.file, { start: consequence.endIndex, end: consequence.endIndex, text: ` else ${block}` });
     }
-    return one(t.file, { start: consequence.endIndex, end: consequence.endIndex, text: ` else if (${condition}) ${block}` });
+    const test = t.language === "go" ? condition : `(${condition})`;
+    return one(t.file, { start: consequence.endIndex, end: consequence.endIndex, text: ` else if ${test} ${block}` });
   },
 });
 
