@@ -126,6 +126,24 @@ describe("Java", () => {
       "    public int total(int discount, double rate) {",
     ],
     [
+      "add_method at the end of the class",
+      { template: "add_method", params: { target: { kind: "class", name: "Cart", file: "Cart.java" }, code: "@Override\npublic String toString() {\n    return \"Cart\" + prices;\n}" } },
+      "    void tag(String first, String... rest) {}\n}\n",
+      '    void tag(String first, String... rest) {}\n\n    @Override\n    public String toString() {\n        return "Cart" + prices;\n    }\n}\n',
+    ],
+    [
+      "add_method right after a named member",
+      { template: "add_method", params: { target: { kind: "class", name: "Cart", file: "Cart.java" }, code: "public int count() {\n    return prices.size();\n}", after: "total" } },
+      "        return sum * 2;\n    }\n\n    public boolean isEmpty() {",
+      "        return sum * 2;\n    }\n\n    public int count() {\n        return prices.size();\n    }\n\n    public boolean isEmpty() {",
+    ],
+    [
+      "add_class_attribute: a field after the fields",
+      { template: "add_class_attribute", params: { target: { kind: "class", name: "Cart", file: "Cart.java" }, name: "limit", type: "int", value: "100" } },
+      "    private final List<Integer> prices;\n",
+      "    private final List<Integer> prices;\n    int limit = 100;\n",
+    ],
+    [
       "add_parameter before a varargs parameter",
       { template: "add_parameter", params: { target: method("tag"), name: "sep", type: "String" } },
       "    void tag(String first, String... rest) {}",
@@ -205,9 +223,12 @@ describe("the templates refuse what they cannot do in Java and Go", () => {
     ["a Java parameter without a type", "Cart.java", JAVA, { target: method("total"), name: "rate" }, /needs a type/],
     ["a Java parameter with a default", "Cart.java", JAVA, { target: method("total"), name: "rate", type: "int", default: "0" }, /no default parameter values/],
     ["a Go parameter inside a group that shares a type", "cart.go", GO, { target: fn("Scale"), name: "z", type: "int", after: "x" }, /x, y share one type \(x, y int\): add the parameter after y/],
+    ["a Java method whose name the class has", "Cart.java", JAVA, { target: { kind: "class", name: "Cart", file: "Cart.java" }, code: "public boolean isEmpty() {\n    return true;\n}" }, /already has a member named isEmpty/, "add_method"],
+    ["a Java field whose name the class has", "Cart.java", JAVA, { target: { kind: "class", name: "Cart", file: "Cart.java" }, name: "prices", type: "int", value: "0" }, /already has a member named prices/, "add_class_attribute"],
+    ["a Java field without a type", "Cart.java", JAVA, { target: { kind: "class", name: "Cart", file: "Cart.java" }, name: "limit", value: "0" }, /needs a type/, "add_class_attribute"],
     ["a Go parameter that exists in a group", "cart.go", GO, { target: fn("Scale"), name: "x", type: "int" }, /already has a parameter named x/],
-  ])("add_parameter refuses %s", (_name, file, source, params, message) => {
-    expect(() => executeStep({ template: "add_parameter", params } as never, { [file]: source })).toThrow(message);
+  ] as [string, string, string, Record<string, unknown>, RegExp, string?][])("refuses %s", (_name, file, source, params, message, template = "add_parameter") => {
+    expect(() => executeStep({ template, params } as never, { [file]: source })).toThrow(message);
   });
 
   test("an else is not added twice", () => {

@@ -118,4 +118,12 @@ describe("checkCode: Java and Go statements (a method's or function's body)", ()
     expect(!bad.ok && bad.message).toMatch(/^"x := \(1" does not parse as .*character [0-7]\b/);
     expect(ok("import java.util.List;", "import", "java")).toBe(false);
   });
+
+  test("a Java function is one method or constructor, annotations included", () => {
+    expect(ok("@Override\npublic String toString() {\n    return \"x\";\n}", "function", "java")).toBe(true);
+    expect(ok("Cart(int n) {\n    this.n = n;\n}", "function", "java")).toBe(true);
+    expect(ok("int n = 0;", "function", "java")).toBe(false);
+    expect(ok("void a() {}\nvoid b() {}", "function", "java")).toBe(false);
+    expect(ok("func f() {}", "function", "go")).toBe(false);
+  });
 });

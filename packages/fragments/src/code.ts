@@ -292,8 +292,8 @@ function checkBlock(code: string, language: CodeLanguage, kind: "statements" | "
     }
     const definition = language === "python" && only.type === "decorated_definition" ? only.childForFieldName("definition") : only;
     const isFunction =
-      language === "python"
-        ? definition?.type === "function_definition"
+      language === "python" ? definition?.type === "function_definition"
+      : language === "java" ? only.type === "method_declaration" || only.type === "constructor_declaration"
         : JS_FUNCTIONS.has(only.type) || (only.type === "export_statement" && JS_FUNCTIONS.has(only.namedChildren.find((n) => n?.type !== "decorator")?.type ?? ""));
     return isFunction ? { ok: true, code: block } : { ok: false, message: `expected a function definition, found a ${only.type}` };
   });
@@ -307,7 +307,7 @@ const truncate = (text: string): string => (text.length > 60 ? `${text.slice(0, 
  */
 export function checkCode(code: string, kind: CodeKind, language: CodeLanguage): CodeCheck {
   if (kind === "statements" || kind === "import" || kind === "function") {
-    if ((language === "java" || language === "go") && kind !== "statements") return { ok: false, message: `checking ${language === "java" ? "Java" : "Go"} ${ARTICLES[kind]} is not supported: write the code as a fragment` };
+    if ((language === "go" && kind !== "statements") || (language === "java" && kind === "import")) return { ok: false, message: `checking ${language === "java" ? "Java" : "Go"} ${ARTICLES[kind]} is not supported: write the code as a fragment` };
     return checkBlock(code, language, kind);
   }
   const trimmed = kind === "decorator" ? code.trim().replace(/^@\s*/, "") : code.trim();

@@ -299,6 +299,8 @@ function memberNamed(body: Node, name: string, language: Target["language"]): No
     const def = member.type === "decorated_definition" ? member.childForFieldName("definition") : member;
     if (!def) continue;
     if (nodeName(def, language) === name) return member;
+    // A Java field declares its names in its declarators (`int a = 1, b;`).
+    if (def.type === "field_declaration" && def.namedChildren.some((d) => d?.type === "variable_declarator" && d.childForFieldName("name")?.text === name)) return member;
     if (language === "python" && def.type === "expression_statement") {
       const assignment = def.namedChildren[0];
       if ((assignment?.type === "assignment" || assignment?.type === "augmented_assignment") && assignment.childForFieldName("left")?.text === name) return member;
@@ -341,7 +343,7 @@ export const addMethod = defineOperator({
     code: p.statements('The whole method at column 0: "def close(self):\\n    self._conn.close()"', "function"),
     after: p.identifier("Put the method right after this member (default: last)").optional(),
   }),
-  languages: PY_AND_JS,
+  languages: [...PY_AND_JS, "java"],
   input: ["class_definition"],
   output: "function_definition",
   example: { target: { kind: "class", name: "Client", file: "app/client.py" }, code: "def close(self):\n    self._conn.close()" },
@@ -359,6 +361,8 @@ export const addMethod = defineOperator({
 });
 
 function methodName(code: string, language: Target["language"]): string | undefined {
+  // Java: the identifier before the parameter list, after the annotations, modifiers and return type.
+  if (language === "java") return /([A-Za-z_$][\w$]*)\s*\(/.exec(code.replace(/^\s*@\w+(?:\([^)]*\))?\s*/gm, ""))?.[1];
   const match = language === "python" ? /^\s*(?:@.*\n\s*)*(?:async\s+)?def\s+([A-Za-z_]\w*)/.exec(code) : /^\s*(?:@.*\n\s*)*(?:(?:public|private|protected|static|async|get|set|readonly|override)\s+)*\*?\s*([A-Za-z_$#][\w$]*)\s*[(<]/.exec(code);
   return match?.[1];
 }
@@ -487,6 +491,21 @@ export const addDecorator = defineOperator({
 // ------------------------------------------------------------------------------------------
 // add_class_attribute
 
+/** A Java field `type name = value;` after the fields that open the class body, else first. */
+function javaField(t: Target, body: Node, outer: Node, name: string, value: string, type: string | undefined): Edit {
+  if (type === undefined) throw new TransformRejected("add_class_attribute", t.file, `a Java field needs a type: give "type"`);
+  const code = `${type} ${name} = ${value};`;
+  const members = statementsOf(body);
+  let index = 0;
+  while (members[index]?.type === "field_declaration") index++;
+  const previous = members[index - 1];
+  const next = members[index];
+  if (previous) return placeBlock(t.source, t.language, previous, "insert_after", code);
+  if (!next) return fillBraces(t, body, code, outer.startIndex);
+  if (!startsLine(t.source, next.startIndex)) throw new TransformRejected("add_class_attribute", t.file, `the class body at line ${line(body)} is on one line; rewrite the class with replace_node`);
+  return placeBlock(t.source, t.language, next, "insert_before", code, { blankLines: 1 });
+}
+
 export const addClassAttribute = defineOperator({
   name: "add_class_attribute",
   tier: 2,
@@ -496,9 +515,9 @@ export const addClassAttribute = defineOperator({
     target: p.locator("The class"),
     name: p.identifier('Attribute name: "max_retries"'),
     value: p.expression('Its value: "3"'),
-    type: p.type('Annotation: "int" (Python, TypeScript)').optional(),
+    type: p.type('Annotation: "int" (Python, TypeScript; required in Java)').optional(),
   }),
-  languages: PY_AND_JS,
+  languages: [...PY_AND_JS, "java"],
   input: ["class_definition"],
   output: "assignment",
   example: { target: { kind: "class", name: "Client", file: "app/client.py" }, name: "max_retries", value: "3", type: "int" },
@@ -524,6 +543,7 @@ export const addClassAttribute = defineOperator({
       if (next && startsLine(t.source, next.startIndex)) return one(t.file, placeBlock(t.source, t.language, next, "insert_before", code));
       throw new TransformRejected("add_class_attribute", t.file, `the class body at line ${line(body)} is on its header line; rewrite the class with replace_node`);
     }
+    if (t.language === "java") return one(t.file, javaField(t, body, outer, name, value, type));
     const code = `${name}${type ? `: ${type}` : ""} = ${value};`;
     const first = body.namedChildren.find((c): c is Node => !!c && c.type !== "comment");
     if (!first) return one(t.file, fillBraces(t, body, code, outer.startIndex));
