@@ -143,5 +143,27 @@ describe("tiers 1-3", () => {
     const bad = await verifyPlan([{ fragment: { kind: "try_statement", children: [{ kind: "break_statement" }] }, action: "insert_before", locator: { kind: "statement", file: "shop/cart.go", parent: add, index: 0 } }], files, graph);
     expect(bad.errors).toEqual([expect.stringMatching(/^Step 1 \(fragment\): fragment\.kind: Go has no exceptions/)]);
   });
-});
 
+  it("verifies and runs templates on Java and Go: a guard, a parameter and a return value pass; a condition that is not one is said", async () => {
+    const files = new Map([
+      ["Cart.java", "class Cart {\n    int total(int d) {\n        int s = 0;\n        return s * 2;\n    }\n}\n"],
+      ["shop.go", "package shop\n\nfunc Total(d int) int {\n\ts := 0\n\treturn s * 2\n}\n"],
+    ]);
+    const graph = await buildGraph([...files].map(([path, source]) => ({ path, source })));
+    const total = { kind: "method", name: "total", file: "Cart.java" };
+    const Total = { kind: "function", name: "Total", file: "shop.go" };
+    const plan = [
+      { template: "guard_clause", params: { target: total, condition: "d < 0", body: "return 0;" } },
+      { template: "add_parameter", params: { target: total, name: "rate", type: "double" } },
+      { template: "change_return_value", params: { target: Total, value: "s * 3" } },
+      { template: "guard_clause", params: { target: Total, condition: "d < 0", body: "return 0" } },
+    ];
+    const result = await verifyPlan(plan, files, graph);
+    expect(result.issues).toEqual([]);
+    const run = runFormalPlan(plan, files);
+    expect(run.ok && run.files.get("Cart.java")).toBe("class Cart {\n    int total(int d, double rate) {\n        if (d < 0) {\n            return 0;\n        }\n        int s = 0;\n        return s * 2;\n    }\n}\n");
+    expect(run.ok && run.files.get("shop.go")).toBe("package shop\n\nfunc Total(d int) int {\n\tif d < 0 {\n\t\treturn 0\n\t}\n\ts := 0\n\treturn s * 3\n}\n");
+    const bad = await verifyPlan([{ template: "modify_condition", params: { target: { kind: "if", file: "shop.go" }, condition: "x := 1" } }], files, graph);
+    expect(bad.issues.map((i) => [i.check, i.op])).toEqual([["operator", "modify_condition"]]);
+  });
+});
