@@ -144,6 +144,18 @@ describe("Java", () => {
       "    private final List<Integer> prices;\n    int limit = 100;\n",
     ],
     [
+      "wrap_try_except of one statement, with the exception's type and name",
+      { template: "wrap_try_except", params: { target: { kind: "statement", file: "Cart.java", parent: method("isEmpty"), index: 0 }, exception: "NullPointerException", alias: "npe", handler: "return true;" } },
+      "    public boolean isEmpty() {\n        return prices.size() == 0;\n    }",
+      "    public boolean isEmpty() {\n        try {\n            return prices.size() == 0;\n        } catch (NullPointerException npe) {\n            return true;\n        }\n    }",
+    ],
+    [
+      "wrap_try_except of a constructor's body leaves super() first",
+      { template: "wrap_try_except", params: { target: { kind: "constructor", name: "Cart", file: "Cart.java" }, handler: "throw new IllegalStateException(e);", finally_body: "log();" } },
+      "        super();\n        this.prices = prices;\n",
+      "        super();\n        try {\n            this.prices = prices;\n        } catch (Exception e) {\n            throw new IllegalStateException(e);\n        } finally {\n            log();\n        }\n",
+    ],
+    [
       "add_parameter before a varargs parameter",
       { template: "add_parameter", params: { target: method("tag"), name: "sep", type: "String" } },
       "    void tag(String first, String... rest) {}",
@@ -225,6 +237,7 @@ describe("the templates refuse what they cannot do in Java and Go", () => {
     ["a Go parameter inside a group that shares a type", "cart.go", GO, { target: fn("Scale"), name: "z", type: "int", after: "x" }, /x, y share one type \(x, y int\): add the parameter after y/],
     ["a Java method whose name the class has", "Cart.java", JAVA, { target: { kind: "class", name: "Cart", file: "Cart.java" }, code: "public boolean isEmpty() {\n    return true;\n}" }, /already has a member named isEmpty/, "add_method"],
     ["a Java field whose name the class has", "Cart.java", JAVA, { target: { kind: "class", name: "Cart", file: "Cart.java" }, name: "prices", type: "int", value: "0" }, /already has a member named prices/, "add_class_attribute"],
+    ["wrapping a Java local variable that is used after the wrap", "Cart.java", JAVA, { target: { kind: "statement", file: "Cart.java", parent: method("total"), index: 0 }, handler: "return 0;" }, /sum is declared inside the wrapped code and used after it/, "wrap_try_except"],
     ["a Java field without a type", "Cart.java", JAVA, { target: { kind: "class", name: "Cart", file: "Cart.java" }, name: "limit", value: "0" }, /needs a type/, "add_class_attribute"],
     ["a Go parameter that exists in a group", "cart.go", GO, { target: fn("Scale"), name: "x", type: "int" }, /already has a parameter named x/],
   ] as [string, string, string, Record<string, unknown>, RegExp, string?][])("refuses %s", (_name, file, source, params, message, template = "add_parameter") => {

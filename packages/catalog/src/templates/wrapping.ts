@@ -6,11 +6,11 @@ import { indentUnit, lineIndent, type Edit } from "@graphplan/primitives";
 import { defineOperator } from "../operator.js";
 import { codeParam, p } from "../params.js";
 import { TransformRejected, type FileEdits, type Target } from "../workspace.js";
-import { PY_AND_JS, PY_ONLY, bodyAfterDocstring, endOf, enclosingStatement, functionParts, startsLine } from "./syntax.js";
+import { ANY_FUNCTION, BRACED_BODIES, PY_AND_JS, PY_ONLY, bodyAfterDocstring, endOf, enclosingStatement, functionParts, startsLine } from "./syntax.js";
 
 const line = (n: Node): number => n.startPosition.row + 1;
-const FUNCTION_TYPES = new Set(["function_definition", "decorated_definition", "function_declaration", "generator_function_declaration", "function_expression", "arrow_function", "method_definition", "function", "generator_function"]);
-const BLOCK_TYPES = new Set(["block", "statement_block"]);
+const FUNCTION_TYPES = new Set([...ANY_FUNCTION, "decorated_definition"]);
+const BLOCK_TYPES = BRACED_BODIES;
 
 export interface Wrapped {
   readonly statements: Node[];
@@ -31,6 +31,8 @@ export function wrappedStatements(t: Target, op: string): Wrapped {
     const parts = functionParts(t, op);
     if (!BLOCK_TYPES.has(parts.body.type)) throw new TransformRejected(op, t.file, `the function at line ${line(parts.fn)} has an expression body; give it a block first with replace_function_body`);
     statements = bodyAfterDocstring(parts.body, t.language).rest;
+    // A Java constructor's this(...)/super(...) call must stay its first statement, outside any try.
+    if (statements[0]?.type === "explicit_constructor_invocation") statements = statements.slice(1);
   } else if (BLOCK_TYPES.has(t.node.type)) {
     statements = bodyAfterDocstring(t.node, t.language).rest;
   } else {
@@ -51,12 +53,12 @@ export function wrappedStatements(t: Target, op: string): Wrapped {
   return { statements, start, end, code, indent };
 }
 
-/** JS/TS: a `const`/`let` declared inside the wrapped range and used after it would go out of scope. */
+/** JS/TS and Java: a `const`/`let` (a Java local variable) declared inside the wrapped range and used after it would go out of scope. */
 function checkBlockScoped(t: Target, wrapped: Wrapped, op: string): void {
   if (t.language === "python") return;
   const declared = new Set<string>();
   for (const s of wrapped.statements) {
-    if (s.type !== "lexical_declaration") continue;
+    if (s.type !== "lexical_declaration" && s.type !== "local_variable_declaration") continue;
     for (const d of s.namedChildren) {
       const name = d?.type === "variable_declarator" ? d.childForFieldName("name") : null;
       if (name?.type === "identifier") declared.add(name.text);
@@ -83,15 +85,15 @@ export const wrapTryExcept = defineOperator({
   tier: 2,
   useCase: "Wrapping Code",
   description:
-    "Wrap statements in try/except (try/catch): the target statement, a block, or a whole function body (after its docstring). Python: `exception` defaults to Exception; JavaScript/TypeScript catch has no type, so leave `exception` out.",
+    "Wrap statements in try/except (try/catch): the target statement, a block, or a whole function body (after its docstring). Python and Java: `exception` defaults to Exception (Java: `alias` to e); JavaScript/TypeScript catch has no type, so leave `exception` out.",
   params: z.strictObject({
     target: p.locator("The statement to wrap, or a function / block whose statements are wrapped"),
-    exception: p.expression('What to catch: "ValueError" or "(KeyError, IndexError)" (Python only; default Exception)', "exception").optional(),
+    exception: p.expression('What to catch: "ValueError" or "(KeyError, IndexError)" (Python; Java "IOException | SQLException"; default Exception)', "exception").optional(),
     alias: p.identifier('Name bound to the exception: "err"').optional(),
     handler: p.statements('The handler\'s statements: "logger.warning(\\"bad value: %s\\", err)\\nreturn None"'),
     finally_body: p.statements('Statements for a finally block: "conn.close()"').optional(),
   }),
-  languages: PY_AND_JS,
+  languages: [...PY_AND_JS, "java"],
   input: ["statement", "block", "function_definition"],
   output: "try_statement",
   example: {
@@ -113,6 +115,11 @@ export const wrapTryExcept = defineOperator({
       const exception = params["exception"] === undefined ? "Exception" : codeParam(params["exception"], "exception", t.language);
       code = `try:\n${block(wrapped.code)}\nexcept ${exception}${alias ? ` as ${alias}` : ""}:\n${block(handler)}`;
       if (finallyBody) code += `\nfinally:\n${block(finallyBody)}`;
+    } else if (t.language === "java") {
+      // Java names what it catches, and the exception: Exception and `e` unless given.
+      const exception = params["exception"] === undefined ? "Exception" : codeParam(params["exception"], "exception", t.language);
+      code = `try {\n${block(wrapped.code)}\n} catch (${exception} ${alias ?? "e"}) {\n${block(handler)}\n}`;
+      if (finallyBody) code += ` finally {\n${block(finallyBody)}\n}`;
     } else {
       if (params["exception"] !== undefined) {
         throw new TransformRejected("wrap_try_except", t.file, "JavaScript/TypeScript catch clauses have no exception type: leave `exception` out and test the error inside the handler");
