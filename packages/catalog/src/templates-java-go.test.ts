@@ -170,6 +170,19 @@ describe("Java", () => {
   });
 });
 
+test("Java add_import_and_use: the import after the imports (after the package when there is none), the expression replaced", () => {
+  const step = (file: string) => ({ template: "add_import_and_use", params: { target: { type: "sexp", file, query: "(binary_expression) @b", capture: "b", index: -1 }, import: "import java.util.Objects;", expression: "Objects.requireNonNull(prices).isEmpty()" } });
+  const out = run("Cart.java", JAVA, step("Cart.java"));
+  expect(out).toBe(JAVA.replace("import java.util.List;\n", "import java.util.List;\nimport java.util.Objects;\n").replace("return prices.size() == 0;", "return Objects.requireNonNull(prices).isEmpty();"));
+  const bare = "package shop;\n\nclass Box {\n    boolean empty(java.util.List<Integer> prices) {\n        return prices.size() == 0;\n    }\n}\n";
+  const first = run("Box.java", bare, step("Box.java"));
+  expect(first).toBe("package shop;\n\nimport java.util.Objects;\n\nclass Box {\n    boolean empty(java.util.List<Integer> prices) {\n        return Objects.requireNonNull(prices).isEmpty();\n    }\n}\n");
+  expect(javacParse([out, first])).toEqual([null, null]);
+  // Already imported: only the expression changes.
+  const again = { ...step("Cart.java").params, target: { type: "sexp", file: "Cart.java", query: '((method_invocation name: (identifier) @n) @m (#eq? @n "isEmpty"))', capture: "m" }, expression: "Objects.isNull(prices)" };
+  expect(run("Cart.java", out, { template: "add_import_and_use", params: again })).toBe(out.replace("Objects.requireNonNull(prices).isEmpty()", "Objects.isNull(prices)"));
+});
+
 describe("Go", () => {
   const cases: [string, Record<string, unknown>, string, string][] = [
     [

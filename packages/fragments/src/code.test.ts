@@ -116,7 +116,10 @@ describe("checkCode: Java and Go statements (a method's or function's body)", ()
     const bad = checkCode("x := (1", "statements", "go");
     expect(bad.ok).toBe(false);
     expect(!bad.ok && bad.message).toMatch(/^"x := \(1" does not parse as .*character [0-7]\b/);
-    expect(ok("import java.util.List;", "import", "java")).toBe(false);
+    expect(ok("import java.util.List;", "import", "java")).toBe(true);
+    expect(ok("import static java.util.Objects.requireNonNull;", "import", "java")).toBe(true);
+    expect(ok("import java.util.List", "import", "java")).toBe(false);
+    expect(ok("int x = 1;", "import", "java")).toBe(false);
   });
 
   test("a Java function is one method or constructor, annotations included", () => {

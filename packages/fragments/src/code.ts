@@ -266,8 +266,9 @@ function checkBlock(code: string, language: CodeLanguage, kind: "statements" | "
   if (block.trim() === "") return { ok: false, message: `${ARTICLES[kind]} cannot be empty` };
   // A JS/TS method only parses inside a class body; Java and Go statements only inside a method or function body.
   const wrapMethod = kind === "function" && language !== "python" && !/^\s*(export\s+)?(async\s+)?function\b/.test(block);
-  const prefix = wrapMethod ? "class _ {\n" : language === "java" ? "class _C {\n  void _m() {\n" : language === "go" ? "package _p\n\nfunc _f() {\n" : "";
-  const source = `${prefix}${block}\n${wrapMethod ? "}\n" : language === "java" ? "  }\n}\n" : language === "go" ? "}\n" : ""}`;
+  const inBody = kind === "statements" && (language === "java" || language === "go");
+  const prefix = wrapMethod ? "class _ {\n" : !inBody ? "" : language === "java" ? "class _C {\n  void _m() {\n" : "package _p\n\nfunc _f() {\n";
+  const source = `${prefix}${block}\n${wrapMethod ? "}\n" : !inBody ? "" : language === "java" ? "  }\n}\n" : "}\n"}`;
   return withTree(source, language, (tree) => {
     const errors = syntaxErrors(tree, 1);
     if (errors.length > 0) {
@@ -275,8 +276,8 @@ function checkBlock(code: string, language: CodeLanguage, kind: "statements" | "
     }
     const body =
       wrapMethod ? tree.rootNode.namedChildren[0]?.childForFieldName("body")
-      : language === "java" ? tree.rootNode.namedChildren[0]?.childForFieldName("body")?.namedChildren.find((n) => n?.type === "method_declaration")?.childForFieldName("body")
-      : language === "go" ? tree.rootNode.namedChildren.find((n) => n?.type === "function_declaration")?.childForFieldName("body")
+      : inBody && language === "java" ? tree.rootNode.namedChildren[0]?.childForFieldName("body")?.namedChildren.find((n) => n?.type === "method_declaration")?.childForFieldName("body")
+      : inBody ? tree.rootNode.namedChildren.find((n) => n?.type === "function_declaration")?.childForFieldName("body")
       : tree.rootNode;
     const statements = body?.namedChildren.filter((n): n is Node => !!n && n.type !== "comment") ?? [];
     if (language === "python") {
@@ -287,7 +288,7 @@ function checkBlock(code: string, language: CodeLanguage, kind: "statements" | "
     if (statements.length !== 1) return { ok: false, message: `expected exactly one ${kind === "import" ? "import statement" : "definition"}, found ${statements.length} statements` };
     const only = statements[0]!;
     if (kind === "import") {
-      const ok = language === "python" ? PY_IMPORTS.has(only.type) : only.type === "import_statement";
+      const ok = language === "python" ? PY_IMPORTS.has(only.type) : language === "java" ? only.type === "import_declaration" : only.type === "import_statement";
       return ok ? { ok: true, code: block } : { ok: false, message: `expected an import statement, found a ${only.type}` };
     }
     const definition = language === "python" && only.type === "decorated_definition" ? only.childForFieldName("definition") : only;
@@ -307,7 +308,7 @@ const truncate = (text: string): string => (text.length > 60 ? `${text.slice(0, 
  */
 export function checkCode(code: string, kind: CodeKind, language: CodeLanguage): CodeCheck {
   if (kind === "statements" || kind === "import" || kind === "function") {
-    if ((language === "go" && kind !== "statements") || (language === "java" && kind === "import")) return { ok: false, message: `checking ${language === "java" ? "Java" : "Go"} ${ARTICLES[kind]} is not supported: write the code as a fragment` };
+    if (language === "go" && kind !== "statements") return { ok: false, message: `checking Go ${ARTICLES[kind]} is not supported: write the code as a fragment` };
     return checkBlock(code, language, kind);
   }
   const trimmed = kind === "decorator" ? code.trim().replace(/^@\s*/, "") : code.trim();

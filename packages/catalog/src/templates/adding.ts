@@ -244,10 +244,13 @@ const normalize = (code: string): string => code.replace(/\s+/g, " ").replace(/;
 export function importEdit(t: { source: string; language: Target["language"]; tree: Target["tree"] }, statement: string): Edit | undefined {
   const root = t.tree.rootNode;
   const top = statementsOf(root);
-  const imports = top.filter((n) => (t.language === "python" ? PY_IMPORT_TYPES.has(n.type) : n.type === "import_statement"));
+  const imports = top.filter((n) => (t.language === "python" ? PY_IMPORT_TYPES.has(n.type) : t.language === "java" ? n.type === "import_declaration" : n.type === "import_statement"));
   if (imports.some((n) => normalize(n.text) === normalize(statement))) return undefined;
   const last = imports[imports.length - 1];
   if (last) return placeBlock(t.source, t.language, last, "insert_after", statement);
+  // Java: the first import goes after the package declaration, a blank line between them.
+  const pkg = t.language === "java" ? top.find((n) => n.type === "package_declaration") : undefined;
+  if (pkg) return placeBlock(t.source, t.language, pkg, "insert_after", statement, { blankLines: 1 });
   // No import yet: after a module docstring / directive prologue, before the first statement.
   let index = 0;
   if (t.language === "python" && isDocstring(top[0])) index = 1;
@@ -269,7 +272,7 @@ export const addImportAndUse = defineOperator({
     import: p.statements('One import statement: "from collections import OrderedDict"', "import"),
     expression: p.expression('The new expression, using the import: "OrderedDict(items)"'),
   }),
-  languages: PY_AND_JS,
+  languages: [...PY_AND_JS, "java"],
   input: ["expression"],
   output: "import_statement + expression",
   example: {
