@@ -156,6 +156,24 @@ describe("Java", () => {
       "        super();\n        try {\n            this.prices = prices;\n        } catch (Exception e) {\n            throw new IllegalStateException(e);\n        } finally {\n            log();\n        }\n",
     ],
     [
+      "add_decorator: an annotation above a method's modifiers",
+      { template: "add_decorator", params: { target: method("isEmpty"), decorator: "Deprecated" } },
+      "    public boolean isEmpty() {",
+      "    @Deprecated\n    public boolean isEmpty() {",
+    ],
+    [
+      "add_decorator innermost: after the annotations, before the modifiers",
+      { template: "add_decorator", params: { target: { kind: "class", name: "Cart", file: "Cart.java" }, decorator: 'SuppressWarnings("unchecked")', position: "innermost" } },
+      "public class Cart {",
+      '@SuppressWarnings("unchecked")\npublic class Cart {',
+    ],
+    [
+      "add_decorator on a method without modifiers",
+      { template: "add_decorator", params: { target: method("tag"), decorator: "SafeVarargs" } },
+      "    void tag(String first, String... rest) {}",
+      "    @SafeVarargs\n    void tag(String first, String... rest) {}",
+    ],
+    [
       "add_parameter before a varargs parameter",
       { template: "add_parameter", params: { target: method("tag"), name: "sep", type: "String" } },
       "    void tag(String first, String... rest) {}",
@@ -168,6 +186,16 @@ describe("Java", () => {
     expect(out).toBe(JAVA.replace(before, after));
     expect(javacParse([out])).toEqual([null]);
   });
+});
+
+test("Java add_decorator innermost goes between the annotations and the modifiers; outermost above them", () => {
+  const source = JAVA.replace("    public boolean isEmpty() {", "    @Deprecated\n    public boolean isEmpty() {");
+  const step = (position: string) => ({ template: "add_decorator", params: { target: method("isEmpty"), decorator: 'SuppressWarnings("x")', position } });
+  const inner = run("Cart.java", source, step("innermost"));
+  expect(inner).toContain('    @Deprecated\n    @SuppressWarnings("x")\n    public boolean isEmpty() {');
+  const outer = run("Cart.java", source, step("outermost"));
+  expect(outer).toContain('    @SuppressWarnings("x")\n    @Deprecated\n    public boolean isEmpty() {');
+  expect(javacParse([inner, outer])).toEqual([null, null]);
 });
 
 test("Java add_import_and_use: the import after the imports (after the package when there is none), the expression replaced", () => {
@@ -251,6 +279,7 @@ describe("the templates refuse what they cannot do in Java and Go", () => {
     ["a Java method whose name the class has", "Cart.java", JAVA, { target: { kind: "class", name: "Cart", file: "Cart.java" }, code: "public boolean isEmpty() {\n    return true;\n}" }, /already has a member named isEmpty/, "add_method"],
     ["a Java field whose name the class has", "Cart.java", JAVA, { target: { kind: "class", name: "Cart", file: "Cart.java" }, name: "prices", type: "int", value: "0" }, /already has a member named prices/, "add_class_attribute"],
     ["wrapping a Java local variable that is used after the wrap", "Cart.java", JAVA, { target: { kind: "statement", file: "Cart.java", parent: method("total"), index: 0 }, handler: "return 0;" }, /sum is declared inside the wrapped code and used after it/, "wrap_try_except"],
+    ["an annotation that is already there", "Cart.java", JAVA.replace("    public boolean isEmpty() {", "    @Deprecated public boolean isEmpty() {"), { target: method("isEmpty"), decorator: "@Deprecated" }, /@Deprecated is already there/, "add_decorator"],
     ["a Java field without a type", "Cart.java", JAVA, { target: { kind: "class", name: "Cart", file: "Cart.java" }, name: "limit", value: "0" }, /needs a type/, "add_class_attribute"],
     ["a Go parameter that exists in a group", "cart.go", GO, { target: fn("Scale"), name: "x", type: "int" }, /already has a parameter named x/],
   ] as [string, string, string, Record<string, unknown>, RegExp, string?][])("refuses %s", (_name, file, source, params, message, template = "add_parameter") => {

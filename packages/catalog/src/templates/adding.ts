@@ -436,13 +436,13 @@ export const addDecorator = defineOperator({
   name: "add_decorator",
   tier: 2,
   useCase: "Adding Code",
-  description: "Add a decorator to a function, method or class (TypeScript/JavaScript: classes and class members). Outermost (top) by default; fails if the same decorator is already there.",
+  description: "Add a decorator to a function, method or class (TypeScript/JavaScript: classes and class members; Java: an annotation on a class, method, constructor or field). Outermost (top) by default; fails if the same decorator is already there.",
   params: z.strictObject({
     target: p.locator("The function, method or class"),
     decorator: p.expression('The decorator without @: "functools.lru_cache(maxsize=None)"', "decorator"),
     position: p.choice(["outermost", "innermost"], "outermost (top, default) or innermost (closest to the def)").optional(),
   }),
-  languages: PY_AND_JS,
+  languages: [...PY_AND_JS, "java"],
   input: ["function_definition", "class_definition"],
   output: "decorated_definition",
   example: { target: { kind: "method", name: "area", file: "app/shapes.py" }, decorator: "property" },
@@ -461,6 +461,16 @@ export const addDecorator = defineOperator({
       const wrapper = def.parent?.type === "decorated_definition" ? def.parent : undefined;
       if (wrapper) decorators.push(...wrapper.namedChildren.filter((c): c is Node => c?.type === "decorator"));
       declaration = def;
+      outer = def;
+    } else if (t.language === "java") {
+      // Java: annotations are modifiers; the innermost goes before the first other modifier (or the type).
+      const JAVA_ANNOTATED = ["method_declaration", "constructor_declaration", "field_declaration", "class_declaration", "interface_declaration", "enum_declaration", "record_declaration"];
+      if (!def || !JAVA_ANNOTATED.includes(def.type)) throw new TransformRejected("add_decorator", t.file, `${def?.type ?? t.node.type} (line ${line(t.node)}) cannot be annotated here: target a class, method, constructor or field`);
+      const modifiers = def.namedChildren.find((c) => c?.type === "modifiers") ?? undefined;
+      const parts = modifiers?.children.filter((c): c is Node => !!c) ?? [];
+      decorators.push(...parts.filter((c) => c.type === "marker_annotation" || c.type === "annotation"));
+      const firstOther = parts.find((c) => c.type !== "marker_annotation" && c.type !== "annotation" && c.type !== "line_comment" && c.type !== "block_comment");
+      declaration = firstOther ?? (modifiers ? (modifiers.nextSibling ?? def) : def);
       outer = def;
     } else {
       const member = def && ["method_definition", "public_field_definition", "field_definition", "abstract_method_signature", "method_signature"].includes(def.type);
