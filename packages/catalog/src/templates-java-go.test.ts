@@ -265,6 +265,33 @@ describe("Go", () => {
   });
 });
 
+describe("Go add_import_and_use: the import where gofmt sorts it", () => {
+  const GROUPED = 'package shop\n\nimport (\n\t"fmt"\n\t"os"\n\n\t"github.com/x/y"\n)\n\nfunc Name(text string) string {\n\treturn fmt.Sprint(text, os.Args, y.Z)\n}\n';
+  const step = (file: string, imp: string, expression: string) => ({
+    template: "add_import_and_use",
+    params: { target: { type: "sexp", file, query: "(argument_list (identifier) @a)", capture: "a", index: 0 }, import: imp, expression },
+  });
+  test.each([
+    ["a standard package, after the ones before it", 'import "strings"', '\t"os"\n\t"strings"\n\n'],
+    ["a standard package, first", 'import "bytes"', '(\n\t"bytes"\n\t"fmt"\n'],
+    ["another module's package, in the second run", 'import "github.com/a/b"', '\n\n\t"github.com/a/b"\n\t"github.com/x/y"\n)'],
+    ["a named import", 'import str "strings"', '\t"os"\n\tstr "strings"\n\n'],
+  ])("%s", (_name, imp, expected) => {
+    const out = run("name.go", GROUPED, step("name.go", imp, "strings.TrimSpace(text)"));
+    expect(out).toContain(expected);
+    expect(out).toContain("fmt.Sprint(strings.TrimSpace(text), os.Args");
+    expect(gofmt(out)).toBe(out);
+  });
+
+  test("a file without imports gets one after the package clause; a present one is not added again", () => {
+    const out = run("cart.go", GO, step("cart.go", 'import "strings"', "strings.Repeat(\"x\", 2)"));
+    expect(out.startsWith('package shop\n\nimport "strings"\n\ntype Cart struct {')).toBe(true);
+    expect(gofmt(out)).toBe(out);
+    const again = run("name.go", GROUPED, step("name.go", 'import "fmt"', "fmt.Sprint(text)"));
+    expect(again.match(/"fmt"/g)).toHaveLength(1);
+  });
+});
+
 describe("the templates refuse what they cannot do in Java and Go", () => {
   test("statements that do not parse are refused before anything runs, with the place of the error", () => {
     const issues = validateStep({ template: "guard_clause", params: { target: fn("Parse"), condition: "text == \"\"", body: "return 0, errEmpty)" } });

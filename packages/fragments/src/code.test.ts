@@ -128,5 +128,9 @@ describe("checkCode: Java and Go statements (a method's or function's body)", ()
     expect(ok("int n = 0;", "function", "java")).toBe(false);
     expect(ok("void a() {}\nvoid b() {}", "function", "java")).toBe(false);
     expect(ok("func f() {}", "function", "go")).toBe(false);
+    expect(ok('import "strings"', "import", "go")).toBe(true);
+    expect(ok('import str "strings"', "import", "go")).toBe(true);
+    expect(ok('import strings', "import", "go")).toBe(false);
+    expect(ok('var x = 1', "import", "go")).toBe(false);
   });
 });

@@ -267,7 +267,9 @@ function checkBlock(code: string, language: CodeLanguage, kind: "statements" | "
   // A JS/TS method only parses inside a class body; Java and Go statements only inside a method or function body.
   const wrapMethod = kind === "function" && language !== "python" && !/^\s*(export\s+)?(async\s+)?function\b/.test(block);
   const inBody = kind === "statements" && (language === "java" || language === "go");
-  const prefix = wrapMethod ? "class _ {\n" : !inBody ? "" : language === "java" ? "class _C {\n  void _m() {\n" : "package _p\n\nfunc _f() {\n";
+  // A Go import stands after a package clause.
+  const goImport = kind === "import" && language === "go";
+  const prefix = wrapMethod ? "class _ {\n" : goImport ? "package _p\n" : !inBody ? "" : language === "java" ? "class _C {\n  void _m() {\n" : "package _p\n\nfunc _f() {\n";
   const source = `${prefix}${block}\n${wrapMethod ? "}\n" : !inBody ? "" : language === "java" ? "  }\n}\n" : "}\n"}`;
   return withTree(source, language, (tree) => {
     const errors = syntaxErrors(tree, 1);
@@ -279,7 +281,7 @@ function checkBlock(code: string, language: CodeLanguage, kind: "statements" | "
       : inBody && language === "java" ? tree.rootNode.namedChildren[0]?.childForFieldName("body")?.namedChildren.find((n) => n?.type === "method_declaration")?.childForFieldName("body")
       : inBody ? tree.rootNode.namedChildren.find((n) => n?.type === "function_declaration")?.childForFieldName("body")
       : tree.rootNode;
-    const statements = body?.namedChildren.filter((n): n is Node => !!n && n.type !== "comment") ?? [];
+    const statements = body?.namedChildren.filter((n): n is Node => !!n && n.type !== "comment" && n.type !== "package_clause") ?? [];
     if (language === "python") {
       const problem = pythonProblems(tree.rootNode)[0];
       if (problem) return { ok: false, message: `${JSON.stringify(truncate(code))} is not valid Python: ${problem.message} (line ${problem.line})` };
@@ -288,7 +290,7 @@ function checkBlock(code: string, language: CodeLanguage, kind: "statements" | "
     if (statements.length !== 1) return { ok: false, message: `expected exactly one ${kind === "import" ? "import statement" : "definition"}, found ${statements.length} statements` };
     const only = statements[0]!;
     if (kind === "import") {
-      const ok = language === "python" ? PY_IMPORTS.has(only.type) : language === "java" ? only.type === "import_declaration" : only.type === "import_statement";
+      const ok = language === "python" ? PY_IMPORTS.has(only.type) : language === "java" || language === "go" ? only.type === "import_declaration" : only.type === "import_statement";
       return ok ? { ok: true, code: block } : { ok: false, message: `expected an import statement, found a ${only.type}` };
     }
     const definition = language === "python" && only.type === "decorated_definition" ? only.childForFieldName("definition") : only;
@@ -308,7 +310,7 @@ const truncate = (text: string): string => (text.length > 60 ? `${text.slice(0, 
  */
 export function checkCode(code: string, kind: CodeKind, language: CodeLanguage): CodeCheck {
   if (kind === "statements" || kind === "import" || kind === "function") {
-    if (language === "go" && kind !== "statements") return { ok: false, message: `checking Go ${ARTICLES[kind]} is not supported: write the code as a fragment` };
+    if (language === "go" && kind === "function") return { ok: false, message: `checking Go ${ARTICLES[kind]} is not supported: write the code as a fragment` };
     return checkBlock(code, language, kind);
   }
   const trimmed = kind === "decorator" ? code.trim().replace(/^@\s*/, "") : code.trim();

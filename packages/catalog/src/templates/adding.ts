@@ -242,6 +242,7 @@ const normalize = (code: string): string => code.replace(/\s+/g, " ").replace(/;
 
 /** The edit that adds an import statement at the top of a file (after the last top-level import), or none when present. */
 export function importEdit(t: { source: string; language: Target["language"]; tree: Target["tree"] }, statement: string): Edit | undefined {
+  if (t.language === "go") return goImportEdit(t, statement);
   const root = t.tree.rootNode;
   const top = statementsOf(root);
   const imports = top.filter((n) => (t.language === "python" ? PY_IMPORT_TYPES.has(n.type) : t.language === "java" ? n.type === "import_declaration" : n.type === "import_statement"));
@@ -262,6 +263,49 @@ export function importEdit(t: { source: string; language: Target["language"]; tr
   return { start: t.source.length, end: t.source.length, text: `${t.source.length && !t.source.endsWith("\n") ? "\n" : ""}${statement}\n` };
 }
 
+/** The path of a Go import spec (`"strings"`, or `s "strings"`), without its quotes. */
+const goPath = (spec: string): string => /"([^"]*)"|`([^`]*)`/.exec(spec)?.slice(1).find((p) => p !== undefined) ?? spec;
+/** Go's standard library: a path whose first element has no dot. */
+const goStd = (path: string): boolean => !path.split("/")[0]!.includes(".");
+
+/**
+ * Go: a spec added to the file's `import (...)` group, in the run of its kind (the standard library
+ * first, then the others) at the place gofmt sorts it to; without a group, a declaration after the
+ * last import, or after the package clause.
+ */
+function goImportEdit(t: { source: string; language: Target["language"]; tree: Target["tree"] }, statement: string): Edit | undefined {
+  const spec = statement.replace(/^\s*import\s+/, "").trim();
+  const path = goPath(spec);
+  const top = statementsOf(t.tree.rootNode);
+  const declarations = top.filter((n) => n.type === "import_declaration");
+  const specs = declarations.flatMap((d) => d.descendantsOfType("import_spec").filter((n): n is Node => !!n));
+  if (specs.some((n) => normalize(n.text) === normalize(spec))) return undefined;
+  const group = declarations.map((d) => d.namedChildren.find((c) => c?.type === "import_spec_list")).find((g): g is Node => !!g);
+  if (group) {
+    const list = group.namedChildren.filter((n): n is Node => n?.type === "import_spec");
+    // Runs of specs are separated by blank lines; gofmt sorts each run by path.
+    const runs: Node[][] = [];
+    for (const n of list) {
+      const prev = runs.at(-1)?.at(-1);
+      if (prev && n.startPosition.row === prev.endPosition.row + 1) runs.at(-1)!.push(n);
+      else runs.push([n]);
+    }
+    const run = runs.find((r) => goStd(goPath(r[0]!.text)) === goStd(path)) ?? (goStd(path) ? runs[0] : runs.at(-1));
+    if (run) {
+      const next = run.find((n) => goPath(n.text) > path);
+      if (next) return placeBlock(t.source, t.language, next, "insert_before", spec);
+      return placeBlock(t.source, t.language, run.at(-1)!, "insert_after", spec);
+    }
+    const close = group.child(group.childCount - 1)!;
+    return { start: close.startIndex, end: close.startIndex, text: `\t${spec}\n` };
+  }
+  const last = declarations.at(-1);
+  if (last) return placeBlock(t.source, t.language, last, "insert_after", `import ${spec}`);
+  const pkg = top.find((n) => n.type === "package_clause") ?? t.tree.rootNode.namedChildren.find((n) => n?.type === "package_clause");
+  if (pkg) return placeBlock(t.source, t.language, pkg, "insert_after", `import ${spec}`, { blankLines: 1 });
+  return { start: 0, end: 0, text: `import ${spec}\n\n` };
+}
+
 export const addImportAndUse = defineOperator({
   name: "add_import_and_use",
   tier: 2,
@@ -272,7 +316,7 @@ export const addImportAndUse = defineOperator({
     import: p.statements('One import statement: "from collections import OrderedDict"', "import"),
     expression: p.expression('The new expression, using the import: "OrderedDict(items)"'),
   }),
-  languages: [...PY_AND_JS, "java"],
+  languages: [...PY_AND_JS, "java", "go"],
   input: ["expression"],
   output: "import_statement + expression",
   example: {
