@@ -174,6 +174,12 @@ describe("Java", () => {
       "    @SafeVarargs\n    void tag(String first, String... rest) {}",
     ],
     [
+      "extract_variable: a local var before the statement",
+      { template: "extract_variable", params: { target: { type: "sexp", file: "Cart.java", query: "(return_statement (binary_expression) @b)", capture: "b", index: 0 }, name: "doubled" } },
+      "        return sum * 2;",
+      "        var doubled = sum * 2;\n        return doubled;",
+    ],
+    [
       "add_parameter before a varargs parameter",
       { template: "add_parameter", params: { target: method("tag"), name: "sep", type: "String" } },
       "    void tag(String first, String... rest) {}",
@@ -244,6 +250,12 @@ describe("Go", () => {
       'func Parse(text string) (int, error) {\n\tif text == "" {\n\t\treturn 0, errEmpty\n\t}\n\treturn len(text), nil\n}',
     ],
     [
+      "extract_variable: a short variable declaration before the statement",
+      { template: "extract_variable", params: { target: { type: "sexp", file: "cart.go", query: "(return_statement (expression_list (binary_expression) @b))", capture: "b", index: 0 }, name: "doubled" } },
+      "\treturn sum * 2",
+      "\tdoubled := sum * 2\n\treturn doubled",
+    ],
+    [
       "add_conditional_branch: else if without parentheses",
       { template: "add_conditional_branch", params: { target: { kind: "if", file: "cart.go", parent: fn("Total", "method") }, condition: "sum > 50", body: "sum -= discount / 2" } },
       "\t\tsum -= discount\n\t}\n",
@@ -307,6 +319,10 @@ describe("the templates refuse what they cannot do in Java and Go", () => {
     ["a Java field whose name the class has", "Cart.java", JAVA, { target: { kind: "class", name: "Cart", file: "Cart.java" }, name: "prices", type: "int", value: "0" }, /already has a member named prices/, "add_class_attribute"],
     ["wrapping a Java local variable that is used after the wrap", "Cart.java", JAVA, { target: { kind: "statement", file: "Cart.java", parent: method("total"), index: 0 }, handler: "return 0;" }, /sum is declared inside the wrapped code and used after it/, "wrap_try_except"],
     ["an annotation that is already there", "Cart.java", JAVA.replace("    public boolean isEmpty() {", "    @Deprecated public boolean isEmpty() {"), { target: method("isEmpty"), decorator: "@Deprecated" }, /@Deprecated is already there/, "add_decorator"],
+    ["extracting into a name the method uses", "Cart.java", JAVA, { target: { type: "sexp", file: "Cart.java", query: "(return_statement (binary_expression) @b)", capture: "b", index: 0 }, name: "discount" }, /discount is already used in this function/, "extract_variable"],
+    ["extracting the right operand of &&", "Cart.java", JAVA.replace("if (sum > 100) {", "if (sum > 0 && sum / 2 > 50) {"), { target: { type: "sexp", file: "Cart.java", query: "(binary_expression operator: \"&&\" right: (_) @r)", capture: "r" }, name: "half" }, /right operand of a short-circuit operator/, "extract_variable"],
+    ["extracting into a Go type's name", "cart.go", GO, { target: { type: "sexp", file: "cart.go", query: "(return_statement (expression_list (binary_expression) @b))", capture: "b", index: 0 }, name: "Cart" }, /Cart is already used in this function/, "extract_variable"],
+    ["extracting a Go loop condition", "cart.go", GO.replace("for _, p := range c.prices {", "for i := 0; i < len(c.prices); i++ {\n\t\tp := c.prices[i]"), { target: { type: "sexp", file: "cart.go", query: "(for_clause condition: (_) @c)", capture: "c" }, name: "more" }, /every iteration of the loop/, "extract_variable"],
     ["a Java field without a type", "Cart.java", JAVA, { target: { kind: "class", name: "Cart", file: "Cart.java" }, name: "limit", value: "0" }, /needs a type/, "add_class_attribute"],
     ["a Go parameter that exists in a group", "cart.go", GO, { target: fn("Scale"), name: "x", type: "int" }, /already has a parameter named x/],
   ] as [string, string, string, Record<string, unknown>, RegExp, string?][])("refuses %s", (_name, file, source, params, message, template = "add_parameter") => {

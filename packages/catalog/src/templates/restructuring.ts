@@ -8,12 +8,12 @@ import { codeParam, p } from "../params.js";
 import { analyzePython, scopeLabel, type Occurrence } from "@graphplan/scope";
 import { addEdit, TransformRejected, type FileEdits, type Target } from "../workspace.js";
 import { deletionEdits } from "../surgery/nodes.js";
-import { PY_AND_JS, PY_ONLY, enclosingStatement, fieldOf, parenthesizeFor, within } from "./syntax.js";
+import { PY_JS_JAVA_GO, PY_ONLY, enclosingStatement, fieldOf, parenthesizeFor, within } from "./syntax.js";
 
 const line = (n: Node): number => n.startPosition.row + 1;
 
-const SCOPE_BOUNDARIES = new Set(["lambda", "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression", "arrow_function", "function_expression", "function", "generator_function"]);
-const NOT_EXPRESSIONS = /(_statement|_definition|_declaration|_clause|^block$|^module$|^program$|^class_body$|^statement_block$|^decorated_definition$|^variable_declarator$|^assignment$)/;
+const SCOPE_BOUNDARIES = new Set(["lambda", "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression", "arrow_function", "function_expression", "function", "generator_function", "lambda_expression", "func_literal"]);
+const NOT_EXPRESSIONS = /(_statement|_definition|_declaration|_clause|^block$|^module$|^program$|^source_file$|^class_body$|^constructor_body$|^statement_block$|^decorated_definition$|^variable_declarator$|^assignment$)/;
 
 /** Python builtins an extracted variable must not shadow. */
 const PY_BUILTINS = new Set(
@@ -32,7 +32,8 @@ function conditionalEvaluation(node: Node, statement: Node): string | undefined 
     if (parent.type === "conditional_expression" && parent.namedChildren[1]?.id !== child.id) return "it is a branch of a conditional expression, evaluated only sometimes";
     if (parent.type === "ternary_expression" && field !== "condition") return "it is a branch of a ternary, evaluated only sometimes";
     if ((parent.type === "while_statement" || parent.type === "do_statement") && field === "condition") return "it is a loop condition, evaluated on every iteration";
-    if (parent.type === "for_statement" && (field === "condition" || field === "increment")) return "it is evaluated on every iteration of the loop";
+    if ((parent.type === "for_statement" || parent.type === "for_clause") && (field === "condition" || field === "increment" || field === "update")) return "it is evaluated on every iteration of the loop";
+    if (parent.type === "if_statement" && field === "alternative" && child.type === "if_statement") return "it is in an else-if condition, evaluated only when the earlier conditions fail";
     if (parent.type === "elif_clause" && field === "condition") return "it is an elif condition, evaluated only when the earlier conditions fail";
     if (parent.type === "else_clause" && parent.parent?.type === "if_statement" && child.type === "if_statement") return "it is in an else-if condition, evaluated only when the earlier conditions fail";
   }
@@ -48,7 +49,7 @@ export const extractVariable = defineOperator({
     target: p.locator("The expression to extract"),
     name: p.identifier('The new variable\'s name (must be unused in that scope): "total"'),
   }),
-  languages: PY_AND_JS,
+  languages: PY_JS_JAVA_GO,
   input: ["expression"],
   output: "assignment + identifier",
   example: {
@@ -68,7 +69,8 @@ export const extractVariable = defineOperator({
     const reason = conditionalEvaluation(node, statement);
     if (reason) throw new TransformRejected("extract_variable", t.file, `cannot move the expression at line ${line(node)} before its statement: ${reason}`);
     checkNameFree(t, node, name);
-    const declaration = t.language === "python" ? `${name} = ${node.text}` : `const ${name} = ${node.text};`;
+    // Java: a local `var` (Java 10); Go: a short variable declaration.
+    const declaration = t.language === "python" ? `${name} = ${node.text}` : t.language === "java" ? `var ${name} = ${node.text};` : t.language === "go" ? `${name} := ${node.text}` : `const ${name} = ${node.text};`;
     const edits: FileEdits = new Map();
     addEdit(edits, t.file, placeBlock(t.source, t.language, statement, "insert_before", declaration), { start: node.startIndex, end: node.endIndex, text: name });
     return edits;
@@ -84,10 +86,13 @@ function checkNameFree(t: Target, node: Node, name: string): void {
     if (PY_BUILTINS.has(name)) throw new TransformRejected("extract_variable", t.file, `${name} would shadow the builtin ${name}; choose another name`);
     return;
   }
-  // JS/TS: no scope analysis; the name must not occur in the enclosing function at all.
+  // JS/TS, Java, Go: no scope analysis; the name must not occur in the enclosing function at all
+  // (an identifier of that name there may be a field, a package or a variable the new one would shadow).
   let fn: Node | null = node.parent;
-  while (fn && !["function_declaration", "function_expression", "arrow_function", "method_definition", "function", "program", "generator_function_declaration"].includes(fn.type)) fn = fn.parent;
-  const clash = (fn ?? t.tree.rootNode).descendantsOfType(["identifier", "shorthand_property_identifier"]).find((id) => id?.text === name);
+  while (fn && !["function_declaration", "function_expression", "arrow_function", "method_definition", "function", "program", "generator_function_declaration", "method_declaration", "constructor_declaration", "func_literal", "source_file"].includes(fn.type)) fn = fn.parent;
+  // (Go: a variable shadows a type of the same name too.)
+  const kinds = t.language === "go" ? ["identifier", "type_identifier"] : ["identifier", "shorthand_property_identifier"];
+  const clash = (fn ?? t.tree.rootNode).descendantsOfType(kinds).find((id) => id?.text === name);
   if (clash) throw new TransformRejected("extract_variable", t.file, `${name} is already used in this function (line ${line(clash)}); choose another name`);
 }
 
