@@ -1,3 +1,5 @@
 export { analyzePython, scopeLabel } from "./python.js";
 export type { Scope, ScopeKind, Occurrence, ScopeAnalysis, AnalyzeOptions } from "./python.js";
 export { PYTHON_BUILTINS, isPythonBuiltin } from "./python-builtins.js";
+export { analyzeGo, goScopeLabel } from "./go.js";
+export type { GoScope, GoScopeKind, GoBinding, GoOccurrence, GoScopeAnalysis } from "./go.js";

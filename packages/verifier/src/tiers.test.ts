@@ -166,4 +166,15 @@ describe("tiers 1-3", () => {
     const bad = await verifyPlan([{ template: "modify_condition", params: { target: { kind: "if", file: "shop.go" }, condition: "x := 1" } }], files, graph);
     expect(bad.issues.map((i) => [i.check, i.op])).toEqual([["operator", "modify_condition"]]);
   });
+
+  it("verifies a Go rename by Go's scoping: a local renamed passes and runs; a name the function declares is a rename error", async () => {
+    const files = new Map([["shop.go", "package shop\n\nfunc Total(d int) int {\n\ts := 0\n\tif d > 0 {\n\t\ts = d\n\t}\n\treturn s * 2\n}\n"]]);
+    const graph = await buildGraph([...files].map(([path, source]) => ({ path, source })));
+    const step = (newName: string) => ({ op: "rename_identifier", params: { file: "shop.go", name: "s", new_name: newName, scope: { kind: "function", name: "Total", file: "shop.go" } } });
+    expect((await verifyPlan([step("sum")], files, graph)).issues).toEqual([]);
+    const run = runFormalPlan([step("sum")], files);
+    expect(run.ok && run.files.get("shop.go")).toBe("package shop\n\nfunc Total(d int) int {\n\tsum := 0\n\tif d > 0 {\n\t\tsum = d\n\t}\n\treturn sum * 2\n}\n");
+    const bad = await verifyPlan([step("d")], files, graph);
+    expect(bad.errors).toEqual([expect.stringMatching(/^Step 1 \(rename_identifier\): Cannot rename s to d in shop\.go: d is already declared in function Total \(line 3\)\. Choose another name\./)]);
+  });
 });

@@ -6,7 +6,7 @@
  */
 import { withTree, type Node, type Tree, TaggedError } from "@graphplan/graph";
 import { applyEdits, mapOffset, type Edit } from "@graphplan/primitives";
-import { analyzePython, scopeLabel, type Occurrence, type Scope, type ScopeAnalysis } from "@graphplan/scope";
+import { analyzeGo, analyzePython, goScopeLabel, scopeLabel, type GoBinding, type GoScopeAnalysis, type Occurrence, type Scope, type ScopeAnalysis } from "@graphplan/scope";
 
 /** The new name is already bound where the renamed binding lives, or would capture / be captured. */
 export class NameCollision extends TaggedError("NameCollision") {
@@ -181,6 +181,87 @@ function verify(source: string, analysis: ScopeAnalysis, edits: readonly Edit[],
       const detail = renamed.has(start)
         ? `the reference would resolve to ${got === undefined || got < 0 ? "a builtin" : `another binding of ${request.newName} (an inner scope binds it)`} instead of the renamed ${request.name}`
         : `the existing ${request.newName} used here would be shadowed by the renamed binding`;
+      throw new NameCollision(request.file, request.name, request.newName, line, detail);
+    }
+  });
+}
+
+// ------------------------------------------------------------------------------------------------
+// Go
+
+const GO_FUNCTIONS = new Set(["function_declaration", "method_declaration", "func_literal"]);
+
+/**
+ * The edits of a scope-aware rename of a local name in one Go file (a variable, constant, type,
+ * parameter or named result of a function): its declaration and exactly the identifiers that
+ * resolve to it. Package-level names are refused (the package's other files use them), as is a
+ * name used as a key of a composite literal (a struct field or a map key: the tree cannot tell).
+ * The result is checked by resolving both names again in the renamed text.
+ */
+export function renameGo(source: string, tree: Tree, request: RenameRequest): Edit[] {
+  const { name, newName, file } = request;
+  if (name === newName) return [];
+  const analysis = analyzeGo(tree);
+  const binding = goBindingFor(analysis, request);
+  if (binding.scope.kind === "package") {
+    throw new NameCollision(file, name, newName, binding.node.startPosition.row + 1, `${name} is declared at package level, where the package's other files see it; rename_identifier renames names local to a function in Go`);
+  }
+  const taken = binding.scope.bindings.get(newName);
+  if (taken) throw new NameCollision(file, name, newName, taken.node.startPosition.row + 1, `${newName} is already declared in ${goScopeLabel(binding.scope, false)}`);
+  const key = analysis.keys.find((k) => k.text === name && within(binding.scope.node, k));
+  if (key) throw new NameCollision(file, name, newName, key.startPosition.row + 1, `${name} is a key of a composite literal here, which is a struct field or a variable (a map key) — rename that use by hand`);
+  const targets = analysis.occurrences.filter((o) => o.binding === binding);
+  const edits: Edit[] = targets.map((o) => ({ start: o.node.startIndex, end: o.node.endIndex, text: newName }));
+  verifyGo(source, analysis, edits, binding, request);
+  return edits;
+}
+
+const within = (outer: Node, inner: Node): boolean => outer.startIndex <= inner.startIndex && inner.endIndex <= outer.endIndex;
+
+function goBindingFor(analysis: GoScopeAnalysis, request: RenameRequest): GoBinding {
+  const all = analysis.scopes.flatMap((s) => (s.bindings.get(request.name) && !s.bindings.get(request.name)!.imported ? [s.bindings.get(request.name)!] : []));
+  const labels = all.map((b) => `${goScopeLabel(b.scope)}`);
+  let candidates = all;
+  if (request.scopeNode) {
+    let fn: Node | null = request.scopeNode;
+    while (fn && !GO_FUNCTIONS.has(fn.type)) fn = fn.parent;
+    if (!fn) throw new BindingNotFound(request.file, request.name, "the scope locator does not name a function", labels);
+    candidates = all.filter((b) => within(fn, b.scope.node));
+    // The function's own block first; then a name declared once in its inner blocks.
+    const own = candidates.filter((b) => b.scope.node.id === fn.id);
+    if (own.length === 1) return own[0]!;
+  }
+  if (candidates.length === 1) return candidates[0]!;
+  throw new BindingNotFound(
+    request.file,
+    request.name,
+    candidates.length === 0 ? `${request.name} is not declared ${request.scopeNode ? "in that function" : "in the file"}` : `${request.name} is declared in several blocks`,
+    labels,
+  );
+}
+
+/** Both names resolved again in the renamed text: each renamed identifier names the renamed binding, every other keeps its own. */
+function verifyGo(source: string, analysis: GoScopeAnalysis, edits: readonly Edit[], binding: GoBinding, request: RenameRequest): void {
+  const map = (offset: number): number => mapOffset(edits, offset) ?? offset;
+  const where = (b: GoBinding | undefined): string => (b ? `${b.node.type === "import_spec" ? "import" : "decl"}@${map(b.node.startIndex)}` : "predeclared");
+  const expected = new Map<number, string>();
+  for (const o of analysis.occurrences) {
+    if (o.binding === binding) expected.set(map(o.node.startIndex), `decl@${map(binding.node.startIndex)}`);
+    else if (o.name === request.newName) expected.set(map(o.node.startIndex), where(o.binding));
+  }
+  const after = applyEdits(source, edits);
+  withTree(after, "go", (newTree) => {
+    const again = analyzeGo(newTree);
+    for (const o of again.occurrences) {
+      if (o.name !== request.newName) continue;
+      const want = expected.get(o.node.startIndex);
+      const got = o.binding ? `${o.binding.node.type === "import_spec" ? "import" : "decl"}@${o.binding.node.startIndex}` : "predeclared";
+      if (want === undefined || want === got) continue;
+      const line = o.node.startPosition.row + 1;
+      const renamed = want === `decl@${map(binding.node.startIndex)}`;
+      const detail = renamed
+        ? `this use of ${request.name} would name ${got === "predeclared" ? `Go's predeclared ${request.newName}` : `another ${request.newName} (declared in an inner block)`} instead`
+        : `the ${request.newName} used here (${want === "predeclared" ? `Go's predeclared ${request.newName}` : want.startsWith("import") ? "an imported package" : "another declaration"}) would be shadowed by the renamed ${request.name}`;
       throw new NameCollision(request.file, request.name, request.newName, line, detail);
     }
   });
