@@ -3,3 +3,5 @@ export type { Scope, ScopeKind, Occurrence, ScopeAnalysis, AnalyzeOptions } from
 export { PYTHON_BUILTINS, isPythonBuiltin } from "./python-builtins.js";
 export { analyzeGo, goScopeLabel } from "./go.js";
 export type { GoScope, GoScopeKind, GoBinding, GoOccurrence, GoScopeAnalysis } from "./go.js";
+export { analyzeJava, javaScopeLabel } from "./java.js";
+export type { JavaScope, JavaBinding, JavaOccurrence, JavaScopeAnalysis } from "./java.js";

@@ -6,7 +6,7 @@
  */
 import { withTree, type Node, type Tree, TaggedError } from "@graphplan/graph";
 import { applyEdits, mapOffset, type Edit } from "@graphplan/primitives";
-import { analyzeGo, analyzePython, goScopeLabel, scopeLabel, type GoBinding, type GoScopeAnalysis, type Occurrence, type Scope, type ScopeAnalysis } from "@graphplan/scope";
+import { analyzeGo, analyzeJava, analyzePython, goScopeLabel, javaScopeLabel, scopeLabel, type GoBinding, type GoScopeAnalysis, type JavaBinding, type JavaScope, type JavaScopeAnalysis, type Occurrence, type Scope, type ScopeAnalysis } from "@graphplan/scope";
 
 /** The new name is already bound where the renamed binding lives, or would capture / be captured. */
 export class NameCollision extends TaggedError("NameCollision") {
@@ -263,6 +263,84 @@ function verifyGo(source: string, analysis: GoScopeAnalysis, edits: readonly Edi
         ? `this use of ${request.name} would name ${got === "predeclared" ? `Go's predeclared ${request.newName}` : `another ${request.newName} (declared in an inner block)`} instead`
         : `the ${request.newName} used here (${want === "predeclared" ? `Go's predeclared ${request.newName}` : want.startsWith("import") ? "an imported package" : "another declaration"}) would be shadowed by the renamed ${request.name}`;
       throw new NameCollision(request.file, request.name, request.newName, line, detail);
+    }
+  });
+}
+
+// ------------------------------------------------------------------------------------------------
+// Java
+
+const JAVA_METHODS = new Set(["method_declaration", "constructor_declaration", "compact_constructor_declaration", "lambda_expression"]);
+
+/**
+ * The edits of a scope-aware rename of a local name in one Java file (a parameter, a local
+ * variable, a loop, catch, resource or pattern variable): its declaration and exactly the
+ * identifiers that resolve to it. Fields are refused (other classes and files use them). A new name
+ * that is a local where the renamed one is in scope is refused (Java forbids a local to shadow
+ * another), and the result is checked by resolving both names again: an unqualified use of a field
+ * named like the new name would be shadowed.
+ */
+export function renameJava(source: string, tree: Tree, request: RenameRequest): Edit[] {
+  const { name, newName, file } = request;
+  if (name === newName) return [];
+  const analysis = analyzeJava(tree);
+  const binding = javaBindingFor(analysis, request);
+  // Java forbids a local to shadow a local: the new name may be a local neither around the renamed one nor inside its scope.
+  for (let s: JavaScope | undefined = binding.scope; s && s.kind !== "class"; s = s.parent) {
+    const taken = s.bindings.get(newName);
+    if (taken) throw new NameCollision(file, name, newName, taken.node.startPosition.row + 1, `${newName} is already a local of ${javaScopeLabel(s, false)}`);
+    if (JAVA_METHODS.has(s.node.type)) break;
+  }
+  const inside = analysis.scopes.flatMap((s) => (within(binding.scope.node, s.node) && s.bindings.get(newName) ? [s.bindings.get(newName)!] : []))[0];
+  if (inside) throw new NameCollision(file, name, newName, inside.node.startPosition.row + 1, `${newName} is declared as a local in ${javaScopeLabel(inside.scope, false)}, inside the scope of ${name}`);
+  const edits: Edit[] = analysis.occurrences.filter((o) => o.binding === binding).map((o) => ({ start: o.node.startIndex, end: o.node.endIndex, text: newName }));
+  verifyJava(source, analysis, edits, binding, request);
+  return edits;
+}
+
+function javaBindingFor(analysis: JavaScopeAnalysis, request: RenameRequest): JavaBinding {
+  const all = analysis.scopes.flatMap((s) => (s.bindings.get(request.name) ? [s.bindings.get(request.name)!] : []));
+  const labels = all.map((b) => javaScopeLabel(b.scope));
+  let candidates = all;
+  if (request.scopeNode) {
+    let method: Node | null = request.scopeNode;
+    while (method && !JAVA_METHODS.has(method.type)) method = method.parent;
+    if (!method) throw new BindingNotFound(request.file, request.name, "the scope locator does not name a method, constructor or lambda", labels);
+    const fn = method;
+    candidates = all.filter((b) => within(fn, b.scope.node));
+    const own = candidates.filter((b) => b.scope.node.id === fn.id);
+    if (own.length === 1) return own[0]!;
+  }
+  if (candidates.length === 1) return candidates[0]!;
+  throw new BindingNotFound(
+    request.file,
+    request.name,
+    candidates.length === 0
+      ? `${request.name} is not a local ${request.scopeNode ? "of that method" : "in the file"} (Java fields, methods and types are not renamed by rename_identifier)`
+      : `${request.name} is a local in several places`,
+    labels,
+  );
+}
+
+function verifyJava(source: string, analysis: JavaScopeAnalysis, edits: readonly Edit[], binding: JavaBinding, request: RenameRequest): void {
+  const map = (offset: number): number => mapOffset(edits, offset) ?? offset;
+  const renamed = `local@${map(binding.node.startIndex)}`;
+  const expected = new Map<number, string>();
+  for (const o of analysis.occurrences) {
+    if (o.binding === binding) expected.set(map(o.node.startIndex), renamed);
+    else if (o.name === request.newName) expected.set(map(o.node.startIndex), o.binding ? `local@${map(o.binding.node.startIndex)}` : "member");
+  }
+  withTree(applyEdits(source, edits), "java", (newTree) => {
+    for (const o of analyzeJava(newTree).occurrences) {
+      if (o.name !== request.newName) continue;
+      const want = expected.get(o.node.startIndex);
+      const got = o.binding ? `local@${o.binding.node.startIndex}` : "member";
+      if (want === undefined || want === got) continue;
+      const detail =
+        want === renamed
+          ? `this use of ${request.name} would name another ${request.newName} instead`
+          : `the ${request.newName} used here (${want === "member" ? "a field or another class's member" : "another local"}) would be shadowed by the renamed ${request.name}`;
+      throw new NameCollision(request.file, request.name, request.newName, o.node.startPosition.row + 1, detail);
     }
   });
 }
