@@ -5,3 +5,5 @@ export { analyzeGo, goScopeLabel } from "./go.js";
 export type { GoScope, GoScopeKind, GoBinding, GoOccurrence, GoScopeAnalysis } from "./go.js";
 export { analyzeJava, javaScopeLabel } from "./java.js";
 export type { JavaScope, JavaBinding, JavaOccurrence, JavaScopeAnalysis } from "./java.js";
+export { analyzeJavaScript, jsScopeLabel } from "./javascript.js";
+export type { JsScope, JsBinding, JsOccurrence, JsScopeAnalysis } from "./javascript.js";

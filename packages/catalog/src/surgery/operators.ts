@@ -5,7 +5,7 @@ import { defineOperator } from "../operator.js";
 import { codeParam, p } from "../params.js";
 import { TransformRejected, type FileEdits } from "../workspace.js";
 import { copyNode, deletionEdits, moveNode, reorderChildren, swapNodes, type Position } from "./nodes.js";
-import { renameGo, renameJava, renamePython } from "./rename.js";
+import { renameGo, renameJava, renameJavaScript, renamePython } from "./rename.js";
 import { renameAcrossFiles } from "./rename-across.js";
 
 const ANY: readonly LanguageId[] = ["python", "javascript", "typescript", "tsx", "java", "go", "rust", "ruby", "php", "c", "cpp"];
@@ -21,24 +21,28 @@ export const renameIdentifier = defineOperator({
   tier: 1,
   useCase: "AST Surgery",
   description:
-    "Rename a binding and exactly the references that resolve to it (scope-aware; Python, and names local to a Go function or a Java method): never strings, comments, other objects' attributes or a shadowing binding in an inner scope. Renaming a Python class member also renames self.<name> / cls.<name> in its methods. Fails if the new name is taken or would capture/shadow another name. One file.",
+    "Rename a binding and exactly the references that resolve to it (scope-aware; Python, JavaScript/TypeScript, names local to a Go function or a Java method): never strings, comments, other objects' attributes or a shadowing binding in an inner scope. Renaming a Python class member also renames self.<name> / cls.<name> in its methods. Fails if the new name is taken or would capture/shadow another name. One file.",
   params: z.strictObject({
-    file: p.string("The file (Python, Go or Java)"),
+    file: p.string("The file (Python, JavaScript, TypeScript, Go or Java)"),
     name: p.identifier("The current name"),
     new_name: p.identifier("The new name"),
     scope: p.locator("The function or class whose local/member is renamed; omit for a module-level name (or a name bound in only one scope)").optional(),
   }),
-  languages: ["python", "go", "java"],
+  languages: ["python", "javascript", "typescript", "go", "java"],
   input: ["identifier"],
   output: "identifier",
   example: { file: "app/cart.py", name: "tmp", new_name: "subtotal", scope: { kind: "function", name: "total", file: "app/cart.py" } },
   run(ws, params) {
     const file = String(params["file"]);
-    const language = ws.language(file, "rename_identifier", ["python", "go", "java"]);
+    const language = ws.language(file, "rename_identifier", ["python", "javascript", "typescript", "go", "java"]);
     const source = ws.source(file);
     const tree = ws.tree(file);
     const scopeNode = params["scope"] === undefined ? undefined : ws.one({ ...(params["scope"] as Record<string, unknown>), file: (params["scope"] as { file?: string }).file ?? file }).node;
-    const rename = language === "go" ? renameGo : language === "java" ? renameJava : renamePython;
+    const rename =
+      language === "go" ? renameGo
+      : language === "java" ? renameJava
+      : language === "javascript" || language === "typescript" ? (s: string, t: typeof tree, r: Parameters<typeof renamePython>[2]) => renameJavaScript(s, t, r, language)
+      : renamePython;
     const edits = rename(source, tree, {
       file,
       name: codeParam(params["name"], "identifier", language),

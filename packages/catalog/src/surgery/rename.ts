@@ -6,7 +6,26 @@
  */
 import { withTree, type Node, type Tree, TaggedError } from "@graphplan/graph";
 import { applyEdits, mapOffset, type Edit } from "@graphplan/primitives";
-import { analyzeGo, analyzeJava, analyzePython, goScopeLabel, javaScopeLabel, scopeLabel, type GoBinding, type GoScopeAnalysis, type JavaBinding, type JavaScope, type JavaScopeAnalysis, type Occurrence, type Scope, type ScopeAnalysis } from "@graphplan/scope";
+import {
+  analyzeGo,
+  analyzeJava,
+  analyzeJavaScript,
+  analyzePython,
+  goScopeLabel,
+  javaScopeLabel,
+  jsScopeLabel,
+  scopeLabel,
+  type GoBinding,
+  type GoScopeAnalysis,
+  type JavaBinding,
+  type JavaScope,
+  type JavaScopeAnalysis,
+  type JsBinding,
+  type JsScopeAnalysis,
+  type Occurrence,
+  type Scope,
+  type ScopeAnalysis,
+} from "@graphplan/scope";
 
 /** The new name is already bound where the renamed binding lives, or would capture / be captured. */
 export class NameCollision extends TaggedError("NameCollision") {
@@ -340,6 +359,116 @@ function verifyJava(source: string, analysis: JavaScopeAnalysis, edits: readonly
         want === renamed
           ? `this use of ${request.name} would name another ${request.newName} instead`
           : `the ${request.newName} used here (${want === "member" ? "a field or another class's member" : "another local"}) would be shadowed by the renamed ${request.name}`;
+      throw new NameCollision(request.file, request.name, request.newName, o.node.startPosition.row + 1, detail);
+    }
+  });
+}
+
+// ------------------------------------------------------------------------------------------------
+// JavaScript / TypeScript
+
+const JS_FUNCTIONS = new Set(["function_declaration", "generator_function_declaration", "function_expression", "function", "generator_function", "arrow_function", "method_definition"]);
+
+/** One renamed identifier: its edit, and where the new name starts in the edit's text. */
+interface JsRenameEdit {
+  readonly edit: Edit;
+  readonly at: number;
+  /** The identifier renamed. */
+  readonly node?: Node;
+}
+
+/** The edit of one occurrence: `{x}` keeps its key (`{x: y}`), an import keeps the imported name (`{a as y}`). */
+function jsEdit(node: Node, newName: string): JsRenameEdit {
+  // `{key: value}` renamed to the key's own name becomes `{key}` again (`{key: value = 1}` becomes `{key = 1}`).
+  const holder = node.parent?.type === "assignment_pattern" && node.parent.childForFieldName("left")?.id === node.id ? node.parent : node;
+  const pair = holder.parent;
+  if ((pair?.type === "pair_pattern" || pair?.type === "pair") && pair.childForFieldName("value")?.id === holder.id && pair.childForFieldName("key")?.text === newName) {
+    return { edit: { start: pair.childForFieldName("key")!.startIndex, end: node.endIndex, text: newName }, at: 0 };
+  }
+  if (node.type === "shorthand_property_identifier" || node.type === "shorthand_property_identifier_pattern") {
+    return { edit: { start: node.startIndex, end: node.endIndex, text: `${node.text}: ${newName}` }, at: node.text.length + 2 };
+  }
+  if (node.parent?.type === "import_specifier" && !node.parent.childForFieldName("alias")) {
+    return { edit: { start: node.endIndex, end: node.endIndex, text: ` as ${newName}` }, at: 4 };
+  }
+  return { edit: { start: node.startIndex, end: node.endIndex, text: newName }, at: 0 };
+}
+
+/**
+ * The edits of a scope-aware rename in one JavaScript or TypeScript file: a variable, parameter,
+ * function or class and exactly the identifiers that resolve to it (ECMAScript's scoping:
+ * `analyzeJavaScript`), keeping property keys (`{x}` becomes `{x: y}`) and imported names
+ * (`import {a as y}`). A name the module exports is refused (other modules import it). Checked by
+ * resolving both names again in the renamed text.
+ */
+export function renameJavaScript(source: string, tree: Tree, request: RenameRequest, language: "javascript" | "typescript" | "tsx"): Edit[] {
+  const { name, newName, file } = request;
+  if (name === newName) return [];
+  const analysis = analyzeJavaScript(tree);
+  const binding = jsBindingFor(analysis, request);
+  if (binding.scope.kind === "program" && analysis.exported.has(name)) {
+    throw new NameCollision(file, name, newName, binding.node.startPosition.row + 1, `${name} is exported, and other modules import it by that name; rename it there too, by hand`);
+  }
+  const taken = binding.scope.bindings.get(newName);
+  if (taken) throw new NameCollision(file, name, newName, taken.node.startPosition.row + 1, `${newName} is already declared in ${jsScopeLabel(binding.scope, false)}`);
+  const renames = analysis.occurrences.filter((o) => o.binding === binding).map((o) => ({ ...jsEdit(o.node, newName), node: o.node }));
+  const edits = renames.map((r) => r.edit);
+  verifyJavaScript(source, analysis, renames, binding, request, language);
+  return edits;
+}
+
+function jsBindingFor(analysis: JsScopeAnalysis, request: RenameRequest): JsBinding {
+  const all = analysis.scopes.flatMap((s) => (s.bindings.get(request.name) ? [s.bindings.get(request.name)!] : []));
+  const labels = all.map((b) => jsScopeLabel(b.scope));
+  let candidates = all;
+  if (request.scopeNode) {
+    let fn: Node | null = request.scopeNode;
+    if (fn.type === "variable_declarator") fn = fn.childForFieldName("value");
+    while (fn && !JS_FUNCTIONS.has(fn.type)) fn = fn.parent;
+    if (!fn) throw new BindingNotFound(request.file, request.name, "the scope locator does not name a function", labels);
+    const scopeNode = fn;
+    candidates = all.filter((b) => within(scopeNode, b.scope.node));
+    const own = candidates.filter((b) => b.scope.node.id === scopeNode.id);
+    if (own.length === 1) return own[0]!;
+    // The function's own name, declared around it.
+    if (candidates.length === 0 && scopeNode.childForFieldName("name")?.text === request.name) candidates = all.filter((b) => b.node.id === scopeNode.childForFieldName("name")?.id);
+  } else {
+    const top = analysis.program.bindings.get(request.name);
+    if (top) return top;
+  }
+  if (candidates.length === 1) return candidates[0]!;
+  throw new BindingNotFound(request.file, request.name, candidates.length === 0 ? `${request.name} is not declared ${request.scopeNode ? "in that function" : "in the file"}` : `${request.name} is declared in several scopes`, labels);
+}
+
+function verifyJavaScript(source: string, analysis: JsScopeAnalysis, renames: readonly JsRenameEdit[], binding: JsBinding, request: RenameRequest, language: "javascript" | "typescript" | "tsx"): void {
+  const edits = renames.map((r) => r.edit);
+  const map = (offset: number): number => mapOffset(edits, offset) ?? offset;
+  // Where each renamed identifier starts in the new text.
+  const sorted = [...renames].sort((a, b) => a.edit.start - b.edit.start);
+  const renamedAt = new Map<number, number>();
+  let delta = 0;
+  for (const r of sorted) {
+    renamedAt.set(r.edit.start, r.edit.start + delta + r.at);
+    delta += r.edit.text.length - (r.edit.end - r.edit.start);
+  }
+  const declaration = renames.find((r) => r.node?.id === binding.node.id);
+  const renamed = `decl@${declaration ? renamedAt.get(declaration.edit.start) : map(binding.node.startIndex)}`;
+  const expected = new Map<number, string>();
+  for (const r of sorted) expected.set(renamedAt.get(r.edit.start)!, renamed);
+  for (const o of analysis.occurrences) {
+    if (o.binding === binding || o.name !== request.newName) continue;
+    expected.set(map(o.node.startIndex), o.binding ? `decl@${map(o.binding.node.startIndex)}` : "global");
+  }
+  withTree(applyEdits(source, edits), language, (newTree) => {
+    for (const o of analyzeJavaScript(newTree).occurrences) {
+      if (o.name !== request.newName) continue;
+      const want = expected.get(o.node.startIndex);
+      const got = o.binding ? `decl@${o.binding.node.startIndex}` : "global";
+      if (want === undefined || want === got) continue;
+      const detail =
+        want === renamed
+          ? `this use of ${request.name} would name ${got === "global" ? `the global ${request.newName}` : `another ${request.newName} (declared in an inner scope)`} instead`
+          : `the ${request.newName} used here (${want === "global" ? "a global" : "another declaration"}) would be shadowed by the renamed ${request.name}`;
       throw new NameCollision(request.file, request.name, request.newName, o.node.startPosition.row + 1, detail);
     }
   });
