@@ -53,7 +53,10 @@ const named = (node: Node | null | undefined): Node[] => (node ? node.namedChild
 const IMPLICIT_BLOCKS = new Set(["if_statement", "for_statement", "expression_switch_statement", "type_switch_statement", "select_statement", "expression_case", "default_case", "type_case", "communication_case"]);
 const FUNCTIONS = new Set(["function_declaration", "method_declaration", "func_literal"]);
 
-/** The scopes, bindings and occurrences of one Go file. */
+/**
+ * The scopes, bindings and occurrences of one Go file.
+ * Long on purpose: one visitor with a case per Go construct that declares a name or opens a block (the specification's list), sharing the scope stack and the lists of declarations and uses as closures; split, each case would take them all as arguments.
+ */
 export function analyzeGo(tree: Tree): GoScopeAnalysis {
   const scopes: GoScope[] = [];
   const pending: { node: Node; scope: GoScope }[] = [];

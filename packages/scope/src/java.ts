@@ -74,7 +74,10 @@ function fieldOf(node: Node): string | null {
   return null;
 }
 
-/** The local scopes, bindings and occurrences of one Java file. */
+/**
+ * The local scopes, bindings and occurrences of one Java file.
+ * Long on purpose: one visitor with a case per Java construct that declares a local or opens a scope (JLS §6.3's list), sharing the scope stack and the lists of declarations and uses as closures.
+ */
 export function analyzeJava(tree: Tree): JavaScopeAnalysis {
   const scopes: JavaScope[] = [];
   const declared: { node: Node; binding: JavaBinding }[] = [];

@@ -47,7 +47,10 @@ const BLOCKS = new Set(["statement_block", "for_statement", "for_in_statement", 
 /** Identifier-like children that are never variables. */
 const TYPES = new Set(["type_annotation", "type_arguments", "type_parameters", "type_alias_declaration", "interface_declaration", "implements_clause", "abstract_method_signature", "method_signature", "property_signature", "index_signature", "enum_declaration"]);
 
-/** The scopes, bindings and occurrences of one JavaScript or TypeScript file. */
+/**
+ * The scopes, bindings and occurrences of one JavaScript or TypeScript file.
+ * Long on purpose: one visitor with a case per ECMAScript construct that declares a name or opens an environment (functions, blocks, for heads, catch, classes, imports, exports, patterns), sharing the scope stack and the lists of declarations and uses as closures.
+ */
 export function analyzeJavaScript(tree: Tree): JsScopeAnalysis {
   const scopes: JsScope[] = [];
   const declared: { node: Node; binding: JsBinding }[] = [];
