@@ -24,6 +24,7 @@ import type { Readable } from "node:stream";
 import { ContainerEngine, type ContainerError, type ContainerShape } from "@graphplan/runtime";
 import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
 import { instanceImageName } from "../eval/spec.js";
 import { recipeFor, type Recipe, type RecipeEnvironment } from "./recipe.js";
 
@@ -170,8 +171,12 @@ function host(argv: readonly string[], options: { cwd?: string; env?: NodeJS.Pro
   });
 }
 
-/** A host process whose stdout is streamed into `use` (e.g. `tar -c` into `putArchive`); fails when either fails. */
-function hostStream<E>(
+/**
+ * A host process whose stdout is streamed into `use` (e.g. `tar -c` into `putArchive`); fails when either fails.
+ * When `use` is done the stream has ended, but the process may not have exited yet: it is waited for, and
+ * killed only when `use` failed or was interrupted (killing it on success made a finished `tar` "exit null").
+ */
+export function hostStream<E>(
   argv: readonly string[],
   image: string,
   step: string,
@@ -188,7 +193,7 @@ function hostStream<E>(
       });
       child.on("close", resolve);
     });
-    yield* use(child.stdout).pipe(Effect.onExit(() => Effect.sync(() => child.exitCode === null && child.kill("SIGTERM"))));
+    yield* use(child.stdout).pipe(Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : Effect.sync(() => child.exitCode === null && child.kill("SIGTERM")))));
     const code = yield* Effect.promise(() => closed);
     if (code !== 0) return yield* Effect.fail(new ImageBuildFailed({ image, step, detail: `\`${argv.join(" ")}\` exited ${code}: ${tail(stderr)}` }));
   });
