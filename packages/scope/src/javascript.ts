@@ -251,6 +251,8 @@ export function analyzeJavaScript(tree: Tree): JsScopeAnalysis {
       if (!name || name.type !== "identifier") continue;
       if (declaration.type === "function_declaration" || declaration.type === "generator_function_declaration") declare(name, scope, "function");
       if (declaration.type === "class_declaration" || declaration.type === "abstract_class_declaration") declare(name, scope, "class");
+      // TypeScript enums and namespaces are values too.
+      if (declaration.type === "enum_declaration" || declaration.type === "internal_module") declare(name, scope, "class");
     }
   };
 

@@ -35,4 +35,8 @@ describe("javascript/typescript scope model (L3)", () => {
   it("checks TypeScript values, not types", () => {
     expect(unresolved(`enum Color { Red }\n«function paint(c: Color, n: Missing): void { use(Color.Red, c, n); }»\n`, "m.ts")).toEqual(["use"]);
   });
+
+  it("knows block scoping: a let of another block is not visible, a var of the function is", () => {
+    expect(unresolved(`function f(a) {\n  if (a) { let inner = 1; var hoisted = 2; }\n«  return inner + hoisted;»\n}\n`)).toEqual(["inner"]);
+  });
 });
