@@ -4,7 +4,7 @@
  * The result is checked by resolving names again in the renamed text: no reference may change
  * the binding it resolves to.
  */
-import { withTree, type Node, type Tree, TaggedError } from "@graphplan/graph";
+import { withTree, type LanguageId, type Node, type Tree, TaggedError } from "@graphplan/graph";
 import { applyEdits, mapOffset, type Edit } from "@graphplan/primitives";
 import {
   analyzeGo,
@@ -16,12 +16,9 @@ import {
   jsScopeLabel,
   scopeLabel,
   type GoBinding,
-  type GoScopeAnalysis,
   type JavaBinding,
   type JavaScope,
-  type JavaScopeAnalysis,
   type JsBinding,
-  type JsScopeAnalysis,
   type Occurrence,
   type Scope,
   type ScopeAnalysis,
@@ -206,9 +203,116 @@ function verify(source: string, analysis: ScopeAnalysis, edits: readonly Edit[],
 }
 
 // ------------------------------------------------------------------------------------------------
-// Go
+// Go, Java, JavaScript/TypeScript: one rename over the lexical models of @graphplan/scope
 
-const GO_FUNCTIONS = new Set(["function_declaration", "method_declaration", "func_literal"]);
+/** A binding of a lexical model: its declaring identifier and the scope it is declared in. */
+interface LexicalBinding {
+  readonly node: Node;
+  readonly scope: { readonly node: Node };
+}
+
+/** What analyzeGo, analyzeJava and analyzeJavaScript share: scopes with their bindings, occurrences with the binding they name. */
+interface LexicalModel<B extends LexicalBinding> {
+  readonly scopes: readonly { readonly node: Node; readonly bindings: ReadonlyMap<string, B> }[];
+  readonly occurrences: readonly { readonly node: Node; readonly name: string; readonly binding: B | undefined }[];
+}
+
+/** A language's model and the words its messages use. */
+interface LexicalRules<B extends LexicalBinding> {
+  readonly language: LanguageId;
+  readonly analyze: (tree: Tree) => LexicalModel<B>;
+  /** Node types a `scope` locator may name (the innermost one around it is taken). */
+  readonly functions: ReadonlySet<string>;
+  readonly label: (binding: B) => string;
+  /** Why no binding was found: `x is not declared in that function`. */
+  readonly notFound: (name: string, inFunction: boolean) => string;
+  /** What the language calls the scope of a declaration that would capture a use (Go: a block). */
+  readonly inner: "block" | "scope";
+  /** What an unresolved name is: `Go's predeclared len`, `the global window`. */
+  readonly outside: (name: string) => string;
+  /** What a use named before the rename, for the message when the rename would shadow it. */
+  readonly shadowed: (binding: B | undefined, name: string) => string;
+}
+
+/** One renamed identifier: its edit, where the new name starts in the edit's text, and the identifier. */
+interface RenameEdit {
+  readonly edit: Edit;
+  readonly at: number;
+  readonly node: Node;
+}
+
+/** The binding a request names: in the function of its `scope` locator (its own block first), else the only one of that name. */
+function lexicalBinding<B extends LexicalBinding>(model: LexicalModel<B>, rules: LexicalRules<B>, request: RenameRequest, options: { eligible?: (b: B) => boolean; preferred?: B | undefined } = {}): B {
+  const all = model.scopes.flatMap((s) => {
+    const b = s.bindings.get(request.name);
+    return b && (options.eligible?.(b) ?? true) ? [b] : [];
+  });
+  const labels = all.map(rules.label);
+  let candidates = all;
+  if (request.scopeNode) {
+    let fn: Node | null = request.scopeNode.type === "variable_declarator" ? request.scopeNode.childForFieldName("value") : request.scopeNode;
+    while (fn && !rules.functions.has(fn.type)) fn = fn.parent;
+    if (!fn) throw new BindingNotFound(request.file, request.name, "the scope locator does not name a function", labels);
+    const scopeNode = fn;
+    candidates = all.filter((b) => within(scopeNode, b.scope.node));
+    const own = candidates.filter((b) => b.scope.node.id === scopeNode.id);
+    if (own.length === 1) return own[0]!;
+    // The function's own name, declared around it.
+    const name = scopeNode.childForFieldName("name");
+    if (candidates.length === 0 && name?.text === request.name) candidates = all.filter((b) => b.node.id === name.id);
+  } else if (options.preferred) return options.preferred;
+  if (candidates.length === 1) return candidates[0]!;
+  throw new BindingNotFound(request.file, request.name, candidates.length === 0 ? rules.notFound(request.name, !!request.scopeNode) : `${request.name} is declared in several scopes`, labels);
+}
+
+/**
+ * Both names resolved again in the renamed text: each renamed identifier must name the renamed
+ * binding, and every other use of the new name the binding it named before (or stay unresolved).
+ */
+function verifyLexical<B extends LexicalBinding>(source: string, model: LexicalModel<B>, rules: LexicalRules<B>, renames: readonly RenameEdit[], binding: B, request: RenameRequest): void {
+  const edits = renames.map((r) => r.edit);
+  const map = (offset: number): number => mapOffset(edits, offset) ?? offset;
+  const newStart = new Map<number, number>(); // a renamed identifier's node id → where its new name starts
+  let delta = 0;
+  for (const r of [...renames].sort((a, b) => a.edit.start - b.edit.start)) {
+    newStart.set(r.node.id, r.edit.start + delta + r.at);
+    delta += r.edit.text.length - (r.edit.end - r.edit.start);
+  }
+  const key = (b: LexicalBinding | undefined, at: (n: Node) => number): string => (b ? `decl@${at(b.node)}` : "outside");
+  const renamed = `decl@${newStart.get(binding.node.id) ?? map(binding.node.startIndex)}`;
+  const expected = new Map<number, { key: string; before: B | undefined }>();
+  for (const r of renames) expected.set(newStart.get(r.node.id)!, { key: renamed, before: binding });
+  for (const o of model.occurrences) {
+    if (o.binding !== binding && o.name === request.newName) expected.set(map(o.node.startIndex), { key: key(o.binding, (n) => newStart.get(n.id) ?? map(n.startIndex)), before: o.binding });
+  }
+  withTree(applyEdits(source, edits), rules.language, (newTree) => {
+    for (const o of rules.analyze(newTree).occurrences) {
+      if (o.name !== request.newName) continue;
+      const want = expected.get(o.node.startIndex);
+      const got = key(o.binding, (n) => n.startIndex);
+      if (!want || want.key === got) continue;
+      const detail =
+        want.key === renamed
+          ? `this use of ${request.name} would name ${o.binding ? `another ${request.newName} (declared in an inner ${rules.inner})` : rules.outside(request.newName)} instead`
+          : `the ${request.newName} used here (${rules.shadowed(want.before, request.newName)}) would be shadowed by the renamed ${request.name}`;
+      throw new NameCollision(request.file, request.name, request.newName, o.node.startPosition.row + 1, detail);
+    }
+  });
+}
+
+const plainEdit = (node: Node, newName: string): RenameEdit => ({ edit: { start: node.startIndex, end: node.endIndex, text: newName }, at: 0, node });
+const within = (outer: Node, inner: Node): boolean => outer.startIndex <= inner.startIndex && inner.endIndex <= outer.endIndex;
+
+const GO: LexicalRules<GoBinding> = {
+  language: "go",
+  analyze: analyzeGo,
+  functions: new Set(["function_declaration", "method_declaration", "func_literal"]),
+  label: (b) => goScopeLabel(b.scope),
+  notFound: (name, inFunction) => `${name} is not declared ${inFunction ? "in that function" : "in the file"}`,
+  inner: "block",
+  outside: (name) => `Go's predeclared ${name}`,
+  shadowed: (b, name) => (!b ? `Go's predeclared ${name}` : b.imported ? "an imported package" : "another declaration"),
+};
 
 /**
  * The edits of a scope-aware rename of a local name in one Go file (a variable, constant, type,
@@ -221,7 +325,7 @@ export function renameGo(source: string, tree: Tree, request: RenameRequest): Ed
   const { name, newName, file } = request;
   if (name === newName) return [];
   const analysis = analyzeGo(tree);
-  const binding = goBindingFor(analysis, request);
+  const binding = lexicalBinding(analysis, GO, request, { eligible: (b) => !b.imported });
   if (binding.scope.kind === "package") {
     throw new NameCollision(file, name, newName, binding.node.startPosition.row + 1, `${name} is declared at package level, where the package's other files see it; rename_identifier renames names local to a function in Go`);
   }
@@ -229,67 +333,21 @@ export function renameGo(source: string, tree: Tree, request: RenameRequest): Ed
   if (taken) throw new NameCollision(file, name, newName, taken.node.startPosition.row + 1, `${newName} is already declared in ${goScopeLabel(binding.scope, false)}`);
   const key = analysis.keys.find((k) => k.text === name && within(binding.scope.node, k));
   if (key) throw new NameCollision(file, name, newName, key.startPosition.row + 1, `${name} is a key of a composite literal here, which is a struct field or a variable (a map key) — rename that use by hand`);
-  const targets = analysis.occurrences.filter((o) => o.binding === binding);
-  const edits: Edit[] = targets.map((o) => ({ start: o.node.startIndex, end: o.node.endIndex, text: newName }));
-  verifyGo(source, analysis, edits, binding, request);
-  return edits;
+  const renames = analysis.occurrences.filter((o) => o.binding === binding).map((o) => plainEdit(o.node, newName));
+  verifyLexical(source, analysis, GO, renames, binding, request);
+  return renames.map((r) => r.edit);
 }
 
-const within = (outer: Node, inner: Node): boolean => outer.startIndex <= inner.startIndex && inner.endIndex <= outer.endIndex;
-
-function goBindingFor(analysis: GoScopeAnalysis, request: RenameRequest): GoBinding {
-  const all = analysis.scopes.flatMap((s) => (s.bindings.get(request.name) && !s.bindings.get(request.name)!.imported ? [s.bindings.get(request.name)!] : []));
-  const labels = all.map((b) => `${goScopeLabel(b.scope)}`);
-  let candidates = all;
-  if (request.scopeNode) {
-    let fn: Node | null = request.scopeNode;
-    while (fn && !GO_FUNCTIONS.has(fn.type)) fn = fn.parent;
-    if (!fn) throw new BindingNotFound(request.file, request.name, "the scope locator does not name a function", labels);
-    candidates = all.filter((b) => within(fn, b.scope.node));
-    // The function's own block first; then a name declared once in its inner blocks.
-    const own = candidates.filter((b) => b.scope.node.id === fn.id);
-    if (own.length === 1) return own[0]!;
-  }
-  if (candidates.length === 1) return candidates[0]!;
-  throw new BindingNotFound(
-    request.file,
-    request.name,
-    candidates.length === 0 ? `${request.name} is not declared ${request.scopeNode ? "in that function" : "in the file"}` : `${request.name} is declared in several blocks`,
-    labels,
-  );
-}
-
-/** Both names resolved again in the renamed text: each renamed identifier names the renamed binding, every other keeps its own. */
-function verifyGo(source: string, analysis: GoScopeAnalysis, edits: readonly Edit[], binding: GoBinding, request: RenameRequest): void {
-  const map = (offset: number): number => mapOffset(edits, offset) ?? offset;
-  const where = (b: GoBinding | undefined): string => (b ? `${b.node.type === "import_spec" ? "import" : "decl"}@${map(b.node.startIndex)}` : "predeclared");
-  const expected = new Map<number, string>();
-  for (const o of analysis.occurrences) {
-    if (o.binding === binding) expected.set(map(o.node.startIndex), `decl@${map(binding.node.startIndex)}`);
-    else if (o.name === request.newName) expected.set(map(o.node.startIndex), where(o.binding));
-  }
-  const after = applyEdits(source, edits);
-  withTree(after, "go", (newTree) => {
-    const again = analyzeGo(newTree);
-    for (const o of again.occurrences) {
-      if (o.name !== request.newName) continue;
-      const want = expected.get(o.node.startIndex);
-      const got = o.binding ? `${o.binding.node.type === "import_spec" ? "import" : "decl"}@${o.binding.node.startIndex}` : "predeclared";
-      if (want === undefined || want === got) continue;
-      const line = o.node.startPosition.row + 1;
-      const renamed = want === `decl@${map(binding.node.startIndex)}`;
-      const detail = renamed
-        ? `this use of ${request.name} would name ${got === "predeclared" ? `Go's predeclared ${request.newName}` : `another ${request.newName} (declared in an inner block)`} instead`
-        : `the ${request.newName} used here (${want === "predeclared" ? `Go's predeclared ${request.newName}` : want.startsWith("import") ? "an imported package" : "another declaration"}) would be shadowed by the renamed ${request.name}`;
-      throw new NameCollision(request.file, request.name, request.newName, line, detail);
-    }
-  });
-}
-
-// ------------------------------------------------------------------------------------------------
-// Java
-
-const JAVA_METHODS = new Set(["method_declaration", "constructor_declaration", "compact_constructor_declaration", "lambda_expression"]);
+const JAVA: LexicalRules<JavaBinding> = {
+  language: "java",
+  analyze: analyzeJava,
+  functions: new Set(["method_declaration", "constructor_declaration", "compact_constructor_declaration", "lambda_expression"]),
+  label: (b) => javaScopeLabel(b.scope),
+  notFound: (name, inFunction) => `${name} is not a local ${inFunction ? "of that method" : "in the file"} (Java fields, methods and types are not renamed by rename_identifier)`,
+  inner: "scope",
+  outside: (name) => `the field or member ${name}`,
+  shadowed: (b) => (b ? "another local" : "a field or another class's member"),
+};
 
 /**
  * The edits of a scope-aware rename of a local name in one Java file (a parameter, a local
@@ -303,96 +361,50 @@ export function renameJava(source: string, tree: Tree, request: RenameRequest): 
   const { name, newName, file } = request;
   if (name === newName) return [];
   const analysis = analyzeJava(tree);
-  const binding = javaBindingFor(analysis, request);
+  const binding = lexicalBinding(analysis, JAVA, request);
   // Java forbids a local to shadow a local: the new name may be a local neither around the renamed one nor inside its scope.
   for (let s: JavaScope | undefined = binding.scope; s && s.kind !== "class"; s = s.parent) {
     const taken = s.bindings.get(newName);
     if (taken) throw new NameCollision(file, name, newName, taken.node.startPosition.row + 1, `${newName} is already a local of ${javaScopeLabel(s, false)}`);
-    if (JAVA_METHODS.has(s.node.type)) break;
+    if (JAVA.functions.has(s.node.type)) break;
   }
   const inside = analysis.scopes.flatMap((s) => (within(binding.scope.node, s.node) && s.bindings.get(newName) ? [s.bindings.get(newName)!] : []))[0];
   if (inside) throw new NameCollision(file, name, newName, inside.node.startPosition.row + 1, `${newName} is declared as a local in ${javaScopeLabel(inside.scope, false)}, inside the scope of ${name}`);
-  const edits: Edit[] = analysis.occurrences.filter((o) => o.binding === binding).map((o) => ({ start: o.node.startIndex, end: o.node.endIndex, text: newName }));
-  verifyJava(source, analysis, edits, binding, request);
-  return edits;
-}
-
-function javaBindingFor(analysis: JavaScopeAnalysis, request: RenameRequest): JavaBinding {
-  const all = analysis.scopes.flatMap((s) => (s.bindings.get(request.name) ? [s.bindings.get(request.name)!] : []));
-  const labels = all.map((b) => javaScopeLabel(b.scope));
-  let candidates = all;
-  if (request.scopeNode) {
-    let method: Node | null = request.scopeNode;
-    while (method && !JAVA_METHODS.has(method.type)) method = method.parent;
-    if (!method) throw new BindingNotFound(request.file, request.name, "the scope locator does not name a method, constructor or lambda", labels);
-    const fn = method;
-    candidates = all.filter((b) => within(fn, b.scope.node));
-    const own = candidates.filter((b) => b.scope.node.id === fn.id);
-    if (own.length === 1) return own[0]!;
-  }
-  if (candidates.length === 1) return candidates[0]!;
-  throw new BindingNotFound(
-    request.file,
-    request.name,
-    candidates.length === 0
-      ? `${request.name} is not a local ${request.scopeNode ? "of that method" : "in the file"} (Java fields, methods and types are not renamed by rename_identifier)`
-      : `${request.name} is a local in several places`,
-    labels,
-  );
-}
-
-function verifyJava(source: string, analysis: JavaScopeAnalysis, edits: readonly Edit[], binding: JavaBinding, request: RenameRequest): void {
-  const map = (offset: number): number => mapOffset(edits, offset) ?? offset;
-  const renamed = `local@${map(binding.node.startIndex)}`;
-  const expected = new Map<number, string>();
-  for (const o of analysis.occurrences) {
-    if (o.binding === binding) expected.set(map(o.node.startIndex), renamed);
-    else if (o.name === request.newName) expected.set(map(o.node.startIndex), o.binding ? `local@${map(o.binding.node.startIndex)}` : "member");
-  }
-  withTree(applyEdits(source, edits), "java", (newTree) => {
-    for (const o of analyzeJava(newTree).occurrences) {
-      if (o.name !== request.newName) continue;
-      const want = expected.get(o.node.startIndex);
-      const got = o.binding ? `local@${o.binding.node.startIndex}` : "member";
-      if (want === undefined || want === got) continue;
-      const detail =
-        want === renamed
-          ? `this use of ${request.name} would name another ${request.newName} instead`
-          : `the ${request.newName} used here (${want === "member" ? "a field or another class's member" : "another local"}) would be shadowed by the renamed ${request.name}`;
-      throw new NameCollision(request.file, request.name, request.newName, o.node.startPosition.row + 1, detail);
-    }
-  });
+  const renames = analysis.occurrences.filter((o) => o.binding === binding).map((o) => plainEdit(o.node, newName));
+  verifyLexical(source, analysis, JAVA, renames, binding, request);
+  return renames.map((r) => r.edit);
 }
 
 // ------------------------------------------------------------------------------------------------
 // JavaScript / TypeScript
 
-const JS_FUNCTIONS = new Set(["function_declaration", "generator_function_declaration", "function_expression", "function", "generator_function", "arrow_function", "method_definition"]);
-
-/** One renamed identifier: its edit, and where the new name starts in the edit's text. */
-interface JsRenameEdit {
-  readonly edit: Edit;
-  readonly at: number;
-  /** The identifier renamed. */
-  readonly node?: Node;
-}
-
 /** The edit of one occurrence: `{x}` keeps its key (`{x: y}`), an import keeps the imported name (`{a as y}`). */
-function jsEdit(node: Node, newName: string): JsRenameEdit {
+function jsEdit(node: Node, newName: string): RenameEdit {
   // `{key: value}` renamed to the key's own name becomes `{key}` again (`{key: value = 1}` becomes `{key = 1}`).
   const holder = node.parent?.type === "assignment_pattern" && node.parent.childForFieldName("left")?.id === node.id ? node.parent : node;
   const pair = holder.parent;
   if ((pair?.type === "pair_pattern" || pair?.type === "pair") && pair.childForFieldName("value")?.id === holder.id && pair.childForFieldName("key")?.text === newName) {
-    return { edit: { start: pair.childForFieldName("key")!.startIndex, end: node.endIndex, text: newName }, at: 0 };
+    return { edit: { start: pair.childForFieldName("key")!.startIndex, end: node.endIndex, text: newName }, at: 0, node };
   }
   if (node.type === "shorthand_property_identifier" || node.type === "shorthand_property_identifier_pattern") {
-    return { edit: { start: node.startIndex, end: node.endIndex, text: `${node.text}: ${newName}` }, at: node.text.length + 2 };
+    return { edit: { start: node.startIndex, end: node.endIndex, text: `${node.text}: ${newName}` }, at: node.text.length + 2, node };
   }
   if (node.parent?.type === "import_specifier" && !node.parent.childForFieldName("alias")) {
-    return { edit: { start: node.endIndex, end: node.endIndex, text: ` as ${newName}` }, at: 4 };
+    return { edit: { start: node.endIndex, end: node.endIndex, text: ` as ${newName}` }, at: 4, node };
   }
-  return { edit: { start: node.startIndex, end: node.endIndex, text: newName }, at: 0 };
+  return plainEdit(node, newName);
 }
+
+const jsRules = (language: "javascript" | "typescript" | "tsx"): LexicalRules<JsBinding> => ({
+  language,
+  analyze: analyzeJavaScript,
+  functions: new Set(["function_declaration", "generator_function_declaration", "function_expression", "function", "generator_function", "arrow_function", "method_definition"]),
+  label: (b) => jsScopeLabel(b.scope),
+  notFound: (name, inFunction) => `${name} is not declared ${inFunction ? "in that function" : "in the file"}`,
+  inner: "scope",
+  outside: (name) => `the global ${name}`,
+  shadowed: (b) => (b ? "another declaration" : "a global"),
+});
 
 /**
  * The edits of a scope-aware rename in one JavaScript or TypeScript file: a variable, parameter,
@@ -404,72 +416,15 @@ function jsEdit(node: Node, newName: string): JsRenameEdit {
 export function renameJavaScript(source: string, tree: Tree, request: RenameRequest, language: "javascript" | "typescript" | "tsx"): Edit[] {
   const { name, newName, file } = request;
   if (name === newName) return [];
+  const rules = jsRules(language);
   const analysis = analyzeJavaScript(tree);
-  const binding = jsBindingFor(analysis, request);
+  const binding = lexicalBinding(analysis, rules, request, { preferred: analysis.program.bindings.get(name) });
   if (binding.scope.kind === "program" && analysis.exported.has(name)) {
     throw new NameCollision(file, name, newName, binding.node.startPosition.row + 1, `${name} is exported, and other modules import it by that name; rename it there too, by hand`);
   }
   const taken = binding.scope.bindings.get(newName);
   if (taken) throw new NameCollision(file, name, newName, taken.node.startPosition.row + 1, `${newName} is already declared in ${jsScopeLabel(binding.scope, false)}`);
-  const renames = analysis.occurrences.filter((o) => o.binding === binding).map((o) => ({ ...jsEdit(o.node, newName), node: o.node }));
-  const edits = renames.map((r) => r.edit);
-  verifyJavaScript(source, analysis, renames, binding, request, language);
-  return edits;
-}
-
-function jsBindingFor(analysis: JsScopeAnalysis, request: RenameRequest): JsBinding {
-  const all = analysis.scopes.flatMap((s) => (s.bindings.get(request.name) ? [s.bindings.get(request.name)!] : []));
-  const labels = all.map((b) => jsScopeLabel(b.scope));
-  let candidates = all;
-  if (request.scopeNode) {
-    let fn: Node | null = request.scopeNode;
-    if (fn.type === "variable_declarator") fn = fn.childForFieldName("value");
-    while (fn && !JS_FUNCTIONS.has(fn.type)) fn = fn.parent;
-    if (!fn) throw new BindingNotFound(request.file, request.name, "the scope locator does not name a function", labels);
-    const scopeNode = fn;
-    candidates = all.filter((b) => within(scopeNode, b.scope.node));
-    const own = candidates.filter((b) => b.scope.node.id === scopeNode.id);
-    if (own.length === 1) return own[0]!;
-    // The function's own name, declared around it.
-    if (candidates.length === 0 && scopeNode.childForFieldName("name")?.text === request.name) candidates = all.filter((b) => b.node.id === scopeNode.childForFieldName("name")?.id);
-  } else {
-    const top = analysis.program.bindings.get(request.name);
-    if (top) return top;
-  }
-  if (candidates.length === 1) return candidates[0]!;
-  throw new BindingNotFound(request.file, request.name, candidates.length === 0 ? `${request.name} is not declared ${request.scopeNode ? "in that function" : "in the file"}` : `${request.name} is declared in several scopes`, labels);
-}
-
-function verifyJavaScript(source: string, analysis: JsScopeAnalysis, renames: readonly JsRenameEdit[], binding: JsBinding, request: RenameRequest, language: "javascript" | "typescript" | "tsx"): void {
-  const edits = renames.map((r) => r.edit);
-  const map = (offset: number): number => mapOffset(edits, offset) ?? offset;
-  // Where each renamed identifier starts in the new text.
-  const sorted = [...renames].sort((a, b) => a.edit.start - b.edit.start);
-  const renamedAt = new Map<number, number>();
-  let delta = 0;
-  for (const r of sorted) {
-    renamedAt.set(r.edit.start, r.edit.start + delta + r.at);
-    delta += r.edit.text.length - (r.edit.end - r.edit.start);
-  }
-  const declaration = renames.find((r) => r.node?.id === binding.node.id);
-  const renamed = `decl@${declaration ? renamedAt.get(declaration.edit.start) : map(binding.node.startIndex)}`;
-  const expected = new Map<number, string>();
-  for (const r of sorted) expected.set(renamedAt.get(r.edit.start)!, renamed);
-  for (const o of analysis.occurrences) {
-    if (o.binding === binding || o.name !== request.newName) continue;
-    expected.set(map(o.node.startIndex), o.binding ? `decl@${map(o.binding.node.startIndex)}` : "global");
-  }
-  withTree(applyEdits(source, edits), language, (newTree) => {
-    for (const o of analyzeJavaScript(newTree).occurrences) {
-      if (o.name !== request.newName) continue;
-      const want = expected.get(o.node.startIndex);
-      const got = o.binding ? `decl@${o.binding.node.startIndex}` : "global";
-      if (want === undefined || want === got) continue;
-      const detail =
-        want === renamed
-          ? `this use of ${request.name} would name ${got === "global" ? `the global ${request.newName}` : `another ${request.newName} (declared in an inner scope)`} instead`
-          : `the ${request.newName} used here (${want === "global" ? "a global" : "another declaration"}) would be shadowed by the renamed ${request.name}`;
-      throw new NameCollision(request.file, request.name, request.newName, o.node.startPosition.row + 1, detail);
-    }
-  });
+  const renames = analysis.occurrences.filter((o) => o.binding === binding).map((o) => jsEdit(o.node, newName));
+  verifyLexical(source, analysis, rules, renames, binding, request);
+  return renames.map((r) => r.edit);
 }
