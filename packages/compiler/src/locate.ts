@@ -5,7 +5,7 @@
  * match, or the n-th child of an addressable node. Never line numbers or offsets. Every
  * locator returned is checked against the tree: it resolves to exactly the node.
  */
-import { LANGUAGES, type LanguageId } from "@graphplan/graph";
+import { fieldOf, LANGUAGES, type LanguageId } from "@graphplan/graph";
 import { codeChildren, kindOfNode, NORMALIZED_KINDS, nodeName, resolveLocator, type StructuredLocator } from "@graphplan/locators";
 import type { Node, Tree } from "web-tree-sitter";
 
@@ -130,7 +130,7 @@ export function locatorsFor(ctx: LocateContext, node: Node, limit = 3): Structur
   // A field of an addressable parent (the condition of an if, the body of a function, ...).
   const parent = node.parent;
   if (parent) {
-    const field = fieldOf(parent, node);
+    const field = fieldOf(node);
     if (field) {
       const parentDef = parent.type === "decorated_definition" ? parent.childForFieldName("definition") : parent;
       let parentLoc: Loc | undefined;
@@ -163,14 +163,6 @@ export function locatorsFor(ctx: LocateContext, node: Node, limit = 3): Structur
     }
   }
   return out.map((l) => withFile(l, ctx.file));
-}
-
-function fieldOf(parent: Node, child: Node): string | undefined {
-  for (let i = 0; i < parent.childCount; i++) {
-    const c = parent.child(i);
-    if (c && c.id === child.id) return parent.fieldNameForChild(i) ?? undefined;
-  }
-  return undefined;
 }
 
 /** `{kind, name?}` inside the scope, pinned with `index` when needed. */

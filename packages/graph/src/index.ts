@@ -6,7 +6,7 @@ export type { GraphError } from "./parser.js";
 export { TaggedError, errorGuard } from "./tagged-error.js";
 export type { Tagged, TaggedClass } from "./tagged-error.js";
 export { GrammarNotLoaded, isGraphError, isLoaded, loadGrammars, parse, withTree, grammar } from "./parser.js";
-export { syntaxErrors, codeEnd, inStringOrComment, childrenBetween } from "./syntax.js";
+export { syntaxErrors, codeEnd, inStringOrComment, childrenBetween, fieldOf } from "./syntax.js";
 export type { SyntaxError, NodeEnd } from "./syntax.js";
 export { GraphSchema, buildGraph, GraphCache, EXTRACTOR_VERSION, storeKey, toStored, fromStored, blankMacros, detectFileLanguage, graphOfFile, graphOfTree, mergeGraphs, languagesOf, grammarsFor } from "./graph.js";
 export type { Graph, GraphSymbol, GraphImport, FileGraph, SourceFile, BuildGraphOptions, GraphCacheOptions, GraphStore, StoredFileGraph, Node, Tree } from "./graph.js";

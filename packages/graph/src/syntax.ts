@@ -105,3 +105,11 @@ export function childrenBetween(node: Node, from: number, to: number, inclusive:
   }
   return out;
 }
+
+/** The field name under which `node` hangs from its parent (`condition`, `body`, ...), or null. */
+export function fieldOf(node: Node): string | null {
+  const parent = node.parent;
+  if (!parent) return null;
+  for (let i = 0; i < parent.childCount; i++) if (parent.child(i)?.id === node.id) return parent.fieldNameForChild(i);
+  return null;
+}

@@ -7,7 +7,7 @@
  * fields, methods, types, labels, packages — are other namespaces or class members and are not
  * resolved here: an occurrence that names no local has no binding.
  */
-import type { Node, Tree } from "@graphplan/graph";
+import { fieldOf, type Node, type Tree } from "@graphplan/graph";
 
 export interface JavaScope {
   readonly id: number;
@@ -66,13 +66,6 @@ const NOT_VARIABLES: Readonly<Record<string, readonly string[]>> = {
   package_declaration: ["*"],
   import_declaration: ["*"],
 };
-
-function fieldOf(node: Node): string | null {
-  const parent = node.parent;
-  if (!parent) return null;
-  for (let i = 0; i < parent.childCount; i++) if (parent.child(i)?.id === node.id) return parent.fieldNameForChild(i);
-  return null;
-}
 
 /**
  * The local scopes, bindings and occurrences of one Java file.

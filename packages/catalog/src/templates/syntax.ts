@@ -1,5 +1,5 @@
 /** Node facts the templates share: functions, classes, bodies, docstrings, indentation. */
-import { codeEnd, withTree, type LanguageId, type Node } from "@graphplan/graph";
+import { codeEnd, fieldOf, withTree, type LanguageId, type Node } from "@graphplan/graph";
 import { reindent } from "@graphplan/fragments";
 import { indentUnit, lineIndent } from "@graphplan/primitives";
 import { TransformRejected, type Target } from "../workspace.js";
@@ -278,13 +278,8 @@ export function parenthesizeFor(node: Node, code: string, codeType: string, lang
   return `(${code})`;
 }
 
-/** The field name under which `node` hangs from its parent. */
-export function fieldOf(node: Node): string | null {
-  const parent = node.parent;
-  if (!parent) return null;
-  for (let i = 0; i < parent.childCount; i++) if (parent.child(i)?.id === node.id) return parent.fieldNameForChild(i);
-  return null;
-}
+/** The field name under which `node` hangs from its parent (the graph's, which the templates import from here). */
+export { fieldOf };
 
 /** The node type `code` parses as when used as an expression (`binary_operator`, `call`, ...). */
 export function expressionType(code: string, language: LanguageId): string {
