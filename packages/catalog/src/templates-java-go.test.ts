@@ -337,6 +337,6 @@ describe("the templates refuse what they cannot do in Java and Go", () => {
   });
 
   test("templates written for Python and JavaScript only still say so for Go", () => {
-    expect(() => executeStep({ template: "wrap_try_except", params: { target: fn("Parse"), exception: "Exception", handler: "return 0, err" } } as never, { "cart.go": GO })).toThrow(/go/i);
+    expect(() => executeStep({ template: "wrap_try_except", params: { target: fn("Parse"), exception: "Exception", handler: "return 0, err" } } as never, { "cart.go": GO })).toThrow(/cart\.go is go; this operator supports python, javascript, typescript, tsx, java$/m);
   });
 });
