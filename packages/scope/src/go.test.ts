@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars, withTree } from "@graphplan/graph";
-import { analyzeGo } from "./go.js";
+import { analyzeGo, goImportName } from "./go.js";
 
 beforeAll(() => loadGrammars(["go"]));
 
@@ -45,5 +45,27 @@ describe("analyzeGo", () => {
       "v@11->11", "any@11->-", "f@11->10", "int@12->-", "fmt@13->import", "v@13->11", "b@13->9", "P@13->6",
     ]);
     expect(withTree(source, "go", (tree) => analyzeGo(tree).keys.map((k) => k.text))).toEqual(["x"]);
+  });
+
+  test("an import without an alias binds its package's name, guessed from the path as goimports does", () => {
+    expect(["fmt", "net/http", "github.com/x/yaml/v2", "gopkg.in/yaml.v3", "github.com/mattn/go-sqlite3", "github.com/x/pq-go", "github.com/x/foo-bar"].map(goImportName)).toEqual([
+      "fmt", "http", "yaml", "yaml", "sqlite3", "pq", undefined,
+    ]);
+    const source = 'package main\n\nimport "github.com/x/yaml/v2"\n\nfunc main() { yaml.Marshal(1) }\n';
+    expect(resolved(source)).toEqual(["main@5->5", "yaml@5->import"]);
+  });
+
+  test("found on the Go standard library: long parameter lists, type parameters of receivers and types, recursive local types, the blank identifier", () => {
+    const names = Array.from({ length: 10 }, (_, i) => `p${i}`);
+    const unbound = (source: string): string[] => withTree(source, "go", (tree) => analyzeGo(tree).occurrences.filter((o) => !o.binding).map((o) => o.name));
+    // tree-sitter-go reads ten names as an unnamed `p0` followed by nine: p0 is a parameter all the same.
+    expect(unbound(`package p\n\nfunc f(${names.join(", ")} int) int { return ${names.join(" + ")} }\n`)).toEqual(["int", "int"]);
+    expect(unbound("package p\n\nfunc (q *T[K, V]) get(k K) V { var v V; return v }\n\ntype T[K comparable, V any] struct{ m map[K]V }\n")).toEqual(["comparable", "any"]);
+    expect(unbound("package p\n\nfunc f() {\n\ttype node struct{ next *node }\n\t_ = node{}\n}\n")).toEqual([]);
+  });
+
+  test("a chain of thousands of + is read without exhausting the stack", () => {
+    const source = `package p\n\nconst s = ${Array.from({ length: 20000 }, () => '"x"').join(" + ")} + y\n`;
+    expect(withTree(source, "go", (tree) => analyzeGo(tree).occurrences.map((o) => o.name))).toEqual(["s", "y"]);
   });
 });

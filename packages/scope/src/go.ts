@@ -97,14 +97,33 @@ export function analyzeGo(tree: Tree): GoScopeAnalysis {
         const alias = spec?.childForFieldName("name");
         if (alias?.type === "package_identifier") declare(alias, pkg, 0, true);
         else if (spec && !alias) {
-          // The package's name, taken as its path's last element (as goimports does).
-          const path = spec.childForFieldName("path")?.text.slice(1, -1) ?? "";
-          const last = path.split("/").pop()!.replace(/^go-|[-.]go$/g, "");
-          if (/^[A-Za-z_]\w*$/.test(last)) pkg.bindings.set(last, { name: last, scope: pkg, node: spec, from: 0, imported: true });
+          const last = goImportName(spec.childForFieldName("path")?.text.slice(1, -1) ?? "");
+          if (last) pkg.bindings.set(last, { name: last, scope: pkg, node: spec, from: 0, imported: true });
         }
       }
     }
   }
+
+  /**
+   * The names of a parameter list. Go's rule is that either every parameter is named or none is;
+   * tree-sitter-go (as tree-sitter-wasms ships it) reads a list of ten or more names as a first
+   * unnamed parameter of type `a` followed by the rest (`(a, b, …, j int)`), so in a list with
+   * names, a parameter that is a bare type name is a name.
+   */
+  const declareParameters = (list: Node, scope: GoScope, from: number): void => {
+    const decls = named(list).filter((d) => d.type !== "comment");
+    const withNames = decls.some((d) => d.childrenForFieldName("name").some((n) => n));
+    for (const decl of decls) {
+      const names = decl.childrenForFieldName("name").filter((n): n is Node => !!n);
+      const type = decl.childForFieldName("type");
+      if (withNames && names.length === 0 && decl.type === "parameter_declaration" && type?.type === "type_identifier") {
+        declare(type, scope, from);
+        continue;
+      }
+      for (const n of names) declare(n, scope, from);
+      for (const c of named(decl)) if (!names.some((n) => n.id === c.id)) visit(c, scope);
+    }
+  };
 
   const visit = (node: Node, scope: GoScope): void => {
     switch (node.type) {
@@ -129,9 +148,10 @@ export function analyzeGo(tree: Tree): GoScopeAnalysis {
             visit(list, fn);
             continue;
           }
-          for (const decl of named(list)) {
-            for (const n of decl.childrenForFieldName("name")) if (n) declare(n, fn, node.startIndex);
-            for (const c of named(decl)) if (!decl.childrenForFieldName("name").some((n) => n?.id === c.id)) visit(c, fn);
+          declareParameters(list, fn, node.startIndex);
+          // `func (r *T[K, V]) m()`: the receiver's type arguments declare the method's type parameters.
+          if (field === "receiver") {
+            for (const args of list.descendantsOfType("type_arguments")) for (const t of named(args)) if (t.type === "type_identifier") declare(t, fn, node.startIndex);
           }
         }
         const body = node.childForFieldName("body");
@@ -157,9 +177,14 @@ export function analyzeGo(tree: Tree): GoScopeAnalysis {
       }
       case "type_spec":
       case "type_alias": {
+        // A local type is in scope from its own name on (`type list struct{ next *list }`).
         const name = node.childForFieldName("name");
-        for (const c of named(node)) if (c.id !== name?.id) visit(c, scope);
-        if (name && scope.kind !== "package") declare(name, scope, node.endIndex);
+        if (name && scope.kind !== "package") declare(name, scope, name.startIndex);
+        // `type C[P any] …`: the type parameters are in scope in the whole specification.
+        const parameters = node.childForFieldName("type_parameters");
+        const inner = parameters ? open("block", node, scope) : scope;
+        if (parameters) declareParameters(parameters, inner, node.startIndex);
+        for (const c of named(node)) if (c.id !== name?.id && c.id !== parameters?.id) visit(c, inner);
         return;
       }
       case "range_clause": {
@@ -189,7 +214,10 @@ export function analyzeGo(tree: Tree): GoScopeAnalysis {
       }
       case "parameter_declaration":
       case "variadic_parameter_declaration": {
-        // In a function type or an interface's method: its names are in no scope; its type is read.
+        // In a function type or an interface's method: its names are in no scope; its type is read
+        // (not a bare type name beside named parameters: that is a name, see declareParameters).
+        const siblings = named(node.parent).filter((d) => d.type !== "comment");
+        if (node.childrenForFieldName("name").every((n) => !n) && node.childForFieldName("type")?.type === "type_identifier" && siblings.some((d) => d.childrenForFieldName("name").some((n) => n))) return;
         for (const c of named(node)) if (!node.childrenForFieldName("name").some((n) => n?.id === c.id)) visit(c, scope);
         return;
       }
@@ -210,8 +238,22 @@ export function analyzeGo(tree: Tree): GoScopeAnalysis {
       case "identifier":
       case "type_identifier":
       case "package_identifier":
-        pending.push({ node, scope });
+        // `_` is the blank identifier: it names nothing.
+        if (node.text !== "_") pending.push({ node, scope });
         return;
+      case "binary_expression": {
+        // Walked down its left spine without recursion: generated code chains thousands of `+`.
+        const rights: Node[] = [];
+        let left: Node = node;
+        while (left.type === "binary_expression") {
+          const right = left.childForFieldName("right");
+          if (right) rights.push(right);
+          left = left.childForFieldName("left")!;
+        }
+        visit(left, scope);
+        for (const right of rights.reverse()) visit(right, scope);
+        return;
+      }
       default: {
         const inner = IMPLICIT_BLOCKS.has(node.type) ? open("block", node, scope) : scope;
         for (const c of named(node)) visit(c, inner);
@@ -233,6 +275,20 @@ export function analyzeGo(tree: Tree): GoScopeAnalysis {
     ...pending.filter((p) => !declaredAt.has(p.node.id)).map((p) => ({ node: p.node, name: p.node.text, binding: resolveAt(p.node.text, p.scope, p.node.startIndex) })),
   ].sort((a, b) => a.node.startIndex - b.node.startIndex);
   return { package: pkg, scopes, occurrences, keys };
+}
+
+/**
+ * The name an import of `path` binds when it has no alias, guessed from the path as goimports
+ * does: the last element, skipping a major-version element (`…/y/v2` → `y`), without a `go-`
+ * prefix, a `.go`/`-go` suffix or a gopkg.in version (`yaml.v3` → `yaml`). Undefined when that is
+ * not an identifier: the package clause of the imported package decides, which one file cannot see.
+ */
+export function goImportName(path: string): string | undefined {
+  const parts = path.split("/");
+  let last = parts.pop() ?? "";
+  if (/^v\d+$/.test(last) && parts.length) last = parts.pop()!;
+  last = last.replace(/\.v\d+$/, "").replace(/^go-|[-.]go$/g, "");
+  return /^[A-Za-z_]\w*$/.test(last) ? last : undefined;
 }
 
 /** "function Total (line 7)", "a block (line 9)", "the package"; without the line with `line: false`. */
