@@ -31,3 +31,21 @@ test("a pattern variable, a catch parameter and a resource are locals of their s
   const source = "class A {\n  void f(Object o) {\n    if (o instanceof String s) { use(s); }\n    try (var r = open()) { r.run(); } catch (Exception e) { log(e); }\n  }\n}\n";
   expect(resolved(source)).toEqual(["o@2->2", "o@3->2", "s@3->3", "s@3->3", "r@4->4", "r@4->4", "e@4->4", "e@4->4"]);
 });
+
+test("found on the JDK's sources: else-if chains redeclaring a pattern variable, negated tests, switch patterns, annotation elements", () => {
+  const source = [
+    "class A {", //                                                                  1
+    "  static int of(Object v) {", //                                                2
+    "    if (v instanceof String s) { return s.length(); }", //                      3
+    "    else if (v instanceof Short s) { return s; }", //                           4
+    "    if (!(v instanceof Integer n)) return 0;", //                               5
+    "    return switch (v) { case Long i -> i.intValue(); case P(int x, int y) -> x + y; default -> n; };", // 6
+    "  }", //                                                                        7
+    "  @interface N { int value(); }", //                                            8
+    "}", //                                                                          9
+  ].join("\n");
+  expect(resolved(source)).toEqual([
+    "v@2->2", "v@3->2", "s@3->3", "s@3->3", "v@4->2", "s@4->4", "s@4->4", "v@5->2", "n@5->5",
+    "v@6->2", "i@6->6", "i@6->6", "P@6->-", "x@6->6", "y@6->6", "x@6->6", "y@6->6", "n@6->5",
+  ]);
+});

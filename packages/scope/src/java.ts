@@ -3,7 +3,9 @@
  * scope rules (§6.3): a parameter is in scope in its whole body; a local variable from its own
  * declarator to the end of its block; a `for` variable in the loop, a resource in its `try`, a
  * catch parameter in its handler, a pattern variable (`o instanceof String s`) from the pattern to
- * the end of the enclosing block (an approximation of flow scoping). Names that are not local —
+ * the end of the enclosing block (an approximation of flow scoping; in an `if` condition, the `if`
+ * statement, or after it when the test is negated), a pattern of a `switch` rule
+ * (`case Integer i ->`, `case Point(int x, int y) ->`) in its rule. Names that are not local —
  * fields, methods, types, labels, packages — are other namespaces or class members and are not
  * resolved here: an occurrence that names no local has no binding.
  */
@@ -42,7 +44,7 @@ const named = (node: Node | null | undefined): Node[] => (node ? node.namedChild
 const METHODS = new Set(["method_declaration", "constructor_declaration", "compact_constructor_declaration", "lambda_expression"]);
 const CLASSES = new Set(["class_body", "interface_body", "enum_body", "annotation_type_body", "record_declaration"]);
 /** Statements with a scope of their own around their parts (the loop's variables, the resources, the handler's parameter). */
-const IMPLICIT = new Set(["for_statement", "enhanced_for_statement", "try_with_resources_statement", "catch_clause", "switch_block"]);
+const IMPLICIT = new Set(["for_statement", "enhanced_for_statement", "try_with_resources_statement", "catch_clause", "switch_block", "switch_rule"]);
 /** Children that are never a variable: a name of a method, field, label, type or annotation. */
 const NOT_VARIABLES: Readonly<Record<string, readonly string[]>> = {
   method_invocation: ["name"],
@@ -55,6 +57,7 @@ const NOT_VARIABLES: Readonly<Record<string, readonly string[]>> = {
   enum_declaration: ["name"],
   record_declaration: ["name"],
   annotation_type_declaration: ["name"],
+  annotation_type_element_declaration: ["name"],
   enum_constant: ["name"],
   marker_annotation: ["name"],
   annotation: ["name"],
@@ -66,6 +69,12 @@ const NOT_VARIABLES: Readonly<Record<string, readonly string[]>> = {
   package_declaration: ["*"],
   import_declaration: ["*"],
 };
+
+/** Whether `node` is under a `!` below `stop`. */
+function negated(node: Node, stop: Node): boolean {
+  for (let n = node.parent; n && n.id !== stop.id; n = n.parent) if (n.type === "unary_expression" && n.childForFieldName("operator")?.text === "!") return true;
+  return false;
+}
 
 /**
  * The local scopes, bindings and occurrences of one Java file.
@@ -148,9 +157,27 @@ export function analyzeJava(tree: Tree): JavaScopeAnalysis {
         declare(node.childForFieldName("name"), scope, node.endIndex);
         return;
       }
+      case "if_statement": {
+        // A pattern of the condition (`if (o instanceof String s)`) belongs to this `if`: an
+        // `else if (o instanceof Short s)` declares another `s`.
+        const inner = open("block", node, scope);
+        for (const c of named(node)) visit(c, inner);
+        return;
+      }
       case "instanceof_expression": {
         for (const c of named(node)) if (c.id !== node.childForFieldName("name")?.id) visit(c, scope);
-        declare(node.childForFieldName("name"), scope, node.endIndex);
+        // `if (!(o instanceof String s)) return;` puts `s` in scope after the `if`.
+        const target = scope.node.type === "if_statement" && negated(node, scope.node) && scope.parent ? scope.parent : scope;
+        declare(node.childForFieldName("name"), target, node.endIndex);
+        return;
+      }
+      case "type_pattern":
+      case "record_pattern_component": {
+        // `case Integer i ->`, `case Point(int x, int y) ->`: a pattern variable, in scope in its rule.
+        const last = named(node).at(-1);
+        const variable = last?.type === "identifier" ? last : undefined;
+        for (const c of named(node)) if (c.id !== variable?.id) visit(c, scope);
+        declare(variable, scope, node.endIndex);
         return;
       }
       case "identifier": {
