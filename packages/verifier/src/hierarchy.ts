@@ -9,7 +9,6 @@ import { didYouMean } from "@graphplan/catalog";
 import { preview } from "./fuzzy.js";
 import type { Check, Severity } from "./issues.js";
 import { bodyStatements, containsClass, keepsKind, kindClass, trivialBody, trivialStatements } from "./kinds.js";
-import { resolveModule } from "./modules.js";
 import { ancestry, childrenTouching, container, lineRegion, mergeSpans, newSpans, topNodes, trim, within, type Span } from "./regions.js";
 import { scopeModel } from "./scope/index.js";
 import type { FileChange, Sim } from "./sim.js";
@@ -243,25 +242,25 @@ function references(input: HierarchyInput, out: Finding[]): void {
   const { after } = change;
   const model = scopeModel(after.language);
   if (!model) return;
+  const context = { sim, graph };
   const regions = mergeSpans(newSpans(change.edits).map((s) => trim(after.source, s)).filter((s) => s.end > s.start));
   const seen = new Set<string>();
   for (const region of regions) {
-    const unresolved = model.unresolved(after, region.start, region.end);
-    if (unresolved === "unknown") return;
+    const unresolved = model.unresolved(after, region.start, region.end, context);
+    if (unresolved === "unknown") break;
     for (const use of unresolved) {
       if (seen.has(use.name)) continue;
       seen.add(use.name);
       const elsewhere = graph.symbols.filter((s) => s.name === use.name && s.file !== after.path);
       if (elsewhere.length) {
         const where = [...new Set(elsewhere.map((s) => s.file))];
-        const module = importPath(where[0]!, after.language, after.path);
         out.push({
           check: "imports",
           severity: "warning",
           file: after.path,
           line: use.line,
           message: `'${use.name}' (line ${use.line}) is defined in ${where.join(", ")} but not imported in ${after.path}`,
-          fix: module ? `add an add_import step for \`${module(use.name)}\` before this step` : `import '${use.name}' in ${after.path} before this step`,
+          fix: model.importFix(use.name, where[0]!, after, context) ?? `import '${use.name}' in ${after.path} before this step`,
         });
         continue;
       }
@@ -276,38 +275,8 @@ function references(input: HierarchyInput, out: Finding[]): void {
       });
     }
   }
-  // `imports`: `from M import N` written by the step, where M is a workspace file that does not define N.
-  if (after.language !== "python") return;
   for (const region of regions) {
-    const container_ = after.tree.rootNode.descendantForIndex(region.start, Math.max(region.start, region.end - 1)) ?? after.tree.rootNode;
-    const scope = container_.startIndex <= region.start && container_.endIndex >= region.end ? container_ : after.tree.rootNode;
-    const imports = scope.type === "import_from_statement" ? [scope] : scope.descendantsOfType("import_from_statement", after.position(region.start), after.position(region.end));
-    for (const imp of imports) {
-      if (!imp || imp.startIndex < region.start || imp.endIndex > region.end) continue;
-      const moduleName = imp.childForFieldName("module_name")?.text;
-      if (!moduleName) continue;
-      const target = resolveModule(moduleName, after.path, sim, graph);
-      if (!target) continue;
-      const targetDoc = sim.doc(target);
-      if (!targetDoc) continue;
-      const defined = model.definedAtTopLevel(targetDoc);
-      for (const name of imp.childrenForFieldName("name")) {
-        if (!name) continue;
-        const imported = (name.type === "aliased_import" ? name.childForFieldName("name")?.text : name.text) ?? "";
-        if (!imported || defined.has(imported)) continue;
-        // `from pkg import sub` may name a submodule.
-        if (resolveModule(`${moduleName}.${imported}`, after.path, sim, graph)) continue;
-        const suggestion = didYouMean(imported, defined);
-        out.push({
-          check: "imports",
-          severity: "warning",
-          file: after.path,
-          line: imp.startPosition.row + 1,
-          message: `the new import \`${preview(imp.text)}\` names '${imported}', which ${target} does not define`,
-          fix: suggestion ? `did you mean '${suggestion}'?` : `import it from the module that defines it (see the graph), or add it to ${target} first`,
-        });
-      }
-    }
+    for (const problem of model.importProblems(after, region.start, region.end, context)) out.push({ check: "imports", severity: "warning", file: after.path, ...problem });
   }
 }
 
@@ -318,21 +287,6 @@ function candidateNames(doc: FileChange["after"], region: Span, model: NonNullab
   while (top.parent && top.parent.parent) top = top.parent;
   for (const id of top.descendantsOfType("identifier")) if (id) names.add(id.text);
   return names;
-}
-
-function importPath(file: string, language: FileChange["after"]["language"], from = ""): ((name: string) => string) | undefined {
-  if (language === "javascript" || language === "typescript" || language === "tsx") {
-    const fromDir = from.split("/").slice(0, -1);
-    const to = file.replace(/\.(m|c)?[jt]sx?$/, "").split("/");
-    let common = 0;
-    while (common < fromDir.length && common < to.length - 1 && fromDir[common] === to[common]) common++;
-    const rel = [...fromDir.slice(common).map(() => ".."), ...to.slice(common)].join("/");
-    const spec = rel.startsWith(".") ? rel : `./${rel}`;
-    return (name) => `import { ${name} } from "${spec}"`;
-  }
-  if (language !== "python") return undefined;
-  const module = file.replace(/\.pyi?$/, "").replace(/\/__init__$/, "").replace(/^src\//, "").split("/").join(".");
-  return (name) => `from ${module} import ${name}`;
 }
 
 /**

@@ -1,4 +1,6 @@
 import type { LanguageId } from "@graphplan/graph";
+import { goScope } from "./go.js";
+import { javaScope } from "./java.js";
 import { javascriptScope } from "./javascript.js";
 import { pythonScope } from "./python.js";
 import type { ScopeModel } from "./types.js";
@@ -8,6 +10,8 @@ const MODELS: Partial<Record<LanguageId, ScopeModel>> = {
   javascript: javascriptScope("javascript"),
   typescript: javascriptScope("typescript"),
   tsx: javascriptScope("tsx"),
+  go: goScope,
+  java: javaScope,
 };
 
 /** The scope model of a language, when GraphPlan has one. */

@@ -2,7 +2,7 @@
  * Names a JavaScript/TypeScript file can use without declaring them: the globals of Node 20
  * (`Object.getOwnPropertyNames(globalThis)`, without the REPL-only module names), the CommonJS
  * wrapper (`require`, `module`, `exports`, `__dirname`, `__filename`), `arguments`, common browser
- * globals, and the globals of the usual test runners. A superset on purpose: a missing name gives a
+ * globals, and the globals of the usual test runners (Jest, Vitest, Mocha BDD and TDD). A superset on purpose: a missing name gives a
  * false `references` warning, an extra one only a missed warning.
  */
 export const JS_GLOBALS: readonly string[] = [
@@ -155,11 +155,13 @@ export const JS_GLOBALS: readonly string[] = [
   "__dirname",
   "__filename",
   "addEventListener",
+  "after",
   "afterAll",
   "afterEach",
   "alert",
   "arguments",
   "atob",
+  "before",
   "beforeAll",
   "beforeEach",
   "btoa",
@@ -230,13 +232,22 @@ export const JS_GLOBALS: readonly string[] = [
   "setImmediate",
   "setInterval",
   "setTimeout",
+  "setup",
+  "specify",
   "status",
   "structuredClone",
   "suite",
+  "suiteSetup",
+  "suiteTeardown",
+  "teardown",
   "test",
   "top",
   "undefined",
   "unescape",
   "vi",
   "window",
+  "xcontext",
+  "xdescribe",
+  "xit",
+  "xspecify",
 ];

@@ -37,5 +37,14 @@ export function javascriptScope(language: LanguageId): ScopeModel {
     isBuiltin(name: string): boolean {
       return GLOBALS.has(name);
     },
+    importFix(name: string, file: string, doc: FileVersion): string {
+      const fromDir = doc.path.split("/").slice(0, -1);
+      const to = file.replace(/\.(m|c)?[jt]sx?$/, "").split("/");
+      let common = 0;
+      while (common < fromDir.length && common < to.length - 1 && fromDir[common] === to[common]) common++;
+      const rel = [...fromDir.slice(common).map(() => ".."), ...to.slice(common)].join("/");
+      return `add an add_import step for \`import { ${name} } from "${rel.startsWith(".") ? rel : `./${rel}`}"\` before this step`;
+    },
+    importProblems: () => [],
   };
 }

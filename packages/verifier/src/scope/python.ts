@@ -5,10 +5,13 @@
  * step's change updates them ({@link carryModuleScope}); a region of new code is resolved by
  * analyzing only the top-level statements it touches, entering only the bodies it overlaps.
  */
+import { didYouMean } from "@graphplan/catalog";
 import { analyzePython, isPythonBuiltin } from "@graphplan/scope";
 import type { Node } from "web-tree-sitter";
+import { preview } from "../fuzzy.js";
+import { resolveModule } from "../modules.js";
 import type { FileVersion, FileChange } from "../sim.js";
-import type { NameUse, ScopeModel } from "./types.js";
+import type { ImportProblem, NameUse, ScopeContext, ScopeModel } from "./types.js";
 
 /** A focus that overlaps no body: the analysis stays at the module level (and in bodies holding `global`). */
 const MODULE_LEVEL = { start: 0, end: 0 } as const;
@@ -92,6 +95,37 @@ export function carryModuleScope(change: FileChange): void {
   change.after.memo.set(MEMO_KEY, scope);
 }
 
+/** `from M import N` written in `[start, end)`, where M is a workspace file that does not define N. */
+function fromImportProblems(doc: FileVersion, start: number, end: number, { sim, graph }: ScopeContext): ImportProblem[] {
+  const out: ImportProblem[] = [];
+  const inner = doc.tree.rootNode.descendantForIndex(start, Math.max(start, end - 1)) ?? doc.tree.rootNode;
+  const scope = inner.startIndex <= start && inner.endIndex >= end ? inner : doc.tree.rootNode;
+  const imports = scope.type === "import_from_statement" ? [scope] : scope.descendantsOfType("import_from_statement", doc.position(start), doc.position(end));
+  for (const imp of imports) {
+    if (!imp || imp.startIndex < start || imp.endIndex > end) continue;
+    const moduleName = imp.childForFieldName("module_name")?.text;
+    if (!moduleName) continue;
+    const target = resolveModule(moduleName, doc.path, sim, graph);
+    const targetDoc = target ? sim.doc(target) : undefined;
+    if (!target || !targetDoc) continue;
+    const defined = pythonScope.definedAtTopLevel(targetDoc);
+    for (const name of imp.childrenForFieldName("name")) {
+      if (!name) continue;
+      const imported = (name.type === "aliased_import" ? name.childForFieldName("name")?.text : name.text) ?? "";
+      if (!imported || defined.has(imported)) continue;
+      // `from pkg import sub` may name a submodule.
+      if (resolveModule(`${moduleName}.${imported}`, doc.path, sim, graph)) continue;
+      const suggestion = didYouMean(imported, defined);
+      out.push({
+        line: imp.startPosition.row + 1,
+        message: `the new import \`${preview(imp.text)}\` names '${imported}', which ${target} does not define`,
+        fix: suggestion ? `did you mean '${suggestion}'?` : `import it from the module that defines it (see the graph), or add it to ${target} first`,
+      });
+    }
+  }
+  return out;
+}
+
 export const pythonScope: ScopeModel = {
   language: "python",
   unresolved(doc: FileVersion, start: number, end: number): NameUse[] | "unknown" {
@@ -114,4 +148,9 @@ export const pythonScope: ScopeModel = {
   isBuiltin(name: string): boolean {
     return isPythonBuiltin(name);
   },
+  importFix(name: string, file: string): string {
+    const module = file.replace(/\.pyi?$/, "").replace(/\/__init__$/, "").replace(/^src\//, "").split("/").join(".");
+    return `add an add_import step for \`from ${module} import ${name}\` before this step`;
+  },
+  importProblems: fromImportProblems,
 };
