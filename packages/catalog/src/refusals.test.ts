@@ -32,6 +32,8 @@ describe("templates refuse what would break or change behaviour", () => {
     const src = "class A:\n    n = 1\n\n    @staticmethod\n    def m():\n        if x:\n            pass\n        else:\n            pass\n";
     expect(py("add_method", src, { target: { kind: "class", name: "A", file: "a.py" }, code: "def m(self):\n    pass" })).toContain("already has a member named m");
     expect(py("add_class_attribute", src, { target: { kind: "class", name: "A", file: "a.py" }, name: "n", value: "2" })).toContain("already has a member named n");
+    // `value` is optional only for a Go struct's field.
+    expect(py("add_class_attribute", src, { target: { kind: "class", name: "A", file: "a.py" }, name: "k" })).toBe('add_class_attribute on a.py: a python class attribute needs a value: give "value"');
     expect(py("add_decorator", src, { target: { kind: "method", name: "m", file: "a.py" }, decorator: "staticmethod" })).toContain("already there");
     expect(py("add_conditional_branch", src, { target: { kind: "if", file: "a.py" }, body: "pass" })).toContain("already has an else");
   });

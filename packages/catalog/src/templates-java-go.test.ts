@@ -304,6 +304,55 @@ describe("Go add_import_and_use: the import where gofmt sorts it", () => {
   });
 });
 
+describe("Go add_method and add_class_attribute: a type's methods and a struct's fields", () => {
+  const cart = { kind: "struct", name: "Cart", file: "cart.go" };
+
+  test("a method goes after the type's last method in the file, or after the one named", () => {
+    const code = "func (c *Cart) Reset() {\n\tc.prices = nil\n}";
+    const out = run("cart.go", GO, { template: "add_method", params: { target: cart, code } });
+    expect(out).toContain("\treturn sum * 2\n}\n\nfunc (c *Cart) Reset() {\n\tc.prices = nil\n}\n\nfunc Parse(");
+    expect(goParse([out])).toEqual([null]);
+    expect(gofmt(out)).toBe(out);
+    const first = run("cart.go", GO.replace("func (c *Cart) Total", "func (c *Cart) Count() int {\n\treturn len(c.prices)\n}\n\nfunc (c *Cart) Total"), { template: "add_method", params: { target: cart, code, after: "Count" } });
+    expect(first).toContain("\treturn len(c.prices)\n}\n\nfunc (c *Cart) Reset() {\n\tc.prices = nil\n}\n\nfunc (c *Cart) Total(");
+    expect(gofmt(first)).toBe(first);
+  });
+
+  test("a type with no method yet gets it after its declaration", () => {
+    const out = run("cart.go", GO, { template: "add_method", params: { target: { kind: "type", name: "Cart", file: "cart.go" }, code: "func (c Cart) Empty() bool {\n\treturn len(c.prices) == 0\n}" } });
+    expect(gofmt(out)).toBe(out);
+    const bare = "package shop\n\ntype ID int\n\nfunc Parse() {}\n";
+    const id = run("id.go", bare, { template: "add_method", params: { target: { kind: "type", name: "ID", file: "id.go" }, code: "func (i ID) String() string {\n\treturn \"id\"\n}" } });
+    expect(id).toBe("package shop\n\ntype ID int\n\nfunc (i ID) String() string {\n\treturn \"id\"\n}\n\nfunc Parse() {}\n");
+    expect(gofmt(id)).toBe(id);
+  });
+
+  test("a field joins the last run of fields, realigned as gofmt aligns it", () => {
+    const out = run("cart.go", GO, { template: "add_class_attribute", params: { target: cart, name: "discountRate", type: "float64" } });
+    expect(out).toContain("type Cart struct {\n\tprices       []int\n\tdiscountRate float64\n}");
+    expect(gofmt(out)).toBe(out);
+    const tagged = GO.replace("\tprices []int\n", '\tprices []int `json:"prices"`\n');
+    const afterTag = run("cart.go", tagged, { template: "add_class_attribute", params: { target: cart, name: "limit", type: "int" } });
+    expect(afterTag).toContain('\tprices []int `json:"prices"`\n\n\tlimit int\n}');
+    expect(gofmt(afterTag)).toBe(afterTag);
+    const empty = run("e.go", "package shop\n\ntype Empty struct{}\n", { template: "add_class_attribute", params: { target: { kind: "struct", name: "Empty", file: "e.go" }, name: "n", type: "int" } });
+    expect(empty).toBe("package shop\n\ntype Empty struct {\n\tn int\n}\n");
+    expect(gofmt(empty)).toBe(empty);
+  });
+
+  test.each([
+    ["a method with another receiver", "add_method", { target: cart, code: "func (o *Order) Reset() {}" }, /the method's receiver is Order, not Cart/],
+    ["a function without a receiver", "add_method", { target: cart, code: "func Reset() {}" }, /a Go method needs a receiver: func \(x \*Cart\) Reset/],
+    ["a method named like a method of the type", "add_method", { target: cart, code: "func (c *Cart) Total(d int) int {\n\treturn 0\n}" }, /Cart already has a member named Total \(line 7\)/],
+    ["a method named like a field", "add_method", { target: cart, code: "func (c *Cart) prices() []int {\n\treturn nil\n}" }, /Cart already has a member named prices \(line 4\)/],
+    ["a field with a value", "add_class_attribute", { target: cart, name: "limit", type: "int", value: "3" }, /a Go struct field has no value/],
+    ["a field without a type", "add_class_attribute", { target: cart, name: "limit" }, /a Go struct field needs a type/],
+    ["a field named like a method", "add_class_attribute", { target: cart, name: "Total", type: "int" }, /Cart already has a member named Total/],
+  ] as [string, string, Record<string, unknown>, RegExp][])("refuses %s", (_name, template, params, message) => {
+    expect(() => executeStep({ template, params } as never, { "cart.go": GO })).toThrow(message);
+  });
+});
+
 describe("the templates refuse what they cannot do in Java and Go", () => {
   test("statements that do not parse are refused before anything runs, with the place of the error", () => {
     const issues = validateStep({ template: "guard_clause", params: { target: fn("Parse"), condition: "text == \"\"", body: "return 0, errEmpty)" } });

@@ -127,10 +127,17 @@ describe("checkCode: Java and Go statements (a method's or function's body)", ()
     expect(ok("Cart(int n) {\n    this.n = n;\n}", "function", "java")).toBe(true);
     expect(ok("int n = 0;", "function", "java")).toBe(false);
     expect(ok("void a() {}\nvoid b() {}", "function", "java")).toBe(false);
-    expect(ok("func f() {}", "function", "go")).toBe(false);
     expect(ok('import "strings"', "import", "go")).toBe(true);
     expect(ok('import str "strings"', "import", "go")).toBe(true);
     expect(ok('import strings', "import", "go")).toBe(false);
     expect(ok('var x = 1', "import", "go")).toBe(false);
+  });
+
+  test("a Go function is one function or method declaration", () => {
+    expect(ok("func f() {}", "function", "go")).toBe(true);
+    expect(ok("func (c *Cart) Reset() {\n\tc.items = nil\n}", "function", "go")).toBe(true);
+    expect(ok("func (c *Cart) Reset() {\n\tc.items = nil\n", "function", "go")).toBe(false);
+    expect(ok("func a() {}\nfunc b() {}", "function", "go")).toBe(false);
+    expect(checkCode("var x = 1", "function", "go")).toEqual({ ok: false, message: "expected a function definition, found a var_declaration" });
   });
 });

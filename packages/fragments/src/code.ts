@@ -265,10 +265,10 @@ function checkBlock(code: string, language: CodeLanguage, kind: "statements" | "
   const block = dedent(code).replace(/\s+$/, "");
   if (block.trim() === "") return { ok: false, message: `${ARTICLES[kind]} cannot be empty` };
   // A JS/TS method only parses inside a class body; Java and Go statements only inside a method or function body.
-  const wrapMethod = kind === "function" && language !== "python" && !/^\s*(export\s+)?(async\s+)?function\b/.test(block);
+  const wrapMethod = kind === "function" && language !== "python" && language !== "go" && !/^\s*(export\s+)?(async\s+)?function\b/.test(block);
   const inBody = kind === "statements" && (language === "java" || language === "go");
-  // A Go import stands after a package clause.
-  const goImport = kind === "import" && language === "go";
+  // A Go import or function stands after a package clause.
+  const goImport = (kind === "import" || kind === "function") && language === "go";
   const prefix = wrapMethod ? "class _ {\n" : goImport ? "package _p\n" : !inBody ? "" : language === "java" ? "class _C {\n  void _m() {\n" : "package _p\n\nfunc _f() {\n";
   const source = `${prefix}${block}\n${wrapMethod ? "}\n" : !inBody ? "" : language === "java" ? "  }\n}\n" : "}\n"}`;
   return withTree(source, language, (tree) => {
@@ -297,6 +297,7 @@ function checkBlock(code: string, language: CodeLanguage, kind: "statements" | "
     const isFunction =
       language === "python" ? definition?.type === "function_definition"
       : language === "java" ? only.type === "method_declaration" || only.type === "constructor_declaration"
+      : language === "go" ? only.type === "function_declaration" || only.type === "method_declaration"
         : JS_FUNCTIONS.has(only.type) || (only.type === "export_statement" && JS_FUNCTIONS.has(only.namedChildren.find((n) => n?.type !== "decorator")?.type ?? ""));
     return isFunction ? { ok: true, code: block } : { ok: false, message: `expected a function definition, found a ${only.type}` };
   });
@@ -310,7 +311,6 @@ const truncate = (text: string): string => (text.length > 60 ? `${text.slice(0, 
  */
 export function checkCode(code: string, kind: CodeKind, language: CodeLanguage): CodeCheck {
   if (kind === "statements" || kind === "import" || kind === "function") {
-    if (language === "go" && kind === "function") return { ok: false, message: `checking Go ${ARTICLES[kind]} is not supported: write the code as a fragment` };
     return checkBlock(code, language, kind);
   }
   const trimmed = kind === "decorator" ? code.trim().replace(/^@\s*/, "") : code.trim();

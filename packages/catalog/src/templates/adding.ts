@@ -5,6 +5,7 @@ import { placeBlock, reindent } from "@graphplan/fragments";
 import { indentUnit, lineIndent, type Edit } from "@graphplan/primitives";
 import { nodeName } from "@graphplan/locators";
 import { defineOperator } from "../operator.js";
+import { goAddField, goAddMethod } from "./go-members.js";
 import { codeParam, p } from "../params.js";
 import { addEdit, TransformRejected, type FileEdits, type Target } from "../workspace.js";
 import {
@@ -384,18 +385,22 @@ export const addMethod = defineOperator({
   name: "add_method",
   tier: 2,
   useCase: "Adding Code",
-  description: "Add a method to a class: at the end of the body, or right after the member named in `after`. Fails if a member of that name exists.",
+  description: "Add a method to a class: at the end of the body, or right after the member named in `after`. Fails if a member of that name exists. Go: the target is the type, the code a method with that receiver, placed after the type's last method in the file.",
   params: z.strictObject({
     target: p.locator("The class"),
     code: p.statements('The whole method at column 0: "def close(self):\\n    self._conn.close()"', "function"),
     after: p.identifier("Put the method right after this member (default: last)").optional(),
   }),
-  languages: [...PY_AND_JS, "java"],
+  languages: PY_JS_JAVA_GO,
   input: ["class_definition"],
   output: "function_definition",
   example: { target: { kind: "class", name: "Client", file: "app/client.py" }, code: "def close(self):\n    self._conn.close()" },
   run(ws, params) {
     const t = ws.one(params["target"]);
+    if (t.language === "go") {
+      const after = params["after"] === undefined ? undefined : codeParam(params["after"], "identifier", t.language);
+      return one(t.file, goAddMethod(t, codeParam(params["code"], "function", t.language), after));
+    }
     const { body, outer } = classParts(t, "add_method");
     const code = codeParam(params["code"], "function", t.language);
     const name = methodName(code, t.language);
@@ -567,23 +572,25 @@ export const addClassAttribute = defineOperator({
   name: "add_class_attribute",
   tier: 2,
   useCase: "Adding Code",
-  description: "Add a class attribute (Python) or field (JavaScript/TypeScript) at the top of a class body, after its docstring and existing attributes. Fails if the name exists.",
+  description: "Add a class attribute (Python) or field (JavaScript/TypeScript, Java; a Go struct's field, with no value) at the top of a class body, after its docstring and existing attributes (Go: after the last field). Fails if the name exists.",
   params: z.strictObject({
     target: p.locator("The class"),
     name: p.identifier('Attribute name: "max_retries"'),
-    value: p.expression('Its value: "3"'),
-    type: p.type('Annotation: "int" (Python, TypeScript; required in Java)').optional(),
+    value: p.expression('Its value: "3" (required, except for a Go struct field, which has none)').optional(),
+    type: p.type('Annotation: "int" (Python, TypeScript; required in Java and Go)').optional(),
   }),
-  languages: [...PY_AND_JS, "java"],
+  languages: PY_JS_JAVA_GO,
   input: ["class_definition"],
   output: "assignment",
   example: { target: { kind: "class", name: "Client", file: "app/client.py" }, name: "max_retries", value: "3", type: "int" },
   run(ws, params) {
     const t = ws.one(params["target"]);
-    const { body, outer } = classParts(t, "add_class_attribute");
     const name = codeParam(params["name"], "identifier", t.language);
-    const value = codeParam(params["value"], "expression", t.language);
     const type = params["type"] === undefined ? undefined : codeParam(params["type"], "type", t.language);
+    if (t.language === "go") return one(t.file, goAddField(t, name, type, params["value"] === undefined ? undefined : codeParam(params["value"], "expression", t.language)));
+    if (params["value"] === undefined) throw new TransformRejected("add_class_attribute", t.file, `a ${t.language} class attribute needs a value: give "value"`);
+    const value = codeParam(params["value"], "expression", t.language);
+    const { body, outer } = classParts(t, "add_class_attribute");
     const existing = memberNamed(body, name, t.language);
     if (existing) throw new TransformRejected("add_class_attribute", t.file, `the class already has a member named ${name} (line ${line(existing)})`);
     const members = statementsOf(body);
