@@ -304,6 +304,26 @@ describe("Go add_import_and_use: the import where gofmt sorts it", () => {
   });
 });
 
+describe("Java wrap_context_manager: a try-with-resources", () => {
+  const total = { kind: "statement", file: "Cart.java", parent: method("total"), index: 1 };
+
+  test("a named resource around the statement, and a variable as the resource", () => {
+    const out = run("Cart.java", JAVA, { template: "wrap_context_manager", params: { target: total, context: "Metrics.timer(\"total\")", alias: "timer" } });
+    expect(out).toContain('        int sum = 0;\n        try (var timer = Metrics.timer("total")) {\n            for (int p : prices) {\n                sum += p;\n            }\n        }\n        if (sum > 100) {');
+    const bare = run("Cart.java", JAVA, { template: "wrap_context_manager", params: { target: total, context: "lock" } });
+    expect(bare).toContain("        try (lock) {\n            for (int p : prices) {");
+    expect(javacParse([out, bare])).toEqual([null, null]);
+  });
+
+  test.each([
+    ["an expression without a name", { target: total, context: "Metrics.timer()" }, /a Java resource that is not a variable needs a name: give "alias"/],
+    ["a name the method uses", { target: total, context: "Metrics.timer()", alias: "sum" }, /sum is already used in this method/],
+    ["wrapping a declaration used after it", { target: { ...total, index: 0 }, context: "lock" }, /sum is declared inside the wrapped code and used after it/],
+  ] as [string, Record<string, unknown>, RegExp][])("refuses %s", (_name, params, message) => {
+    expect(() => executeStep({ template: "wrap_context_manager", params } as never, { "Cart.java": JAVA })).toThrow(message);
+  });
+});
+
 describe("Go add_method and add_class_attribute: a type's methods and a struct's fields", () => {
   const cart = { kind: "struct", name: "Cart", file: "cart.go" };
 

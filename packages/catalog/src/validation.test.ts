@@ -68,7 +68,8 @@ describe("template parameter validation", () => {
 
   test("Python-only templates refuse other languages", () => {
     expect(issuesOf({ template: "wrap_context_manager", params: { target: { kind: "function", name: "f", file: "a.ts" }, context: "lock" } })).toEqual(["language@params.file"]);
-    expect(issuesOf({ template: "inline_variable", params: { target: { kind: "assignment", name: "x", file: "a.js" } } })).toEqual(["language@params.file"]);
+    expect(issuesOf({ template: "inline_variable", params: { target: { kind: "assignment", name: "x", file: "a.rb" } } })).toEqual(["language@params.file"]);
+    expect(issuesOf({ template: "inline_variable", params: { target: { kind: "assignment", name: "x", file: "a.js" } } })).toEqual([]);
   });
 
   test("unknown templates get a suggestion; templates written as ops are pointed to the template form", () => {

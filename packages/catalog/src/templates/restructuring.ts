@@ -8,7 +8,8 @@ import { codeParam, p } from "../params.js";
 import { analyzePython, scopeLabel, type Occurrence } from "@graphplan/scope";
 import { addEdit, TransformRejected, type FileEdits, type Target } from "../workspace.js";
 import { deletionEdits } from "../surgery/nodes.js";
-import { PY_JS_JAVA_GO, PY_ONLY, enclosingStatement, fieldOf, parenthesizeFor, within } from "./syntax.js";
+import { inlineLexical } from "./inline-lexical.js";
+import { PY_JS_JAVA_GO, enclosingStatement, fieldOf, parenthesizeFor, within } from "./syntax.js";
 
 const line = (n: Node): number => n.startPosition.row + 1;
 
@@ -106,16 +107,17 @@ export const inlineVariable = defineOperator({
   tier: 2,
   useCase: "Restructuring",
   description:
-    "Replace every use of a variable assigned once with its value (parenthesized where needed) and delete the assignment (Python). Refused when that could change behaviour: reassignment, uses in nested functions, a value that reads names changed in between, or a call evaluated several times.",
+    "Replace every use of a variable assigned once with its value (parenthesized where needed) and delete the assignment (Python) or declaration (JS/TS `const`/`let`, Java `var`, Go `:=`). Refused when that could change behaviour: reassignment, uses in nested functions, a value that reads names changed in between, a call evaluated several times, a declared type the value would lose.",
   params: z.strictObject({
-    target: p.locator('The assignment statement (e.g. {"kind": "assignment", "name": "tmp", "parent": ...})'),
+    target: p.locator('The assignment statement or declaration (e.g. {"kind": "assignment", "name": "tmp", "parent": ...})'),
   }),
-  languages: PY_ONLY,
+  languages: PY_JS_JAVA_GO,
   input: ["assignment"],
   output: "expression",
   example: { target: { kind: "assignment", name: "tmp", file: "app/cart.py", parent: { kind: "function", name: "total", file: "app/cart.py" } } },
   run(ws, params) {
     const t = ws.one(params["target"]);
+    if (t.language !== "python") return new Map([[t.file, inlineLexical(t)]]);
     const op = "inline_variable";
     let assignment: Node | null = t.node;
     if (assignment.type === "expression_statement") assignment = assignment.namedChildren[0] ?? null;

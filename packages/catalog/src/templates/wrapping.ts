@@ -74,6 +74,24 @@ function checkBlockScoped(t: Target, wrapped: Wrapped, op: string): void {
   }
 }
 
+/** Java's `with`: a try-with-resources, closing the resource after the wrapped statements. */
+function javaTryWithResources(t: Target, wrapped: Wrapped, context: string, aliasParam: unknown, unit: string): string {
+  const op = "wrap_context_manager";
+  checkBlockScoped(t, wrapped, op);
+  const alias = aliasParam === undefined ? undefined : codeParam(aliasParam, "identifier", t.language);
+  if (alias === undefined && !/^(this\.)?[\p{L}_$][\p{L}\p{N}_$]*$/u.test(context)) {
+    throw new TransformRejected(op, t.file, `a Java resource that is not a variable needs a name: give "alias" (try (var alias = ${context}) {…})`);
+  }
+  if (alias !== undefined) {
+    // A resource variable may not shadow a local or parameter of the method (JLS §6.4).
+    let fn: Node | null = wrapped.statements[0]!.parent;
+    while (fn && !["method_declaration", "constructor_declaration", "lambda_expression", "class_body"].includes(fn.type)) fn = fn.parent;
+    const clash = (fn ?? t.tree.rootNode).descendantsOfType("identifier").find((id) => id?.text === alias);
+    if (clash) throw new TransformRejected(op, t.file, `${alias} is already used in this method (line ${line(clash)}); choose another name`);
+  }
+  return `try (${alias === undefined ? context : `var ${alias} = ${context}`}) {\n${reindent(wrapped.code, unit, t.language)}\n}`;
+}
+
 function replaceWrapped(t: Target, wrapped: Wrapped, code: string): FileEdits {
   const text = reindent(code, wrapped.indent, t.language).slice(wrapped.indent.length);
   const edit: Edit = { start: wrapped.start, end: wrapped.end, text };
@@ -135,13 +153,14 @@ export const wrapContextManager = defineOperator({
   name: "wrap_context_manager",
   tier: 2,
   useCase: "Wrapping Code",
-  description: "Wrap statements in a `with` block (Python): the target statement, a block, or a whole function body (after its docstring).",
+  description:
+    "Wrap statements in a `with` block (Python) or a try-with-resources (Java: `try (var alias = context) {…}`, or `try (context) {…}` for a variable): the target statement, a block, or a whole function body (after its docstring).",
   params: z.strictObject({
     target: p.locator("The statement to wrap, or a function / block whose statements are wrapped"),
-    context: p.expression('The context manager: "open(path)" or "self._lock"'),
-    alias: p.expression('Name bound by `as`: "handle"', "target").optional(),
+    context: p.expression('The context manager: "open(path)" or "self._lock" (Java: an AutoCloseable, "Files.newBufferedReader(path)")'),
+    alias: p.expression('Name bound by `as`: "handle" (Java: the resource variable, required unless `context` is a variable)', "target").optional(),
   }),
-  languages: PY_ONLY,
+  languages: [...PY_ONLY, "java"],
   input: ["statement", "block", "function_definition"],
   output: "with_statement",
   example: { target: { kind: "function", name: "update", file: "app/cache.py" }, context: "self._lock" },
@@ -150,6 +169,7 @@ export const wrapContextManager = defineOperator({
     const wrapped = wrappedStatements(t, "wrap_context_manager");
     const unit = indentUnit(t.source);
     const context = codeParam(params["context"], "expression", t.language);
+    if (t.language === "java") return replaceWrapped(t, wrapped, javaTryWithResources(t, wrapped, context, params["alias"], unit));
     const alias = params["alias"] === undefined ? undefined : codeParam(params["alias"], "target", t.language);
     const code = `with ${context}${alias ? ` as ${alias}` : ""}:\n${reindent(wrapped.code, unit, t.language)}`;
     return replaceWrapped(t, wrapped, code);
