@@ -64,6 +64,8 @@ export interface Target {
 
 /** Where documents come from: a runPlan HandlerContext, or plain files. */
 interface Docs {
+  /** Every file there is: the run's files (a verification sees the whole workspace, an execution the plan's files). */
+  paths(): readonly string[];
   source(file: string): string;
   language(file: string): LanguageId;
   parsed(file: string): ParsedDoc;
@@ -71,7 +73,7 @@ interface Docs {
 }
 
 function contextDocs(ctx: HandlerContext): Docs {
-  return { source: (f) => ctx.source(f), language: (f) => ctx.language(f), parsed: (f) => ctx.parsed(f), dispose: () => undefined };
+  return { paths: () => ctx.files, source: (f) => ctx.source(f), language: (f) => ctx.language(f), parsed: (f) => ctx.parsed(f), dispose: () => undefined };
 }
 
 function fileDocs(files: Map<string, string>): Docs {
@@ -90,6 +92,7 @@ function fileDocs(files: Map<string, string>): Docs {
     return id;
   };
   return {
+    paths: () => [...files.keys()],
     source,
     language,
     parsed(file) {
@@ -113,6 +116,11 @@ export class Workspace {
 
   constructor(from: Files | HandlerContext) {
     this.docs = isContext(from) ? contextDocs(from) : fileDocs(fileMap(from));
+  }
+
+  /** Every file of the run: the whole workspace when verifying, the plan's files when executing. */
+  paths(): readonly string[] {
+    return this.docs.paths();
   }
 
   source(file: string): string {

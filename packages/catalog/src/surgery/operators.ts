@@ -7,6 +7,7 @@ import { TransformRejected, type FileEdits } from "../workspace.js";
 import { copyNode, deletionEdits, moveNode, reorderChildren, swapNodes, type Position } from "./nodes.js";
 import { renameGo, renameJava, renameJavaScript, renamePython } from "./rename.js";
 import { renameAcrossFiles } from "./rename-across.js";
+import { renameGoPackageName } from "./rename-go-package.js";
 
 const ANY: readonly LanguageId[] = ["python", "javascript", "typescript", "tsx", "java", "go", "rust", "ruby", "php", "c", "cpp"];
 
@@ -58,26 +59,32 @@ export const renameAcrossFilesOp = defineOperator({
   tier: 1,
   useCase: "AST Surgery",
   description:
-    "Rename a module-level name (function, class, variable; Python) in its module and in the files that import it: `from m import name` (the import and that file's uses), `from m import name as a` (the import), `m.name` after `import m`. Scope-aware in each file; fails if the new name is taken in the module or in an importer, or if a listed file does not import it. List every importer (the verifier names the ones left out).",
+    "Rename a module-level name (function, class, variable; Python) in its module and in the files that import it: `from m import name` (the import and that file's uses), `from m import name as a` (the import), `m.name` after `import m`. Go: a package-level name (func, type, var, const) in the files of its package and in other packages' `p.Name`. Scope-aware in each file; fails if the new name is taken in the module or in an importer, or if a listed file does not import it. List every importer (Go: the package's other files too; the verifier names the ones left out).",
   params: z.strictObject({
-    file: p.string("The module that defines the name (Python)"),
+    file: p.string("The module that defines the name (Python), or the Go file that declares it"),
     name: p.identifier("The current name"),
     new_name: p.identifier("The new name"),
-    importers: p.files("The files that import the name or its module, relative to the root"),
+    importers: p.files("The files that import the name or its module, relative to the root (Go: the package's other files that use it, and other packages' files that use p.Name)"),
   }),
-  languages: ["python"],
+  languages: ["python", "go"],
   input: ["identifier"],
   output: "identifier",
   example: { file: "shop/pricing.py", name: "total", new_name: "grand_total", importers: ["shop/cart.py", "tests/test_pricing.py"] },
   run(ws, params) {
     const file = String(params["file"]);
-    const language = ws.language(file, "rename_across_files", ["python"]);
-    const pyFile = (path: string) => {
-      ws.language(path, "rename_across_files", ["python"]);
+    const language = ws.language(file, "rename_across_files", ["python", "go"]);
+    const sameLanguage = (path: string) => {
+      ws.language(path, "rename_across_files", [language]);
       return { path, source: ws.source(path), tree: ws.tree(path) };
     };
-    const importers = (params["importers"] as string[]).map(pyFile);
-    return renameAcrossFiles(pyFile(file), importers, {
+    const importers = (params["importers"] as string[]).map(sameLanguage);
+    if (language === "go") {
+      // The package's files the run has (a verification has them all) must all be listed: each is checked.
+      const listed = new Set([file, ...importers.map((f) => f.path)]);
+      const unlisted = ws.paths().filter((path) => path.endsWith(".go") && !listed.has(path) && path.slice(0, path.lastIndexOf("/") + 1) === file.slice(0, file.lastIndexOf("/") + 1));
+      return renameGoPackageName(sameLanguage(file), importers, { file, name: codeParam(params["name"], "identifier", language), newName: codeParam(params["new_name"], "identifier", language) }, unlisted.map(sameLanguage));
+    }
+    return renameAcrossFiles(sameLanguage(file), importers, {
       file,
       name: codeParam(params["name"], "identifier", language),
       newName: codeParam(params["new_name"], "identifier", language),

@@ -206,19 +206,19 @@ function verify(source: string, analysis: ScopeAnalysis, edits: readonly Edit[],
 // Go, Java, JavaScript/TypeScript: one rename over the lexical models of @graphplan/scope
 
 /** A binding of a lexical model: its declaring identifier and the scope it is declared in. */
-interface LexicalBinding {
+export interface LexicalBinding {
   readonly node: Node;
   readonly scope: { readonly node: Node };
 }
 
 /** What analyzeGo, analyzeJava and analyzeJavaScript share: scopes with their bindings, occurrences with the binding they name. */
-interface LexicalModel<B extends LexicalBinding> {
+export interface LexicalModel<B extends LexicalBinding> {
   readonly scopes: readonly { readonly node: Node; readonly bindings: ReadonlyMap<string, B> }[];
   readonly occurrences: readonly { readonly node: Node; readonly name: string; readonly binding: B | undefined }[];
 }
 
 /** A language's model and the words its messages use. */
-interface LexicalRules<B extends LexicalBinding> {
+export interface LexicalRules<B extends LexicalBinding> {
   readonly language: LanguageId;
   readonly analyze: (tree: Tree) => LexicalModel<B>;
   /** Node types a `scope` locator may name (the innermost one around it is taken). */
@@ -235,7 +235,7 @@ interface LexicalRules<B extends LexicalBinding> {
 }
 
 /** One renamed identifier: its edit, where the new name starts in the edit's text, and the identifier. */
-interface RenameEdit {
+export interface RenameEdit {
   readonly edit: Edit;
   readonly at: number;
   readonly node: Node;
@@ -269,7 +269,7 @@ function lexicalBinding<B extends LexicalBinding>(model: LexicalModel<B>, rules:
  * Both names resolved again in the renamed text: each renamed identifier must name the renamed
  * binding, and every other use of the new name the binding it named before (or stay unresolved).
  */
-function verifyLexical<B extends LexicalBinding>(source: string, model: LexicalModel<B>, rules: LexicalRules<B>, renames: readonly RenameEdit[], binding: B, request: RenameRequest): void {
+export function verifyLexical<B extends LexicalBinding>(source: string, model: LexicalModel<B>, rules: LexicalRules<B>, renames: readonly RenameEdit[], binding: B, request: RenameRequest): void {
   const edits = renames.map((r) => r.edit);
   const map = (offset: number): number => mapOffset(edits, offset) ?? offset;
   const newStart = new Map<number, number>(); // a renamed identifier's node id → where its new name starts
@@ -300,10 +300,10 @@ function verifyLexical<B extends LexicalBinding>(source: string, model: LexicalM
   });
 }
 
-const plainEdit = (node: Node, newName: string): RenameEdit => ({ edit: { start: node.startIndex, end: node.endIndex, text: newName }, at: 0, node });
+export const plainEdit = (node: Node, newName: string): RenameEdit => ({ edit: { start: node.startIndex, end: node.endIndex, text: newName }, at: 0, node });
 const within = (outer: Node, inner: Node): boolean => outer.startIndex <= inner.startIndex && inner.endIndex <= outer.endIndex;
 
-const GO: LexicalRules<GoBinding> = {
+export const GO: LexicalRules<GoBinding> = {
   language: "go",
   analyze: analyzeGo,
   functions: new Set(["function_declaration", "method_declaration", "func_literal"]),
@@ -317,7 +317,8 @@ const GO: LexicalRules<GoBinding> = {
 /**
  * The edits of a scope-aware rename of a local name in one Go file (a variable, constant, type,
  * parameter or named result of a function): its declaration and exactly the identifiers that
- * resolve to it. Package-level names are refused (the package's other files use them), as is a
+ * resolve to it. Package-level names are refused (the package's other files use them: rename_across_files
+ * renames them), as is a
  * name used as a key of a composite literal (a struct field or a map key: the tree cannot tell).
  * The result is checked by resolving both names again in the renamed text.
  */
@@ -327,7 +328,7 @@ export function renameGo(source: string, tree: Tree, request: RenameRequest): Ed
   const analysis = analyzeGo(tree);
   const binding = lexicalBinding(analysis, GO, request, { eligible: (b) => !b.imported });
   if (binding.scope.kind === "package") {
-    throw new NameCollision(file, name, newName, binding.node.startPosition.row + 1, `${name} is declared at package level, where the package's other files see it; rename_identifier renames names local to a function in Go`);
+    throw new NameCollision(file, name, newName, binding.node.startPosition.row + 1, `${name} is declared at package level, where the package's other files see it; rename it with rename_across_files (importers: the package's other files and the other packages' files that use it)`);
   }
   const taken = binding.scope.bindings.get(newName);
   if (taken) throw new NameCollision(file, name, newName, taken.node.startPosition.row + 1, `${newName} is already declared in ${goScopeLabel(binding.scope, false)}`);
