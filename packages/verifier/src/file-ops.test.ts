@@ -74,3 +74,20 @@ describe("rename_across_files in verification", () => {
     expect(some.warnings).toEqual([expect.stringMatching(/'helper' \(renamed to 'double'\) is imported by files not in this plan: \['pkg\/extra\.py'\]/)]);
   });
 });
+
+describe("rename_across_files on Go in verification", () => {
+  it("names a file of the package the plan leaves out of importers: the verification sees the whole workspace", async () => {
+    const files = new Map([
+      ["go.mod", "module example.com/shop\n"],
+      ["money/money.go", "package money\n\nfunc Sum(a, b int) int {\n\treturn a + b\n}\n"],
+      ["money/round.go", "package money\n\nfunc Total() int {\n\treturn 0\n}\n"],
+      ["main.go", 'package main\n\nimport "example.com/shop/money"\n\nfunc main() {\n\t_ = money.Sum(1, 2)\n}\n'],
+    ]);
+    const graph = await buildGraph([...files].filter(([p]) => p.endsWith(".go")).map(([path, source]) => ({ path, source })));
+    const step = (importers: string[]) => [{ op: "rename_across_files", params: { file: "money/money.go", name: "Sum", new_name: "Total", importers } }];
+    const left = await verifyPlan(step(["main.go"]), files, graph);
+    expect(left.errors).toEqual([expect.stringMatching(/the package's files money\/round.go are not in "importers"/)]);
+    const all = await verifyPlan(step(["main.go", "money/round.go"]), files, graph);
+    expect(all.errors).toEqual([expect.stringMatching(/Total is already declared at package level/)]);
+  });
+});
