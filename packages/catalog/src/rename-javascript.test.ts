@@ -10,9 +10,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars, withTree, type Node } from "@graphplan/graph";
 import { analyzeJavaScript } from "@graphplan/scope";
+import ts from "typescript";
 import { executeStep } from "./index.js";
 
-beforeAll(() => loadGrammars(["javascript", "typescript"]));
+beforeAll(() => loadGrammars(["javascript", "typescript", "tsx"]));
 
 type ScopeRef = string | { kind: string; name: string };
 const rename = (source: string, name: string, newName: string, scope?: ScopeRef, file = "m.js"): string =>
@@ -128,3 +129,65 @@ function enclosingFunction(node: Node, moduleLevel: boolean): ScopeRef | undefin
   }
   return undefined;
 }
+
+const TSX = `/** @jsx h */
+const h = (tag: any, props: any, ...children: any[]): string =>
+  typeof tag === "function" ? tag({ ...props, children }) : \`<\${tag}>\${children.flat().join("")}</\${tag}>\`;
+
+const defaults = { unit: "€" };
+
+function Row({ label, price }: { label: string; price: number }) {
+  const shown: typeof defaults = defaults;
+  return <li>{label}: {price}{shown.unit}</li>;
+}
+
+function List({ items }: { items: { label: string; price: number }[] }) {
+  const Item = Row;
+  return <ul>{items.map((item) => <Item label={item.label} price={item.price} />)}</ul>;
+}
+
+console.log(<List items={[{ label: "a", price: 2 }, { label: "b", price: 3 }]} />);
+`;
+
+describe("rename_identifier on TSX, judged by TypeScript's transpiler and node", () => {
+  const dir = mkdtempSync(join(tmpdir(), "rename-tsx-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const output = (source: string): string => {
+    const js = ts.transpileModule(source, { compilerOptions: { jsx: ts.JsxEmit.React, module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020 } }).outputText;
+    writeFileSync(join(dir, "m.cjs"), js);
+    return execFileSync(process.execPath, [join(dir, "m.cjs")], { encoding: "utf8" });
+  };
+
+  test("a component used as a tag, and a value named by typeof in a type, are renamed; <li> is not a name", () => {
+    const row = rename(TSX, "Row", "PriceRow", undefined, "m.tsx");
+    expect(row).toContain("function PriceRow({ label, price }");
+    expect(row).toContain("const Item = PriceRow;");
+    const item = rename(TSX, "Item", "Entry", "List", "m.tsx");
+    expect(item).toContain("<Entry label={item.label} price={item.price} />");
+    const defaults = rename(TSX, "defaults", "settings", undefined, "m.tsx");
+    expect(defaults).toContain("const shown: typeof settings = settings;");
+    expect(() => rename(TSX, "label", "li", "Row", "m.tsx")).not.toThrow();
+    const react = 'import React from "react";\n\nexport const App = () => <div />;\n';
+    expect(() => rename(react, "React", "R", undefined, "app.tsx")).toThrow(/compiles to calls of React \(React.createElement, under the classic runtime\)/);
+  });
+
+  test("every declared name renamed gives the same output, and renaming back the same bytes", () => {
+    const before = output(TSX);
+    expect(before).toBe("<ul><li>a: 2€</li><li>b: 3€</li></ul>\n");
+    const names = withTree(TSX, "tsx", (tree) =>
+      analyzeJavaScript(tree).scopes.flatMap((s) => [...s.bindings.values()].map((b) => ({ name: b.name, fn: enclosingFunction(b.node, b.scope.kind === "program") }))),
+    );
+    expect(names.map((n) => n.name)).toEqual(expect.arrayContaining(["h", "defaults", "Row", "List", "label", "price", "shown", "items", "Item", "item"]));
+    for (const { name, fn } of names) {
+      // The @jsx pragma's factory: every element calls it, unnamed.
+      if (name === "h") {
+        expect(() => rename(TSX, name, `${name}Renamed`, fn, "m.tsx")).toThrow(/the file's JSX compiles to calls of h \(its @jsx pragma\)/);
+        continue;
+      }
+      const renamed = rename(TSX, name, `${name}Renamed`, fn, "m.tsx");
+      expect(output(renamed), `${name} in ${JSON.stringify(fn ?? "the module")}`).toBe(before);
+      expect(rename(renamed, `${name}Renamed`, name, fn, "m.tsx")).toBe(TSX);
+    }
+  }, 60_000);
+});
+

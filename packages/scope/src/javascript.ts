@@ -5,7 +5,8 @@
  * declarations, visible in the whole block — the temporal dead zone is a run-time matter, the name
  * still resolves to them), a named function expression's own name inside it, and imports at the
  * top. Property names (`o.x`, `{x: 1}` keys, methods), labels and TypeScript types are other
- * namespaces; a shorthand property (`{x}`) is both a key and a use of the variable `x`.
+ * namespaces (but `typeof x` in a type names the value `x`); a shorthand property (`{x}`) is both a
+ * key and a use of the variable `x`.
  */
 import type { Node, Tree } from "@graphplan/graph";
 
@@ -258,6 +259,16 @@ export function analyzeJavaScript(tree: Tree): JsScopeAnalysis {
 
   const program = open("program", tree.rootNode, undefined);
   visit(tree.rootNode, program);
+  // `typeof x` in a TypeScript type names the value x: its identifier is a use, wherever the type is
+  // (an annotation, a type alias, a type argument), in the innermost scope around it.
+  const listed = new Set(pending.map((p) => p.node.id));
+  for (const query of tree.rootNode.descendantsOfType("type_query")) {
+    let id: Node | null | undefined = query?.namedChildren[0];
+    while (id?.type === "member_expression") id = id.childForFieldName("object");
+    if (!id || id.type !== "identifier" || listed.has(id.id)) continue;
+    const around = scopes.filter((s) => s.node.startIndex <= id!.startIndex && id!.endIndex <= s.node.endIndex).at(-1) ?? scopes[0]!;
+    pending.push({ node: id, scope: around });
+  }
   const declaredAt = new Set(declared.map((d) => d.node.id));
   const resolve = (name: string, scope: JsScope): JsBinding | undefined => {
     for (let s: JsScope | undefined = scope; s; s = s.parent) {

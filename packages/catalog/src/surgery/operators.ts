@@ -29,20 +29,20 @@ export const renameIdentifier = defineOperator({
     new_name: p.identifier("The new name"),
     scope: p.locator("The function or class whose local/member is renamed; omit for a module-level name (or a name bound in only one scope)").optional(),
   }),
-  languages: ["python", "javascript", "typescript", "go", "java"],
+  languages: ["python", "javascript", "typescript", "tsx", "go", "java"],
   input: ["identifier"],
   output: "identifier",
   example: { file: "app/cart.py", name: "tmp", new_name: "subtotal", scope: { kind: "function", name: "total", file: "app/cart.py" } },
   run(ws, params) {
     const file = String(params["file"]);
-    const language = ws.language(file, "rename_identifier", ["python", "javascript", "typescript", "go", "java"]);
+    const language = ws.language(file, "rename_identifier", ["python", "javascript", "typescript", "tsx", "go", "java"]);
     const source = ws.source(file);
     const tree = ws.tree(file);
     const scopeNode = params["scope"] === undefined ? undefined : ws.one({ ...(params["scope"] as Record<string, unknown>), file: (params["scope"] as { file?: string }).file ?? file }).node;
     const rename =
       language === "go" ? renameGo
       : language === "java" ? renameJava
-      : language === "javascript" || language === "typescript" ? (s: string, t: typeof tree, r: Parameters<typeof renamePython>[2]) => renameJavaScript(s, t, r, language)
+      : language === "javascript" || language === "typescript" || language === "tsx" ? (s: string, t: typeof tree, r: Parameters<typeof renamePython>[2]) => renameJavaScript(s, t, r, language)
       : renamePython;
     const edits = rename(source, tree, {
       file,

@@ -425,6 +425,11 @@ export function renameJavaScript(source: string, tree: Tree, request: RenameRequ
   }
   const taken = binding.scope.bindings.get(newName);
   if (taken) throw new NameCollision(file, name, newName, taken.node.startPosition.row + 1, `${newName} is already declared in ${jsScopeLabel(binding.scope, false)}`);
+  // JSX compiles to calls of a factory the code never names: React (the classic runtime), or a `@jsx` pragma's name.
+  const factory = /@jsx\s+([A-Za-z_$][\w$]*)/.exec(source)?.[1] ?? "React";
+  if (name === factory && tree.rootNode.descendantsOfType(["jsx_element", "jsx_self_closing_element"]).length > 0) {
+    throw new NameCollision(file, name, newName, binding.node.startPosition.row + 1, `the file's JSX compiles to calls of ${name} (${factory === "React" ? "React.createElement, under the classic runtime" : "its @jsx pragma"}), which the rename would not follow`);
+  }
   const renames = analysis.occurrences.filter((o) => o.binding === binding).map((o) => jsEdit(o.node, newName));
   verifyLexical(source, analysis, rules, renames, binding, request);
   return renames.map((r) => r.edit);
