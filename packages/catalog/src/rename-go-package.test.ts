@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars } from "@graphplan/graph";
-import { goParse } from "@graphplan/testkit";
+import { gofmt, goParse } from "@graphplan/testkit";
 import { executeStep } from "./index.js";
 
 beforeAll(() => loadGrammars(["go"]));
@@ -106,6 +106,25 @@ describe("rename_across_files on Go", () => {
     ["a name the file does not declare", "money/round.go", "Sum", "Total", ["main.go", "money/money.go"], /the file does not declare it at package level/],
   ])("refuses %s", (_name, file, name, newName, importers, message) => {
     expect(() => rename(MODULE, file, name, newName, importers)).toThrow(message);
+  });
+
+  test("a name in a var or const block: the run of specs is realigned as gofmt aligns it", () => {
+    const errs = 'package money\n\nimport "errors"\n\nvar (\n\tErrEmpty = errors.New("empty")\n\tErrNeg   = errors.New("negative")\n\n\tlimit = 3\n)\n\nconst (\n\tA = iota // first\n\tBee\n)\n';
+    const files = { ...MODULE, "money/errors.go": errs };
+    const importers = ["money/money.go", "money/round.go"];
+    const longer = rename(files, "money/errors.go", "ErrNeg", "ErrNegativeAmount", importers)["money/errors.go"]!;
+    expect(longer).toContain('var (\n\tErrEmpty          = errors.New("empty")\n\tErrNegativeAmount = errors.New("negative")\n\n\tlimit = 3\n)');
+    expect(gofmt(longer)).toBe(longer);
+    const shorter = rename(files, "money/errors.go", "ErrEmpty", "ErrE", importers)["money/errors.go"]!;
+    expect(gofmt(shorter)).toBe(shorter);
+    const commented = rename(files, "money/errors.go", "A", "Alpha", importers)["money/errors.go"]!;
+    expect(commented).toContain("\tAlpha = iota // first\n");
+    expect(gofmt(commented)).toBe(commented);
+    // A trailing comment moves with its value (found on encoding/csv's errors).
+    const trailing = errs.replace('ErrEmpty = errors.New("empty")', 'ErrEmpty = errors.New("empty") // Deprecated.');
+    const moved = rename({ ...files, "money/errors.go": trailing }, "money/errors.go", "ErrNeg", "ErrNegativeAmount", importers)["money/errors.go"]!;
+    expect(moved).toContain('\tErrEmpty          = errors.New("empty") // Deprecated.\n\tErrNegativeAmount = errors.New("negative")\n');
+    expect(gofmt(moved)).toBe(moved);
   });
 
   test("refuses a name whose new spelling would shadow a predeclared name a file uses", () => {

@@ -347,13 +347,21 @@ describe("Go add_method and add_class_attribute: a type's methods and a struct's
     expect(gofmt(id)).toBe(id);
   });
 
-  test("a field joins the last run of fields, realigned as gofmt aligns it", () => {
+  test("a field joins the last run of fields, realigned as gofmt aligns it (whitespace edits only)", () => {
+    // Found on encoding/csv's Writer: trailing comments and tags come after the types; only the names column moves.
+    const commented = GO.replace("\tprices []int\n", "\tComma   rune // Field delimiter\n\tUseCRLF bool // True to use \\r\\n\n\tw       []int\n");
+    const csv = run("cart.go", commented, { template: "add_class_attribute", params: { target: cart, name: "writtenBytes", type: "int" } });
+    expect(csv).toContain("\tComma        rune // Field delimiter\n\tUseCRLF      bool // True to use \\r\\n\n\tw            []int\n\twrittenBytes int\n}");
+    expect(gofmt(csv)).toBe(csv);
+    const embedded = run("cart.go", GO.replace("\tprices []int\n", "\tprices []int\n\tio.Reader\n"), { template: "add_class_attribute", params: { target: cart, name: "limit", type: "int" } });
+    expect(embedded).toContain("\tio.Reader\n\tlimit int\n}");
+    expect(gofmt(embedded)).toBe(embedded);
     const out = run("cart.go", GO, { template: "add_class_attribute", params: { target: cart, name: "discountRate", type: "float64" } });
     expect(out).toContain("type Cart struct {\n\tprices       []int\n\tdiscountRate float64\n}");
     expect(gofmt(out)).toBe(out);
     const tagged = GO.replace("\tprices []int\n", '\tprices []int `json:"prices"`\n');
     const afterTag = run("cart.go", tagged, { template: "add_class_attribute", params: { target: cart, name: "limit", type: "int" } });
-    expect(afterTag).toContain('\tprices []int `json:"prices"`\n\n\tlimit int\n}');
+    expect(afterTag).toContain('\tprices []int `json:"prices"`\n\tlimit  int\n}');
     expect(gofmt(afterTag)).toBe(afterTag);
     const empty = run("e.go", "package shop\n\ntype Empty struct{}\n", { template: "add_class_attribute", params: { target: { kind: "struct", name: "Empty", file: "e.go" }, name: "n", type: "int" } });
     expect(empty).toBe("package shop\n\ntype Empty struct {\n\tn int\n}\n");

@@ -67,6 +67,38 @@ function importerEdits(file: GoFile, analysis: GoScopeAnalysis, dir: string, pkg
 }
 
 /**
+ * gofmt aligns the `=` of a run of specs in a `var (…)` or `const (…)` block (consecutive one-line
+ * specs; a blank line or a comment on its own line ends a run, a trailing comment moves with its
+ * value): a renamed name of another length would leave the run misaligned. For a run of untyped specs
+ * around the declaration, the spaces before each `=` are set as gofmt sets them (edits of whitespace
+ * only); a run with types is left as it is.
+ */
+function realignSpecs(declaration: Node, newName: string, edits: readonly Edit[]): Edit[] {
+  const spec = declaration.parent;
+  const block = spec?.parent;
+  if (!spec || !block || !["var_spec", "const_spec"].includes(spec.type) || !["var_declaration", "const_declaration"].includes(block.type)) return [...edits];
+  // tree-sitter-go may group a parenthesized var block's specs in a var_spec_list.
+  const specs = named(block).flatMap((n) => (n.type === "var_spec_list" ? named(n) : [n])).filter((n) => n.type !== "comment");
+  const simple = (n: Node): boolean => n.type === spec.type && !n.childForFieldName("type") && !!n.childForFieldName("value") && n.startPosition.row === n.endPosition.row;
+  const index = specs.findIndex((n) => n.id === spec.id);
+  if (index < 0 || !simple(spec)) return [...edits];
+  let first = index;
+  let last = index;
+  const adjacent = (a: Node, b: Node): boolean => simple(a) && simple(b) && b.startPosition.row === a.endPosition.row + 1;
+  while (first > 0 && adjacent(specs[first - 1]!, specs[first]!)) first--;
+  while (last < specs.length - 1 && adjacent(specs[last]!, specs[last + 1]!)) last++;
+  const run = specs.slice(first, last + 1).map((n) => {
+    const names = n.childrenForFieldName("name").filter((x): x is Node => !!x);
+    const equals = n.children.find((c) => c?.type === "=")!;
+    return { names: names.map((x) => (x.id === declaration.id ? newName : x.text)).join(", "), end: names.at(-1)!.endIndex, equals: equals.startIndex };
+  });
+  const width = Math.max(...run.map((r) => r.names.length));
+  const gaps = run.map((r) => ({ start: r.end, end: r.equals, text: " ".repeat(width - r.names.length + 1) }));
+  // (gofmt pads with spaces: a gap of the right length is right.)
+  return [...edits, ...gaps.filter((g) => g.text.length !== g.end - g.start)].sort((x, y) => x.start - y.start);
+}
+
+/**
  * The edits of renaming package-level `name` of `declaring`'s package to `newName`, in `declaring` and
  * in `others`: the package's other files (all of them: each is checked for a clash) and the files of
  * other packages that use it. `unlisted`: files the run has that `others` leaves out; one of the
@@ -97,7 +129,7 @@ export function renameGoPackageName(declaring: GoFile, others: readonly GoFile[]
   }
   const own = analysis.occurrences.filter((o) => o.binding === binding).map((o) => plainEdit(o.node, newName));
   verifyLexical(declaring.source, analysis, GO, own, binding, { file: declaring.path, name, newName });
-  out.set(declaring.path, own.map((r) => r.edit));
+  out.set(declaring.path, realignSpecs(binding.node, newName, own.map((r) => r.edit)));
 
   for (const f of siblings) {
     const a = analyses.get(f.path)!;

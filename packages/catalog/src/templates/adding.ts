@@ -587,7 +587,7 @@ export const addClassAttribute = defineOperator({
     const t = ws.one(params["target"]);
     const name = codeParam(params["name"], "identifier", t.language);
     const type = params["type"] === undefined ? undefined : codeParam(params["type"], "type", t.language);
-    if (t.language === "go") return one(t.file, goAddField(t, name, type, params["value"] === undefined ? undefined : codeParam(params["value"], "expression", t.language)));
+    if (t.language === "go") return new Map([[t.file, goAddField(t, name, type, params["value"] === undefined ? undefined : codeParam(params["value"], "expression", t.language))]]);
     if (params["value"] === undefined) throw new TransformRejected("add_class_attribute", t.file, `a ${t.language} class attribute needs a value: give "value"`);
     const value = codeParam(params["value"], "expression", t.language);
     const { body, outer } = classParts(t, "add_class_attribute");

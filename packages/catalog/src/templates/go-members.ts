@@ -69,13 +69,7 @@ export function goAddMethod(t: Target, code: string, after: string | undefined):
   return placeBlock(t.source, t.language, anchor, "insert_after", code, { blankLines: 1 });
 }
 
-/** A field line as gofmt writes it: names, padding to the run's widest names, the type. */
-interface FieldLine {
-  readonly names: string;
-  readonly type: string;
-}
-
-export function goAddField(t: Target, name: string, type: string | undefined, value: string | undefined): Edit {
+export function goAddField(t: Target, name: string, type: string | undefined, value: string | undefined): Edit[] {
   const spec = typeSpec(t, "add_class_attribute");
   const typeName = spec.childForFieldName("name")!.text;
   if (value !== undefined) throw new TransformRejected("add_class_attribute", t.file, `a Go struct field has no value: give "name" and "type" only, and set it where a ${typeName} is built`);
@@ -89,28 +83,31 @@ export function goAddField(t: Target, name: string, type: string | undefined, va
   const indent = "\t";
   if (fields.length === 0) {
     const space = t.source[list.startIndex - 1] === " " ? "" : " ";
-    return { start: list.startIndex, end: list.endIndex, text: `${space}{\n${indent}${name} ${type}\n}` };
+    return [{ start: list.startIndex, end: list.endIndex, text: `${space}{\n${indent}${name} ${type}\n}` }];
   }
-  // The run of plain fields (`names type`, one per line, nothing between) that ends with the last field.
-  const last = fields.at(-1)!;
-  const plain = (f: Node): boolean => !f.childForFieldName("tag") && f.childrenForFieldName("name").some((n) => n) && !f.text.includes("\n");
+  // gofmt aligns the types of a run of fields: consecutive one-line fields with names (a blank line,
+  // a comment on its own line or an embedded field ends it; a tag or a trailing comment comes after
+  // the type and does not). The new field joins the run that ends with the last field.
+  const inRun = (f: Node): boolean => f.childrenForFieldName("name").some((n) => n) && f.startPosition.row === f.endPosition.row;
   const run: Node[] = [];
-  for (let i = fields.length - 1; i >= 0; i--) {
-    const f = fields[i]!;
-    const next = run[0];
-    if (!plain(f) || (next && (f.endPosition.row !== next.startPosition.row - 1 || !/^\s*$/.test(t.source.slice(f.endIndex, next.startIndex).replace(/\n/, ""))))) break;
-    run.unshift(f);
+  for (let i = fields.length - 1; i >= 0 && inRun(fields[i]!); i--) {
+    if (run[0] && fields[i]!.endPosition.row !== run[0].startPosition.row - 1) break;
+    run.unshift(fields[i]!);
   }
-  const trailing = t.source.slice(last.endIndex, t.source.indexOf("\n", last.endIndex) === -1 ? t.source.length : t.source.indexOf("\n", last.endIndex));
-  if (run.length === 0 || run.at(-1) !== last || trailing.trim() !== "") {
-    // After a tagged, embedded or commented field: a run of its own, so nothing needs realigning.
-    return { start: last.endIndex + trailing.length, end: last.endIndex + trailing.length, text: `\n\n${indent}${name} ${type}` };
+  const namesOf = (f: Node) => f.childrenForFieldName("name").filter((n): n is Node => !!n);
+  const width = Math.max(name.length, ...run.map((f) => namesOf(f).map((n) => n.text).join(", ").length));
+  // Whitespace only: the space between each field's names and its type.
+  const edits: Edit[] = [];
+  for (const f of run) {
+    const names = namesOf(f);
+    const gap = { start: names.at(-1)!.endIndex, end: f.childForFieldName("type")!.startIndex };
+    const text = " ".repeat(width - names.map((n) => n.text).join(", ").length + 1);
+    if (t.source.slice(gap.start, gap.end) !== text) edits.push({ ...gap, text });
   }
-  const lines: FieldLine[] = [
-    ...run.map((f) => ({ names: f.childrenForFieldName("name").map((n) => n!.text).join(", "), type: f.childForFieldName("type")!.text })),
-    { names: name, type },
-  ];
-  const width = Math.max(...lines.map((l) => l.names.length));
-  const text = lines.map((l) => `${l.names.padEnd(width)} ${l.type}`).join(`\n${indent}`);
-  return { start: run[0]!.startIndex, end: last.endIndex, text };
+  // After the last field's line (its trailing comment included).
+  const last = fields.at(-1)!;
+  const lineEnd = t.source.indexOf("\n", last.endIndex);
+  const at = lineEnd === -1 ? t.source.length : lineEnd;
+  edits.push({ start: at, end: at, text: `\n${indent}${name.padEnd(run.length ? width : name.length)} ${type}` });
+  return edits;
 }
