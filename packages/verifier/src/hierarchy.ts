@@ -251,7 +251,8 @@ function references(input: HierarchyInput, out: Finding[]): void {
     for (const use of unresolved) {
       if (seen.has(use.name)) continue;
       seen.add(use.name);
-      const elsewhere = graph.symbols.filter((s) => s.name === use.name && s.file !== after.path);
+      // Only what an import brings in: a method, a constructor or a field of another file's class is not.
+      const elsewhere = graph.symbols.filter((s) => s.name === use.name && s.file !== after.path && model.importable(s.kind));
       if (elsewhere.length) {
         const where = [...new Set(elsewhere.map((s) => s.file))];
         out.push({

@@ -10,7 +10,7 @@ import { didYouMean } from "@graphplan/catalog";
 import type { Node, Tree } from "@graphplan/graph";
 import { analyzeGo, goImportName, type GoBinding, type GoScopeAnalysis } from "@graphplan/scope";
 import type { FileVersion } from "../sim.js";
-import type { ImportProblem, NameUse, ScopeContext, ScopeModel } from "./types.js";
+import { MEMBER_KINDS, type ImportProblem, type NameUse, type ScopeContext, type ScopeModel } from "./types.js";
 
 /** The Go specification's predeclared identifiers (the universe block). */
 const PREDECLARED = new Set([
@@ -188,6 +188,7 @@ export const goScope: ScopeModel = {
   isBuiltin(name: string): boolean {
     return PREDECLARED.has(name);
   },
+  importable: (kind) => !MEMBER_KINDS.has(kind),
   importFix(name: string, file: string, doc: FileVersion, context: ScopeContext): string | undefined {
     const dir = dirOf(file);
     if (dir === dirOf(doc.path)) {

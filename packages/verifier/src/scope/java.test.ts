@@ -56,7 +56,7 @@ describe("Java references and imports", () => {
     ]);
   });
 
-  it("names the import for a type of another package, and the class for its static method", async () => {
+  it("names the import for a type of another package", async () => {
     const result = await verify([replaceTotal("    return Rates.VAT;")]);
     expect(findings(result)).toEqual([
       "imports: 'Rates' (line 11) is defined in src/main/java/shop/money/Rates.java but not imported in src/main/java/shop/cart/Cart.java | add an add_import step for `import shop.money.Rates;` before this step",
@@ -83,4 +83,12 @@ describe("Java references and imports", () => {
     const result = await verify([{ op: "replace_node", params: { locator: { kind: "method", name: "on", file: "src/main/java/shop/cart/Plain.java" }, replacement: "void on() {\n    handle(inheritedField);\n  }" } }]);
     expect(findings(result).map((f) => f.split(" (")[0])).toEqual(["references: 'handle'", "references: 'inheritedField'"]);
   });
+
+  it("does not offer to import a method of another class: it suggests the name the class has", async () => {
+    const result = await verify([replaceTotal("    return capped(sum());")]);
+    expect(findings(result)).toEqual([
+      "references: 'sum' (line 11 of src/main/java/shop/cart/Cart.java) is not defined: not in scope at the edit point, not defined in the new code, not a builtin and not imported | define 'sum' in the new code, or import it, or correct the name",
+    ]);
+  });
 });
+

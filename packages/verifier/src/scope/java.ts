@@ -360,14 +360,13 @@ export const javaScope: ScopeModel = {
   isBuiltin(name: string): boolean {
     return JAVA_LANG.has(name);
   },
+  // A type is imported; a method or field of another class is reached through its class or an instance.
+  importable: (kind) => TYPE_KINDS.has(kind),
   importFix(name: string, file: string, _doc: FileVersion, context: ScopeContext): string | undefined {
     const other = context.sim.doc(file);
     if (!other) return undefined;
     const pkg = javaFile(other).package;
-    const isType = context.graph.symbols.some((s) => s.file === file && s.name === name && TYPE_KINDS.has(s.kind));
-    if (isType) return `add an add_import step for \`import ${pkg ? `${pkg}.` : ""}${name};\` before this step`;
-    const owner = stemOf(file);
-    return `'${name}' is a member of ${owner} (${file}): call it as \`${owner}.${name}\` if it is static (with \`import ${pkg ? `${pkg}.` : ""}${owner};\`), or through an instance`;
+    return `add an add_import step for \`import ${pkg ? `${pkg}.` : ""}${name};\` before this step`;
   },
   importProblems: javaImportProblems,
 };

@@ -8,7 +8,7 @@ import type { LanguageId, Tree } from "@graphplan/graph";
 import { analyzeJavaScript, type JsScopeAnalysis } from "@graphplan/scope";
 import type { FileVersion } from "../sim.js";
 import { JS_GLOBALS } from "./javascript-globals.js";
-import type { NameUse, ScopeModel } from "./types.js";
+import { MEMBER_KINDS, type NameUse, type ScopeModel } from "./types.js";
 
 const GLOBALS = new Set(JS_GLOBALS);
 
@@ -37,6 +37,7 @@ export function javascriptScope(language: LanguageId): ScopeModel {
     isBuiltin(name: string): boolean {
       return GLOBALS.has(name);
     },
+    importable: (kind) => !MEMBER_KINDS.has(kind),
     importFix(name: string, file: string, doc: FileVersion): string {
       const fromDir = doc.path.split("/").slice(0, -1);
       const to = file.replace(/\.(m|c)?[jt]sx?$/, "").split("/");

@@ -11,7 +11,7 @@ import type { Node } from "web-tree-sitter";
 import { preview } from "../fuzzy.js";
 import { resolveModule } from "../modules.js";
 import type { FileVersion, FileChange } from "../sim.js";
-import type { ImportProblem, NameUse, ScopeContext, ScopeModel } from "./types.js";
+import { MEMBER_KINDS, type ImportProblem, type NameUse, type ScopeContext, type ScopeModel } from "./types.js";
 
 /** A focus that overlaps no body: the analysis stays at the module level (and in bodies holding `global`). */
 const MODULE_LEVEL = { start: 0, end: 0 } as const;
@@ -148,6 +148,7 @@ export const pythonScope: ScopeModel = {
   isBuiltin(name: string): boolean {
     return isPythonBuiltin(name);
   },
+  importable: (kind) => !MEMBER_KINDS.has(kind),
   importFix(name: string, file: string): string {
     const module = file.replace(/\.pyi?$/, "").replace(/\/__init__$/, "").replace(/^src\//, "").split("/").join(".");
     return `add an add_import step for \`from ${module} import ${name}\` before this step`;

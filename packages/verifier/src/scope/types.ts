@@ -23,6 +23,9 @@ export interface ImportProblem {
   readonly fix: string;
 }
 
+/** Graph kinds that are members of a class or type: no import brings them in. */
+export const MEMBER_KINDS: ReadonlySet<string> = new Set(["method", "constructor", "field", "property"]);
+
 /** What `references` and `imports` (L3/L4) need from a language's scope rules. */
 export interface ScopeModel {
   readonly language: LanguageId;
@@ -35,6 +38,8 @@ export interface ScopeModel {
   /** Names bound at the top level of the file (definitions, assignments, imports). */
   definedAtTopLevel(doc: FileVersion): ReadonlySet<string>;
   isBuiltin(name: string): boolean;
+  /** Whether another file's definition of this graph kind can be imported (a module's function, a type), not a member of a class. */
+  importable(kind: string): boolean;
   /**
    * How to make `name`, defined in `file` (another file of the workspace), usable in `doc`: the
    * fix of an `imports` finding. Undefined when the language has no import to suggest.
