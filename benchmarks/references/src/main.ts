@@ -15,7 +15,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { buildGraph, detectLanguage, loadGrammars, withTree, type LanguageId, type Node, type Tree } from "@graphplan/graph";
-import { analyzeGo, analyzeJava, analyzeJavaScript, analyzePython, isPythonBuiltin } from "@graphplan/scope";
+import { analyzeGo, analyzeJava, analyzeJavaScript, analyzePython, GO_PREDECLARED, isPythonBuiltin } from "@graphplan/scope";
 import { NameCheck } from "@graphplan/verifier";
 import { Command, InvalidArgumentError } from "commander";
 
@@ -53,7 +53,7 @@ function usesOf(tree: Tree, language: LanguageId): Use[] {
   if (language === "go") {
     return analyzeGo(tree).occurrences
       .filter((o) => !o.binding || o.binding.node.id !== o.node.id)
-      .filter((o) => o.binding || !/^(any|bool|byte|comparable|complex64|complex128|error|float32|float64|u?int(8|16|32|64)?|uintptr|rune|string|true|false|iota|nil|append|cap|clear|close|complex|copy|delete|imag|len|make|max|min|new|panic|print|println|real|recover)$/.test(o.name))
+      .filter((o) => o.binding || !GO_PREDECLARED.has(o.name))
       .map((o) => ({ node: o.node, kind: !o.binding ? "package (other file)" : o.binding.imported ? "import" : o.binding.scope.kind === "package" ? "package (same file)" : "local" }));
   }
   if (language === "java") {

@@ -277,6 +277,13 @@ export function analyzeGo(tree: Tree): GoScopeAnalysis {
   return { package: pkg, scopes, occurrences, keys };
 }
 
+/** The Go specification's predeclared identifiers (the universe block): types, constants, zero value, functions. */
+export const GO_PREDECLARED: ReadonlySet<string> = new Set([
+  ..."any bool byte comparable complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string uint uint8 uint16 uint32 uint64 uintptr".split(" "),
+  ..."true false iota nil".split(" "),
+  ..."append cap clear close complex copy delete imag len make max min new panic print println real recover".split(" "),
+]);
+
 /**
  * The name an import of `path` binds when it has no alias, guessed from the path as goimports
  * does: the last element, skipping a major-version element (`…/y/v2` → `y`), without a `go-`

@@ -49,8 +49,11 @@ function isWrite(node: Node): boolean {
   return false;
 }
 
-/** Groups occurrences by the binding they name. */
-function byBinding<B>(occurrences: readonly { node: Node; binding: B | undefined }[]): { of: (node: Node) => B | undefined; uses: (binding: B) => Node[] } {
+/**
+ * The local a declaration declares, by the language's occurrences: its uses, and where each local
+ * its value reads is written. `topLevel` says why a binding is not a function's local (a refusal).
+ */
+function localOf<B>(t: Target, statement: Node, name: Node, value: Node, occurrences: readonly { node: Node; binding: B | undefined }[], topLevel: (binding: B) => string | undefined): Local {
   const bindingAt = new Map<number, B>();
   const nodes = new Map<B, Node[]>();
   for (const o of occurrences) {
@@ -58,7 +61,15 @@ function byBinding<B>(occurrences: readonly { node: Node; binding: B | undefined
     bindingAt.set(o.node.id, o.binding);
     nodes.set(o.binding, [...(nodes.get(o.binding) ?? []), o.node]);
   }
-  return { of: (node) => bindingAt.get(node.id), uses: (binding) => nodes.get(binding) ?? [] };
+  const binding = bindingAt.get(name.id);
+  if (!binding) throw new TransformRejected(OP, t.file, `cannot resolve ${name.text}`);
+  const refusal = topLevel(binding);
+  if (refusal) throw new TransformRejected(OP, t.file, refusal);
+  const writesOf = (node: Node): Node[] => {
+    const b = bindingAt.get(node.id);
+    return b ? (nodes.get(b) ?? []).filter(isWrite) : [];
+  };
+  return { statement, name, value, occurrences: (nodes.get(binding) ?? []).filter((n) => n.id !== name.id), writesOf };
 }
 
 function javascriptLocal(t: Target, tree: Tree): Local {
@@ -76,12 +87,7 @@ function javascriptLocal(t: Target, tree: Tree): Local {
   if (name?.type !== "identifier" || !value) throw new TransformRejected(OP, t.file, `only \`const name = value\` can be inlined; line ${line(declarator)} declares ${name?.type === "identifier" ? "no value" : "a pattern"}`);
   if (declarator.childForFieldName("type")) throw new TransformRejected(OP, t.file, `${name.text} has a type annotation (${declarator.childForFieldName("type")!.text.replace(/^:\s*/, "")}), which the inlined value would lose`);
   if (statement.parent?.type === "export_statement") throw new TransformRejected(OP, t.file, `${name.text} is exported: other modules may use it`);
-  const analysis = analyzeJavaScript(tree);
-  const bindings = byBinding(analysis.occurrences);
-  const binding = bindings.of(name);
-  if (!binding) throw new TransformRejected(OP, t.file, `cannot resolve ${name.text}`);
-  if (binding.scope.kind === "program") throw new TransformRejected(OP, t.file, `${name.text} is declared at the top of the module; inline only function locals`);
-  return { statement, name, value, occurrences: bindings.uses(binding).filter((n) => n.id !== name.id), writesOf: (n) => { const b = bindings.of(n); return b ? bindings.uses(b).filter(isWrite) : []; } };
+  return localOf(t, statement, name, value, analyzeJavaScript(tree).occurrences, (b) => (b.scope.kind === "program" ? `${name.text} is declared at the top of the module; inline only function locals` : undefined));
 }
 
 function javaLocal(t: Target, tree: Tree): Local {
@@ -98,11 +104,7 @@ function javaLocal(t: Target, tree: Tree): Local {
     throw new TransformRejected(OP, t.file, `${name.text} is declared as ${type.text}: the assignment may convert the value (widening, boxing, a target type for a lambda or \`<>\`), which inlining would lose; only a \`var\` declaration is inlined`);
   }
   if (value.type === "array_initializer") throw new TransformRejected(OP, t.file, `an array initializer ({…}) is only valid in a declaration`);
-  const analysis = analyzeJava(tree);
-  const bindings = byBinding(analysis.occurrences);
-  const binding = bindings.of(name);
-  if (!binding) throw new TransformRejected(OP, t.file, `cannot resolve ${name.text}`);
-  return { statement, name, value, occurrences: bindings.uses(binding).filter((n) => n.id !== name.id), writesOf: (n) => { const b = bindings.of(n); return b ? bindings.uses(b).filter(isWrite) : []; } };
+  return localOf(t, statement, name, value, analyzeJava(tree).occurrences, () => undefined);
 }
 
 function goLocal(t: Target, tree: Tree): Local {
@@ -127,11 +129,7 @@ function goLocal(t: Target, tree: Tree): Local {
     throw new TransformRejected(OP, t.file, `the target (line ${line(t.node)}) is a ${t.node.type}, not a variable declaration (\`x := v\` or \`var x = v\`)`);
   }
   if (name?.type !== "identifier" || !value) throw new TransformRejected(OP, t.file, `line ${line(statement)} declares no variable with a value`);
-  const analysis = analyzeGo(tree);
-  const bindings = byBinding(analysis.occurrences);
-  const binding = bindings.of(name);
-  if (!binding || binding.scope.kind === "package") throw new TransformRejected(OP, t.file, `${name.text} is a package-level name, which other files may use; inline only function locals`);
-  return { statement, name, value, occurrences: bindings.uses(binding).filter((n) => n.id !== name.id), writesOf: (n) => { const b = bindings.of(n); return b ? bindings.uses(b).filter(isWrite) : []; } };
+  return localOf(t, statement, name, value, analyzeGo(tree).occurrences, (b) => (b.scope.kind === "package" ? `${name.text} is a package-level name, which other files may use; inline only function locals` : undefined));
 }
 
 /** The function-like node around `node` (a nested function, lambda or class body ends the search at `stop`). */

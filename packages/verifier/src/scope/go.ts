@@ -8,16 +8,10 @@
  */
 import { didYouMean } from "@graphplan/catalog";
 import type { Node, Tree } from "@graphplan/graph";
-import { analyzeGo, goImportName, type GoBinding, type GoScopeAnalysis } from "@graphplan/scope";
+import { analyzeGo, goImportName, GO_PREDECLARED, type GoBinding, type GoScopeAnalysis } from "@graphplan/scope";
 import type { FileVersion } from "../sim.js";
+import { dirOf, filesIn } from "./paths.js";
 import { MEMBER_KINDS, type ImportProblem, type NameUse, type ScopeContext, type ScopeModel } from "./types.js";
-
-/** The Go specification's predeclared identifiers (the universe block). */
-const PREDECLARED = new Set([
-  ..."any bool byte comparable complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string uint uint8 uint16 uint32 uint64 uintptr".split(" "),
-  ..."true false iota nil".split(" "),
-  ..."append cap clear close complex copy delete imag len make max min new panic print println real recover".split(" "),
-]);
 
 const analyses = new WeakMap<Tree, GoScopeAnalysis>();
 function analysisOf(doc: FileVersion): GoScopeAnalysis {
@@ -41,22 +35,13 @@ function filePackage(doc: FileVersion): FilePackage {
   return found;
 }
 
-const dirOf = (path: string): string => path.slice(0, Math.max(0, path.lastIndexOf("/")));
 const isTest = (path: string): boolean => path.endsWith("_test.go");
-
-/** The `.go` files of a directory (not below it). */
-function goFiles(dir: string, { sim }: ScopeContext): string[] {
-  const prefix = dir ? `${dir}/` : "";
-  const out: string[] = [];
-  for (const path of sim.paths()) if (path.endsWith(".go") && path.startsWith(prefix) && !path.slice(prefix.length).includes("/") && sim.has(path)) out.push(path);
-  return out;
-}
 
 /** The package-block names of `doc`'s package that other files declare. */
 function packageNames(doc: FileVersion, context: ScopeContext): Set<string> {
   const own = filePackage(doc).name;
   const names = new Set<string>();
-  for (const path of goFiles(dirOf(doc.path), context)) {
+  for (const path of filesIn(dirOf(doc.path), ".go", context)) {
     // A package's own files do not see its tests' names.
     if (path === doc.path || (isTest(path) && !isTest(doc.path))) continue;
     const sibling = context.sim.doc(path);
@@ -69,7 +54,7 @@ function packageNames(doc: FileVersion, context: ScopeContext): Set<string> {
 
 /** The package of the module in `dir`: its clause's name and its package-block names (without its tests). */
 function packageIn(dir: string, context: ScopeContext): { name: string | undefined; names: Set<string> } | undefined {
-  const files = goFiles(dir, context).filter((path) => !isTest(path));
+  const files = filesIn(dir, ".go", context).filter((path) => !isTest(path));
   if (files.length === 0) return undefined;
   const names = new Set<string>();
   let name: string | undefined;
@@ -174,7 +159,7 @@ export const goScope: ScopeModel = {
     // `import . "p"` puts p's names in the file block: which ones, only p's source says.
     if (doc.tree.rootNode.descendantsOfType("import_spec").some((s) => s?.childForFieldName("name")?.type === "dot")) return "unknown";
     const analysis = analysisOf(doc);
-    const inRegion = analysis.occurrences.filter((o) => !o.binding && o.node.startIndex >= start && o.node.endIndex <= end && !PREDECLARED.has(o.name));
+    const inRegion = analysis.occurrences.filter((o) => !o.binding && o.node.startIndex >= start && o.node.endIndex <= end && !GO_PREDECLARED.has(o.name));
     if (inRegion.length === 0) return [];
     const siblings = packageNames(doc, context);
     const imports = importNames(doc, context);
@@ -186,7 +171,7 @@ export const goScope: ScopeModel = {
     return filePackage(doc).names;
   },
   isBuiltin(name: string): boolean {
-    return PREDECLARED.has(name);
+    return GO_PREDECLARED.has(name);
   },
   importable: (kind) => !MEMBER_KINDS.has(kind),
   importFix(name: string, file: string, doc: FileVersion, context: ScopeContext): string | undefined {

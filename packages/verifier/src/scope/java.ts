@@ -11,6 +11,7 @@ import { didYouMean } from "@graphplan/catalog";
 import type { Node, Tree } from "@graphplan/graph";
 import { analyzeJava, type JavaScopeAnalysis } from "@graphplan/scope";
 import type { FileVersion } from "../sim.js";
+import { dirOf, filesIn } from "./paths.js";
 import { JDK_FIELDLESS_TYPES, JDK_METHODLESS_TYPES } from "./java-jdk.js";
 import { JAVA_LANG_TYPES } from "./java-lang.js";
 import type { ImportProblem, NameUse, ScopeContext, ScopeModel } from "./types.js";
@@ -28,7 +29,6 @@ const ENUM_METHODS = ["name", "ordinal", "compareTo", "getDeclaringClass", "desc
 const PACKAGE_ROOTS = new Set(["java", "javax", "jdk", "sun", "com", "org", "net", "io"]);
 
 const named = (node: Node | null | undefined): Node[] => (node ? node.namedChildren.filter((c): c is Node => !!c) : []);
-const dirOf = (path: string): string => path.slice(0, Math.max(0, path.lastIndexOf("/")));
 const stemOf = (path: string): string => path.slice(path.lastIndexOf("/") + 1).replace(/\.java$/, "");
 
 /** A class body's own members and the simple names of its direct supertypes. */
@@ -148,14 +148,6 @@ function typeInfo(file: JavaFile, decl: Node): TypeInfo {
   return info;
 }
 
-/** The `.java` files directly in a directory. */
-function javaFiles(dir: string, { sim }: ScopeContext): string[] {
-  const prefix = dir ? `${dir}/` : "";
-  const out: string[] = [];
-  for (const path of sim.paths()) if (path.endsWith(".java") && path.startsWith(prefix) && !path.slice(prefix.length).includes("/") && sim.has(path)) out.push(path);
-  return out;
-}
-
 /**
  * The directories of a file's package: its own, and those of the other source roots that hold the
  * same package (Maven's `src/main/java/a/b` and `src/test/java/a/b` are one package `a.b`).
@@ -164,17 +156,26 @@ function packageDirs(doc: FileVersion, context: ScopeContext): string[] {
   const dir = dirOf(doc.path);
   const path = javaFile(doc).package.split(".").join("/");
   if (!path || !(dir === path || dir.endsWith(`/${path}`))) return [dir];
-  const dirs = new Set([dir]);
+  return [...new Set([dir, ...dirsOfPackage(path, context)])];
+}
+
+/** The directories holding `.java` files of the package at `path` (`a/b`), under any source root. */
+function dirsOfPackage(path: string, context: ScopeContext): Set<string> {
+  const dirs = new Set<string>();
   for (const p of context.sim.paths()) if (p.endsWith(".java") && (dirOf(p) === path || dirOf(p).endsWith(`/${path}`))) dirs.add(dirOf(p));
-  return [...dirs];
+  return dirs;
+}
+
+/** The types declared in some directories: their files' names, and the graph's types there. */
+function typesIn(dirs: ReadonlySet<string>, context: ScopeContext): Set<string> {
+  const names = new Set([...dirs].flatMap((dir) => filesIn(dir, ".java", context).map(stemOf)));
+  for (const s of context.graph.symbols) if (TYPE_KINDS.has(s.kind) && dirs.has(dirOf(s.file))) names.add(s.name);
+  return names;
 }
 
 /** The types of a file's package that other files declare: its directories' files, by their names and by the graph. */
 function packageTypes(doc: FileVersion, context: ScopeContext): Set<string> {
-  const dirs = new Set(packageDirs(doc, context));
-  const names = new Set([...dirs].flatMap((dir) => javaFiles(dir, context).map(stemOf)));
-  for (const s of context.graph.symbols) if (TYPE_KINDS.has(s.kind) && dirs.has(dirOf(s.file))) names.add(s.name);
-  return names;
+  return typesIn(new Set(packageDirs(doc, context)), context);
 }
 
 /**
@@ -314,9 +315,9 @@ function javaImportProblems(doc: FileVersion, start: number, end: number, contex
     const parts = qualified.split(".");
     const dirSuffix = parts.slice(0, -1).join("/");
     // The package's directory in the workspace, if it is there; a nested type's outer file counts.
-    const dirs = new Set([...context.sim.paths()].filter((p) => p.endsWith(".java") && (dirOf(p) === dirSuffix || dirOf(p).endsWith(`/${dirSuffix}`))).map(dirOf));
+    const dirs = dirsOfPackage(dirSuffix, context);
     if (dirs.size === 0) continue;
-    const types = [...dirs].flatMap((dir) => [...javaFiles(dir, context).map(stemOf), ...context.graph.symbols.filter((s) => TYPE_KINDS.has(s.kind) && dirOf(s.file) === dir).map((s) => s.name)]);
+    const types = [...typesIn(dirs, context)];
     if (types.includes(parts.at(-1)!)) continue;
     const suggestion = didYouMean(parts.at(-1)!, types);
     out.push({
