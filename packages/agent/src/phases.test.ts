@@ -9,6 +9,7 @@ import { GraphCache } from "@graphplan/graph";
 import { CATALOG, catalogPrompt, compactCatalogPrompt, planJsonSchema } from "@graphplan/catalog";
 import { explore } from "./explore.js";
 import { SHOP, bash, configWith, json, read } from "./fixtures/repo.js";
+import { patchCommandOutput } from "./submit.js";
 import { graphPhase } from "./graph.js";
 import { stepLoop } from "./step-loop.js";
 import { askForPlan, requestPlan } from "./plan.js";
@@ -193,8 +194,7 @@ describe("the step loop", () => {
   const answers = (state: { edited: boolean }) => (command: string): TestAnswer | undefined => {
     if (command.startsWith("sed")) return (state.edited = true), "";
     if (command.startsWith("echo COMPLETE")) return "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n";
-    if (command.includes("git add -A")) return state.edited ? PATCH : "";
-    if (command.includes("git apply --check")) return state.edited ? "" : { exitCode: 128, output: "error: No valid patches in input\n", timedOut: false };
+    if (command.includes("git add -A")) return state.edited ? patchCommandOutput(command, PATCH) : patchCommandOutput(command, "", { applies: false, output: "error: No valid patches in input\n" });
     return undefined;
   };
 

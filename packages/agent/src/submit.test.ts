@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { Sandbox } from "@graphplan/runtime";
 import { TestSandbox, testSandboxLayer } from "@graphplan/runtime/testing";
 import { git, shopRepo, status, tempDir } from "./fixtures/repo.js";
-import { applyCheckCommand, patchFormat, patchOfWorkTree, patchProblems } from "./submit.js";
+import { applyCheckCommand, patchCommandOutput, patchFormat, patchOfWorkTree, patchProblems } from "./submit.js";
 
 const patchOf = (repo: string) => Effect.runPromise(patchOfWorkTree(30_000).pipe(Effect.provide(Sandbox.layerLocal({ cwd: repo }))));
 
@@ -96,15 +96,22 @@ describe("the patch of the work tree", () => {
 
   it("a patch git refuses is not submitted, whatever its text looks like", async () => {
     const text = "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n";
-    const sandbox = new TestSandbox((command) =>
-      command.includes("git add -A") ? text : command.includes("git apply --check") ? { exitCode: 1, output: "error: x.py: does not exist in index\n", timedOut: false } : undefined,
-    );
+    // What the command prints when git refuses: the patch, the marker line with the check's status, git's error.
+    const sandbox = new TestSandbox((command) => patchCommandOutput(command, text, { applies: false, output: "error: x.py: does not exist in index\n" }));
     const result = await Effect.runPromise(patchOfWorkTree(1000).pipe(Effect.provide(testSandboxLayer(sandbox))));
     expect(result).toMatchObject({ ok: false, patch: text, checks: { diffHeader: true, fileMarkers: true, hunks: true, additions: true, applies: false } });
     expect(result.problems).toEqual(["`git apply --check` refuses the patch on a clean checkout of HEAD: error: x.py: does not exist in index"]);
-    // The check ran on the file the diff command wrote.
-    const base = /p='([^']+)'/.exec(sandbox.commands[0]!)![1];
-    expect(sandbox.commands[1]).toContain(`p='${base}'`);
+    // One command: the check runs on the file the diff wrote (one round trip in a container).
+    expect(sandbox.commands).toHaveLength(1);
+    expect(new Set(sandbox.commands[0]!.match(/^p='[^']+'$/gm))).toHaveLength(1);
+  });
+
+  it("the patch is git's diff byte for byte: the check's status line after it is cut off exactly", async () => {
+    const repo = shopRepo();
+    writeFileSync(join(repo, "README.md"), "# shop\n\nchanged\n");
+    const result = await patchOf(repo);
+    expect(result).toMatchObject({ ok: true, checks: { applies: true } });
+    expect(result.patch).toBe(git(repo, "-c", "core.quotepath=false", "diff", "--binary", "--no-color", "--no-ext-diff", "HEAD"));
   });
 });
 

@@ -8,7 +8,8 @@
  * model created are in it, binary files in a form `git apply` takes, and the repository's own index
  * is never touched. `git apply --check --cached` runs against another
  * temporary index read from HEAD, i.e. against a clean checkout, without writing anything. Both
- * run in the Sandbox, on the very same patch file.
+ * run in the Sandbox, on the very same patch file, as one command (`patchCommand`): in a container
+ * each command is a round trip to the engine.
  */
 import { randomBytes } from "node:crypto";
 import * as Effect from "effect/Effect";
@@ -77,22 +78,56 @@ export interface PatchResult {
   readonly problems: string[];
 }
 
-/** The work tree's patch, checked. */
+/**
+ * `diffCommand` then, when it succeeded, `applyCheckCommand` on its patch file, in one command: the
+ * patch, then a line `<marker> <the check's exit status>`, then the check's output. A failed diff
+ * exits with its status and prints git's error, without the marker.
+ */
+export function patchCommand(base: string, marker: string): string {
+  return [
+    diffCommand(base),
+    // In a subshell: the check ends with `exit`, and its output is printed after its status.
+    `c="$(exec 2>&1`,
+    applyCheckCommand(base),
+    `)"; s=$?`,
+    `printf '\\n%s %s\\n%s' ${quote(marker)} "$s" "$c"`,
+  ].join("\n");
+}
+
+/** The marker `patchCommand` prints before the check's status (its nonce is in the command). */
+const PATCH_MARKER = /GRAPHPLAN-APPLY-CHECK-[0-9a-f]{16}/;
+
+/**
+ * For a command table (`TestSandbox`): what `patchCommand` prints for `patch`, given the command it
+ * was asked to run (which holds the marker) — `undefined` for any other command. `applies: false`
+ * prints `checkOutput` as git's refusal.
+ */
+export function patchCommandOutput(command: string, patch: string, check: { readonly applies: boolean; readonly output?: string } = { applies: true }): string | undefined {
+  const marker = PATCH_MARKER.exec(command)?.[0];
+  if (marker === undefined || !command.includes("git add -A")) return undefined;
+  return `${patch}\n${marker} ${check.applies ? 0 : 1}\n${check.output ?? ""}`;
+}
+
+/** The work tree's patch, checked: one command in the Sandbox (see `patchCommand`). */
 export function patchOfWorkTree(timeoutMs: number): Effect.Effect<PatchResult, SandboxFailed, Sandbox> {
   return Effect.gen(function* () {
     const sandbox = yield* Sandbox;
-    const base = `/tmp/graphplan-patch-${randomBytes(8).toString("hex")}`;
-    const diff = yield* sandbox.exec(diffCommand(base), { timeoutMs });
-    // Always run: it also removes the patch file.
-    const check = yield* sandbox.exec(applyCheckCommand(base), { timeoutMs });
-    if (diff.exitCode !== 0) {
+    const nonce = randomBytes(8).toString("hex");
+    const marker = `GRAPHPLAN-APPLY-CHECK-${nonce}`; // PATCH_MARKER
+    const ran = yield* sandbox.exec(patchCommand(`/tmp/graphplan-patch-${nonce}`, marker), { timeoutMs });
+    const at = ran.output.lastIndexOf(`\n${marker} `);
+    if (ran.exitCode !== 0 || at < 0) {
       const checks = { diffHeader: false, fileMarkers: false, hunks: false, additions: false, deletions: false, applies: false };
-      const detail = diff.timedOut ? "it timed out" : `exit ${diff.exitCode}: ${diff.output.trim().slice(0, 2000)}`;
+      const detail = ran.timedOut ? "it timed out" : `exit ${ran.exitCode}: ${ran.output.trim().slice(0, 2000)}`;
       return { ok: false, patch: "", checks, problems: [`git could not produce the patch of the work tree (${detail})`] };
     }
-    const patch = diff.output;
-    const checks = { ...patchFormat(patch), applies: check.exitCode === 0 };
-    const problems = patchProblems(patch, checks, check.output);
+    const patch = ran.output.slice(0, at);
+    const trailer = ran.output.slice(at + marker.length + 2);
+    const newline = trailer.indexOf("\n");
+    const status = trailer.slice(0, newline < 0 ? undefined : newline);
+    const checkOutput = newline < 0 ? "" : trailer.slice(newline + 1);
+    const checks = { ...patchFormat(patch), applies: status === "0" };
+    const problems = patchProblems(patch, checks, checkOutput);
     return { ok: problems.length === 0, patch, checks, problems };
   });
 }
