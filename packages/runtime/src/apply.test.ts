@@ -8,6 +8,7 @@ import type { ApplyOptions } from "./apply.js";
 import { calls, fakeRunner } from "./fixtures/fake-runner.js";
 import { snapshot, tempDir } from "./fixtures/tmp.js";
 import { JournalSchema } from "./journal.js";
+import { WorkspaceIOError } from "./errors.js";
 import { Workspace } from "./workspace.js";
 
 const plan = planOf;
@@ -247,6 +248,33 @@ describe("applyPlan", () => {
     expect(snapshot(root)).toEqual(before);
     const result = await apply(root, [{ op: "set", params: { file: "a.py", text: "A\n" } }], { runPlan: sneaky });
     expect(result.ok && [result.written, result.created]).toEqual([["a.py", "other.py"], []]);
+  });
+
+  it("writes no journal to an ephemeral workspace (its files die with the process), and still rolls back a failed write", async () => {
+    const run = (steps: unknown, failOn?: string) =>
+      Effect.runPromise(
+        Effect.gen(function* () {
+          const memory = yield* Workspace;
+          const writes: string[] = [];
+          const ephemeral = {
+            ...memory,
+            ephemeral: true,
+            write: (path: string, text: string) => {
+              writes.push(path);
+              return path === failOn ? Effect.fail(new WorkspaceIOError({ operation: "write", path, detail: "no space left on device" })) : memory.write(path, text);
+            },
+          };
+          const result = yield* Effect.result(applyPlan(plan(steps), { runPlan: fakeRunner }).pipe(Effect.provideService(Workspace, ephemeral)));
+          return { result, writes, a: yield* memory.read("a.py"), b: yield* memory.read("b.py"), journal: yield* memory.exists(".graphplan") };
+        }).pipe(Effect.provide(Workspace.layerMemory({ "a.py": "a\n", "b.py": "b\n" }))),
+      );
+    const ok = await run([{ op: "set", params: { file: "a.py", text: "A\n" } }, { op: "set", params: { file: "b.py", text: "B\n" } }]);
+    expect(ok.writes).toEqual(["a.py", "b.py"]); // no journal.json among them
+    expect(ok).toMatchObject({ a: "A\n", b: "B\n", journal: false });
+    const failed = await run([{ op: "set", params: { file: "a.py", text: "A\n" } }, { op: "set", params: { file: "b.py", text: "B\n" } }], "b.py");
+    expect(failed.result._tag).toBe("Failure");
+    expect(failed.writes).toEqual(["a.py", "b.py"]);
+    expect(failed).toMatchObject({ a: "a\n", b: "b\n", journal: false }); // a.py written back
   });
 
   it("works over the in-memory workspace too", async () => {

@@ -8,7 +8,8 @@
  * 3. Commit: the journal (original bytes of every file about to change, which files are new) is written
  *    atomically; each changed file is written atomically; the journal is deleted. Deleting the journal
  *    is the commit point: a process killed before it is rolled back by `recover`, one killed after it
- *    has the complete result. A write failing in-process is rolled back at once.
+ *    has the complete result. A write failing in-process is rolled back at once. An `ephemeral`
+ *    workspace (its files die with the process) gets no journal: there is nothing to recover.
  */
 import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
@@ -265,7 +266,9 @@ function commit(
       }),
       dirs,
     };
-    yield* ws.write(journalPath, JSON.stringify(journal));
+    // Files that die with the process need no journal: a crash leaves nothing to recover.
+    const journaled = ws.ephemeral !== true;
+    if (journaled) yield* ws.write(journalPath, JSON.stringify(journal));
 
     const written: string[] = [];
     const rollback = (failedPath: string, cause: unknown) =>
@@ -278,6 +281,7 @@ function commit(
               else yield* ws.remove(path);
             }
             for (const dir of dirs) yield* ws.remove(dir);
+            if (!journaled) return;
             yield* ws.remove(journalPath);
             yield* ws.remove(journalDir); // only when empty
           }),
@@ -294,6 +298,7 @@ function commit(
       if (Result.isFailure(wrote)) return yield* rollback(path, wrote.failure);
       written.push(path);
     }
+    if (!journaled) return;
     // The commit point.
     const removed = yield* Effect.result(ws.remove(journalPath));
     if (Result.isFailure(removed)) return yield* rollback(journalPath, removed.failure);

@@ -41,6 +41,13 @@ export interface WorkspaceEntry {
 export interface WorkspaceShape {
   /** Where the workspace lives, for messages (a directory path, or e.g. `container:abc:/repo`). */
   readonly root: string;
+  /**
+   * The files do not outlive this process: they live only in a container that is removed when the
+   * process ends (an instance container, no bind mount). A crash then leaves nothing to recover, so
+   * such a workspace need not make its writes atomic and `applyPlan` writes no journal (a write that
+   * fails is still rolled back at once, in the process). Absent: the files are durable.
+   */
+  readonly ephemeral?: boolean;
   readonly readBytes: (path: string) => Effect.Effect<Uint8Array, PathOutsideWorkspace | FileNotFound | WorkspaceIOError>;
   /** The file as UTF-8 text (a byte-order mark is kept as U+FEFF so writing the text back is byte-identical). */
   readonly read: (

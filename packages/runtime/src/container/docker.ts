@@ -282,6 +282,7 @@ function containerShape(docker: Docker, endpoint: string, container: Docker.Cont
         },
         catch: failed("read"),
       }),
+    readStdout: (argv, options) => Effect.tryPromise({ try: () => execStdout(docker, container, argv, options?.workdir), catch: failed("read") }),
     commit: (image, options) => Effect.tryPromise({ try: () => commitAs(container, image, options), catch: failed("commit") }).pipe(Effect.asVoid),
   };
 }
@@ -307,8 +308,8 @@ export function tarOf(files: readonly ContainerFile[]): Readable {
 }
 
 /** Runs argv and returns its stdout as bytes; fails with its stderr when it exits non-zero. */
-async function execStdout(docker: Docker, container: Docker.Container, argv: readonly string[]): Promise<Uint8Array> {
-  const exec = await container.exec({ Cmd: [...argv], AttachStdout: true, AttachStderr: true, Tty: false });
+async function execStdout(docker: Docker, container: Docker.Container, argv: readonly string[], workdir?: string): Promise<Uint8Array> {
+  const exec = await container.exec({ Cmd: [...argv], AttachStdout: true, AttachStderr: true, Tty: false, ...(workdir === undefined ? {} : { WorkingDir: workdir }) });
   const stream = await exec.start({ hijack: true, stdin: false });
   const out: Buffer[] = [];
   const err: Buffer[] = [];

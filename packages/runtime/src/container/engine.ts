@@ -81,6 +81,8 @@ export interface ContainerShape {
   readonly readFile: (path: string) => Effect.Effect<Uint8Array, ContainerFailed>;
   /** A tar archive of just these files (paths relative to `dir`), in one exec. */
   readonly readFiles: (dir: string, paths: readonly string[]) => Effect.Effect<Uint8Array, ContainerFailed>;
+  /** Runs `argv` (no shell in between) and answers its standard output as bytes; fails with its standard error when it exits non-zero. */
+  readonly readStdout: (argv: readonly string[], options?: Pick<ContainerExecOptions, "workdir">) => Effect.Effect<Uint8Array, ContainerFailed>;
   /** Saves the container's file system as the image `image` (`name:tag`). */
   readonly commit: (image: string, options?: CommitOptions) => Effect.Effect<void, ContainerFailed>;
 }

@@ -10,7 +10,7 @@ import { containerSession, type ContainerSession } from "./workspace.js";
 
 const HOST = "unix:///tmp/podman.sock";
 
-const inSession = <A, E>(program: (session: ContainerSession) => Effect.Effect<A, E, Scope.Scope>) =>
+const inSession = <A, E>(program: (session: ContainerSession) => Effect.Effect<A, E, Scope.Scope>, options: { ephemeral?: boolean } = {}) =>
   Effect.runPromise(
     Effect.scoped(
       Effect.gen(function* () {
@@ -19,7 +19,7 @@ const inSession = <A, E>(program: (session: ContainerSession) => Effect.Effect<A
         yield* container.exec(
           "mkdir -p /testbed/pkg /testbed/.git /outside && cd /testbed && printf 'a = 1\\n' > pkg/mod.py && printf '#!/bin/sh\\necho hi\\n' > run.sh && chmod 755 run.sh && echo secret > /outside/key && ln -s /outside escape && ln -s pkg inside && echo x > .git/HEAD",
         );
-        return yield* program(containerSession(container, { root: "/testbed", env: { GREETING: "hello" } }));
+        return yield* program(containerSession(container, { root: "/testbed", env: { GREETING: "hello" }, ...options }));
       }),
     ).pipe(Effect.provide(ContainerEngine.layer({ host: HOST }))),
   );
@@ -41,6 +41,55 @@ describe("the container session (podman)", () => {
     expect(seen.root).toEqual(["escape:symlink", "inside:symlink", "pkg:directory", "run.sh:file"]); // .git left out
     expect(seen.after.output).toBe("755\nchanged\nb = 2\n.\n..\nfile.py\nhello\n");
     expect(seen.listed).toEqual(["file.py"]);
+  });
+
+  it("an ephemeral session writes each file in one copy, keeping its mode (also one a command changed), and says it is ephemeral", async () => {
+    const seen = await inSession(
+      ({ workspace, sandbox }) =>
+        Effect.gen(function* () {
+          yield* workspace.write("run.sh", "#!/bin/sh\necho changed\n");
+          yield* workspace.write("run.sh", "#!/bin/sh\necho twice\n"); // the mode is still known before a new listing
+          yield* sandbox.exec("chmod 600 pkg/mod.py");
+          yield* workspace.write("pkg/mod.py", "a = 2\n");
+          yield* workspace.write("new/file.py", "b = 2\n");
+          const after = yield* sandbox.exec("stat -c '%n %a' run.sh pkg/mod.py new/file.py && ./run.sh && cat pkg/mod.py new/file.py && ls -A pkg new");
+          return { after: after.output, ephemeral: workspace.ephemeral, read: yield* workspace.read("pkg/mod.py") };
+        }),
+      { ephemeral: true },
+    );
+    expect(seen.ephemeral).toBe(true);
+    expect(seen.read).toBe("a = 2\n");
+    // No temporary file left beside any target (the writes went straight to it).
+    expect(seen.after).toBe("run.sh 755\npkg/mod.py 600\nnew/file.py 644\ntwice\na = 2\nb = 2\nnew:\nfile.py\n\npkg:\nmod.py\n");
+  });
+
+  it("takes the first snapshot in one round trip to the engine, names with spaces and non-ASCII letters included", async () => {
+    const seen = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const engine = yield* ContainerEngine;
+          const container = yield* engine.start({ image: "graphplan-debian:test" });
+          yield* container.exec("mkdir -p '/testbed/a dir' && cd /testbed && printf 'x\\n' > 'a dir/my file.py' && printf 'y\\n' > café.py && mkdir .git && echo ref > .git/HEAD");
+          const calls: string[] = [];
+          const counted = {
+            ...container,
+            exec: (...a: Parameters<typeof container.exec>) => (calls.push("exec"), container.exec(...a)),
+            execArgv: (...a: Parameters<typeof container.execArgv>) => (calls.push("execArgv"), container.execArgv(...a)),
+            readFiles: (...a: Parameters<typeof container.readFiles>) => (calls.push("readFiles"), container.readFiles(...a)),
+            readStdout: (...a: Parameters<typeof container.readStdout>) => (calls.push("readStdout"), container.readStdout(...a)),
+            putFiles: (...a: Parameters<typeof container.putFiles>) => (calls.push("putFiles"), container.putFiles(...a)),
+          };
+          const { workspace } = containerSession(counted, { root: "/testbed" });
+          const spaced = yield* workspace.read("a dir/my file.py");
+          const accented = yield* workspace.read("café.py");
+          const root = (yield* workspace.list(".")).map((e) => e.name);
+          const leftovers = (yield* container.exec("ls /tmp | grep -c graphplan-listing; true")).output.trim();
+          return { spaced, accented, root, calls, leftovers };
+        }),
+      ).pipe(Effect.provide(ContainerEngine.layer({ host: HOST }))),
+    );
+    expect(seen).toMatchObject({ spaced: "x\n", accented: "y\n", root: ["a dir", "café.py"], leftovers: "0" });
+    expect(seen.calls).toEqual(["readStdout"]);
   });
 
   it("sees what the model's commands changed, and forgets what they removed", async () => {

@@ -3,12 +3,16 @@
  * SWE-bench image's /testbed), files are read and written through the engine — no bind mount — and
  * the model's commands run there, in the image's own environment.
  *
- * Reads come from a snapshot of the work tree (.git left out): the first read takes it with one `find`
- * (every path, size and mtime) and one `tar`; after a command ran — it may have changed any file — the
+ * Reads come from a snapshot of the work tree (.git left out): the first read takes it in one exec,
+ * a `find` (every path, size, mtime and mode) and a `tar` of every file; after a command ran — it may have changed any file — the
  * next read lists the tree again and reads only the files that are new or whose size or mtime changed
  * (the check git makes with core.checkStat=minimal). The workspace's own writes update it as they go. Writes are atomic: the bytes go to a temporary file next to
- * the target (tar through the engine), which `mv` renames over it, keeping the target's mode.
+ * the target (tar through the engine), which `mv` renames over it, keeping the target's mode. In an
+ * `ephemeral` session (the repository lives only in this container, which dies with the process)
+ * the bytes go straight to the target with its mode, in one copy: a crash leaves nothing to
+ * recover, and each command saved is a round trip to the engine.
  */
+import { randomUUID } from "node:crypto";
 import { posix } from "node:path";
 import * as Effect from "effect/Effect";
 import * as tar from "tar-stream";
@@ -21,7 +25,7 @@ import type { ContainerShape } from "./engine.js";
 
 interface Snapshot {
   readonly files: Map<string, Uint8Array>;
-  /** Size and modification time of each file when it was read (to see what a command changed). */
+  /** Size, modification time and permission bits (octal) of each file when it was read (to see what a command changed). */
   readonly meta: Map<string, string>;
   /** Directories (relative, "." for the root) → their entries' names and kinds. */
   readonly dirs: Map<string, Map<string, WorkspaceEntry["kind"]>>;
@@ -41,10 +45,23 @@ export interface ContainerSessionOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Default timeout of a command (default 120 s). */
   readonly timeoutMs?: number;
+  /**
+   * The repository lives only in this container, which is removed when the process ends (no bind
+   * mount): the workspace is `ephemeral` (see `WorkspaceShape`), and writes copy the bytes straight
+   * to the target. Default false: writes go through a temporary file and a rename.
+   */
+  readonly ephemeral?: boolean;
 }
 
-/** Every file (with size and mtime), directory and symlink under the root, .git left out: one `find`. */
-const LISTING = String.raw`find . -path ./.git -prune -o \( -type f -printf 'f\t%P\t%s %T@\0' \) -o \( -type d -printf 'd\t%P\0' \) -o \( -type l -printf 'l\t%P\t%l\0' \) -o -printf 'o\t%P\0'`;
+/** Every file (with size, mtime and permission bits), directory and symlink under the root, .git left out: one `find`. */
+const LISTING = String.raw`find . -path ./.git -prune -o \( -type f -printf 'f\t%P\t%s %T@ %m\0' \) -o \( -type d -printf 'd\t%P\0' \) -o \( -type l -printf 'l\t%P\t%l\0' \) -o -printf 'o\t%P\0'`;
+
+/**
+ * The first snapshot in one exec (each exec is a round trip to the engine): the listing written to
+ * a temporary file `$1`, which tar puts first in its archive, then every file the listing names,
+ * from the root `$2`.
+ */
+const FIRST_SNAPSHOT = `l="$1"; ${LISTING} >"$l" && find . -path ./.git -prune -o -type f -printf '%P\\0' >"$l.files" && tar -cf - -C / "\${l#/}" -C "$2" --null -T "$l.files"; s=$?; rm -f "$l" "$l.files"; exit $s`;
 
 interface Listing {
   readonly files: Map<string, string>;
@@ -128,10 +145,27 @@ export function containerSession(container: ContainerShape, options: ContainerSe
    * The snapshot, brought up to date after a command: one `find` lists every file with its size and
    * mtime, and only the files that are new or whose size or mtime changed are read again (one `tar`).
    */
+  const first = Effect.gen(function* () {
+    const listingFile = `/tmp/graphplan-listing-${randomUUID()}`;
+    const archive = yield* container.readStdout(["sh", "-c", FIRST_SNAPSHOT, "graphplan-snapshot", listingFile, root], { workdir: root });
+    const files = yield* Effect.promise(() => filesOfTar(archive));
+    const listingEntry = listingFile.slice(1);
+    const listing = files.get(listingEntry);
+    if (listing === undefined) return yield* Effect.fail({ message: `the snapshot of ${root} has no listing` });
+    files.delete(listingEntry);
+    const { snapshot: next } = fromListing(parseListing(Buffer.from(listing).toString("utf8")), undefined);
+    for (const [file, bytes] of files) next.files.set(file, bytes);
+    snapshot = next;
+    stale = false;
+    return next;
+  });
+
   const current = (operation: WorkspaceIOError["operation"], path: string): Effect.Effect<Snapshot, WorkspaceIOError> =>
     !stale && snapshot !== undefined
       ? Effect.succeed(snapshot)
-      : Effect.gen(function* () {
+      : snapshot === undefined
+        ? first.pipe(Effect.mapError(ioError(operation, path)))
+        : Effect.gen(function* () {
           const listed = yield* container.execArgv(["sh", "-c", LISTING], { workdir: root });
           if (listed.exitCode !== 0) return yield* Effect.fail({ message: `listing ${root} failed: ${listed.output.trim().slice(0, 500)}` });
           const { snapshot: next, missing } = fromListing(parseListing(listed.output), snapshot);
@@ -189,8 +223,10 @@ export function containerSession(container: ContainerShape, options: ContainerSe
       snap.meta.delete(rel);
     } else {
       snap.files.set(rel, bytes);
-      // Unknown until the next listing, which then reads it once more (its size and mtime are new).
-      snap.meta.delete(rel);
+      // Size and mtime unknown until the next listing, which then reads it once more (they are new);
+      // the mode stays known (a write keeps it).
+      const mode = snap.meta.get(rel)?.split(" ")[2] ?? "644";
+      snap.meta.set(rel, `? ? ${mode}`);
       snap.dirs.get(parent)!.set(posix.basename(rel), "file");
     }
   };
@@ -206,10 +242,21 @@ export function containerSession(container: ContainerShape, options: ContainerSe
       return bytes;
     });
 
+  /** The permission bits of a file as last listed (a new file: 0644, what a copy through the engine gives). */
+  const modeOf = (snap: Snapshot, rel: string): number => {
+    const mode = snap.meta.get(rel)?.split(" ")[2];
+    return mode === undefined ? 0o644 : Number.parseInt(mode, 8);
+  };
+
   const writeBytes: WorkspaceShape["writeBytes"] = (path, bytes) =>
     Effect.gen(function* () {
       const { rel, snap } = yield* locate(path, "write");
       const target = posix.join(root, rel);
+      if (options.ephemeral) {
+        yield* container.putFiles([{ path: target, content: bytes, mode: modeOf(snap, rel) }]).pipe(Effect.mapError(ioError("write", path)));
+        record(snap, rel, bytes);
+        return;
+      }
       const temp = `${target}${TEMP_MARKER}${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
       yield* container.putFiles([{ path: temp, content: bytes }]).pipe(Effect.mapError(ioError("write", path)));
       const moved = yield* container
@@ -221,6 +268,7 @@ export function containerSession(container: ContainerShape, options: ContainerSe
 
   const workspace: WorkspaceShape = {
     root: shown,
+    ...(options.ephemeral ? { ephemeral: true } : {}),
     readBytes,
     read: (path) => Effect.flatMap(readBytes(path), (bytes) => decodeText(path, bytes)),
     writeBytes,
