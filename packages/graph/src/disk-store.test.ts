@@ -169,6 +169,19 @@ describe("GraphCache with a DiskGraphStore", () => {
     expect(again.cache.lastParsed).toEqual([]);
   });
 
+  it("touches the disk not at all while a cold build runs: directories, serialisation and writes come after it returns", async () => {
+    const dir = join(tempDir(), "cold");
+    const store = new DiskGraphStore(dir);
+    await buildGraph(files.slice(0, 1), { cache: new GraphCache() }); // loads the grammars
+    const cache = new GraphCache({ store });
+    cache.build(files); // synchronous: the build itself
+    expect(() => statSync(dir)).toThrow(); // nothing made yet, not even the directory
+    expect(store.stats.writes).toBe(0);
+    await store.flush();
+    expect(entriesOf(dir)).toHaveLength(unique.length);
+    expect(store.stats).toMatchObject({ writes: unique.length + 1, writeFailures: 0 }); // copy.py's entry is written twice (same bytes)
+  });
+
   it("refreshes a hit entry's mtime only when it is older than refreshAfterMs", async () => {
     const dir = tempDir();
     const files: SourceFile[] = [{ path: "a.py", source: "def a():\n    return 1\n" }];

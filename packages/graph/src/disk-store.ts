@@ -3,7 +3,7 @@
  * process that opens the same directory. The only module of the package that touches the disk;
  * imported from `@graphplan/graph/disk`, so callers opt in.
  */
-import { mkdirSync, readdirSync, readFileSync, rename, statSync, unlink, unlinkSync, utimes, writeFile, type Stats } from "node:fs";
+import { mkdir, readdirSync, readFileSync, rename, statSync, unlink, unlinkSync, utimes, writeFile, type Stats } from "node:fs";
 import { homedir, platform } from "node:os";
 import { join } from "node:path";
 import { toStored, type FileGraph, type GraphStore, type StoredFileGraph } from "./graph.js";
@@ -49,10 +49,12 @@ const WRITES_IN_FLIGHT = 8;
  *
  * - Content-addressed: the key names the file's bytes, language, grammars and extractor version
  *   (`storeKey`), so an entry never goes stale; a changed file or extractor is a new key.
- * - Reads are synchronous (`GraphCache.build` is); writes and upkeep are not: `put` hands the
- *   entry to libuv's thread pool and returns, so a cold store costs the graph little more than
- *   no store. `flush()` waits for everything under way (call it before the process exits if the
- *   entries must be there; a write that never happens is only a miss for the next process).
+ * - Reads are synchronous (`GraphCache.build` is); writes and upkeep are not: `put` only queues
+ *   the entry (no file-system call, no serialisation) and returns, and the queue is drained once
+ *   the build has returned — directories made, entries serialised and written on libuv's thread
+ *   pool — so a cold store adds next to nothing to the build. `flush()` waits for everything under
+ *   way (call it before the process exits if the entries must be there; a write that never
+ *   happens is only a miss for the next process).
  * - Safe under concurrent writers (processes or threads): an entry is written to a temp file
  *   with a unique name and renamed into place, which is atomic, so a reader sees a whole entry
  *   or none; two writers of one key write the same bytes.
@@ -78,10 +80,13 @@ export class DiskGraphStore implements GraphStore {
    * runs after the synchronous build), so later builds in the process read what this one wrote.
    */
   #empty: boolean | undefined;
-  readonly #madeDirs = new Set<string>();
+  /** Sub-directories made (true) or being made (the callbacks waiting for them). */
+  readonly #dirs = new Map<string, true | (() => void)[]>();
+  /** A drain is scheduled for after the current synchronous work (the build). */
+  #drainScheduled = false;
   #pending = 0;
   #idle: (() => void)[] = [];
-  readonly #queue: { key: string; temp: string; path: string; graph: FileGraph }[] = [];
+  readonly #queue: { key: string; path: string; graph: FileGraph }[] = [];
   #inFlight = 0;
   #pruning = false;
   #pruneAgain = false;
@@ -150,23 +155,33 @@ export class DiskGraphStore implements GraphStore {
   }
 
   put(key: string, graph: FileGraph): void {
-    const path = this.#path(key);
-    const sub = join(this.dir, key.slice(0, 2));
-    const temp = `${path}.${process.pid}.${Date.now().toString(36)}.${(tempCounter++).toString(36)}.${Math.random().toString(36).slice(2, 8)}.tmp`;
-    try {
-      if (!this.#madeDirs.has(sub)) {
-        mkdirSync(sub, { recursive: true });
-        this.#madeDirs.add(sub);
-      }
-    } catch {
-      this.stats.writeFailures++;
-      return;
-    }
     this.#begin();
-    // Turned into its stored form and serialised when its write starts, mostly after the build
-    // returns: until then the queue holds the (frozen) graph the cache holds anyway.
-    this.#queue.push({ key, temp, path, graph });
-    this.#drain();
+    // Only queued: the directory, the stored form, its serialisation and the write all come after
+    // the build returns; until then the queue holds the (frozen) graph the cache holds anyway.
+    this.#queue.push({ key, path: this.#path(key), graph });
+    if (this.#drainScheduled) return;
+    this.#drainScheduled = true;
+    setImmediate(() => {
+      this.#drainScheduled = false;
+      this.#drain();
+    });
+  }
+
+  /** Calls `then` once the sub-directory `sub` exists (made once per process); `failed` if it cannot be made. */
+  #withDir(sub: string, then: () => void, failed: () => void): void {
+    const made = this.#dirs.get(sub);
+    if (made === true) return then();
+    if (made !== undefined) return void made.push(then);
+    const waiting = [then];
+    this.#dirs.set(sub, waiting);
+    mkdir(sub, { recursive: true }, (error) => {
+      if (error) {
+        this.#dirs.delete(sub);
+        return failed();
+      }
+      this.#dirs.set(sub, true);
+      for (const next of waiting) next();
+    });
   }
 
   /**
@@ -175,8 +190,8 @@ export class DiskGraphStore implements GraphStore {
    */
   #drain(): void {
     while (this.#inFlight < WRITES_IN_FLIGHT && this.#queue.length > 0) {
-      const { key, temp, path, graph } = this.#queue.shift()!;
-      const text = JSON.stringify(toStored(key, graph));
+      const { key, path, graph } = this.#queue.shift()!;
+      const temp = `${path}.${process.pid}.${Date.now().toString(36)}.${(tempCounter++).toString(36)}.${Math.random().toString(36).slice(2, 8)}.tmp`;
       this.#inFlight++;
       const finish = () => {
         this.#inFlight--;
@@ -187,16 +202,19 @@ export class DiskGraphStore implements GraphStore {
         this.stats.writeFailures++;
         unlink(temp, finish);
       };
-      writeFile(temp, text, (error) => {
-        if (error) return failed();
-        rename(temp, path, (renameError) => {
-          if (renameError) return failed();
-          this.stats.writes++;
-          this.#empty = false;
-          if (this.#estimate === undefined || (this.#estimate += Buffer.byteLength(text)) > this.maxBytes) this.#prune();
-          finish();
+      this.#withDir(join(this.dir, key.slice(0, 2)), () => {
+        const text = JSON.stringify(toStored(key, graph));
+        writeFile(temp, text, (error) => {
+          if (error) return failed();
+          rename(temp, path, (renameError) => {
+            if (renameError) return failed();
+            this.stats.writes++;
+            this.#empty = false;
+            if (this.#estimate === undefined || (this.#estimate += Buffer.byteLength(text)) > this.maxBytes) this.#prune();
+            finish();
+          });
         });
-      });
+      }, failed);
     }
   }
 
