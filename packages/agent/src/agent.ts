@@ -44,7 +44,7 @@ export function planAndExecute(session: Session, files: readonly string[]): Effe
     const { limits } = session.config;
     const plan_destination = session.planDestination;
     session.enter("graph", `explore named ${files.join(", ")}`);
-    const graph = yield* graphPhase(files, session.graphCache);
+    const graph = yield* graphPhase(files, session.graphCache, (effect) => session.graphing(effect));
     if (graph.kind === "fallback") return graph;
 
     session.enter("plan", `the graph has ${plural(graph.graph.symbols.length, "symbol")} and ${plural(graph.graph.imports.length, "import")}`);
@@ -125,7 +125,7 @@ function snapshot(input: AgentInput, session: Session, names: { model: string; s
     ...(end ?? { exitStatus: "Running", exitReason: "the run is going on", patch: "", autoSubmitted: false, retryable: false }),
     startedAt: session.startedAt,
     ...(end ? { finishedAt: new Date().toISOString() } : {}),
-    totals: { costUsd: session.costUsd, modelCalls: session.modelCalls, modelMs: Math.round(session.modelMs), commandMs: Math.round(session.commandMs) },
+    totals: { costUsd: session.costUsd, modelCalls: session.modelCalls, modelMs: Math.round(session.modelMs), commandMs: Math.round(session.commandMs), graphMs: Math.round(session.graphMs) },
   };
 }
 

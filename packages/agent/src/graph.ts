@@ -40,11 +40,15 @@ export function cachedGraph(files: ReadonlyMap<string, string>, cache: GraphCach
   });
 }
 
-export function graphPhase(paths: readonly string[], cache: GraphCache): Effect.Effect<GraphOutcome, never, Workspace> {
+/** Wraps the graph building of a phase (the session counts its time: `Session.graphing`). */
+export type GraphTimer = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>;
+const untimed: GraphTimer = (effect) => effect;
+
+export function graphPhase(paths: readonly string[], cache: GraphCache, timed: GraphTimer = untimed): Effect.Effect<GraphOutcome, never, Workspace> {
   return Effect.gen(function* () {
     const { files, errors } = yield* readFiles(paths);
     if (errors.length > 0) return { kind: "fallback", reason: `the graph could not be built: ${errors.join("; ")}` } as const;
-    const graph = yield* cachedGraph(files, cache);
+    const graph = yield* timed(cachedGraph(files, cache));
     if (graph.symbols.length === 0 && graph.imports.length === 0) {
       const detail = graph.errors.length ? ` (${graph.errors.join("; ")})` : "";
       return { kind: "fallback", reason: `the code graph of ${paths.join(", ")} is empty${detail}` } as const;

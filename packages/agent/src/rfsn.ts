@@ -188,7 +188,7 @@ function simulate(plan: Plan): Effect.Effect<FileChange[] | undefined, never, Wo
 function proposePatches(session: Session, task: string, request: PatchRequest, proposers: readonly Proposer[], state: LoopState): Effect.Effect<ModelCandidate[], LimitsExceeded | ModelError, Workspace> {
   return Effect.gen(function* () {
     if (request.file === null) return [];
-    const graph = yield* graphPhase([request.file], session.graphCache);
+    const graph = yield* graphPhase([request.file], session.graphCache, (effect) => session.graphing(effect));
     session.prompt("rfsn_patch", {
       task,
       file: request.file,

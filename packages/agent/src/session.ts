@@ -23,6 +23,8 @@ export class Session {
   /** Wall time spent waiting for the model and running the model's commands (the rest is the harness's). */
   modelMs = 0;
   commandMs = 0;
+  /** Of the rest, wall time spent building code graphs (GRAPH, and VERIFY's graphs of the files and the repository). */
+  graphMs = 0;
   /** The files EXPLORE settled on (null: it fell back). */
   files: string[] | null = null;
   /** Replies without a valid plan so far (limits.max_plan_attempts). */
@@ -48,6 +50,14 @@ export class Session {
     graphStore?: GraphStore,
   ) {
     this.graphCache = new GraphCache(graphStore ? { store: graphStore } : {});
+  }
+
+  /** Runs `effect`, counting its wall time as graph building (`graphMs`). */
+  graphing<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> {
+    return Effect.suspend(() => {
+      const started = performance.now();
+      return effect.pipe(Effect.ensuring(Effect.sync(() => void (this.graphMs += performance.now() - started))));
+    });
   }
 
   /** Enter `phase`, recording why. */

@@ -132,6 +132,8 @@ export const TrajectorySchema = z.object({
     /** Milliseconds waiting for the model, and running the model's commands. */
     modelMs: z.number().nonnegative().optional(),
     commandMs: z.number().nonnegative().optional(),
+    /** Of the rest (the harness's), milliseconds building code graphs: GRAPH, and VERIFY's graphs of the plan's files and of the repository (for importers). */
+    graphMs: z.number().nonnegative().optional(),
   }),
 });
 export type Trajectory = z.infer<typeof TrajectorySchema>;

@@ -27,9 +27,10 @@ export function verifyPhase(session: Session, plan: unknown, files: readonly str
     const planned = [...new Set(planFiles(plan))];
     const { files: texts } = yield* readFiles([...files, ...planned]);
     session.repoFiles ??= yield* listRepoFiles(session.config.limits.max_repo_files);
-    const found = yield* findImporters(session.repoFiles, planned, new Set(texts.keys()), session.graphCache);
+    const timed = <A, E, R>(effect: Effect.Effect<A, E, R>) => session.graphing(effect);
+    const found = yield* findImporters(session.repoFiles, planned, new Set(texts.keys()), session.graphCache, timed);
     for (const [path, text] of found.texts) texts.set(path, text);
-    const graph = yield* cachedGraph(texts, session.graphCache);
+    const graph = yield* timed(cachedGraph(texts, session.graphCache));
     // The verifier reads the plan through the one front door and gives it back typed when it passes: parsed once.
     const { result, plan: parsed } = yield* Effect.promise(() => verifyAndParse(plan, texts, graph));
     return { result, importers: found.scan, ...(parsed ? { plan: parsed } : {}) };

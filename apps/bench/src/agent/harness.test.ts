@@ -121,6 +121,10 @@ describe("bench agent", () => {
       patch_removed: 1,
     });
     expect(r.instances[0]!.cleanup_problems).toBeUndefined();
+    // The instance's time, split: the model, its commands, and the harness's parts (worktree up and down, graphs).
+    const { ms, model_ms, command_ms, setup_ms, teardown_ms, graph_ms } = r.instances[0]!;
+    for (const part of [model_ms, command_ms, setup_ms, teardown_ms, graph_ms]) expect(part).toEqual(expect.any(Number));
+    expect(model_ms! + command_ms! + setup_ms! + teardown_ms! + graph_ms!).toBeLessThanOrEqual(ms);
     expect(r.instances[1]!.error).toContain("0123456789abcdef0123456789abcdef01234567");
     expect(r.instances[2]!.error).toContain(join(fx.reposDir, "acme__nowhere"));
     expect(r.summary).toMatchObject({ instances: 3, submittedPatches: 1, modelCalls: 5, byStatus: { Submitted: 1, input_error: 2, Failed: 0 } });

@@ -219,6 +219,10 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
   const cleanup: string[] = [];
   return Effect.gen(function* () {
     const started = performance.now();
+    // When the environment was up, when the agent ended, and how long the replay model took to make
+    // (its work — compiling the reference patch — is the model's time, as a live model's reply is).
+    const marks = { ready: started, agentDone: started, replayMs: 0 };
+    let teardownMs = 0;
     const model = yield* LanguageModel;
     options.onPhase?.(id, "worktree", ctx.costSoFar);
     const agent = Effect.scoped(
@@ -226,6 +230,7 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
         const { layer: environment, config: instanceConfig } = ctx.pool
           ? { layer: yield* instanceEnvironment(ctx.pool, options.inImage!, id, config.command.timeout_seconds * 1000), config }
           : yield* hostEnvironment(ctx, repo, instance.base_commit, cleanup);
+        marks.ready = performance.now();
         const writer = trajectoryWriter(options.outDir);
         let phase = "";
         const onProgress = (t: Trajectory) => {
@@ -234,18 +239,29 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
           if (now !== phase) options.onPhase?.(id, (phase = now), ctx.costSoFar + t.totals.costUsd);
         };
         const replay = options.model.provider === "replay" ? yield* replayModel(instance, { reposDir: options.reposDir, repoMap: options.repoMap ?? {} }) : undefined;
+        marks.replayMs = replay ? performance.now() - marks.ready : 0;
         const t = yield* runAgent({ task: instance.problem_statement, instanceId: id, config: instanceConfig, configName }, { onProgress, graphStore: ctx.graphStore }).pipe(
           Effect.provide(environment),
           (run) => (replay ? Effect.provideService(run, LanguageModel, replay) : run),
           Effect.ensuring(Effect.sync(writer.close)),
         );
+        marks.agentDone = performance.now();
         ctx.costSoFar += t.totals.costUsd;
         return t;
       }),
     );
     const outcome = yield* agent.pipe(
+      Effect.tap(() => Effect.sync(() => void (teardownMs = performance.now() - marks.agentDone))),
       Effect.flatMap((t) => Effect.as(Effect.promise(() => writeOutputs(ctx, t, model.name)), t)),
-      Effect.map((t): AgentReportEntry => trajectoryEntry(t, repo, 0)),
+      Effect.map((t): AgentReportEntry => {
+        const entry = trajectoryEntry(t, repo, 0);
+        return {
+          ...entry,
+          ...(entry.model_ms === undefined ? {} : { model_ms: Math.round(entry.model_ms + marks.replayMs) }),
+          setup_ms: Math.round(marks.ready - started),
+          teardown_ms: Math.round(teardownMs),
+        };
+      }),
       Effect.catch((error): Effect.Effect<AgentReportEntry> => {
         const message = error.message;
         if (error._tag === "UnknownRepository") return Effect.succeed(blankEntry(id, "input_error", { repo, cause: "unknown_repository", error: message }));
@@ -303,7 +319,10 @@ export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBe
       if (pool) {
         yield* Effect.mapError(pool.check, (e) => invalid(e.message));
         yield* Effect.addFinalizer(() =>
-          pool.sweep.pipe(Effect.flatMap((removed) => (removed.length ? Effect.sync(() => options.onWarning?.(`warning: removed ${removed.length} container(s) of this run that outlived their instance: ${removed.join(", ")}`)) : Effect.void))),
+          pool.drain.pipe(
+            Effect.andThen(pool.sweep),
+            Effect.flatMap((removed) => (removed.length ? Effect.sync(() => options.onWarning?.(`warning: removed ${removed.length} container(s) of this run that outlived their instance: ${removed.join(", ")}`)) : Effect.void)),
+          ),
         );
       }
       else yield* Effect.mapError(sandboxLayer(options.sandbox, options.outDir, config), (e) => invalid(e.message));

@@ -36,6 +36,19 @@ describe("the engine pool", () => {
     expect(pool.slots.map((s) => s.busy)).toEqual([0, 0, 0]);
   });
 
+  it("runs removals in the background, survives the interruption of whoever started them, and drains them all", async () => {
+    const pool = poolOf([["tcp://a:2375", true, 1]]);
+    const removed: number[] = [];
+    const removal = (n: number, ms: number) => Effect.sleep(`${ms} millis`).pipe(Effect.andThen(Effect.sync(() => void removed.push(n))));
+    // The instance hands its removal over and ends at once, then is interrupted (Ctrl-C): the removal goes on.
+    await Effect.runPromise(Effect.scoped(Effect.addFinalizer(() => pool.background(removal(1, 150))).pipe(Effect.andThen(Effect.interrupt)))).catch(() => undefined);
+    await Effect.runPromise(pool.background(removal(2, 50)));
+    expect(removed).toEqual([]); // neither was waited for
+    await Effect.runPromise(pool.drain);
+    expect(removed).toEqual([2, 1]);
+    await Effect.runPromise(pool.drain); // nothing left to wait for
+  });
+
   it("fails naming the first engine's problem when none answers", async () => {
     const pool = poolOf([["tcp://x:2375", false, 1], ["tcp://y:2375", false, 1]]);
     const error = await Effect.runPromise(Effect.flip(pool.check));

@@ -9,8 +9,10 @@ import { randomUUID } from "node:crypto";
 import { ContainerEngine, containerSession, Sandbox, Workspace, type ContainerEngineShape, type ContainerSession } from "@graphplan/runtime";
 import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Fiber from "effect/Fiber";
 import * as Layer from "effect/Layer";
-import type * as Scope from "effect/Scope";
+import * as Scope from "effect/Scope";
 import { instanceImageName } from "../eval/spec.js";
 import type { EngineSlot } from "../options.js";
 
@@ -60,6 +62,8 @@ interface Slot {
 export class EnginePool {
   readonly slots: Slot[];
   readonly runId = randomUUID().slice(0, 8);
+  /** Containers being removed, off the instances' critical path; `drain` waits for them. */
+  readonly #removals = new Set<Fiber.Fiber<void>>();
 
   constructor(options: InImageOptions, defaultWorkers: number, make: (host: string | undefined) => ContainerEngineShape = (host) => ContainerEngine.make({ host })) {
     const engines = options.engines.length ? options.engines : [{ host: undefined, workers: defaultWorkers }];
@@ -99,6 +103,22 @@ export class EnginePool {
     return removed;
   });
 
+  /**
+   * Runs `removal` in the background, uninterruptibly: an instance does not wait for its container's
+   * removal (a quarter of a second on podman), as mini-swe-agent does not. The run waits for all of
+   * them (`drain`) before it ends, Ctrl-C included, and sweeps what is left after that.
+   */
+  background(removal: Effect.Effect<void>): Effect.Effect<void> {
+    return Effect.gen({ self: this }, function* () {
+      const fiber = yield* Effect.forkDetach(removal, { uninterruptible: true });
+      this.#removals.add(fiber);
+      fiber.addObserver(() => this.#removals.delete(fiber));
+    });
+  }
+
+  /** Waits for the removals under way (see `background`). */
+  readonly drain: Effect.Effect<void> = Effect.suspend(() => Effect.asVoid(Fiber.awaitAll([...this.#removals])));
+
   /** A slot on the least busy live engine, held for the scope. */
   acquire(): Effect.Effect<Slot, InImageUnavailable, Scope.Scope> {
     return Effect.acquireRelease(
@@ -132,10 +152,16 @@ export function instanceEnvironment(pool: EnginePool, options: InImageOptions, i
     if (info === undefined) {
       return yield* new InImageUnavailable({ detail: `the image ${image} is not in the engine at ${engine.endpoint}; build it with \`pnpm -s bench images build --instances ${instanceId}\`` });
     }
+    // The container lives in a scope of its own, closed (the container removed) in the background
+    // when the instance's scope closes: see EnginePool.background.
+    const containerScope = yield* Scope.make();
+    yield* Effect.addFinalizer(() => pool.background(Scope.close(containerScope, Exit.void)));
     const container = yield* engine
       .start({ image, name: `graphplan-agent.${instanceId.toLowerCase()}.${pool.runId}`, workdir: "/testbed", user: "root", labels: { [AGENT_RUN_LABEL]: pool.runId } })
-      .pipe(Effect.catch((e) => lost(e.message)));
-    const session: ContainerSession = containerSession(container, { root: "/testbed", env: COMMAND_ENV, timeoutMs });
+      .pipe(Scope.provide(containerScope), Effect.catch((e) => lost(e.message)));
+    // The repository lives only in this container, which dies with the process: an ephemeral workspace
+    // (no journal, each write one copy through the engine).
+    const session: ContainerSession = containerSession(container, { root: "/testbed", env: COMMAND_ENV, timeoutMs, ephemeral: true });
     return Layer.mergeAll(Layer.succeed(Sandbox, session.sandbox), Layer.succeed(Workspace, session.workspace));
   });
 }

@@ -45,9 +45,17 @@ export const AgentReportEntrySchema = z.object({
   patch_removed: z.number().int().nonnegative(),
   /** Wall time of the instance, worktree set-up and clean-up included. */
   ms: z.number().nonnegative(),
-  /** Of `ms`: waiting for the model, and running the model's commands; the rest is the harness's overhead. */
+  /**
+   * Of `ms`: waiting for the model (with `--provider replay`, also making the replay model: compiling the
+   * reference patch stands for the model's reply), and running the model's commands; the rest is the harness's overhead.
+   */
   model_ms: z.number().nonnegative().optional(),
   command_ms: z.number().nonnegative().optional(),
+  /** Of the harness's time: bringing the instance's environment up (worktree, or the container of its image), and down again (what the instance waited for of it). */
+  setup_ms: z.number().nonnegative().optional(),
+  teardown_ms: z.number().nonnegative().optional(),
+  /** Of the harness's time: building code graphs (GRAPH, and VERIFY's graphs of the plan's files and of the repository). */
+  graph_ms: z.number().nonnegative().optional(),
   /** What could not be cleaned up after the instance (should never happen). */
   cleanup_problems: z.array(z.string()).optional(),
   /** The entry comes from an earlier run's report (the instance was in preds.jsonl and not redone). */
@@ -120,6 +128,7 @@ export function trajectoryEntry(t: Trajectory, repo: string, ms: number): AgentR
     ...(t.retryable ? { retryable: true } : {}),
     ...(t.totals.modelMs === undefined ? {} : { model_ms: t.totals.modelMs }),
     ...(t.totals.commandMs === undefined ? {} : { command_ms: t.totals.commandMs }),
+    ...(t.totals.graphMs === undefined ? {} : { graph_ms: t.totals.graphMs }),
     ...(t.autoSubmitted ? { auto_submitted: true } : {}),
     model_calls: t.totals.modelCalls,
     cost_usd: t.totals.costUsd,
@@ -158,6 +167,11 @@ export interface AgentSummary {
   readonly totalMs: number;
   /** Median over the instances the agent ran of `ms − model_ms − command_ms` (null: none ran). */
   readonly overheadMedianMs: number | null;
+  /** The same without graph building (`− graph_ms`), and medians of its parts: environment up, down, graphs. */
+  readonly overheadBesideGraphMedianMs: number | null;
+  readonly setupMedianMs: number | null;
+  readonly teardownMedianMs: number | null;
+  readonly graphMedianMs: number | null;
 }
 
 export function summarizeAgent(entries: readonly AgentReportEntry[], totalMs: number): AgentSummary {
@@ -184,13 +198,31 @@ export function summarizeAgent(entries: readonly AgentReportEntry[], totalMs: nu
     const cause = e.cause ?? (e.retryable ? "retryable" : undefined);
     if (e.status !== "Submitted") (failures[cause ? `${e.status}: ${cause}` : e.status] ??= []).push(e.instance_id);
   }
-  const overheads = entries
-    .filter((e) => !e.resumed && e.model_ms !== undefined && e.command_ms !== undefined)
-    .map((e) => e.ms - e.model_ms! - e.command_ms!)
-    .sort((a, b) => a - b);
-  const overheadMedianMs = quantile(overheads, 0.5);
-  return { instances: entries.length, byStatus, submittedPatches, fellBack, planned, modelCalls, costUsd, resumed, retryable, failures, cleanupProblems, totalMs, overheadMedianMs };
+  const ran = entries.filter((e) => !e.resumed && e.model_ms !== undefined && e.command_ms !== undefined);
+  const median = (values: readonly number[]) => quantile([...values].sort((a, b) => a - b), 0.5);
+  const overhead = (e: AgentReportEntry) => e.ms - e.model_ms! - e.command_ms!;
+  return {
+    instances: entries.length,
+    byStatus,
+    submittedPatches,
+    fellBack,
+    planned,
+    modelCalls,
+    costUsd,
+    resumed,
+    retryable,
+    failures,
+    cleanupProblems,
+    totalMs,
+    overheadMedianMs: median(ran.map(overhead)),
+    overheadBesideGraphMedianMs: median(ran.map((e) => overhead(e) - (e.graph_ms ?? 0))),
+    setupMedianMs: median(ran.flatMap((e) => (e.setup_ms === undefined ? [] : [e.setup_ms]))),
+    teardownMedianMs: median(ran.flatMap((e) => (e.teardown_ms === undefined ? [] : [e.teardown_ms]))),
+    graphMedianMs: median(ran.flatMap((e) => (e.graph_ms === undefined ? [] : [e.graph_ms]))),
+  };
 }
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 /** The summary as the table the CLI prints. */
 export function formatAgentSummary(s: AgentSummary): string {
@@ -207,7 +239,13 @@ export function formatAgentSummary(s: AgentSummary): string {
     ...(s.retryable ? [["retryable (run again on resume)", String(s.retryable)] as const] : []),
     ...(s.cleanupProblems ? [["cleanup problems", String(s.cleanupProblems)] as const] : []),
     ["total time", `${(s.totalMs / 1000).toFixed(1)} s`],
-    ...(s.overheadMedianMs === null ? [] : [["harness overhead per instance, median", `${(s.overheadMedianMs / 1000).toFixed(2)} s (all but the model and its commands)`] as const]),
+    ...(s.overheadMedianMs === null ? [] : [["harness overhead per instance, median", `${seconds(s.overheadMedianMs)} (all but the model and its commands)`] as const]),
+    ...(s.overheadBesideGraphMedianMs === null
+      ? []
+      : [
+          ["  beside the graph, median", `${seconds(s.overheadBesideGraphMedianMs)} (without building code graphs)`] as const,
+          ["  of it: environment up / down / graphs", [s.setupMedianMs, s.teardownMedianMs, s.graphMedianMs].map((ms) => (ms === null ? "-" : seconds(ms))).join(" / ") + " (medians)"] as const,
+        ]),
   ];
   const out = [table(rows)];
   const failures = Object.entries(s.failures).sort((a, b) => b[1].length - a[1].length);
