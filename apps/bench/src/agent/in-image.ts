@@ -6,6 +6,7 @@
  * engines (`--docker-host URL[=N]`); an engine that stops answering is taken out of the rotation.
  */
 import { randomUUID } from "node:crypto";
+import { SUPPORTED_EXTENSIONS } from "@graphplan/graph";
 import { ContainerEngine, containerSession, Sandbox, Workspace, type ContainerEngineShape, type ContainerSession } from "@graphplan/runtime";
 import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
@@ -160,8 +161,9 @@ export function instanceEnvironment(pool: EnginePool, options: InImageOptions, i
       .start({ image, name: `graphplan-agent.${instanceId.toLowerCase()}.${pool.runId}`, workdir: "/testbed", user: "root", labels: { [AGENT_RUN_LABEL]: pool.runId } })
       .pipe(Scope.provide(containerScope), Effect.catch((e) => lost(e.message)));
     // The repository lives only in this container, which dies with the process: an ephemeral workspace
-    // (no journal, each write one copy through the engine).
-    const session: ContainerSession = containerSession(container, { root: "/testbed", env: COMMAND_ENV, timeoutMs, ephemeral: true });
+    // (no journal, each write one copy through the engine). Its snapshots read the source files the
+    // agent graphs at once, and any other file when it is used (django's tree: 42 MB, 18 MB of source).
+    const session: ContainerSession = containerSession(container, { root: "/testbed", env: COMMAND_ENV, timeoutMs, ephemeral: true, prefetch: SUPPORTED_EXTENSIONS });
     return Layer.mergeAll(Layer.succeed(Sandbox, session.sandbox), Layer.succeed(Workspace, session.workspace));
   });
 }

@@ -92,6 +92,43 @@ describe("the container session (podman)", () => {
     expect(seen.calls).toEqual(["readStdout"]);
   });
 
+  it("with prefetch, snapshots read only the files with those endings; any other is read on first use, and again after a command changed it", async () => {
+    const seen = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const engine = yield* ContainerEngine;
+          const container = yield* engine.start({ image: "graphplan-debian:test" });
+          yield* container.exec("mkdir -p /testbed/pkg && cd /testbed && printf 'a = 1\\n' > pkg/mod.py && printf 'B = 2\\n' > pkg/UPPER.PY && printf 'notes\\n' > notes.txt");
+          const calls: string[] = [];
+          const counted = {
+            ...container,
+            execArgv: (...a: Parameters<typeof container.execArgv>) => (calls.push("execArgv"), container.execArgv(...a)),
+            readFiles: (...a: Parameters<typeof container.readFiles>) => (calls.push(`readFiles ${a[1].join(",")}`), container.readFiles(...a)),
+            readStdout: (...a: Parameters<typeof container.readStdout>) => (calls.push("readStdout"), container.readStdout(...a)),
+          };
+          const { workspace, sandbox } = containerSession(counted, { root: "/testbed", prefetch: [".py"] });
+          const mod = yield* workspace.read("pkg/mod.py");
+          const upper = yield* workspace.read("pkg/UPPER.PY");
+          const exists = yield* workspace.exists("notes.txt");
+          const afterFirst = [...calls];
+          const notes = yield* workspace.read("notes.txt");
+          const notesAgain = yield* workspace.read("notes.txt");
+          const afterNotes = [...calls];
+          yield* sandbox.exec("printf 'changed\\n' > notes.txt && printf 'a = 3\\n' > pkg/mod.py");
+          const modChanged = yield* workspace.read("pkg/mod.py");
+          const afterCommand = [...calls];
+          const notesChanged = yield* workspace.read("notes.txt");
+          return { mod, upper, exists, notes, notesAgain, modChanged, notesChanged, afterFirst, afterNotes, afterCommand, calls };
+        }),
+      ).pipe(Effect.provide(ContainerEngine.layer({ host: HOST }))),
+    );
+    expect(seen).toMatchObject({ mod: "a = 1\n", upper: "B = 2\n", exists: true, notes: "notes\n", notesAgain: "notes\n", modChanged: "a = 3\n", notesChanged: "changed\n" });
+    expect(seen.afterFirst).toEqual(["readStdout"]); // .py and .PY in the first snapshot; notes.txt only listed
+    expect(seen.afterNotes).toEqual(["readStdout", "readFiles notes.txt"]); // read once, then kept
+    expect(seen.afterCommand).toEqual(["readStdout", "readFiles notes.txt", "execArgv", "readFiles pkg/mod.py"]); // the changed .py re-read at once
+    expect(seen.calls).toEqual([...seen.afterCommand, "readFiles notes.txt"]); // the changed .txt on its use
+  });
+
   it("sees what the model's commands changed, and forgets what they removed", async () => {
     const seen = await inSession(({ workspace, sandbox }) =>
       Effect.gen(function* () {
