@@ -168,6 +168,9 @@ const result = {
   cpuRuns: cpu,
   ratios: { coldOverToday: m.cold / m.today, storeWorkOverToday: m.storeWork / m.today, secondOverCold: m.second / m.cold, secondOverToday: m.second / m.today, sameOverCold: m.same / m.cold },
   cpuRatios: { coldOverToday: median(cpu.cold!) / median(cpu.today!), secondOverCold: median(cpu.second!) / median(cpu.cold!) },
+  // Each round's cold and today run back to back (alternating which goes first): the median of their
+  // ratios is not moved by the machine's load drifting between rounds, as the ratio of two medians is.
+  pairedColdOverToday: { wall: median(cold.map((c, i) => c / today[i]!)), cpu: median(cpu.cold!.map((c, i) => c / cpu.today![i]!)) },
   load: [loadBefore, loadAfter],
 };
 if (values.json) process.stdout.write(JSON.stringify(result, null, 2) + "\n");
@@ -177,6 +180,7 @@ else {
   console.log(`files: ${a.length} at A, ${b.length} at B, ${shared} of B's with the same text at A; store after A: ${entries} entries, ${(bytes / 1e6).toFixed(1)} MB`);
   console.log(`today (GraphCache, no store), A:      ${ms(m.today)}  [${today.map(ms).join(", ")}]`);
   console.log(`cold store, A (parse + write):        ${ms(m.cold)}  [${cold.map(ms).join(", ")}]  ratio to today ${result.ratios.coldOverToday.toFixed(3)}`);
+  console.log(`  paired with the today of its round (median of the ${repeat} ratios): ${result.pairedColdOverToday.wall.toFixed(3)} by wall time, ${result.pairedColdOverToday.cpu.toFixed(3)} by CPU time`);
   console.log(`  then its writes finishing (thread pool): ${ms(m.coldFlush)}  [${coldFlush.map(ms).join(", ")}]`);
   console.log(`  the store's own work on the build's thread (misses + hand-over, no parse): ${ms(m.storeWork)}  [${storeWork.map(ms).join(", ")}]  = ${(100 * result.ratios.storeWorkOverToday).toFixed(1)} % of today`);
   console.log(`second commit, B (${secondParsed} parsed):        ${ms(m.second)}  [${second.map(ms).join(", ")}]  ratio to cold ${result.ratios.secondOverCold.toFixed(3)} (target <= 0.10), to today ${result.ratios.secondOverToday.toFixed(3)}`);
