@@ -42,7 +42,8 @@ export function cachedGraph(files: ReadonlyMap<string, string>, cache: GraphCach
 
 /** Wraps the graph building of a phase (the session counts its time: `Session.graphing`). */
 export type GraphTimer = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>;
-const untimed: GraphTimer = (effect) => effect;
+/** No timing (tests, and callers without a session). */
+export const untimed: GraphTimer = (effect) => effect;
 
 export function graphPhase(paths: readonly string[], cache: GraphCache, timed: GraphTimer = untimed): Effect.Effect<GraphOutcome, never, Workspace> {
   return Effect.gen(function* () {

@@ -11,7 +11,7 @@ import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
 import { detectLanguage, loadGrammars, moduleMayDenote, type GraphCache, type LanguageId } from "@graphplan/graph";
 import { SKIPPED_DIRECTORIES, Workspace } from "@graphplan/runtime";
-import type { GraphTimer } from "./graph.js";
+import { untimed, type GraphTimer } from "./graph.js";
 
 /** The repository's supported source files, or why they are not used. */
 export type RepoFiles = { readonly kind: "ok"; readonly paths: readonly string[] } | { readonly kind: "skipped"; readonly reason: string };
@@ -75,7 +75,7 @@ export function findImporters(
   planFiles: readonly string[],
   known: ReadonlySet<string>,
   cache: GraphCache,
-  timed: GraphTimer = (effect) => effect,
+  timed: GraphTimer = untimed,
 ): Effect.Effect<{ scan: ImporterScan; texts: Map<string, string> }, never, Workspace> {
   return Effect.gen(function* () {
     const texts = new Map<string, string>();

@@ -219,10 +219,10 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
   const cleanup: string[] = [];
   return Effect.gen(function* () {
     const started = performance.now();
-    // When the environment was up, when the agent ended, and how long the replay model took to make
-    // (its work — compiling the reference patch — is the model's time, as a live model's reply is).
-    const marks = { ready: started, agentDone: started, replayMs: 0 };
-    let teardownMs = 0;
+    // When the environment was up, when the agent ended, how long the instance then waited for its
+    // environment to go, and how long the replay model took to make (its work — compiling the
+    // reference patch — is the model's time, as a live model's reply is).
+    const marks = { ready: started, agentDone: started, teardownMs: 0, replayMs: 0 };
     const model = yield* LanguageModel;
     options.onPhase?.(id, "worktree", ctx.costSoFar);
     const agent = Effect.scoped(
@@ -251,7 +251,7 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
       }),
     );
     const outcome = yield* agent.pipe(
-      Effect.tap(() => Effect.sync(() => void (teardownMs = performance.now() - marks.agentDone))),
+      Effect.tap(() => Effect.sync(() => void (marks.teardownMs = performance.now() - marks.agentDone))),
       Effect.flatMap((t) => Effect.as(Effect.promise(() => writeOutputs(ctx, t, model.name)), t)),
       Effect.map((t): AgentReportEntry => {
         const entry = trajectoryEntry(t, repo, 0);
@@ -259,7 +259,7 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
           ...entry,
           ...(entry.model_ms === undefined ? {} : { model_ms: Math.round(entry.model_ms + marks.replayMs) }),
           setup_ms: Math.round(marks.ready - started),
-          teardown_ms: Math.round(teardownMs),
+          teardown_ms: Math.round(marks.teardownMs),
         };
       }),
       Effect.catch((error): Effect.Effect<AgentReportEntry> => {

@@ -4,9 +4,10 @@
  * the model's commands run there, in the image's own environment.
  *
  * Reads come from a snapshot of the work tree (.git left out): the first read takes it in one exec,
- * a `find` (every path, size, mtime and mode) and a `tar` of every file; after a command ran — it may have changed any file — the
- * next read lists the tree again and reads only the files that are new or whose size or mtime changed
- * (the check git makes with core.checkStat=minimal). The workspace's own writes update it as they go. Writes are atomic: the bytes go to a temporary file next to
+ * a `find` (every path, size, mtime and mode) and a `tar` of every file (or, with `prefetch`, of the
+ * files with those endings: any other is read on its first use); after a command ran — it may have
+ * changed any file — the next read lists the tree again and reads only the files that are new or whose
+ * size, mtime or mode changed (the check git makes with core.checkStat=minimal). The workspace's own writes update it as they go. Writes are atomic: the bytes go to a temporary file next to
  * the target (tar through the engine), which `mv` renames over it, keeping the target's mode. In an
  * `ephemeral` session (the repository lives only in this container, which dies with the process)
  * the bytes go straight to the target with its mode, in one copy: a crash leaves nothing to
@@ -151,10 +152,6 @@ export function containerSession(container: ContainerShape, options: ContainerSe
   let stale = true;
 
   const ioError = (operation: WorkspaceIOError["operation"], path: string) => (error: { readonly message: string }) => new WorkspaceIOError({ operation, path, detail: error.message });
-  /**
-   * The snapshot, brought up to date after a command: one `find` lists every file with its size and
-   * mtime, and only the files that are new or whose size or mtime changed are read again (one `tar`).
-   */
   const endings = options.prefetch?.map((ending) => ending.toLowerCase());
   /** Whether the snapshots read the file at once (else on its first use). */
   const prefetched = (rel: string): boolean => endings === undefined || endings.some((ending) => rel.toLowerCase().endsWith(ending));
@@ -176,6 +173,11 @@ export function containerSession(container: ContainerShape, options: ContainerSe
     return next;
   });
 
+  /**
+   * The snapshot, brought up to date after a command: one `find` lists every file with its size,
+   * mtime and mode, and only the prefetched files that are new or whose listing changed are read
+   * again (one `tar`); the others are read when used.
+   */
   const current = (operation: WorkspaceIOError["operation"], path: string): Effect.Effect<Snapshot, WorkspaceIOError> =>
     !stale && snapshot !== undefined
       ? Effect.succeed(snapshot)
