@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
-import { costUsd, ModelConfigSchema, parseModelConfig } from "./config.js";
+import { costUsd, knownPrice, ModelConfigSchema, parseModelConfig } from "./config.js";
 import { LanguageModel } from "./model.js";
 
 const invalid = (input: unknown) => {
@@ -69,6 +69,36 @@ describe("costUsd", () => {
   it("prices input and output tokens per million, and is 0 without a price", () => {
     expect(costUsd({ inputPerMTok: 3, outputPerMTok: 15 }, { inputTokens: 2_000_000, outputTokens: 100_000 })).toBeCloseTo(7.5, 12);
     expect(costUsd(undefined, { inputTokens: 2_000_000, outputTokens: 100_000 })).toBe(0);
+  });
+});
+
+describe("knownPrice", () => {
+  const price = (id: string) => {
+    const p = knownPrice(id);
+    return p && [p.inputPerMTok, p.outputPerMTok];
+  };
+
+  it("prices each version of a family at its own list price, not its family's", () => {
+    expect(price("claude-opus-4-6")).toEqual([5, 25]); // Opus 4.6 at a third of Opus 4's price
+    expect(price("claude-opus-4-1")).toEqual([15, 75]);
+    expect(price("claude-opus-5-5")).toEqual([4, 20]);
+    expect(price("claude-opus-5")).toEqual([5, 25]);
+    expect(price("claude-sonnet-5")).toEqual([2, 10]);
+    expect(price("claude-sonnet-4-6")).toEqual([3, 15]);
+  });
+
+  it("reads snapshot suffixes and provider prefixes", () => {
+    expect(price("claude-sonnet-4-5-20250929")).toEqual([3, 15]);
+    expect(price("claude-opus-4-20250514")).toEqual([15, 75]);
+    expect(price("claude-3-7-sonnet-latest")).toEqual([3, 15]);
+    expect(price("gpt-4.1-2025-04-14")).toEqual([2, 8]);
+    expect(price("gpt-5-mini-2025-08-07")).toEqual([0.25, 2]);
+    expect(price("anthropic:Claude-Sonnet-5")).toEqual([2, 10]);
+    expect(price("openai/gpt-4o")).toEqual([2.5, 10]);
+  });
+
+  it("does not price a version it does not list by its family's price (the run warns instead)", () => {
+    for (const id of ["gpt-5.2-pro", "gpt-5.4", "gpt-5-codex", "claude-opus-4-7", "claude-fable-5-2", "claude-haiku-5-5", "claude-sonnet-4-5-thinking"]) expect(price(id)).toBeUndefined();
   });
 });
 

@@ -122,16 +122,37 @@ export function apiKeyMissing(config: ModelConfig): ModelConfigInvalid {
 
 /**
  * List prices (dollars per million tokens, input / output) of the models SWE-bench users run, by model
- * id prefix; the longest matching prefix wins. Cache discounts are not modelled, so costs are upper
- * bounds. A config's own `price` always wins; a model matching none of these costs $0 and callers warn.
+ * id, from the providers' own pages (Anthropic's model pages as of 2026-11; OpenAI's pricing page).
+ * An id matches its entry exactly or followed by a snapshot suffix (`claude-sonnet-4-5-20250929`,
+ * `gpt-4.1-2025-04-14`, `-latest`) — never a later version of the family: Claude Opus 4.6 costs a
+ * third of Opus 4.1, and GPT-5.2 Pro many times GPT-5, so a family's price would make `cost_limit`
+ * stop a run far too early or far too late. Cache discounts are not modelled, so costs are upper
+ * bounds. A config's own `price` always wins; an id with no entry costs $0 and callers warn (set
+ * `model.price`). Not listed, for want of a price on the provider's own pages here: claude-opus-4-7,
+ * claude-haiku-5-5 (priced by tier), claude-fable-5-2, claude-mythos-5-1/-5-2, and OpenAI's models
+ * after gpt-5 (gpt-5.1 … gpt-5.6).
  */
-export const KNOWN_PRICES: ReadonlyArray<readonly [prefix: string, price: ModelPrice]> = [
+export const KNOWN_PRICES: ReadonlyArray<readonly [id: string, price: ModelPrice]> = [
+  ["claude-fable-5-1", { inputPerMTok: 10, outputPerMTok: 50 }],
+  ["claude-fable-5", { inputPerMTok: 10, outputPerMTok: 50 }],
+  ["claude-mythos-5", { inputPerMTok: 10, outputPerMTok: 50 }],
+  ["claude-opus-5-5", { inputPerMTok: 4, outputPerMTok: 20 }],
+  ["claude-opus-5", { inputPerMTok: 5, outputPerMTok: 25 }],
+  ["claude-sonnet-5-5", { inputPerMTok: 2, outputPerMTok: 10 }],
+  ["claude-sonnet-5", { inputPerMTok: 2, outputPerMTok: 10 }],
+  ["claude-opus-4-8", { inputPerMTok: 5, outputPerMTok: 25 }],
+  ["claude-opus-4-6", { inputPerMTok: 5, outputPerMTok: 25 }],
   ["claude-opus-4-5", { inputPerMTok: 5, outputPerMTok: 25 }],
+  ["claude-opus-4-1", { inputPerMTok: 15, outputPerMTok: 75 }],
+  ["claude-opus-4-0", { inputPerMTok: 15, outputPerMTok: 75 }],
   ["claude-opus-4", { inputPerMTok: 15, outputPerMTok: 75 }],
+  ["claude-sonnet-4-6", { inputPerMTok: 3, outputPerMTok: 15 }],
+  ["claude-sonnet-4-5", { inputPerMTok: 3, outputPerMTok: 15 }],
+  ["claude-sonnet-4-0", { inputPerMTok: 3, outputPerMTok: 15 }],
   ["claude-sonnet-4", { inputPerMTok: 3, outputPerMTok: 15 }],
   ["claude-3-7-sonnet", { inputPerMTok: 3, outputPerMTok: 15 }],
   ["claude-3-5-sonnet", { inputPerMTok: 3, outputPerMTok: 15 }],
-  ["claude-haiku-4", { inputPerMTok: 1, outputPerMTok: 5 }],
+  ["claude-haiku-4-5", { inputPerMTok: 1, outputPerMTok: 5 }],
   ["claude-3-5-haiku", { inputPerMTok: 0.8, outputPerMTok: 4 }],
   ["claude-3-haiku", { inputPerMTok: 0.25, outputPerMTok: 1.25 }],
   ["gpt-5-nano", { inputPerMTok: 0.05, outputPerMTok: 0.4 }],
@@ -147,12 +168,14 @@ export const KNOWN_PRICES: ReadonlyArray<readonly [prefix: string, price: ModelP
   ["o3", { inputPerMTok: 2, outputPerMTok: 8 }],
 ];
 
-/** The list price of a model id (`claude-sonnet-4-5-20250929` → claude-sonnet-4's), or undefined. */
+const PRICE_BY_ID: ReadonlyMap<string, ModelPrice> = new Map(KNOWN_PRICES);
+/** A snapshot of a model id: a date (`-20250929`, `-2025-04-14`) or `-latest`. */
+const SNAPSHOT = /-(?:\d{8}|\d{4}-\d{2}-\d{2}|latest)$/;
+
+/** The list price of a model id (`claude-sonnet-4-5-20250929` → claude-sonnet-4-5's; `anthropic:` / `openai/` prefixes ignored), or undefined. */
 export function knownPrice(model: string): ModelPrice | undefined {
   const id = model.toLowerCase().replace(/^(anthropic|openai)[/:]/, "");
-  let best: readonly [string, ModelPrice] | undefined;
-  for (const entry of KNOWN_PRICES) if (id.startsWith(entry[0]) && (best === undefined || entry[0].length > best[0].length)) best = entry;
-  return best?.[1];
+  return PRICE_BY_ID.get(id) ?? PRICE_BY_ID.get(id.replace(SNAPSHOT, ""));
 }
 
 /** The price a config's replies are charged at: its own, else the list price of its model, else none. */

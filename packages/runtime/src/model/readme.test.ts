@@ -34,7 +34,7 @@ it("runs the README's language model example, with the key from ANTHROPIC_API_KE
         { role: "user", content: "Name a prime number." },
       ]);
     });
-    const layer = LanguageModel.layer({ provider: "anthropic", model: "claude-sonnet-4-5" }); // key from ANTHROPIC_API_KEY
+    const layer = LanguageModel.layer({ provider: "anthropic", model: "claude-sonnet-5" }); // key from ANTHROPIC_API_KEY
     const reply = await Effect.runPromise(program.pipe(Effect.provide(layer)));
     // --- end ---
     expect(reply.content).toBe("7");
