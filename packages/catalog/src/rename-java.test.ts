@@ -16,8 +16,8 @@ import { executeStep } from "./index.js";
 
 beforeAll(() => loadGrammars(["java"]));
 
-const rename = (source: string, name: string, newName: string, scope?: string): string =>
-  executeStep({ op: "rename_identifier", params: { file: "Main.java", name, new_name: newName, ...(scope ? { scope: { kind: "method", name: scope, file: "Main.java" } } : {}) } }, { "Main.java": source }).files.get("Main.java")!;
+const rename = (source: string, name: string, newName: string, scope?: string | { kind: string; name: string }): string =>
+  executeStep({ op: "rename_identifier", params: { file: "Main.java", name, new_name: newName, ...(scope ? { scope: typeof scope === "string" ? { kind: "method", name: scope, file: "Main.java" } : { ...scope, file: "Main.java" } } : {}) } }, { "Main.java": source }).files.get("Main.java")!;
 
 const MAIN = `import java.util.List;
 
@@ -70,7 +70,7 @@ describe("rename_identifier on Java", () => {
     ["a local of the same method", "acc", "xs", "sum", /xs is already a local of method sum/],
     ["a local declared inside its scope", "acc", "i", "sum", /i is declared as a local in a block, inside the scope of acc/],
     ["a field used unqualified in its scope", "acc", "total", "sum", /the total used here \(a field or another class's member\) would be shadowed by the renamed acc/],
-    ["a field", "total", "limit", undefined, /total is not a local in the file/],
+    ["a type", "Main", "App", undefined, /Main is a type \(rename_identifier renames Java locals and private fields and methods; types and non-private members are refused, since other files may use them\)/],
   ])("refuses to rename onto %s", (_name, name, newName, scope, message) => {
     expect(() => rename(MAIN, name, newName, scope)).toThrow(message);
   });
@@ -104,3 +104,102 @@ function enclosingMethod(node: Node): string | undefined {
   for (let n: Node | null = node; n; n = n.parent) if (n.type === "method_declaration" || n.type === "constructor_declaration") return n.childForFieldName("name")?.text;
   return undefined;
 }
+
+const POINT = `import java.util.function.IntSupplier;
+
+public class Point {
+    private int x;
+    private final int y;
+
+    Point(int x, int y) {
+        this.x = x;
+        this.y = y;
+    }
+
+    private int norm() {
+        return x * x + y * y;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof Point)) return false;
+        Point that = (Point) o;
+        return that.x == x && this.y == that.y;
+    }
+
+    int sum() {
+        IntSupplier s = this::norm;
+        Runnable r = () -> x++;
+        r.run();
+        return norm() + this.norm() + s.getAsInt();
+    }
+
+    class Shifted {
+        int shifted() { return x + 1 + Point.this.y; }
+    }
+}
+`;
+const POINT_CLASS = { kind: "class", name: "Point" };
+
+describe("rename_identifier on a Java private field or method", () => {
+  test("a private field: its declaration, unqualified uses, this.x, a local of the class's type (that.x), an inner class and a lambda", () => {
+    const out = rename(POINT, "x", "left", POINT_CLASS);
+    expect(out).toBe(
+      POINT.replace("private int x;", "private int left;")
+        .replace("this.x = x;", "this.left = x;")
+        .replace("return x * x + y * y;", "return left * left + y * y;")
+        .replace("return that.x == x &&", "return that.left == left &&")
+        .replace("() -> x++;", "() -> left++;")
+        .replace("return x + 1 + Point.this.y;", "return left + 1 + Point.this.y;"),
+    );
+    expect(javacParse([out])).toEqual([null]);
+    expect(rename(out, "left", "x", POINT_CLASS)).toBe(POINT);
+  });
+
+  test("a private field named by no local needs no scope; C.this.y and that.y are renamed", () => {
+    const out = rename(POINT, "y", "top", POINT_CLASS);
+    expect(out).toBe(
+      POINT.replace("private final int y;", "private final int top;")
+        .replace("this.y = y;", "this.top = y;")
+        .replace("return x * x + y * y;", "return x * x + top * top;")
+        .replace("this.y == that.y;", "this.top == that.top;")
+        .replace("Point.this.y;", "Point.this.top;"),
+    );
+  });
+
+  test("a name that is a local where the request points stays a local rename (the constructor's parameter x)", () => {
+    expect(rename(POINT, "x", "x0")).toContain("Point(int x0, int y) {\n        this.x = x0;");
+  });
+
+  test("a private method: its declaration, unqualified calls, this.norm() and the method reference this::norm", () => {
+    const expected = POINT.replace("private int norm() {", "private int length() {")
+      .replace("this::norm;", "this::length;")
+      .replace("return norm() + this.norm() +", "return length() + this.length() +");
+    expect(rename(POINT, "norm", "length")).toBe(expected);
+    expect(rename(POINT, "norm", "length", "norm")).toBe(expected);
+    expect(rename(expected, "length", "norm")).toBe(POINT);
+  });
+
+  test("a private static method called as C.m() and referenced as C::m", () => {
+    const source = "class C {\n    private static int one() { return 1; }\n    int f() {\n        java.util.function.IntSupplier s = C::one;\n        return C.one() + s.getAsInt();\n    }\n}\n";
+    expect(rename(source, "one", "unit")).toBe(source.replaceAll("one", "unit"));
+  });
+
+  test.each([
+    ["a public field", "class A {\n    public int count;\n    int f() { return count; }\n}\n", "count", "n", /count is not private: other classes and files may use it .*; rename it by hand with its users \(line 2\)/],
+    ["an overloaded private method", "class A {\n    private int f(int a) { return a; }\n    private int f(String s) { return 0; }\n    int g() { return f(1); }\n}\n", "f", "h", /f is overloaded \(2 methods, lines 2, 3\): which one a call resolves to could change; rename them by hand \(line 3\)/],
+    ["a field of an object of unknown type", "class A {\n    private int n;\n    A next() { return this; }\n    int f() { return next().n + n; }\n}\n", "n", "m", /`next\(\)\.n` may not name this field: the type of next\(\) is not known without a type checker; rename that use by hand \(line 4\)/],
+    ["a field of a local of another type", "class A {\n    private int n;\n    int f(B b) { return b.n + n; }\n}\nclass B { int n; }\n", "n", "m", /2 classes of the file declare a member n/],
+    ["a method of a local of another type", "class A {\n    private int n() { return 1; }\n    int f(Object o) { return o.n() + n(); }\n}\n", "n", "m", /`o\.n\(…\)` may not name this method: o is declared as Object, not A; rename that use by hand \(line 3\)/],
+    ["a new name already a member", "class A {\n    private int n;\n    private int m() { return n; }\n}\n", "n", "m", /m is already declared as a method in the file \(line 3\)/],
+    ["a new name used unqualified in the class", "import static java.lang.Math.PI;\n\nclass A {\n    private double r = 1;\n    double area() { return PI * r * r; }\n}\n", "r", "PI", /PI is already used here, naming another \(maybe inherited\) member, which the renamed r could capture \(line 5\)/],
+    ["a new name that is a local where a use is", "class A {\n    private int n;\n    int f() {\n        int m = 2;\n        return n + m;\n    }\n}\n", "n", "m", /the local m declared at line 4 is in scope here and would capture this use of n; rename that local first or choose another name \(line 5\)/],
+    ["a new name that is a local where a call is", "class A {\n    private int one() { return 1; }\n    int f(int unit) { return one() + unit; }\n}\n", "one", "unit", /the local unit declared at line 3 is in scope here and would capture this use of one/],
+    ["a class with a supertype of another file", "class A extends java.util.ArrayList<String> {\n    private int n;\n    int f() { return n; }\n}\n", "n", "m", /the declaring class extends or implements java\.util\.ArrayList, declared in another file, which may have a member m/],
+    ["an unqualified use in an anonymous class", "class A {\n    private int n;\n    Runnable f() { return new Runnable() { public void run() { n++; } }; }\n}\n", "n", "m", /this use of n is inside a class that extends or implements Runnable, declared in another file, which may have a member n or m; write A\.this\.n or rename it by hand \(line 3\)/],
+    ["this.x in an inner class", "class A {\n    private int n;\n    class B { int f() { return this.n; } }\n}\n", "n", "m", /`this\.n` may not name this field: `this` there is an instance of another class/],
+    ["a method named like Object's", "class A {\n    private int n() { return 1; }\n}\n", "n", "hashCode", /hashCode is the name of a method every class inherits/],
+  ])("refuses %s", (_name, source, name, newName, message) => {
+    expect(() => rename(source, name, newName)).toThrow(message);
+  });
+});

@@ -4,7 +4,7 @@
  * The result is checked by resolving names again in the renamed text: no reference may change
  * the binding it resolves to.
  */
-import { withTree, type LanguageId, type Node, type Tree, TaggedError } from "@graphplan/graph";
+import { withTree, type LanguageId, type Node, type Tree } from "@graphplan/graph";
 import { applyEdits, mapOffset, type Edit } from "@graphplan/primitives";
 import {
   analyzeGo,
@@ -18,37 +18,16 @@ import {
   type GoBinding,
   type JavaBinding,
   type JavaScope,
+  type JavaScopeAnalysis,
   type JsBinding,
   type Occurrence,
   type Scope,
   type ScopeAnalysis,
 } from "@graphplan/scope";
+import { BindingNotFound, NameCollision } from "./rename-errors.js";
+import { JAVA_MEMBER_SCOPE, renameJavaMember } from "./rename-java-member.js";
 
-/** The new name is already bound where the renamed binding lives, or would capture / be captured. */
-export class NameCollision extends TaggedError("NameCollision") {
-  constructor(
-    readonly file: string,
-    readonly symbol: string,
-    readonly newName: string,
-    readonly line: number,
-    readonly detail: string,
-  ) {
-    super(`Cannot rename ${symbol} to ${newName} in ${file}: ${detail} (line ${line}). Choose another name.`);
-  }
-}
-
-/** The name to rename is not bound where the step says (or is bound in several scopes and no scope was given). */
-export class BindingNotFound extends TaggedError("BindingNotFound") {
-  constructor(
-    readonly file: string,
-    readonly symbol: string,
-    readonly detail: string,
-    /** Where the name is bound: "function f (line 3)", ... */
-    readonly candidates: readonly string[],
-  ) {
-    super(`${symbol} in ${file}: ${detail}.${candidates.length ? ` It is bound in: ${candidates.join("; ")}. Pass "scope" (a locator of that function or class) to choose.` : ""}`);
-  }
-}
+export { BindingNotFound, NameCollision } from "./rename-errors.js";
 
 export interface RenameRequest {
   readonly file: string;
@@ -344,7 +323,7 @@ const JAVA: LexicalRules<JavaBinding> = {
   analyze: analyzeJava,
   functions: new Set(["method_declaration", "constructor_declaration", "compact_constructor_declaration", "lambda_expression"]),
   label: (b) => javaScopeLabel(b.scope),
-  notFound: (name, inFunction) => `${name} is not a local ${inFunction ? "of that method" : "in the file"} (Java fields, methods and types are not renamed by rename_identifier)`,
+  notFound: (name, inFunction) => `${name} is not a local ${inFunction ? "of that method" : "in the file"} (${JAVA_MEMBER_SCOPE})`,
   inner: "scope",
   outside: (name) => `the field or member ${name}`,
   shadowed: (b) => (b ? "another local" : "a field or another class's member"),
@@ -353,15 +332,17 @@ const JAVA: LexicalRules<JavaBinding> = {
 /**
  * The edits of a scope-aware rename of a local name in one Java file (a parameter, a local
  * variable, a loop, catch, resource or pattern variable): its declaration and exactly the
- * identifiers that resolve to it. Fields are refused (other classes and files use them). A new name
- * that is a local where the renamed one is in scope is refused (Java forbids a local to shadow
- * another), and the result is checked by resolving both names again: an unqualified use of a field
- * named like the new name would be shadowed.
+ * identifiers that resolve to it. A name that is no local there is a member: a private field or
+ * method is renamed by {@link renameJavaMember}; types and other members are refused (other files
+ * may use them). A new name that is a local where the renamed one is in scope is refused (Java
+ * forbids a local to shadow another), and the result is checked by resolving both names again: an
+ * unqualified use of a field named like the new name would be shadowed.
  */
 export function renameJava(source: string, tree: Tree, request: RenameRequest): Edit[] {
   const { name, newName, file } = request;
   if (name === newName) return [];
   const analysis = analyzeJava(tree);
+  if (!isJavaLocal(analysis, request)) return renameJavaMember(source, tree, analysis, request);
   const binding = lexicalBinding(analysis, JAVA, request);
   // Java forbids a local to shadow a local: the new name may be a local neither around the renamed one nor inside its scope.
   for (let s: JavaScope | undefined = binding.scope; s && s.kind !== "class"; s = s.parent) {
@@ -374,6 +355,20 @@ export function renameJava(source: string, tree: Tree, request: RenameRequest): 
   const renames = analysis.occurrences.filter((o) => o.binding === binding).map((o) => plainEdit(o.node, newName));
   verifyLexical(source, analysis, JAVA, renames, binding, request);
   return renames.map((r) => r.edit);
+}
+
+/**
+ * Whether a Java request names a local: one declared anywhere in the file, or with a `scope`
+ * locator in the method or lambda around it. Otherwise it names a member (a class locator, or a
+ * method locator of the renamed method itself, names a member: members are class-level).
+ */
+function isJavaLocal(analysis: JavaScopeAnalysis, request: RenameRequest): boolean {
+  const locals = analysis.scopes.flatMap((s) => (s.bindings.has(request.name) ? [s.bindings.get(request.name)!] : []));
+  if (!request.scopeNode) return locals.length > 0;
+  let fn: Node | null = request.scopeNode;
+  while (fn && !JAVA.functions.has(fn.type)) fn = fn.parent;
+  const scopeNode = fn;
+  return !!scopeNode && locals.some((b) => within(scopeNode, b.scope.node));
 }
 
 // ------------------------------------------------------------------------------------------------
