@@ -203,3 +203,99 @@ describe("rename_identifier on a Java private field or method", () => {
     expect(() => rename(source, name, newName)).toThrow(message);
   });
 });
+
+const MEMBERS = `import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntFunction;
+import java.util.function.IntUnaryOperator;
+
+public class Main {
+    private int count;
+    private final List<String> log = new ArrayList<>();
+    private static int created = 0;
+
+    Main(int count) {
+        this.count = count;
+        created++;
+    }
+
+    private int twice(int v) {
+        return v * 2;
+    }
+
+    private static String label(int v) {
+        return "#" + v;
+    }
+
+    private void note(String s) {
+        log.add(s);
+    }
+
+    int run() {
+        IntUnaryOperator op = this::twice;
+        int total = 0;
+        for (int i = 0; i < count; i++) {
+            total += op.applyAsInt(i) + twice(1);
+            note(Main.label(i));
+        }
+        Runnable bump = () -> count += 10;
+        bump.run();
+        Main other = new Main(2);
+        other.count = count - 1;
+        this.note("other " + other.count);
+        return total + other.count + this.count;
+    }
+
+    boolean same(Object o) {
+        if (!(o instanceof Main)) return false;
+        Main that = (Main) o;
+        return that.count == count && that.log.size() >= 0;
+    }
+
+    class Reporter {
+        String report() {
+            StringBuilder sb = new StringBuilder();
+            for (String s : log) sb.append(s).append(',');
+            return sb + " count=" + count + " created=" + Main.created + " " + label(Main.this.count) + " " + Main.this.twice(count);
+        }
+    }
+
+    public static void main(String[] args) {
+        Main m = new Main(3);
+        System.out.println(m.run());
+        System.out.println(m.new Reporter().report());
+        System.out.println(m.same(new Main(13)));
+        IntFunction<String> f = Main::label;
+        System.out.println(f.apply(created));
+    }
+}
+`;
+
+describe("rename_identifier on Java private members, judged by the JDK", () => {
+  const dir = mkdtempSync(join(tmpdir(), "rename-java-members-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const output = (source: string): string => {
+    writeFileSync(join(dir, "Main.java"), source);
+    const java = process.env["JAVA_HOME"] ? join(process.env["JAVA_HOME"], "bin", "java") : "java";
+    return execFileSync(java, ["Main.java"], { cwd: dir, encoding: "utf8" });
+  };
+
+  test("every private field and method renamed gives the same output, and renaming back the same bytes", () => {
+    const before = output(MEMBERS);
+    expect(before).toBe("37\n#0,#1,#2,other 12, count=13 created=2 #13 26\ntrue\n#3\n");
+    const members = withTree(MEMBERS, "java", (tree) =>
+      tree.rootNode
+        .descendantsOfType(["field_declaration", "method_declaration"])
+        .filter((d) => d?.namedChildren.some((c) => c?.type === "modifiers" && c.text.split(/\s+/).includes("private")))
+        .map((d) => (d!.type === "method_declaration" ? d!.childForFieldName("name")! : d!.childForFieldName("declarator")!.childForFieldName("name")!).text),
+    );
+    expect(members.sort()).toEqual(["count", "created", "label", "log", "note", "twice"]);
+    for (const name of members) {
+      // The class as scope: `count` is also the constructor's parameter.
+      const renamed = rename(MEMBERS, name, `${name}Renamed`, { kind: "class", name: "Main" });
+      expect(renamed, name).not.toBe(MEMBERS);
+      expect(output(renamed), name).toBe(before);
+      expect(rename(renamed, `${name}Renamed`, name, { kind: "class", name: "Main" })).toBe(MEMBERS);
+    }
+  }, 180_000);
+});
