@@ -1,8 +1,8 @@
 /**
- * rename_identifier on Java: a local name of a method, constructor or lambda. Exact results, the
- * refusals Java's rules call for, and an oracle: real programs run by the JDK (`java Main.java`)
- * before and after renaming every local in turn print the same, and renaming back gives the
- * original bytes.
+ * rename_identifier on Java: a local name of a method, constructor or lambda, and a private field or
+ * method. Exact results, the refusals Java's rules call for, and an oracle: real programs run by the
+ * JDK (`java Main.java`) before and after renaming every local, and every private member, in turn
+ * print the same, and renaming back gives the original bytes.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -167,8 +167,9 @@ describe("rename_identifier on a Java private field or method", () => {
     );
   });
 
-  test("a name that is a local where the request points stays a local rename (the constructor's parameter x)", () => {
-    expect(rename(POINT, "x", "x0")).toContain("Point(int x0, int y) {\n        this.x = x0;");
+  test("x with no scope is the constructor's parameter (a local, as before); with the class as scope, the private field", () => {
+    expect(rename(POINT, "x", "x0")).toContain("private int x;\n    private final int y;\n\n    Point(int x0, int y) {\n        this.x = x0;");
+    expect(rename(POINT, "x", "x0", POINT_CLASS)).toContain("private int x0;\n    private final int y;\n\n    Point(int x, int y) {\n        this.x0 = x;");
   });
 
   test("a private method: its declaration, unqualified calls, this.norm() and the method reference this::norm", () => {

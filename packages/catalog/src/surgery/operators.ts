@@ -22,7 +22,7 @@ export const renameIdentifier = defineOperator({
   tier: 1,
   useCase: "AST Surgery",
   description:
-    "Rename a binding and exactly the references that resolve to it (scope-aware; Python, JavaScript/TypeScript, names local to a Go function or a Java method): never strings, comments, other objects' attributes or a shadowing binding in an inner scope. Renaming a Python class member also renames self.<name> / cls.<name> in its methods. Fails if the new name is taken or would capture/shadow another name. One file.",
+    "Rename a binding and exactly the references that resolve to it (scope-aware; Python, JavaScript/TypeScript, names local to a Go function, Java locals and Java private fields and methods): never strings, comments, other objects' attributes or a shadowing binding in an inner scope. Renaming a Python class member also renames self.<name> / cls.<name> in its methods. A Java private field or method is renamed in its top-level class (this.x, C.x, C.this.x, this::m, C::m, and v.x for a local v declared with the class's type); other qualified uses, overloads and non-private members are refused; pass the class as scope when a local has the same name. Fails if the new name is taken or would capture/shadow another name. One file.",
   params: z.strictObject({
     file: p.string("The file (Python, JavaScript, TypeScript, Go or Java)"),
     name: p.identifier("The current name"),
