@@ -184,6 +184,8 @@ describe("rename_identifier on a Java private field or method", () => {
   test("a private static method called as C.m() and referenced as C::m", () => {
     const source = "class C {\n    private static int one() { return 1; }\n    int f() {\n        java.util.function.IntSupplier s = C::one;\n        return C.one() + s.getAsInt();\n    }\n}\n";
     expect(rename(source, "one", "unit")).toBe(source.replaceAll("one", "unit"));
+    const generic = "class C {\n    private static <T> T id(T t) { return t; }\n    java.util.function.UnaryOperator<String> f = C::<String>id;\n}\n";
+    expect(rename(generic, "id", "same")).toBe(generic.replace("T id(", "T same(").replace("::<String>id", "::<String>same"));
   });
 
   test.each([
@@ -199,6 +201,7 @@ describe("rename_identifier on a Java private field or method", () => {
     ["a class with a supertype of another file", "class A extends java.util.ArrayList<String> {\n    private int n;\n    int f() { return n; }\n}\n", "n", "m", /the declaring class extends or implements java\.util\.ArrayList, declared in another file, which may have a member m/],
     ["an unqualified use in an anonymous class", "class A {\n    private int n;\n    Runnable f() { return new Runnable() { public void run() { n++; } }; }\n}\n", "n", "m", /this use of n is inside a class that extends or implements Runnable, declared in another file, which may have a member n or m; write A\.this\.n or rename it by hand \(line 3\)/],
     ["this.x in an inner class", "class A {\n    private int n;\n    class B { int f() { return this.n; } }\n}\n", "n", "m", /`this\.n` may not name this field: `this` there is an instance of another class/],
+    ["a member of an enum constant's body qualified by the constant", "enum E {\n    A {\n        private int n = 1;\n        int f() { return A.n + n; }\n    };\n}\n", "n", "m", /`A\.n` may not name this field: the type of A is not known/],
     ["a method named like Object's", "class A {\n    private int n() { return 1; }\n}\n", "n", "hashCode", /hashCode is the name of a method every class inherits/],
   ])("refuses %s", (_name, source, name, newName, message) => {
     expect(() => rename(source, name, newName)).toThrow(message);

@@ -165,7 +165,7 @@ function usesOf(root: Node, analysis: JavaScopeAnalysis, name: string, place: Pl
     } else if (parent.type === "method_invocation" && parent.childForFieldName("name")?.id === id.id) {
       if (object) qualified(object, id, `${object.text}.${name}(…)`);
       else unqualified(id);
-    } else if (parent.type === "method_reference" && named(parent).at(-1)?.id === id.id && named(parent).length === 2) {
+    } else if (parent.type === "method_reference" && named(parent).at(-1)?.id === id.id && named(parent).length >= 2) {
       qualified(named(parent)[0]!, id, parent.text);
     }
   }
@@ -236,7 +236,8 @@ export function renameJavaMember(source: string, tree: Tree, analysis: JavaScope
   const refuse = (at: Node, detail: string): never => {
     throw new NameCollision(file, name, newName, line(at), detail);
   };
-  const className = owner.type === "object_creation_expression" ? undefined : owner.childForFieldName("name")?.text;
+  // An anonymous class, or the body of an enum constant, has no name to qualify with.
+  const className = owner.type === "object_creation_expression" || owner.type === "enum_constant" ? undefined : owner.childForFieldName("name")?.text;
   if (className && (types.get(className)?.length ?? 0) > 1) refuse(owner, `the file declares several classes named ${className}, so \`${className}.${name}\` is ambiguous; rename it by hand`);
   const unknown = unknownSupertype(owner, types);
   if (unknown) refuse(owner, `the declaring class extends or implements ${unknown}, declared in another file, which may have a member ${newName} that the renamed ${name} would hide or overload; rename it by hand`);
