@@ -188,6 +188,13 @@ describe("rename_identifier on a Java private field or method", () => {
     expect(rename(generic, "id", "same")).toBe(generic.replace("T id(", "T same(").replace("::<String>id", "::<String>same"));
   });
 
+  test("the restricted identifiers are names: a private method record is renamed, a field may be renamed to record; yield may not name a method", () => {
+    const source = "class A {\n    private int n;\n    private String record(String k) { return k + n; }\n    String f() { return record(\"a\") + this.record(\"b\"); }\n}\n";
+    expect(rename(source, "record", "note")).toBe(source.replaceAll("record(", "note("));
+    expect(rename(source, "n", "var")).toBe(source.replace("int n;", "int var;").replace("k + n;", "k + var;"));
+    expect(() => rename(source, "record", "yield")).toThrow(/a method named yield cannot be called unqualified \(JLS §3\.9\)/);
+  });
+
   test.each([
     ["a public field", "class A {\n    public int count;\n    int f() { return count; }\n}\n", "count", "n", /count is not private: other classes and files may use it .*; rename it by hand with its users \(line 2\)/],
     ["an overloaded private method", "class A {\n    private int f(int a) { return a; }\n    private int f(String s) { return 0; }\n    int g() { return f(1); }\n}\n", "f", "h", /f is overloaded \(2 methods, lines 2, 3\): which one a call resolves to could change; rename them by hand \(line 3\)/],

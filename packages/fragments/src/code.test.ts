@@ -122,6 +122,11 @@ describe("checkCode: Java and Go statements (a method's or function's body)", ()
     expect(ok("int x = 1;", "import", "java")).toBe(false);
   });
 
+  test("a Java identifier is anything but a keyword or literal: the restricted identifiers (record, var, yield...) are names", () => {
+    for (const name of ["record", "var", "yield", "sealed", "permits", "count$", "_x"]) expect(ok(name, "identifier", "java")).toBe(true);
+    for (const name of ["class", "_", "null", "true", "goto", "1x"]) expect(ok(name, "identifier", "java")).toBe(false);
+  });
+
   test("a Java function is one method or constructor, annotations included", () => {
     expect(ok("@Override\npublic String toString() {\n    return \"x\";\n}", "function", "java")).toBe(true);
     expect(ok("Cart(int n) {\n    this.n = n;\n}", "function", "java")).toBe(true);

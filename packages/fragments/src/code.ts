@@ -196,8 +196,14 @@ const GO_PROBES: Partial<Record<CodeKind, Probe>> = {
 };
 const GO_KEYWORDS = new Set("break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var".split(" "));
 
+/**
+ * What a Java identifier may not be (JLS §3.8, §3.9): the reserved keywords, `_`, and the literals
+ * true, false and null. The restricted identifiers var, yield, record, sealed and permits are not
+ * among them: they may not name a type (and yield not an unqualified method call), but they are
+ * legal method, field and variable names, and real code uses them (a method `record(...)`).
+ */
 const JAVA_KEYWORDS = new Set(
-  "abstract assert boolean break byte case catch char class const continue default do double else enum extends final finally float for goto if implements import instanceof int interface long native new package private protected public return short static strictfp super switch synchronized this throw throws transient try void volatile while true false null var yield record".split(
+  "abstract assert boolean break byte case catch char class const continue default do double else enum extends final finally float for goto if implements import instanceof int interface long native new package private protected public return short static strictfp super switch synchronized this throw throws transient try void volatile while _ true false null".split(
     " ",
   ),
 );

@@ -24,7 +24,7 @@ const BODIES = new Set(["class_body", "interface_body", "enum_body", "annotation
 const KEYWORDS = new Set(
   ("abstract assert boolean break byte case catch char class const continue default do double else enum extends final finally float for goto if " +
     "implements import instanceof int interface long native new package private protected public return short static strictfp super switch " +
-    "synchronized this throw throws transient try void volatile while true false null var yield record sealed permits _").split(" "),
+    "synchronized this throw throws transient try void volatile while true false null _").split(" "),
 );
 /** Methods every class inherits (Object's, an enum's from Enum): a private method of such a name would be hidden in nested classes, or not allowed. */
 const INHERITED_METHODS = new Set("equals hashCode toString getClass notify notifyAll wait clone finalize name ordinal compareTo getDeclaringClass describeConstable values valueOf".split(" "));
@@ -201,7 +201,10 @@ function checkNewName(root: Node, analysis: JavaScopeAnalysis, members: readonly
   const refuse = (at: Node, detail: string): never => {
     throw new NameCollision(file, name, newName, line(at), detail);
   };
-  if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(newName) || KEYWORDS.has(newName)) refuse(member.name, `${newName} is not a Java identifier (a keyword or a reserved word)`);
+  if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(newName) || KEYWORDS.has(newName)) refuse(member.name, `${newName} is not a Java identifier (a keyword or a literal)`);
+  // The restricted identifiers (record, var, sealed, permits, yield) name fields and methods, but an
+  // unqualified call of a method named yield is not Java (JLS §3.9).
+  if (member.kind === "method" && newName === "yield") refuse(member.name, "a method named yield cannot be called unqualified (JLS §3.9)");
   if (member.kind === "method" && (INHERITED_METHODS.has(name) || INHERITED_METHODS.has(newName))) {
     refuse(member.name, `${INHERITED_METHODS.has(name) ? name : newName} is the name of a method every class inherits (from Object or Enum), which a call in a nested class would name instead`);
   }
