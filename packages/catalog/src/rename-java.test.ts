@@ -76,14 +76,19 @@ describe("rename_identifier on Java", () => {
   });
 });
 
-describe("rename_identifier on Java, judged by the JDK", () => {
+/** Runs a Main.java with the JDK in a temporary directory (removed after the describe block) and answers its output. */
+function jdkRunner(): (source: string) => string {
   const dir = mkdtempSync(join(tmpdir(), "rename-java-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const output = (source: string): string => {
+  return (source) => {
     writeFileSync(join(dir, "Main.java"), source);
     const java = process.env["JAVA_HOME"] ? join(process.env["JAVA_HOME"], "bin", "java") : "java";
     return execFileSync(java, ["Main.java"], { cwd: dir, encoding: "utf8" });
   };
+}
+
+describe("rename_identifier on Java, judged by the JDK", () => {
+  const output = jdkRunner();
 
   test("every local renamed gives the same output, and renaming back the same bytes", () => {
     const before = output(MAIN);
@@ -283,13 +288,7 @@ public class Main {
 `;
 
 describe("rename_identifier on Java private members, judged by the JDK", () => {
-  const dir = mkdtempSync(join(tmpdir(), "rename-java-members-"));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const output = (source: string): string => {
-    writeFileSync(join(dir, "Main.java"), source);
-    const java = process.env["JAVA_HOME"] ? join(process.env["JAVA_HOME"], "bin", "java") : "java";
-    return execFileSync(java, ["Main.java"], { cwd: dir, encoding: "utf8" });
-  };
+  const output = jdkRunner();
 
   test("every private field and method renamed gives the same output, and renaming back the same bytes", () => {
     const before = output(MEMBERS);
