@@ -182,6 +182,19 @@ describe("GraphCache with a DiskGraphStore", () => {
     expect(store.stats).toMatchObject({ writes: unique.length + 1, writeFailures: 0 }); // copy.py's entry is written twice (same bytes)
   });
 
+  it("a store whose directory cannot be made counts every write as failed and still flushes", async () => {
+    const blocker = join(tempDir(), "a-file");
+    writeFileSync(blocker, "not a directory");
+    const store = new DiskGraphStore(join(blocker, "cache")); // mkdir fails: ENOTDIR
+    await buildGraph(files.slice(0, 1)); // loads the grammar
+    const graph = new GraphCache().fileGraphs(files.slice(0, 1))[0]!;
+    // Three entries of one sub-directory: the second and third wait for the first one's mkdir.
+    for (const key of ["aa01", "aa02", "aa03"]) store.put(`${key.padEnd(40, "0")}-000000000000-python`, graph);
+    const flushed = await Promise.race([store.flush().then(() => "flushed"), new Promise((resolve) => setTimeout(() => resolve("hung"), 2000))]);
+    expect(flushed).toBe("flushed");
+    expect(store.stats).toMatchObject({ writes: 0, writeFailures: 3 });
+  });
+
   it("refreshes a hit entry's mtime only when it is older than refreshAfterMs", async () => {
     const dir = tempDir();
     const files: SourceFile[] = [{ path: "a.py", source: "def a():\n    return 1\n" }];

@@ -80,8 +80,8 @@ export class DiskGraphStore implements GraphStore {
    * runs after the synchronous build), so later builds in the process read what this one wrote.
    */
   #empty: boolean | undefined;
-  /** Sub-directories made (true) or being made (the callbacks waiting for them). */
-  readonly #dirs = new Map<string, true | (() => void)[]>();
+  /** Sub-directories made (true) or being made (the writes waiting for them: what to do when it is there, or could not be made). */
+  readonly #dirs = new Map<string, true | { then: () => void; failed: () => void }[]>();
   /** A drain is scheduled for after the current synchronous work (the build). */
   #drainScheduled = false;
   #pending = 0;
@@ -167,20 +167,20 @@ export class DiskGraphStore implements GraphStore {
     });
   }
 
-  /** Calls `then` once the sub-directory `sub` exists (made once per process); `failed` if it cannot be made. */
+  /**
+   * Calls `then` once the sub-directory `sub` exists (made once per process), or `failed` if it cannot
+   * be made — for every write waiting for it, so that each ends and `flush()` resolves.
+   */
   #withDir(sub: string, then: () => void, failed: () => void): void {
     const made = this.#dirs.get(sub);
     if (made === true) return then();
-    if (made !== undefined) return void made.push(then);
-    const waiting = [then];
+    if (made !== undefined) return void made.push({ then, failed });
+    const waiting = [{ then, failed }];
     this.#dirs.set(sub, waiting);
     mkdir(sub, { recursive: true }, (error) => {
-      if (error) {
-        this.#dirs.delete(sub);
-        return failed();
-      }
-      this.#dirs.set(sub, true);
-      for (const next of waiting) next();
+      if (error) this.#dirs.delete(sub); // a later write tries again
+      else this.#dirs.set(sub, true);
+      for (const write of waiting) (error ? write.failed : write.then)();
     });
   }
 
