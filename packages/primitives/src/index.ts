@@ -1,6 +1,6 @@
 export { StepSchema, OperatorDefinitionSchema, planParts, planFiles, writtenSteps, stepFiles, stepLabel, stepLocator } from "./plan.js";
 export type { Plan, Step, OpStep, TemplateStep, FragmentStep, OperatorDefinition, DslStep } from "./plan.js";
-export { applyEdits, mapOffset, OverlappingEdits, EditOutOfRange } from "./edits.js";
+export { applyEdits, editedRanges, mapOffset, OverlappingEdits, EditOutOfRange } from "./edits.js";
 export type { Edit } from "./edits.js";
 export { primitiveEdits, applyPrimitive, locate, locateRegion } from "./api.js";
 export type { PrimitiveError } from "./api.js";

@@ -11,7 +11,7 @@
  * captured by a local, and no use of the old name may be left.
  */
 import { withTree, type Node, type Tree } from "@graphplan/graph";
-import { applyEdits, mapOffset, type Edit } from "@graphplan/primitives";
+import { applyEdits, editedRanges, mapOffset, type Edit } from "@graphplan/primitives";
 import { analyzeJava, type JavaBinding, type JavaOccurrence, type JavaScopeAnalysis } from "@graphplan/scope";
 import { BindingNotFound, NameCollision } from "./rename-errors.js";
 import type { RenameRequest } from "./rename.js";
@@ -36,6 +36,13 @@ interface Member {
   /** The class that declares it: a class/interface/enum/record declaration, or `new T() {…}`. */
   readonly owner: Node;
 }
+
+/** Throws the refusal of `request`, naming the line of `at`. */
+const refuser =
+  ({ file, name, newName }: RenameRequest) =>
+  (at: Node, detail: string): never => {
+    throw new NameCollision(file, name, newName, line(at), detail);
+  };
 
 const named = (node: Node | null | undefined): Node[] => (node ? node.namedChildren.filter((c): c is Node => !!c) : []);
 const line = (node: Node): number => node.startPosition.row + 1;
@@ -174,10 +181,8 @@ function usesOf(root: Node, analysis: JavaScopeAnalysis, name: string, place: Pl
 
 /** The refusal of the member itself: it must be one private field, or one private method without overloads, of one class of the file. */
 function theMember(members: readonly Member[], request: RenameRequest, typeNames: ReadonlySet<string>): Member {
-  const { file, name, newName } = request;
-  const refuse = (at: Node, detail: string): never => {
-    throw new NameCollision(file, name, newName, line(at), detail);
-  };
+  const { file, name } = request;
+  const refuse = refuser(request);
   const declared = members.filter((m) => m.name.text === name);
   if (declared.length === 0) {
     const detail = typeNames.has(name) ? `${name} is a type` : `${name} is neither a local ${request.scopeNode ? "of that method" : "in the file"} nor a field or method declared in the file`;
@@ -197,10 +202,8 @@ function theMember(members: readonly Member[], request: RenameRequest, typeNames
 
 /** The new name: a valid identifier, declared as no member or type of the file, used in the top-level class by no non-local identifier. */
 function checkNewName(root: Node, analysis: JavaScopeAnalysis, members: readonly Member[], typeNames: ReadonlySet<string>, member: Member, top: Node, request: RenameRequest): void {
-  const { file, name, newName } = request;
-  const refuse = (at: Node, detail: string): never => {
-    throw new NameCollision(file, name, newName, line(at), detail);
-  };
+  const { name, newName } = request;
+  const refuse = refuser(request);
   if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(newName) || KEYWORDS.has(newName)) refuse(member.name, `${newName} is not a Java identifier (a keyword or a literal)`);
   // The restricted identifiers (record, var, sealed, permits, yield) name fields and methods, but an
   // unqualified call of a method named yield is not Java (JLS §3.9).
@@ -221,7 +224,7 @@ function checkNewName(root: Node, analysis: JavaScopeAnalysis, members: readonly
  * the request points), or a refusal naming the line and what to do.
  */
 export function renameJavaMember(source: string, tree: Tree, analysis: JavaScopeAnalysis, request: RenameRequest): Edit[] {
-  const { file, name, newName } = request;
+  const { name, newName } = request;
   const root = tree.rootNode;
   const members = membersOf(root);
   const classes = root.descendantsOfType([...CLASS_DECLARATIONS]).filter((c): c is Node => !!c);
@@ -230,15 +233,14 @@ export function renameJavaMember(source: string, tree: Tree, analysis: JavaScope
     const n = c.childForFieldName("name")?.text;
     if (n) types.set(n, [...(types.get(n) ?? []), c]);
   }
-  const member = theMember(members, request, new Set(types.keys()));
+  const typeNames = new Set(types.keys());
+  const member = theMember(members, request, typeNames);
   const owner = member.owner;
   let top = owner;
   for (let n = owner.parent; n; n = n.parent) if (CLASS_DECLARATIONS.has(n.type)) top = n;
-  checkNewName(root, analysis, members, new Set(types.keys()), member, top, request);
+  checkNewName(root, analysis, members, typeNames, member, top, request);
 
-  const refuse = (at: Node, detail: string): never => {
-    throw new NameCollision(file, name, newName, line(at), detail);
-  };
+  const refuse = refuser(request);
   // An anonymous class, or the body of an enum constant, has no name to qualify with.
   const className = owner.type === "object_creation_expression" || owner.type === "enum_constant" ? undefined : owner.childForFieldName("name")?.text;
   if (className && (types.get(className)?.length ?? 0) > 1) refuse(owner, `the file declares several classes named ${className}, so \`${className}.${name}\` is ambiguous; rename it by hand`);
@@ -274,12 +276,9 @@ function verifyMember(source: string, edits: readonly Edit[], renamed: readonly 
   const { file, name, newName } = request;
   const map = (offset: number): number => mapOffset(edits, offset) ?? offset;
   const shift = (r: { startIndex: number; endIndex: number }) => ({ startIndex: map(r.startIndex), endIndex: map(r.endIndex) });
-  const newStart = new Map<number, number>();
-  let delta = 0;
-  for (const n of renamed) {
-    newStart.set(n.id, n.startIndex + delta);
-    delta += newName.length - (n.endIndex - n.startIndex);
-  }
+  // Where each renamed node starts in the new text (one edit per node, in the same order).
+  const written = editedRanges(edits);
+  const newStart = new Map(renamed.map((n, i) => [n.id, written[i]!.start]));
   const after = applyEdits(source, edits);
   withTree(after, "java", (newTree) => {
     const analysis = analyzeJava(newTree);
