@@ -11,3 +11,5 @@ export type { SyntaxError, NodeEnd } from "./syntax.js";
 export { GraphSchema, buildGraph, GraphCache, EXTRACTOR_VERSION, storeKey, toStored, fromStored, blankMacros, detectFileLanguage, graphOfFile, graphOfTree, mergeGraphs, languagesOf, grammarsFor } from "./graph.js";
 export type { Graph, GraphSymbol, GraphImport, FileGraph, SourceFile, BuildGraphOptions, GraphCacheOptions, GraphStore, StoredFileGraph, Node, Tree } from "./graph.js";
 export { graphView } from "./view.js";
+export { DATA_FORMATS, DATA_EXTENSIONS, dataFormatOf, loadDataGrammars, parseData, dataValue, DataGrammarsNotLoaded } from "./data.js";
+export type { DataFormat, DataDocument, DataNode, DataMapping, DataSequence, DataScalar, DataEntry, DataItem, DataRange, DataStyle, DataSyntaxError } from "./data.js";
