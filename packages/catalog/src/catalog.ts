@@ -13,11 +13,12 @@ import { USE_CASES, type UseCase } from "./operator.js";
 import { descriptionOf, isRequired, paramKindOf } from "./params.js";
 import { SURGERY } from "./surgery/operators.js";
 import { TEMPLATES } from "./templates/index.js";
+import { DATA_OPERATORS } from "./data/operators.js";
 
 export interface CatalogEntry {
   readonly name: string;
   readonly tier: 0 | 1 | 2 | 3;
-  readonly kind: "primitive" | "composed" | "legacy" | "file" | "surgery" | "template" | "fragment";
+  readonly kind: "primitive" | "composed" | "legacy" | "file" | "surgery" | "template" | "fragment" | "data";
   readonly useCase: UseCase;
   readonly description: string;
   /** The step key: `{op}`, `{template}` or `{fragment}`. */
@@ -69,6 +70,9 @@ export const CATALOG: readonly CatalogEntry[] = [
     (s): CatalogEntry => ({ name: s.name, tier: 1, kind: "surgery", useCase: s.useCase, description: s.description, step: "op", params: s.params, languages: s.languages, input: s.input, output: s.output, example: s.example }),
   ),
   FRAGMENT_ENTRY,
+  ...DATA_OPERATORS.map(
+    (d): CatalogEntry => ({ name: d.name, tier: 1, kind: "data", useCase: "Data files (JSON, YAML, TOML)", description: d.description, step: "op", params: d.params, example: d.example }),
+  ),
   // Tier 0: delete_node is listed once, as surgery (detectTier says 1; it runs as the primitive).
   ...OPERATORS.filter((o) => !SURGERY_NAMES.has(o.name)).map(
     (o): CatalogEntry => ({

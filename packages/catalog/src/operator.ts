@@ -17,6 +17,7 @@ export const USE_CASES = [
   "Novel Code (fragments)",
   "Primitives",
   "Files (create, delete, rename)",
+  "Data files (JSON, YAML, TOML)",
   "Legacy (still supported)",
 ] as const;
 export type UseCase = (typeof USE_CASES)[number];

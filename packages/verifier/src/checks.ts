@@ -263,6 +263,10 @@ export function locatorMessage(error: LocatorError, graph?: Graph): { message: s
       };
     case "InvalidLocator":
       return { message: `Invalid locator ${JSON.stringify(error.locator)}: ${error.issues.join("; ")}`, fix: 'a locator is {"kind", "name", "file", "parent"?, "field"?, "nth_child"?, "index"?} or {"type": "sexp", "file", "query", "capture"}' };
+    case "KeyNotFound":
+      return { message: error.message, fix: error.nearest.length ? `did you mean ${error.nearest.slice(0, 3).map((k) => `${error.found ? `${error.found}.` : ""}${k}`).join(", ")}? Correct the key path` : "check the key path against the file (set_key adds a missing key)" };
+    case "KeyPathInvalid":
+      return { message: error.message, fix: 'write keys separated by dots, quote a key holding a dot (tool."setuptools.packages"), index list items as steps[2]' };
   }
 }
 

@@ -75,9 +75,11 @@ function failureIssue(error: unknown, graph?: Graph): Omit<Issue, "step" | "op">
     case "LocatorAmbiguous":
     case "InvalidQuery":
     case "UnknownKind":
-    case "InvalidLocator": {
+    case "InvalidLocator":
+    case "KeyNotFound":
+    case "KeyPathInvalid": {
       const { message, fix } = locatorMessage(error, graph);
-      return { check: "locator", severity: "error", file: error._tag === "InvalidLocator" ? undefined : error.file, message, fix };
+      return { check: "locator", severity: "error", file: error._tag === "InvalidLocator" || error._tag === "KeyPathInvalid" ? undefined : error.file, message, fix };
     }
     case "PatternNotFound":
       return { check: "content", severity: "error", file: error.file, message, fix: "copy the file's exact text into the pattern, or use an AST locator (replace_node)" };
@@ -87,6 +89,12 @@ function failureIssue(error: unknown, graph?: Graph): Omit<Issue, "step" | "op">
         return { check: "syntax", severity: "error", file: error.file, line: error.syntaxErrors[0]!.line, message: `Replacement produces syntax error in ${error.file}: ${where}`, fix: "fix the new code so it parses in place: balanced brackets and quotes, a complete statement, indentation that matches the target" };
       }
       return { check: "syntax", severity: "error", file: error.file, message, fix: "change the step so that its postcondition holds" };
+    case "DataEditBrokeFile":
+      return { check: "syntax", severity: "error", file: error.file, message, fix: "write the value so the file stays valid, or edit the file with a text step" };
+    case "DataFileUnparsable":
+    case "NotADataFile":
+    case "ValueNotWritable":
+      return { ...failed, file: error.file };
     case "TransformBrokeSyntax":
       return { check: "syntax", severity: "error", file: error.file, ...(error.errors[0] ? { line: error.errors[0].line } : {}), message, fix: "fix the new code so it is valid Python where it goes" };
     case "NameCollision":
