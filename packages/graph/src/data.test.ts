@@ -66,3 +66,12 @@ describe("parseData", () => {
     expect(parseData("[a\nx = 1\n", "toml").errors[0]!.line).toBe(1);
   });
 });
+
+describe("TOML sub-tables", () => {
+  it("reads [a.b] under a section [a] and [[a.c]] under it, as pyproject files write them", () => {
+    const doc = parseData("[project]\nname = 'p'\n[project.urls]\nHome = 'h'\n[tool.mypy]\nstrict = true\n[[tool.mypy.overrides]]\nmodule = 'x'\n", "toml");
+    expect(doc.errors).toEqual([]);
+    expect(dataValue(doc.root)).toEqual({ project: { name: "p", urls: { Home: "h" } }, tool: { mypy: { strict: true, overrides: [{ module: "x" }] } } });
+    expect(parseData("a = {b = 1}\n[a.c]\nd = 2\n", "toml").errors).toHaveLength(1);
+  });
+});

@@ -247,21 +247,40 @@ function yamlNode(node: YamlNode, source: string): DataNode {
       const end = Math.max(valueNode.end, yamlColonEnd(source, keyRange.end));
       entries.push({ key: isScalar(key) ? String(key.value) : source.slice(keyRange.start, keyRange.end), keyRange, spans: [{ start: keyRange.start, end }], value: valueNode });
     }
-    return { type: "mapping", style: node.flow ? "flow" : "block", entries, ...at };
+    // A block collection ends with its last entry: yaml's range also holds the comments and blank lines after it.
+    const end = node.flow || entries.length === 0 ? at.end : Math.max(...entries[entries.length - 1]!.spans.map((s) => s.end));
+    return { type: "mapping", style: node.flow ? "flow" : "block", entries, start: at.start, end };
   }
   if (isSeq(node)) {
     const items = node.items.map((item) => {
       const value = isCollection(item) || isScalar(item) ? yamlNode(item as YamlNode, source) : ({ type: "scalar", value: null, ...yamlRange(item as YamlNode, at.start) } as DataScalar);
       return { spans: [{ start: value.start, end: value.end }], value };
     });
-    return { type: "sequence", style: node.flow ? "flow" : "block", items, ...at };
+    const end = node.flow || items.length === 0 ? at.end : items[items.length - 1]!.value.end;
+    return { type: "sequence", style: node.flow ? "flow" : "block", items, start: at.start, end };
   }
   if (isScalar(node)) {
     const value = node.value;
     const plain = value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean";
-    return { type: "scalar", value: plain ? (value as string | number | boolean | null) : source.slice(at.start, at.end), ...at };
+    const end = node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED" ? blockScalarEnd(source, at) : at.end;
+    return { type: "scalar", value: plain ? (value as string | number | boolean | null) : source.slice(at.start, at.end), start: at.start, end };
   }
   return { type: "scalar", value: source.slice(at.start, at.end), ...at };
+}
+
+/**
+ * The end of a block scalar's last line of content (`|` and `>`): yaml's range runs on over the
+ * blank lines and the less indented comment lines after it, up to the next key.
+ */
+function blockScalarEnd(source: string, at: DataRange): number {
+  const lines = source.slice(at.start, at.end).split("\n");
+  const indentOf = (line: string): number => line.length - line.trimStart().length;
+  const content = lines.slice(1).find((line) => line.trim() !== "");
+  if (content === undefined) return at.start + lines[0]!.length;
+  const indent = indentOf(content);
+  let last = lines.length - 1;
+  while (last > 0 && (lines[last]!.trim() === "" || indentOf(lines[last]!) < indent)) last--;
+  return at.start + lines.slice(0, last + 1).join("\n").length;
 }
 
 /** The end of the `:` after a YAML key (a key with no value ends there). */
@@ -322,7 +341,8 @@ class TomlReader {
         existing.spans.push(span);
         let value = existing.value;
         if (value.type === "sequence" && value.style === "tables") value = value.items[value.items.length - 1]!.value;
-        if (value.type !== "mapping" || !this.#implicit.has(value)) {
+        // Sub-tables of a section or of dotted keys may follow; an inline table or a value is closed.
+        if (value.type !== "mapping" || value.style === "flow") {
           this.error(at, `the key ${names.slice(0, i + 1).join(".")} is already defined`);
           return undefined;
         }
