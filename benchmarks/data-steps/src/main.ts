@@ -101,11 +101,11 @@ function plan(target: Target, format: DataFormat): { op: DataOp; path: string; v
     if (value === undefined) return undefined;
     return { op: "set_key", path, value, change: (d) => (parentOf(d)[slot] = value), region: "key" };
   }
-  if (node.type === "mapping") return { op: "set_key", path: `${path}.graphplan_new`, value: "gp", change: (d) => (parentOf(d)[slot].graphplan_new = "gp"), region: "container" };
+  if (node.type === "mapping") return { op: "set_key", path: `${path}.graphplan_new`, value: "gp", change: (d) => (parentOf(d)[slot].graphplan_new = "gp"), region: "key" };
   const first = node.items[0]?.value;
   const value = first?.type === "mapping" ? { graphplan: "gp" } : "gp";
   if (node.style === "tables" && typeof value === "string") return undefined;
-  return { op: "append_item", path, value, change: (d) => parentOf(d)[slot].push(value), region: "container" };
+  return { op: "append_item", path, value, change: (d) => parentOf(d)[slot].push(value), region: "key" };
 }
 
 interface Tally {
@@ -115,9 +115,11 @@ interface Tally {
   wrong: number;
   unloadable: number;
   outside: number;
+  outsideContainer: number;
   examples: string[];
+  outsideExamples: string[];
 }
-const tally = (): Tally => ({ tried: 0, exact: 0, refused: new Map(), wrong: 0, unloadable: 0, outside: 0, examples: [] });
+const tally = (): Tally => ({ tried: 0, exact: 0, refused: new Map(), wrong: 0, unloadable: 0, outside: 0, outsideContainer: 0, examples: [], outsideExamples: [] });
 const totals = { set: tally(), delete: tally() };
 const perFormat = new Map<DataFormat, { files: number; keys: number }>();
 
@@ -142,7 +144,7 @@ for (const file of files) {
   if (all.length > options.keys) all = all.filter((_, i) => i % Math.ceil(all.length / options.keys) === 0);
   const f = perFormat.get(format) ?? { files: 0, keys: 0 };
   perFormat.set(format, { files: f.files + 1, keys: f.keys + all.length });
-  const runs: { kind: "set" | "delete"; text: string; expected: unknown; allowed: DataRange; edit: DataRange; label: string }[] = [];
+  const runs: { kind: "set" | "delete"; text: string; expected: unknown; allowed: DataRange; around: DataRange; edit: DataRange; label: string }[] = [];
   for (const target of all) {
     const path = formatKeyPath(target.segments);
     const steps = [
@@ -165,17 +167,19 @@ for (const file of files) {
         const text = edits.length ? source.slice(0, edits[0]!.start) + edits[0]!.text + source.slice(edits[0]!.end) : source;
         const expected = structuredClone(before!.data);
         step.change(expected);
-        const spans = step.region === "key" ? target.spans : [target.container];
-        const start = lineStart(source, Math.min(...spans.map((s) => s.start)));
-        const end = lineAfter(source, Math.max(...spans.map((s) => s.end)));
-        // The separator of the previous element may go too: allow the line before.
-        const allowed = { start: lineStart(source, Math.max(0, start - 1)), end };
+        const linesOf = (spans: readonly DataRange[]): DataRange => {
+          const start = lineStart(source, Math.min(...spans.map((s) => s.start)));
+          // The separator of the previous element may go too: the line before is allowed.
+          return { start: lineStart(source, Math.max(0, start - 1)), end: lineAfter(source, Math.max(...spans.map((s) => s.end))) };
+        };
+        const allowed = linesOf(target.spans);
+        const around = linesOf([target.container]);
         const edit = edits[0] ?? { start: 0, end: 0 };
-        runs.push({ kind: step.kind, text, expected, allowed, edit, label: `${name} ${step.op} ${step.path}` });
+        runs.push({ kind: step.kind, text, expected, allowed, around, edit, label: `${name} ${step.op} ${step.path}` });
       } catch (error) {
         const tag = (error as { _tag?: string })._tag ?? "Error";
         t.refused.set(tag, (t.refused.get(tag) ?? 0) + 1);
-        if (t.examples.length < 8 && tag !== "ValueNotWritable") t.examples.push(`${name} ${step.op} ${step.path}: ${(error as Error).message.slice(0, 160)}`);
+        if (t.examples.length < 8) t.examples.push(`${name} ${step.op} ${step.path}: ${(error as Error).message.slice(0, 160)}`);
       }
     }
   }
@@ -196,10 +200,11 @@ for (const file of files) {
     }
     t.exact++;
     // Every byte before the allowed lines and after them is where it was.
-    const kept = run.text.startsWith(source.slice(0, run.allowed.start)) && run.text.endsWith(source.slice(run.allowed.end)) && run.text.length >= run.allowed.start + source.length - run.allowed.end;
-    if (!kept) {
+    const keeps = (r: DataRange) => run.text.startsWith(source.slice(0, r.start)) && run.text.endsWith(source.slice(r.end)) && run.text.length >= r.start + source.length - r.end;
+    if (!keeps(run.allowed)) {
       t.outside++;
-      if (t.examples.length < 8) t.examples.push(`${run.label}: edit [${run.edit.start},${run.edit.end}) outside [${run.allowed.start},${run.allowed.end})`);
+      if (!keeps(run.around)) t.outsideContainer++;
+      if (t.outsideExamples.length < 4) t.outsideExamples.push(`${run.label}: edit [${run.edit.start},${run.edit.end}) beyond the key's lines [${run.allowed.start},${run.allowed.end})`);
     }
   });
 }
@@ -208,6 +213,6 @@ console.log(`\n${files.length} files under ${options.dir}`);
 for (const [format, f] of perFormat) console.log(`  ${format}: ${f.files} files, ${f.keys} keys (depth <= ${options.depth})`);
 for (const [kind, t] of Object.entries(totals)) {
   const refused = [...t.refused].map(([tag, n]) => `${tag} ${n}`).join(", ") || "none";
-  console.log(`${kind}: ${t.tried} tried, ${t.exact} exact by the format's reader, ${t.wrong} other data, ${t.unloadable} unloadable, refused ${refused}; edits outside the key's lines: ${t.outside}`);
-  for (const example of t.examples) console.log(`    ${example}`);
+  console.log(`${kind}: ${t.tried} tried, ${t.exact} exact by the format's reader, ${t.wrong} other data, ${t.unloadable} unloadable, refused ${refused}; of the exact, edits beyond the key's own lines (and the line before): ${t.outside}, beyond its container's lines: ${t.outsideContainer}`);
+  for (const example of [...t.examples, ...t.outsideExamples]) console.log(`    ${example}`);
 }

@@ -4,7 +4,7 @@
  */
 import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
-import { detectLanguage, graphView, languagesOf, loadGrammars, type Graph, type GraphCache } from "@graphplan/graph";
+import { detectLanguage, documentKindOf, documentsOf, graphView, languagesOf, loadGrammars, type Graph, type GraphCache } from "@graphplan/graph";
 import { Workspace } from "@graphplan/runtime";
 
 export type GraphOutcome =
@@ -33,10 +33,13 @@ export function readFiles(paths: Iterable<string>): Effect.Effect<{ files: Map<s
  */
 export function cachedGraph(files: ReadonlyMap<string, string>, cache: GraphCache): Effect.Effect<Graph> {
   const sources = [...files].filter(([path]) => detectLanguage(path)).map(([path, source]) => ({ path, source }));
+  // Data files, Markdown and reST named by EXPLORE are shown too (their keys and headings), not graphed.
+  const documents = [...files].filter(([path]) => !detectLanguage(path) && documentKindOf(path) !== "text").map(([path, source]) => ({ path, source }));
   return Effect.promise(async () => {
     // languagesOf also loads C++ when there are .h files (a header may be C++; the graph decides per file).
     await loadGrammars(languagesOf(sources));
-    return cache.build(sources);
+    const graph = cache.build(sources);
+    return documents.length > 0 ? { ...graph, documents: await documentsOf(documents) } : graph;
   });
 }
 

@@ -16,7 +16,7 @@ import { askForPlan, requestPlan } from "./plan.js";
 import { Session } from "./session.js";
 import { verifyPhase } from "./verify.js";
 
-const FILES = { "shop/cart.py": read(SHOP, "shop/cart.py"), "shop/pricing.py": read(SHOP, "shop/pricing.py"), "notes.txt": "just text\n" };
+const FILES = { "shop/cart.py": read(SHOP, "shop/cart.py"), "shop/pricing.py": read(SHOP, "shop/pricing.py"), "notes.txt": "just text\n", "pyproject.toml": "[project]\nname = 'shop'\n" };
 
 async function setup(script: readonly ScriptedReply[], answers: (command: string) => TestAnswer | undefined = () => undefined, config: unknown = {}) {
   const model = new ScriptedModel(script);
@@ -77,6 +77,13 @@ describe("GRAPH", () => {
     if (outcome.kind !== "ok") throw new Error(outcome.reason);
     expect(outcome.view.split("\n").slice(0, 3)).toEqual(["FILE: shop/cart.py", "  IMPORT: from shop.pricing import apply_discount [line 2]", "  CLASS: Cart (lines 5-16)"]);
     expect([...outcome.files.keys()]).toEqual(["shop/cart.py"]);
+  });
+
+  it("shows the keys of a data file the explorer named beside the code", async () => {
+    const { run } = await setup([]);
+    const outcome = await run(graphPhase(["shop/cart.py", "pyproject.toml"], new GraphCache()));
+    if (outcome.kind !== "ok") throw new Error(outcome.reason);
+    expect(outcome.view.split("\n").slice(0, 3)).toEqual(["FILE: pyproject.toml (toml, 2 lines)", "  SECTION: [project] [line 1]", "  KEY: project.name [line 2]"]);
   });
 
   it("falls back on a file that cannot be read, and on an empty graph", async () => {
