@@ -243,8 +243,11 @@ function yamlNode(node: YamlNode, source: string): DataNode {
       const key = pair.key as YamlNode | null;
       const keyRange = yamlRange(key, at.start);
       const value = pair.value as YamlNode | null;
-      const valueNode: DataNode = value ? yamlNode(value, source) : { type: "scalar", value: null, start: keyRange.end, end: keyRange.end };
-      const end = Math.max(valueNode.end, yamlColonEnd(source, keyRange.end));
+      const colon = yamlColonEnd(source, keyRange.end);
+      // `key:` with nothing after it (a comment at most) is null, written nowhere: its place is after the colon.
+      const blank = !value || (isScalar(value) && value.value === null && source.slice(value.range?.[0] ?? colon, value.range?.[1] ?? colon).trim() === "");
+      const valueNode: DataNode = blank ? { type: "scalar", value: null, start: colon, end: colon } : yamlNode(value, source);
+      const end = Math.max(valueNode.end, colon);
       entries.push({ key: isScalar(key) ? String(key.value) : source.slice(keyRange.start, keyRange.end), keyRange, spans: [{ start: keyRange.start, end }], value: valueNode });
     }
     // A block collection ends with its last entry: yaml's range also holds the comments and blank lines after it.

@@ -132,6 +132,12 @@ describe("set_key writes a value in the file's own style", () => {
     expect(step).toContain("      - uses: actions/checkout@v4  # pinned\n      - name: Test\n        run: pytest -x\n    env:");
   });
 
+  it("gives a YAML key with no value (a comment at most) its value after the colon, keeping the comment", () => {
+    const source = "on:\n  workflow_dispatch:  # by hand\n  push:\n";
+    expect(run("yaml", "set_key", "on.workflow_dispatch", { inputs: {} }, source)).toBe("on:\n  workflow_dispatch:\n    inputs: {}  # by hand\n  push:\n");
+    expect(run("yaml", "set_key", "on.workflow_dispatch.inputs.name", "x", source)).toBe("on:\n  workflow_dispatch:\n    inputs:\n      name: x  # by hand\n  push:\n");
+  });
+
   it("writes YAML 1.1's booleans-by-another-name quoted, so PyYAML reads strings", () => {
     const after = run("yaml", "set_key", "jobs.test.env.DEBUG", "on");
     expect(after).toContain("      DEBUG: 'on'\n");
@@ -194,6 +200,14 @@ describe("delete_key removes the key and nothing else", () => {
     const name = run("yaml", "delete_key", "jobs.test.steps[1].name");
     expect(load("yaml", name)).toEqual(changed(load("yaml", WORKFLOW), (d) => delete d.jobs.test.steps[1].name));
     expect(name).toContain("      - run: |\n          pytest -q\n");
+  });
+
+  it("takes a TOML table that only the deleted section made with it, as tomllib reads the result", () => {
+    const after = run("toml", "delete_key", 'tool."setuptools.packages".find');
+    expect(after).toBe(PYPROJECT.replace("[tool.\"setuptools.packages\".find]\nwhere = ['src']\n\n", ""));
+    expect(load("toml", after)).toEqual(changed(load("toml", PYPROJECT), (d) => delete d.tool["setuptools.packages"]));
+    const overrides = run("toml", "delete_key", "tool.mypy.overrides[0]");
+    expect(load("toml", overrides)).toEqual(changed(load("toml", PYPROJECT), (d) => delete d.tool.mypy));
   });
 
   it("names the nearest keys when the key is not there", () => {

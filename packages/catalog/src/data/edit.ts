@@ -96,15 +96,18 @@ function removeAt(root: unknown, segments: readonly KeySegment[], model: DataNod
   const last = segments[segments.length - 1]!;
   if ("key" in last) delete (parent as Record<string, unknown>)[last.key];
   else (parent as unknown[]).splice(last.index < 0 ? (parent as unknown[]).length + last.index : last.index, 1);
-  // A TOML table made only by dotted keys goes with its last key.
+  // A TOML table that only its dotted keys or sub-sections made, and an array of tables, go with their last key or item.
   if (format !== "toml") return;
   for (let n = segments.length - 1; n > 0; n--) {
-    const walk = walkKeyPath(model, segments.slice(0, n));
-    const node = walk.container;
+    const node = walkKeyPath(model, segments.slice(0, n)).container;
     const holder = getAt(root, segments.slice(0, n));
-    if (!(node?.type === "mapping" && node.style === "dotted" && isPlainObject(holder) && Object.keys(holder).length === 0)) break;
+    const implicit = (node?.type === "mapping" && (node.style === "dotted" || (node.style === "table" && !node.header))) || (node?.type === "sequence" && node.style === "tables");
+    const emptied = (isPlainObject(holder) && Object.keys(holder).length === 0) || (Array.isArray(holder) && holder.length === 0);
+    if (!implicit || !emptied) break;
     const up = segments[n - 1]!;
-    if ("key" in up) delete (getAt(root, segments.slice(0, n - 1)) as Record<string, unknown>)[up.key];
+    const outer = getAt(root, segments.slice(0, n - 1));
+    if ("key" in up) delete (outer as Record<string, unknown>)[up.key];
+    else (outer as unknown[]).splice(up.index < 0 ? (outer as unknown[]).length + up.index : up.index, 1);
   }
 }
 
