@@ -21,7 +21,11 @@ export interface FilePatch {
   /** Path after the change (`undefined` for a deleted file). */
   readonly newPath: string | undefined;
   readonly patch: StructuredPatch;
+  /** The mode the change gives the file, when it sets one: a mode change, or a new executable file. */
+  readonly mode?: "100644" | "100755";
 }
+
+const MODES: ReadonlySet<string> = new Set(["100644", "100755"]);
 
 function stripPrefix(name: string | undefined, prefix: "a/" | "b/"): string | undefined {
   if (name === undefined || name === "/dev/null") return undefined;
@@ -36,16 +40,21 @@ export function parseUnifiedDiff(diff: string): FilePatch[] {
   } catch (error) {
     throw new PatchError(undefined, `the patch is not a unified diff: ${(error as Error).message}`);
   }
-  const files = parsed
-    .filter((p) => p.hunks.length > 0 || p.isCreate || p.isDelete || p.isRename)
+  const modeChange = (p: StructuredPatch): boolean => p.newMode !== undefined && (p.isCreate ? p.newMode !== "100644" : p.oldMode !== undefined && p.oldMode !== p.newMode);
+  const files: FilePatch[] = parsed
+    .filter((p) => p.hunks.length > 0 || p.isCreate || p.isDelete || p.isRename || modeChange(p))
     .map((patch) => ({
       oldPath: patch.isCreate ? undefined : stripPrefix(patch.oldFileName, "a/"),
       newPath: patch.isDelete ? undefined : stripPrefix(patch.newFileName, "b/"),
       patch,
+      ...(modeChange(patch) && !patch.isDelete ? { mode: patch.newMode as "100644" | "100755" } : {}),
     }));
-  // A plan changes what files hold, not their modes: say so rather than drop the change.
-  const mode = /^diff --git a\/(\S+) b\/\S+\n(?:(?!diff --git )[^\n]*\n)*?old mode (\d+)\nnew mode (\d+)/m.exec(diff);
-  if (mode) throw new PatchError(mode[1], `file mode changes (${mode[2]} to ${mode[3]}) are not supported: a plan changes files' contents, names and existence only`);
+  for (const file of files) {
+    const mode = file.patch.newMode ?? file.patch.oldMode;
+    if (mode !== undefined && !MODES.has(mode)) {
+      throw new PatchError(file.newPath ?? file.oldPath, `mode ${mode} is not a regular file's (a symlink or a submodule): a plan changes regular files only`);
+    }
+  }
   if (files.length === 0) throw new PatchError(undefined, "the patch changes no file");
   for (const file of files) {
     if (file.patch.isBinary) throw new PatchError(file.oldPath ?? file.newPath, "binary patches are not supported");
