@@ -102,17 +102,26 @@ export function changedBytes(files: readonly FilePatch[]): number {
   return total;
 }
 
+/** A file's mode before and after a change (git's `100644` / `100755`). */
+export interface ModeChange {
+  readonly from: string;
+  readonly to: string;
+}
+
 /**
  * A `git apply`-able patch from `before` to `after` (every path in either map; `null` or absent =
- * the file does not exist on that side), with `diff --git a/.. b/..` headers and 3 lines of context.
+ * the file does not exist on that side), with `diff --git a/.. b/..` headers and 3 lines of context;
+ * `modes` adds the mode changes (`old mode`/`new mode`, or a new file's mode).
  */
-export function gitDiff(before: ReadonlyMap<string, string | null>, after: ReadonlyMap<string, string | null>): string {
-  const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
+export function gitDiff(before: ReadonlyMap<string, string | null>, after: ReadonlyMap<string, string | null>, modes: ReadonlyMap<string, ModeChange> = new Map()): string {
+  const paths = [...new Set([...before.keys(), ...after.keys(), ...modes.keys()])].sort();
   const patches: StructuredPatch[] = [];
   for (const path of paths) {
     const oldText = before.get(path) ?? null;
     const newText = after.get(path) ?? null;
-    if (oldText === newText) continue;
+    const mode = modes.get(path);
+    const modeChanged = mode !== undefined && mode.from !== mode.to && newText !== null;
+    if (oldText === newText && !modeChanged) continue;
     const patch = structuredPatch(
       oldText === null ? "/dev/null" : `a/${path}`,
       newText === null ? "/dev/null" : `b/${path}`,
@@ -122,12 +131,13 @@ export function gitDiff(before: ReadonlyMap<string, string | null>, after: Reado
       undefined,
       { context: 3 },
     );
-    if (patch.hunks.length === 0) continue;
+    if (patch.hunks.length === 0 && !modeChanged) continue;
     patches.push({
       ...patch,
+      ...(modeChanged && oldText === newText ? { oldFileName: `a/${path}`, newFileName: `b/${path}` } : {}),
       isGit: true,
-      ...(oldText === null ? { isCreate: true, newMode: "100644" } : {}),
-      ...(newText === null ? { isDelete: true, oldMode: "100644" } : {}),
+      ...(oldText === null ? { isCreate: true, newMode: mode?.to ?? "100644" } : modeChanged ? { oldMode: mode.from, newMode: mode.to } : {}),
+      ...(newText === null ? { isDelete: true, oldMode: mode?.from ?? "100644" } : {}),
     });
   }
   return patches.map((patch) => formatPatch(patch)).join("");
