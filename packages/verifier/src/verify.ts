@@ -217,7 +217,22 @@ export class PlanVerifier {
       return false;
     }
     const index = this.#index++;
-    this.#verifyStep(index, this.#parsed.steps[index]!);
+    try {
+      this.#verifyStep(index, this.#parsed.steps[index]!);
+    } catch (error) {
+      // A plan the simulation cannot follow (a bug of the verifier, not of the plan): said as an
+      // error on the step, never thrown; the later steps are not simulated on a state that may be wrong.
+      const pending = this.#parsed.steps.length - index - 1;
+      this.#issues.push({
+        step: index,
+        op: this.#parsed.steps[index]!.key,
+        check: "operator",
+        severity: "error",
+        message: `the verifier could not simulate this step (${errorMessage(error)}), so the plan is not verified${pending ? `; the ${pending} later step${pending === 1 ? " was" : "s were"} not checked` : ""}`,
+        fix: "this is a limit of the verifier, not necessarily a mistake in the step: write the step another way (e.g. address the nodes it changes instead of the whole file, or split it in two), or apply the plan's files one plan at a time",
+      });
+      this.#index = this.#parsed.steps.length;
+    }
     return true;
   }
 
