@@ -7,7 +7,7 @@
 import { grammarsFor, loadGrammars, type Graph } from "@graphplan/graph";
 import { resolveLocator } from "@graphplan/locators";
 import { formalHandlers, isStepError, parsePlanSteps, planOf, type PlanSteps, type StepParse } from "@graphplan/catalog";
-import { closestMatchPlace, findPattern, OPERATOR_BY_NAME, stepFiles, type Plan, type Step, type StepHandler } from "@graphplan/primitives";
+import { closestMatchPlace, findPattern, OPERATOR_BY_NAME, stepFiles, type Plan, type Step, type StepHandler, planFiles } from "@graphplan/primitives";
 import {
   checkBounds,
   checkContent,
@@ -447,6 +447,7 @@ export function verifyAndParseSync(json: unknown, workspace: ReadonlyMap<string,
 
 /** {@link verifyPlan}, and the plan as read when it passed (see {@link verifyAndParseSync}). */
 export async function verifyAndParse(json: unknown, workspace: ReadonlyMap<string, string>, graph: Graph, options: VerifyOptions = {}): Promise<VerifiedPlan> {
-  await loadGrammars(grammarsFor(workspace.keys()));
+  // The plan's own paths too: a file it creates may be of a language no workspace file has.
+  await loadGrammars(grammarsFor([...workspace.keys(), ...planFiles(json)]));
   return verifyAndParseSync(json, workspace, graph, options);
 }
