@@ -17,6 +17,7 @@ export const USE_CASES = [
   "Novel Code (fragments)",
   "Primitives",
   "Files (create, delete, rename)",
+  "Text (any file: docs, changelogs, config)",
   "Data files (JSON, YAML, TOML)",
   "Legacy (still supported)",
 ] as const;
