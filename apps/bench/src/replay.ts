@@ -7,7 +7,7 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { buildGraph, detectLanguage, grammarsFor, loadGrammars } from "@graphplan/graph";
+import { buildGraph, detectLanguage, loadGrammarsFor } from "@graphplan/graph";
 import { FILE_OPS, OPERATOR_BY_NAME, stepLabel, type Plan, type Step } from "@graphplan/primitives";
 import { applyPlan, stepCauseTag, Workspace, type StepFailed } from "@graphplan/runtime";
 import { detectTier, parsePlan } from "@graphplan/catalog";
@@ -213,7 +213,7 @@ export async function replayInstance(line: DatasetLine, repos: Repositories, opt
     return finish(entry, failure("input_error", "patch_does_not_apply", (error as Error).message));
   }
   phase("read");
-  await loadGrammars(grammarsFor([...pre.keys(), ...post.keys()]));
+  await loadGrammarsFor([...pre.keys(), ...post.keys()]);
 
   // Compile, then the LLM path: the plan's JSON text is parsed and verified. A step the verifier
   // rejects is compiled again in its next form (at most MAX_REVISIONS times).

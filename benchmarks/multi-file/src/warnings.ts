@@ -8,7 +8,7 @@
  */
 import { GitObjectReader, readDataset, repositoryPath } from "@graphplan/bench";
 import { compile, parseUnifiedDiff, preImagePaths } from "@graphplan/compiler";
-import { buildGraph, grammarsFor, loadGrammars } from "@graphplan/graph";
+import { buildGraph, loadGrammarsFor } from "@graphplan/graph";
 import { verifyPlan } from "@graphplan/verifier";
 import { Command, InvalidArgumentError } from "commander";
 
@@ -60,7 +60,7 @@ for (const line of await readDataset(options.dataset)) {
       const text = await reader.file(inst.base_commit, path);
       if (text !== undefined) pre.set(path, text);
     }
-    await loadGrammars(grammarsFor(pre.keys()));
+    await loadGrammarsFor(pre.keys());
     const { plan } = compile(pre, inst.patch);
     const graph = await buildGraph([...pre].map(([path, source]) => ({ path, source })));
     const result = await verifyPlan(plan, pre, graph);

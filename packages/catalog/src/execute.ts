@@ -3,7 +3,7 @@
  * handlers that run them inside primitives' `runPlan` (one all-or-nothing plan execution for
  * every tier), and a standalone executor for one step.
  */
-import { detectLanguage, withTree, TaggedError } from "@graphplan/graph";
+import { dataFormatOf, detectLanguage, parseData, withTree, TaggedError } from "@graphplan/graph";
 import { LocatorSchema } from "@graphplan/locators";
 import { fragmentEdit, validateFragment, FragmentInvalid, closest, isFragmentLanguage, pythonProblems, type FragmentIssue, type PlaceAction } from "@graphplan/fragments";
 import {
@@ -284,9 +284,22 @@ export const formalHandlers: Readonly<Record<string, StepHandler>> = {
   fragment: formalHandler,
 };
 
-/** `runPlan` with {@link formalHandlers} (and any extra handlers). Files as a Map or a plain object. */
+/**
+ * A data file (JSON, YAML, TOML) a step changed as text must still load: the reason it does not,
+ * or undefined. A file that did not load before is not judged (the step did not break it).
+ */
+export function dataFileCheck(file: string, before: string, after: string): string | undefined {
+  const format = dataFormatOf(file);
+  if (!format) return undefined;
+  const errors = parseData(after, format).errors;
+  if (errors.length === 0 || (before !== "" && parseData(before, format).errors.length > 0)) return undefined;
+  const first = errors[0]!;
+  return `the result is not valid ${format.toUpperCase()} (line ${first.line}:${first.column}: ${first.message}); keep the file's syntax, or change its keys with set_key and delete_key`;
+}
+
+/** `runPlan` with {@link formalHandlers} (and any extra handlers), data files checked after text steps. Files as a Map or a plain object. */
 export function runFormalPlan(plan: Plan, files: Files, options: RunOptions = {}): RunResult {
-  return runPlan(plan, fileMap(files), { ...options, handlers: { ...formalHandlers, ...(options.handlers ?? {}) } });
+  return runPlan(plan, fileMap(files), { checkText: dataFileCheck, ...options, handlers: { ...formalHandlers, ...(options.handlers ?? {}) } });
 }
 
 export interface StepOutcome {

@@ -1,4 +1,4 @@
-export { detectTier, validateStep, validateOperatorParams, stepEdits, executeStep, formalHandlers, runFormalPlan, SURGERY_OPS, TEMPLATE_BY_NAME, SURGERY_BY_NAME, UnknownTemplate, suggestName } from "./execute.js";
+export { detectTier, validateStep, validateOperatorParams, stepEdits, executeStep, formalHandlers, runFormalPlan, dataFileCheck, SURGERY_OPS, TEMPLATE_BY_NAME, SURGERY_BY_NAME, UnknownTemplate, suggestName } from "./execute.js";
 export type { Tier, SurgeryOp, StepIssue, StepOutcome } from "./execute.js";
 export { CATALOG, catalogEntry, planSchema, planJsonSchema, catalogPrompt, compactCatalogPrompt } from "./catalog.js";
 export type { CatalogEntry, CatalogPromptOptions } from "./catalog.js";

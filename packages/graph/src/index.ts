@@ -8,7 +8,7 @@ export type { Tagged, TaggedClass } from "./tagged-error.js";
 export { GrammarNotLoaded, isGraphError, isLoaded, loadGrammars, parse, withTree, grammar } from "./parser.js";
 export { syntaxErrors, codeEnd, inStringOrComment, childrenBetween, fieldOf } from "./syntax.js";
 export type { SyntaxError, NodeEnd } from "./syntax.js";
-export { GraphSchema, buildGraph, GraphCache, documentsOf, EXTRACTOR_VERSION, storeKey, toStored, fromStored, blankMacros, detectFileLanguage, graphOfFile, graphOfTree, mergeGraphs, languagesOf, grammarsFor } from "./graph.js";
+export { GraphSchema, buildGraph, GraphCache, documentsOf, EXTRACTOR_VERSION, storeKey, toStored, fromStored, blankMacros, detectFileLanguage, graphOfFile, graphOfTree, mergeGraphs, languagesOf, grammarsFor, loadGrammarsFor } from "./graph.js";
 export type { Graph, GraphSymbol, GraphImport, FileGraph, SourceFile, BuildGraphOptions, GraphCacheOptions, GraphStore, StoredFileGraph, Node, Tree } from "./graph.js";
 export { graphView } from "./view.js";
 export { DATA_FORMATS, DATA_EXTENSIONS, dataFormatOf, loadDataGrammars, parseData, dataValue, DataGrammarsNotLoaded } from "./data.js";

@@ -13,7 +13,7 @@
  */
 import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
-import { grammarsFor, loadGrammars } from "@graphplan/graph";
+import { loadGrammarsFor } from "@graphplan/graph";
 import { FileNotInPlan, StepFailed as PlanStepFailed, planFiles, planParts, stepLabel, stepLocator } from "@graphplan/primitives";
 import { runFormalPlan } from "@graphplan/catalog";
 import type { Plan, Step } from "@graphplan/primitives";
@@ -166,7 +166,7 @@ export function applyPlan(plan: Plan, options: ApplyOptions = {}): Effect.Effect
     if (!runner) {
       // runPlan is pure and synchronous: the grammars of the plan's files must be loaded first.
       // The plan's own paths too: a file it creates may be of a language no existing file has.
-      yield* Effect.promise(() => loadGrammars(grammarsFor([...texts.keys(), ...named])));
+      yield* Effect.promise(() => loadGrammarsFor([...texts.keys(), ...named]));
       // Every tier runs by default: tier 1 surgery, tier 2 templates, tier 3 fragments.
       runner = (p, f) => runFormalPlan(p, f);
     }

@@ -4,9 +4,9 @@
  * against the files as the earlier steps leave them; every problem is collected, none stops
  * the others.
  */
-import { grammarsFor, loadGrammars, type Graph } from "@graphplan/graph";
+import { loadGrammarsFor, type Graph } from "@graphplan/graph";
 import { resolveLocator } from "@graphplan/locators";
-import { formalHandlers, isStepError, parsePlanSteps, planOf, type PlanSteps, type StepParse } from "@graphplan/catalog";
+import { dataFileCheck, formalHandlers, isStepError, parsePlanSteps, planOf, type PlanSteps, type StepParse } from "@graphplan/catalog";
 import { closestMatchPlace, findPattern, OPERATOR_BY_NAME, stepFiles, type Plan, type Step, type StepHandler, planFiles } from "@graphplan/primitives";
 import {
   checkBounds,
@@ -206,7 +206,7 @@ export class PlanVerifier {
     this.#issues.push(...parsed.corrections, ...parsed.planIssues);
     this.#parsed = parsed;
     for (const step of parsed.steps) stepFiles(step.written, this.#planFiles);
-    this.#sim = new Sim(workspace, { handlers: this.#handlers, operators: parsed.operators });
+    this.#sim = new Sim(workspace, { handlers: this.#handlers, operators: parsed.operators, checkText: dataFileCheck });
     this.#original = new Sim(workspace);
     this.#graph = graph;
   }
@@ -456,6 +456,6 @@ export function verifyAndParseSync(json: unknown, workspace: ReadonlyMap<string,
 /** {@link verifyPlan}, and the plan as read when it passed (see {@link verifyAndParseSync}). */
 export async function verifyAndParse(json: unknown, workspace: ReadonlyMap<string, string>, graph: Graph, options: VerifyOptions = {}): Promise<VerifiedPlan> {
   // The plan's own paths too: a file it creates may be of a language no workspace file has.
-  await loadGrammars(grammarsFor([...workspace.keys(), ...planFiles(json)]));
+  await loadGrammarsFor([...workspace.keys(), ...planFiles(json)]);
   return verifyAndParseSync(json, workspace, graph, options);
 }
