@@ -9,7 +9,8 @@
  * insert_before_node / insert_after_node, delete_node), then replace_node on ever larger
  * enclosing nodes; a text step (`replace_text` quoting the file) only when no node-addressed step is
  * exact. Files with no grammar, and code files whose change no structural step reproduces, become
- * text steps ({@link textSteps}); a mode change becomes `set_file_mode`. Every file of any diff
+ * text steps ({@link textSteps}), a data file's change data steps where they are exact
+ * ({@link dataSteps}); a mode change becomes `set_file_mode`. Every file of any diff
  * compiles, exactly; the share of changes expressed structurally is the quality figure.
  * "Exact" is decided by running the candidate step with the engine itself on the current text
  * (the text after the earlier steps), so every accepted step is known to produce the expected
@@ -40,6 +41,7 @@ import { suggesters } from "./suggest.js";
 import type { Candidate, ChangeView, Suggester } from "./view.js";
 import { diffTrees, type Change, type NodeRef } from "./treediff.js";
 import { textSteps } from "./text.js";
+import { dataSteps } from "./data.js";
 
 /** The tree after `edits`, parsed incrementally with primitives' `reparse`; the old tree is freed. */
 function advance(tree: Tree, source: string, edits: readonly Edit[], next: string, language: LanguageId): Tree {
@@ -883,6 +885,8 @@ function compileContent(path: string, before: string, after: string, options: Co
       options.trace?.(`${path}: ${error.message}; the whole change as text steps`);
     }
   }
+  const data = dataSteps(path, before, after, options.handlers);
+  if (data) return data.map(({ step, edits }, change) => ({ ...fileRecord(step as Step & { op: string }, path, edits), tier: 1, form: "data", change, key: banKey(path, change, "data") }));
   return textSteps(path, before, after, options.handlers).map(({ step, edits }, change) => ({ ...fileRecord(step as Step & { op: string }, path, edits), form: "text", text: true, change, key: banKey(path, change, "text") }));
 }
 

@@ -2,7 +2,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadGrammars } from "@graphplan/graph";
+import { loadDataGrammars, loadGrammars } from "@graphplan/graph";
 import { runFormalPlan } from "@graphplan/catalog";
 import { makeRepo } from "@graphplan/testkit";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -87,5 +87,35 @@ describe("compiling diffs that add, delete and rename files", () => {
     const { pre, diff } = diffOf((dir) => symlinkSync("pkg/util.py", join(dir, "link.py")));
     expect(() => compile(pre, diff)).toThrow(PatchError);
     expect(() => compile(pre, diff)).toThrow(/link\.py: mode 120000 is not a regular file's/);
+  });
+});
+
+describe("data files", () => {
+  beforeAll(() => loadDataGrammars());
+
+  it("compiles a change of values to data steps, and a change beside the values to text steps, both exactly", () => {
+    const pyproject = '[project]\nname = "demo"\nversion = "1.0.0"\ndependencies = ["click"]\n\n[tool.pytest.ini_options]\naddopts = "-ra"\n';
+    const pkg = '{\n  "name": "demo",\n  "scripts": {\n    "test": "vitest",\n    "prepublish": "tsc"\n  }\n}\n';
+    const pre = new Map([["pyproject.toml", pyproject], ["package.json", pkg]]);
+    const post = new Map([
+      ["pyproject.toml", pyproject.replace('"1.0.0"', '"1.1.0"').replace('["click"]', '["click", "rich"]')],
+      ["package.json", pkg.replace(',\n    "prepublish": "tsc"', "")],
+    ]);
+    const compiled = compile(pre, gitDiff(pre, post));
+    expect(compiled.plan).toEqual([
+      { op: "delete_key", params: { locator: { kind: "key", name: "scripts.prepublish", file: "package.json" } } },
+      { op: "set_key", params: { locator: { kind: "key", name: "project.version", file: "pyproject.toml" }, value: "1.1.0" } },
+      { op: "append_item", params: { locator: { kind: "key", name: "project.dependencies", file: "pyproject.toml" }, value: "rich" } },
+    ]);
+    expect(compiled.records.every((r) => !r.text)).toBe(true);
+    const run = runFormalPlan(JSON.parse(JSON.stringify(compiled.plan)), pre);
+    expect(run.ok && Object.fromEntries(run.files)).toEqual(Object.fromEntries(post));
+
+    // A comment added beside a value: no data step writes it, so the change is text.
+    const commented = new Map([["pyproject.toml", pyproject.replace('addopts = "-ra"', '# verbose\naddopts = "-ra -v"')]]);
+    const text = compile(new Map([["pyproject.toml", pyproject]]), gitDiff(new Map([["pyproject.toml", pyproject]]), commented));
+    expect(text.records.map((r) => r.text)).toEqual([true]);
+    const again = runFormalPlan(JSON.parse(JSON.stringify(text.plan)), new Map([["pyproject.toml", pyproject]]));
+    expect(again.ok && again.files.get("pyproject.toml")).toBe(commented.get("pyproject.toml"));
   });
 });
