@@ -1,6 +1,6 @@
 /** `graphplan apply`: in-process through `run` (exit codes as the CLI returns them), and once spawned for real. */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -191,5 +191,38 @@ describe("graphplan apply", () => {
     expect(result.stdout).toBe("step 1 replace_node ok\nchanged a.py\n");
     expect(result.status).toBe(0);
     expect(p.files().a).toBe(A.replace("return 1", "return 10"));
+  });
+
+  it("changes a changelog, a data file and a script's mode with the code; refuses a text step it cannot place, changing nothing", async () => {
+    const p = project();
+    writeFileSync(join(p.root, "CHANGES.rst"), "Unreleased\n\n-   First.\n\n-   First.\n");
+    writeFileSync(join(p.root, "pyproject.toml"), '[project]\nversion = "1.0"\n');
+    writeFileSync(join(p.root, "run.sh"), "#!/bin/sh\n");
+    writeFileSync(join(p.root, "logo.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00]));
+    const good = [
+      replaceF,
+      { op: "insert_text", params: { file: "CHANGES.rst", anchor: "Unreleased\n\n", position: "after", text: "-   f returns 10.\n" } },
+      { op: "set_key", params: { locator: { kind: "key", name: "project.version", file: "pyproject.toml" }, value: "1.1" } },
+      { op: "set_file_mode", params: { path: "run.sh", mode: "100755" } },
+    ];
+    const ok = await graphplan(p.planFile("good.json", good), "--root", p.root);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(readFileSync(join(p.root, "CHANGES.rst"), "utf8")).toBe("Unreleased\n\n-   f returns 10.\n-   First.\n\n-   First.\n");
+    expect(readFileSync(join(p.root, "pyproject.toml"), "utf8")).toBe('[project]\nversion = "1.1"\n');
+    expect(statSync(join(p.root, "run.sh")).mode & 0o111).toBe(0o111);
+
+    const before = { ...p.files(), changes: readFileSync(join(p.root, "CHANGES.rst"), "utf8") };
+    for (const step of [
+      { op: "replace_text", params: { file: "CHANGES.rst", find: "-   First.", replace: "-   Second." } },
+      { op: "replace_text", params: { file: "CHANGES.rst", find: "-   Third.", replace: "-   Fourth." } },
+      { op: "append_text", params: { file: "logo.png", text: "x" } },
+      { op: "set_file_mode", params: { path: "nope.sh", mode: "100755" } },
+      { op: "replace_text", params: { file: "pyproject.toml", find: 'version = "1.1"', replace: 'version = "1.2' } },
+    ]) {
+      const out = await graphplan(p.planFile("bad.json", [replaceF, step]), "--root", p.root);
+      expect(out.code, JSON.stringify(step)).not.toBe(0);
+      expect(out.stderr.trim().split("\n").at(-1)).toMatch(/^graphplan: /);
+      expect({ ...p.files(), changes: readFileSync(join(p.root, "CHANGES.rst"), "utf8") }).toEqual(before);
+    }
   });
 });
