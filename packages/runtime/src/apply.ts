@@ -64,6 +64,8 @@ export type ApplyResult =
       readonly created: ReadonlyArray<string>;
       /** Files the plan deleted (delete_file, rename_file away). */
       readonly deleted: ReadonlyArray<string>;
+      /** The bytes before the apply of every written or deleted file that existed (what the journal held): an undo writes them back with {@link writeFiles}. */
+      readonly originals: ReadonlyMap<string, Uint8Array>;
     }
   | { readonly ok: false; readonly steps: ReadonlyArray<StepReport>; readonly failure: StepFailed };
 
@@ -196,7 +198,38 @@ export function applyPlan(plan: Plan, options: ApplyOptions = {}): Effect.Effect
       written: changes.filter((c) => c.text !== null).map((c) => c.path),
       created: changes.filter((c) => c.text !== null && !originals.has(c.path)).map((c) => c.path),
       deleted: changes.filter((c) => c.text === null).map((c) => c.path),
+      originals: new Map(changes.flatMap((c) => (originals.has(c.path) ? [[c.path, originals.get(c.path)!] as const] : []))),
     };
+  });
+}
+
+/** A file's new content for {@link writeFiles}: its bytes, or null to delete it. */
+export interface FileWrite {
+  readonly path: string;
+  readonly bytes: Uint8Array | null;
+}
+
+/**
+ * Writes several files all or nothing, through the same journal as {@link applyPlan} (a crash is undone
+ * by `recover`): each path confined to the root, its current bytes journaled, then the new bytes written
+ * (or the file deleted). An undo of an apply writes the `originals` it returned this way.
+ */
+export function writeFiles(writes: ReadonlyArray<FileWrite>, options: Pick<ApplyOptions, "journalDir" | "onBeforeWrite"> = {}): Effect.Effect<ReadonlyArray<string>, ApplyError, Workspace> {
+  return Effect.gen(function* () {
+    const ws = yield* Workspace;
+    const { dir: journalDir, path: journalPath } = yield* journalOf(ws, options);
+    if (yield* ws.exists(journalPath)) return yield* new JournalPresent({ journal: journalPath });
+    const existing = new Map<string, boolean>();
+    for (const { path } of writes) yield* checkPath(ws, path, journalDir, existing);
+    const originals = new Map<string, Uint8Array>();
+    const changes: Array<{ path: string; text: string | Uint8Array | null }> = [];
+    for (const { path, bytes } of writes) {
+      if (existing.get(path)) originals.set(path, yield* ws.readBytes(path));
+      else if (bytes === null) continue; // deleting a file that is not there: nothing to do
+      changes.push({ path, text: bytes });
+    }
+    if (changes.length > 0) yield* commit(ws, changes, originals, journalDir, journalPath, options.onBeforeWrite);
+    return changes.map((c) => c.path);
   });
 }
 
@@ -240,7 +273,7 @@ function checkPath(ws: WorkspaceShape, path: string, journalDir: string, existin
 
 function commit(
   ws: WorkspaceShape,
-  changes: ReadonlyArray<{ path: string; text: string | null }>,
+  changes: ReadonlyArray<{ path: string; text: string | Uint8Array | null }>,
   originals: ReadonlyMap<string, Uint8Array>,
   journalDir: string,
   journalPath: string,
@@ -294,7 +327,7 @@ function commit(
     for (const [index, { path, text }] of changes.entries()) {
       if (onBeforeWrite) yield* onBeforeWrite({ path, index, total: changes.length });
       // A deletion is journaled with the file's original, so recovery and rollback write it back.
-      const wrote = yield* Effect.result(text === null ? ws.remove(path) : ws.write(path, text));
+      const wrote = yield* Effect.result(text === null ? ws.remove(path) : typeof text === "string" ? ws.write(path, text) : ws.writeBytes(path, text));
       if (Result.isFailure(wrote)) return yield* rollback(path, wrote.failure);
       written.push(path);
     }
