@@ -1,5 +1,5 @@
 /**
- * `graphplan mcp --root DIR [--http PORT] [--read-only]`: the engine as an MCP server (src/mcp/), for the
+ * `graphplan mcp --root DIR [--http PORT] [--read-only]`: the engine as an MCP server (@graphplan/mcp), for the
  * coding agents that take tools through the Model Context Protocol. stdio by default; `--http PORT` serves
  * streamable HTTP on 127.0.0.1 instead. Log lines go to stderr (stdout is the protocol on stdio).
  *
@@ -10,8 +10,7 @@ import { readFileSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import type { Command } from "commander";
 import * as Effect from "effect/Effect";
-import { Engine, type EngineOptions } from "../mcp/engine.js";
-import { serveHttp, serveStdio } from "../mcp/server.js";
+import { Engine, serveHttp, serveStdio, type EngineOptions } from "@graphplan/mcp";
 
 const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 

@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { catalogEntry, planJsonSchema } from "@graphplan/catalog";
 import { formatIssues, isLocatorError, locatorJsonSchema } from "@graphplan/locators";
-import { formatResult } from "../commands/verify.js";
+import { formatResult } from "@graphplan/verifier";
 import { NothingToUndo, type AppliedChange, type Engine } from "./engine.js";
 
 /** The longest text a tool answers with; longer text is cut with a note saying how to see the rest. */

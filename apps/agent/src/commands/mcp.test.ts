@@ -15,7 +15,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATALOG } from "@graphplan/catalog";
 import { locatorJsonSchema } from "@graphplan/locators";
-import { WRITE_DELAY_ENV } from "../commands/mcp.js";
+import { WRITE_DELAY_ENV } from "./mcp.js";
 
 const app = join(import.meta.dirname, "..", "..");
 const tsx = join(app, "node_modules/.bin/tsx");

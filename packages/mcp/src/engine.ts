@@ -17,7 +17,6 @@ import { applyPlan, findSourceFiles, recover, stepCauseTag, Workspace, writeFile
 import { loadPlanGrammars } from "@graphplan/catalog";
 import { verifyAndParse, type VerifyResult } from "@graphplan/verifier";
 import { compile, gitDiff, isCompilerError, parseUnifiedDiff, postImages, preImagePaths, type CompiledPlan } from "@graphplan/compiler";
-import { readWorkspace } from "../commands/verify.js";
 import { CallQueue } from "./lock.js";
 
 /** The arguments of a call are unusable (what is wrong and how to fix it). */
@@ -208,10 +207,30 @@ export class Engine {
   async #verify(plan: unknown): Promise<{ result: VerifyResult; plan: Plan | undefined }> {
     // Every path the plan names is confined to the root first (an absolute one under it is the plan's front door's to correct).
     for (const path of planFiles(plan)) if (!path.startsWith(`${this.root}/`)) await this.#run(Workspace.use((ws) => ws.exists(path)));
-    const files = await readWorkspace(plan, this.root);
+    const files = await this.#workspaceFiles(plan);
     await loadPlanGrammars(plan);
     const graph = await buildGraph([...files].filter(([path]) => detectLanguage(path)).map(([path, source]) => ({ path, source })));
     return verifyAndParse(plan, files, graph, { root: this.root });
+  }
+
+  /**
+   * What the verifier reads: every supported source file under the root (for the import graph) and every
+   * file the plan names, read through the root-confined Workspace; a named file that is missing is left
+   * out (the verifier reports it).
+   */
+  async #workspaceFiles(plan: unknown): Promise<Map<string, string>> {
+    const wanted = new Set([...(await findSourceFiles(this.root)), ...planFiles(plan)]);
+    return this.#run(
+      Effect.gen(function* () {
+        const ws = yield* Workspace;
+        const files = new Map<string, string>();
+        for (const path of wanted) {
+          const text = yield* ws.read(path).pipe(Effect.orElseSucceed(() => undefined));
+          if (text !== undefined) files.set(path, text);
+        }
+        return files;
+      }),
+    );
   }
 
   /**
