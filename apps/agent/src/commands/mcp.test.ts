@@ -4,17 +4,19 @@
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATALOG } from "@graphplan/catalog";
 import { locatorJsonSchema } from "@graphplan/locators";
+import { Engine, mcpServer } from "@graphplan/mcp";
 import { WRITE_DELAY_ENV } from "./mcp.js";
 
 const app = join(import.meta.dirname, "..", "..");
@@ -388,5 +390,34 @@ describe("graphplan mcp: bad input", () => {
     const port = spawnSync(tsx, cliArgs("--root", app, "--http", "eighty"), { encoding: "utf8" });
     expect(port.status).toBe(2);
     expect(port.stderr.trim().split("\n")).toEqual(["error: --http eighty is not a port; pass a number from 0 to 65535 (0: any free port)"]);
+  });
+});
+
+describe("the root README's worked example (locate, verify_plan, apply_plan on the demo project)", () => {
+  it("answers as the README shows", async () => {
+    const root = await mkdtemp(join(tmpdir(), "graphplan-mcp-readme-"));
+    await cp(join(app, "examples/textstats/project"), root, { recursive: true });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await mcpServer({ engine: new Engine({ root: await realpath(root) }), readOnly: false, version: "0" }).connect(serverSide);
+    const client = new Client({ name: "readme", version: "0" });
+    await client.connect(clientSide);
+    try {
+      const readme = readFileSync(join(app, "..", "..", "README.md"), "utf8");
+      const locator = { kind: "return", parent: { kind: "function", name: "word_count" }, file: "textstats/words.py" };
+      const located = textOf(await client.callTool({ name: "locate", arguments: { locator: { kind: "return", file: "textstats/words.py" } } }));
+      const typo = textOf(await client.callTool({ name: "verify_plan", arguments: { plan: [{ op: "replace_node", params: { locator, replacement: "return len(word(text))" } }] } }));
+      const applied = textOf(await client.callTool({ name: "apply_plan", arguments: { plan: [{ op: "replace_node", params: { locator, replacement: "return len(words(text))" } }] } }));
+      // The lines the README quotes: the first two matches of the locate, the whole verify, the apply but its ---/+++ and blank context lines.
+      const quoted = [
+        ...located.split("\n").slice(0, 7),
+        ...typo.trim().split("\n"),
+        ...applied.split("\n").filter((line) => !/^(---|\+\+\+) /.test(line) && line.trim() !== ""),
+      ];
+      for (const line of quoted) expect(readme, line).toContain(`\n${line}\n`);
+      expect(readFileSync(join(root, "textstats/words.py"), "utf8")).toContain("    return len(words(text))\n");
+    } finally {
+      await client.close();
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
