@@ -83,6 +83,8 @@ export interface AppliedChange {
   readonly before: ReadonlyMap<string, Uint8Array>;
   /** Bytes after (null: deleted), to refuse an undo over later edits. */
   readonly after: ReadonlyMap<string, Uint8Array | null>;
+  /** Files whose executable bit the apply changed (`set_file_mode`), with the bit they had before. */
+  readonly executableBefore: ReadonlyMap<string, boolean>;
 }
 
 export type ApplyOutcome =
@@ -252,7 +254,8 @@ export class Engine {
       const after = new Map<string, Uint8Array | null>();
       for (const path of applied.written) after.set(path, await this.#run(Workspace.use((ws) => ws.readBytes(path))));
       for (const path of applied.deleted) after.set(path, null);
-      const change: AppliedChange = { diff: diffOf(applied.originals, after), written: applied.written, created: applied.created, deleted: applied.deleted, before: applied.originals, after };
+      const executableBefore = new Map(applied.modes.map((m) => [m.path, m.mode !== "100755"] as const));
+      const change: AppliedChange = { diff: diffOf(applied.originals, after), written: applied.written, created: applied.created, deleted: applied.deleted, before: applied.originals, after, executableBefore };
       return { kind: "applied", change, verification, recovered };
     });
   }
@@ -306,7 +309,10 @@ export class Engine {
       }
       const moved = [...change.after].filter(([path, bytes]) => !sameBytes(now.get(path) ?? null, bytes)).map(([path]) => path);
       if (moved.length > 0) throw new UndoConflict({ paths: moved });
-      const writes = [...change.after.keys()].map((path) => ({ path, bytes: change.before.get(path) ?? null }));
+      const writes = [...change.after.keys()].map((path) => {
+        const executable = change.executableBefore.get(path);
+        return { path, bytes: change.before.get(path) ?? null, ...(executable === undefined ? {} : { executable }) };
+      });
       const restored = await this.#run(writeFiles(writes));
       return { restored, diff: diffOf(now, change.before) };
     });

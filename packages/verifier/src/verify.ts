@@ -112,6 +112,7 @@ function failureIssue(error: unknown, graph?: Graph): Omit<Issue, "step" | "op">
     case "LanguageNotSupported":
     case "FragmentLanguageUnsupported":
     case "UnsupportedLanguage":
+    case "BinaryFile":
       return { ...failed, file: "file" in error ? error.file : undefined };
     case "GrammarNotLoaded":
     case "OverlappingEdits":
@@ -321,7 +322,12 @@ export class PlanVerifier {
       }
       return;
     }
-    if (changes.length === 0 && !READ_ONLY.has(label)) {
+    for (const change of sim.textChanges) {
+      const place = stepPlace(index, change.path, change.before, change.after, change.edits);
+      if (place) this.#places.push(place);
+      this.#changedBy.set(change.path, [...(this.#changedBy.get(change.path) ?? []), index]);
+    }
+    if (changes.length === 0 && sim.textChanges.length === 0 && !READ_ONLY.has(label)) {
       report({
         check: "triviality",
         severity: "warning",
