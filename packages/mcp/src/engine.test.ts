@@ -3,7 +3,7 @@
  * process): undo of file operations, cancellation, the call queue, the derived schemas, and one
  * connection end to end over the SDK's in-memory transport.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -47,6 +47,19 @@ describe("Engine", () => {
     expect(existsSync(join(root, "pkg/kept.py"))).toBe(false);
     expect(readFileSync(join(root, "pkg/keep.py"), "utf8")).toBe(KEEP);
     expect(readFileSync(join(root, "pkg/old.py"), "utf8")).toBe(OLD);
+  });
+
+  it("undoes a mode change: the executable bit goes back as it was", async () => {
+    const root = project({ "run.py": OLD });
+    const engine = new Engine({ root });
+    const executable = () => (statSync(join(root, "run.py")).mode & 0o111) !== 0;
+    expect(executable()).toBe(false);
+    const outcome = await engine.apply([{ op: "set_file_mode", params: { path: "run.py", mode: "100755" } }]);
+    if (outcome.kind !== "applied") throw new Error(JSON.stringify(outcome));
+    expect(executable()).toBe(true);
+    await engine.undo(outcome.change);
+    expect(executable()).toBe(false);
+    expect(readFileSync(join(root, "run.py"), "utf8")).toBe(OLD);
   });
 
   it("writes nothing for a call the client cancelled before the write began", async () => {
