@@ -213,7 +213,7 @@ export async function replayInstance(line: DatasetLine, repos: Repositories, opt
     return finish(entry, failure("input_error", "patch_does_not_apply", (error as Error).message));
   }
   phase("read");
-  await loadGrammars(grammarsFor(pre.keys()));
+  await loadGrammars(grammarsFor([...pre.keys(), ...post.keys()]));
 
   // Compile, then the LLM path: the plan's JSON text is parsed and verified. A step the verifier
   // rejects is compiled again in its next form (at most MAX_REVISIONS times).

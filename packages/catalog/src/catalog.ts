@@ -13,11 +13,12 @@ import { USE_CASES, type UseCase } from "./operator.js";
 import { descriptionOf, isRequired, paramKindOf } from "./params.js";
 import { SURGERY } from "./surgery/operators.js";
 import { TEMPLATES } from "./templates/index.js";
+import { DATA_OPERATORS } from "./data/operators.js";
 
 export interface CatalogEntry {
   readonly name: string;
   readonly tier: 0 | 1 | 2 | 3;
-  readonly kind: "primitive" | "composed" | "legacy" | "file" | "text" | "surgery" | "template" | "fragment";
+  readonly kind: "primitive" | "composed" | "legacy" | "file" | "text" | "surgery" | "template" | "fragment" | "data";
   readonly useCase: UseCase;
   readonly description: string;
   /** The step key: `{op}`, `{template}` or `{fragment}`. */
@@ -78,6 +79,9 @@ export const CATALOG: readonly CatalogEntry[] = [
     (s): CatalogEntry => ({ name: s.name, tier: 1, kind: "surgery", useCase: s.useCase, description: s.description, step: "op", params: s.params, languages: s.languages, input: s.input, output: s.output, example: s.example }),
   ),
   FRAGMENT_ENTRY,
+  ...DATA_OPERATORS.map(
+    (d): CatalogEntry => ({ name: d.name, tier: 1, kind: "data", useCase: "Data files (JSON, YAML, TOML)", description: d.description, step: "op", params: d.params, example: d.example }),
+  ),
   // Tier 0: delete_node is listed once, as surgery (detectTier says 1; it runs as the primitive).
   ...OPERATORS.filter((o) => !SURGERY_NAMES.has(o.name)).map(
     (o): CatalogEntry => ({
@@ -258,7 +262,7 @@ function sections(options: CatalogPromptOptions): [UseCase, CatalogEntry[]][] {
 export function catalogPrompt(options: CatalogPromptOptions = {}): string {
   const out: string[] = [
     "# Operators",
-    "A plan is a JSON array of steps, run in order, all or nothing. Prefer templates; use fragments for new Python code no template covers; primitives for anything else; legacy only as a last resort.",
+    "A plan is a JSON array of steps, run in order, all or nothing. Prefer templates; use fragments for new Python code no template covers; primitives for other code; text steps for docs, changelogs, config and code no node fits; legacy only as a last resort.",
     'Step forms: {"template": NAME, "params": {...}} (tier 2) | {"op": NAME, "params": {...}} (tier 1 surgery, primitives, legacy) | {"fragment": {...}, "action": ..., "locator": ...} (tier 3).',
     'A LOCATOR finds a node without line numbers: {"kind": "function", "name": "parse", "file": "app/parser.py", "parent": {"kind": "class", "name": "Parser"}, "field": "body", "nth_child": 0, "index": 0} (kind, name, parent, field, nth_child, index optional), or {"type": "sexp", "file": ..., "query": "(call) @c", "capture": "c"}.',
     "Code parameters are parsed before anything runs: an `expression` must be one expression, `statements` one or more statements written at column 0 (they are re-indented), `identifier` a plain name, `type` an annotation. Errors name the parameter.",
@@ -311,7 +315,7 @@ function compactParams(schema: z.ZodType): string {
 export function compactCatalogPrompt(options: CatalogPromptOptions = {}): string {
   const out: string[] = [
     "# Operators",
-    'A plan is a JSON array of steps, run in order, all or nothing: {"template": NAME, "params": {...}} | {"op": NAME, "params": {...}} | {"fragment": {...}, "action": "replace"|"insert_before"|"insert_after", "locator": LOCATOR}. Prefer templates; fragments for new Python code; primitives for anything else; legacy last.',
+    `A plan is a JSON array of steps, run in order, all or nothing: {"template": NAME, "params": {...}} | {"op": NAME, "params": {...}} | {"fragment": {...}, "action": "replace"|"insert_before"|"insert_after", "locator": LOCATOR}. Prefer templates; fragments for new Python code; primitives for other code; text steps for docs, changelogs and config, and code no node fits${options.legacy === false ? "" : "; legacy last"}.`,
     'LOCATOR: {"kind": "function", "name": "parse", "file": "app/parser.py", "parent": {"kind": "class", "name": "Parser"}} (also field, nth_child, index), or {"type": "sexp", "file": ..., "query": "(call) @c", "capture": "c"}.',
     "Code parameters are parsed first: expression = one expression; statements = statements at column 0 (re-indented); identifier = a name.",
   ];

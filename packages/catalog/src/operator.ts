@@ -18,6 +18,7 @@ export const USE_CASES = [
   "Primitives",
   "Files (create, delete, rename)",
   "Text (any file: docs, changelogs, config)",
+  "Data files (JSON, YAML, TOML)",
   "Legacy (still supported)",
 ] as const;
 export type UseCase = (typeof USE_CASES)[number];

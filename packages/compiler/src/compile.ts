@@ -374,7 +374,7 @@ function compileFile(file: string, language: LanguageId, pre: string, post: stri
         i = enclosing.last + 1;
         continue;
       }
-      const text = isBanned("text") ? undefined : textReplacement(state, cur, expected, handlers);
+      const text = isBanned("text") ? undefined : textReplacement(state, expected, handlers);
       if (!text) throw new CompileError(file, "no_exact_step", `no step reproduces the change at offset ${cur.start} exactly`);
       accept([text], i);
       record(change);
@@ -791,7 +791,6 @@ function enclosingReplacement(
 /** The last resort: replace_text quoting the smallest run of whole lines that holds the change and occurs once. */
 function textReplacement(
   state: FileState,
-  cur: { start: number; end: number },
   expected: string,
   handlers: Readonly<Record<string, StepHandler>> | undefined,
 ): Accepted | undefined {
@@ -799,8 +798,9 @@ function textReplacement(
   // The changed range of the current text and of the expected text.
   const [edit] = minimalEdit(source, expected);
   if (!edit) return undefined;
-  let start = Math.min(edit.start, cur.start);
-  let end = Math.max(edit.end, cur.end);
+  // The smallest edit between the texts, not the whole change's range (which may be the root).
+  let start = edit.start;
+  let end = edit.end;
   // Grow to whole lines, then by lines, until the pattern's first occurrence is here.
   start = lineStartOf(source, start);
   const eol = source.indexOf("\n", end);

@@ -34,6 +34,9 @@ function stripPrefix(name: string | undefined, prefix: "a/" | "b/"): string | un
 
 /** The files of a unified diff, with `a/` and `b/` prefixes removed. */
 export function parseUnifiedDiff(diff: string): FilePatch[] {
+  // `git show` and `git format-patch` put the commit's header and message first: the diff starts at its first `diff --git`.
+  const first = diff.startsWith("diff --git ") ? 0 : diff.indexOf("\ndiff --git ") + 1;
+  if (first > 0) diff = diff.slice(first);
   let parsed: StructuredPatch[];
   try {
     parsed = parsePatch(diff);

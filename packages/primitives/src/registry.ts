@@ -37,7 +37,7 @@ export const OPERATORS: readonly OperatorInfo[] = [
   op("add_method", "composed", P.AddMethodParams, "Add a method at the end of a class body (Go: after the struct; Rust: in the impl)."),
   op("add_import", "composed", P.AddImportParams, "Add an import after the last top-level import (or where the first import belongs); no-op if already present."),
   op("add_class_attribute", "composed", P.AddClassAttributeParams, "Add an attribute/field at the start of a class body (after a Python docstring)."),
-  op("create_file", "file", P.CreateFileParams, "Create a file with the given content (it must not exist, and must parse); e.g. a new module or test file."),
+  op("create_file", "file", P.CreateFileParams, "Create a file with the given content (it must not exist; a code file must parse); e.g. a new module, test, doc or script."),
   op("delete_file", "file", P.DeleteFileParams, "Delete a file (steps after it cannot address it)."),
   op("rename_file", "file", P.RenameFileParams, "Rename (move) a file, content unchanged; later steps address it by its new path. Importers are not updated."),
   op("write_file", "text", P.WriteFileParams, "Replace an existing file's whole content, verbatim (a code file must still parse)."),

@@ -141,3 +141,15 @@ describe("text steps and file modes on disk", () => {
     expect(snapshot(root)).toEqual(before);
   });
 });
+
+describe("grammars", () => {
+  it("loads the grammar of a file the plan creates in a language no existing file has", async () => {
+    const root = project();
+    const result = await apply(root, [
+      { op: "create_file", params: { path: "src/Main.java", content: "class Main {\n    public static void main(String[] args) {}\n}\n" } },
+      { op: "replace_node", params: { locator: { kind: "class", name: "Main", file: "src/Main.java" }, replacement: "class Main {\n    static int x = 1;\n}" } },
+    ]);
+    expect(result.ok, result.ok ? "" : result.failure.message).toBe(true);
+    expect(readFileSync(join(root, "src/Main.java"), "utf8")).toBe("class Main {\n    static int x = 1;\n}\n");
+  });
+});

@@ -167,7 +167,8 @@ export function applyPlan(plan: Plan, options: ApplyOptions = {}): Effect.Effect
     let runner = options.runPlan;
     if (!runner) {
       // runPlan is pure and synchronous: the grammars of the plan's files must be loaded first.
-      yield* Effect.promise(() => loadGrammars(grammarsFor(texts.keys())));
+      // The plan's own paths too: a file it creates may be of a language no existing file has.
+      yield* Effect.promise(() => loadGrammars(grammarsFor([...texts.keys(), ...named])));
       // Every tier runs by default: tier 1 surgery, tier 2 templates, tier 3 fragments.
       runner = (p, f) => runFormalPlan(p, f);
     }

@@ -123,10 +123,19 @@ export class Sim {
     return this.#docs.get(path)?.source ?? this.#session.text(path);
   }
 
-  #wrap(parsed: ParsedDoc): FileVersion {
+  /**
+   * The one FileVersion of a parsed version. A file's current version is wrapped once and kept
+   * (`current`): a step's `before` is then the very object later reads get from {@link doc}, so
+   * {@link commit} can tell a change made on the current version from a stale one. (A step whose
+   * file no check had read before it ran used to get a throwaway wrapper, a check after the run a
+   * second one, and the commit refused its own step as stale.)
+   */
+  #wrap(parsed: ParsedDoc, current = false): FileVersion {
     const known = this.#docs.get(parsed.path);
     if (known && known.tree === parsed.tree) return known;
-    return new FileVersion(parsed.path, parsed.language, parsed.source, parsed.tree);
+    const doc = new FileVersion(parsed.path, parsed.language, parsed.source, parsed.tree);
+    if (current && !known) this.#docs.set(parsed.path, doc);
+    return doc;
   }
 
   /** The current version of a file, parsed on first use; undefined when absent or of an unknown language. */
@@ -134,9 +143,7 @@ export class Sim {
     const known = this.#docs.get(path);
     if (known) return known;
     if (!this.#session.has(path) || !detectLanguage(path)) return undefined;
-    const doc = this.#wrap(this.#session.parsed(path));
-    this.#docs.set(path, doc);
-    return doc;
+    return this.#wrap(this.#session.parsed(path), true);
   }
 
   /** All current file texts. */
@@ -166,7 +173,8 @@ export class Sim {
     }
     this.textChanges = text;
     return result.changes.flatMap((change) => (change.kind !== "code" ? [] : [{
-      before: this.#wrap(change.before),
+      // A created file's `before` is empty and not a version of the workspace: not kept.
+      before: this.#wrap(change.before, change.existence !== "created"),
       after: new FileVersion(change.file, change.language, change.after.source, change.after.tree),
       edits: change.edits,
       changedRanges: change.changedRanges,
