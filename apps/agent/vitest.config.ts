@@ -5,5 +5,7 @@ export default defineConfig({
   ssr: { resolve: { conditions: ["source"] } },
   // The CLI tests spawn `tsx src/cli.ts` (and `pnpm -s graphplan`): under the whole suite on 2 cores a cold
   // start can take tens of seconds, so the ceiling is wide (a ceiling, not a timing assertion).
-  test: { include: ["src/**/*.test.ts"], testTimeout: 120_000 },
+  // eventsource-parser (of the MCP SDK's HTTP client) publishes its TypeScript under the `source` condition:
+  // vite transforms the SDK and it instead of handing node a .ts file.
+  test: { include: ["src/**/*.test.ts"], testTimeout: 120_000, server: { deps: { inline: ["@modelcontextprotocol/sdk", "eventsource-parser"] } } },
 });

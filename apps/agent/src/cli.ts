@@ -4,6 +4,7 @@ import { Command } from "commander";
 import { applyCommand } from "./commands/apply.js";
 import { demoCommand } from "./commands/demo.js";
 import { graphCommand } from "./commands/graph.js";
+import { mcpCommand } from "./commands/mcp.js";
 import { runCommand } from "./commands/run.js";
 import { verifyCommand } from "./commands/verify.js";
 import { viewCommand } from "./commands/view.js";
@@ -17,5 +18,6 @@ verifyCommand(program);
 runCommand(program);
 demoCommand(program);
 viewCommand(program);
+mcpCommand(program);
 
 process.exitCode = await run(program, process.argv);

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { planOf } from "./fixtures/plan.js";
 import * as Effect from "effect/Effect";
 import { beforeEach, describe, expect, it } from "vitest";
-import { applyPlan, recover } from "./apply.js";
+import { applyPlan, recover, writeFiles } from "./apply.js";
 import type { ApplyOptions } from "./apply.js";
 import { calls, fakeRunner } from "./fixtures/fake-runner.js";
 import { snapshot, tempDir } from "./fixtures/tmp.js";
@@ -389,6 +389,49 @@ describe("recover", () => {
     await expect(apply(root, twoFiles, crashAt(1))).rejects.toThrow("simulated crash");
     expect(readFileSync(join(root, "empty.py"), "utf8")).toBe("x\n");
     expect(await recoverIn(root)).toMatchObject({ restored: ["empty.py"] });
+    expect(snapshot(root)).toEqual(before);
+  });
+});
+
+describe("writeFiles", () => {
+  const writeIn = (root: string, writes: Parameters<typeof writeFiles>[0], options: Parameters<typeof writeFiles>[1] = {}) =>
+    Effect.runPromise(writeFiles(writes, options).pipe(Effect.provide(Workspace.layer(root))));
+
+  it("puts back what an apply changed and created, byte for byte, from the originals the apply returned", async () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf, 0x62, 0x0d, 0x0a]);
+    const root = project({ "a.py": "a\n", "b.py": bom });
+    const before = snapshot(root);
+    const result = await apply(root, [
+      { op: "set", params: { file: "a.py", text: "A\n" } },
+      { op: "set", params: { file: "b.py", text: "\uFEFFB\r\n" } },
+      { op: "create", params: { file: "pkg/c.py", text: "c\n" } },
+    ]);
+    if (!result.ok) throw new Error("the apply failed");
+    expect([...result.originals.keys()].sort()).toEqual(["a.py", "b.py"]);
+    const touched = [...result.written, ...result.deleted];
+    const restored = await writeIn(root, touched.map((path) => ({ path, bytes: result.originals.get(path) ?? null })));
+    expect([...restored].sort()).toEqual(["a.py", "b.py", "pkg/c.py"]);
+    const after = snapshot(root);
+    delete after["pkg/"]; // the directory the apply made stays; its file is gone
+    expect(after).toEqual(before);
+  });
+
+  it("journals the current bytes first, so a crash between writes is undone by recover", async () => {
+    const root = project({ "a.py": "a\n", "b.py": "b\n" });
+    const before = snapshot(root);
+    const crash: ApplyOptions["onBeforeWrite"] = ({ index }) => (index === 1 ? Effect.die("simulated crash") : Effect.void);
+    await expect(writeIn(root, [{ path: "a.py", bytes: new TextEncoder().encode("A\n") }, { path: "b.py", bytes: null }], { onBeforeWrite: crash })).rejects.toThrow();
+    expect(readFileSync(join(root, "a.py"), "utf8")).toBe("A\n");
+    const report = await recoverIn(root);
+    expect(report).toMatchObject({ interrupted: true, restored: ["a.py"] });
+    expect(snapshot(root)).toEqual(before);
+  });
+
+  it("refuses a path outside the root before writing anything", async () => {
+    const root = project({ "a.py": "a\n" });
+    const before = snapshot(root);
+    const error = await Effect.runPromise(Effect.flip(writeFiles([{ path: "a.py", bytes: new Uint8Array([0x41]) }, { path: "../x.py", bytes: new Uint8Array([0x41]) }])).pipe(Effect.provide(Workspace.layer(root))));
+    expect(error._tag).toBe("PathOutsideWorkspace");
     expect(snapshot(root)).toEqual(before);
   });
 });

@@ -73,6 +73,8 @@ export type ApplyResult =
       readonly deleted: ReadonlyArray<string>;
       /** Files whose mode the plan changed (`set_file_mode`), with the mode they have now. */
       readonly modes: ReadonlyArray<{ readonly path: string; readonly mode: "100644" | "100755" }>;
+      /** The bytes before the apply of every written or deleted file that existed (what the journal held): an undo writes them back with {@link writeFiles}. */
+      readonly originals: ReadonlyMap<string, Uint8Array>;
     }
   | { readonly ok: false; readonly steps: ReadonlyArray<StepReport>; readonly failure: StepFailed };
 
@@ -217,7 +219,42 @@ export function applyPlan(plan: Plan, options: ApplyOptions = {}): Effect.Effect
       created: changes.filter((c) => c.text !== null && !originals.has(c.path)).map((c) => c.path),
       deleted: changes.filter((c) => c.text === null).map((c) => c.path),
       modes,
+      originals: new Map(changes.flatMap((c) => (originals.has(c.path) ? [[c.path, originals.get(c.path)!] as const] : []))),
     };
+  });
+}
+
+/** A file's new content for {@link writeFiles}: its bytes, or null to delete it. */
+export interface FileWrite {
+  readonly path: string;
+  readonly bytes: Uint8Array | null;
+  /** The file's executable bit after the write (left as it is when absent). */
+  readonly executable?: boolean;
+}
+
+/**
+ * Writes several files all or nothing, through the same journal as {@link applyPlan} (a crash is undone
+ * by `recover`): each path confined to the root, its current bytes journaled, then the new bytes written
+ * (or the file deleted). An undo of an apply writes the `originals` it returned this way.
+ */
+export function writeFiles(writes: ReadonlyArray<FileWrite>, options: Pick<ApplyOptions, "journalDir" | "onBeforeWrite"> = {}): Effect.Effect<ReadonlyArray<string>, ApplyError, Workspace> {
+  return Effect.gen(function* () {
+    const ws = yield* Workspace;
+    const { dir: journalDir, path: journalPath } = yield* journalOf(ws, options);
+    if (yield* ws.exists(journalPath)) return yield* new JournalPresent({ journal: journalPath });
+    const existing = new Map<string, boolean>();
+    for (const { path } of writes) yield* checkPath(ws, path, journalDir, existing);
+    const originals = new Map<string, Uint8Array>();
+    const changes: Array<{ path: string; text: string | Uint8Array | null; executable?: boolean; wasExecutable?: boolean }> = [];
+    for (const { path, bytes, executable } of writes) {
+      const exists = existing.get(path) === true;
+      if (exists) originals.set(path, yield* ws.readBytes(path));
+      else if (bytes === null) continue; // deleting a file that is not there: nothing to do
+      const mode = executable === undefined ? {} : { executable, wasExecutable: exists ? yield* ws.executable(path) : false };
+      changes.push({ path, text: bytes, ...mode });
+    }
+    if (changes.length > 0) yield* commit(ws, changes, originals, journalDir, journalPath, options.onBeforeWrite);
+    return changes.map((c) => c.path);
   });
 }
 
@@ -261,7 +298,7 @@ function checkPath(ws: WorkspaceShape, path: string, journalDir: string, existin
 
 function commit(
   ws: WorkspaceShape,
-  changes: ReadonlyArray<{ path: string; text: string | null; executable?: boolean; wasExecutable?: boolean }>,
+  changes: ReadonlyArray<{ path: string; text: string | Uint8Array | null; executable?: boolean; wasExecutable?: boolean }>,
   originals: ReadonlyMap<string, Uint8Array>,
   journalDir: string,
   journalPath: string,
@@ -319,7 +356,9 @@ function commit(
       if (onBeforeWrite) yield* onBeforeWrite({ path, index, total: changes.length });
       // A deletion is journaled with the file's original, so recovery and rollback write it back.
       const wrote = yield* Effect.result(
-        text === null ? Effect.asVoid(ws.remove(path)) : Effect.andThen(ws.write(path, text), executable === undefined ? Effect.void : ws.setExecutable(path, executable)),
+        text === null
+          ? Effect.asVoid(ws.remove(path))
+          : Effect.andThen(typeof text === "string" ? ws.write(path, text) : ws.writeBytes(path, text), executable === undefined ? Effect.void : ws.setExecutable(path, executable)),
       );
       if (Result.isFailure(wrote)) return yield* rollback(path, wrote.failure);
       written.push(path);

@@ -1,9 +1,10 @@
 export { Workspace } from "./workspace.js";
 export type { WorkspaceShape, WorkspaceEntry } from "./workspace.js";
-export { applyPlan, recover } from "./apply.js";
+export { applyPlan, recover, writeFiles } from "./apply.js";
 export type {
   ApplyOptions,
   ApplyResult,
+  FileWrite,
   ApplyError,
   StepReport,
   WriteInfo,

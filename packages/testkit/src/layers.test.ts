@@ -22,6 +22,7 @@ const RANK: Readonly<Record<string, number>> = {
   "@graphplan/compiler": 5,
   "@graphplan/runtime": 6,
   "@graphplan/agent": 7,
+  "@graphplan/mcp": 7,
   "@graphplan/viewer": 8,
   "@graphplan/cli": 9,
   "@graphplan/bench": 9,

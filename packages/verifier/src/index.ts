@@ -4,3 +4,4 @@ export { renderIssue, revisionPrompt, toResult, IssueSchema, StoredIssueSchema, 
 export type { Issue, StepPlace, VerifyResult, Check, Severity, RevisionPromptOptions } from "./issues.js";
 export { NameCheck } from "./names.js";
 export type { UnresolvedName } from "./names.js";
+export { formatResult } from "./format.js";

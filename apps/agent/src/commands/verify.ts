@@ -12,7 +12,7 @@ import * as Effect from "effect/Effect";
 import { buildGraph, detectLanguage } from "@graphplan/graph";
 import { planFiles } from "@graphplan/primitives";
 import { Workspace } from "@graphplan/runtime";
-import { verifyPlan, type VerifyResult } from "@graphplan/verifier";
+import { formatResult, verifyPlan, type VerifyResult } from "@graphplan/verifier";
 import { walk } from "../sources.js";
 
 export function verifyCommand(program: Command): void {
@@ -75,18 +75,6 @@ export async function verifyAt(plan: unknown, root: string, command: Command): P
   }
   const graph = await buildGraph([...files].filter(([path]) => detectLanguage(path)).map(([path, source]) => ({ path, source })));
   return verifyPlan(plan, files, graph, { root: resolve(root) });
-}
-
-/** The human form: a verdict line, then errors and warnings, one per line. */
-export function formatResult(result: VerifyResult): string {
-  const lines = [
-    result.passed
-      ? `PASSED${result.warnings.length ? ` with ${result.warnings.length} warning${result.warnings.length === 1 ? "" : "s"}` : ""}`
-      : `FAILED: ${result.errors.length} error${result.errors.length === 1 ? "" : "s"}, ${result.warnings.length} warning${result.warnings.length === 1 ? "" : "s"}`,
-  ];
-  for (const e of result.errors) lines.push(`error: ${e}`);
-  for (const w of result.warnings) lines.push(`warning: ${w}`);
-  return `${lines.join("\n")}\n`;
 }
 
 /** `verify` found errors (exit code 1). */
