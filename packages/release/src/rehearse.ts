@@ -1,9 +1,8 @@
 /**
- * `pnpm --filter @graphplan/release rehearse [--keep]`: builds the packages, runs the
- * release rehearsal (src/rehearsal.ts) and prints its figures: each package's tarball, unpacked and
+ * `pnpm build && pnpm --filter @graphplan/release rehearse [--keep]`: the release rehearsal
+ * (src/rehearsal.ts) on the built packages, printing its figures: each package's tarball, unpacked and
  * install size, what a fresh install pulls, and the time of `npx @graphplan/cli demo` from a cold cache.
  */
-import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { rehearse } from "./rehearsal.js";
 
@@ -12,8 +11,6 @@ const args = process.argv.slice(2);
 const kB = (bytes: number): string => `${(bytes / 1000).toFixed(1)} kB`;
 const MB = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
 
-const build = spawnSync("pnpm", ["turbo", "run", "build", "--output-logs=errors-only"], { cwd: root, stdio: "inherit" });
-if (build.status !== 0) process.exit(1);
 try {
   const r = await rehearse({ root, figures: true, keep: args.includes("--keep"), log: (line) => console.error(line) });
   console.log(`\nregistry ${r.registry}; published ${Object.keys(r.published).length} packages`);
