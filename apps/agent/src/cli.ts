@@ -1,4 +1,4 @@
-#!/usr/bin/env -S tsx --conditions=source
+#!/usr/bin/env node
 /** The `graphplan` command line. Each command lives in ./commands/<name>.ts; list it here. */
 import { Command } from "commander";
 import { applyCommand } from "./commands/apply.js";

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S tsx --conditions=source
+#!/usr/bin/env node
 /**
  * `pnpm -s bench replay --dataset FILE.jsonl --repos DIR [--repo-map FILE.json]
  *   [--instances ID,...] [-w N] --out DIR [--no-git-check]`: the gold-patch replay.

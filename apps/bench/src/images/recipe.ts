@@ -11,6 +11,7 @@
  *   `python -m pip install -e .`, and `activate` lines (the eval script's and `/root/.bashrc`'s).
  */
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import { z } from "zod";
 
@@ -235,5 +236,8 @@ export function loadRecipe(path: string): Recipe {
   return parseRecipe(data, path);
 }
 
-/** The recipe shipped with GraphPlan (`apps/bench/recipes/debian-bookworm.yaml`). */
-export const DEFAULT_RECIPE = new URL("../../recipes/debian-bookworm.yaml", import.meta.url).pathname;
+/**
+ * The recipe shipped with GraphPlan (`apps/bench/recipes/debian-bookworm.yaml`), two directories up
+ * from this file both in the sources (`src/images/`) and in an installed package (`dist/images/`).
+ */
+export const DEFAULT_RECIPE = fileURLToPath(new URL("../../recipes/debian-bookworm.yaml", import.meta.url));
