@@ -7,6 +7,7 @@
  * exact by construction.
  */
 import { diffArrays } from "diff";
+import { dataFileCheck } from "@graphplan/catalog";
 import { runPlan, type Edit, type Step, type StepHandler } from "@graphplan/primitives";
 
 /** A text step with the edits it made when it was run. */
@@ -64,7 +65,8 @@ function hunksOf(before: readonly string[], after: readonly string[]): Hunk[] {
 
 /** Runs one step on one file; its text and edits, or undefined when it fails or gives other text. */
 function run(step: Step, file: string, source: string, expected: string, handlers: Readonly<Record<string, StepHandler>> | undefined): TextStep | undefined {
-  const result = runPlan([step], new Map([[file, source]]), handlers ? { handlers } : {});
+  // The same postconditions as a plan's run: a data file must still load after each step.
+  const result = runPlan([step], new Map([[file, source]]), { checkText: dataFileCheck, ...(handlers ? { handlers } : {}) });
   if (!result.ok || result.files.get(file) !== expected) return undefined;
   let start = 0;
   while (start < source.length && start < expected.length && source[start] === expected[start]) start++;
