@@ -88,6 +88,28 @@ const lineAfter = (s: string, i: number) => {
   return n < 0 ? s.length : n + 1;
 };
 
+/**
+ * TOML: a table that only dotted keys or sub-sections made, and an array of tables, exist only
+ * through what defines them: emptied by the delete, they are gone from what tomllib reads.
+ */
+function dropEmptiedImplicit(data: any, root: DataNode | undefined, segments: readonly KeySegment[]): void {
+  for (let n = segments.length - 1; n > 0; n--) {
+    let node: DataNode | undefined = root;
+    for (const s of segments.slice(0, n)) {
+      if (!node) break;
+      node = "key" in s ? (node.type === "mapping" ? node.entries.find((e) => e.key === s.key)?.value : undefined) : node.type === "sequence" ? node.items[s.index]?.value : undefined;
+    }
+    const holder = segments.slice(0, n).reduce((x: any, s) => ("key" in s ? x[s.key] : x[s.index]), data);
+    const implicit = (node?.type === "mapping" && (node.style === "dotted" || (node.style === "table" && !node.header))) || (node?.type === "sequence" && node.style === "tables");
+    const emptied = Array.isArray(holder) ? holder.length === 0 : holder && typeof holder === "object" && Object.keys(holder).length === 0;
+    if (!implicit || !emptied) return;
+    const up = segments[n - 1]!;
+    const outer = segments.slice(0, n - 1).reduce((x: any, s) => ("key" in s ? x[s.key] : x[s.index]), data);
+    if ("key" in up) delete outer[up.key];
+    else outer.splice(up.index, 1);
+  }
+}
+
 /** The step on one target: its op, value, and the data it should leave. */
 function plan(target: Target, format: DataFormat): { op: DataOp; path: string; value?: unknown; change: (data: any) => void; region: "key" | "container" } | undefined {
   const path = formatKeyPath(target.segments);
@@ -153,6 +175,7 @@ for (const file of files) {
         const last = target.segments[target.segments.length - 1]!;
         if ("key" in last) delete parent[last.key];
         else parent.splice(last.index, 1);
+        if (format === "toml") dropEmptiedImplicit(d, doc.root, target.segments);
       }, region: "key" as const },
       ...(() => {
         const p = plan(target, format);

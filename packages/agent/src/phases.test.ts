@@ -16,7 +16,7 @@ import { askForPlan, requestPlan } from "./plan.js";
 import { Session } from "./session.js";
 import { verifyPhase } from "./verify.js";
 
-const FILES = { "shop/cart.py": read(SHOP, "shop/cart.py"), "shop/pricing.py": read(SHOP, "shop/pricing.py"), "notes.txt": "just text\n", "pyproject.toml": "[project]\nname = 'shop'\n" };
+const FILES = { "shop/cart.py": read(SHOP, "shop/cart.py"), "shop/pricing.py": read(SHOP, "shop/pricing.py"), "notes.txt": "just text\n", "empty.py": "", "pyproject.toml": "[project]\nname = 'shop'\n" };
 
 async function setup(script: readonly ScriptedReply[], answers: (command: string) => TestAnswer | undefined = () => undefined, config: unknown = {}) {
   const model = new ScriptedModel(script);
@@ -89,7 +89,10 @@ describe("GRAPH", () => {
   it("falls back on a file that cannot be read, and on an empty graph", async () => {
     const { run } = await setup([]);
     expect(await run(graphPhase(["shop/cart.py", "gone.py"], new GraphCache()))).toEqual({ kind: "fallback", reason: expect.stringMatching(/^the graph could not be built: file "gone.py" does not exist/) });
-    expect(await run(graphPhase(["notes.txt"], new GraphCache()))).toEqual({ kind: "fallback", reason: "the code graph of notes.txt is empty" });
+    expect(await run(graphPhase(["empty.py"], new GraphCache()))).toEqual({ kind: "fallback", reason: "the code graph of empty.py is empty" });
+    // A text file has no code graph but is shown for text steps.
+    const text = await run(graphPhase(["notes.txt"], new GraphCache()));
+    expect(text.kind === "ok" && text.view).toBe("FILE: notes.txt (not code: 1 lines; change it with text steps, quoting its lines)");
   });
 });
 

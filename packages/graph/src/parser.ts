@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import { Language, Parser, type Tree } from "web-tree-sitter";
 import { LANGUAGE_IDS, LANGUAGES, type LanguageId } from "./languages.js";
 import { errorGuard, TaggedError } from "./tagged-error.js";
+import { loadDataGrammars } from "./data.js";
 
 const require = createRequire(import.meta.url);
 
@@ -27,8 +28,9 @@ const pending = new Map<LanguageId, Promise<void>>();
 let queue: Promise<unknown> = Promise.resolve();
 
 /**
- * Loads the tree-sitter runtime and the grammars of `ids` (all 11 by default). Idempotent and
- * safe to call concurrently: each grammar loads once per process, one at a time.
+ * Loads the tree-sitter runtime and the grammars of `ids` (all 11 by default), and the data
+ * files' JSON and TOML grammars (`parseData`: plans may edit data files beside code). Idempotent
+ * and safe to call concurrently: each grammar loads once per process, one at a time.
  */
 export async function loadGrammars(ids: readonly LanguageId[] = LANGUAGE_IDS): Promise<void> {
   runtime ??= Parser.init();
@@ -44,6 +46,7 @@ export async function loadGrammars(ids: readonly LanguageId[] = LANGUAGE_IDS): P
     }
     await loading;
   }
+  await loadDataGrammars();
 }
 
 /**

@@ -49,6 +49,19 @@ describe("graphplan apply", () => {
     expect(p.files()).toEqual({ a: A.replace("return 1", "return 10"), b: "class K:\n    def n(self):\n        return 0\n", entries: ["a.py", "pkg"] });
   });
 
+  it("edits a data file by key beside the code, and refuses a missing key naming the nearest", async () => {
+    const p = project();
+    const toml = "[tool.pytest.ini_options]\naddopts = '-ra'  # keep\n";
+    writeFileSync(join(p.root, "pyproject.toml"), toml);
+    const key = (name: string) => ({ kind: "key", name, file: "pyproject.toml" });
+    const out = await graphplan(p.planFile("plan.json", [replaceF, { op: "set_key", params: { locator: key("tool.pytest.ini_options.addopts"), value: "-ra -q" } }]), "--root", p.root);
+    expect(out).toEqual({ code: 0, stdout: "step 1 replace_node ok\nstep 2 set_key ok\nchanged a.py, pyproject.toml\n", stderr: "" });
+    expect(readFileSync(join(p.root, "pyproject.toml"), "utf8")).toBe("[tool.pytest.ini_options]\naddopts = '-ra -q'  # keep\n");
+    const bad = await graphplan(p.planFile("bad.json", [{ op: "delete_key", params: { locator: key("tool.pytest.ini_options.adopts") } }]), "--root", p.root);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout + bad.stderr).toContain("Nearest keys under tool.pytest.ini_options: addopts.");
+  });
+
   it("exits 1 with every file byte-identical when a step fails, saying which and why", async () => {
     const p = project();
     const before = p.files();

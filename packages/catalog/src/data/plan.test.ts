@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadDataGrammars } from "@graphplan/graph";
 import type { Step } from "@graphplan/primitives";
-import { executeStep, parsePlan, planIntegrity, planJsonSchema, loadPlanGrammars } from "../index.js";
+import { executeStep, parsePlan, planIntegrity, planJsonSchema, loadPlanGrammars, runFormalPlan } from "../index.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 
 const TOML = "[project]\nname = 'shop'\n\n[tool.pytest.ini_options]\naddopts = '-ra'\n";
@@ -51,5 +51,19 @@ describe("data steps in a plan", () => {
     }
     expect(files.get("pyproject.toml")).toBe("[project]\n\n[tool.pytest.ini_options]\naddopts = '-ra -q'\ntestpaths = ['tests']\n");
     expect(() => executeStep({ op: "delete_key", params: { locator: { kind: "key", name: "tool.pytest.ini_options.adopts", file: "pyproject.toml" } } } as Step, files)).toThrow(/Nearest keys under tool.pytest.ini_options: addopts, testpaths/);
+  });
+
+  it("run all or nothing through runFormalPlan, beside the text tier's files", () => {
+    const parsed = parsePlan(plan);
+    if (!parsed.ok) throw new Error("plan refused");
+    const result = runFormalPlan(parsed.plan, { "pyproject.toml": TOML });
+    if (!result.ok) throw result.error;
+    expect(result.files.get("pyproject.toml")).toBe("[project]\n\n[tool.pytest.ini_options]\naddopts = '-ra -q'\ntestpaths = ['tests']\n");
+    const failing = runFormalPlan([...parsed.plan, { op: "delete_key", params: { locator: { kind: "key", name: "project.version", file: "pyproject.toml" } } }] as never, { "pyproject.toml": TOML });
+    expect(failing.ok).toBe(false);
+    if (!failing.ok) {
+      expect(failing.failedStep).toBe(3);
+      expect(failing.files.get("pyproject.toml")).toBe(TOML);
+    }
   });
 });
