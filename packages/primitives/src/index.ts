@@ -19,7 +19,6 @@ export { runPlan, paramIssues } from "./run.js";
 export type { RunOptions, RunResult, StepResult, StepHandler, HandlerContext, HandlerResult } from "./run.js";
 export { PlanSession } from "./session.js";
 export type { SessionOptions, SessionStepResult, StepChange, CodeChange, TextChange, TextDoc, FileMode } from "./session.js";
-export { isBinaryText } from "./text.js";
 export { reparse, lineStartsOf } from "./reparse.js";
 export type { View } from "./composed.js";
 export { closestMatchPlace, findPattern, partialSimilarity } from "./legacy.js";

@@ -158,7 +158,11 @@ export const README_PACKAGES = ["@graphplan/graph", "@graphplan/catalog", "@grap
 
 const SAMPLE = "class Greeter:\n    def greet(self, name):\n        return f'hello {name}'\n\n\ndef main():\n    print(Greeter().greet('world'))\n";
 
-/** Runs the whole rehearsal in a new scratch directory under the system's temporary directory. */
+/**
+ * Runs the whole rehearsal in a new scratch directory under the system's temporary directory.
+ * Long on purpose: one release rehearsal in the order a user meets it (pack, lint, publish, install, run),
+ * with one registry and one scratch directory that its `finally` stops and removes.
+ */
 export async function rehearse(options: RehearsalOptions): Promise<Rehearsal> {
   const log = options.log ?? (() => {});
   const root = options.root;
