@@ -40,6 +40,8 @@ export function cachedGraph(files: ReadonlyMap<string, string>, cache: GraphCach
   });
 }
 
+const lineCount = (text: string): number => (text === "" ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0));
+
 /** Wraps the graph building of a phase (the session counts its time: `Session.graphing`). */
 export type GraphTimer = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>;
 /** No timing (tests, and callers without a session). */
@@ -50,10 +52,13 @@ export function graphPhase(paths: readonly string[], cache: GraphCache, timed: G
     const { files, errors } = yield* readFiles(paths);
     if (errors.length > 0) return { kind: "fallback", reason: `the graph could not be built: ${errors.join("; ")}` } as const;
     const graph = yield* timed(cachedGraph(files, cache));
-    if (graph.symbols.length === 0 && graph.imports.length === 0) {
+    // Docs, changelogs and config have no code graph; the plan changes them with text (and data) steps.
+    const texts = [...files].filter(([path]) => !detectLanguage(path));
+    if (graph.symbols.length === 0 && graph.imports.length === 0 && texts.length === 0) {
       const detail = graph.errors.length ? ` (${graph.errors.join("; ")})` : "";
       return { kind: "fallback", reason: `the code graph of ${paths.join(", ")} is empty${detail}` } as const;
     }
-    return { kind: "ok", graph, view: graphView(graph), files } as const;
+    const textView = texts.map(([path, source]) => `FILE: ${path} (not code: ${lineCount(source)} lines; change it with text steps, quoting its lines)`);
+    return { kind: "ok", graph, view: [graphView(graph), ...textView].filter(Boolean).join("\n\n"), files } as const;
   });
 }

@@ -93,12 +93,15 @@ describe("PLAN", () => {
     const { session } = await setup([]);
     askForPlan(session, ["shop/cart.py"], "FILE: shop/cart.py");
     const prompt = userMessages(session)[0]!;
-    expect(prompt).toContain(compactCatalogPrompt());
+    expect(prompt).toContain(compactCatalogPrompt({ legacy: false }));
     expect(prompt).not.toContain(catalogPrompt());
     expect(prompt).not.toContain(JSON.stringify(planJsonSchema()));
     expect(prompt).toContain("FILE: shop/cart.py");
-    // Every operator of the catalog is named, one line each.
-    for (const entry of CATALOG.filter((e) => e.step !== "fragment")) expect(prompt).toMatch(new RegExp(`^- ${entry.name}\\(`, "m"));
+    // Every operator of the catalog but the legacy ones (which text steps replace) is named, one line each.
+    for (const entry of CATALOG.filter((e) => e.step !== "fragment" && e.kind !== "legacy")) expect(prompt).toMatch(new RegExp(`^- ${entry.name}\\(`, "m"));
+    expect(prompt).not.toMatch(/^## Legacy/m);
+    expect(prompt).not.toMatch(/^- delete_lines\(/m);
+    expect(prompt).toMatch(/^## Text \(any file: docs, changelogs, config\)\n- write_file\(path: string, content: string\)/m);
   });
 
   it("fits the PLAN prompt of the shop project in 12 kB (it was ~70 kB with the JSON Schema)", async () => {

@@ -17,6 +17,7 @@ export const USE_CASES = [
   "Novel Code (fragments)",
   "Primitives",
   "Files (create, delete, rename)",
+  "Text (any file: docs, changelogs, config)",
   "Legacy (still supported)",
 ] as const;
 export type UseCase = (typeof USE_CASES)[number];

@@ -78,6 +78,15 @@ export interface FileChange {
   readonly existence?: "created" | "deleted";
 }
 
+/** What one step did to a file with no grammar (docs, changelogs, config): text only, always kept. */
+export interface TextFileChange {
+  readonly path: string;
+  readonly before: string;
+  readonly after: string;
+  readonly edits: readonly TextEdit[];
+  readonly existence?: "created" | "deleted";
+}
+
 /** The files of the workspace as the plan leaves them so far. */
 export class Sim {
   readonly #session: PlanSession;
@@ -87,6 +96,8 @@ export class Sim {
   readonly #keep = new Set<string>();
   /** Files some step changed, in the order first changed. */
   readonly touched = new Set<string>();
+  /** The running step's changes of files with no grammar (kept with the step; see {@link runStep}). */
+  textChanges: readonly TextFileChange[] = [];
 
   /** `options`: the handlers and custom operators steps may use (see `PlanSession`). Throws `OperatorRedefined`. */
   constructor(workspace: ReadonlyMap<string, string>, options: SessionOptions = {}) {
@@ -151,7 +162,17 @@ export class Sim {
     this.endStep();
     const result = this.#session.run(step, index);
     if (!result.ok) throw result.error.cause;
-    return result.changes.map((change) => ({
+    // Files with no grammar have no code checks: their changes are kept as they are (the step's
+    // own postconditions judged them), and reported through `textChanges`.
+    const text: TextFileChange[] = [];
+    for (const change of result.changes) {
+      if (change.kind !== "text") continue;
+      text.push({ path: change.file, before: change.before.source, after: change.after.source, edits: change.edits, ...(change.existence ? { existence: change.existence } : {}) });
+      this.#keep.add(change.file);
+      this.touched.add(change.file);
+    }
+    this.textChanges = text;
+    return result.changes.flatMap((change) => (change.kind !== "code" ? [] : [{
       // A created file's `before` is empty and not a version of the workspace: not kept.
       before: this.#wrap(change.before, change.existence !== "created"),
       after: new FileVersion(change.file, change.language, change.after.source, change.after.tree),
@@ -160,7 +181,7 @@ export class Sim {
       errorsBefore: change.errorsBefore,
       errorsAfter: change.errorsAfter,
       ...(change.existence ? { existence: change.existence } : {}),
-    }));
+    }]));
   }
 
   /** Keeps a change of the running step: later reads see the file after it. */
@@ -180,6 +201,7 @@ export class Sim {
 
   /** Ends the running step: the kept changes become current, the others are freed. */
   endStep(): void {
+    this.textChanges = [];
     if (!this.#session.pending) return;
     this.#session.commit(this.#keep);
     this.#keep.clear();

@@ -7,7 +7,7 @@
 import { grammarsFor, loadGrammars, type Graph } from "@graphplan/graph";
 import { resolveLocator } from "@graphplan/locators";
 import { formalHandlers, isStepError, parsePlanSteps, planOf, type PlanSteps, type StepParse } from "@graphplan/catalog";
-import { closestMatchPlace, findPattern, OPERATOR_BY_NAME, stepFiles, type Plan, type Step, type StepHandler } from "@graphplan/primitives";
+import { closestMatchPlace, findPattern, OPERATOR_BY_NAME, stepFiles, type Plan, type Step, type StepHandler, planFiles } from "@graphplan/primitives";
 import {
   checkBounds,
   checkContent,
@@ -112,6 +112,7 @@ function failureIssue(error: unknown, graph?: Graph): Omit<Issue, "step" | "op">
     case "LanguageNotSupported":
     case "FragmentLanguageUnsupported":
     case "UnsupportedLanguage":
+    case "BinaryFile":
       return { ...failed, file: "file" in error ? error.file : undefined };
     case "GrammarNotLoaded":
     case "OverlappingEdits":
@@ -368,7 +369,12 @@ export class PlanVerifier {
       }
       return;
     }
-    if (changes.length === 0 && !READ_ONLY.has(label)) {
+    for (const change of sim.textChanges) {
+      const place = stepPlace(index, change.path, change.before, change.after, change.edits);
+      if (place) this.#places.push(place);
+      this.#changedBy.set(change.path, [...(this.#changedBy.get(change.path) ?? []), index]);
+    }
+    if (changes.length === 0 && sim.textChanges.length === 0 && !READ_ONLY.has(label)) {
       report({
         check: "triviality",
         severity: "warning",
@@ -441,6 +447,7 @@ export function verifyAndParseSync(json: unknown, workspace: ReadonlyMap<string,
 
 /** {@link verifyPlan}, and the plan as read when it passed (see {@link verifyAndParseSync}). */
 export async function verifyAndParse(json: unknown, workspace: ReadonlyMap<string, string>, graph: Graph, options: VerifyOptions = {}): Promise<VerifiedPlan> {
-  await loadGrammars(grammarsFor(workspace.keys()));
+  // The plan's own paths too: a file it creates may be of a language no workspace file has.
+  await loadGrammars(grammarsFor([...workspace.keys(), ...planFiles(json)]));
   return verifyAndParseSync(json, workspace, graph, options);
 }
