@@ -80,6 +80,7 @@ for (const line of await readDataset(options.dataset)) {
     skipped++; // a patch the compiler cannot express, or that does not apply: `bench replay` reports those
   }
 }
+for (const reader of readers.values()) reader.close();
 const total = [...byCheck.values()].reduce((a, b) => a + b, 0);
 console.log(`${plans} plans verified (${steps} steps), ${skipped} skipped (no clone, or not compiled); ${total} warnings, ${((performance.now() - started) / 1000).toFixed(1)} s`);
 console.log("\nwarnings by check:");

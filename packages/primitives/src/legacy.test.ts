@@ -63,6 +63,20 @@ describe("legacy operators", () => {
     );
   });
 
+  test("a near match keeps the blank lines the replacement adds beyond the pattern's, and writes no indentation on an emptied line", () => {
+    // A stale pattern (`fh.reed()`, one token off): matched by similarity, as whole lines.
+    const stale = "    with open(path) as fh:\n        data = fh.reed()";
+    // The replacement adds a blank line before and after the block.
+    expect(out([{ op: "replace_code", params: { file: "m.py", pattern: stale, replacement: "\n    with open(path) as fh:\n        data = fh.read()\n\n" } }])).toBe(
+      "def load(path):\n\n    with open(path) as fh:\n        data = fh.read()\n\n    return data\n\n\ndef save(path, data):\n    print(\"save data\")\n    return None\n",
+    );
+    // Blank lines the pattern has too are not added again.
+    expect(out([{ op: "replace_code", params: { file: "m.py", pattern: `\n${stale}\n\n`, replacement: "\n    with open(path) as fh:\n        data = fh.read()\n\n" } }])).toBe(PY);
+    // Emptied: the line stays, without the matched lines' indentation as trailing spaces.
+    const emptied = out([{ op: "replace_code", params: { file: "m.py", pattern: "    print('save data')", replacement: "" } }]);
+    expect(emptied.split("\n").filter((l) => l !== l.trimEnd())).toEqual([]);
+  });
+
   test("replace_code failure names the most similar lines", () => {
     const r = run([{ op: "replace_code", params: { file: "m.py", pattern: "print('saving data')", replacement: "x", similarity_threshold: 0.95 } }]);
     expect(r.ok).toBe(false);

@@ -239,7 +239,7 @@ export function mostSimilar(source: string, pattern: string, count = 3): Similar
  * The file's conventions are applied ({@link normalizeCode}: trailing whitespace, tabs), except
  * to a last line that does not end the matched line.
  */
-function replacementsFor(doc: ParsedDoc, match: TextMatch, replacement: string): { texts: string[]; notes: readonly string[] } {
+function replacementsFor(doc: ParsedDoc, match: TextMatch, replacement: string, pattern: string): { texts: string[]; notes: readonly string[] } {
   const unit = (): string => indentUnit(doc.source, doc.language);
   const endsLine = /^[ \t]*(\r?\n|$)/.test(doc.source.slice(match.end));
   if (match.layer === "exact" || match.layer === "whitespace" || match.indent === undefined) {
@@ -247,8 +247,26 @@ function replacementsFor(doc: ParsedDoc, match: TextMatch, replacement: string):
     return { texts: [normalized.code.replace(/\u0000$/, "")], notes: normalized.notes };
   }
   const indent = match.indent;
+  // The match covers the pattern's lines without its blank lines at either end, so as many are
+  // taken off the replacement; the blank lines it has beyond those are what it adds, and stay.
+  const [lead, trail] = blankEnds(replacement);
+  const [patternLead, patternTrail] = blankEnds(pattern);
+  const before = "\n".repeat(Math.max(0, lead - patternLead));
+  const after = "\n".repeat(Math.max(0, trail - patternTrail));
   const placed = placeCode(replacement.replace(/^(?:[ \t]*\n)+/, "").replace(/\s+$/, ""), indent, unit, doc.language);
-  return { texts: placed.map((p) => indent + p.text), notes: placed[0]?.notes ?? [] };
+  // An empty replacement leaves the lines empty: the indentation alone would be trailing spaces.
+  return { texts: placed.map((p) => before + (p.text === "" ? "" : indent + p.text) + after), notes: placed[0]?.notes ?? [] };
+}
+
+/** How many blank lines a text starts and ends with (a final line break does not end a blank line). */
+function blankEnds(text: string): [number, number] {
+  const lines = text.replace(/\r\n/g, "\n").split("\n");
+  if (lines.every((l) => l.trim() === "")) return [0, 0];
+  let lead = 0;
+  while (lines[lead]!.trim() === "") lead++;
+  let trail = 0;
+  while (lines[lines.length - 1 - trail]!.trim() === "") trail++;
+  return [lead, Math.max(0, trail - 1)];
 }
 
 export function replaceCode(doc: ParsedDoc, p: z.infer<typeof ReplaceCodeParams>): LegacyResult {
@@ -261,7 +279,7 @@ export function replaceCode(doc: ParsedDoc, p: z.infer<typeof ReplaceCodeParams>
   }
   if (!match) throw new PatternNotFound(doc.path, "replace_code", p.pattern, mostSimilar(doc.source, p.pattern));
   const line = doc.source.slice(0, match.start).split("\n").length;
-  const { texts, notes } = replacementsFor(doc, match, p.replacement);
+  const { texts, notes } = replacementsFor(doc, match, p.replacement, p.pattern);
   return {
     alternatives: texts.map((text) => [{ start: match.start, end: match.end, text }]),
     output: { match: match.layer, score: match.score, line, ...(notes.length ? { normalized: notes } : {}) },
