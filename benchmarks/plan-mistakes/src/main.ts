@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { GitObjectReader, readDataset, repositoryPath } from "@graphplan/bench";
 import { compile, parseUnifiedDiff, postImages, preImagePaths } from "@graphplan/compiler";
-import { buildGraph, detectLanguage, loadGrammars, type Graph, type LanguageId } from "@graphplan/graph";
+import { buildGraph, detectLanguage, loadGrammarsFor, type Graph, type LanguageId } from "@graphplan/graph";
 import * as Primitives from "@graphplan/primitives";
 import { PlanSession, type Plan, type Step } from "@graphplan/primitives";
 import { applyPlan, Workspace } from "@graphplan/runtime";
@@ -180,7 +180,7 @@ async function main(): Promise<void> {
         }
       }
     }
-    await loadGrammars([...pre.keys()].map(detectLanguage).filter((l): l is LanguageId => !!l));
+    await loadGrammarsFor([...pre.keys(), ...post.keys()]);
     let plan: Plan;
     try {
       plan = compile(pre, inst.patch).plan;

@@ -18,6 +18,13 @@ export const MISTAKES = [
   "operator-synonym",
   "index-off-by-one",
   "parent-dropped",
+  "text-blank-line-dropped",
+  "text-trailing-spaces-lost",
+  "text-crlf-as-lf",
+  "text-written-at-column-0",
+  "text-token-off",
+  "text-anchor-one-line",
+  "data-key-typo",
 ] as const;
 export type Mistake = (typeof MISTAKES)[number];
 
@@ -140,6 +147,58 @@ function tokenOff(text: string): string | undefined {
   return text.slice(0, m.index + m[0].length - 1) + text.slice(m.index + m[0].length);
 }
 
+/**
+ * The mistakes models make quoting a file in a text step (`replace_text`'s `find`, `insert_text`'s
+ * `anchor`): a stale copy without a blank line, without its trailing spaces, with LF for CRLF, written at
+ * column 0, with a typo; an anchor cut to one line. The intended result is the gold one.
+ */
+function textVariants(plan: Plan, i: number, step: Step, source: string | undefined): Variant[] {
+  if (!("op" in step) || source === undefined) return [];
+  const params = step.params as Record<string, unknown>;
+  const key = step.op === "replace_text" ? "find" : step.op === "insert_text" ? "anchor" : undefined;
+  const quote = key ? params[key] : undefined;
+  if (!key || typeof quote !== "string") return [];
+  const out: Variant[] = [];
+  const push = (mistake: Mistake, changes: Record<string, unknown>, fixWords: readonly (string | RegExp)[] = [], mayBeValid = false) =>
+    out.push({ mistake, plan: withStep(plan, i, { ...step, params: { ...params, ...changes } }), fixWords, ...(mayBeValid ? { mayBeValid } : {}) });
+  const replace = typeof params["replace"] === "string" ? (params["replace"] as string) : undefined;
+  // A blank line of the quote left out (and, for a replacement, of the replacement too: the model's copy).
+  const blank = /\n[ \t]*\r?\n/.exec(quote);
+  if (blank && quote.trim().includes("\n")) {
+    const drop = (text: string) => text.replace(/\n[ \t]*\r?\n/, "\n");
+    push("text-blank-line-dropped", { [key]: drop(quote), ...(replace !== undefined && blank && replace.includes(blank[0]) ? { replace: drop(replace) } : {}) });
+  }
+  if (/[ \t]+\r?\n/.test(quote)) push("text-trailing-spaces-lost", { [key]: quote.replace(/[ \t]+(\r?\n)/g, "$1") });
+  if (quote.includes("\r\n")) push("text-crlf-as-lf", { [key]: quote.replace(/\r\n/g, "\n"), ...(replace !== undefined ? { replace: replace.replace(/\r\n/g, "\n") } : {}) });
+  const lines = quote.split("\n");
+  const indents = lines.filter((l) => l.trim() !== "").map((l) => /^[ \t]*/.exec(l)![0]);
+  const common = indents.reduce((a, b) => (b.startsWith(a) ? a : a.startsWith(b) ? b : ""), indents[0] ?? "");
+  if (common && !/\t/.test(common)) {
+    const dedent = (text: string) => text.split("\n").map((l) => (l.startsWith(common) ? l.slice(common.length) : l)).join("\n");
+    push("text-written-at-column-0", { [key]: dedent(quote), ...(replace !== undefined ? { replace: dedent(replace) } : {}) });
+  }
+  const off = tokenOff(quote);
+  if (off && off !== quote) push("text-token-off", { [key]: off }, [], false);
+  if (step.op === "insert_text") {
+    const first = lines.find((l) => l.trim() !== "");
+    if (first && first !== quote.replace(/\r?\n$/, "") && source.split(first).length > 2) push("text-anchor-one-line", { anchor: first }, ["matches", "line"]);
+  }
+  return out;
+}
+
+/** A key of a data step's path misspelt by one character (the last segment loses a letter). */
+function dataVariants(plan: Plan, i: number, step: Step): Variant[] {
+  if (!("op" in step) || !["set_key", "delete_key", "append_item"].includes(step.op)) return [];
+  const params = step.params as { locator?: { name?: unknown } };
+  const name = params.locator?.name;
+  if (typeof name !== "string") return [];
+  const typo = name.replace(/([A-Za-z_]{3,})$/, (m) => m.slice(0, -1));
+  if (typo === name) return [];
+  const mutated = { ...step, params: { ...step.params, locator: { ...params.locator, name: typo } } };
+  // delete_key of a missing key fails naming the nearest keys; set_key of one makes a new key (valid).
+  return [{ mistake: "data-key-typo", plan: withStep(plan, i, mutated), fixWords: [name.split(".").at(-1)!], mayBeValid: step.op !== "delete_key" }];
+}
+
 export function variantsOf(plan: Plan, contexts: readonly StepContext[]): Variant[] {
   const out: Variant[] = [];
   const steps = stepsOf(plan);
@@ -148,6 +207,7 @@ export function variantsOf(plan: Plan, contexts: readonly StepContext[]): Varian
     const code = codeParam(step);
     const file = locatorOf(step)?.file ?? ((step as { params?: { file?: unknown } }).params?.file as string | undefined);
     const source = typeof file === "string" ? ctx.sources.get(file) : undefined;
+    out.push(...textVariants(plan, i, step, source), ...dataVariants(plan, i, step));
     const unit = source !== undefined ? indentUnit(source) : "    ";
     if (code) {
       const lines = code.code.split("\n");
