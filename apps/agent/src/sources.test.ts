@@ -20,16 +20,18 @@ async function put(relative: string, text = "x = 1\n"): Promise<string> {
 }
 
 describe("walk", () => {
-  it("finds supported files at any depth, skipping node_modules, .git and symbolic links to folders, but not other dot folders", async () => {
+  it("finds source files and documents (data, Markdown, reST) at any depth, skipping node_modules, .git and symbolic links to folders, but not other dot folders", async () => {
     await put("src/a.py");
     await put("src/deep/er/b.TS");
     await put("src/notes.md");
+    await put("src/notes.txt");
+    await put(".github/workflows/ci.yml");
     await put("node_modules/lib/index.js");
     await put("src/node_modules/x.js");
     await put(".git/hooks/hook.py");
     await put(".github/scripts/check.py");
     await symlink(join(dir, "src"), join(dir, "linked"));
-    expect(await walk(dir)).toEqual([join(dir, ".github/scripts/check.py"), join(dir, "src/a.py"), join(dir, "src/deep/er/b.TS")]);
+    expect(await walk(dir)).toEqual([join(dir, ".github/scripts/check.py"), join(dir, ".github/workflows/ci.yml"), join(dir, "src/a.py"), join(dir, "src/deep/er/b.TS"), join(dir, "src/notes.md")]);
   });
 });
 
@@ -63,7 +65,7 @@ describe("readSources", () => {
   });
 
   it("throws NoSourceFiles when nothing could be read", async () => {
-    await put("README.md", "# nothing to graph");
+    await put("notes.txt", "nothing to graph");
     const empty = readSources([dir]);
     await expect(empty).rejects.toBeInstanceOf(NoSourceFiles);
     await expect(empty).rejects.toThrow(/^no supported source files in .* \(GraphPlan reads \.py/);

@@ -5,7 +5,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { posix } from "node:path";
 import { findSourceFiles, SKIPPED_DIRECTORIES } from "@graphplan/runtime";
-import { SUPPORTED_EXTENSIONS, type SourceFile } from "@graphplan/graph";
+import { DOCUMENT_EXTENSIONS, SUPPORTED_EXTENSIONS, type SourceFile } from "@graphplan/graph";
 
 /** A path on the command line that does not exist. */
 export class PathNotFound extends Error {
@@ -38,9 +38,9 @@ export interface Sources {
 
 export { SKIPPED_DIRECTORIES };
 
-/** The supported source files under `dir`, as `dir/relative/path`, sorted. */
+/** The supported source files and documents (data files, Markdown, reST) under `dir`, as `dir/relative/path`, sorted. */
 export async function walk(dir: string): Promise<string[]> {
-  return (await findSourceFiles(dir)).map((relative) => posix.join(dir, relative));
+  return (await findSourceFiles(dir, [...SUPPORTED_EXTENSIONS, ...DOCUMENT_EXTENSIONS])).map((relative) => posix.join(dir, relative));
 }
 
 /**

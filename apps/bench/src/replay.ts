@@ -7,12 +7,12 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { buildGraph, grammarsFor, loadGrammars } from "@graphplan/graph";
-import { OPERATOR_BY_NAME, stepLabel, type Plan, type Step } from "@graphplan/primitives";
+import { buildGraph, detectLanguage, grammarsFor, loadGrammars } from "@graphplan/graph";
+import { FILE_OPS, OPERATOR_BY_NAME, stepLabel, type Plan, type Step } from "@graphplan/primitives";
 import { applyPlan, stepCauseTag, Workspace, type StepFailed } from "@graphplan/runtime";
 import { detectTier, parsePlan } from "@graphplan/catalog";
 import { renderIssue, verifyPlan } from "@graphplan/verifier";
-import { changedBytes, compile, gitDiff, isCompilerError, parseUnifiedDiff, postImages, preImagePaths, type CompiledPlan, type FilePatch, type Tier } from "@graphplan/compiler";
+import { changedBytes, compile, gitDiff, isCompilerError, isTextStep, parseUnifiedDiff, postImages, preImagePaths, type CompiledPlan, type FilePatch, type ModeChange, type Tier } from "@graphplan/compiler";
 import { Effect, Result } from "effect";
 import type { DatasetLine } from "./dataset.js";
 import { GitObjectReader, gitApplyCheck, MissingBlob, NotText, repositoryPath, UnknownRepository } from "./git.js";
@@ -73,9 +73,33 @@ const count = (into: Record<string, number>, key: string): void => {
   into[key] = (Object.hasOwn(into, key) ? into[key]! : 0) + 1;
 };
 
-/** Tier of a step for the report: "legacy" for legacy text operators, else its tier. */
+/** Tier of a step for the report: "legacy" for legacy text operators, "text" for the text tier, else its tier. */
 export function tierKey(step: Step): string {
-  return isLegacy(step) ? "legacy" : String(detectTier(step) as Tier);
+  return isLegacy(step) ? "legacy" : isTextStep(step) ? "text" : String(detectTier(step) as Tier);
+}
+
+/** The kind of a file for the structural share: code (a grammar), data (JSON, YAML, TOML) or other text. */
+export function fileKind(path: string): "code" | "data" | "text" {
+  if (detectLanguage(path)) return "code";
+  return /\.(json|ya?ml|toml)$/i.test(path) ? "data" : "text";
+}
+
+/** Changes of content per kind of file, and how many structural steps express (a change with any text step is text). */
+function changeShares(compiled: CompiledPlan): ReportEntry["changes"] {
+  const byFile = new Map<string, Map<number, boolean>>();
+  for (const record of compiled.records) {
+    if ("op" in record.step && (FILE_OPS.has(record.step.op) || record.step.op === "create_file")) continue;
+    const changes = byFile.get(record.file) ?? new Map<number, boolean>();
+    changes.set(record.change, (changes.get(record.change) ?? true) && !record.text);
+    byFile.set(record.file, changes);
+  }
+  const out: ReportEntry["changes"] = {};
+  for (const [file, changes] of byFile) {
+    const into = (out[fileKind(file)] ??= { all: 0, structural: 0 });
+    into.all += changes.size;
+    into.structural += [...changes.values()].filter(Boolean).length;
+  }
+  return out;
 }
 
 /**
@@ -87,14 +111,19 @@ async function execute(
   plan: Plan,
   files: ReadonlyMap<string, string>,
   expected: Iterable<string>,
-): Promise<{ ok: true; files: Map<string, string | null> } | { ok: false; error: string; cause: string }> {
+): Promise<{ ok: true; files: Map<string, string | null>; executable: Set<string> } | { ok: false; error: string; cause: string }> {
   const program = Effect.gen(function* () {
     const result = yield* applyPlan(plan);
     if (!result.ok) return { ok: false as const, error: result.failure.message, cause: stepCause(result.failure) };
     const ws = yield* Workspace;
     const out = new Map<string, string | null>();
-    for (const path of new Set([...files.keys(), ...expected])) out.set(path, (yield* ws.exists(path)) ? yield* ws.read(path) : null);
-    return { ok: true as const, files: out };
+    const executable = new Set<string>();
+    for (const path of new Set([...files.keys(), ...expected])) {
+      const exists = yield* ws.exists(path);
+      out.set(path, exists ? yield* ws.read(path) : null);
+      if (exists && (yield* ws.executable(path))) executable.add(path);
+    }
+    return { ok: true as const, files: out, executable };
   });
   const outcome = await Effect.runPromise(Effect.result(Effect.provide(program, Workspace.layerMemory(files))));
   if (Result.isFailure(outcome)) return { ok: false, error: outcome.failure.message, cause: outcome.failure._tag };
@@ -116,6 +145,8 @@ function planStats(entry: ReportEntry, compiled: CompiledPlan, revisions: number
   }
   stats.steps = compiled.records.length;
   stats.legacy_steps = compiled.records.filter((r) => isLegacy(r.step)).length;
+  stats.text_steps = compiled.records.filter((r) => r.text).length;
+  stats.changes = changeShares(compiled);
   stats.edit_bytes = compiled.records.reduce((sum, r) => sum + r.bytes, 0);
   stats.amplification = stats.gold_bytes > 0 ? stats.edit_bytes / stats.gold_bytes : null;
   return stats;
@@ -182,7 +213,7 @@ export async function replayInstance(line: DatasetLine, repos: Repositories, opt
     return finish(entry, failure("input_error", "patch_does_not_apply", (error as Error).message));
   }
   phase("read");
-  await loadGrammars(grammarsFor(pre.keys()));
+  await loadGrammars(grammarsFor([...pre.keys(), ...post.keys()]));
 
   // Compile, then the LLM path: the plan's JSON text is parsed and verified. A step the verifier
   // rejects is compiled again in its next form (at most MAX_REVISIONS times).
@@ -253,7 +284,13 @@ export async function replayInstance(line: DatasetLine, repos: Repositories, opt
 
   const before = new Map<string, string | null>(pre);
   const after = new Map<string, string | null>(executed.files);
-  const modelPatch = gitDiff(before, after);
+  // Modes: every file the gold patch gives a mode must have it; the model's patch carries them.
+  const modes = new Map<string, ModeChange>();
+  for (const p of patches) {
+    if (!p.mode || !p.newPath) continue;
+    modes.set(p.newPath, { from: p.patch.oldMode ?? (p.mode === "100755" ? "100644" : "100755"), to: executed.executable.has(p.newPath) ? "100755" : "100644" });
+  }
+  const modelPatch = gitDiff(before, after, modes);
   await writeFile(join(dir, "model.patch"), modelPatch);
   if (options.gitCheck && modelPatch) {
     const problem = await gitApplyCheck(repos.path(instance.repo), instance.base_commit, modelPatch);
@@ -261,7 +298,10 @@ export async function replayInstance(line: DatasetLine, repos: Repositories, opt
     if (problem) await writeFile(join(dir, "git-apply.txt"), `${problem}\n`);
   }
   phase("check");
-  const mismatched = [...post].filter(([path, text]) => executed.files.get(path) !== text).map(([path]) => path);
+  const mismatched = [
+    ...[...post].filter(([path, text]) => executed.files.get(path) !== text).map(([path]) => path),
+    ...patches.filter((p) => p.mode && p.newPath && (p.mode === "100755") !== executed.executable.has(p.newPath)).map((p) => `${p.newPath} (mode)`),
+  ];
   if (mismatched.length) return finish(stats, failure("mismatch", "content", `the execution differs from the post-image in ${mismatched.join(", ")}`));
   if (stats.git_apply === "failed") return finish(stats, failure("mismatch", "git_apply", "model.patch does not apply to the base commit"));
   return finish(stats);

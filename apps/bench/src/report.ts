@@ -29,6 +29,13 @@ export const ReportEntrySchema = z.object({
   ops: counts,
   /** Steps that use a legacy text operator (replace_code, insert_code, delete_lines, ...). */
   legacy_steps: z.number().int().nonnegative(),
+  /** Steps of the text tier (replace_text, insert_text, append_text, write_file): changes no node step expresses. */
+  text_steps: z.number().int().nonnegative().default(0),
+  /**
+   * Changes of content per kind of file ("code", "data" for JSON/YAML/TOML, "text" for the rest), and
+   * how many of them structural steps express: the compiler's quality figure (text steps reproduce the rest).
+   */
+  changes: z.record(z.string(), z.object({ all: z.number().int().nonnegative(), structural: z.number().int().nonnegative() })).default({}),
   /** Kinds of the steps' target locators (`function`, `if_statement`, ...), with `+field`/`+nth_child`/`+index` marks. */
   locator_kinds: counts,
   /** Bytes the gold patch changes (removed + added lines, newlines included). */
@@ -63,6 +70,8 @@ export function emptyEntry(instanceId: string, repo?: string): ReportEntry {
     tiers: {},
     ops: {},
     legacy_steps: 0,
+    text_steps: 0,
+    changes: {},
     locator_kinds: {},
     gold_bytes: 0,
     edit_bytes: 0,
@@ -96,6 +105,8 @@ export interface Summary {
   /** Instances with a plan that uses no legacy operator ÷ all instances. */
   readonly legacyFreeShare: number;
   readonly legacyFree: number;
+  /** Changes of content per kind of file over all plans, and how many structural steps express. */
+  readonly changes: Record<string, { all: number; structural: number }>;
   readonly amplificationMedian: number | null;
   readonly amplificationP90: number | null;
   /** Non-exact instances grouped by `status: cause`. */
@@ -133,7 +144,13 @@ export function summarize(entries: readonly ReportEntry[], totalMs: number, work
   let steps = 0;
   let legacyFree = 0;
   let gitApplyFailed = 0;
+  const changes: Record<string, { all: number; structural: number }> = {};
   for (const e of entries) {
+    for (const [kind, c] of Object.entries(e.changes ?? {})) {
+      const into = (changes[kind] ??= { all: 0, structural: 0 });
+      into.all += c.all;
+      into.structural += c.structural;
+    }
     byStatus[e.status]++;
     steps += e.steps;
     add(tiers, e.tiers);
@@ -155,6 +172,7 @@ export function summarize(entries: readonly ReportEntry[], totalMs: number, work
     locatorKinds,
     legacyFree,
     legacyFreeShare: entries.length ? legacyFree / entries.length : 0,
+    changes,
     amplificationMedian: quantile(amplifications, 0.5),
     amplificationP90: quantile(amplifications, 0.9),
     failures,
@@ -179,6 +197,7 @@ const TIER_NAMES: Record<string, string> = {
   "1": "tier 1 (surgery)",
   "2": "tier 2 (templates)",
   "3": "tier 3 (fragments)",
+  text: "text tier (text steps)",
 };
 
 /** The summary as the text table the CLI prints. */
@@ -192,6 +211,9 @@ export function formatSummary(s: Summary): string {
     ...Object.keys(TIER_NAMES)
       .filter((t) => (s.tiers[t] ?? 0) > 0)
       .map((t) => [`  ${TIER_NAMES[t]}`, `${s.tiers[t]} (${pct(s.tiers[t]!, s.steps)})`] as const),
+    ...(["code", "data", "text"] as const)
+      .filter((kind) => (s.changes[kind]?.all ?? 0) > 0)
+      .map((kind) => [`structural share, ${kind} files`, `${s.changes[kind]!.structural}/${s.changes[kind]!.all} changes (${pct(s.changes[kind]!.structural, s.changes[kind]!.all)})`] as const),
     ["amplification median", fixed(s.amplificationMedian)],
     ["amplification p90", fixed(s.amplificationP90)],
     ["git apply --check failed", String(s.gitApplyFailed)],

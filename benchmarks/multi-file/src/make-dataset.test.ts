@@ -1,7 +1,6 @@
 /**
  * The dataset maker itself, short: `src/make-dataset.ts` on two tiny repositories this test writes (a
- * bare clone and a plain one), whose history has commits that change two code files, add or rename one,
- * or touch one only. CI runs it so that the benchmark cannot rot.
+ * bare clone and a plain one), whose history has commits that change two or three files, add one, or touch one only. CI runs it so that the benchmark cannot rot.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -19,7 +18,7 @@ const makeDataset = (args: string[]) =>
   spawnSync(TSX, ["--conditions=source", join(import.meta.dirname, "make-dataset.ts"), ...args], { cwd: root, encoding: "utf8" });
 
 describe("make-dataset, short", () => {
-  it("writes the commits that change 2-10 code files, from bare and plain clones, with paths from the caller's folder", () => {
+  it("writes the commits that change 2-10 files, from bare and plain clones, with paths from the caller's folder", () => {
     const repo = makeRepo(root, "work");
     const first = repo.commit({ "pkg/a.py": "def a():\n    return 1\n", "pkg/b.py": "def b():\n    return 2\n", "README.md": "hi\n" }, "start");
     const two = repo.commit({ "pkg/a.py": "def a():\n    return 10\n", "pkg/b.py": "def b():\n    return 20\n", "README.md": "changed\n" }, "change both");
@@ -39,9 +38,9 @@ describe("make-dataset, short", () => {
       ["acme/plain", `acme__plain-${added.slice(0, 10)}`, expect.any(String)],
       ["acme/plain", `acme__plain-${two.slice(0, 10)}`, first],
     ]);
-    // Only code files in the patch.
+    // The whole commit, docs included.
     expect(lines[1]!.patch).toContain("diff --git a/pkg/a.py b/pkg/a.py");
-    expect(lines[1]!.patch).not.toContain("README.md");
+    expect(lines[1]!.patch).toContain("diff --git a/README.md b/README.md");
   });
 
   it("prints its usage and exits 2 on bad input", () => {

@@ -2,15 +2,14 @@
  * `pnpm -s --filter @graphplan/bench-multi-file make-dataset --repos DIR --out FILE.jsonl [--per-repo N]`
  * (relative paths are the caller's): from the history of each
  * repository in DIR (clones named `<owner>__<name>`, bare or not), the commits (one parent) that
- * change 2 to 10 files of languages the graph parses, those that add, delete or rename one first;
- * each becomes a line of a SWE-bench-style dataset — `repo`, `instance_id`, `base_commit` (the
- * parent), `patch` (`git diff -M` of its code files) — for `pnpm -s bench replay --dataset FILE`.
- * Files of other languages in a commit (docs, changelogs, data) are left out of its patch.
+ * change 2 to 10 files, those that add, delete or rename one first; each becomes a line of a
+ * SWE-bench-style dataset — `repo`, `instance_id`, `base_commit` (the parent), `patch` (`git diff -M`
+ * of the whole commit: code, docs, changelogs, config, modes) — for `pnpm -s bench replay --dataset FILE`.
+ * No file is left out: what the engine cannot do shows in the replay's report.
  */
 import { execFileSync } from "node:child_process";
 import { readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { detectLanguage } from "@graphplan/graph";
 import { Command, InvalidArgumentError } from "commander";
 
 const positive = (value: string): number => {
@@ -61,15 +60,13 @@ for (const name of readdirSync(options.repos).sort()) {
       .map((l) => {
         const [status, ...paths] = l.split("\t");
         return { status: status ?? "", paths };
-      })
-      .filter((c) => c.paths.every((p) => detectLanguage(p) !== undefined) && !c.status.startsWith("C") && !c.status.startsWith("T"));
+      });
     if (changes.length < 2 || changes.length > 10) continue;
     (changes.some((c) => /^[ADR]/.test(c.status)) ? withFiles : plain).push({ commit, parent, changes });
   }
   const chosen = [...withFiles.slice(0, Math.ceil(options.perRepo / 2)), ...plain].slice(0, options.perRepo);
   for (const { commit, parent, changes } of chosen) {
-    const paths = [...new Set(changes.flatMap((c) => c.paths))];
-    const patch = git(dir, "diff", "-M", parent, commit, "--", ...paths);
+    const patch = git(dir, "diff", "-M", parent, commit);
     if (!patch.trim()) continue;
     lines.push(JSON.stringify({ repo, instance_id: `${name}-${commit.slice(0, 10)}`, base_commit: parent, patch, problem_statement: git(dir, "log", "-1", "--format=%s", commit).trim() }));
   }

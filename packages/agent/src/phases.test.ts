@@ -16,7 +16,7 @@ import { askForPlan, requestPlan } from "./plan.js";
 import { Session } from "./session.js";
 import { verifyPhase } from "./verify.js";
 
-const FILES = { "shop/cart.py": read(SHOP, "shop/cart.py"), "shop/pricing.py": read(SHOP, "shop/pricing.py"), "notes.txt": "just text\n" };
+const FILES = { "shop/cart.py": read(SHOP, "shop/cart.py"), "shop/pricing.py": read(SHOP, "shop/pricing.py"), "notes.txt": "just text\n", "pyproject.toml": "[project]\nname = 'shop'\n" };
 
 async function setup(script: readonly ScriptedReply[], answers: (command: string) => TestAnswer | undefined = () => undefined, config: unknown = {}) {
   const model = new ScriptedModel(script);
@@ -79,6 +79,13 @@ describe("GRAPH", () => {
     expect([...outcome.files.keys()]).toEqual(["shop/cart.py"]);
   });
 
+  it("shows the keys of a data file the explorer named beside the code", async () => {
+    const { run } = await setup([]);
+    const outcome = await run(graphPhase(["shop/cart.py", "pyproject.toml"], new GraphCache()));
+    if (outcome.kind !== "ok") throw new Error(outcome.reason);
+    expect(outcome.view.split("\n").slice(0, 3)).toEqual(["FILE: pyproject.toml (toml, 2 lines)", "  SECTION: [project] [line 1]", "  KEY: project.name [line 2]"]);
+  });
+
   it("falls back on a file that cannot be read, and on an empty graph", async () => {
     const { run } = await setup([]);
     expect(await run(graphPhase(["shop/cart.py", "gone.py"], new GraphCache()))).toEqual({ kind: "fallback", reason: expect.stringMatching(/^the graph could not be built: file "gone.py" does not exist/) });
@@ -93,12 +100,15 @@ describe("PLAN", () => {
     const { session } = await setup([]);
     askForPlan(session, ["shop/cart.py"], "FILE: shop/cart.py");
     const prompt = userMessages(session)[0]!;
-    expect(prompt).toContain(compactCatalogPrompt());
+    expect(prompt).toContain(compactCatalogPrompt({ legacy: false }));
     expect(prompt).not.toContain(catalogPrompt());
     expect(prompt).not.toContain(JSON.stringify(planJsonSchema()));
     expect(prompt).toContain("FILE: shop/cart.py");
-    // Every operator of the catalog is named, one line each.
-    for (const entry of CATALOG.filter((e) => e.step !== "fragment")) expect(prompt).toMatch(new RegExp(`^- ${entry.name}\\(`, "m"));
+    // Every operator of the catalog but the legacy ones (which text steps replace) is named, one line each.
+    for (const entry of CATALOG.filter((e) => e.step !== "fragment" && e.kind !== "legacy")) expect(prompt).toMatch(new RegExp(`^- ${entry.name}\\(`, "m"));
+    expect(prompt).not.toMatch(/^## Legacy/m);
+    expect(prompt).not.toMatch(/^- delete_lines\(/m);
+    expect(prompt).toMatch(/^## Text \(any file: docs, changelogs, config\)\n- write_file\(path: string, content: string\)/m);
   });
 
   it("fits the PLAN prompt of the shop project in 12 kB (it was ~70 kB with the JSON Schema)", async () => {

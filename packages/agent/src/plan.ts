@@ -20,7 +20,8 @@ export function askForPlan(session: Session, files: readonly string[], graphView
   const schema = planJsonSchema();
   session.prompt("plan", {
     graph_view: graphView,
-    catalog: compactCatalogPrompt(),
+    // Legacy operators stay valid in a plan, but the prompt offers the text steps that replace them.
+    catalog: compactCatalogPrompt({ legacy: false }),
     catalog_full: catalogPrompt(),
     plan_schema: session.config.pretty_plan_schema ? JSON.stringify(schema, null, 2) : JSON.stringify(schema),
     files: files.join(", "),

@@ -8,16 +8,17 @@ import { z } from "zod";
 import type { LanguageId } from "@graphplan/graph";
 import { LocatorSchema } from "@graphplan/locators";
 import { FRAGMENT_KINDS, FragmentSchema, KIND_SPECS, allowedChildren, codeKindOf } from "@graphplan/fragments";
-import { OPERATORS, OperatorDefinitionSchema } from "@graphplan/primitives";
+import { OPERATORS, OperatorDefinitionSchema, type OperatorInfo } from "@graphplan/primitives";
 import { USE_CASES, type UseCase } from "./operator.js";
 import { descriptionOf, isRequired, paramKindOf } from "./params.js";
 import { SURGERY } from "./surgery/operators.js";
 import { TEMPLATES } from "./templates/index.js";
+import { DATA_OPERATORS } from "./data/operators.js";
 
 export interface CatalogEntry {
   readonly name: string;
   readonly tier: 0 | 1 | 2 | 3;
-  readonly kind: "primitive" | "composed" | "legacy" | "file" | "surgery" | "template" | "fragment";
+  readonly kind: "primitive" | "composed" | "legacy" | "file" | "text" | "surgery" | "template" | "fragment" | "data";
   readonly useCase: UseCase;
   readonly description: string;
   /** The step key: `{op}`, `{template}` or `{fragment}`. */
@@ -60,6 +61,15 @@ const FRAGMENT_ENTRY: CatalogEntry = {
 
 const SURGERY_NAMES = new Set(SURGERY.map((s) => s.name));
 
+/** Where a tier-0 operator is listed, by its kind. */
+const USE_CASE_OF_KIND: Readonly<Record<OperatorInfo["kind"], UseCase>> = {
+  primitive: "Primitives",
+  composed: "Primitives",
+  legacy: "Legacy (still supported)",
+  file: "Files (create, delete, rename)",
+  text: "Text (any file: docs, changelogs, config)",
+};
+
 /** Every operator, once; catalog order is prompt order. */
 export const CATALOG: readonly CatalogEntry[] = [
   ...TEMPLATES.map(
@@ -69,13 +79,16 @@ export const CATALOG: readonly CatalogEntry[] = [
     (s): CatalogEntry => ({ name: s.name, tier: 1, kind: "surgery", useCase: s.useCase, description: s.description, step: "op", params: s.params, languages: s.languages, input: s.input, output: s.output, example: s.example }),
   ),
   FRAGMENT_ENTRY,
+  ...DATA_OPERATORS.map(
+    (d): CatalogEntry => ({ name: d.name, tier: 1, kind: "data", useCase: "Data files (JSON, YAML, TOML)", description: d.description, step: "op", params: d.params, example: d.example }),
+  ),
   // Tier 0: delete_node is listed once, as surgery (detectTier says 1; it runs as the primitive).
   ...OPERATORS.filter((o) => !SURGERY_NAMES.has(o.name)).map(
     (o): CatalogEntry => ({
       name: o.name,
       tier: 0,
       kind: o.kind,
-      useCase: o.kind === "legacy" ? "Legacy (still supported)" : o.kind === "file" ? "Files (create, delete, rename)" : "Primitives",
+      useCase: USE_CASE_OF_KIND[o.kind],
       description: o.description,
       step: "op",
       params: o.paramsSchema,
@@ -249,7 +262,7 @@ function sections(options: CatalogPromptOptions): [UseCase, CatalogEntry[]][] {
 export function catalogPrompt(options: CatalogPromptOptions = {}): string {
   const out: string[] = [
     "# Operators",
-    "A plan is a JSON array of steps, run in order, all or nothing. Prefer templates; use fragments for new Python code no template covers; primitives for anything else; legacy only as a last resort.",
+    "A plan is a JSON array of steps, run in order, all or nothing. Prefer templates; use fragments for new Python code no template covers; primitives for other code; text steps for docs, changelogs, config and code no node fits; legacy only as a last resort.",
     'Step forms: {"template": NAME, "params": {...}} (tier 2) | {"op": NAME, "params": {...}} (tier 1 surgery, primitives, legacy) | {"fragment": {...}, "action": ..., "locator": ...} (tier 3).',
     'A LOCATOR finds a node without line numbers: {"kind": "function", "name": "parse", "file": "app/parser.py", "parent": {"kind": "class", "name": "Parser"}, "field": "body", "nth_child": 0, "index": 0} (kind, name, parent, field, nth_child, index optional), or {"type": "sexp", "file": ..., "query": "(call) @c", "capture": "c"}.',
     "Code parameters are parsed before anything runs: an `expression` must be one expression, `statements` one or more statements written at column 0 (they are re-indented), `identifier` a plain name, `type` an annotation. Errors name the parameter.",
@@ -261,6 +274,9 @@ export function catalogPrompt(options: CatalogPromptOptions = {}): string {
       out.push("Steps {\"op\": NAME, \"params\": {...}} on one located node; code is written at column 0 and re-indented.");
       for (const e of entries) out.push(`- ${e.name}(${signature(e)})${e.kind === "composed" ? " [composed]" : ""}: ${e.description}`);
       out.push("- delete_node(locator): see AST Surgery.");
+    } else if (useCase === "Text (any file: docs, changelogs, config)") {
+      out.push("For files with no grammar, and code no node fits. Addressed by content, never by line: `find`/`anchor` is copied from the file and must occur once (exact, then ignoring line endings and trailing spaces, then re-indented; a similar text only when clearly closest, reported as a correction). New text is written verbatim.");
+      for (const e of entries) out.push(`- ${e.name}(${signature(e)}): ${e.description}`);
     } else if (useCase === "Legacy (still supported)") {
       out.push("Text- and line-based; line numbers drift after earlier steps. Each also accepts {locator, ...} and then runs as its primitive.");
       for (const e of entries) out.push(`- ${e.name}(${signature(e)}): ${e.description}${e.replacedBy ? ` Prefer ${e.replacedBy}.` : ""}`);
@@ -299,7 +315,7 @@ function compactParams(schema: z.ZodType): string {
 export function compactCatalogPrompt(options: CatalogPromptOptions = {}): string {
   const out: string[] = [
     "# Operators",
-    'A plan is a JSON array of steps, run in order, all or nothing: {"template": NAME, "params": {...}} | {"op": NAME, "params": {...}} | {"fragment": {...}, "action": "replace"|"insert_before"|"insert_after", "locator": LOCATOR}. Prefer templates; fragments for new Python code; primitives for anything else; legacy last.',
+    `A plan is a JSON array of steps, run in order, all or nothing: {"template": NAME, "params": {...}} | {"op": NAME, "params": {...}} | {"fragment": {...}, "action": "replace"|"insert_before"|"insert_after", "locator": LOCATOR}. Prefer templates; fragments for new Python code; primitives for other code; text steps for docs, changelogs and config, and code no node fits${options.legacy === false ? "" : "; legacy last"}.`,
     'LOCATOR: {"kind": "function", "name": "parse", "file": "app/parser.py", "parent": {"kind": "class", "name": "Parser"}} (also field, nth_child, index), or {"type": "sexp", "file": ..., "query": "(call) @c", "capture": "c"}.',
     "Code parameters are parsed first: expression = one expression; statements = statements at column 0 (re-indented); identifier = a name.",
   ];

@@ -24,6 +24,8 @@ import { paramKindOf, validateParams, ParamsInvalid, type ParamIssue } from "./p
 import { SURGERY } from "./surgery/operators.js";
 import { synonymOf } from "./synonyms.js";
 import { TEMPLATES } from "./templates/index.js";
+import { DATA_OPERATOR_BY_NAME, dataEdits, dataParamIssues, isDataOp } from "./data/operators.js";
+import { DATA_OPS } from "./data/edit.js";
 import { commitEdits, fileMap, TransformBrokeSyntax, Workspace, type FileEdits, type Files } from "./workspace.js";
 
 /** The tier 1 operators (AST surgery). `delete_node` is also a primitive: it is tier 1 and runs as the primitive. */
@@ -33,10 +35,10 @@ export type Tier = 0 | 1 | 2 | 3;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** `op` in the surgery set → 1; `template` → 2; `fragment` → 3; anything else (primitives, composed, legacy, custom) → 0. */
+/** `op` in the surgery set or a data step (set_key, delete_key, append_item) → 1; `template` → 2; `fragment` → 3; anything else (primitives, composed, legacy, custom) → 0. */
 export function detectTier(step: unknown): Tier {
   if (!isRecord(step)) return 0;
-  if (typeof step["op"] === "string" && (SURGERY_OPS as readonly string[]).includes(step["op"])) return 1;
+  if (typeof step["op"] === "string" && ((SURGERY_OPS as readonly string[]).includes(step["op"]) || isDataOp(step["op"]))) return 1;
   if ("template" in step) return 2;
   if ("fragment" in step) return 3;
   return 0;
@@ -136,6 +138,7 @@ export function validateStep(step: unknown, customOps: readonly string[] = []): 
     for (const key of Object.keys(step)) if (!["fragment", "action", "locator"].includes(key)) issues.push({ path: key, code: "unknown", message: `a fragment step has fragment, action and locator only` });
     return issues;
   }
+  if (tier === 1 && isDataOp(step["op"])) return dataParamIssues(DATA_OPERATOR_BY_NAME.get(step["op"])!, step["params"]);
   if (tier === 1 || tier === 2) {
     const op = operatorOf(step);
     if (!op && tier === 2) {
@@ -217,6 +220,12 @@ export function stepEdits(step: Step | Record<string, unknown>, from: Files | Ha
       if (!op) throw new UnknownTemplate(name, suggestTemplate(name));
       return checked(ws, editsOfOperator(op, s["params"], ws), name);
     }
+    if (tier === 1 && isDataOp(s["op"])) {
+      const op = DATA_OPERATOR_BY_NAME.get(s["op"])!;
+      const issues = dataParamIssues(op, s["params"]);
+      if (issues.length > 0) throw new ParamsInvalid(op.name, issues.map((i) => ({ param: i.path.replace(/^params\.?/, "") || "params", problem: i.code === "unknown" || i.code === "language" || i.code === "value" ? i.code : "type", message: i.message })));
+      return dataEdits(op, s["params"] as Record<string, unknown>, (file) => ws.source(file));
+    }
     if (tier === 1) {
       const op = SURGERY_BY_NAME.get(String(s["op"]))!;
       if (op.name === "delete_node") {
@@ -270,6 +279,7 @@ export function operatorGivenAsTemplate(step: Record<string, unknown>): string |
  */
 export const formalHandlers: Readonly<Record<string, StepHandler>> = {
   ...Object.fromEntries(SURGERY_OPS.filter((op) => op !== "delete_node").map((op) => [op, formalHandler])),
+  ...Object.fromEntries(DATA_OPS.map((op) => [op, formalHandler])),
   template: formalHandler,
   fragment: formalHandler,
 };

@@ -17,6 +17,8 @@ export const USE_CASES = [
   "Novel Code (fragments)",
   "Primitives",
   "Files (create, delete, rename)",
+  "Text (any file: docs, changelogs, config)",
+  "Data files (JSON, YAML, TOML)",
   "Legacy (still supported)",
 ] as const;
 export type UseCase = (typeof USE_CASES)[number];

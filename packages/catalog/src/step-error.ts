@@ -10,6 +10,7 @@ import { UnknownTemplate } from "./execute.js";
 import { ParamsInvalid } from "./params.js";
 import { BindingNotFound, NameCollision } from "./surgery/rename.js";
 import { LanguageNotSupported, TransformBrokeSyntax, TransformRejected } from "./workspace.js";
+import { DataEditBrokeFile, DataFileUnparsable, NotADataFile, ValueNotWritable } from "./data/errors.js";
 
 const CATALOG_ERRORS = [
   UnknownTemplate,
@@ -19,6 +20,10 @@ const CATALOG_ERRORS = [
   LanguageNotSupported,
   TransformBrokeSyntax,
   TransformRejected,
+  NotADataFile,
+  DataFileUnparsable,
+  ValueNotWritable,
+  DataEditBrokeFile,
 ] as const;
 
 /** The catalog's own errors (surgery, templates, their params). */

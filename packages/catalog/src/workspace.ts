@@ -4,7 +4,7 @@
  * the workspace parses and frees them. Edits of one step refer to the texts the step started
  * from. Pure: no fs.
  */
-import { detectFileLanguage, parse, syntaxErrors, withTree, type LanguageId, type Node, type Tree, TaggedError } from "@graphplan/graph";
+import { dataFormatOf, detectFileLanguage, parse, syntaxErrors, withTree, type LanguageId, type Node, type Tree, TaggedError } from "@graphplan/graph";
 import { resolveOne } from "@graphplan/locators";
 import { applyEdits, errorSpans, newSyntaxErrors, FileNotInPlan, type Edit, type HandlerContext, type ParsedDoc } from "@graphplan/primitives";
 
@@ -182,6 +182,12 @@ export function commitEdits(ws: Workspace, edits: FileEdits, op: string): Map<st
   const out = new Map<string, string>();
   for (const [file, list] of edits) {
     if (list.length === 0) continue;
+    if (dataFormatOf(file)) {
+      // A data step read its result back with the format's own reader (data/edit.ts): no tree to check here.
+      const after = applyEdits(ws.source(file), list);
+      if (after !== ws.source(file)) out.set(file, after);
+      continue;
+    }
     const doc = ws.doc(file);
     const after = applyEdits(doc.source, list);
     withTree(after, doc.language, (tree) => {

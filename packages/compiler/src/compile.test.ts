@@ -114,12 +114,12 @@ describe("compilePatch: each path reproduces the gold post-image exactly", () =>
     expect(ops(c)).toEqual(["delete_node", "delete_node"]);
   });
 
-  it("text no node step can make (a blank line left at the end of the file) falls back to replace_code, counted as legacy", () => {
+  it("text no node step can make (a blank line left at the end of the file) falls back to replace_text, counted as a text step", () => {
     const post = BASE.replace("\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n", "\n");
     expect(post.endsWith('sides"\n\n')).toBe(true);
     const c = roundTrip(BASE, post);
-    expect(c.records.map((r) => r.legacy)).toEqual([true]);
-    expect(ops(c)).toEqual(["replace_code"]);
+    expect(c.records.map((r) => [r.legacy, r.text])).toEqual([[false, true]]);
+    expect(ops(c)).toEqual(["replace_text"]);
   });
 
   it("a decorator added to a method and a decorator changed", () => {
@@ -178,10 +178,20 @@ describe("compilePatch: each path reproduces the gold post-image exactly", () =>
     noLegacy(c);
   });
 
-  it("compiles a new file to create_file, and refuses an unknown language", () => {
+  it("compiles a new file to create_file, and a file with no grammar to text steps quoting it", () => {
     const create = gitDiff(new Map<string, string | null>([["new.py", null]]), new Map([["new.py", "x = 1\n"]]));
     expect(compile(new Map(), create).plan).toEqual([{ op: "create_file", params: { path: "new.py", content: "x = 1\n" } }]);
-    const text = gitDiff(new Map([["notes.txt", "a\n"]]), new Map([["notes.txt", "b\n"]]));
-    expect(() => compile(new Map([["notes.txt", "a\n"]]), text)).toThrow(/not a language/);
+    const notes = "alpha\nbeta\ngamma\nbeta\n";
+    const text = gitDiff(new Map([["notes.txt", notes]]), new Map([["notes.txt", "alpha\nbeta\ngamma\nBETA\ndelta\n"]]));
+    // The second "beta" is not unique alone: the step quotes the line before it too.
+    expect(compile(new Map([["notes.txt", notes]]), text).plan).toEqual([{ op: "replace_text", params: { file: "notes.txt", find: "gamma\nbeta\n", replace: "gamma\nBETA\ndelta\n" } }]);
+  });
+
+  it("compiles insertions at offset 0 and at the end, and a removed final newline, exactly", () => {
+    const pre = "\nimport os\n\nx = 1\n";
+    for (const post of ["import sys\n" + pre, pre.slice(1), pre + "y = 2\n", "\nimport os\n\nx = 1", "\r\nimport os\r\n\r\nx = 1\r\n", "\nimport os   \n\nx = 1\n"]) {
+      const c = roundTrip(pre, post);
+      expect(c.records.length).toBeGreaterThan(0);
+    }
   });
 });

@@ -7,7 +7,10 @@
  * change becomes the nicest step that reproduces it exactly, tried in order: composed operators
  * and templates where they fit, then primitives on the changed node (replace_node,
  * insert_before_node / insert_after_node, delete_node), then replace_node on ever larger
- * enclosing nodes; a legacy `replace_code` only when no node-addressed step is exact.
+ * enclosing nodes; a text step (`replace_text` quoting the file) only when no node-addressed step is
+ * exact. Files with no grammar, and code files whose change no structural step reproduces, become
+ * text steps ({@link textSteps}); a mode change becomes `set_file_mode`. Every file of any diff
+ * compiles, exactly; the share of changes expressed structurally is the quality figure.
  * "Exact" is decided by running the candidate step with the engine itself on the current text
  * (the text after the earlier steps), so every accepted step is known to produce the expected
  * bytes; locators are computed on that current text too.
@@ -25,6 +28,7 @@ import {
   type Plan,
   type Step,
   type StepHandler,
+  TEXT_OPS,
 } from "@graphplan/primitives";
 import { detectTier, formalHandlers, stepEdits } from "@graphplan/catalog";
 import type { Node, Tree } from "web-tree-sitter";
@@ -35,6 +39,7 @@ import { parseUnifiedDiff, PatchError, postImages } from "./patch.js";
 import { suggesters } from "./suggest.js";
 import type { Candidate, ChangeView, Suggester } from "./view.js";
 import { diffTrees, type Change, type NodeRef } from "./treediff.js";
+import { textSteps } from "./text.js";
 
 /** The tree after `edits`, parsed incrementally with primitives' `reparse`; the old tree is freed. */
 function advance(tree: Tree, source: string, edits: readonly Edit[], next: string, language: LanguageId): Tree {
@@ -69,6 +74,8 @@ export interface StepRecord {
   readonly file: string;
   readonly tier: Tier;
   readonly legacy: boolean;
+  /** A text-tier step (replace_text, insert_text, append_text, write_file): no node addresses the change. */
+  readonly text: boolean;
   /** How the compiler chose the step (`replace_node`, `insert_after_node`, `enclosing:block`, `legacy`, ...). */
   readonly form: string;
   /** Label of the target locator (see {@link locatorLabel}), when the step has one. */
@@ -126,6 +133,9 @@ export interface CompileOptions {
   readonly forecast?: (step: Step, doc: { path: string; source: string; language: LanguageId; tree: Tree }) => readonly Edit[] | undefined;
 }
 
+
+/** A text-tier step: content-addressed, with no node behind it. */
+export const isTextStep = (step: Step): boolean => "op" in step && TEXT_OPS.has(step.op);
 
 export const isLegacyStep = (step: Step): boolean =>
   "op" in step && OPERATOR_BY_NAME.get(step.op)?.kind === "legacy" && !(step.params as { locator?: unknown }).locator;
@@ -324,6 +334,7 @@ function compileFile(file: string, language: LanguageId, pre: string, post: stri
           file,
           tier: tierOf(a.step),
           legacy: isLegacyStep(a.step),
+          text: isTextStep(a.step),
           form: a.form,
           locator: target && typeof target === "object" ? locatorLabel(target as Record<string, unknown>) : undefined,
           edits: a.sim.edits,
@@ -363,9 +374,9 @@ function compileFile(file: string, language: LanguageId, pre: string, post: stri
         i = enclosing.last + 1;
         continue;
       }
-      const legacy = isBanned("legacy") ? undefined : legacyReplacement(state, cur, expected, handlers);
-      if (!legacy) throw new CompileError(file, "no_exact_step", `no step reproduces the change at offset ${cur.start} exactly`);
-      accept([legacy], i);
+      const text = isBanned("text") ? undefined : textReplacement(state, expected, handlers);
+      if (!text) throw new CompileError(file, "no_exact_step", `no step reproduces the change at offset ${cur.start} exactly`);
+      accept([text], i);
       record(change);
       i++;
     }
@@ -777,10 +788,9 @@ function enclosingReplacement(
   return undefined;
 }
 
-/** The last resort: replace_code with the smallest pattern that occurs first exactly there. */
-function legacyReplacement(
+/** The last resort: replace_text quoting the smallest run of whole lines that holds the change and occurs once. */
+function textReplacement(
   state: FileState,
-  cur: { start: number; end: number },
   expected: string,
   handlers: Readonly<Record<string, StepHandler>> | undefined,
 ): Accepted | undefined {
@@ -788,22 +798,22 @@ function legacyReplacement(
   // The changed range of the current text and of the expected text.
   const [edit] = minimalEdit(source, expected);
   if (!edit) return undefined;
-  let start = Math.min(edit.start, cur.start);
-  let end = Math.max(edit.end, cur.end);
+  // The smallest edit between the texts, not the whole change's range (which may be the root).
+  let start = edit.start;
+  let end = edit.end;
   // Grow to whole lines, then by lines, until the pattern's first occurrence is here.
   start = lineStartOf(source, start);
   const eol = source.indexOf("\n", end);
   end = eol < 0 ? source.length : eol;
   for (let tries = 0; tries < 200; tries++) {
     const pattern = source.slice(start, end);
-    if (pattern.length > 0 && source.indexOf(pattern) === start) {
+    if (pattern.trim().length > 0 && source.indexOf(pattern) === start && source.indexOf(pattern, start + 1) < 0) {
       const delta = expected.length - source.length;
       const replacement = expected.slice(start, end + delta);
-      // replace_code replaces the first exact occurrence: this one.
       if (source.slice(0, start) + replacement + source.slice(end) === expected) {
-        const step: Step = { op: "replace_code", params: { file, pattern, replacement } };
+        const step: Step = { op: "replace_text", params: { file, find: pattern, replace: replacement } };
         const sim = simulateStep(step, file, source, language, handlers);
-        if (sim && sim.text === expected) return { step, sim, form: "legacy" };
+        if (sim && sim.text === expected) return { step, sim, form: "text" };
       }
     }
     if (start === 0 && end === source.length) break;
@@ -845,28 +855,45 @@ export function compile(files: ReadonlyMap<string, string>, unifiedDiff: string,
       continue;
     }
     out.set(path, after);
-    const language = detectFileLanguage(path, after);
-    if (!language) throw new CompileError(path, "unsupported_language", "not a language the graph parses");
+    const mode = patch.mode ? [fileRecord({ op: "set_file_mode", params: { path, mode: patch.mode } }, path, [])] : [];
     if (before === undefined) {
-      records.push(fileRecord({ op: "create_file", params: { path, content: after } }, path, after ? [{ start: 0, end: 0, text: after }] : []));
+      records.push(fileRecord({ op: "create_file", params: { path, content: after } }, path, after ? [{ start: 0, end: 0, text: after }] : []), ...mode);
       continue;
     }
     if (patch.oldPath !== undefined && patch.oldPath !== path) records.push(fileRecord({ op: "rename_file", params: { from: patch.oldPath, to: path } }, path, []));
-    if (before === after) continue;
-    records.push(...compileFile(path, language, before, after, options));
+    records.push(...compileContent(path, before, after, options), ...mode);
   }
   records.push(...deletions);
   if (records.length === 0) throw new CompileError(undefined, "empty", "the patch changes nothing");
   return { plan: records.map((r) => r.step), records, post: out };
 }
 
-/** The record of a file operation's step (create_file, delete_file, rename_file). */
+/**
+ * A file's change of content: structural steps for a code file, text steps where its change (or a
+ * part of it) has no exact structural step, and for a file with no grammar.
+ */
+function compileContent(path: string, before: string, after: string, options: CompileOptions): StepRecord[] {
+  if (before === after) return [];
+  const language = detectFileLanguage(path, before);
+  if (language) {
+    try {
+      return compileFile(path, language, before, after, options);
+    } catch (error) {
+      if (!(error instanceof CompileError)) throw error;
+      options.trace?.(`${path}: ${error.message}; the whole change as text steps`);
+    }
+  }
+  return textSteps(path, before, after, options.handlers).map(({ step, edits }, change) => ({ ...fileRecord(step as Step & { op: string }, path, edits), form: "text", text: true, change, key: banKey(path, change, "text") }));
+}
+
+/** The record of a file operation's step (create_file, delete_file, rename_file, set_file_mode). */
 function fileRecord(step: Step & { op: string }, file: string, edits: readonly Edit[]): StepRecord {
   return {
     step,
     file,
     tier: 0,
     legacy: false,
+    text: false,
     form: step.op,
     locator: undefined,
     edits,

@@ -1,13 +1,15 @@
 /** Diffs that add, delete and rename files, made by real git, compiled into plans that reproduce them. */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadGrammars } from "@graphplan/graph";
 import { runFormalPlan } from "@graphplan/catalog";
 import { makeRepo } from "@graphplan/testkit";
 import { beforeAll, describe, expect, it } from "vitest";
-import { compile, CompileError } from "./compile.js";
-import { PatchError } from "./patch.js";
+import { compile } from "./compile.js";
+import { gitDiff, PatchError } from "./patch.js";
+
+const CHANGES = "Version 3.2.0\n-------------\n\nUnreleased\n\n-   Drop Python 3.9.\n";
 
 beforeAll(() => loadGrammars(["python"]));
 
@@ -49,12 +51,41 @@ describe("compiling diffs that add, delete and rename files", () => {
     expect([...run.deleted].sort()).toEqual(["pkg/old.py", "pkg/util.py"]);
   });
 
-  it("says a file mode change is not supported, and a new file of no known language cannot be created", () => {
-    const { pre, diff } = diffOf((dir) => execFileSync("chmod", ["+x", join(dir, "pkg/main.py")]));
+  it("compiles every file of a real change — changelog, docs, config, a script made executable, CRLF and no final newline — exactly", () => {
+    const { pre, diff } = diffOf((dir) => {
+      writeFileSync(join(dir, "pkg/util.py"), UTIL.replace("x * 2", "x * 3"));
+      execFileSync("chmod", ["+x", join(dir, "pkg/main.py")]);
+      writeFileSync(join(dir, "pkg/old.py"), "OLD = 2\n");
+      mkdirSync(join(dir, "docs"));
+      writeFileSync(join(dir, "docs/teardown.md"), "# Teardown\n\nEvery callback runs.\n");
+      writeFileSync(join(dir, "run.sh"), "#!/bin/sh\nexec python -m pkg.main\n", { mode: 0o755 });
+    });
+    // Text files beside the code, changed the way real commits change them.
+    const base = new Map([...pre, ["CHANGES.rst", CHANGES], ["setup.cfg", "[metadata]\r\nname = demo  \r\nversion = 1.0\r\n"], ["VERSION", "1.0"]]);
+    const post = new Map([
+      ["CHANGES.rst", CHANGES.replace("Unreleased\n\n", "Unreleased\n\n-   Call every teardown callback.\n")],
+      ["setup.cfg", "[metadata]\r\nname = demo  \r\nversion = 1.1\r\n"],
+      ["VERSION", "1.1"],
+    ]);
+    const textDiff = gitDiff(base, new Map([...base, ...post]));
+    const compiled = compile(base, diff + textDiff);
+    const ops = compiled.plan.map((s) => ("op" in s ? s.op : "other"));
+    expect(ops).toEqual(expect.arrayContaining(["set_file_mode", "create_file", "replace_text"]));
+    expect(compiled.plan).toContainEqual({ op: "set_file_mode", params: { path: "pkg/main.py", mode: "100755" } });
+    expect(compiled.plan).toContainEqual({ op: "set_file_mode", params: { path: "run.sh", mode: "100755" } });
+    // The code change is structural; the text files' changes are text steps.
+    expect(compiled.records.filter((r) => r.file === "pkg/util.py").every((r) => !r.text)).toBe(true);
+    expect(compiled.records.filter((r) => ["CHANGES.rst", "setup.cfg", "VERSION"].includes(r.file)).every((r) => r.text)).toBe(true);
+    const run = runFormalPlan(JSON.parse(JSON.stringify(compiled.plan)), base);
+    expect(run.ok, run.ok ? "" : run.error.message).toBe(true);
+    if (!run.ok) return;
+    expect(Object.fromEntries(run.files)).toEqual(Object.fromEntries([...base, ...compiled.post]));
+    expect(Object.fromEntries(run.modes)).toEqual({ "pkg/main.py": "100755", "run.sh": "100755" });
+  });
+
+  it("says a symlink is not a file a plan changes", () => {
+    const { pre, diff } = diffOf((dir) => symlinkSync("pkg/util.py", join(dir, "link.py")));
     expect(() => compile(pre, diff)).toThrow(PatchError);
-    expect(() => compile(pre, diff)).toThrow(/pkg\/main\.py: file mode changes \(100644 to 100755\) are not supported/);
-    const notes = diffOf((dir) => writeFileSync(join(dir, "NOTES.txt"), "hello\n"));
-    expect(() => compile(notes.pre, notes.diff)).toThrow(CompileError);
-    expect(() => compile(notes.pre, notes.diff)).toThrow(/NOTES\.txt: not a language the graph parses/);
+    expect(() => compile(pre, diff)).toThrow(/link\.py: mode 120000 is not a regular file's/);
   });
 });

@@ -52,3 +52,12 @@ describe("unified diffs", () => {
     expect(gitDiff(new Map([["same.py", "z\n"]]), new Map([["same.py", "z\n"]]))).toBe("");
   });
 });
+
+describe("what git prints", () => {
+  it("reads `git show` output: the commit's header and message before the diff are skipped", () => {
+    const diff = "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n";
+    const shown = `commit 0123456789abcdef\nAuthor: A <a@example.com>\nDate:   Fri Nov 27 2026\n\n    Fix it\n    \n    --- not a diff line\n\n${diff}`;
+    expect(parseUnifiedDiff(shown).map((f) => f.newPath)).toEqual(["a.txt"]);
+    expect(postImages(parseUnifiedDiff(shown), new Map([["a.txt", "a\n"]])).get("a.txt")).toBe("b\n");
+  });
+});

@@ -21,7 +21,11 @@ export interface FilePatch {
   /** Path after the change (`undefined` for a deleted file). */
   readonly newPath: string | undefined;
   readonly patch: StructuredPatch;
+  /** The mode the change gives the file, when it sets one: a mode change, or a new executable file. */
+  readonly mode?: "100644" | "100755";
 }
+
+const MODES: ReadonlySet<string> = new Set(["100644", "100755"]);
 
 function stripPrefix(name: string | undefined, prefix: "a/" | "b/"): string | undefined {
   if (name === undefined || name === "/dev/null") return undefined;
@@ -30,22 +34,30 @@ function stripPrefix(name: string | undefined, prefix: "a/" | "b/"): string | un
 
 /** The files of a unified diff, with `a/` and `b/` prefixes removed. */
 export function parseUnifiedDiff(diff: string): FilePatch[] {
+  // `git show` and `git format-patch` put the commit's header and message first: the diff starts at its first `diff --git`.
+  const first = diff.startsWith("diff --git ") ? 0 : diff.indexOf("\ndiff --git ") + 1;
+  if (first > 0) diff = diff.slice(first);
   let parsed: StructuredPatch[];
   try {
     parsed = parsePatch(diff);
   } catch (error) {
     throw new PatchError(undefined, `the patch is not a unified diff: ${(error as Error).message}`);
   }
-  const files = parsed
-    .filter((p) => p.hunks.length > 0 || p.isCreate || p.isDelete || p.isRename)
+  const modeChange = (p: StructuredPatch): boolean => p.newMode !== undefined && (p.isCreate ? p.newMode !== "100644" : p.oldMode !== undefined && p.oldMode !== p.newMode);
+  const files: FilePatch[] = parsed
+    .filter((p) => p.hunks.length > 0 || p.isCreate || p.isDelete || p.isRename || modeChange(p))
     .map((patch) => ({
       oldPath: patch.isCreate ? undefined : stripPrefix(patch.oldFileName, "a/"),
       newPath: patch.isDelete ? undefined : stripPrefix(patch.newFileName, "b/"),
       patch,
+      ...(modeChange(patch) && !patch.isDelete ? { mode: patch.newMode as "100644" | "100755" } : {}),
     }));
-  // A plan changes what files hold, not their modes: say so rather than drop the change.
-  const mode = /^diff --git a\/(\S+) b\/\S+\n(?:(?!diff --git )[^\n]*\n)*?old mode (\d+)\nnew mode (\d+)/m.exec(diff);
-  if (mode) throw new PatchError(mode[1], `file mode changes (${mode[2]} to ${mode[3]}) are not supported: a plan changes files' contents, names and existence only`);
+  for (const file of files) {
+    const mode = file.patch.newMode ?? file.patch.oldMode;
+    if (mode !== undefined && !MODES.has(mode)) {
+      throw new PatchError(file.newPath ?? file.oldPath, `mode ${mode} is not a regular file's (a symlink or a submodule): a plan changes regular files only`);
+    }
+  }
   if (files.length === 0) throw new PatchError(undefined, "the patch changes no file");
   for (const file of files) {
     if (file.patch.isBinary) throw new PatchError(file.oldPath ?? file.newPath, "binary patches are not supported");
@@ -93,17 +105,26 @@ export function changedBytes(files: readonly FilePatch[]): number {
   return total;
 }
 
+/** A file's mode before and after a change (git's `100644` / `100755`). */
+export interface ModeChange {
+  readonly from: string;
+  readonly to: string;
+}
+
 /**
  * A `git apply`-able patch from `before` to `after` (every path in either map; `null` or absent =
- * the file does not exist on that side), with `diff --git a/.. b/..` headers and 3 lines of context.
+ * the file does not exist on that side), with `diff --git a/.. b/..` headers and 3 lines of context;
+ * `modes` adds the mode changes (`old mode`/`new mode`, or a new file's mode).
  */
-export function gitDiff(before: ReadonlyMap<string, string | null>, after: ReadonlyMap<string, string | null>): string {
-  const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
+export function gitDiff(before: ReadonlyMap<string, string | null>, after: ReadonlyMap<string, string | null>, modes: ReadonlyMap<string, ModeChange> = new Map()): string {
+  const paths = [...new Set([...before.keys(), ...after.keys(), ...modes.keys()])].sort();
   const patches: StructuredPatch[] = [];
   for (const path of paths) {
     const oldText = before.get(path) ?? null;
     const newText = after.get(path) ?? null;
-    if (oldText === newText) continue;
+    const mode = modes.get(path);
+    const modeChanged = mode !== undefined && mode.from !== mode.to && newText !== null;
+    if (oldText === newText && !modeChanged) continue;
     const patch = structuredPatch(
       oldText === null ? "/dev/null" : `a/${path}`,
       newText === null ? "/dev/null" : `b/${path}`,
@@ -113,12 +134,13 @@ export function gitDiff(before: ReadonlyMap<string, string | null>, after: Reado
       undefined,
       { context: 3 },
     );
-    if (patch.hunks.length === 0) continue;
+    if (patch.hunks.length === 0 && !modeChanged) continue;
     patches.push({
       ...patch,
+      ...(modeChanged && oldText === newText ? { oldFileName: `a/${path}`, newFileName: `b/${path}` } : {}),
       isGit: true,
-      ...(oldText === null ? { isCreate: true, newMode: "100644" } : {}),
-      ...(newText === null ? { isDelete: true, oldMode: "100644" } : {}),
+      ...(oldText === null ? { isCreate: true, newMode: mode?.to ?? "100644" } : modeChanged ? { oldMode: mode.from, newMode: mode.to } : {}),
+      ...(newText === null ? { isDelete: true, oldMode: mode?.from ?? "100644" } : {}),
     });
   }
   return patches.map((patch) => formatPatch(patch)).join("");

@@ -9,6 +9,8 @@ import { detectLanguage, LANGUAGES, SUPPORTED_EXTENSIONS, type DefinitionRule, t
 import { grammar, isLoaded, loadGrammars, parse } from "./parser.js";
 import { codeEnd, syntaxErrors } from "./syntax.js";
 import { extractImports } from "./imports.js";
+import { documentOfFile, GraphDocumentSchema } from "./documents.js";
+import { dataFormatOf, loadDataGrammars } from "./data.js";
 
 export const GraphSymbolSchema = z.object({
   name: z.string(),
@@ -29,6 +31,8 @@ export const GraphSchema = z.object({
   imports: z.array(GraphImportSchema),
   line_kinds: z.record(z.string(), z.record(z.string(), z.string())),
   errors: z.array(z.string()),
+  /** Files that are not code (data files, Markdown, reST, other text), when asked for (`buildGraph`'s `documents`). */
+  documents: z.array(GraphDocumentSchema).optional(),
 });
 export type GraphSymbol = z.infer<typeof GraphSymbolSchema>;
 export type GraphImport = z.infer<typeof GraphImportSchema>;
@@ -812,6 +816,11 @@ export interface BuildGraphOptions {
   readonly cache?: GraphCache;
   /** Errors found by the caller (e.g. files it could not read), appended to `errors`. */
   readonly extraErrors?: readonly string[];
+  /**
+   * Read the files that are not code as documents (`Graph.documents`: keys of data files, headings
+   * of Markdown and reST, line counts of other text) instead of reporting them as unsupported.
+   */
+  readonly documents?: boolean;
 }
 
 /** The languages `files` need, by extension. */
@@ -833,7 +842,18 @@ export function grammarsFor(paths: Iterable<string>): LanguageId[] {
 /** The graph of `files`: loads the grammars it needs on first use, then parses each file once. */
 export async function buildGraph(files: readonly SourceFile[], options: BuildGraphOptions = {}): Promise<Graph> {
   await loadGrammars(languagesOf(files));
-  return (options.cache ?? new GraphCache()).build(files, options.extraErrors);
+  if (!options.documents) return (options.cache ?? new GraphCache()).build(files, options.extraErrors);
+  const code = files.filter((file) => detectLanguage(file.path));
+  const graph = (options.cache ?? new GraphCache()).build(code, options.extraErrors);
+  const others = files.filter((file) => !detectLanguage(file.path));
+  if (others.length === 0) return graph;
+  return { ...graph, documents: await documentsOf(others) };
+}
+
+/** The documents of files that are not code (see `documentOfFile`), in path order; loads the data grammars. */
+export async function documentsOf(files: readonly SourceFile[]) {
+  if (files.some((file) => dataFormatOf(file.path))) await loadDataGrammars();
+  return files.map(documentOfFile).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }
 
 export type { Node, Tree };

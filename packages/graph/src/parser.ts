@@ -26,10 +26,6 @@ let runtime: Promise<void> | undefined;
 const pending = new Map<LanguageId, Promise<void>>();
 let queue: Promise<unknown> = Promise.resolve();
 
-function grammarPath(id: LanguageId): string {
-  return require.resolve(`tree-sitter-wasms/out/${LANGUAGES[id].wasm}`);
-}
-
 /**
  * Loads the tree-sitter runtime and the grammars of `ids` (all 11 by default). Idempotent and
  * safe to call concurrently: each grammar loads once per process, one at a time.
@@ -39,18 +35,29 @@ export async function loadGrammars(ids: readonly LanguageId[] = LANGUAGE_IDS): P
   await runtime;
   for (const id of ids) {
     if (languages.has(id)) continue;
-    // Grammars are linked into one WebAssembly module: loading two at once corrupts the
-    // linker's symbol table, so every load waits for the one before it.
     let loading = pending.get(id);
     if (!loading) {
-      loading = queue.then(() => Language.load(grammarPath(id))).then((language) => {
+      loading = loadWasm(LANGUAGES[id].wasm).then((language) => {
         languages.set(id, language);
       });
-      queue = loading.catch(() => undefined);
       pending.set(id, loading);
     }
     await loading;
   }
+}
+
+/**
+ * Loads one grammar of `tree-sitter-wasms/out` (`tree-sitter-json.wasm`), after the runtime and
+ * after every grammar already loading: grammars are linked into one WebAssembly module, and
+ * loading two at once corrupts the linker's symbol table. For the code grammars above and the
+ * data grammars of `data.ts`; the caller keeps the `Language`.
+ */
+export async function loadWasm(file: string): Promise<Language> {
+  runtime ??= Parser.init();
+  await runtime;
+  const loading = queue.then(() => Language.load(require.resolve(`tree-sitter-wasms/out/${file}`)));
+  queue = loading.catch(() => undefined);
+  return loading;
 }
 
 /** Whether the grammar of `id` is loaded (`parse` works for it). */

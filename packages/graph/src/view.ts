@@ -6,7 +6,10 @@ const importText = (module: string, symbol: string | null): string =>
 
 /**
  * Files in path order; in each file, imports and symbols by line (an import before a symbol on
- * the same line, otherwise document order); then one `ERROR:` line per error.
+ * the same line, otherwise document order); then one `ERROR:` line per error. Documents (files
+ * that are not code, `Graph.documents`) are files too, headed with their kind and line count,
+ * listing their keys, TOML sections or headings by line:
+ * `FILE: pyproject.toml (toml, 40 lines)` / `  SECTION: [tool.pytest.ini_options] [line 12]`.
  *
  * ```
  * FILE: src/schema.py
@@ -27,9 +30,19 @@ export function graphView(graph: Graph): string {
     add(sym.file, sym.start_line, 1, `${sym.kind.toUpperCase()}: ${sym.name} (lines ${sym.start_line}-${sym.end_line})`);
   }
   for (const file of Object.keys(graph.line_kinds)) if (!files.has(file)) files.set(file, []);
+  const headers = new Map<string, string>();
+  for (const doc of graph.documents ?? []) {
+    headers.set(doc.file, `FILE: ${doc.file} (${doc.kind}, ${doc.lines} line${doc.lines === 1 ? "" : "s"})`);
+    files.set(doc.file, []);
+    for (const entry of doc.outline) {
+      const text = entry.kind === "heading" ? `HEADING: ${"#".repeat(entry.level)} ${entry.name} [line ${entry.line}]` : `${entry.kind.toUpperCase()}: ${entry.kind === "section" ? `[${entry.name}]` : entry.name} [line ${entry.line}]`;
+      add(doc.file, entry.line, 0, text);
+    }
+    if (doc.omitted > 0) add(doc.file, Number.MAX_SAFE_INTEGER, 0, `... ${doc.omitted} more`);
+  }
   const out: string[] = [];
   for (const [file, rows] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    out.push(`FILE: ${file}`);
+    out.push(headers.get(file) ?? `FILE: ${file}`);
     rows.sort((a, b) => a.line - b.line || a.order - b.order);
     for (const row of rows) out.push(`  ${row.text}`);
   }

@@ -1,6 +1,7 @@
 /** Tagged locator errors. Each message says what was wrong and how to fix the locator. */
 import { errorGuard, TaggedError } from "@graphplan/graph";
 import type { Locator } from "./schema.js";
+import { KeyNotFound, KeyPathInvalid } from "./keys.js";
 
 /** A node the locator might have meant, offered when nothing matched. */
 export interface Candidate {
@@ -85,6 +86,6 @@ export class InvalidLocator extends TaggedError("InvalidLocator") {
   }
 }
 
-export type LocatorError = LocatorNotFound | LocatorAmbiguous | InvalidQuery | UnknownKind | InvalidLocator;
+export type LocatorError = LocatorNotFound | LocatorAmbiguous | InvalidQuery | UnknownKind | InvalidLocator | KeyNotFound | KeyPathInvalid;
 
-export const isLocatorError: (error: unknown) => error is LocatorError = errorGuard(LocatorNotFound, LocatorAmbiguous, InvalidQuery, UnknownKind, InvalidLocator);
+export const isLocatorError: (error: unknown) => error is LocatorError = errorGuard(LocatorNotFound, LocatorAmbiguous, InvalidQuery, UnknownKind, InvalidLocator, KeyNotFound, KeyPathInvalid);

@@ -7,3 +7,5 @@ export { LocatorNotFound, LocatorAmbiguous, InvalidQuery, UnknownKind, InvalidLo
 export type { Candidate, Match, LocatorError } from "./errors.js";
 export { locatorJsonSchema } from "./jsonschema.js";
 export { formatIssues, locatorIssues } from "./issues.js";
+export { KeyLocatorSchema, KeyPathInvalid, KeyNotFound, parseKeyPath, formatKeyPath, walkKeyPath, resolveKeyPath, keyNotFound, nearestKeys } from "./keys.js";
+export type { KeyLocator, KeySegment, KeyStep, KeyWalk } from "./keys.js";

@@ -79,7 +79,19 @@ export class FileDeleted extends TaggedError("FileDeleted") {
 
 export class UnsupportedLanguage extends TaggedError("UnsupportedLanguage") {
   constructor(readonly file: string) {
-    super(`${file}: GraphPlan cannot parse this kind of file; AST operators need a file of one of its 11 grammars.`);
+    super(
+      `${file}: not a language GraphPlan parses, so node operators and locators cannot address it; change it with the text steps (replace_text, insert_text, append_text, write_file), or data steps for JSON, YAML and TOML.`,
+    );
+  }
+}
+
+/** A text step on a file that holds binary data (a NUL character): GraphPlan edits text only. */
+export class BinaryFile extends TaggedError("BinaryFile") {
+  constructor(
+    readonly file: string,
+    readonly op: string,
+  ) {
+    super(`${op}: ${file} is a binary file (it holds NUL bytes); GraphPlan edits text files only: leave it out of the plan, or delete_file it and create_file a text file.`);
   }
 }
 

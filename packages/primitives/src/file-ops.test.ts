@@ -1,7 +1,7 @@
 /** create_file, delete_file and rename_file: whole files in the same all-or-nothing run as edits. */
 import { loadGrammars } from "@graphplan/graph";
 import { beforeAll, describe, expect, it } from "vitest";
-import { FileDeleted, FileExists, FileNotInPlan, InvalidParams, PostconditionFailed, planFiles, runPlan, StepFailed, UnsupportedLanguage, type Plan } from "./index.js";
+import { FileDeleted, FileExists, FileNotInPlan, InvalidParams, PostconditionFailed, planFiles, runPlan, StepFailed, BinaryFile, type Plan } from "./index.js";
 
 beforeAll(async () => {
   await loadGrammars(["python"]);
@@ -37,15 +37,15 @@ describe("file operations", () => {
     expect(result.changed).toEqual(expect.arrayContaining(["pkg/strings.py", "pkg/util.py", "pkg/helpers.py", "pkg/main.py"]));
   });
 
-  it("refuses to create a file that exists, a file that does not parse, and a file of no known language; the run changes nothing", () => {
+  it("refuses to create a file that exists, a code file that does not parse, and a binary file; the run changes nothing", () => {
     const exists = runPlan([{ op: "create_file", params: { path: "pkg/util.py", content: "x = 1\n" } }], FILES);
     expect(causeOf(exists)).toBeInstanceOf(FileExists);
     expect(causeOf(exists)?.message).toMatch(/already exists; change it with the node operators .* or delete_file it first/);
     const broken = runPlan([{ op: "create_file", params: { path: "pkg/new.py", content: "def f(:\n" } }], FILES);
     expect(causeOf(broken)).toBeInstanceOf(PostconditionFailed);
     expect(causeOf(broken)?.message).toMatch(/does not parse \(line 1:/);
-    const unknown = runPlan([{ op: "create_file", params: { path: "NOTES.txt", content: "hi" } }], FILES);
-    expect(causeOf(unknown)).toBeInstanceOf(UnsupportedLanguage);
+    const unknown = runPlan([{ op: "create_file", params: { path: "logo.bin", content: "PNG\u0000\u0001" } }], FILES);
+    expect(causeOf(unknown)).toBeInstanceOf(BinaryFile);
     for (const r of [exists, broken, unknown]) expect(r.files).toBe(FILES);
   });
 

@@ -18,12 +18,13 @@ export { outerNode } from "./targets.js";
 export { runPlan, paramIssues } from "./run.js";
 export type { RunOptions, RunResult, StepResult, StepHandler, HandlerContext, HandlerResult } from "./run.js";
 export { PlanSession } from "./session.js";
-export type { SessionOptions, SessionStepResult, StepChange } from "./session.js";
+export type { SessionOptions, SessionStepResult, StepChange, CodeChange, TextChange, TextDoc, FileMode } from "./session.js";
+export { isBinaryText } from "./text.js";
 export { reparse, lineStartsOf } from "./reparse.js";
 export type { View } from "./composed.js";
 export { closestMatchPlace, findPattern, partialSimilarity } from "./legacy.js";
 export type { TextMatch, MatchLayer } from "./legacy.js";
-export { OPERATORS, OPERATOR_BY_NAME } from "./registry.js";
+export { OPERATORS, OPERATOR_BY_NAME, TEXT_OPS, FILE_OPS } from "./registry.js";
 export type { OperatorInfo } from "./registry.js";
 export * as Params from "./params.js";
 export {
@@ -35,6 +36,7 @@ export {
   FileExists,
   FileDeleted,
   UnsupportedLanguage,
+  BinaryFile,
   PatternNotFound,
   PatternAmbiguous,
   LineOutOfRange,

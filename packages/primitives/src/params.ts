@@ -103,10 +103,50 @@ const relativePath = (what: string) =>
 
 export const CreateFileParams = z.strictObject({
   path: relativePath("The new file's path, relative to the workspace root; it must not exist"),
-  content: z.string().describe("The whole file; it must parse (a file of a language GraphPlan parses)"),
+  content: z.string().describe("The whole file, verbatim; a code file (of a language GraphPlan parses) must parse"),
 });
 export const DeleteFileParams = z.strictObject({ path: relativePath("The file to delete, relative to the workspace root") });
 export const RenameFileParams = z.strictObject({
   from: relativePath("The file to rename, relative to the workspace root"),
   to: relativePath("Its new path; it must not exist"),
 });
+
+// --- The text tier: steps for any text file, addressed by content (never by line number). ---
+
+const snippet = (what: string) =>
+  z
+    .string()
+    .min(1)
+    .describe(
+      `${what}: copied from the file as it is when the step runs, with enough of its lines to occur once. Matched exactly, then ignoring line endings and trailing whitespace, then with its indentation shifted; a merely similar text only when one place is clearly the closest (reported as a correction)`,
+    );
+
+export const ReplaceTextParams = z.strictObject({
+  file,
+  find: snippet("The text to replace"),
+  replace: z.string().describe("The text that takes its place, verbatim (an empty string deletes it)"),
+});
+export const InsertTextParams = z.strictObject({
+  file,
+  anchor: snippet("Text next to which the new text goes"),
+  position: z.enum(["before", "after"]).describe("Before the anchor's first character, or after its last"),
+  text: z.string().min(1).describe("The text to insert, verbatim: include the line break that ends a new line"),
+});
+export const AppendTextParams = z.strictObject({
+  file,
+  text: z.string().min(1).describe("Text added at the very end of the file, verbatim (if the file does not end with a line break, start with one)"),
+});
+export const WriteFileParams = z.strictObject({
+  path: relativePath("An existing file, relative to the workspace root"),
+  content: z.string().describe("The file's whole new content, verbatim"),
+});
+export const SetFileModeParams = z.strictObject({
+  path: relativePath("An existing file (or one an earlier step created), relative to the workspace root"),
+  mode: z.enum(["100644", "100755"]).describe('Git\'s file mode: "100755" makes the file executable, "100644" makes it a plain file'),
+});
+
+export type ReplaceTextParams = z.infer<typeof ReplaceTextParams>;
+export type InsertTextParams = z.infer<typeof InsertTextParams>;
+export type AppendTextParams = z.infer<typeof AppendTextParams>;
+export type WriteFileParams = z.infer<typeof WriteFileParams>;
+export type SetFileModeParams = z.infer<typeof SetFileModeParams>;

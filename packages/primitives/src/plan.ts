@@ -3,7 +3,7 @@
  * Described once here; types are inferred and the prompt's JSON Schema is generated from it.
  */
 import { z } from "zod";
-import { FILE_OPS } from "./registry.js";
+import { FILE_OPS, TEXT_OPS } from "./registry.js";
 
 const Params = z.record(z.string(), z.unknown()).describe("Parameters of the operator");
 
@@ -71,7 +71,7 @@ export function planParts(plan: Plan): { steps: Step[]; operators: OperatorDefin
 /**
  * Every file one step names, valid or not: `file` anywhere in it (locators, params; not "all"), the
  * files of an `importers` list (rename_across_files), and the `path`, `from` and `to` of the file
- * operations. Added to `out`, in order.
+ * operations and `write_file`. Added to `out`, in order.
  */
 export function stepFiles(step: unknown, out = new Set<string>()): Set<string> {
   const visit = (value: unknown, key?: string): void => {
@@ -83,7 +83,7 @@ export function stepFiles(step: unknown, out = new Set<string>()): Set<string> {
     else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) visit(v, k);
   };
   const s = step as { op?: unknown; params?: Record<string, unknown> } | null;
-  if (s && typeof s.op === "string" && FILE_OPS.has(s.op) && s.params && typeof s.params === "object") {
+  if (s && typeof s.op === "string" && (FILE_OPS.has(s.op) || TEXT_OPS.has(s.op)) && s.params && typeof s.params === "object") {
     for (const key of ["path", "from", "to"]) if (typeof s.params[key] === "string") out.add(s.params[key]);
   }
   visit(step);

@@ -9,7 +9,7 @@ import * as P from "./params.js";
 export interface OperatorInfo {
   readonly name: string;
   readonly tier: 0;
-  readonly kind: "primitive" | "composed" | "legacy" | "file";
+  readonly kind: "primitive" | "composed" | "legacy" | "file" | "text";
   readonly paramsSchema: z.ZodType;
   readonly description: string;
   /** For legacy operators: the primitive a plan should use instead. */
@@ -37,9 +37,14 @@ export const OPERATORS: readonly OperatorInfo[] = [
   op("add_method", "composed", P.AddMethodParams, "Add a method at the end of a class body (Go: after the struct; Rust: in the impl)."),
   op("add_import", "composed", P.AddImportParams, "Add an import after the last top-level import (or where the first import belongs); no-op if already present."),
   op("add_class_attribute", "composed", P.AddClassAttributeParams, "Add an attribute/field at the start of a class body (after a Python docstring)."),
-  op("create_file", "file", P.CreateFileParams, "Create a file with the given content (it must not exist, and must parse); e.g. a new module or test file."),
+  op("create_file", "file", P.CreateFileParams, "Create a file with the given content (it must not exist; a code file must parse); e.g. a new module, test, doc or script."),
   op("delete_file", "file", P.DeleteFileParams, "Delete a file (steps after it cannot address it)."),
   op("rename_file", "file", P.RenameFileParams, "Rename (move) a file, content unchanged; later steps address it by its new path. Importers are not updated."),
+  op("write_file", "text", P.WriteFileParams, "Replace an existing file's whole content, verbatim (a code file must still parse)."),
+  op("set_file_mode", "file", P.SetFileModeParams, "Make a file executable (\"100755\") or plain (\"100644\"), content unchanged."),
+  op("replace_text", "text", P.ReplaceTextParams, "Any text file (docs, changelogs, config, or code no node fits): replace the one place where `find` occurs with `replace`, verbatim."),
+  op("insert_text", "text", P.InsertTextParams, "Any text file: insert `text` verbatim just before or after the one place where `anchor` occurs."),
+  op("append_text", "text", P.AppendTextParams, "Any text file: add `text` verbatim at the end of the file (e.g. a changelog entry)."),
   op("replace_code", "legacy", P.ReplaceCodeParams, "Replace the first occurrence of a text pattern (exact, whitespace-insensitive, indentation-preserving, then similar).", "replace_node"),
   op("insert_code", "legacy", P.InsertCodeParams, "Insert code before/after a 1-based line.", "insert_after_node"),
   op("delete_lines", "legacy", P.DeleteLinesParams, "Delete 1-based lines start_line..end_line.", "delete_node"),
@@ -49,8 +54,11 @@ export const OPERATORS: readonly OperatorInfo[] = [
   op("replace_function_body", "legacy", P.ReplaceFunctionBodyParams, "Replace a function's body.", "replace_node"),
 ];
 
-/** The operators that create, delete and rename whole files. */
+/** The operators that create, delete, rename, rewrite whole files or set their mode (params `path`, `from`, `to`). */
 export const FILE_OPS: ReadonlySet<string> = new Set(OPERATORS.filter((o) => o.kind === "file").map((o) => o.name));
+
+/** The text tier: content-addressed edits of any text file, code or not. */
+export const TEXT_OPS: ReadonlySet<string> = new Set(OPERATORS.filter((o) => o.kind === "text").map((o) => o.name));
 
 /** Operators by name. */
 export const OPERATOR_BY_NAME: ReadonlyMap<string, OperatorInfo> = new Map(OPERATORS.map((o) => [o.name, o]));

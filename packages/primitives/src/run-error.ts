@@ -6,6 +6,7 @@ import { errorGuard, isGraphError, type GraphError } from "@graphplan/graph";
 import { isLocatorError, type LocatorError } from "@graphplan/locators";
 import { EditOutOfRange, OverlappingEdits } from "./edits.js";
 import {
+  BinaryFile,
   FileDeleted,
   FileExists,
   FileNotInPlan,
@@ -26,6 +27,7 @@ import {
 const PRIMITIVE_ERRORS = [
   OverlappingEdits,
   EditOutOfRange,
+  BinaryFile,
   FileDeleted,
   FileExists,
   FileNotInPlan,

@@ -147,7 +147,8 @@ test("the operator registry covers every operator with a JSON Schema", () => {
     [
       "replace_node", "insert_before_node", "insert_after_node", "delete_node", "wrap_node", "replace_all_matching", "locate", "locate_region",
       "add_method", "add_import", "add_class_attribute",
-      "create_file", "delete_file", "rename_file",
+      "create_file", "delete_file", "rename_file", "write_file", "set_file_mode",
+      "replace_text", "insert_text", "append_text",
       "replace_code", "insert_code", "delete_lines", "modify_function_signature", "rename_symbol", "wrap_block", "replace_function_body",
     ].sort(),
   );

@@ -8,7 +8,7 @@
  */
 import type { OperatorRedefined, StepFailed } from "./errors.js";
 import type { Plan } from "./plan.js";
-import { PlanSession, type RunOptions } from "./session.js";
+import { PlanSession, type FileMode, type RunOptions } from "./session.js";
 
 export type { HandlerContext, HandlerResult, StepHandler, RunOptions } from "./session.js";
 export { closestOperators, paramIssues } from "./validate.js";
@@ -25,6 +25,8 @@ export type RunResult =
       readonly changed: readonly string[];
       /** Files given to the run that the plan deleted (delete_file, or rename_file away). */
       readonly deleted: readonly string[];
+      /** The modes the plan gives files (`set_file_mode`), by path; a file absent keeps its mode. */
+      readonly modes: ReadonlyMap<string, FileMode>;
       readonly results: readonly StepResult[];
     }
   | {
@@ -58,7 +60,7 @@ export function runPlan(plan: Plan, files: ReadonlyMap<string, string>, options:
       results.push({ step: index, op: run.op, ok: true, changed: run.changes.map((c) => c.file), output: run.output });
       session.commit();
     }
-    return { ok: true, files: session.files(), changed: session.changed, deleted: session.deleted, results };
+    return { ok: true, files: session.files(), changed: session.changed, deleted: session.deleted, modes: session.modes(), results };
   } finally {
     session.dispose();
   }

@@ -14,15 +14,17 @@
 import { detectFileLanguage, type LanguageId } from "@graphplan/graph";
 import type { Locator } from "@graphplan/locators";
 import type { Range, Tree } from "web-tree-sitter";
-import { composeEdits, sortEdits, type Edit } from "./edits.js";
+import { applyEdits, composeEdits, sortEdits, type Edit } from "./edits.js";
 import { errorSpans, errorSpansAfter, type ErrorSpan } from "./check.js";
 import { notesOf } from "./indent.js";
 import { applyChecked, locateIn, locateRegionIn, matchLineEndings, MUTATORS, runMutator, type Applied, type MutatorName, type ParsedDoc } from "./primitives.js";
 import { COMPOSED, type View } from "./composed.js";
 import { LEGACY, closestMatchPlace, type MatchLayer } from "./legacy.js";
 import { runDsl } from "./dsl.js";
-import { FILE_OPS, LEGACY_TO_PRIMITIVE, OPERATOR_BY_NAME } from "./registry.js";
-import { FileDeleted, FileExists, FileNotInPlan, InvalidParams, PostconditionFailed, OperatorRedefined, RecursionLimit, StepFailed, UnknownOperator, UnsupportedLanguage } from "./errors.js";
+import { FILE_OPS, LEGACY_TO_PRIMITIVE, OPERATOR_BY_NAME, TEXT_OPS } from "./registry.js";
+import { appendTextEdits, insertTextEdits, isBinaryText, replaceTextEdits, type TextEdits } from "./text.js";
+import type { AppendTextParams, InsertTextParams, ReplaceTextParams, WriteFileParams } from "./params.js";
+import { BinaryFile, FileDeleted, FileExists, FileNotInPlan, InvalidParams, PostconditionFailed, OperatorRedefined, RecursionLimit, StepFailed, UnknownOperator, UnsupportedLanguage } from "./errors.js";
 import { planParts, stepLabel, stepLocator, StepSchema, type DslStep, type OperatorDefinition, type Plan, type Step } from "./plan.js";
 import { lineStartsOf, parseFull, reparseWithRanges } from "./reparse.js";
 import { closestOperators, paramIssues, parseParams } from "./validate.js";
@@ -65,6 +67,11 @@ export interface RunOptions {
   readonly languageOf?: (path: string) => LanguageId | undefined;
   /** Maximum nesting of operators calling operators (default 8). */
   readonly maxDepth?: number;
+  /**
+   * A check of a file with no grammar after an edit (or its creation, `before` empty): the reason
+   * it is now wrong, or undefined. The catalog's runs check that a JSON, YAML or TOML file still loads.
+   */
+  readonly checkText?: (file: string, before: string, after: string) => string | undefined;
 }
 
 export interface SessionOptions extends RunOptions {
@@ -72,31 +79,57 @@ export interface SessionOptions extends RunOptions {
   readonly operators?: readonly OperatorDefinition[];
 }
 
-/** What one step did to one file. */
-export interface StepChange {
+/** A file's text, for a file GraphPlan has no grammar for (no tree). */
+export interface TextDoc {
+  readonly path: string;
+  readonly source: string;
+}
+
+/** Git's mode of a regular file: plain or executable. */
+export type FileMode = "100644" | "100755";
+
+interface ChangeBase {
   readonly file: string;
-  readonly language: LanguageId;
-  /** The file when the step started (its tree is the session's). */
-  readonly before: ParsedDoc;
-  /** The file after the step (its tree is the session's; freed if the change is not committed). */
-  readonly after: ParsedDoc;
   /**
    * The step's edits, sorted and disjoint, in offsets of `before.source`:
    * `applyEdits(before.source, edits) === after.source`. Several changes of one file within a
    * step (a custom operator's primitives) are composed into one list.
    */
   readonly edits: readonly Edit[];
-  /** tree-sitter's changed ranges from `before.tree` to `after.tree` (offsets in `after.source`). */
-  readonly changedRanges: readonly Range[];
-  /** ERROR/MISSING nodes of `before.tree` and `after.tree` (outermost, at most 500). */
-  readonly errorsBefore: readonly ErrorSpan[];
-  readonly errorsAfter: readonly ErrorSpan[];
   /**
    * A file operation's change: `created` (`before` is the empty file), `deleted` (`after` is the
    * empty file; the file is gone once committed). Absent for edits of a file that stays.
    */
   readonly existence?: "created" | "deleted";
+  /** The mode the step gives the file (`set_file_mode`; a rename keeps a mode set earlier). */
+  readonly mode?: FileMode;
 }
+
+/** What one step did to one code file: its versions with their trees. */
+export interface CodeChange extends ChangeBase {
+  readonly kind: "code";
+  readonly language: LanguageId;
+  /** The file when the step started (its tree is the session's). */
+  readonly before: ParsedDoc;
+  /** The file after the step (its tree is the session's; freed if the change is not committed). */
+  readonly after: ParsedDoc;
+  /** tree-sitter's changed ranges from `before.tree` to `after.tree` (offsets in `after.source`). */
+  readonly changedRanges: readonly Range[];
+  /** ERROR/MISSING nodes of `before.tree` and `after.tree` (outermost, at most 500). */
+  readonly errorsBefore: readonly ErrorSpan[];
+  readonly errorsAfter: readonly ErrorSpan[];
+}
+
+/** What one step did to one file with no grammar (docs, changelogs, config): text only. */
+export interface TextChange extends ChangeBase {
+  readonly kind: "text";
+  readonly language?: undefined;
+  readonly before: TextDoc;
+  readonly after: TextDoc;
+}
+
+/** What one step did to one file: its content (code or text) or only its mode (`edits` empty). */
+export type StepChange = CodeChange | TextChange;
 
 export type SessionStepResult =
   | { readonly ok: true; readonly step: number; readonly op: string; readonly output: unknown; readonly changes: readonly StepChange[] }
@@ -104,7 +137,8 @@ export type SessionStepResult =
 
 interface Version {
   readonly source: string;
-  readonly tree: Tree;
+  /** The file's tree; undefined for a file GraphPlan has no grammar for. */
+  readonly tree: Tree | undefined;
   errors: readonly ErrorSpan[] | undefined;
   lineStarts: readonly number[] | undefined;
 }
@@ -114,7 +148,9 @@ interface Pending {
   readonly change: StepChange;
   readonly version: Version;
   readonly index: number;
-  readonly free?: Tree;
+  readonly free?: Tree | undefined;
+  /** `version` is the committed one (a change of mode only): neither commit nor discard frees it. */
+  readonly shared?: boolean;
 }
 
 interface Change {
@@ -130,6 +166,8 @@ interface Committed {
   deletedBy(file: string): number | undefined;
   version(file: string): Version;
   language(file: string): LanguageId;
+  /** Whether the file is of a language GraphPlan parses (else text steps only). */
+  isCode(file: string): boolean;
   paths(): string[];
 }
 
@@ -139,8 +177,16 @@ function missingFile(file: string, committed: Committed): FileDeleted | FileNotI
   return by === undefined ? new FileNotInPlan(file, committed.paths()) : new FileDeleted(file, by);
 }
 
-const errorsOf = (version: Version): readonly ErrorSpan[] => (version.errors ??= errorSpans(version.tree));
-const startsOf = (version: Version): readonly number[] => (version.lineStarts ??= lineStartsOf(version.tree, version.source));
+const startsOf = (version: Version): readonly number[] => (version.lineStarts ??= version.tree ? lineStartsOf(version.tree, version.source) : textLineStarts(version.source));
+
+/** Offsets of the line starts of a text with no tree. */
+function textLineStarts(source: string): number[] {
+  const out = [0];
+  for (let i = source.indexOf("\n"); i >= 0; i = source.indexOf("\n", i + 1)) out.push(i + 1);
+  return out;
+}
+
+const errorsOf = (version: Version): readonly ErrorSpan[] => (version.errors ??= version.tree ? errorSpans(version.tree) : []);
 
 /** The versions one step creates, file by file, on top of the committed ones. */
 class StepScope {
@@ -167,7 +213,15 @@ class StepScope {
   parsed(file: string): ParsedDoc {
     const language = this.language(file);
     const { source, tree } = this.current(file);
-    return { path: file, source, language, tree };
+    return { path: file, source, language, tree: tree! };
+  }
+
+  /** Makes `source` (the text after `edits`) the current version of a file with no grammar. */
+  recordText(file: string, source: string, edits: readonly Edit[]): void {
+    if (source === this.source(file)) return;
+    const list = this.changes.get(file) ?? [];
+    list.push({ version: { source, tree: undefined, errors: [], lineStarts: undefined }, edits: sortEdits(edits), changedRanges: [] });
+    this.changes.set(file, list);
   }
 
   errors(file: string): readonly ErrorSpan[] {
@@ -195,7 +249,7 @@ class StepScope {
   }
 
   discard(): void {
-    for (const list of this.changes.values()) for (const c of list) c.version.tree.delete();
+    for (const list of this.changes.values()) for (const c of list) c.version.tree?.delete();
     this.changes.clear();
   }
 
@@ -203,8 +257,12 @@ class StepScope {
   finish(): { change: StepChange; version: Version }[] {
     const out: { change: StepChange; version: Version }[] = [];
     for (const [file, list] of this.changes) {
-      const language = this.language(file);
       const start = this.committed.version(file);
+      if (!start.tree) {
+        out.push(textChangeOf(file, start, list));
+        continue;
+      }
+      const language = this.language(file);
       const last = list[list.length - 1]!;
       let version = last.version;
       let edits = last.edits;
@@ -216,7 +274,7 @@ class StepScope {
           text = c.version.source;
           edits = composeEdits(edits, c.edits, text);
         }
-        for (const c of list) c.version.tree.delete();
+        for (const c of list) c.version.tree?.delete();
         if (last.version.source === start.source) continue;
         const reparsed = reparseWithRanges(start.tree, start.source, edits, last.version.source, language, startsOf(start));
         changedRanges = reparsed.changedRanges;
@@ -230,10 +288,11 @@ class StepScope {
       out.push({
         version,
         change: {
+          kind: "code",
           file,
           language,
           before: { path: file, source: start.source, language, tree: start.tree },
-          after: { path: file, source: version.source, language, tree: version.tree },
+          after: { path: file, source: version.source, language, tree: version.tree! },
           edits,
           changedRanges,
           errorsBefore: errorsOf(start),
@@ -244,6 +303,14 @@ class StepScope {
     this.changes.clear();
     return out;
   }
+}
+
+/** The one change of a step to a file with no grammar: its edits composed from the committed version. */
+function textChangeOf(file: string, start: Version, list: readonly Change[]): { change: StepChange; version: Version } {
+  let edits = list[0]!.edits;
+  for (const c of list.slice(1)) edits = composeEdits(edits, c.edits, c.version.source);
+  const version = list[list.length - 1]!.version;
+  return { version, change: { kind: "text", file, before: { path: file, source: start.source }, after: { path: file, source: version.source }, edits } };
 }
 
 const hasLocator = (params: Record<string, unknown>): boolean => params.locator !== undefined && params.locator !== null;
@@ -354,6 +421,48 @@ class Runner {
     this.scope.record(file, doc, run(doc, this.scope.errors(file)));
   }
 
+  /**
+   * Applies edits to any file: a code file must still parse (and, in Python, compile); a file with
+   * no grammar takes them as they are, after the options' `checkText` (a data file must still load).
+   */
+  private applyEditsTo(file: string, op: string, edits: readonly Edit[]): void {
+    if (this.scope.committed.isCode(file)) {
+      this.applyTo(file, (doc, errors) => applyChecked(doc, op, [edits], undefined, errors));
+      return;
+    }
+    const before = this.scope.source(file);
+    const after = applyEdits(before, edits);
+    const problem = this.options.checkText?.(file, before, after);
+    if (problem) throw new PostconditionFailed(file, op, problem);
+    this.scope.recordText(file, after, edits);
+  }
+
+  /** The text tier's steps, on any text file. */
+  private text(op: string, params: Record<string, unknown>): unknown {
+    const p = parseParams(op, OPERATOR_BY_NAME.get(op)!.paramsSchema, params) as { file?: string; path?: string };
+    const file = (p.file ?? p.path)!;
+    const source = this.scope.source(file);
+    let result: TextEdits;
+    switch (op) {
+      case "replace_text":
+        result = replaceTextEdits(source, p as ReplaceTextParams);
+        break;
+      case "insert_text":
+        result = insertTextEdits(source, p as InsertTextParams);
+        break;
+      case "append_text":
+        result = appendTextEdits(source, p as AppendTextParams);
+        break;
+      default: {
+        if (isBinaryText(source)) throw new BinaryFile(file, op);
+        const content = (p as WriteFileParams).content;
+        result = { edits: content === source ? [] : [{ start: 0, end: source.length, text: content }] };
+      }
+    }
+    if (result.edits.length > 0) this.applyEditsTo(file, op, result.edits);
+    return { ok: true, file, ...(result.place ? { match: result.place.layer, line: result.place.line } : {}), ...(result.correction ? { corrected: result.correction } : {}) };
+  }
+
   private withDepth<T>(op: string, f: () => T): T {
     const max = this.options.maxDepth ?? 8;
     if (this.depth >= max) throw new RecursionLimit(op, max);
@@ -380,6 +489,7 @@ class Runner {
     const handler = this.options.handlers?.[op];
     if (handler) return this.runHandler(handler, { op, params });
 
+    if (TEXT_OPS.has(op)) return this.text(op, params);
     if ((MUTATORS as readonly string[]).includes(op)) {
       const info = OPERATOR_BY_NAME.get(op)!;
       const p = parseParams(op, info.paramsSchema, params) as { locator: Locator };
@@ -434,7 +544,7 @@ class Runner {
       const label = "op" in step ? step.op : "handler";
       for (const [file, edits] of Object.entries(result.edits)) {
         if (edits.length === 0) continue;
-        this.applyTo(file, (doc, errors) => applyChecked(doc, label, [edits], undefined, errors));
+        this.applyEditsTo(file, label, edits);
       }
     }
     if (result.steps) runDsl(result.steps, { ...(result.vars ?? {}) }, (o, p) => this.exec(o, p));
@@ -463,6 +573,8 @@ export class PlanSession {
   readonly #initial: ReadonlySet<string>;
   /** Files deleted (or renamed away) by a committed step, and that step's index. */
   readonly #deletedBy = new Map<string, number>();
+  /** Modes committed steps gave files (`set_file_mode`). */
+  readonly #modes = new Map<string, FileMode>();
   #pending: Pending[] | undefined;
   #next = 0;
   #disposed = false;
@@ -511,6 +623,7 @@ export class PlanSession {
     deletedBy: (file) => this.#deletedBy.get(file),
     version: (file) => this.#version(file),
     language: (file) => this.language(file),
+    isCode: (file) => this.#languageOf(file) !== undefined,
     paths: () => [...this.#files.keys()],
   };
 
@@ -518,7 +631,8 @@ export class PlanSession {
     const hit = this.#versions.get(file);
     if (hit) return hit;
     const source = this.source(file);
-    const version: Version = { source, tree: parseFull(source, this.language(file)), errors: undefined, lineStarts: undefined };
+    const language = this.#languageOf(file);
+    const version: Version = { source, tree: language ? parseFull(source, language) : undefined, errors: undefined, lineStarts: undefined };
     this.#versions.set(file, version);
     return version;
   }
@@ -557,10 +671,21 @@ export class PlanSession {
     return language;
   }
 
-  /** The committed version of a file with its tree (parsed on first use; the session owns the tree). */
+  /** The committed version of a file with its tree (parsed on first use; the session owns the tree). Throws `UnsupportedLanguage` for a file with no grammar. */
   parsed(file: string): ParsedDoc {
+    const language = this.language(file);
     const { source, tree } = this.#version(file);
-    return { path: file, source, language: this.language(file), tree };
+    return { path: file, source, language, tree: tree! };
+  }
+
+  /** Whether a session file is of a language GraphPlan parses (else only text steps change it). */
+  isCode(file: string): boolean {
+    return this.#files.has(file) && this.#languageOf(file) !== undefined;
+  }
+
+  /** The modes committed steps gave files (`set_file_mode`), by path: only files whose mode a step set. */
+  modes(): Map<string, FileMode> {
+    return new Map(this.#modes);
   }
 
   /** ERROR/MISSING nodes of the committed version of a file (computed once per version). */
@@ -632,43 +757,49 @@ export class PlanSession {
   }
 
   /**
-   * create_file, delete_file, rename_file: whole-file changes, pending like any step's. A created
-   * file must not exist and must parse; a deleted one must exist. A rename is a deletion and a
-   * creation with the same text.
+   * create_file, delete_file, rename_file, set_file_mode: whole-file changes, pending like any
+   * step's. A created file must not exist, and a code file must parse; a deleted one must exist. A
+   * rename is a deletion and a creation with the same text (and the mode a step gave it).
    */
   #fileStep(op: string, raw: Record<string, unknown>, index: number): SessionStepResult {
     const pending: Pending[] = [];
     const drop = () => {
       for (const p of pending) {
-        p.version.tree.delete();
+        if (!p.shared) p.version.tree?.delete();
         p.free?.delete();
       }
     };
+    const docOf = (file: string, version: Version): { before: ParsedDoc | TextDoc; language: LanguageId | undefined } => {
+      const language = this.#languageOf(file);
+      return { language, before: language ? { path: file, source: version.source, language, tree: version.tree! } : { path: file, source: version.source } };
+    };
+    const changeOf = (file: string, language: LanguageId | undefined, before: ParsedDoc | TextDoc, after: ParsedDoc | TextDoc, rest: Omit<ChangeBase, "file">, errors: { before: readonly ErrorSpan[]; after: readonly ErrorSpan[] }): StepChange =>
+      language
+        ? { kind: "code", file, language, before: before as ParsedDoc, after: after as ParsedDoc, changedRanges: [], errorsBefore: errors.before, errorsAfter: errors.after, ...rest }
+        : { kind: "text", file, before, after, ...rest };
     try {
-      const params = parseParams(op, OPERATOR_BY_NAME.get(op)!.paramsSchema, raw) as { path?: string; content?: string; from?: string; to?: string };
+      const params = parseParams(op, OPERATOR_BY_NAME.get(op)!.paramsSchema, raw) as { path?: string; content?: string; from?: string; to?: string; mode?: FileMode };
       const remove = (file: string) => {
-        const before = this.parsed(file);
-        const empty: Version = { source: "", tree: parseFull("", before.language), errors: [], lineStarts: undefined };
-        pending.push({
-          version: empty,
-          index,
-          change: {
-            file,
-            language: before.language,
-            before,
-            after: { path: file, source: "", language: before.language, tree: empty.tree },
-            edits: before.source ? [{ start: 0, end: before.source.length, text: "" }] : [],
-            changedRanges: [],
-            errorsBefore: this.errors(file),
-            errorsAfter: [],
-            existence: "deleted",
-          },
-        });
+        const current = this.#version(file);
+        const { before, language } = docOf(file, current);
+        const empty: Version = { source: "", tree: language ? parseFull("", language) : undefined, errors: [], lineStarts: undefined };
+        const after = language ? { path: file, source: "", language, tree: empty.tree! } : { path: file, source: "" };
+        const edits = before.source ? [{ start: 0, end: before.source.length, text: "" }] : [];
+        pending.push({ version: empty, index, change: changeOf(file, language, before, after, { edits, existence: "deleted" }, { before: this.errors(file), after: [] }) });
       };
-      const create = (file: string, content: string) => {
+      const create = (file: string, content: string, mode?: FileMode) => {
         if (this.#files.has(file)) throw new FileExists(file, op);
+        if (isBinaryText(content)) throw new BinaryFile(file, op);
         const language = this.#languageOf(file);
-        if (!language) throw new UnsupportedLanguage(file);
+        const edits = content ? [{ start: 0, end: 0, text: content }] : [];
+        const rest = { edits, existence: "created" as const, ...(mode ? { mode } : {}) };
+        if (!language) {
+          const problem = this.#options.checkText?.(file, "", content);
+          if (problem) throw new PostconditionFailed(file, op, problem);
+          const change = changeOf(file, undefined, { path: file, source: "" }, { path: file, source: content }, rest, { before: [], after: [] });
+          pending.push({ version: { source: content, tree: undefined, errors: [], lineStarts: undefined }, index, change });
+          return;
+        }
         const tree = parseFull(content, language);
         const errors = errorSpans(tree);
         if (errors.length > 0) {
@@ -676,29 +807,21 @@ export class PlanSession {
           throw new PostconditionFailed(file, op, "the new file's content does not parse", errors.map(({ line, column, kind, text }) => ({ line, column, kind, text })));
         }
         const empty = parseFull("", language);
-        pending.push({
-          version: { source: content, tree, errors: [], lineStarts: undefined },
-          index,
-          free: empty,
-          change: {
-            file,
-            language,
-            before: { path: file, source: "", language, tree: empty },
-            after: { path: file, source: content, language, tree },
-            edits: content ? [{ start: 0, end: 0, text: content }] : [],
-            changedRanges: [],
-            errorsBefore: [],
-            errorsAfter: [],
-            existence: "created",
-          },
-        });
+        const change = changeOf(file, language, { path: file, source: "", language, tree: empty }, { path: file, source: content, language, tree }, rest, { before: [], after: [] });
+        pending.push({ version: { source: content, tree, errors: [], lineStarts: undefined }, index, free: empty, change });
       };
       if (op === "create_file") create(params.path!, params.content!);
       else if (op === "delete_file") remove(params.path!);
-      else {
+      else if (op === "set_file_mode") {
+        const file = params.path!;
+        const current = this.#version(file);
+        const { before, language } = docOf(file, current);
+        const errors = this.errors(file);
+        pending.push({ version: current, index, shared: true, change: changeOf(file, language, before, before, { edits: [], mode: params.mode! }, { before: errors, after: errors }) });
+      } else {
         if (params.to === params.from) throw new InvalidParams(op, ["`to` is the same path as `from`"]);
         remove(params.from!);
-        create(params.to!, this.source(params.from!));
+        create(params.to!, this.source(params.from!), this.#modes.get(params.from!));
       }
     } catch (cause) {
       drop();
@@ -717,27 +840,29 @@ export class PlanSession {
     if (!pending) return;
     this.#pending = undefined;
     const keep = files ? new Set(files) : undefined;
-    for (const { change, version, index, free } of pending) {
+    for (const { change, version, index, free, shared } of pending) {
       free?.delete();
       if (keep && !keep.has(change.file)) {
-        version.tree.delete();
+        if (!shared) version.tree?.delete();
         continue;
       }
+      this.#changed.add(change.file);
+      if (change.mode) this.#modes.set(change.file, change.mode);
+      if (shared) continue;
       if (change.existence === "deleted") {
-        version.tree.delete();
-        this.#versions.get(change.file)?.tree.delete();
+        version.tree?.delete();
+        this.#versions.get(change.file)?.tree?.delete();
         this.#versions.delete(change.file);
         this.#files.delete(change.file);
+        this.#modes.delete(change.file);
         this.#deletedBy.set(change.file, index);
-        this.#changed.add(change.file);
         continue;
       }
       if (change.existence === "created") this.#deletedBy.delete(change.file);
       const old = this.#versions.get(change.file);
       this.#versions.set(change.file, version);
       this.#files.set(change.file, version.source);
-      this.#changed.add(change.file);
-      if (old && old !== version) old.tree.delete();
+      if (old && old !== version) old.tree?.delete();
     }
   }
 
@@ -745,8 +870,8 @@ export class PlanSession {
   discard(): void {
     const pending = this.#pending;
     this.#pending = undefined;
-    for (const { version, free } of pending ?? []) {
-      version.tree.delete();
+    for (const { version, free, shared } of pending ?? []) {
+      if (!shared) version.tree?.delete();
       free?.delete();
     }
   }
@@ -754,7 +879,7 @@ export class PlanSession {
   /** Frees every tree. The session cannot run steps afterwards. */
   dispose(): void {
     this.discard();
-    for (const version of this.#versions.values()) version.tree.delete();
+    for (const version of this.#versions.values()) version.tree?.delete();
     this.#versions.clear();
     this.#disposed = true;
   }

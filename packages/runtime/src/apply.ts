@@ -40,7 +40,14 @@ import type { WorkspaceShape } from "./workspace.js";
 
 /** What a pure plan runner answers (the shape of `runPlan` from `@graphplan/primitives`). */
 export type PlanRunOutcome =
-  | { readonly ok: true; readonly files: ReadonlyMap<string, string>; readonly results: ReadonlyArray<unknown>; readonly deleted?: ReadonlyArray<string> }
+  | {
+      readonly ok: true;
+      readonly files: ReadonlyMap<string, string>;
+      readonly results: ReadonlyArray<unknown>;
+      readonly deleted?: ReadonlyArray<string>;
+      /** The git modes the plan gives files (`set_file_mode`); a file absent keeps its mode. */
+      readonly modes?: ReadonlyMap<string, "100644" | "100755">;
+    }
   | { readonly ok: false; readonly failedStep: number; readonly error: Error; readonly results: ReadonlyArray<unknown> };
 export type PlanRunner = (plan: Plan, files: ReadonlyMap<string, string>) => PlanRunOutcome;
 
@@ -64,6 +71,8 @@ export type ApplyResult =
       readonly created: ReadonlyArray<string>;
       /** Files the plan deleted (delete_file, rename_file away). */
       readonly deleted: ReadonlyArray<string>;
+      /** Files whose mode the plan changed (`set_file_mode`), with the mode they have now. */
+      readonly modes: ReadonlyArray<{ readonly path: string; readonly mode: "100644" | "100755" }>;
     }
   | { readonly ok: false; readonly steps: ReadonlyArray<StepReport>; readonly failure: StepFailed };
 
@@ -156,7 +165,8 @@ export function applyPlan(plan: Plan, options: ApplyOptions = {}): Effect.Effect
     let runner = options.runPlan;
     if (!runner) {
       // runPlan is pure and synchronous: the grammars of the plan's files must be loaded first.
-      yield* Effect.promise(() => loadGrammars(grammarsFor(texts.keys())));
+      // The plan's own paths too: a file it creates may be of a language no existing file has.
+      yield* Effect.promise(() => loadGrammars(grammarsFor([...texts.keys(), ...named])));
       // Every tier runs by default: tier 1 surgery, tier 2 templates, tier 3 fragments.
       runner = (p, f) => runFormalPlan(p, f);
     }
@@ -177,8 +187,8 @@ export function applyPlan(plan: Plan, options: ApplyOptions = {}): Effect.Effect
       return { ok: false as const, steps: reports, failure };
     }
 
-    // 3. Commit the files whose text changed, and the deletions (text null).
-    const changes: Array<{ path: string; text: string | null }> = [];
+    // 3. Commit the files whose text changed, the deletions (text null) and the modes that change.
+    const changes: Array<{ path: string; text: string | null; executable?: boolean; wasExecutable?: boolean }> = [];
     for (const [path, text] of outcome.files) {
       if (texts.get(path) === text) continue;
       if (!existing.has(path)) {
@@ -189,6 +199,16 @@ export function applyPlan(plan: Plan, options: ApplyOptions = {}): Effect.Effect
       changes.push({ path, text });
     }
     for (const path of outcome.deleted ?? []) if (originals.has(path)) changes.push({ path, text: null });
+    const modes: Array<{ path: string; mode: "100644" | "100755" }> = [];
+    for (const [path, mode] of outcome.modes ?? []) {
+      const executable = mode === "100755";
+      const was = originals.has(path) ? yield* ws.executable(path) : false;
+      if (was === executable) continue;
+      modes.push({ path, mode });
+      const change = changes.find((c) => c.path === path);
+      if (change) Object.assign(change, { executable, wasExecutable: was });
+      else changes.push({ path, text: outcome.files.get(path) ?? "", executable, wasExecutable: was });
+    }
     if (changes.length > 0) yield* commit(ws, changes, originals, journalDir, journalPath, options.onBeforeWrite);
     return {
       ok: true as const,
@@ -196,6 +216,7 @@ export function applyPlan(plan: Plan, options: ApplyOptions = {}): Effect.Effect
       written: changes.filter((c) => c.text !== null).map((c) => c.path),
       created: changes.filter((c) => c.text !== null && !originals.has(c.path)).map((c) => c.path),
       deleted: changes.filter((c) => c.text === null).map((c) => c.path),
+      modes,
     };
   });
 }
@@ -240,7 +261,7 @@ function checkPath(ws: WorkspaceShape, path: string, journalDir: string, existin
 
 function commit(
   ws: WorkspaceShape,
-  changes: ReadonlyArray<{ path: string; text: string | null }>,
+  changes: ReadonlyArray<{ path: string; text: string | null; executable?: boolean; wasExecutable?: boolean }>,
   originals: ReadonlyMap<string, Uint8Array>,
   journalDir: string,
   journalPath: string,
@@ -260,9 +281,10 @@ function commit(
     dirs.sort((a, b) => b.split("/").length - a.split("/").length);
     const journal: Journal = {
       version: 1,
-      files: changes.map(({ path }) => {
+      files: changes.map(({ path, wasExecutable }) => {
         const original = originals.get(path);
-        return original ? { path, original: toBase64(original) } : { path, created: true as const };
+        if (!original) return { path, created: true as const };
+        return { path, original: toBase64(original), ...(wasExecutable !== undefined ? { executable: wasExecutable } : {}) };
       }),
       dirs,
     };
@@ -277,8 +299,10 @@ function commit(
           Effect.gen(function* () {
             for (const path of written.reverse()) {
               const original = originals.get(path);
+              const was = changes.find((c) => c.path === path)?.wasExecutable;
               if (original) yield* ws.writeBytes(path, original);
               else yield* ws.remove(path);
+              if (original && was !== undefined) yield* ws.setExecutable(path, was);
             }
             for (const dir of dirs) yield* ws.remove(dir);
             if (!journaled) return;
@@ -291,10 +315,12 @@ function commit(
           : new CommitFailed({ path: failedPath, cause, rolledBack: false, rollbackError: undone.failure });
       });
 
-    for (const [index, { path, text }] of changes.entries()) {
+    for (const [index, { path, text, executable }] of changes.entries()) {
       if (onBeforeWrite) yield* onBeforeWrite({ path, index, total: changes.length });
       // A deletion is journaled with the file's original, so recovery and rollback write it back.
-      const wrote = yield* Effect.result(text === null ? ws.remove(path) : ws.write(path, text));
+      const wrote = yield* Effect.result(
+        text === null ? Effect.asVoid(ws.remove(path)) : Effect.andThen(ws.write(path, text), executable === undefined ? Effect.void : ws.setExecutable(path, executable)),
+      );
       if (Result.isFailure(wrote)) return yield* rollback(path, wrote.failure);
       written.push(path);
     }
@@ -352,10 +378,13 @@ export function recover(options: RecoverOptions = {}): Effect.Effect<RecoverRepo
       } else {
         const original = fromBase64(entry.original);
         const current = yield* Effect.result(ws.readBytes(entry.path));
-        if (!Result.isSuccess(current) || !sameBytes(current.success, original)) {
-          yield* ws.writeBytes(entry.path, original);
-          restored.push(entry.path);
+        let restore = !Result.isSuccess(current) || !sameBytes(current.success, original);
+        if (restore) yield* ws.writeBytes(entry.path, original);
+        if (entry.executable !== undefined && (yield* ws.executable(entry.path)) !== entry.executable) {
+          yield* ws.setExecutable(entry.path, entry.executable);
+          restore = true;
         }
+        if (restore) restored.push(entry.path);
       }
       yield* removeTemps(entry.path);
     }

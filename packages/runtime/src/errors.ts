@@ -40,7 +40,7 @@ export class NotUtf8Text extends Data.TaggedError("NotUtf8Text")<{
   readonly path: string;
 }> {
   override get message(): string {
-    return `file "${this.path}" is not valid UTF-8 text; GraphPlan edits text files only, remove it from the plan`;
+    return `file "${this.path}" is binary (not valid UTF-8 text); GraphPlan edits text files only, remove it from the plan`;
   }
 }
 

@@ -12,6 +12,7 @@ export const JournalEntrySchema = z.union([
   z.strictObject({
     path: z.string().min(1).describe("Relative to the workspace root"),
     original: z.base64().describe("The file's bytes before the apply, base64"),
+    executable: z.boolean().describe("Whether the file was executable before the apply (present when the apply sets its mode)").optional(),
   }),
   z.strictObject({
     path: z.string().min(1),

@@ -6,15 +6,15 @@ import { SUPPORTED_EXTENSIONS } from "@graphplan/graph";
 /** Directories that are never walked. */
 export const SKIPPED_DIRECTORIES = ["node_modules", ".git"] as const;
 
-const EXTENSION_GLOB = `**/*.{${SUPPORTED_EXTENSIONS.map((ext) => ext.slice(1)).join(",")}}`;
+const globOf = (extensions: readonly string[]): string => `**/*.{${extensions.map((ext) => ext.slice(1)).join(",")}}`;
 
 /**
- * The supported source files under `dir` (any extension of `SUPPORTED_EXTENSIONS`, case-insensitive),
+ * The supported source files under `dir` (any extension of `extensions`, by default `SUPPORTED_EXTENSIONS`, case-insensitive),
  * as paths relative to `dir`, sorted; hidden directories are walked, `SKIPPED_DIRECTORIES` and
  * directory symlinks are not.
  */
-export async function findSourceFiles(dir: string): Promise<string[]> {
-  const found = await glob(EXTENSION_GLOB, {
+export async function findSourceFiles(dir: string, extensions: readonly string[] = SUPPORTED_EXTENSIONS): Promise<string[]> {
+  const found = await glob(globOf(extensions), {
     cwd: dir,
     dot: true,
     onlyFiles: true,

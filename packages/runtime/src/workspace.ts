@@ -61,6 +61,15 @@ export interface WorkspaceShape {
     dir: string,
   ) => Effect.Effect<ReadonlyArray<WorkspaceEntry>, PathOutsideWorkspace | FileNotFound | WorkspaceIOError>;
   readonly remove: (path: string) => Effect.Effect<boolean, PathOutsideWorkspace | WorkspaceIOError>;
+  /** Whether a file is executable (git's mode 100755 rather than 100644). */
+  readonly executable: (path: string) => Effect.Effect<boolean, PathOutsideWorkspace | FileNotFound | WorkspaceIOError>;
+  /** Makes a file executable for everyone who may read it (`chmod a+x` as git does), or not. */
+  readonly setExecutable: (path: string, executable: boolean) => Effect.Effect<void, PathOutsideWorkspace | FileNotFound | WorkspaceIOError>;
+}
+
+/** A file's permission bits with the execute bits git's mode 100755 gives (x wherever r is) or takes away. */
+export function withExecutable(mode: number, executable: boolean): number {
+  return executable ? mode | ((mode & 0o444) >> 2) : mode & ~0o111;
 }
 
 /** Marks the temporary files of atomic writes: `<name>.graphplan-tmp-<pid>-<random>`. */
@@ -215,6 +224,18 @@ function makeLocal(rootShown: string, rootReal: string): WorkspaceShape {
           }))
           .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       }),
+    executable: (path) =>
+      Effect.gen(function* () {
+        const { real } = yield* locate(path, "read");
+        const stat = yield* ioFind("read", path, () => fs.stat(real));
+        return (stat.mode & 0o100) !== 0;
+      }),
+    setExecutable: (path, executable) =>
+      Effect.gen(function* () {
+        const { real } = yield* locate(path, "write");
+        const stat = yield* ioFind("write", path, () => fs.stat(real));
+        yield* io("write", path, () => fs.chmod(real, withExecutable(stat.mode & 0o7777, executable)));
+      }),
     remove: (path) =>
       Effect.gen(function* () {
         const { real } = yield* locate(path, "remove");
@@ -284,6 +305,7 @@ async function syncDir(dir: string): Promise<void> {
 function makeMemory(seed: Iterable<readonly [string, string | Uint8Array]> | Record<string, string | Uint8Array>): WorkspaceShape {
   const root = "memory:";
   const files = new Map<string, Uint8Array>();
+  const executables = new Set<string>();
   const entries = Symbol.iterator in seed ? [...(seed as Iterable<readonly [string, string | Uint8Array]>)] : Object.entries(seed);
   for (const [path, content] of entries) {
     const lexical = confine(path);
@@ -336,6 +358,19 @@ function makeMemory(seed: Iterable<readonly [string, string | Uint8Array]> | Rec
         }
         return Effect.succeed([...children.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
       }),
-    remove: (path) => Effect.map(locate(path), (rel) => files.delete(rel)),
+    remove: (path) =>
+      Effect.map(locate(path), (rel) => {
+        executables.delete(rel);
+        return files.delete(rel);
+      }),
+    executable: (path) =>
+      Effect.flatMap(locate(path), (rel) => (files.has(rel) ? Effect.succeed(executables.has(rel)) : Effect.fail(new FileNotFound({ path, root })))),
+    setExecutable: (path, executable) =>
+      Effect.flatMap(locate(path), (rel): Effect.Effect<void, FileNotFound> => {
+        if (!files.has(rel)) return Effect.fail(new FileNotFound({ path, root }));
+        if (executable) executables.add(rel);
+        else executables.delete(rel);
+        return Effect.void;
+      }),
   };
 }

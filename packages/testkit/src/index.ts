@@ -6,3 +6,5 @@ export { SAMPLES_DIR, SAMPLE_FILES, sample } from "./samples.js";
 export { tempDir } from "./temp.js";
 export { bareClone, git, makeRepo } from "./git-repo.js";
 export type { Repo } from "./git-repo.js";
+export { pythonDataLoad } from "./data-oracle.js";
+export type { OracleLoad } from "./data-oracle.js";

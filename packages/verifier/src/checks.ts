@@ -263,6 +263,10 @@ export function locatorMessage(error: LocatorError, graph?: Graph): { message: s
       };
     case "InvalidLocator":
       return { message: `Invalid locator ${JSON.stringify(error.locator)}: ${error.issues.join("; ")}`, fix: 'a locator is {"kind", "name", "file", "parent"?, "field"?, "nth_child"?, "index"?} or {"type": "sexp", "file", "query", "capture"}' };
+    case "KeyNotFound":
+      return { message: error.message, fix: error.nearest.length ? `did you mean ${error.nearest.slice(0, 3).map((k) => `${error.found ? `${error.found}.` : ""}${k}`).join(", ")}? Correct the key path` : "check the key path against the file (set_key adds a missing key)" };
+    case "KeyPathInvalid":
+      return { message: error.message, fix: 'write keys separated by dots, quote a key holding a dot (tool."setuptools.packages"), index list items as steps[2]' };
   }
 }
 
@@ -615,6 +619,14 @@ function severalParents(locator: Record<string, unknown>, node: Node, doc: FileV
   };
 }
 
+/** The longest name the positional advice quotes (a string node's "name" is its whole text: a docstring's is hundreds of characters). */
+const SUGGESTED_NAME_MAX = 60;
+
+/** A name a model can write back in a locator: one line, short. Else undefined (the advice then uses the parent and an index within it). */
+function writableName(name: string | undefined): string | undefined {
+  return name !== undefined && name.length <= SUGGESTED_NAME_MAX && !name.includes("\n") ? name : undefined;
+}
+
 export function checkPositional(view: StepView, sim: Sim, report: Report): void {
   for (const locator of view.locators) {
     // `-1` (the last one) is how "after the last import / member" is said; it is not an off-by-one risk.
@@ -639,12 +651,12 @@ export function checkPositional(view: StepView, sim: Sim, report: Report): void 
       report({ check: "locator", severity: "warning", file, line: node.startPosition.row + 1, ...parentIssue });
       continue;
     }
-    const name = locator["name"] === undefined ? nodeName(node, doc.language) : undefined;
+    const name = locator["name"] === undefined ? writableName(nodeName(node, doc.language)) : undefined;
     let scope: { kind: string; name: string } | undefined;
     if (locator["parent"] === undefined) {
       for (let p = node.parent; p; p = p.parent) {
         const kind = kindOfNode(p, doc.language);
-        const pname = SCOPE_KINDS.has(kind) ? nodeName(p, doc.language) : undefined;
+        const pname = SCOPE_KINDS.has(kind) ? writableName(nodeName(p, doc.language)) : undefined;
         if (pname) {
           scope = { kind, name: pname };
           break;

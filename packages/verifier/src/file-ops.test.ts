@@ -91,3 +91,41 @@ describe("rename_across_files on Go in verification", () => {
     expect(all.errors).toEqual([expect.stringMatching(/Total is already declared at package level/)]);
   });
 });
+
+describe("a plan that touches a file twice, around a created file", () => {
+  // The shape of a real commit that moved a module's constants into a new module: the whole module
+  // replaced (its new import names the module a later step creates), the new file, another file replaced.
+  const files = new Map([
+    ["pkg/__init__.py", '"""The package."""\n\n__version__ = "1.0"\n__author__ = "someone"\n\nfrom .core import run\n'],
+    ["pkg/core.py", "def run():\n    return 1\n"],
+    ["setup.py", 'import re\n\nwith open("pkg/__init__.py") as fd:\n    version = re.search(r"__version__ = \\"(.*)\\"", fd.read()).group(1)\n\nsetup(version=version)\n'],
+  ]);
+  const plan = [
+    { op: "replace_node", params: { locator: { file: "pkg/__init__.py" }, replacement: '"""The package."""\n\nfrom .__version__ import *\n\nfrom . import core\nfrom .core import run\n' } },
+    { op: "create_file", params: { path: "pkg/__version__.py", content: '__version__ = "1.0"\n__author__ = "someone"\n' } },
+    { op: "replace_node", params: { locator: { file: "setup.py" }, replacement: 'about = {}\nwith open("pkg/__version__.py") as f:\n    exec(f.read(), about)\n\nsetup(version=about["__version__"])\n' } },
+  ];
+
+  it("verifies it (it used to throw 'stale change' when a check after the first step read the module it replaced)", async () => {
+    const graph = await buildGraph([...files].map(([path, source]) => ({ path, source })));
+    const result = await verifyPlan(plan, files, graph);
+    expect(result.errors).toEqual([]);
+    expect(result.places?.map((p) => p.file)).toEqual(["pkg/__init__.py", "pkg/__version__.py", "setup.py"]);
+  });
+
+  it("reports a step it cannot simulate as an error naming the step, and does not throw", async () => {
+    const graph = await buildGraph([...files].map(([path, source]) => ({ path, source })));
+    // A graph the checks cannot read: whatever a check meets that it cannot handle must come back as an issue.
+    const broken = new Proxy(graph, {
+      get(target, key) {
+        if (key === "symbols" || key === "imports") throw new Error("the graph is unreadable");
+        return Reflect.get(target, key);
+      },
+    });
+    const result = await verifyPlan(plan, files, broken);
+    expect(result.passed).toBe(false);
+    expect(result.issues.filter((i) => i.severity === "error")).toEqual([
+      expect.objectContaining({ step: 0, op: "replace_node", message: expect.stringMatching(/could not simulate this step \(the graph is unreadable\).*the 2 later steps were not checked/) }),
+    ]);
+  });
+});

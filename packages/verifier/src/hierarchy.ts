@@ -11,7 +11,7 @@ import type { Check, Severity } from "./issues.js";
 import { bodyStatements, containsClass, keepsKind, kindClass, trivialBody, trivialStatements } from "./kinds.js";
 import { ancestry, childrenTouching, container, lineRegion, mergeSpans, newSpans, topNodes, trim, within, type Span } from "./regions.js";
 import { scopeModel } from "./scope/index.js";
-import type { FileChange, Sim } from "./sim.js";
+import type { FileChange, FileVersion, Sim } from "./sim.js";
 
 export interface Finding {
   readonly check: Check;
@@ -240,48 +240,72 @@ function onlyComments(root: Node, span: Span, language: FileChange["after"]["lan
 function references(input: HierarchyInput, out: Finding[]): void {
   const { change, graph, sim } = input;
   const { after } = change;
-  const model = scopeModel(after.language);
+  const regions = mergeSpans(newSpans(change.edits).map((s) => trim(after.source, s)).filter((s) => s.end > s.start));
+  nameFindings(after, regions, graph, sim, out);
+}
+
+/** The `references` and `imports` findings of the names used and imported in `regions` of `doc`. */
+function nameFindings(doc: FileVersion, regions: readonly Span[], graph: Graph, sim: Sim, out: Finding[]): void {
+  const model = scopeModel(doc.language);
   if (!model) return;
   const context = { sim, graph };
-  const regions = mergeSpans(newSpans(change.edits).map((s) => trim(after.source, s)).filter((s) => s.end > s.start));
   const seen = new Set<string>();
   for (const region of regions) {
-    const unresolved = model.unresolved(after, region.start, region.end, context);
+    const unresolved = model.unresolved(doc, region.start, region.end, context);
     if (unresolved === "unknown") break;
     for (const use of unresolved) {
       if (seen.has(use.name)) continue;
       seen.add(use.name);
       // Only what an import brings in: a method, a constructor or a field of another file's class is not.
-      const elsewhere = graph.symbols.filter((s) => s.name === use.name && s.file !== after.path && model.importable(s.kind));
+      const elsewhere = graph.symbols.filter((s) => s.name === use.name && s.file !== doc.path && model.importable(s.kind));
       if (elsewhere.length) {
         const where = [...new Set(elsewhere.map((s) => s.file))];
         out.push({
           check: "imports",
           severity: "warning",
-          file: after.path,
+          file: doc.path,
           line: use.line,
-          message: `'${use.name}' (line ${use.line}) is defined in ${where.join(", ")} but not imported in ${after.path}`,
-          fix: model.importFix(use.name, where[0]!, after, context) ?? `import '${use.name}' in ${after.path} before this step`,
+          message: `'${use.name}' (line ${use.line}) is defined in ${where.join(", ")} but not imported in ${doc.path}`,
+          fix: model.importFix(use.name, where[0]!, doc, context) ?? `import '${use.name}' in ${doc.path} before this step`,
         });
         continue;
       }
-      const suggestion = didYouMean(use.name, candidateNames(after, region, model));
+      const suggestion = didYouMean(use.name, candidateNames(doc, region, model));
       out.push({
         check: "references",
         severity: "warning",
-        file: after.path,
+        file: doc.path,
         line: use.line,
-        message: `'${use.name}' (line ${use.line} of ${after.path}) is not defined: not in scope at the edit point, not defined in the new code, not a builtin and not imported`,
+        message: `'${use.name}' (line ${use.line} of ${doc.path}) is not defined: not in scope at the edit point, not defined in the new code, not a builtin and not imported`,
         fix: suggestion ? `did you mean '${suggestion}'? Otherwise define or import '${use.name}'` : `define '${use.name}' in the new code, or import it, or correct the name`,
       });
     }
   }
   for (const region of regions) {
-    for (const problem of model.importProblems(after, region.start, region.end, context)) out.push({ check: "imports", severity: "warning", file: after.path, ...problem });
+    for (const problem of model.importProblems(doc, region.start, region.end, context)) out.push({ check: "imports", severity: "warning", file: doc.path, ...problem });
   }
 }
 
-function candidateNames(doc: FileChange["after"], region: Span, model: NonNullable<ReturnType<typeof scopeModel>>): Set<string> {
+/** The checks whose findings a later step of the same plan can answer (a name defined, an import added): re-judged on the plan's final state. */
+export const NAME_CHECKS: ReadonlySet<Check> = new Set(["references", "imports"]);
+
+/**
+ * The `references` and `imports` findings of the whole of `doc` (the file as the plan leaves it):
+ * what a finding of an earlier step is re-judged against (see {@link findingKey}).
+ */
+export function nameFindingsOfFile(doc: FileVersion, graph: Graph, sim: Sim): Finding[] {
+  const out: Finding[] = [];
+  nameFindings(doc, [{ start: 0, end: doc.source.length }], graph, sim, out);
+  return out;
+}
+
+/** What identifies a finding from one version of its file to the next: its check, file and message without line numbers (lines move). */
+export function findingKey(finding: { readonly check: string; readonly file?: string | undefined; readonly message: string }): string {
+  const message = finding.message.replace(/ ?\(line \d+[^)]*\)/g, "").replace(/\blines? \d+(-\d+)?\b/g, "");
+  return `${finding.check}\u0000${finding.file ?? ""}\u0000${message}`;
+}
+
+function candidateNames(doc: FileVersion, region: Span, model: NonNullable<ReturnType<typeof scopeModel>>): Set<string> {
   const names = new Set(model.definedAtTopLevel(doc));
   // Names used near the edit (the enclosing top-level definition).
   let top: Node = container(doc.tree.rootNode, region);

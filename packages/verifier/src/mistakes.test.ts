@@ -115,6 +115,19 @@ describe("positional locators", () => {
     expect(exact.errors.join("\n")).not.toContain("closest text");
   });
 
+  it("never quotes a docstring as the name: it gives the function and the string's index inside it", async () => {
+    const doc = `    """Run the service on x.\n\n    ${"A long explanation of what running means. ".repeat(6)}\n    """`;
+    const files = new Map([["pkg/svc.py", `"""The service module."""\n\n\ndef run(x):\n${doc}\n    return "ok: " + x\n\n\ndef stop():\n    """Stop."""\n    return "stopped"\n`]]);
+    const g = await buildGraph([...files].map(([path, source]) => ({ path, source })));
+    // Index 1 of the file's strings: run's docstring.
+    const result = await verifyPlan([{ op: "replace_node", params: { locator: { kind: "string", file: "pkg/svc.py", index: 1 }, replacement: '"""Run the service."""' } }], files, g);
+    const warning = result.issues.find((i) => i.message.includes("by position alone"));
+    expect(warning?.fix).toBe('address it by parent: {"kind":"string","file":"pkg/svc.py","parent":{"kind":"function","name":"run"},"index":0}');
+    // A short string keeps its name: it is what the model would write.
+    const short = await verifyPlan([{ op: "replace_node", params: { locator: { kind: "string", file: "pkg/svc.py", index: 3 }, replacement: '"""Halt."""' } }], files, g);
+    expect(short.issues.find((i) => i.message.includes("by position alone"))?.fix).toBe('address it by name and parent: {"kind":"string","file":"pkg/svc.py","name":"Stop.","parent":{"kind":"function","name":"stop"}}');
+  });
+
   it("says nothing for the last one (-1), which is how 'after the last member' is said", async () => {
     const result = await verify([
       { op: "insert_after_node", params: { locator: { kind: "method", file: "pkg/app.py", index: -1, parent: { kind: "class", name: "Service" } }, code: "def last(self):\n    pass", separator: "\n\n" } },

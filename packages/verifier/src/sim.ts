@@ -78,6 +78,15 @@ export interface FileChange {
   readonly existence?: "created" | "deleted";
 }
 
+/** What one step did to a file with no grammar (docs, changelogs, config): text only, always kept. */
+export interface TextFileChange {
+  readonly path: string;
+  readonly before: string;
+  readonly after: string;
+  readonly edits: readonly TextEdit[];
+  readonly existence?: "created" | "deleted";
+}
+
 /** The files of the workspace as the plan leaves them so far. */
 export class Sim {
   readonly #session: PlanSession;
@@ -87,6 +96,8 @@ export class Sim {
   readonly #keep = new Set<string>();
   /** Files some step changed, in the order first changed. */
   readonly touched = new Set<string>();
+  /** The running step's changes of files with no grammar (kept with the step; see {@link runStep}). */
+  textChanges: readonly TextFileChange[] = [];
 
   /** `options`: the handlers and custom operators steps may use (see `PlanSession`). Throws `OperatorRedefined`. */
   constructor(workspace: ReadonlyMap<string, string>, options: SessionOptions = {}) {
@@ -112,10 +123,19 @@ export class Sim {
     return this.#docs.get(path)?.source ?? this.#session.text(path);
   }
 
-  #wrap(parsed: ParsedDoc): FileVersion {
+  /**
+   * The one FileVersion of a parsed version. A file's current version is wrapped once and kept
+   * (`current`): a step's `before` is then the very object later reads get from {@link doc}, so
+   * {@link commit} can tell a change made on the current version from a stale one. (A step whose
+   * file no check had read before it ran used to get a throwaway wrapper, a check after the run a
+   * second one, and the commit refused its own step as stale.)
+   */
+  #wrap(parsed: ParsedDoc, current = false): FileVersion {
     const known = this.#docs.get(parsed.path);
     if (known && known.tree === parsed.tree) return known;
-    return new FileVersion(parsed.path, parsed.language, parsed.source, parsed.tree);
+    const doc = new FileVersion(parsed.path, parsed.language, parsed.source, parsed.tree);
+    if (current && !known) this.#docs.set(parsed.path, doc);
+    return doc;
   }
 
   /** The current version of a file, parsed on first use; undefined when absent or of an unknown language. */
@@ -123,9 +143,7 @@ export class Sim {
     const known = this.#docs.get(path);
     if (known) return known;
     if (!this.#session.has(path) || !detectLanguage(path)) return undefined;
-    const doc = this.#wrap(this.#session.parsed(path));
-    this.#docs.set(path, doc);
-    return doc;
+    return this.#wrap(this.#session.parsed(path), true);
   }
 
   /** All current file texts. */
@@ -144,15 +162,26 @@ export class Sim {
     this.endStep();
     const result = this.#session.run(step, index);
     if (!result.ok) throw result.error.cause;
-    return result.changes.map((change) => ({
-      before: this.#wrap(change.before),
+    // Files with no grammar have no code checks: their changes are kept as they are (the step's
+    // own postconditions judged them), and reported through `textChanges`.
+    const text: TextFileChange[] = [];
+    for (const change of result.changes) {
+      if (change.kind !== "text") continue;
+      text.push({ path: change.file, before: change.before.source, after: change.after.source, edits: change.edits, ...(change.existence ? { existence: change.existence } : {}) });
+      this.#keep.add(change.file);
+      this.touched.add(change.file);
+    }
+    this.textChanges = text;
+    return result.changes.flatMap((change) => (change.kind !== "code" ? [] : [{
+      // A created file's `before` is empty and not a version of the workspace: not kept.
+      before: this.#wrap(change.before, change.existence !== "created"),
       after: new FileVersion(change.file, change.language, change.after.source, change.after.tree),
       edits: change.edits,
       changedRanges: change.changedRanges,
       errorsBefore: change.errorsBefore,
       errorsAfter: change.errorsAfter,
       ...(change.existence ? { existence: change.existence } : {}),
-    }));
+    }]));
   }
 
   /** Keeps a change of the running step: later reads see the file after it. */
@@ -172,6 +201,7 @@ export class Sim {
 
   /** Ends the running step: the kept changes become current, the others are freed. */
   endStep(): void {
+    this.textChanges = [];
     if (!this.#session.pending) return;
     this.#session.commit(this.#keep);
     this.#keep.clear();

@@ -7,7 +7,7 @@
 import { grammarsFor, loadGrammars, type Graph } from "@graphplan/graph";
 import { resolveLocator } from "@graphplan/locators";
 import { formalHandlers, isStepError, parsePlanSteps, planOf, type PlanSteps, type StepParse } from "@graphplan/catalog";
-import { closestMatchPlace, findPattern, OPERATOR_BY_NAME, stepFiles, type Plan, type Step, type StepHandler } from "@graphplan/primitives";
+import { closestMatchPlace, findPattern, OPERATOR_BY_NAME, stepFiles, type Plan, type Step, type StepHandler, planFiles } from "@graphplan/primitives";
 import {
   checkBounds,
   checkContent,
@@ -28,7 +28,7 @@ import {
   type StepView,
 } from "./checks.js";
 import { carryModuleScope } from "./scope/python.js";
-import { checkHierarchy } from "./hierarchy.js";
+import { checkHierarchy, findingKey, NAME_CHECKS, nameFindingsOfFile } from "./hierarchy.js";
 import { checkDeletedFile, checkImpact } from "./impact.js";
 import { stepPlace, toResult, type Issue, type StepPlace, type VerifyResult } from "./issues.js";
 import { LOCAL_OPS, REMOVING_OPS } from "./ops.js";
@@ -75,9 +75,11 @@ function failureIssue(error: unknown, graph?: Graph): Omit<Issue, "step" | "op">
     case "LocatorAmbiguous":
     case "InvalidQuery":
     case "UnknownKind":
-    case "InvalidLocator": {
+    case "InvalidLocator":
+    case "KeyNotFound":
+    case "KeyPathInvalid": {
       const { message, fix } = locatorMessage(error, graph);
-      return { check: "locator", severity: "error", file: error._tag === "InvalidLocator" ? undefined : error.file, message, fix };
+      return { check: "locator", severity: "error", file: error._tag === "InvalidLocator" || error._tag === "KeyPathInvalid" ? undefined : error.file, message, fix };
     }
     case "PatternNotFound":
       return { check: "content", severity: "error", file: error.file, message, fix: "copy the file's exact text into the pattern, or use an AST locator (replace_node)" };
@@ -87,6 +89,12 @@ function failureIssue(error: unknown, graph?: Graph): Omit<Issue, "step" | "op">
         return { check: "syntax", severity: "error", file: error.file, line: error.syntaxErrors[0]!.line, message: `Replacement produces syntax error in ${error.file}: ${where}`, fix: "fix the new code so it parses in place: balanced brackets and quotes, a complete statement, indentation that matches the target" };
       }
       return { check: "syntax", severity: "error", file: error.file, message, fix: "change the step so that its postcondition holds" };
+    case "DataEditBrokeFile":
+      return { check: "syntax", severity: "error", file: error.file, message, fix: "write the value so the file stays valid, or edit the file with a text step" };
+    case "DataFileUnparsable":
+    case "NotADataFile":
+    case "ValueNotWritable":
+      return { ...failed, file: error.file };
     case "TransformBrokeSyntax":
       return { check: "syntax", severity: "error", file: error.file, ...(error.errors[0] ? { line: error.errors[0].line } : {}), message, fix: "fix the new code so it is valid Python where it goes" };
     case "NameCollision":
@@ -112,6 +120,7 @@ function failureIssue(error: unknown, graph?: Graph): Omit<Issue, "step" | "op">
     case "LanguageNotSupported":
     case "FragmentLanguageUnsupported":
     case "UnsupportedLanguage":
+    case "BinaryFile":
       return { ...failed, file: "file" in error ? error.file : undefined };
     case "GrammarNotLoaded":
     case "OverlappingEdits":
@@ -185,6 +194,8 @@ export class PlanVerifier {
   readonly #original: Sim;
   /** The steps (0-based) that changed each file, in order. */
   readonly #changedBy = new Map<string, number[]>();
+  /** `references`/`imports` findings, re-judged on the plan's final state once every step ran (a later step may answer them). */
+  readonly #nameIssues: { readonly issue: Issue; readonly file: string }[] = [];
   #index = 0;
 
   constructor(raw: unknown, workspace: ReadonlyMap<string, string>, graph: Graph, options: VerifyOptions = {}) {
@@ -213,11 +224,27 @@ export class PlanVerifier {
   /** Verifies the next step; false when every step has been verified. */
   next(): boolean {
     if (this.#index >= this.#parsed.steps.length) {
+      if (this.#nameIssues.length) this.#rejudgeNames();
       this.dispose();
       return false;
     }
     const index = this.#index++;
-    this.#verifyStep(index, this.#parsed.steps[index]!);
+    try {
+      this.#verifyStep(index, this.#parsed.steps[index]!);
+    } catch (error) {
+      // A plan the simulation cannot follow (a bug of the verifier, not of the plan): said as an
+      // error on the step, never thrown; the later steps are not simulated on a state that may be wrong.
+      const pending = this.#parsed.steps.length - index - 1;
+      this.#issues.push({
+        step: index,
+        op: this.#parsed.steps[index]!.key,
+        check: "operator",
+        severity: "error",
+        message: `the verifier could not simulate this step (${errorMessage(error)}), so the plan is not verified${pending ? `; the ${pending} later step${pending === 1 ? " was" : "s were"} not checked` : ""}`,
+        fix: "this is a limit of the verifier, not necessarily a mistake in the step: write the step another way (e.g. address the nodes it changes instead of the whole file, or split it in two), or apply the plan's files one plan at a time",
+      });
+      this.#index = this.#parsed.steps.length;
+    }
     return true;
   }
 
@@ -229,6 +256,35 @@ export class PlanVerifier {
   dispose(): void {
     this.#sim.dispose();
     this.#original.dispose();
+  }
+
+  /**
+   * Drops the `references`/`imports` findings that the plan's own later steps answer: a step
+   * imports a name that a later step defines, uses a name that a later step imports. Each finding
+   * is judged again on its file as the whole plan leaves it; only those still found there stay.
+   * A file the plan deleted or renamed away keeps its findings (nothing to judge them on).
+   */
+  #rejudgeNames(): void {
+    const finals = new Map<string, ReadonlySet<string> | undefined>();
+    const answered = new Set<Issue>();
+    for (const { issue, file } of this.#nameIssues) {
+      if (!finals.has(file)) {
+        const doc = this.#sim.doc(file);
+        let keys: ReadonlySet<string> | undefined;
+        try {
+          keys = doc ? new Set(nameFindingsOfFile(doc, this.#graph, this.#sim).map(findingKey)) : undefined;
+        } catch {
+          keys = undefined; // not judged again: the finding stays
+        }
+        finals.set(file, keys);
+      }
+      const keys = finals.get(file);
+      if (keys && !keys.has(findingKey(issue))) answered.add(issue);
+    }
+    if (answered.size === 0) return;
+    const kept = this.#issues.filter((i) => !answered.has(i));
+    this.#issues.length = 0;
+    this.#issues.push(...kept);
   }
 
   /**
@@ -321,7 +377,12 @@ export class PlanVerifier {
       }
       return;
     }
-    if (changes.length === 0 && !READ_ONLY.has(label)) {
+    for (const change of sim.textChanges) {
+      const place = stepPlace(index, change.path, change.before, change.after, change.edits);
+      if (place) this.#places.push(place);
+      this.#changedBy.set(change.path, [...(this.#changedBy.get(change.path) ?? []), index]);
+    }
+    if (changes.length === 0 && sim.textChanges.length === 0 && !READ_ONLY.has(label)) {
       report({
         check: "triviality",
         severity: "warning",
@@ -339,6 +400,7 @@ export class PlanVerifier {
       const fileTargets = targets.filter((t) => t.file === change.before.path);
       for (const finding of checkHierarchy({ change, targets: local && fileTargets.length ? fileTargets : undefined, removes: REMOVING_OPS.has(label), graph, sim })) {
         report(finding);
+        if (NAME_CHECKS.has(finding.check) && finding.severity === "warning") this.#nameIssues.push({ issue: this.#issues[this.#issues.length - 1]!, file: change.after.path });
       }
       if (change.existence === "deleted") {
         const renamedTo = label === "rename_file" && "params" in step && typeof step.params["to"] === "string" ? step.params["to"] : undefined;
@@ -393,6 +455,7 @@ export function verifyAndParseSync(json: unknown, workspace: ReadonlyMap<string,
 
 /** {@link verifyPlan}, and the plan as read when it passed (see {@link verifyAndParseSync}). */
 export async function verifyAndParse(json: unknown, workspace: ReadonlyMap<string, string>, graph: Graph, options: VerifyOptions = {}): Promise<VerifiedPlan> {
-  await loadGrammars(grammarsFor(workspace.keys()));
+  // The plan's own paths too: a file it creates may be of a language no workspace file has.
+  await loadGrammars(grammarsFor([...workspace.keys(), ...planFiles(json)]));
   return verifyAndParseSync(json, workspace, graph, options);
 }

@@ -21,7 +21,7 @@ import { FileNotFound, PathOutsideWorkspace, WorkspaceIOError } from "../errors.
 import { confine } from "../paths.js";
 import type { ExecOptions, ExecResult, SandboxShape } from "../sandbox/sandbox.js";
 import { SandboxFailed } from "../sandbox/sandbox.js";
-import { decodeText, encodeText, TEMP_MARKER, type WorkspaceEntry, type WorkspaceShape } from "../workspace.js";
+import { decodeText, encodeText, TEMP_MARKER, withExecutable, type WorkspaceEntry, type WorkspaceShape } from "../workspace.js";
 import type { ContainerShape } from "./engine.js";
 
 interface Snapshot {
@@ -306,6 +306,22 @@ export function containerSession(container: ContainerShape, options: ContainerSe
         return [...entries]
           .map(([name, kind]): WorkspaceEntry => ({ name, path: rel === "." ? name : `${rel}/${name}`, kind }))
           .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      }),
+    executable: (path) =>
+      Effect.gen(function* () {
+        const { rel, snap } = yield* locate(path, "read");
+        if (!snap.meta.has(rel) && !snap.files.has(rel)) return yield* new FileNotFound({ path, root: shown });
+        return (modeOf(snap, rel) & 0o100) !== 0;
+      }),
+    setExecutable: (path, executable) =>
+      Effect.gen(function* () {
+        const { rel, snap } = yield* locate(path, "write");
+        if (!snap.meta.has(rel) && !snap.files.has(rel)) return yield* new FileNotFound({ path, root: shown });
+        const mode = withExecutable(modeOf(snap, rel), executable);
+        const result = yield* container.execArgv(["chmod", mode.toString(8), posix.join(root, rel)]).pipe(Effect.mapError(ioError("write", path)));
+        if (result.exitCode !== 0) return yield* new WorkspaceIOError({ operation: "write", path, detail: result.output.trim() });
+        const [size = "?", mtime = "?"] = snap.meta.get(rel)?.split(" ") ?? [];
+        snap.meta.set(rel, `${size} ${mtime} ${mode.toString(8)}`);
       }),
     remove: (path) =>
       Effect.gen(function* () {

@@ -31,12 +31,12 @@ function stepLabel(step: unknown): string {
   return Object.keys(step).join(", ") || "empty step";
 }
 
-/** The step's locator(s): `locator`, `target`, `scope` in the step or its params. */
+/** Where the step acts: `locator`, `target`, `scope`, or the `file`/`path` of a text or file step, in the step or its params. */
 function locatorsOf(step: unknown): Record<string, unknown> {
   if (!isObject(step)) return {};
   const params = isObject(step["params"]) ? step["params"] : {};
   const found: Record<string, unknown> = {};
-  for (const source of [step, params]) for (const key of ["locator", "target", "scope", "file"]) if (source[key] !== undefined && found[key] === undefined) found[key] = source[key];
+  for (const source of [step, params]) for (const key of ["locator", "target", "scope", "file", "path"]) if (source[key] !== undefined && found[key] === undefined) found[key] = source[key];
   return found;
 }
 

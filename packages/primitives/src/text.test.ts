@@ -1,0 +1,171 @@
+/** The text tier: content-addressed steps on any text file, with layered matching that never loses the file's own bytes. */
+import { loadGrammars } from "@graphplan/graph";
+import { beforeAll, describe, expect, it } from "vitest";
+import { BinaryFile, PatternAmbiguous, PatternNotFound, PostconditionFailed, runPlan, StepFailed, type Plan } from "./index.js";
+
+beforeAll(async () => {
+  await loadGrammars(["python"]);
+});
+
+const CHANGES = [
+  "Version 3.2.0",
+  "-------------",
+  "",
+  "Unreleased",
+  "",
+  "-   Drop support for Python 3.9.",
+  "-   Remove previously deprecated code.",
+  "",
+  "",
+  "Version 3.1.1",
+  "-------------",
+  "",
+  "Released 2025-05-13",
+  "",
+  "-   Fix signing key selection order.",
+  "",
+].join("\n");
+
+const files = (extra: Record<string, string> = {}) => new Map(Object.entries({ "CHANGES.rst": CHANGES, "src/app.py": "def f():\n    return 1\n", ...extra }));
+
+function run(plan: Plan, given = files()) {
+  const result = runPlan(plan, given);
+  return { result, text: (path: string) => (result.ok ? result.files.get(path) : undefined) };
+}
+
+function cause(plan: Plan, given = files()): Error | undefined {
+  const result = runPlan(plan, given);
+  if (result.ok) return undefined;
+  expect(result.files).toBe(given); // all or nothing: the files as given
+  return result.error instanceof StepFailed ? result.error.cause : result.error;
+}
+
+describe("replace_text", () => {
+  it("replaces the one exact occurrence verbatim and leaves every other byte", () => {
+    const { result, text } = run([{ op: "replace_text", params: { file: "CHANGES.rst", find: "-   Remove previously deprecated code.\n", replace: "-   Remove previously deprecated code.\n-   Call every teardown function despite errors.\n" } }]);
+    expect(result.ok).toBe(true);
+    expect(text("CHANGES.rst")).toBe(CHANGES.replace("code.\n", "code.\n-   Call every teardown function despite errors.\n"));
+  });
+
+  it("refuses a snippet that occurs twice, listing both places with their lines", () => {
+    const error = cause([{ op: "replace_text", params: { file: "CHANGES.rst", find: "-------------", replace: "=============" } }]);
+    expect(error).toBeInstanceOf(PatternAmbiguous);
+    expect(error?.message).toMatch(/replace_text: pattern "-------------" matches 2 places in CHANGES\.rst.*line 2: .*line 11: /);
+  });
+
+  it("says a snippet that is nowhere, with the nearest lines", () => {
+    const error = cause([{ op: "replace_text", params: { file: "CHANGES.rst", find: "Fix the signing key selection", replace: "x" } }]);
+    expect(error).toBeInstanceOf(PatternNotFound);
+    expect(error?.message).toMatch(/line 15 \(\d+%\): "-   Fix signing key selection order\."/);
+  });
+
+  it("matches across line endings and trailing spaces, keeps the file's CRLF and reports the correction", () => {
+    const crlf = "[metadata]\r\nname = demo  \r\nversion = 1.0\r\n";
+    const { result, text } = run([{ op: "replace_text", params: { file: "setup.cfg", find: "name = demo\nversion = 1.0\n", replace: "name = demo\nversion = 1.1\n" } }], files({ "setup.cfg": crlf }));
+    expect(text("setup.cfg")).toBe("[metadata]\r\nname = demo  \r\nversion = 1.1\r\n");
+    expect(result.ok && result.results[0]).toMatchObject({ ok: true, output: { match: "whitespace", corrected: expect.stringMatching(/line 2 once line endings and spaces were ignored/) } });
+  });
+
+  it("keeps the blank line and trailing spaces of a similar (stale) snippet's lines it does not change", () => {
+    const given = "intro\n\nalpha = 1   \n\nbeta = 2\ngamma = 3\nend\n";
+    // The model's copy dropped the blank line, lost the trailing spaces and misspelt `beta`.
+    const { result, text } = run([{ op: "replace_text", params: { file: "notes.txt", find: "alpha = 1\n\nbeta = 2\ngama = 3", replace: "alpha = 1\n\nbeta = 2\ngama = 4" } }], files({ "notes.txt": given }));
+    expect(result.ok).toBe(true);
+    expect(text("notes.txt")).toBe("intro\n\nalpha = 1   \n\nbeta = 2\ngama = 4\nend\n");
+  });
+
+  it("shifts new lines by the indentation the matched lines have over the snippet's", () => {
+    const given = "Changes\n\n    * one\n    * two\n";
+    const { text } = run([{ op: "replace_text", params: { file: "notes.txt", find: "* one\n* two", replace: "* one\n* one and a half\n* two" } }], files({ "notes.txt": given }));
+    expect(text("notes.txt")).toBe("Changes\n\n    * one\n    * one and a half\n    * two\n");
+  });
+
+  it("deletes whole lines with their line break", () => {
+    const { text } = run([{ op: "replace_text", params: { file: "CHANGES.rst", find: "-   Drop support for Python 3.9.\n", replace: "" } }]);
+    expect(text("CHANGES.rst")).toBe(CHANGES.replace("-   Drop support for Python 3.9.\n", ""));
+  });
+
+  it("refuses a similar match when another place is nearly as close", () => {
+    const given = "[server]\ntimeout = 30\ntimeouts = 30\n";
+    const error = cause([{ op: "replace_text", params: { file: "a.ini", find: "timeouts= 30", replace: "timeout = 60" } }], files({ "a.ini": given }));
+    expect(error).toBeInstanceOf(PatternAmbiguous);
+  });
+
+  it("on a code file, refuses an edit that would break its syntax", () => {
+    const error = cause([{ op: "replace_text", params: { file: "src/app.py", find: "return 1", replace: "return (1" } }]);
+    expect(error).toBeInstanceOf(PostconditionFailed);
+  });
+
+  it("keeps a missing final newline", () => {
+    const { text } = run([{ op: "replace_text", params: { file: "VERSION", find: "1.0", replace: "1.1" } }], files({ VERSION: "1.0" }));
+    expect(text("VERSION")).toBe("1.1");
+  });
+});
+
+describe("insert_text and append_text", () => {
+  it("inserts before and after an anchor, verbatim", () => {
+    const { text } = run([
+      { op: "insert_text", params: { file: "CHANGES.rst", anchor: "Version 3.1.1\n", position: "before", text: "Version 3.1.2\n-------------\n\nReleased 2025-08-01\n\n\n" } },
+      { op: "insert_text", params: { file: "CHANGES.rst", anchor: "Released 2025-05-13\n\n", position: "after", text: "-   Fix a race in teardown.\n" } },
+    ]);
+    expect(text("CHANGES.rst")).toBe(
+      CHANGES.replace("Version 3.1.1\n", "Version 3.1.2\n-------------\n\nReleased 2025-08-01\n\n\nVersion 3.1.1\n").replace("Released 2025-05-13\n\n", "Released 2025-05-13\n\n-   Fix a race in teardown.\n"),
+    );
+  });
+
+  it("inserts at offset 0, before a file's first line", () => {
+    const { text } = run([{ op: "insert_text", params: { file: "CHANGES.rst", anchor: "Version 3.2.0\n-------------\n\nUnreleased", position: "before", text: ".. _changes:\n\n" } }]);
+    expect(text("CHANGES.rst")).toBe(`.. _changes:\n\n${CHANGES}`);
+  });
+
+  it("appends at the very end", () => {
+    const { text } = run([{ op: "append_text", params: { file: "AUTHORS", text: "Ada Lovelace\n" } }], files({ AUTHORS: "Alan Turing\n" }));
+    expect(text("AUTHORS")).toBe("Alan Turing\nAda Lovelace\n");
+  });
+});
+
+describe("write_file, create_file and set_file_mode", () => {
+  it("rewrites a whole file and creates a text file, verbatim", () => {
+    const { result, text } = run([
+      { op: "write_file", params: { path: "CHANGES.rst", content: "Changes\r\n=======\r\n" } },
+      { op: "create_file", params: { path: "docs/teardown.md", content: "# Teardown\n\nEvery callback runs.\n" } },
+    ]);
+    expect(result.ok && result.changed).toEqual(["CHANGES.rst", "docs/teardown.md"]);
+    expect(text("CHANGES.rst")).toBe("Changes\r\n=======\r\n");
+    expect(text("docs/teardown.md")).toBe("# Teardown\n\nEvery callback runs.\n");
+  });
+
+  it("sets a file's mode, and a rename keeps the mode a step gave it", () => {
+    const result = runPlan(
+      [
+        { op: "create_file", params: { path: "scripts/release", content: "#!/bin/sh\necho release\n" } },
+        { op: "set_file_mode", params: { path: "scripts/release", mode: "100755" } },
+        { op: "rename_file", params: { from: "scripts/release", to: "scripts/release.sh" } },
+        { op: "set_file_mode", params: { path: "src/app.py", mode: "100755" } },
+      ],
+      files(),
+    );
+    expect(result.ok && Object.fromEntries(result.modes)).toEqual({ "scripts/release.sh": "100755", "src/app.py": "100755" });
+    expect(result.ok && result.files.get("src/app.py")).toBe("def f():\n    return 1\n");
+  });
+
+  it("refuses a mode on a missing file, and text steps on a binary file", () => {
+    expect(cause([{ op: "set_file_mode", params: { path: "nope.sh", mode: "100755" } }])?.message).toMatch(/"nope\.sh" is not among the plan's files/);
+    expect(cause([{ op: "set_file_mode", params: { path: "src/app.py", mode: "755" } }])?.message).toMatch(/Invalid parameters for set_file_mode/);
+    const binary = files({ "logo.png": "\u0089PNG\u0000\u0000" });
+    for (const step of [
+      { op: "replace_text", params: { file: "logo.png", find: "PNG", replace: "GIF" } },
+      { op: "append_text", params: { file: "logo.png", text: "x" } },
+      { op: "write_file", params: { path: "logo.png", content: "x" } },
+    ]) {
+      const error = cause([step], binary);
+      expect(error).toBeInstanceOf(BinaryFile);
+      expect(error?.message).toMatch(/logo\.png is a binary file .*GraphPlan edits text files only/);
+    }
+  });
+
+  it("node operators on a text file say to use a text step", () => {
+    const error = cause([{ op: "replace_node", params: { locator: { kind: "function", name: "f", file: "CHANGES.rst" }, replacement: "x" } }]);
+    expect(error?.message).toMatch(/CHANGES\.rst: not a language GraphPlan parses.*text steps \(replace_text, insert_text, append_text, write_file\)/);
+  });
+});

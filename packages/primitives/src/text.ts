@@ -1,0 +1,205 @@
+/**
+ * The text tier: edits of any text file (docs, changelogs, config, or code no node fits),
+ * addressed by content — a snippet of the file or an anchor next to the new text — never by line
+ * number. Pure: text in, edits out.
+ *
+ * Matching is layered (see docs/design.md, "The text tier"): exact first; then ignoring line
+ * endings, runs of spaces and trailing whitespace; then with the snippet's indentation shifted;
+ * and a merely similar text only when one place is clearly the closest. Every layer but the
+ * exact one is reported as a correction, and a snippet that matches several places, or none, is
+ * an error listing the nearest candidates with their lines.
+ *
+ * Where a correction was needed, the file's own bytes are kept on every line the step does not
+ * mean to change: the edit is the line diff from `find` to `replace`, applied to the matched
+ * lines, so a blank line, a trailing space or a CRLF the snippet left out is never lost or added.
+ */
+import { diffArrays } from "diff";
+import { leadingWhitespace } from "./indent.js";
+import { findPattern, mostSimilar, type MatchLayer, type TextMatch } from "./legacy.js";
+import { BinaryFile, PatternAmbiguous, PatternNotFound } from "./errors.js";
+import type { Edit } from "./edits.js";
+import type { AppendTextParams, InsertTextParams, ReplaceTextParams } from "./params.js";
+
+/** How a snippet was found: `exact`, or the correction that found it. */
+export interface TextPlace {
+  readonly start: number;
+  readonly end: number;
+  readonly layer: MatchLayer;
+  readonly score: number;
+  /** 1-based line where the match starts. */
+  readonly line: number;
+}
+
+/** What a text step did: its edits and, when the snippet was not in the file as written, the correction. */
+export interface TextEdits {
+  readonly edits: readonly Edit[];
+  readonly place?: TextPlace;
+  /** Said of a match that needed a correction (the step's output carries it to the model). */
+  readonly correction?: string;
+}
+
+/** A similar match must beat every other place by this much similarity to count as unique. */
+const SIMILAR_MARGIN = 0.05;
+
+/** True when the text holds a NUL character: a binary file, which text steps refuse. */
+export function isBinaryText(text: string): boolean {
+  return text.includes("\u0000");
+}
+
+const lineOf = (source: string, offset: number): number => {
+  let line = 1;
+  for (let i = source.indexOf("\n"); i >= 0 && i < offset; i = source.indexOf("\n", i + 1)) line++;
+  return line;
+};
+
+/**
+ * The one place `snippet` occurs in `source`, by the layers above. Throws `PatternNotFound`
+ * (with the most similar lines) or `PatternAmbiguous` (with every equally good place).
+ */
+export function findSnippet(source: string, snippet: string, file: string, op: string): TextPlace {
+  let match: TextMatch | undefined;
+  try {
+    match = findPattern(source, snippet);
+  } catch (error) {
+    if (error instanceof PatternAmbiguous) throw error.in(file, op);
+    throw error;
+  }
+  if (!match) throw new PatternNotFound(file, op, snippet, mostSimilar(source, snippet));
+  const line = lineOf(source, match.start);
+  if (match.layer === "similar") {
+    // Unique means clearly the closest: a runner-up nearly as similar elsewhere is an ambiguity.
+    const rivals = mostSimilar(source, snippet, 4).filter((s) => s.line !== line && s.score >= match.score - SIMILAR_MARGIN);
+    if (rivals.length > 0) {
+      const here = { line, text: source.slice(match.start, match.end).trim().split("\n")[0]!, score: match.score };
+      throw new PatternAmbiguous(snippet, "similar", [here, ...rivals], rivals.length + 1, file, op);
+    }
+  }
+  return { start: match.start, end: match.end, layer: match.layer, score: match.score, line };
+}
+
+/** A correction as the step's output says it. */
+function correctionOf(place: TextPlace): string | undefined {
+  switch (place.layer) {
+    case "exact":
+      return undefined;
+    case "whitespace":
+      return `the text was not in the file as written; it matched at line ${place.line} once line endings and spaces were ignored`;
+    case "indentation":
+      return `the text was not in the file as written; it matched at line ${place.line} with its indentation shifted`;
+    case "similar":
+      return `the text was not in the file as written; the closest text, at line ${place.line} (similarity ${place.score.toFixed(2)}), was changed instead`;
+  }
+}
+
+/** The file's line break: CRLF when most of its line breaks are. */
+function lineBreakOf(source: string): "\n" | "\r\n" {
+  const crlf = source.split("\r\n").length - 1;
+  const all = source.split("\n").length - 1;
+  return all > 0 && crlf * 2 > all ? "\r\n" : "\n";
+}
+
+/** Text written with `\n` line breaks, in the file's own line breaks (text already in CRLF stays as it is). */
+function inFileBreaks(source: string, text: string): string {
+  return lineBreakOf(source) === "\r\n" ? text.replace(/\r?\n/g, "\r\n") : text;
+}
+
+const splitLines = (text: string): string[] => text.split("\n");
+const sameLine = (a: string, b: string): boolean => a.replace(/\r$/, "").trim().replace(/\s+/g, " ") === b.replace(/\r$/, "").trim().replace(/\s+/g, " ");
+
+/**
+ * The new text of the matched lines when the match needed a correction: the line diff from
+ * `find` to `replace`, applied to the file's lines. A line `find` and `replace` share keeps the
+ * file's bytes; a new line is shifted by the indentation the file's matched lines have over the
+ * snippet's. `undefined` when the snippet's lines cannot be paired with the file's.
+ */
+function applyLineDiff(matched: string, find: string, replace: string, source: string): string | undefined {
+  const fileLines = splitLines(matched);
+  let findText = find.replace(/\r\n/g, "\n");
+  let replaceText = replace.replace(/\r\n/g, "\n");
+  // Whole lines given with their line break: the break is not part of the change.
+  if (findText.endsWith("\n") && (replaceText.endsWith("\n") || replaceText === "")) {
+    findText = findText.slice(0, -1);
+    replaceText = replaceText.replace(/\n$/, "");
+  }
+  const trimBlank = (lines: string[]) => {
+    let a = 0;
+    let b = lines.length;
+    while (b - a > 1 && lines[a]!.trim() === "") a++;
+    while (b - a > 1 && lines[b - 1]!.trim() === "") b--;
+    return { lines: lines.slice(a, b), head: a, tail: lines.length - b };
+  };
+  const f = trimBlank(splitLines(findText));
+  if (f.lines.length !== fileLines.length) return undefined;
+  const r = replaceText === "" ? [] : splitLines(replaceText);
+  // Leading and trailing blank lines of `find` that `replace` also has are not part of the change.
+  const rStart = Math.min(f.head, r.length);
+  const rEnd = Math.max(rStart, r.length - Math.min(f.tail, r.length - rStart));
+  const rLines = r.slice(rStart, rEnd);
+  const shiftFrom = leadingWhitespace(f.lines[0]!);
+  const shiftTo = leadingWhitespace(fileLines[0]!);
+  const shift = (line: string): string => {
+    if (line.trim() === "") return line;
+    if (line.startsWith(shiftFrom)) return shiftTo + line.slice(shiftFrom.length);
+    return shiftTo + line.trimStart();
+  };
+  const out: string[] = [];
+  let fi = 0;
+  for (const part of diffArrays(f.lines, rLines, { comparator: sameLine })) {
+    if (part.removed) fi += part.value.length;
+    else if (part.added) for (const line of part.value) out.push(shift(line));
+    else for (let k = 0; k < part.value.length; k++) out.push(fileLines[fi++]!);
+  }
+  if (lineBreakOf(source) === "\r\n") {
+    const lastHasCr = fileLines[fileLines.length - 1]!.endsWith("\r");
+    for (let i = 0; i < out.length; i++) if (!out[i]!.endsWith("\r") && (i < out.length - 1 || lastHasCr)) out[i] += "\r";
+  }
+  return out.join("\n");
+}
+
+function refuseBinary(source: string, file: string, op: string): void {
+  if (isBinaryText(source)) throw new BinaryFile(file, op);
+}
+
+/** replace_text: the one place `find` occurs becomes `replace`. */
+export function replaceTextEdits(source: string, p: ReplaceTextParams, op = "replace_text"): TextEdits {
+  refuseBinary(source, p.file, op);
+  const place = findSnippet(source, p.find, p.file, op);
+  const correction = correctionOf(place);
+  const corrected = correction ? { correction } : {};
+  if (place.layer === "exact") return { edits: [{ start: place.start, end: place.end, text: p.replace }], place };
+  // A corrected match of whole lines changes only the lines the snippet's own diff changes.
+  const lineStart = source.lastIndexOf("\n", place.start - 1) + 1;
+  const nl = source.indexOf("\n", Math.max(place.end - 1, place.start));
+  const lineEnd = nl < 0 ? source.length : nl;
+  const wholeLines = source.slice(lineStart, place.start).trim() === "" && source.slice(place.end, lineEnd).trim() === "";
+  const text = wholeLines ? applyLineDiff(source.slice(lineStart, lineEnd), p.find, p.replace, source) : undefined;
+  if (text === undefined) return { edits: [{ start: place.start, end: place.end, text: inFileBreaks(source, p.replace) }], place, ...corrected };
+  // Every line deleted: its line break goes too.
+  const end = text === "" && nl >= 0 ? lineEnd + 1 : lineEnd;
+  return { edits: [{ start: lineStart, end, text }], place, ...corrected };
+}
+
+/** insert_text: `text` just before or after the one place `anchor` occurs. */
+export function insertTextEdits(source: string, p: InsertTextParams, op = "insert_text"): TextEdits {
+  refuseBinary(source, p.file, op);
+  const place = findSnippet(source, p.anchor, p.file, op);
+  const correction = correctionOf(place);
+  let at = p.position === "before" ? place.start : place.end;
+  // A corrected anchor matches whole lines; a text that is whole lines goes between lines.
+  if (place.layer !== "exact" && p.text.endsWith("\n")) {
+    if (p.position === "before") at = source.lastIndexOf("\n", place.start - 1) + 1;
+    else {
+      const nl = source.indexOf("\n", Math.max(place.end - 1, place.start));
+      at = nl < 0 ? source.length : nl + 1;
+    }
+  }
+  const text = place.layer === "exact" ? p.text : inFileBreaks(source, p.text);
+  const needsBreak = at === source.length && source.length > 0 && !source.endsWith("\n") && p.position === "after" && place.layer !== "exact" && p.text.endsWith("\n");
+  return { edits: [{ start: at, end: at, text: needsBreak ? lineBreakOf(source) + text.replace(/\r?\n$/, "") : text }], place, ...(correction ? { correction } : {}) };
+}
+
+/** append_text: `text` at the very end of the file. */
+export function appendTextEdits(source: string, p: AppendTextParams, op = "append_text"): TextEdits {
+  refuseBinary(source, p.file, op);
+  return { edits: [{ start: source.length, end: source.length, text: p.text }] };
+}
