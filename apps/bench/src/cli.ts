@@ -7,6 +7,10 @@
  */
 import { buildProgram } from "./program.js";
 
+// `pnpm -s bench` runs this in the repository's root whatever folder it was called from, and says which
+// folder in INIT_CWD: relative paths on the command line are the caller's.
+if (process.env.npm_lifecycle_event === "bench" && process.env.INIT_CWD) process.chdir(process.env.INIT_CWD);
+
 try {
   await buildProgram().parseAsync(process.argv);
 } catch (error) {

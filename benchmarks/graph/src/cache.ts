@@ -1,9 +1,9 @@
 /**
- * Usage: pnpm --filter @graphplan/bench-graph bench:cache -- --git-dir REPO.git --commits A,B [--repeat R] [--json]
+ * Usage: pnpm --filter @graphplan/bench-graph bench:cache -- --git-dir REPO --commits A,B [--repeat R] [--json]
  *
  * What the persistent graph cache (`GraphCache({ store: new DiskGraphStore(dir) })`) saves a
  * second agent instance on the same repository. The work trees of commits A and B are read from
- * the (bare) repository with `git archive` into memory (not timed); then, R times each, every
+ * the repository (a clone, bare or plain) into memory (not timed); then, R times each, every
  * run in a fresh process-local cache and, where a store is used, a fresh temporary directory:
  *
  * - today: the graph of A with a `GraphCache` and no store;
@@ -21,14 +21,13 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { EXTRACTOR_VERSION, GraphCache, languagesOf, loadGrammars, storeKey, SUPPORTED_EXTENSIONS, type SourceFile } from "@graphplan/graph";
 import { DiskGraphStore } from "@graphplan/graph/disk";
+import { fromCaller, parseArguments, usageError } from "./cli.js";
 import { median } from "./measure.js";
 
-const argv = process.argv.slice(2);
-const { values } = parseArgs({
-  args: argv[0] === "--" ? argv.slice(1) : argv,
+const USAGE = "pnpm --filter @graphplan/bench-graph bench:cache -- --git-dir REPO --commits A,B [--repeat R] [--json]   (REPO: a clone, bare or plain)";
+const { values } = parseArguments(USAGE, {
   options: {
     "git-dir": { type: "string" },
     commits: { type: "string" },
@@ -36,17 +35,21 @@ const { values } = parseArgs({
     json: { type: "boolean", default: false },
   },
 });
-const gitDir = values["git-dir"];
 const commits = values.commits?.split(",") ?? [];
 const repeat = Number(values.repeat);
-if (!gitDir || commits.length !== 2 || !(repeat >= 1)) {
-  process.stderr.write("usage: cache --git-dir REPO.git --commits A,B [--repeat R] [--json]\n");
-  process.exit(2);
+if (!values["git-dir"] || commits.length !== 2 || !(Number.isInteger(repeat) && repeat >= 1)) usageError(USAGE, "give --git-dir, two commits as --commits A,B and --repeat as a whole number ≥ 1");
+const gitDir = fromCaller("bench:cache", values["git-dir"]);
+for (const commit of commits) {
+  try {
+    execFileSync("git", ["-C", gitDir, "rev-parse", "--verify", "-q", `${commit}^{commit}`], { stdio: "ignore" });
+  } catch {
+    usageError(USAGE, `${gitDir} has no commit ${commit}: give a git clone (bare or plain) that has both commits`);
+  }
 }
 
 /** The supported files of `commit`, read with `git ls-tree` and `git cat-file --batch` (no work tree). */
 function filesAt(commit: string): SourceFile[] {
-  const listing = execFileSync("git", ["--git-dir", gitDir!, "ls-tree", "-r", "-z", commit], { maxBuffer: 1 << 28, encoding: "utf8" });
+  const listing = execFileSync("git", ["-C", gitDir, "ls-tree", "-r", "-z", commit], { maxBuffer: 1 << 28, encoding: "utf8" });
   const wanted: { path: string; blob: string }[] = [];
   for (const record of listing.split("\0")) {
     const match = /^\d+ blob ([0-9a-f]+)\t(.+)$/s.exec(record);
@@ -57,7 +60,7 @@ function filesAt(commit: string): SourceFile[] {
     if (path.split("/").some((part) => part === "node_modules")) continue;
     wanted.push({ path, blob: match[1]! });
   }
-  const out = execFileSync("git", ["--git-dir", gitDir!, "cat-file", "--batch"], {
+  const out = execFileSync("git", ["-C", gitDir, "cat-file", "--batch"], {
     input: wanted.map((w) => w.blob).join("\n") + "\n",
     maxBuffer: 1 << 30,
   });

@@ -8,19 +8,18 @@
  */
 import { availableParallelism, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
-import { parseArgs } from "node:util";
+import { statSync } from "node:fs";
 import { buildGraph, detectLanguage, GraphCache, languagesOf, loadGrammars, parse, type Graph, type SourceFile } from "@graphplan/graph";
 import { astGrepDefinitions, astGrepDefinitionsAsync } from "./astgrep.js";
+import { fromCaller, parseArguments, usageError, workTreeOf } from "./cli.js";
 import { bytesOf, readTree } from "./files.js";
 import { GraphPool } from "./pool.js";
 import { MemorySampler, median, summarize, time, timeAsync, type Timing } from "./measure.js";
 
 const TARGETS = { ratioSingle: 1.0, ratioThreads: 0.6, regraphMs: 20 } as const;
 
-const argv = process.argv.slice(2);
-const { values, positionals } = parseArgs({
-  // `pnpm bench -- <dir>` passes the "--" along.
-  args: argv[0] === "--" ? argv.slice(1) : argv,
+const USAGE = "pnpm --filter @graphplan/bench-graph bench -- <dir> [--workers N] [--repeat R] [--json]   (<dir>: a source tree, or a bare clone read at HEAD)";
+const { values, positionals } = parseArguments(USAGE, {
   allowPositionals: true,
   options: {
     workers: { type: "string", default: String(availableParallelism()) },
@@ -28,13 +27,14 @@ const { values, positionals } = parseArgs({
     json: { type: "boolean", default: false },
   },
 });
-const dir = positionals[0];
 const workers = Number(values.workers);
 const repeat = Number(values.repeat);
-if (!dir || !(workers >= 1) || !(repeat >= 1)) {
-  process.stderr.write("usage: bench <dir> [--workers N] [--repeat R] [--json]\n");
-  process.exit(2);
-}
+if (positionals.length !== 1 || !(Number.isInteger(workers) && workers >= 1) || !(Number.isInteger(repeat) && repeat >= 1)) usageError(USAGE, "give one directory, and --workers and --repeat as whole numbers ≥ 1");
+const given = fromCaller("bench", positionals[0]!);
+if (!statSync(given, { throwIfNoEntry: false })?.isDirectory()) usageError(USAGE, `${positionals[0]} is not a directory`);
+const tree = workTreeOf(given);
+process.on("exit", () => tree.dispose());
+const dir = tree.dir;
 
 const loadBefore = loadavg()[0]!;
 const memory = new MemorySampler();
@@ -135,7 +135,7 @@ const pySymbols = graph.symbols.filter((s) => detectLanguage(s.file) === "python
 
 const result = {
   date: new Date().toISOString(),
-  dir,
+  dir: given,
   cores: availableParallelism(),
   node: process.version,
   /** 1-minute load average before and after the run: other work on the machine slows every figure. */
@@ -170,7 +170,7 @@ if (values.json) {
 } else {
   const verdict = (value: number, target: number) => (value <= target ? `meets target <= ${target}` : `MISSES target <= ${target} by ${round(((value - target) / target) * 100, 0)}%`);
   const lines = [
-    `graph benchmark: ${dir} (${result.cores} cores, node ${result.node}, ${result.date}, load average ${result.load_average.join(" -> ")})`,
+    `graph benchmark: ${given} (${result.cores} cores, node ${result.node}, ${result.date}, load average ${result.load_average.join(" -> ")})`,
     `files ${result.files} (${result.python.files} Python), ${result.mb} MB (${result.python.mb} MB Python); grammars loaded in ${result.grammar_load_ms} ms`,
     `ours, all files, 1 thread:      median ${allMs.median} ms (min ${allMs.min}, cpu ${allMs.cpu_median}), ${result.ours_all.mb_per_s} MB/s; ${result.ours_all.symbols} symbols, ${result.ours_all.imports} imports, ${result.ours_all.errors} errors`,
     `ours, Python, 1 thread:         median ${oursPyMs.median} ms (min ${oursPyMs.min}, cpu ${oursPyMs.cpu_median}), ${result.ours_python.mb_per_s} MB/s; ${pySymbols} class/function definitions`,

@@ -12,14 +12,13 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { loadavg } from "node:os";
 import { posix } from "node:path";
-import { parseArgs } from "node:util";
 import { buildGraph, type GraphSymbol } from "@graphplan/graph";
+import { fromCaller, parseArguments, usageError, workTreeOf } from "./cli.js";
 import { readTree } from "./files.js";
 import { ctagsLanguage, countedKinds, isDefinition, matches, type CtagsTag } from "./recall-match.js";
 
-const argv = process.argv.slice(2);
-const { values } = parseArgs({
-  args: argv[0] === "--" ? argv.slice(1) : argv,
+const USAGE = "pnpm --filter @graphplan/bench-graph recall -- --repos DIR [--misses N] [--exclude REGEX] [--json] [--ctags PATH]";
+const { values } = parseArguments(USAGE, {
   options: {
     repos: { type: "string" },
     misses: { type: "string", default: "5" },
@@ -28,11 +27,10 @@ const { values } = parseArgs({
     exclude: { type: "string" },
   },
 });
-if (!values.repos) {
-  process.stderr.write("usage: recall --repos DIR [--misses N] [--exclude REGEX] [--json] [--ctags PATH]\n");
-  process.exit(2);
-}
-const root = values.repos;
+if (!values.repos) usageError(USAGE, "give --repos DIR: a directory of repositories (work trees or bare clones, read at HEAD)");
+if (!statSync(fromCaller("recall", values.repos), { throwIfNoEntry: false })?.isDirectory()) usageError(USAGE, `--repos ${values.repos} is not a directory`);
+if (!/^\d+$/.test(values.misses)) usageError(USAGE, `--misses ${values.misses}: give a whole number`);
+const root = fromCaller("recall", values.repos);
 const examples = Number(values.misses);
 /** Paths (relative to their repository) left out of the count, e.g. vendored code. */
 const exclude = values.exclude ? new RegExp(values.exclude) : undefined;
@@ -60,7 +58,16 @@ const repos = readdirSync(root)
 const perRepo: { repo: string; language: string; found: number; total: number }[] = [];
 
 for (const repo of repos) {
-  const dir = posix.join(root, repo);
+  // A bare clone is read at HEAD from a temporary work tree.
+  const tree = workTreeOf(posix.join(root, repo));
+  try {
+    await recallOf(repo, tree.dir);
+  } finally {
+    tree.dispose();
+  }
+}
+
+async function recallOf(repo: string, dir: string): Promise<void> {
   const files = await readTree(dir);
   const graph = await buildGraph(files);
   const byFile = new Map<string, GraphSymbol[]>();

@@ -1,5 +1,6 @@
 /**
- * `pnpm -s make-dataset --repos DIR --out FILE.jsonl [--per-repo N]`: from the history of each
+ * `pnpm -s --filter @graphplan/bench-multi-file make-dataset --repos DIR --out FILE.jsonl [--per-repo N]`
+ * (relative paths are the caller's): from the history of each
  * repository in DIR (clones named `<owner>__<name>`, bare or not), the commits (one parent) that
  * change 2 to 10 files, those that add, delete or rename one first; each becomes a line of a
  * SWE-bench-style dataset — `repo`, `instance_id`, `base_commit` (the parent), `patch` (`git diff -M`
@@ -7,8 +8,8 @@
  * No file is left out: what the engine cannot do shows in the replay's report.
  */
 import { execFileSync } from "node:child_process";
-import { readdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, statSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 
 const positive = (value: string): number => {
@@ -17,13 +18,20 @@ const positive = (value: string): number => {
   return n;
 };
 
+/** A path as the user meant it: pnpm runs a package's script in the package's folder and says where it was called from in INIT_CWD. */
+const fromCaller = (path: string): string => resolve((process.env.npm_lifecycle_event === "make-dataset" && process.env.INIT_CWD) || process.cwd(), path);
+
 const program = new Command("make-dataset")
-  .requiredOption("--repos <dir>", "directory of clones named <owner>__<name>")
-  .requiredOption("--out <file>", "the dataset to write (JSONL)")
+  .requiredOption("--repos <dir>", "directory of clones named <owner>__<name> (bare or plain)", fromCaller)
+  .requiredOption("--out <file>", "the dataset to write (JSONL)", fromCaller)
   .option("--per-repo <n>", "commits per repository", positive, 40)
   .option("--scan <n>", "newest commits of each repository to look at", positive, 4000)
+  .showHelpAfterError()
+  // Usage errors exit 2, as in every GraphPlan command.
+  .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
   .parse();
 const options = program.opts<{ repos: string; out: string; perRepo: number; scan: number }>();
+if (!statSync(options.repos, { throwIfNoEntry: false })?.isDirectory()) program.error(`error: --repos ${options.repos} is not a directory; give the directory of clones named <owner>__<name>`);
 
 interface Change {
   readonly status: string;

@@ -1,11 +1,14 @@
 /**
- * `pnpm -s warnings --dataset FILE.jsonl --repos DIR [--samples N]`: the verifier's warnings on the
+ * `pnpm -s --filter @graphplan/bench-multi-file warnings --dataset FILE.jsonl --repos DIR [--samples N]`
+ * (relative paths are the caller's): the verifier's warnings on the
  * compiled plans of real commits, by class. A commit's code is correct (it was committed), so a
  * warning on its plan is at best a note and at worst sends a model to "fix" what is right: this
  * counts them. Each instance's pre-images are read from git at the base commit, its patch compiled
  * into a plan (as `bench replay` does) and the plan verified; every warning is counted under its
  * check and the shape of its message (quoted names, paths and numbers blanked).
  */
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
 import { GitObjectReader, readDataset, repositoryPath } from "@graphplan/bench";
 import { compile, parseUnifiedDiff, preImagePaths } from "@graphplan/compiler";
 import { buildGraph, loadGrammarsFor } from "@graphplan/graph";
@@ -18,12 +21,20 @@ const count = (value: string): number => {
   return n;
 };
 
+/** A path as the user meant it: pnpm runs a package's script in the package's folder and says where it was called from in INIT_CWD. */
+const fromCaller = (path: string): string => resolve((process.env.npm_lifecycle_event === "warnings" && process.env.INIT_CWD) || process.cwd(), path);
+
 const program = new Command("warnings")
-  .requiredOption("--dataset <file>", "the dataset (JSONL), e.g. from make-dataset")
-  .requiredOption("--repos <dir>", "directory of clones named <owner>__<name>")
+  .requiredOption("--dataset <file>", "the dataset (JSONL), e.g. from make-dataset", fromCaller)
+  .requiredOption("--repos <dir>", "directory of clones named <owner>__<name> (bare or plain)", fromCaller)
   .option("--samples <n>", "messages printed per class", count, 2)
+  .showHelpAfterError()
+  // Usage errors exit 2, as in every GraphPlan command.
+  .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
   .parse();
 const options = program.opts<{ dataset: string; repos: string; samples: number }>();
+if (!statSync(options.dataset, { throwIfNoEntry: false })?.isFile()) program.error(`error: --dataset ${options.dataset} is not a file`);
+if (!statSync(options.repos, { throwIfNoEntry: false })?.isDirectory()) program.error(`error: --repos ${options.repos} is not a directory; give the directory of clones named <owner>__<name>`);
 
 /** The shape of a message: what it says, without the names, paths, code and numbers it says it about. */
 const shapeOf = (message: string): string =>
@@ -80,7 +91,8 @@ for (const line of await readDataset(options.dataset)) {
     skipped++; // a patch the compiler cannot express, or that does not apply: `bench replay` reports those
   }
 }
-for (const reader of readers.values()) reader.close();
+// The long-lived `git cat-file` readers would keep the process alive after the report.
+for (const reader of readers.values()) reader?.close();
 const total = [...byCheck.values()].reduce((a, b) => a + b, 0);
 console.log(`${plans} plans verified (${steps} steps), ${skipped} skipped (no clone, or not compiled); ${total} warnings, ${((performance.now() - started) / 1000).toFixed(1)} s`);
 console.log("\nwarnings by check:");

@@ -12,7 +12,7 @@
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig, type Trajectory } from "@graphplan/agent";
 import { Repositories, instanceDir, readDataset, replayInstance, runAgentBench } from "@graphplan/bench";
@@ -50,8 +50,13 @@ const { values } = (() => {
     return fail((error as Error).message);
   }
 })();
-if (!values.repos || !values.dataset) fail("give --repos (bare clones as <owner>__<name>) and --dataset (SWE-bench JSONL)");
-if (!statSync(values.repos, { throwIfNoEntry: false })?.isDirectory()) fail(`--repos ${values.repos}: no such directory; give the directory of bare clones named <owner>__<name>`);
+if (!values.repos || !values.dataset) fail("give --repos (clones as <owner>__<name>, bare or plain) and --dataset (SWE-bench JSONL)");
+// Paths as the user meant them: pnpm runs a package's script in the package's folder and says where it was called from in INIT_CWD.
+const callerDir = (process.env.npm_lifecycle_event === "bench" && process.env.INIT_CWD) || process.cwd();
+values.repos = resolve(callerDir, values.repos);
+values.dataset = resolve(callerDir, values.dataset);
+if (values.out !== undefined) values.out = resolve(callerDir, values.out);
+if (!statSync(values.repos, { throwIfNoEntry: false })?.isDirectory()) fail(`--repos ${values.repos}: no such directory; give the directory of clones named <owner>__<name>`);
 if (!statSync(values.dataset, { throwIfNoEntry: false })?.isFile()) fail(`--dataset ${values.dataset}: no such file; give SWE-bench's JSONL (e.g. ../shared/datasets/swe-bench-lite.test.jsonl)`);
 const modes = values.modes ? values.modes.split(",").map((name) => MODES.find((m) => m.name === name) ?? fail(`unknown mode ${name}; modes: ${MODES.map((m) => m.name).join(", ")}`)) : MODES;
 const workers = Number.parseInt(values.workers, 10);

@@ -14,8 +14,8 @@
  * Usage: pnpm -s bench --repos DIR --dataset FILE [--limit N] [--offset N] [--mistakes a,b] [--samples N]
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { GitObjectReader, readDataset, repositoryPath } from "@graphplan/bench";
 import { compile, parseUnifiedDiff, postImages, preImagePaths } from "@graphplan/compiler";
@@ -109,24 +109,52 @@ const COLUMNS = ["variants", "corrected", "rejected, says the fix", "rejected, v
 type Row = Record<(typeof COLUMNS)[number], number>;
 const emptyRow = (): Row => Object.fromEntries(COLUMNS.map((c) => [c, 0])) as Row;
 
-async function main(): Promise<void> {
+const USAGE = "usage: pnpm --filter @graphplan/bench-plan-mistakes bench -- --repos DIR --dataset FILE [--limit N] [--offset N] [--mistakes a,b] [--samples N] [--only ID,ID] [--verbose] [--dump DIR]";
+
+/** The usage line on stderr after `problem`, and exit 2. */
+function usageError(problem: string): never {
+  process.stderr.write(`plan-mistakes: ${problem}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+/** The options, checked; relative paths are the caller's (pnpm runs a package's script in its folder and says where it was called from in INIT_CWD). */
+function argumentsOf() {
   // `pnpm --filter ... bench -- --repos ...` passes the `--` on.
   const argv = process.argv.slice(2);
-  const { values } = parseArgs({
-    args: argv[0] === "--" ? argv.slice(1) : argv,
-    options: {
-      repos: { type: "string" },
-      dataset: { type: "string" },
-      limit: { type: "string" },
-      offset: { type: "string" },
-      mistakes: { type: "string" },
-      samples: { type: "string", default: "2" },
-      verbose: { type: "boolean" },
-      dump: { type: "string" },
-      only: { type: "string" },
-    },
-  });
-  if (!values.repos || !values.dataset) throw new Error("usage: bench --repos DIR --dataset FILE [--limit N] [--offset N] [--mistakes a,b] [--samples N]");
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv[0] === "--" ? argv.slice(1) : argv,
+      options: {
+        repos: { type: "string" },
+        dataset: { type: "string" },
+        limit: { type: "string" },
+        offset: { type: "string" },
+        mistakes: { type: "string" },
+        samples: { type: "string", default: "2" },
+        verbose: { type: "boolean" },
+        dump: { type: "string" },
+        only: { type: "string" },
+      },
+    });
+  } catch (error) {
+    return usageError((error as Error).message);
+  }
+  const values = parsed.values;
+  if (!values.repos || !values.dataset) return usageError("give --repos (clones as <owner>__<name>, bare or plain) and --dataset (SWE-bench JSONL)");
+  const callerDir = (process.env.npm_lifecycle_event === "bench" && process.env.INIT_CWD) || process.cwd();
+  const repos = resolve(callerDir, values.repos);
+  const dataset = resolve(callerDir, values.dataset);
+  if (!statSync(repos, { throwIfNoEntry: false })?.isDirectory()) usageError(`--repos ${values.repos}: no such directory`);
+  if (!statSync(dataset, { throwIfNoEntry: false })?.isFile()) usageError(`--dataset ${values.dataset}: no such file`);
+  for (const key of ["limit", "offset", "samples"] as const) if (values[key] !== undefined && !/^\d+$/.test(values[key])) usageError(`--${key} ${values[key]}: give a whole number`);
+  const unknown = values.mistakes?.split(",").filter((m) => !(MISTAKES as readonly string[]).includes(m));
+  if (unknown?.length) usageError(`unknown mistake ${unknown.join(", ")}; the mistakes: ${MISTAKES.join(", ")}`);
+  return { ...values, repos, dataset, dump: values.dump === undefined ? undefined : resolve(callerDir, values.dump) };
+}
+
+async function main(): Promise<void> {
+  const values = argumentsOf();
   const wanted = new Set<Mistake>((values.mistakes?.split(",") as Mistake[] | undefined) ?? MISTAKES);
   const lines = (await readDataset(values.dataset)).slice(Number(values.offset ?? 0));
   const limit = values.limit ? Number(values.limit) : lines.length;

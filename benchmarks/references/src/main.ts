@@ -1,5 +1,5 @@
 /**
- * `pnpm -s bench [--repos DIR] [--tree DIR]... [--mutations K] [--languages go,java,...] [--missed]`: the
+ * `pnpm -s --filter @graphplan/bench-references bench [--repos DIR] [--tree DIR]... [--mutations K] [--languages go,java,...] [--missed]`: the
  * verifier's `references` check (L3, `NameCheck` of @graphplan/verifier) on real code.
  *
  * - **False reports**: every file of a repository that builds is checked whole; every name
@@ -11,18 +11,20 @@
  *   detected when the check reports `nameQz`.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join, relative } from "node:path";
+import { basename, join, relative, resolve } from "node:path";
 import { buildGraph, detectLanguage, loadGrammars, withTree, type LanguageId, type Node, type Tree } from "@graphplan/graph";
 import { analyzeGo, analyzeJava, analyzeJavaScript, analyzePython, GO_PREDECLARED, isPythonBuiltin } from "@graphplan/scope";
 import { NameCheck } from "@graphplan/verifier";
 import { Command, InvalidArgumentError } from "commander";
 
 const LANGUAGES: readonly LanguageId[] = ["go", "java", "javascript", "typescript", "python"];
+/** A path as the user meant it: pnpm runs a package's script in the package's folder and says where it was called from in INIT_CWD. */
+const fromCaller = (path: string): string => resolve((process.env.npm_lifecycle_event === "bench" && process.env.INIT_CWD) || process.cwd(), path);
 const program = new Command("bench")
-  .option("--repos <dir>", "directory of clones named <owner>__<name> (bare is fine), read at HEAD")
-  .option("--tree <dir>", "a plain directory of source (e.g. Go's GOROOT/src, an unzipped JDK src.zip); repeatable", (v, all: string[]) => [...all, v], [])
+  .option("--repos <dir>", "directory of clones named <owner>__<name> (bare or plain), read at HEAD", fromCaller)
+  .option("--tree <dir>", "a plain directory of source (e.g. Go's GOROOT/src, an unzipped JDK src.zip); repeatable", (v, all: string[]) => [...all, fromCaller(v)], [])
   .option("--mutations <k>", "misspellings seeded per file", (v) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError("a whole number");
@@ -35,12 +37,13 @@ const program = new Command("bench")
     if (bad) throw new InvalidArgumentError(`'${bad}' is not one of ${LANGUAGES.join(", ")}`);
     return list as LanguageId[];
   }, [...LANGUAGES])
+  .showHelpAfterError()
   // Usage errors exit 2, as in every GraphPlan command.
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
   .parse();
 const options = program.opts<{ repos?: string; tree: string[]; mutations: number; missed?: boolean; languages: LanguageId[] }>();
 if (!options.repos && options.tree.length === 0) program.error("error: give --repos DIR or --tree DIR (see --help)", { exitCode: 2 });
-for (const dir of [options.repos, ...options.tree]) if (dir && !existsSync(dir)) program.error(`error: ${dir} does not exist`, { exitCode: 2 });
+for (const dir of [options.repos, ...options.tree]) if (dir && !statSync(dir, { throwIfNoEntry: false })?.isDirectory()) program.error(`error: ${dir} is not a directory`, { exitCode: 2 });
 
 /** A use of a name that a misspelling of can be detected, with what it names. */
 interface Use {
@@ -156,11 +159,17 @@ await loadGrammars(options.languages.includes("typescript") ? [...options.langua
 const rows: Row[] = [];
 for (const dir of options.tree) rows.push(...(await measure(dir, dir)));
 if (options.repos) {
-  for (const name of readdirSync(options.repos).sort()) {
+  const repos = options.repos;
+  for (const name of readdirSync(repos).filter((n) => n.includes("__") && statSync(join(repos, n)).isDirectory()).sort()) {
     const tree = mkdtempSync(join(tmpdir(), "graphplan-references-"));
     try {
-      execFileSync("sh", ["-c", `git --git-dir="${join(options.repos, name)}" archive HEAD | tar -x -C "${tree}"`]);
+      // `git -C` finds the git directory of a bare clone and of a plain one alike.
+      const archive = execFileSync("git", ["-C", join(repos, name), "archive", "HEAD"], { maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "pipe"] });
+      execFileSync("tar", ["-x", "-C", tree], { input: archive });
       rows.push(...(await measure(name.replace("__", "/"), tree)));
+    } catch (error) {
+      process.stderr.write(`${name}: skipped: ${String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim().split("\n")[0]}\n`);
+      process.exitCode = 1;
     } finally {
       rmSync(tree, { recursive: true, force: true });
     }

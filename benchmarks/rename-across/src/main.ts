@@ -1,5 +1,5 @@
 /**
- * `pnpm -s bench --repos DIR [--names N]`: for each clone in DIR (`<owner>__<name>`, bare is fine), the
+ * `pnpm -s --filter @graphplan/bench-rename-across bench --repos DIR [--names N]`: for each clone in DIR (`<owner>__<name>`, bare or plain), the
  * Python files at HEAD; module-level functions and classes that other files import (`from m import
  * name`, or `import m` and `m.name`), N of them spread over the repository; each renamed with
  * `rename_across_files` over its module and importers. Judged by CPython: every changed file compiles,
@@ -10,20 +10,27 @@
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { buildGraph, loadGrammars, moduleMayDenote } from "@graphplan/graph";
 import { runFormalPlan } from "@graphplan/catalog";
 import { Command, InvalidArgumentError } from "commander";
 
+/** A path as the user meant it: pnpm runs a package's script in the package's folder and says where it was called from in INIT_CWD. */
+const fromCaller = (path: string): string => resolve((process.env.npm_lifecycle_event === "bench" && process.env.INIT_CWD) || process.cwd(), path);
+
 const program = new Command("bench")
-  .requiredOption("--repos <dir>", "directory of clones named <owner>__<name>")
+  .requiredOption("--repos <dir>", "directory of clones named <owner>__<name> (bare or plain), read at HEAD", fromCaller)
   .option("--names <n>", "names renamed per repository", (v) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("a positive whole number");
     return n;
   }, 40)
+  .showHelpAfterError()
+  // Usage errors exit 2, as in every GraphPlan command.
+  .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
   .parse();
 const options = program.opts<{ repos: string; names: number }>();
+if (!statSync(options.repos, { throwIfNoEntry: false })?.isDirectory()) program.error(`error: --repos ${options.repos} is not a directory; give the directory of clones named <owner>__<name>`);
 
 const CHECK = `
 import ast, json, symtable, sys
@@ -52,11 +59,27 @@ function pythonFiles(dir: string, root = dir): string[] {
   });
 }
 
+/** The clone's tree at HEAD in `into` (`git -C` finds the git directory of a bare clone and of a plain one alike). */
+function extractHead(clone: string, into: string): void {
+  const archive = execFileSync("git", ["-C", clone, "archive", "HEAD"], { maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "pipe"] });
+  execFileSync("tar", ["-x", "-C", into], { input: archive });
+}
+
 await loadGrammars(["python"]);
-for (const name of readdirSync(options.repos).sort()) {
+const clones = readdirSync(options.repos).filter((name) => name.includes("__") && statSync(join(options.repos, name)).isDirectory()).sort();
+if (clones.length === 0) program.error(`error: --repos ${options.repos} holds no clone named <owner>__<name>`);
+for (const name of clones) {
   const tree = mkdtempSync(join(tmpdir(), "graphplan-rename-"));
   try {
-    execFileSync("sh", ["-c", `git --git-dir="${join(options.repos, name)}" archive HEAD | tar -x -C "${tree}"`]);
+    try {
+      extractHead(join(options.repos, name), tree);
+    } catch (error) {
+      // One line, then the next clone; the finally below removes the temporary tree.
+      const stderr = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim().split("\n")[0];
+      process.stderr.write(`${name}: skipped, its HEAD cannot be read (${stderr}); give a git clone, bare or plain\n`);
+      process.exitCode = 1;
+      continue;
+    }
     const files = new Map(pythonFiles(tree).map((p) => [p, readFileSync(join(tree, p), "utf8")]));
     const graph = await buildGraph([...files].map(([path, source]) => ({ path, source })));
     // Module-level names other files import, with their importers.
@@ -131,6 +154,9 @@ for (const name of readdirSync(options.repos).sort()) {
     console.log(`  renamed ${counts.renamed} (${counts.importers} importer files), refused ${counts.refused}${refusals.size ? ` (${[...refusals].map(([k, v]) => `${k} ${v}`).join(", ")})` : ""}`);
     console.log(`  CPython: compile failures ${counts.compileFailures}, symtable/ast mismatches ${counts.symtableMismatches}; renaming back differs ${counts.roundTripDiffers}`);
     for (const p of problems.slice(0, 10)) console.log(`  ! ${p}`);
+  } catch (error) {
+    process.stderr.write(`${name}: stopped: ${(error as Error).message.trim().split("\n")[0]}\n`);
+    process.exitCode = 1;
   } finally {
     rmSync(tree, { recursive: true, force: true });
   }

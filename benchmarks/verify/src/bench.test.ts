@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildGraph } from "@graphplan/graph";
 import { PlanVerifier, verifyPlan } from "@graphplan/verifier";
@@ -32,4 +34,18 @@ describe("the verify benchmark's inputs", () => {
     expect(summarize([5, 1, 4, 2, 3])).toEqual({ median: 3, p90: 5, max: 5 });
     expect(summarize([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])).toEqual({ median: 5.5, p90: 9, max: 10 });
   });
+
+  it("runs the benchmark itself, short: one run of a 12-step plan on 300 lines, and exits 2 with its usage on bad input", () => {
+    const tsx = join(import.meta.dirname, "..", "..", "..", "node_modules", ".bin", "tsx");
+    const bench = (args: string[]) => spawnSync(tsx, ["--conditions=source", join(import.meta.dirname, "main.ts"), ...args], { encoding: "utf8", timeout: 120_000 });
+    const run = bench(["--lines", "300", "--steps", "12", "--runs", "1"]);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toContain("module: 300 lines, 9 classes, 36 definitions; plan: 12 steps");
+    expect(run.stdout).toMatch(/^run 1: total \d+ ms .*; errors 0, warnings 0$/m);
+    for (const args of [["--runs", "x"], ["--lines", "100", "--steps", "12"]]) {
+      const bad = bench(args);
+      expect(bad.status, args.join(" ")).toBe(2);
+      expect(bad.stderr).toContain("usage: pnpm --filter @graphplan/bench-verify bench");
+    }
+  }, 180_000);
 });

@@ -9,16 +9,27 @@ import { PlanVerifier } from "@graphplan/verifier";
 import { generateModule, generatePlan } from "./generate.js";
 import { summarize } from "./stats.js";
 
-const { values } = parseArgs({
-  args: process.argv.slice(2).filter((a) => a !== "--"),
-  options: { lines: { type: "string", default: "5000" }, steps: { type: "string", default: "100" }, runs: { type: "string", default: "3" } },
-});
-const lines = Number(values.lines);
-const steps = Number(values.steps);
-const runs = Number(values.runs);
+const USAGE = "usage: pnpm --filter @graphplan/bench-verify bench [-- --lines 5000 --steps 100 --runs 3]";
+const usageError = (problem: string): never => {
+  process.stderr.write(`${problem}\n${USAGE}\n`);
+  process.exit(2);
+};
+const values = (() => {
+  try {
+    return parseArgs({
+      args: process.argv.slice(2).filter((a) => a !== "--"),
+      options: { lines: { type: "string", default: "5000" }, steps: { type: "string", default: "100" }, runs: { type: "string", default: "3" } },
+    }).values;
+  } catch (error) {
+    return usageError((error as Error).message);
+  }
+})();
+const [lines, steps, runs] = [values.lines, values.steps, values.runs].map(Number) as [number, number, number];
+if (![lines, steps, runs].every((n) => Number.isInteger(n) && n >= 1)) usageError("--lines, --steps and --runs take whole numbers ≥ 1");
 
 const FILE = "pkg/big.py";
 const module = generateModule(lines, Math.ceil(steps / 6) + 1);
+if (module.units < Math.ceil(steps / 6) + 1) usageError(`--lines ${lines} is too few for a plan of ${steps} steps: its ${Math.ceil(steps / 6) + 1} classes need more lines`);
 const plan = generatePlan(FILE, module, steps);
 const workspace = new Map([[FILE, module.source]]);
 await loadGrammars(["python"]);

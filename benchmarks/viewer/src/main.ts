@@ -1,19 +1,35 @@
 /**
- * `pnpm -s bench` here: a run of 300 instances with ~100 kB trajectories (~30 MB, the size of a
+ * `pnpm -s bench [--instances N] [--rounds R]` here: a run of 300 instances (N) with ~100 kB trajectories (~30 MB, the size of a
  * real SWE-bench Lite run) is written by `writeRun`, served by `serveRun`, and opened in Chromium.
- * Prints, over 5 rounds (median, max): the time from navigation to the 300 rows on screen (the
+ * Prints, over 5 rounds (R; median, max): the time from navigation to the 300 rows on screen (the
  * issue's target: under 2 s), to one instance's page, and the server's row index cold and warm; and,
  * as the reference, what a page that loaded every trajectory would pay just to fetch and parse them.
  */
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RunReader, serveRun } from "@graphplan/viewer";
-import { chromiumPath, writeRun } from "@graphplan/viewer/testing";
-import { chromium } from "playwright-core";
+import { parseArgs } from "node:util";
 
-const INSTANCES = Number(process.env["INSTANCES"] ?? 300);
-const ROUNDS = 5;
+const USAGE = "usage: pnpm -s bench [--instances 300] [--rounds 5]   (in benchmarks/viewer; whole numbers ≥ 1, rounds ≤ instances)";
+const { INSTANCES, ROUNDS } = (() => {
+  let values;
+  try {
+    values = parseArgs({ args: process.argv.slice(2).filter((a) => a !== "--"), options: { instances: { type: "string", default: process.env["INSTANCES"] ?? "300" }, rounds: { type: "string", default: "5" } } }).values;
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+    process.exit(2);
+  }
+  const [instances, rounds] = [Number(values.instances), Number(values.rounds)];
+  if (!Number.isInteger(instances) || !Number.isInteger(rounds) || instances < 1 || rounds < 1 || rounds > instances) {
+    process.stderr.write(`--instances ${values.instances} --rounds ${values.rounds}: give whole numbers ≥ 1, rounds ≤ instances\n${USAGE}\n`);
+    process.exit(2);
+  }
+  return { INSTANCES: instances, ROUNDS: rounds };
+})();
+// Loaded once the arguments are known to be good (a usage error answers at once).
+const { RunReader, serveRun } = await import("@graphplan/viewer");
+const { chromiumPath, writeRun } = await import("@graphplan/viewer/testing");
+const { chromium } = await import("playwright-core");
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (xs: number[]) => `median ${median(xs).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms`;

@@ -5,15 +5,23 @@
  * context + added lines after), with the problem statement as the task. Prints how many files each rule flags,
  * with and without the task, and a few examples per rule.
  *
- *   pnpm --filter @graphplan/rfsn-planner bench:test-patches ../../../shared/datasets/swe-bench-lite.test.jsonl
+ *   pnpm --filter @graphplan/rfsn-planner bench:test-patches ../shared/datasets/swe-bench-lite.test.jsonl   (from the repository's root)
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
+import { resolve } from "node:path";
 import { parsePatch } from "diff";
 import { findWeakening } from "../src/weakening.js";
 
-const path = process.argv[2];
-if (!path) {
-  console.error("usage: bench:test-patches DATASET.jsonl");
+const USAGE = "usage: pnpm --filter @graphplan/rfsn-planner bench:test-patches DATASET.jsonl   (e.g. ../shared/datasets/swe-bench-lite.test.jsonl from the repository's root)";
+const args = process.argv.slice(2).filter((a) => a !== "--");
+if (args.length !== 1) {
+  console.error(`give one dataset (JSONL with instance_id, test_patch, problem_statement)\n${USAGE}`);
+  process.exit(2);
+}
+// pnpm runs a package's script in the package's folder and says where it was called from in INIT_CWD.
+const path = resolve((process.env.npm_lifecycle_event === "bench:test-patches" && process.env.INIT_CWD) || process.cwd(), args[0]!);
+if (!statSync(path, { throwIfNoEntry: false })?.isFile()) {
+  console.error(`${args[0]}: no such file\n${USAGE}`);
   process.exit(2);
 }
 const lines = readFileSync(path, "utf8").split("\n").filter((l) => l.trim() !== "");

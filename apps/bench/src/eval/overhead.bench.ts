@@ -6,7 +6,7 @@
  * median overhead. Prints the medians and p90s of every stage.
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import * as Effect from "effect/Effect";
 import { quantile } from "../report.js";
@@ -14,7 +14,12 @@ import { evalFixture, HOST, removeImages } from "./fixtures/instances.js";
 import type { StageTimes } from "./instance.js";
 import { runEvaluation } from "./run.js";
 
-const count = Number(process.argv[2] ?? 10);
+const args = process.argv.slice(2).filter((a) => a !== "--");
+const count = Number(args[0] ?? 10);
+if (args.length > 1 || !Number.isInteger(count) || count < 1) {
+  process.stderr.write("usage: pnpm --filter @graphplan/bench bench:eval [N]   (N instances, a whole number ≥ 1; default 10)\n");
+  process.exit(2);
+}
 const root = mkdtempSync(join(tmpdir(), "graphplan-bench-eval-"));
 const fx = await evalFixture(root, `bench${process.pid}`, count);
 try {
@@ -39,7 +44,7 @@ try {
   const stages: (keyof StageTimes)[] = ["image", "start", "copy", "apply", "grade", "cleanup", "tests"];
   const column = (f: (t: StageTimes) => number) => graded.map((o) => f(o.stages!)).sort((a, b) => a - b);
   const fmt = (values: number[]) => `${(quantile(values, 0.5)! / 1000).toFixed(3)} s median, ${(quantile(values, 0.9)! / 1000).toFixed(3)} s p90`;
-  process.stdout.write(`bench eval overhead, ${count} instances, one container at a time, engine ${HOST}\n`);
+  process.stdout.write(`bench eval overhead, ${count} instances, one container at a time, engine ${HOST}, load average ${loadavg()[0]!.toFixed(1)}\n`);
   for (const stage of stages) process.stdout.write(`  ${stage.padEnd(8)} ${fmt(column((t) => t[stage]))}\n`);
   // Everything that is not the eval script's run: the stages above plus the environment file, the git diffs and the logs.
   const overhead = graded.map((o) => o.ms - o.stages!.tests).sort((a, b) => a - b);

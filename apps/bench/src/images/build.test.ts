@@ -177,10 +177,98 @@ describe("buildImages (podman at unix:///tmp/podman.sock)", { timeout: 300_000 }
     expect(left).toEqual({ image: undefined, containers: [] });
   });
 
-  it("an instance whose commit the repository lacks fails with a message saying so", async () => {
-    const report = await remember(await run(buildImages(options(calcRecipe(), [instance("acme__calc-4", "0123456789abcdef0123456789abcdef01234567")]))));
+  it("an instance whose commit the clone lacks fails before anything is built, naming the commit and how to fetch it", async () => {
+    const progress: string[] = [];
+    const missing = "0123456789abcdef0123456789abcdef01234567";
+    const report = await remember(await run(buildImages(options(calcRecipe(), [instance("acme__calc-4", missing)], progress))));
     expect(report.entries[0]?.status).toBe("failed");
-    expect(report.entries[0]?.error).toContain("the repository has no commit 0123456789abcdef0123456789abcdef01234567");
+    expect(report.entries[0]?.error).toContain(`has no commit ${missing} (the base commit of acme__calc-4): fetch it, e.g. \`git -C `);
+    expect(report.entries[0]?.error).toContain(`fetch https://github.com/acme/calc ${missing}\``);
+    expect(report.baseImage).toBeUndefined();
+    expect(progress.filter((line) => /^(base|environment)/.test(line))).toEqual([]);
+  });
+
+  it("builds from a mirror whose refs name objects it lacks, bundling only branches, tags and the base commits (one only a pull-request ref reaches)", async () => {
+    // A mirror as GitHub's look: a pull-request ref to a commit on no branch, and refs (a pull request's,
+    // a branch's, a tag's) naming objects the mirror does not have, which `git bundle --all` cannot read.
+    const mirror = join(root, "mirror");
+    mkdirSync(mirror);
+    const work = join(root, "work");
+    git(work, "checkout", "-q", "-b", "feature", repo.first);
+    writeFileSync(join(work, "calc", "ops.py"), "def add(a, b):\n    return b + a\n");
+    git(work, "commit", "-q", "-am", "only in a pull request");
+    const pullOnly = git(work, "rev-parse", "HEAD");
+    git(work, "checkout", "-q", "main");
+    const bare = join(mirror, "acme__calc");
+    execFileSync("git", ["clone", "-q", "--bare", work, bare]);
+    git(bare, "update-ref", "refs/pull/7/head", pullOnly);
+    git(bare, "branch", "-D", "feature");
+    const bogus = "f".repeat(40);
+    writeFileSync(join(bare, "refs", "heads", "broken"), `${bogus}\n`);
+    writeFileSync(join(bare, "refs", "tags", "broken"), `${bogus}\n`);
+    mkdirSync(join(bare, "refs", "pull", "8"), { recursive: true });
+    writeFileSync(join(bare, "refs", "pull", "8", "head"), `${bogus}\n`);
+    expect(() => execFileSync("git", ["--git-dir", bare, "bundle", "create", join(root, "all.bundle"), "--all"], { stdio: "pipe" })).toThrow(/unable to read|bad object|missing/);
+    const refsBefore = git(bare, "for-each-ref", "--format=%(objectname) %(refname)");
+
+    const progress: string[] = [];
+    const id = "acme__calc-5";
+    const report = await remember(
+      await run(buildImages({ ...options(calcRecipe(), [instance(id, pullOnly)], progress), repoDir: (name) => (name === "acme/calc" ? bare : undefined), force: true })),
+    );
+    expect(report.entries).toEqual([expect.objectContaining({ instance_id: id, status: "built" })]);
+    expect(progress.find((line) => line.startsWith(`environment calc-${RUN}: building`))).toContain("(the history of 1 base commits, 1 tags and refs/heads/main of");
+    expect(progress.find((line) => line.startsWith(`environment calc-${RUN}: building`))).toContain("1 refs left out, their objects are not in the clone");
+    const image = instanceImageName(id, { namespace: "graphplan-test", tag });
+    // At the pull request's commit, on the mirror's branch name; nothing of the bundle's own refs is left.
+    expect(await inImage(image, "cd /testbed && git rev-parse HEAD~1 && git branch --show-current && git for-each-ref --format='%(refname)'")).toBe(`0:${pullOnly}\nmain\nrefs/heads/main`);
+    expect(await inImage(image, "cd /testbed && python3 -c 'import calc.ops, inspect; print(inspect.getsource(calc.ops.add).split()[-1])'")).toBe("0:a");
+    // The mirror was only read.
+    expect(git(bare, "for-each-ref", "--format=%(objectname) %(refname)")).toBe(refsBefore);
+  });
+
+  it("names every repository the environments need that is missing, in one error, before building anything", async () => {
+    const recipe = parseRecipe(
+      {
+        base: { image: BASE_IMAGE },
+        environments: [
+          { name: `calc-x-${RUN}`, repo: "acme/calc", versions: ["1.0"], repositories: [{ repo: "acme/helper", path: "/opt/helper.git" }] },
+          { name: `other-${RUN}`, repo: "acme/other", versions: ["1.0"] },
+        ],
+      },
+      "test recipe",
+    );
+    const progress: string[] = [];
+    const exit = await runExit(
+      buildImages(
+        options(recipe, [instance("acme__calc-6", repo.first), { repo: "acme/other", instance_id: "acme__other-2", base_commit: repo.first, version: "1.0" }], progress),
+      ),
+    );
+    expect(Exit.isFailure(exit)).toBe(true);
+    const error = Exit.isFailure(exit) ? String(exit.cause) : "";
+    expect(error).toContain(`missing repositories: acme/helper (for calc-x-${RUN}), acme/other (other-${RUN}); give --repos DIR holding acme__helper, acme__other, or --repo-map FILE`);
+    expect(progress).toEqual([]);
+  });
+
+  it("copies another repository the environment needs (a plain clone) in as a bare one with its branches and tags", async () => {
+    const helperWork = join(root, "helper");
+    mkdirSync(helperWork);
+    git(helperWork, "init", "-q", "-b", "trunk");
+    writeFileSync(join(helperWork, "helper.py"), "X = 1\n");
+    git(helperWork, "add", ".");
+    git(helperWork, "commit", "-q", "-m", "helper");
+    git(helperWork, "tag", "h1");
+    const recipe = parseRecipe(
+      { base: { image: BASE_IMAGE }, environments: [{ name: `calc-h-${RUN}`, repo: "acme/calc", versions: ["1.0"], repositories: [{ repo: "acme/helper", path: "/opt/helper.git" }] }] },
+      "test recipe",
+    );
+    const id = "acme__calc-7";
+    const report = await remember(
+      await run(buildImages({ ...options(recipe, [instance(id, repo.first)]), repoDir: (name) => (name === "acme/calc" ? join(repo.reposDir, "acme__calc") : name === "acme/helper" ? helperWork : undefined) })),
+    );
+    expect(report.entries).toEqual([expect.objectContaining({ instance_id: id, status: "built" })]);
+    const image = instanceImageName(id, { namespace: "graphplan-test", tag });
+    expect(await inImage(image, "git --git-dir /opt/helper.git for-each-ref --format='%(refname)' && git --git-dir /opt/helper.git show h1:helper.py")).toBe("0:refs/heads/trunk\nrefs/tags/h1\nX = 1");
   });
 
   it("an instance with no environment in the recipe is reported, not built", async () => {

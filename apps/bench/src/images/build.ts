@@ -5,8 +5,9 @@
  * 1. base: the recipe's Debian root file system (mmdebstrap on the host, imported with
  *    `podman --url <engine> import`) or an existing image, plus pyenv interpreters copied in through
  *    the engine and the base's setup commands: `graphplan-sweb.base:<hash of that part>`;
- * 2. environment: base + the repository's whole history cloned at /testbed (a `git bundle` copied in
- *    through the engine) + other repositories + extra Debian packages + setup commands + the
+ * 2. environment: base + the repository's history cloned at /testbed (a `git bundle` of its tags, HEAD's
+ *    branch and the base commits they do not reach, copied in through the engine; never refs whose
+ *    objects the clone lacks) + other repositories + extra Debian packages + setup commands + the
  *    environment file and /root/.bashrc: `graphplan-sweb.env.<name>:<hash>`;
  * 3. instance: `git checkout` of the base commit (the branch moved there, origin and later tags
  *    removed, reflog expired), per-instance setup, the harness's `SWE-bench` commit:
@@ -17,7 +18,7 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
@@ -58,6 +59,11 @@ export interface BuildInstance {
 export interface BuildOptions {
   readonly recipe: Recipe;
   readonly instances: readonly BuildInstance[];
+  /**
+   * Every instance of the dataset (default: `instances`): an environment image holds the history of the
+   * base commits of all of them that it serves, so that building other instances later reuses it.
+   */
+  readonly datasetInstances?: readonly BuildInstance[];
   /** The git directory (bare or not) of a dataset repo, or undefined when there is none. */
   readonly repoDir: (repo: string) => string | undefined;
   /** Image namespace; null = the local form (no prefix, no `_1776_`). Default "swebench". */
@@ -233,26 +239,112 @@ function gitDirOf(dir: string): Effect.Effect<string, BuildInputMissing> {
   });
 }
 
-/** A fingerprint of a repository's refs (a fetch changes it, and so the environment's hash). */
-function refsFingerprint(gitDir: string): Effect.Effect<string> {
-  return host(["git", "--git-dir", gitDir, "for-each-ref", "--format=%(objectname) %(refname)"]).pipe(Effect.map((r) => hashOf(r.output)));
+/** Where a clone's history comes from: its git directory, and the refs (name → commit) the bundle carries. */
+interface BundleSource {
+  readonly gitDir: string;
+  readonly refs: ReadonlyMap<string, string>;
+  /** HEAD's branch, when it is among `refs` (the clone in the image gets the same branch name). */
+  readonly head?: string;
+  /** Refs of the clone left out because they name objects it does not have (e.g. pull-request refs of a mirror). */
+  readonly skipped: number;
 }
 
-/** Copies a repository's whole history into the container as `<path>` (a bundle through the engine). */
+/** The ref a base commit is carried under in a bundle (the clone maps it to origin's, which the instance layer removes). */
+const baseRef = (commit: string) => `refs/heads/graphplan-sweb-base/${commit}`;
+
+/** Which of `names` (object names or revisions such as `sha^{commit}`) the repository has, by one `git cat-file --batch-check`. */
+function existing(gitDir: string, names: readonly string[]): Effect.Effect<Set<string>> {
+  if (names.length === 0) return Effect.succeed(new Set());
+  return Effect.callback<Set<string>>((resume) => {
+    const child = spawn("git", ["--git-dir", gitDir, "cat-file", "--batch-check=%(objectname)"], { stdio: ["pipe", "pipe", "ignore"] });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
+    child.on("error", () => resume(Effect.succeed(new Set())));
+    child.on("close", () => {
+      // One answer line per input line, in order: "<sha>", or "<input> missing" / "<input> ambiguous".
+      const answers = out.split("\n");
+      resume(Effect.succeed(new Set(names.filter((_, i) => /^[0-9a-f]{40,64}$/.test(answers[i] ?? "")))));
+    });
+    child.stdin.end(`${names.join("\n")}\n`);
+    return Effect.sync(() => {
+      child.kill("SIGTERM");
+    });
+  });
+}
+
+/**
+ * What of a clone goes into an image: the history of `baseCommits` (those the clone has), its tags and
+ * HEAD's branch (`allBranches`: every branch, for a repository the environment uses as a whole) — never
+ * refs whose objects the clone lacks, such as a mirror's pull-request refs. Returns the refs and the base
+ * commits the clone does not have.
+ */
+function bundleSource(gitDir: string, baseCommits: readonly string[], allBranches: boolean): Effect.Effect<BundleSource & { readonly missing: readonly string[] }> {
+  return Effect.gen(function* () {
+    const head = (yield* host(["git", "--git-dir", gitDir, "symbolic-ref", "-q", "HEAD"])).output.trim();
+    const listing = yield* host(["git", "--git-dir", gitDir, "for-each-ref", "--format=%(objectname) %(refname)", "refs/heads", "refs/tags"]);
+    const candidates = listing.output
+      .split("\n")
+      .map((line) => line.split(" ") as [string, string])
+      .filter(([sha, name]) => sha && name && (allBranches || name.startsWith("refs/tags/") || name === head));
+    const commits = [...new Set(baseCommits)];
+    // A ref is kept when what it names, peeled to its commit or tree, is there.
+    const have = yield* existing(gitDir, [...candidates.map(([sha]) => `${sha}^{}`), ...commits.map((c) => `${c}^{commit}`)]);
+    const refs = new Map<string, string>();
+    for (const [sha, name] of candidates) if (have.has(`${sha}^{}`)) refs.set(name, sha);
+    // Base commits the branch and tags do not reach (e.g. only a pull-request ref does) get a ref of their own;
+    // the others add nothing, and leaving them out keeps the image's hash the same whatever instances it serves.
+    const present = commits.filter((c) => have.has(`${c}^{commit}`));
+    if (present.length) {
+      const unreached = refs.size ? yield* host(["git", "--git-dir", gitDir, "rev-list", ...present, "--not", ...new Set(refs.values())]) : undefined;
+      // host() keeps the end of a long output only: then every base commit gets its ref, which is never wrong.
+      const known = unreached !== undefined && unreached.code === 0 && unreached.output.length < 100_000;
+      const outside = new Set(unreached?.output.split("\n"));
+      for (const commit of present) if (!known || outside.has(commit)) refs.set(baseRef(commit), commit);
+    }
+    return {
+      gitDir,
+      refs,
+      ...(refs.has(head) ? { head } : {}),
+      skipped: candidates.length - [...candidates].filter(([sha]) => have.has(`${sha}^{}`)).length,
+      missing: commits.filter((c) => !have.has(`${c}^{commit}`)),
+    };
+  });
+}
+
+/**
+ * Copies a clone's history into the container as `<path>`: a bundle of `source.refs` only, made in a
+ * temporary repository that borrows the clone's objects (the clone itself is not written to), copied in
+ * through the engine.
+ */
 function copyRepository(
   container: ContainerShape,
   image: string,
-  gitDir: string,
+  source: BundleSource,
   target: { readonly path: string; readonly bare: boolean },
 ) {
   return Effect.scoped(
     Effect.gen(function* () {
       const dir = yield* tempHostDir("graphplan-sweb-bundle-");
       const bundle = join(dir, "repo.bundle");
-      const made = yield* host(["git", "--git-dir", gitDir, "bundle", "create", bundle, "--all"]);
-      if (made.code !== 0 || !existsSync(bundle)) return yield* Effect.fail(new ImageBuildFailed({ image, step: `git bundle of ${gitDir}`, detail: tail(made.output) }));
+      const borrowed = join(dir, "refs.git");
+      const step = `git bundle of ${source.gitDir}`;
+      const init = yield* host(["git", "init", "-q", "--bare", borrowed]);
+      if (init.code !== 0) return yield* Effect.fail(new ImageBuildFailed({ image, step, detail: tail(init.output) }));
+      writeFileSync(join(borrowed, "objects", "info", "alternates"), `${join(source.gitDir, "objects")}\n`);
+      const updates = join(dir, "refs.txt");
+      writeFileSync(updates, [...source.refs].map(([name, sha]) => `create ${name} ${sha}\n`).join(""));
+      const refs = yield* host(["sh", "-c", `git --git-dir "$1" update-ref --stdin < "$2"${source.head ? ` && git --git-dir "$1" symbolic-ref HEAD "$3"` : ""}`, "sh", borrowed, updates, source.head ?? ""]);
+      if (refs.code !== 0) return yield* Effect.fail(new ImageBuildFailed({ image, step, detail: tail(refs.output) }));
+      const made = yield* host(["git", "--git-dir", borrowed, "bundle", "create", "-q", bundle, "--all"]);
+      if (made.code !== 0 || !existsSync(bundle)) {
+        const unreadable = /unable to read ([0-9a-f]{40,64})/.exec(made.output)?.[1];
+        const detail = unreadable
+          ? `the clone lacks object ${unreadable}, which the history of its branches, tags or base commits needs: fetch the clone again (\`git -C ${source.gitDir} fetch\`) or check it with \`git fsck\``
+          : tail(made.output);
+        return yield* Effect.fail(new ImageBuildFailed({ image, step, detail }));
+      }
       yield* run(container, image, "copy the repository", "mkdir -p /tmp/graphplan-sweb");
-      yield* hostStream(["tar", "-C", dir, "-c", "repo.bundle"], image, `copy ${gitDir}`, (stream) => container.putArchive("/tmp/graphplan-sweb", stream));
+      yield* hostStream(["tar", "-C", dir, "-c", "repo.bundle"], image, `copy ${source.gitDir}`, (stream) => container.putArchive("/tmp/graphplan-sweb", stream));
       const clone = target.bare
         ? `git clone -q --bare /tmp/graphplan-sweb/repo.bundle ${shellQuote(target.path)}`
         : `git clone -q --no-checkout /tmp/graphplan-sweb/repo.bundle ${shellQuote(target.path)}`;
@@ -371,25 +463,26 @@ function baseLayer(ctx: LayerContext) {
   });
 }
 
-function environmentLayer(ctx: LayerContext, base: { name: string; hash: string }, environment: RecipeEnvironment) {
+/** The histories an environment image carries: its repository's and the other repositories' (bare). */
+interface EnvironmentSources {
+  readonly main: BundleSource;
+  readonly extras: readonly { readonly repo: string; readonly path: string; readonly source: BundleSource }[];
+}
+
+function environmentLayer(ctx: LayerContext, base: { name: string; hash: string }, environment: RecipeEnvironment, sources: EnvironmentSources) {
   const { engine, options } = ctx;
   const recipe = options.recipe;
   return Effect.gen(function* () {
-    const repoDir = options.repoDir(environment.repo);
-    if (repoDir === undefined) return yield* Effect.fail(new BuildInputMissing({ detail: `no repository for ${environment.repo}: give --repos DIR holding ${environment.repo.replace("/", "__")}, or --repo-map FILE` }));
-    const gitDir = yield* gitDirOf(repoDir);
-    const extras: { repo: string; path: string; gitDir: string }[] = [];
-    for (const extra of environment.repositories) {
-      const dir = options.repoDir(extra.repo);
-      if (dir === undefined) return yield* Effect.fail(new BuildInputMissing({ detail: `the environment ${environment.name} needs the repository ${extra.repo}: give --repos DIR holding ${extra.repo.replace("/", "__")}, or --repo-map FILE` }));
-      extras.push({ ...extra, gitDir: yield* gitDirOf(dir) });
-    }
-    const fingerprints = [yield* refsFingerprint(gitDir), ...(yield* Effect.forEach(extras, (e) => refsFingerprint(e.gitDir)))];
-    const hash = hashOf({ base: base.hash, environment, fingerprints, format: 1 });
+    // The image depends on the refs it carries, not on the clone's others (a mirror's pull-request refs change with every fetch).
+    const refsOf = (source: BundleSource) => [source.head ?? "", ...[...source.refs].map(([ref, sha]) => `${sha} ${ref}`).sort()];
+    const hash = hashOf({ base: base.hash, environment, refs: [refsOf(sources.main), ...sources.extras.map((e) => refsOf(e.source))], format: 2 });
     const name = `graphplan-sweb.env.${environment.name}:${hash}`;
     const present = yield* engine.inspectImage(name);
     if (present !== undefined && !options.force) return { name, hash, reused: true };
-    ctx.say(`environment ${environment.name}: building ${name}`);
+    const tags = [...sources.main.refs.keys()].filter((ref) => ref.startsWith("refs/tags/")).length;
+    const bases = [...sources.main.refs.keys()].filter((ref) => ref.startsWith(baseRef(""))).length;
+    const left = sources.main.skipped ? `; ${sources.main.skipped} refs left out, their objects are not in the clone` : "";
+    ctx.say(`environment ${environment.name}: building ${name} (the history of ${bases} base commits, ${tags} tags${sources.main.head ? ` and ${sources.main.head}` : ""} of ${sources.main.gitDir}${left})`);
     const started = Date.now();
     const env = environmentVariables(recipe, environment);
     yield* Effect.scoped(
@@ -398,8 +491,8 @@ function environmentLayer(ctx: LayerContext, base: { name: string; hash: string 
         if (environment.packages.length) {
           yield* run(container, name, "Debian packages", `export DEBIAN_FRONTEND=noninteractive && apt-get update -q && apt-get install -y -q --no-install-recommends ${environment.packages.join(" ")} && rm -rf /var/lib/apt/lists/*`);
         }
-        yield* copyRepository(container, name, gitDir, { path: TESTBED, bare: false });
-        for (const extra of extras) yield* copyRepository(container, name, extra.gitDir, { path: extra.path, bare: true });
+        yield* copyRepository(container, name, sources.main, { path: TESTBED, bare: false });
+        for (const extra of sources.extras) yield* copyRepository(container, name, extra.source, { path: extra.path, bare: true });
         // The eval script runs these lines as they are: a stray quote or parenthesis would break it.
         for (const line of [...activationLines(recipe, environment), environment.install]) {
           yield* run(container, name, "check the activate and install lines", `bash -n -c ${shellQuote(line)}`);
@@ -488,6 +581,7 @@ export function buildImages(options: BuildOptions): Effect.Effect<BuildReport, B
     const say = options.onProgress ?? (() => undefined);
     const ctx: LayerContext = { engine, options, say };
     const wanted = options.instances.map((instance) => ({ instance, environment: recipeFor(options.recipe, instance.repo, instance.version) }));
+    const sources = yield* environmentSources(options, wanted.flatMap((w) => (w.environment ? [w.environment] : [])));
     const entries: BuildEntry[] = [];
     let base: { name: string; hash: string } | undefined;
     const environments = new Map<string, { name: string; hash: string } | { error: string }>();
@@ -500,14 +594,21 @@ export function buildImages(options: BuildOptions): Effect.Effect<BuildReport, B
         say(`${prefix} no environment in the recipe for ${instance.repo} ${instance.version}`);
         continue;
       }
+      const source = sources.get(environment.name)!;
+      const image = instanceImageName(instance.instance_id, { namespace: options.namespace === undefined ? "swebench" : options.namespace, tag: options.tag ?? "latest" });
+      if (source.missing.includes(instance.base_commit)) {
+        const error = `the clone ${source.main.gitDir} has no commit ${instance.base_commit} (the base commit of ${instance.instance_id}): fetch it, e.g. \`git -C ${source.main.gitDir} fetch https://github.com/${instance.repo} ${instance.base_commit}\` (or the pull-request ref refs/pull/N/head that holds it), then build again`;
+        entries.push({ ...common, status: "failed", environment: environment.name, image, ms: 0, error });
+        say(`${prefix} failed: ${error}`);
+        continue;
+      }
       base ??= yield* baseLayer(ctx);
       if (!environments.has(environment.name)) {
-        const built = yield* Effect.result(environmentLayer(ctx, base, environment));
+        const built = yield* Effect.result(environmentLayer(ctx, base, environment, source));
         if (built._tag === "Failure" && built.failure._tag === "EngineUnavailable") return yield* Effect.fail(built.failure);
         environments.set(environment.name, built._tag === "Success" ? built.success : { error: describe(built.failure) });
       }
       const envImage = environments.get(environment.name)!;
-      const image = instanceImageName(instance.instance_id, { namespace: options.namespace === undefined ? "swebench" : options.namespace, tag: options.tag ?? "latest" });
       if ("error" in envImage) {
         entries.push({ ...common, status: "failed", environment: environment.name, image, ms: 0, error: envImage.error });
         say(`${prefix} failed: environment ${environment.name}: ${oneLine(envImage.error)}`);
@@ -526,6 +627,45 @@ export function buildImages(options: BuildOptions): Effect.Effect<BuildReport, B
       say(`${prefix} ${result.success} ${image} (${environment.name}) ${(ms / 1000).toFixed(1)} s`);
     }
     return { entries, ...(base === undefined ? {} : { baseImage: base.name }) };
+  });
+}
+
+/**
+ * Before anything is built: every repository the environments need (their own and the others they
+ * name), all missing ones named in one error; then what each environment image carries — the history
+ * of the base commits of every dataset instance it serves — and which of those commits the clone lacks.
+ */
+function environmentSources(options: BuildOptions, environments: readonly RecipeEnvironment[]) {
+  return Effect.gen(function* () {
+    const unique = [...new Map(environments.map((e) => [e.name, e])).values()];
+    const gitDirs = new Map<string, string>();
+    const problems: string[] = [];
+    for (const environment of unique) {
+      for (const repo of [environment.repo, ...environment.repositories.map((r) => r.repo)]) {
+        if (gitDirs.has(repo) || problems.some((p) => p.startsWith(`${repo} `))) continue;
+        const dir = options.repoDir(repo);
+        const found = dir === undefined ? undefined : yield* Effect.result(gitDirOf(dir));
+        if (found?._tag === "Success") gitDirs.set(repo, found.success);
+        else problems.push(`${repo} (${repo === environment.repo ? "" : "for "}${environment.name}${dir === undefined ? "" : `: ${dir} is not a git repository`})`);
+      }
+    }
+    if (problems.length) {
+      const names = problems.map((p) => p.split(" ")[0]!.replace("/", "__")).join(", ");
+      return yield* Effect.fail(new BuildInputMissing({ detail: `missing repositories: ${problems.join(", ")}; give --repos DIR holding ${names}, or --repo-map FILE` }));
+    }
+    const dataset = options.datasetInstances ?? options.instances;
+    const sources = new Map<string, EnvironmentSources & { readonly missing: readonly string[] }>();
+    for (const environment of unique) {
+      const commits = dataset.filter((i) => recipeFor(options.recipe, i.repo, i.version)?.name === environment.name).map((i) => i.base_commit);
+      // The instances being built are the dataset's; they are listed too in case a caller passes another list.
+      const selected = options.instances.filter((i) => recipeFor(options.recipe, i.repo, i.version)?.name === environment.name).map((i) => i.base_commit);
+      const main = yield* bundleSource(gitDirs.get(environment.repo)!, [...commits, ...selected], false);
+      const extras = yield* Effect.forEach(environment.repositories, (extra) =>
+        bundleSource(gitDirs.get(extra.repo)!, [], true).pipe(Effect.map((source) => ({ repo: extra.repo, path: extra.path, source }))),
+      );
+      sources.set(environment.name, { main, extras, missing: main.missing });
+    }
+    return sources;
   });
 }
 

@@ -146,6 +146,15 @@ export function imagesCommand(program: Command): void {
     if (opts.repos && !existsSync(opts.repos)) throw usage(`--repos ${opts.repos} does not exist; give the directory holding <owner>__<name> clones`);
     const recipe = recipeFrom(opts.recipe);
     const instances = readInstances(opts.dataset, opts.instances);
+    // Every instance of the dataset: an environment image carries the base commits of all it serves (unreadable lines of
+    // instances not asked for are left out, as readInstances leaves them out of a selection).
+    const datasetInstances = opts.instances === undefined ? instances : (() => {
+      try {
+        return readInstances(opts.dataset, undefined);
+      } catch {
+        return instances;
+      }
+    })();
     const repoMap = readRepoMapSync(opts.repoMap);
     const repoDir = (repo: string): string | undefined => {
       if (repoMap[repo] !== undefined) return repoMap[repo];
@@ -157,6 +166,7 @@ export function imagesCommand(program: Command): void {
       buildImages({
         recipe,
         instances,
+        datasetInstances,
         repoDir,
         namespace: namespaceOf(opts.namespace),
         tag: opts.tag,
