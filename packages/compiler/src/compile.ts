@@ -40,7 +40,7 @@ import { parseUnifiedDiff, PatchError, postImages } from "./patch.js";
 import { suggesters } from "./suggest.js";
 import type { Candidate, ChangeView, Suggester } from "./view.js";
 import { diffTrees, type Change, type NodeRef } from "./treediff.js";
-import { textSteps } from "./text.js";
+import { minimalEdit, textSteps } from "./text.js";
 import { dataSteps } from "./data.js";
 
 /** The tree after `edits`, parsed incrementally with primitives' `reparse`; the old tree is freed. */
@@ -153,21 +153,6 @@ export function targetLocator(step: Step): Record<string, unknown> | undefined {
   if (typeof params["class_name"] === "string") return { kind: "class", name: params["class_name"] };
   if (typeof params["file"] === "string") return {};
   return undefined;
-}
-
-/** The smallest single edit turning `a` into `b` (common prefix and suffix left out). */
-export function minimalEdit(a: string, b: string): Edit[] {
-  if (a === b) return [];
-  let start = 0;
-  const max = Math.min(a.length, b.length);
-  while (start < max && a.charCodeAt(start) === b.charCodeAt(start)) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a.charCodeAt(endA - 1) === b.charCodeAt(endB - 1)) {
-    endA--;
-    endB--;
-  }
-  return [{ start, end: endA, text: b.slice(start, endB) }];
 }
 
 /** The key of a step form for {@link CompileOptions.banned}. */

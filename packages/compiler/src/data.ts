@@ -7,7 +7,7 @@
 import { dataFormatOf, dataValue, parseData } from "@graphplan/graph";
 import { formatKeyPath, type KeySegment } from "@graphplan/locators";
 import { runPlan, type Step, type StepHandler } from "@graphplan/primitives";
-import type { TextStep } from "./text.js";
+import { minimalEdit, type TextStep } from "./text.js";
 
 const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -52,15 +52,7 @@ export function dataSteps(file: string, before: string, after: string, handlers:
     const result = runPlan([step], new Map([[file, source]]), { handlers });
     if (!result.ok) return undefined;
     const next = result.files.get(file) ?? source;
-    let start = 0;
-    while (start < source.length && start < next.length && source[start] === next[start]) start++;
-    let endA = source.length;
-    let endB = next.length;
-    while (endA > start && endB > start && source[endA - 1] === next[endB - 1]) {
-      endA--;
-      endB--;
-    }
-    out.push({ step, edits: [{ start, end: endA, text: next.slice(start, endB) }] });
+    out.push({ step, edits: minimalEdit(source, next) });
     source = next;
   }
   return source === after ? out : undefined;

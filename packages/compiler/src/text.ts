@@ -68,15 +68,22 @@ function run(step: Step, file: string, source: string, expected: string, handler
   // The same postconditions as a plan's run: a data file must still load after each step.
   const result = runPlan([step], new Map([[file, source]]), { checkText: dataFileCheck, ...(handlers ? { handlers } : {}) });
   if (!result.ok || result.files.get(file) !== expected) return undefined;
+  return { step, edits: minimalEdit(source, expected) };
+}
+
+/** The smallest single edit turning `a` into `b` (common prefix and suffix left out). */
+export function minimalEdit(a: string, b: string): Edit[] {
+  if (a === b) return [];
   let start = 0;
-  while (start < source.length && start < expected.length && source[start] === expected[start]) start++;
-  let endA = source.length;
-  let endB = expected.length;
-  while (endA > start && endB > start && source[endA - 1] === expected[endB - 1]) {
+  const max = Math.min(a.length, b.length);
+  while (start < max && a.charCodeAt(start) === b.charCodeAt(start)) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a.charCodeAt(endA - 1) === b.charCodeAt(endB - 1)) {
     endA--;
     endB--;
   }
-  return { step, edits: [{ start, end: endA, text: expected.slice(start, endB) }] };
+  return [{ start, end: endA, text: b.slice(start, endB) }];
 }
 
 /**
