@@ -189,7 +189,13 @@ async function main(): Promise<void> {
       noRepo++;
       continue;
     }
-    const patches = parseUnifiedDiff(inst.patch);
+    let patches: ReturnType<typeof parseUnifiedDiff>;
+    try {
+      patches = parseUnifiedDiff(inst.patch);
+    } catch {
+      skipped++; // a patch no plan expresses (a binary file): `bench replay` reports those
+      continue;
+    }
     const pre = new Map<string, string>();
     for (const path of preImagePaths(patches)) {
       const text = await reader.file(inst.base_commit, path);

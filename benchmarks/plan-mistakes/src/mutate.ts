@@ -162,19 +162,22 @@ function textVariants(plan: Plan, i: number, step: Step, source: string | undefi
   const push = (mistake: Mistake, changes: Record<string, unknown>, fixWords: readonly (string | RegExp)[] = [], mayBeValid = false) =>
     out.push({ mistake, plan: withStep(plan, i, { ...step, params: { ...params, ...changes } }), fixWords, ...(mayBeValid ? { mayBeValid } : {}) });
   const replace = typeof params["replace"] === "string" ? (params["replace"] as string) : undefined;
-  // A blank line of the quote left out (and, for a replacement, of the replacement too: the model's copy).
-  const blank = /\n[ \t]*\r?\n/.exec(quote);
-  if (blank && quote.trim().includes("\n")) {
-    const drop = (text: string) => text.replace(/\n[ \t]*\r?\n/, "\n");
-    push("text-blank-line-dropped", { [key]: drop(quote), ...(replace !== undefined && blank && replace.includes(blank[0]) ? { replace: drop(replace) } : {}) });
+  // A blank line between two lines of the quote left out (and of the replacement too, when it has the
+  // same lines around it: the model's copy). A blank line at the quote's end is part of what it means.
+  const interior = /(\S[^\n]*\n)[ \t]*\r?\n(?=[ \t]*\S)/;
+  const blank = interior.exec(quote);
+  if (blank) {
+    const drop = (text: string) => text.replace(blank[0], blank[1]!);
+    push("text-blank-line-dropped", { [key]: drop(quote), ...(replace !== undefined && replace.includes(blank[0]) ? { replace: drop(replace) } : {}) });
   }
   if (/[ \t]+\r?\n/.test(quote)) push("text-trailing-spaces-lost", { [key]: quote.replace(/[ \t]+(\r?\n)/g, "$1") });
   if (quote.includes("\r\n")) push("text-crlf-as-lf", { [key]: quote.replace(/\r\n/g, "\n"), ...(replace !== undefined ? { replace: replace.replace(/\r\n/g, "\n") } : {}) });
   const lines = quote.split("\n");
   const indents = lines.filter((l) => l.trim() !== "").map((l) => /^[ \t]*/.exec(l)![0]);
   const common = indents.reduce((a, b) => (b.startsWith(a) ? a : a.startsWith(b) ? b : ""), indents[0] ?? "");
-  if (common && !/\t/.test(common)) {
-    const dedent = (text: string) => text.split("\n").map((l) => (l.startsWith(common) ? l.slice(common.length) : l)).join("\n");
+  const dedent = (text: string) => text.split("\n").map((l) => (l.startsWith(common) ? l.slice(common.length) : l)).join("\n");
+  // Skipped where writing at column 0 loses the change itself (a change of a blank line's spaces).
+  if (common && !/\t/.test(common) && (replace === undefined || dedent(quote) !== dedent(replace))) {
     push("text-written-at-column-0", { [key]: dedent(quote), ...(replace !== undefined ? { replace: dedent(replace) } : {}) });
   }
   const off = tokenOff(quote);

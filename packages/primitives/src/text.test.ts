@@ -74,6 +74,25 @@ describe("replace_text", () => {
     expect(text("notes.txt")).toBe("intro\n\nalpha = 1   \n\nbeta = 2\ngama = 4\nend\n");
   });
 
+  it("refuses a stale snippet whose blank lines do not pair with the file's, instead of editing the neighbouring lines", () => {
+    const given = "    terminates the stream, then no data is read to avoid an infinite stream.\n\n    Default: ``None``\n\n.. py:data:: MAX_FORM_MEMORY_SIZE\n";
+    // The copy lost the blank line between its two lines; the replacement adds a paragraph between them.
+    const error = cause(
+      [{ op: "replace_text", params: { file: "config.rst", find: "    terminates the stream, then no data is read to avoid an infinite stream.\n    Default: ``None``\n\n", replace: "    terminates the stream, then no data is read to avoid an infinite stream.\n    Each request defaults to this.\n    Default: ``None``\n\n" } }],
+      files({ "config.rst": given }),
+    );
+    expect(error).toBeInstanceOf(PatternNotFound);
+    expect(error?.message).toMatch(/line 1 \(\d+%\): "terminates the stream, then no data is read to avoid an infinite stream\."/);
+  });
+
+  it("deletes the blank lines a corrected snippet quoted after its lines", () => {
+    const given = "Async\n\n    When using gevent, greenlet>=1.0 is\n    required.\n\n\nNext section\n";
+    // Written at column 0, with its two trailing blank lines: the whole paragraph goes.
+    const { result, text } = run([{ op: "replace_text", params: { file: "async.rst", find: "When using gevent, greenlet>=1.0 is\nrequired.\n\n\n", replace: "" } }], files({ "async.rst": given }));
+    expect(result.ok).toBe(true);
+    expect(text("async.rst")).toBe("Async\n\nNext section\n");
+  });
+
   it("shifts new lines by the indentation the matched lines have over the snippet's", () => {
     const given = "Changes\n\n    * one\n    * two\n";
     const { text } = run([{ op: "replace_text", params: { file: "notes.txt", find: "* one\n* two", replace: "* one\n* one and a half\n* two" } }], files({ "notes.txt": given }));

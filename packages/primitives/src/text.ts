@@ -74,7 +74,52 @@ export function findSnippet(source: string, snippet: string, file: string, op: s
       throw new PatternAmbiguous(snippet, "similar", [here, ...rivals], rivals.length + 1, file, op);
     }
   }
+  if (match.layer === "indentation" || match.layer === "similar") {
+    // The snippet's lines are paired with the file's one to one: a blank line on one side only (a
+    // stale copy that dropped or added one) would pair each line with its neighbour's.
+    const wanted = trimmedLines(snippet);
+    const got = source.slice(match.start, match.end).split("\n");
+    if (wanted.length !== got.length || wanted.some((l, k) => (l.trim() === "") !== (got[k]!.trim() === ""))) {
+      throw new PatternNotFound(file, op, snippet, mostSimilar(source, snippet));
+    }
+  }
   return { start: match.start, end: match.end, layer: match.layer, score: match.score, line };
+}
+
+/** A snippet's lines without its leading and trailing blank lines (as the line layers compare them). */
+function trimmedLines(snippet: string): string[] {
+  const lines = snippet.replace(/\r\n/g, "\n").split("\n");
+  while (lines.length > 1 && lines[0]!.trim() === "") lines.shift();
+  while (lines.length > 1 && lines[lines.length - 1]!.trim() === "") lines.pop();
+  return lines;
+}
+
+/** How many blank lines `text` starts (`side` "head") or ends (`side` "tail") with, its last line break aside. */
+function blankRun(text: string, side: "head" | "tail"): number {
+  const lines = text.replace(/\r\n/g, "\n").replace(/\n$/, "").split("\n");
+  if (lines.every((l) => l.trim() === "")) return 0;
+  const ordered = side === "head" ? lines : [...lines].reverse();
+  let n = 0;
+  while (n < ordered.length && ordered[n]!.trim() === "") n++;
+  return n;
+}
+
+/** `count` blank lines of `source` from `at` (a line start) on, or back from it: the offset past them, or `at` when they are not all there. */
+function overBlankLines(source: string, at: number, count: number, direction: 1 | -1): number {
+  let pos = at;
+  for (let k = 0; k < count; k++) {
+    if (direction === 1) {
+      const nl = source.indexOf("\n", pos);
+      if (nl < 0 || source.slice(pos, nl).trim() !== "") return at;
+      pos = nl + 1;
+    } else {
+      if (pos === 0) return at;
+      const prev = source.lastIndexOf("\n", pos - 2) + 1;
+      if (source.slice(prev, pos - 1).trim() !== "") return at;
+      pos = prev;
+    }
+  }
+  return pos;
 }
 
 /** A correction as the step's output says it. */
@@ -174,9 +219,14 @@ export function replaceTextEdits(source: string, p: ReplaceTextParams, op = "rep
   const wholeLines = source.slice(lineStart, place.start).trim() === "" && source.slice(place.end, lineEnd).trim() === "";
   const text = wholeLines ? applyLineDiff(source.slice(lineStart, lineEnd), p.find, p.replace, source) : undefined;
   if (text === undefined) return { edits: [{ start: place.start, end: place.end, text: inFileBreaks(source, p.replace) }], place, ...corrected };
-  // Every line deleted: its line break goes too.
-  const end = text === "" && nl >= 0 ? lineEnd + 1 : lineEnd;
-  return { edits: [{ start: lineStart, end, text }], place, ...corrected };
+  // Every line deleted: its line break goes too, and the blank lines the snippet quoted around them
+  // (which the line layers leave out of the match) unless the replacement keeps them.
+  if (text === "" && nl >= 0) {
+    const after = Math.max(0, blankRun(p.find, "tail") - blankRun(p.replace, "tail"));
+    const before = Math.max(0, blankRun(p.find, "head") - blankRun(p.replace, "head"));
+    return { edits: [{ start: overBlankLines(source, lineStart, before, -1), end: overBlankLines(source, lineEnd + 1, after, 1), text }], place, ...corrected };
+  }
+  return { edits: [{ start: lineStart, end: lineEnd, text }], place, ...corrected };
 }
 
 /** insert_text: `text` just before or after the one place `anchor` occurs. */
