@@ -111,7 +111,7 @@ describe("inline_variable on Java", () => {
     expect(outs[0]).toContain('var label = "n=" + (prices.length * 2);');
     expect(javacParse(outs)).toEqual([null, null, null]);
     for (const out of outs) expect(runIn("Main.java", out, javaBin, ["Main.java"])).toBe(expected);
-  });
+  }, 120_000); // four JVM runs, each compiling Main.java: 30 s is not enough on a loaded 2-core machine
 
   test("refuses a declared type, which the assignment may convert to", () => {
     expect(() => inline("Main.java", JAVA.replace("var base", "long base"), java("base"))).toThrow(/base is declared as long: the assignment may convert the value/);
