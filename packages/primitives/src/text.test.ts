@@ -99,6 +99,23 @@ describe("replace_text", () => {
     expect(text("notes.txt")).toBe("Changes\n\n    * one\n    * one and a half\n    * two\n");
   });
 
+  it("indents a replacement written relative to a quote that starts after its line's indentation", () => {
+    const given = "jobs:\n  tests:\n    steps:\n      - run: tox run -e py\n      - run: echo done\n";
+    const { result, text } = run([{ op: "replace_text", params: { file: "ci.yaml", find: "- run: tox run -e py\n", replace: "- run: tox run\n  env:\n    TOX_ENV: py\n" } }], files({ "ci.yaml": given }));
+    expect(text("ci.yaml")).toBe("jobs:\n  tests:\n    steps:\n      - run: tox run\n        env:\n          TOX_ENV: py\n      - run: echo done\n");
+    expect(result.ok && result.results[0]).toMatchObject({ output: { corrected: expect.stringMatching(/relative to the quoted line \(line 4\)/) } });
+    // Written with the file's own indentation, it is taken as it is.
+    const absolute = run([{ op: "replace_text", params: { file: "ci.yaml", find: "- run: tox run -e py\n", replace: "- run: tox run\n        env:\n          TOX_ENV: py\n" } }], files({ "ci.yaml": given }));
+    expect(absolute.text("ci.yaml")).toBe(text("ci.yaml"));
+  });
+
+  it("drops the trailing blank lines a similar quote ended with when the replacement does not keep them", () => {
+    const given = "Setup\n\n        $ pip install --upgrade pip setuptools\n\n-   Install the dependencies, then Flask.\n\n\nNext\n";
+    // A typo makes the quote merely similar; its last line is blank, and the replacement has one line.
+    const { text } = run([{ op: "replace_text", params: { file: "CONTRIBUTING.rst", find: "        $ pip install --upgrade pip setuptools\n\n-   Install the dependencies, the Flask.\n\n", replace: "        $ pip install -U pip setuptools wheel\n" } }], files({ "CONTRIBUTING.rst": given }));
+    expect(text("CONTRIBUTING.rst")).toBe("Setup\n\n        $ pip install -U pip setuptools wheel\n\nNext\n");
+  });
+
   it("deletes whole lines with their line break", () => {
     const { text } = run([{ op: "replace_text", params: { file: "CHANGES.rst", find: "-   Drop support for Python 3.9.\n", replace: "" } }]);
     expect(text("CHANGES.rst")).toBe(CHANGES.replace("-   Drop support for Python 3.9.\n", ""));

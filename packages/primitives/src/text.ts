@@ -176,9 +176,12 @@ function applyLineDiff(matched: string, find: string, replace: string, source: s
   const f = trimBlank(splitLines(findText));
   if (f.lines.length !== fileLines.length) return undefined;
   const r = replaceText === "" ? [] : splitLines(replaceText);
-  // Leading and trailing blank lines of `find` that `replace` also has are not part of the change.
-  const rStart = Math.min(f.head, r.length);
-  const rEnd = Math.max(rStart, r.length - Math.min(f.tail, r.length - rStart));
+  // Leading and trailing blank lines of `find` that `replace` also has are not part of the change
+  // (the match leaves the quote's outer blank lines out; `replaceTextEdits` removes those `replace` drops).
+  let rStart = 0;
+  while (rStart < Math.min(f.head, r.length) && r[rStart]!.trim() === "") rStart++;
+  let rEnd = r.length;
+  while (rEnd > rStart && r.length - rEnd < f.tail && r[rEnd - 1]!.trim() === "") rEnd--;
   const rLines = r.slice(rStart, rEnd);
   const shiftFrom = leadingWhitespace(f.lines[0]!);
   const shiftTo = leadingWhitespace(fileLines[0]!);
@@ -211,7 +214,7 @@ export function replaceTextEdits(source: string, p: ReplaceTextParams, op = "rep
   const place = findSnippet(source, p.find, p.file, op);
   const correction = correctionOf(place);
   const corrected = correction ? { correction } : {};
-  if (place.layer === "exact") return { edits: [{ start: place.start, end: place.end, text: p.replace }], place };
+  if (place.layer === "exact") return exactReplacement(source, place, p.replace);
   // A corrected match of whole lines changes only the lines the snippet's own diff changes.
   const lineStart = source.lastIndexOf("\n", place.start - 1) + 1;
   const nl = source.indexOf("\n", Math.max(place.end - 1, place.start));
@@ -219,14 +222,31 @@ export function replaceTextEdits(source: string, p: ReplaceTextParams, op = "rep
   const wholeLines = source.slice(lineStart, place.start).trim() === "" && source.slice(place.end, lineEnd).trim() === "";
   const text = wholeLines ? applyLineDiff(source.slice(lineStart, lineEnd), p.find, p.replace, source) : undefined;
   if (text === undefined) return { edits: [{ start: place.start, end: place.end, text: inFileBreaks(source, p.replace) }], place, ...corrected };
-  // Every line deleted: its line break goes too, and the blank lines the snippet quoted around them
-  // (which the line layers leave out of the match) unless the replacement keeps them.
-  if (text === "" && nl >= 0) {
-    const after = Math.max(0, blankRun(p.find, "tail") - blankRun(p.replace, "tail"));
-    const before = Math.max(0, blankRun(p.find, "head") - blankRun(p.replace, "head"));
-    return { edits: [{ start: overBlankLines(source, lineStart, before, -1), end: overBlankLines(source, lineEnd + 1, after, 1), text }], place, ...corrected };
-  }
-  return { edits: [{ start: lineStart, end: lineEnd, text }], place, ...corrected };
+  // The blank lines the snippet quoted around its lines (which the line layers leave out of the match)
+  // go when the replacement does not keep them; every line deleted, its line break goes too.
+  const after = Math.max(0, blankRun(p.find, "tail") - blankRun(p.replace, "tail"));
+  const before = Math.max(0, blankRun(p.find, "head") - blankRun(p.replace, "head"));
+  const start = overBlankLines(source, lineStart, before, -1);
+  if (nl < 0) return { edits: [{ start, end: lineEnd, text }], place, ...corrected };
+  const past = overBlankLines(source, lineEnd + 1, after, 1);
+  return { edits: [{ start, end: text === "" ? past : past - 1, text }], place, ...corrected };
+}
+
+/**
+ * An exact match replaced verbatim — except a quote of whole lines that starts after its first line's
+ * indentation, with a replacement of several lines written relative to it (a later line indented less
+ * than the quoted line): those lines are indented like the quoted line, and the step says so.
+ */
+function exactReplacement(source: string, place: TextPlace, replace: string): TextEdits {
+  const lineStart = source.lastIndexOf("\n", place.start - 1) + 1;
+  const indent = source.slice(lineStart, place.start);
+  const rest = replace.split("\n").slice(1);
+  const toLineEnd = source[place.end - 1] === "\n" || source[place.end] === "\n" || source.startsWith("\r\n", place.end) || place.end === source.length;
+  const relative = indent !== "" && indent.trim() === "" && toLineEnd && rest.some((l) => l.trim() !== "" && !l.startsWith(indent));
+  if (!relative) return { edits: [{ start: place.start, end: place.end, text: replace }], place };
+  const [first, ...others] = replace.split("\n");
+  const text = [first, ...others.map((l) => (l.trim() === "" ? l : indent + l))].join("\n");
+  return { edits: [{ start: place.start, end: place.end, text }], place, correction: `the new lines were written relative to the quoted line (line ${place.line}) and were indented like it` };
 }
 
 /** insert_text: `text` just before or after the one place `anchor` occurs. */
