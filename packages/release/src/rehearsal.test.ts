@@ -21,6 +21,7 @@ const NEEDED = [
   "@graphplan/rfsn-planner",
   "@graphplan/runtime",
   "@graphplan/agent",
+  "@graphplan/mcp",
   "@graphplan/viewer",
   "@graphplan/cli",
   "@graphplan/bench",
