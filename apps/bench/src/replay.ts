@@ -88,7 +88,7 @@ export function fileKind(path: string): "code" | "data" | "text" {
 function changeShares(compiled: CompiledPlan): ReportEntry["changes"] {
   const byFile = new Map<string, Map<number, boolean>>();
   for (const record of compiled.records) {
-    if ("op" in record.step && (FILE_OPS.has(record.step.op) || record.step.op === "create_file")) continue;
+    if ("op" in record.step && FILE_OPS.has(record.step.op)) continue;
     const changes = byFile.get(record.file) ?? new Map<number, boolean>();
     changes.set(record.change, (changes.get(record.change) ?? true) && !record.text);
     byFile.set(record.file, changes);

@@ -839,11 +839,9 @@ export function grammarsFor(paths: Iterable<string>): LanguageId[] {
   return [...needed];
 }
 
-/** Loads every grammar files at these paths need: their languages' (see {@link grammarsFor}) and, for JSON and TOML files, the data grammars. */
-export async function loadGrammarsFor(paths: Iterable<string>): Promise<void> {
-  const list = [...paths];
-  await loadGrammars(grammarsFor(list));
-  if (list.some((path) => dataFormatOf(path))) await loadDataGrammars();
+/** Loads every grammar files at these paths need (see {@link grammarsFor}; `loadGrammars` loads the data grammars too). */
+export function loadGrammarsFor(paths: Iterable<string>): Promise<void> {
+  return loadGrammars(grammarsFor(paths));
 }
 
 /** The graph of `files`: loads the grammars it needs on first use, then parses each file once. */
