@@ -13,7 +13,7 @@ import * as Result from "effect/Result";
 import { buildGraph, detectLanguage, grammarsFor, graphView, loadGrammars, withTree } from "@graphplan/graph";
 import { kindOfNode, LocatorSchema, locatorIssues, resolveLocator, resolveSome, type Locator } from "@graphplan/locators";
 import { planFiles, type Plan } from "@graphplan/primitives";
-import { applyPlan, findSourceFiles, recover, stepCauseTag, Workspace, writeFiles, type ApplyOptions, type RecoverReport } from "@graphplan/runtime";
+import { applyPlan, findSourceFiles, readTexts, recover, stepCauseTag, Workspace, writeFiles, type ApplyOptions, type RecoverReport } from "@graphplan/runtime";
 import { loadPlanGrammars } from "@graphplan/catalog";
 import { verifyAndParse, type VerifyResult } from "@graphplan/verifier";
 import { compile, gitDiff, isCompilerError, parseUnifiedDiff, postImages, preImagePaths, type CompiledPlan } from "@graphplan/compiler";
@@ -222,17 +222,7 @@ export class Engine {
    */
   async #workspaceFiles(plan: unknown): Promise<Map<string, string>> {
     const wanted = new Set([...(await findSourceFiles(this.root)), ...planFiles(plan)]);
-    return this.#run(
-      Effect.gen(function* () {
-        const ws = yield* Workspace;
-        const files = new Map<string, string>();
-        for (const path of wanted) {
-          const text = yield* ws.read(path).pipe(Effect.orElseSucceed(() => undefined));
-          if (text !== undefined) files.set(path, text);
-        }
-        return files;
-      }),
-    );
+    return this.#run(readTexts(wanted));
   }
 
   /**

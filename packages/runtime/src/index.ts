@@ -1,4 +1,4 @@
-export { Workspace } from "./workspace.js";
+export { Workspace, readTexts } from "./workspace.js";
 export type { WorkspaceShape, WorkspaceEntry } from "./workspace.js";
 export { applyPlan, recover, writeFiles } from "./apply.js";
 export type {

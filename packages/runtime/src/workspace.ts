@@ -67,6 +67,19 @@ export interface WorkspaceShape {
   readonly setExecutable: (path: string, executable: boolean) => Effect.Effect<void, PathOutsideWorkspace | FileNotFound | WorkspaceIOError>;
 }
 
+/** The texts of `paths` read through the Workspace; a file that is missing, outside the root or not text is left out. */
+export function readTexts(paths: Iterable<string>): Effect.Effect<Map<string, string>, never, Workspace> {
+  return Effect.gen(function* () {
+    const ws = yield* Workspace;
+    const files = new Map<string, string>();
+    for (const path of paths) {
+      const text = yield* ws.read(path).pipe(Effect.orElseSucceed(() => undefined));
+      if (text !== undefined) files.set(path, text);
+    }
+    return files;
+  });
+}
+
 /** A file's permission bits with the execute bits git's mode 100755 gives (x wherever r is) or takes away. */
 export function withExecutable(mode: number, executable: boolean): number {
   return executable ? mode | ((mode & 0o444) >> 2) : mode & ~0o111;

@@ -11,7 +11,7 @@ import type { Command } from "commander";
 import * as Effect from "effect/Effect";
 import { buildGraph, detectLanguage } from "@graphplan/graph";
 import { planFiles } from "@graphplan/primitives";
-import { Workspace } from "@graphplan/runtime";
+import { readTexts, Workspace } from "@graphplan/runtime";
 import { formatResult, verifyPlan, type VerifyResult } from "@graphplan/verifier";
 import { walk } from "../sources.js";
 
@@ -53,15 +53,7 @@ export async function readPlanJson(path: string, command: Command): Promise<unkn
 export async function readWorkspace(plan: unknown, root: string): Promise<Map<string, string>> {
   const listed = (await walk(root)).map((path) => relative(root, path).split(sep).join("/"));
   const wanted = new Set([...listed, ...planFiles(plan)]);
-  const program = Effect.gen(function* () {
-    const ws = yield* Workspace;
-    const files = new Map<string, string>();
-    for (const path of wanted) {
-      const text = yield* ws.read(path).pipe(Effect.orElseSucceed(() => undefined));
-      if (text !== undefined) files.set(path, text);
-    }
-    return files;
-  }).pipe(Effect.provide(Workspace.layer(root)));
+  const program = readTexts(wanted).pipe(Effect.provide(Workspace.layer(root)));
   return Effect.runPromise(program);
 }
 
