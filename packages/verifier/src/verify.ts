@@ -27,6 +27,7 @@ import {
   type Report,
   type StepView,
 } from "./checks.js";
+import { checkNewKey } from "./data-keys.js";
 import { carryModuleScope } from "./scope/python.js";
 import { checkHierarchy, findingKey, NAME_CHECKS, nameFindingsOfFile } from "./hierarchy.js";
 import { checkDeletedFile, checkImpact } from "./impact.js";
@@ -344,6 +345,7 @@ export class PlanVerifier {
     const ownResolution = OPERATOR_BY_NAME.has(label) && !Object.hasOwn(this.#handlers, label);
     const { targets } = ownResolution ? { targets: [] } : checkLocators(view, sim, report, graph);
     checkPositional(view, sim, report);
+    checkNewKey(view, sim, report);
     checkContent(view, sim, report);
     checkDuplicateInsert(view, sim, report);
     checkDrift(view, this.#drift, report);
