@@ -1,5 +1,5 @@
 /**
- * `verifyPlan`: every check of `CHECKS` (the seed's layers 0–6 and the L1–L6 hierarchy), on an
+ * `verifyPlan`: every check of `CHECKS` (the design's (docs/design.md, Origins) layers 0–6 and the L1–L6 hierarchy), on an
  * in-memory copy of the workspace. The plan is simulated step by step, so each step is checked
  * against the files as the earlier steps leave them; every problem is collected, none stops
  * the others.
