@@ -100,12 +100,15 @@ describe("replace_text", () => {
   });
 
   it("refuses a corrected match where the replacement changes nothing, instead of silently doing nothing", () => {
-    // The change removes trailing spaces, but the quote was written without them: matched once trailing
-    // spaces are ignored, quote and replacement are the same text.
+    // The change removes trailing spaces, but the quote was written with too few of them: matched once
+    // trailing spaces are ignored, the replacement equals the file's line there.
     const given = "steps:\n  - name: Node.js 22.x   \n    run: npm test\n";
-    const error = cause([{ op: "replace_text", params: { file: "ci.yml", find: "  - name: Node.js 22.x\n", replace: "  - name: Node.js 22.x\n" } }], files({ "ci.yml": given }));
+    const error = cause([{ op: "replace_text", params: { file: "ci.yml", find: "  - name: Node.js 22.x \n", replace: "  - name: Node.js 22.x\n" } }], files({ "ci.yml": given }));
     expect(error).toBeInstanceOf(PreconditionFailed);
     expect(error?.message).toMatch(/line 2 only once line endings and trailing spaces were ignored.*changes nothing.*quote the lines exactly as the file has them/);
+    // A quote that, stripped the same way, is found exactly is no better: find and replace are one text.
+    const same = cause([{ op: "replace_text", params: { file: "ci.yml", find: "\n  - name: Node.js 22.x\n", replace: "\n  - name: Node.js 22.x\n" } }], files({ "ci.yml": "steps:   \n  - name: Node.js 22.x\n" }));
+    expect(same?.message).toMatch(/find and replace are the same text.*quote the lines exactly as the file has them \(trailing spaces, CRLF\)/);
     // Quoted exactly, the same change is made.
     const exact = run([{ op: "replace_text", params: { file: "ci.yml", find: "  - name: Node.js 22.x   \n", replace: "  - name: Node.js 22.x\n" } }], files({ "ci.yml": given }));
     expect(exact.text("ci.yml")).toBe("steps:\n  - name: Node.js 22.x\n    run: npm test\n");

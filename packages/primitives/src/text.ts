@@ -215,6 +215,9 @@ function refuseBinary(source: string, file: string, op: string): void {
 /** replace_text: the one place `find` occurs becomes `replace`. */
 export function replaceTextEdits(source: string, p: ReplaceTextParams, op = "replace_text"): TextEdits {
   refuseBinary(source, p.file, op);
+  if (p.find === p.replace) {
+    throw new PreconditionFailed(p.file, op, `find and replace are the same text, so the step would change nothing. If the change is to whitespace or line endings, quote the lines exactly as the file has them (trailing spaces, CRLF); else write the new text in replace, or drop the step`);
+  }
   const place = findSnippet(source, p.find, p.file, op);
   const correction = correctionOf(place);
   const corrected = correction ? { correction } : {};
