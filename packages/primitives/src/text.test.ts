@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { BinaryFile, PatternAmbiguous, PatternNotFound, PostconditionFailed, PreconditionFailed, runPlan, StepFailed, type Plan } from "./index.js";
 
 beforeAll(async () => {
-  await loadGrammars(["python"]);
+  await loadGrammars(["python", "go"]);
 });
 
 const CHANGES = [
@@ -145,6 +145,18 @@ describe("replace_text", () => {
   it("deletes whole lines with their line break", () => {
     const { text } = run([{ op: "replace_text", params: { file: "CHANGES.rst", find: "-   Drop support for Python 3.9.\n", replace: "" } }]);
     expect(text("CHANGES.rst")).toBe(CHANGES.replace("-   Drop support for Python 3.9.\n", ""));
+  });
+
+  it("finds a long stale quote by its lines: a whole file quoted with one token off is corrected, not searched for minutes", () => {
+    const body = Array.from({ length: 3000 }, (_, k) => `func handler${k}(c *Context) { c.JSON(200, H{"n": ${k}}) }`);
+    const given = `package gin\n\n${body.join("\n")}\n`;
+    const stale = given.replace("handler1500(", "handlr1500(");
+    const { result, text } = run([{ op: "replace_text", params: { file: "routes.go", find: stale, replace: stale.replace("c.JSON(200, H{\"n\": 7})", "c.JSON(201, H{\"n\": 7})") } }], files({ "routes.go": given }));
+    expect(text("routes.go")).toBe(given.replace("c.JSON(200, H{\"n\": 7})", "c.JSON(201, H{\"n\": 7})"));
+    expect(result.ok && result.results[0]).toMatchObject({ output: { corrected: expect.stringMatching(/closest text, at line 1 /) } });
+    // Nowhere in the file: the error names the closest lines, as for a short quote.
+    const elsewhere = cause([{ op: "replace_text", params: { file: "routes.go", find: body.map((l) => l.replace("func ", "fn ").replace("c.JSON", "ctx.Render")).join("\n"), replace: "" } }], files({ "routes.go": given }));
+    expect(elsewhere).toBeInstanceOf(PatternNotFound);
   });
 
   it("refuses a similar match when another place is nearly as close", () => {
