@@ -152,6 +152,12 @@ function tokenOff(text: string): string | undefined {
  * `anchor`): a stale copy without a blank line, without its trailing spaces, with LF for CRLF, written at
  * column 0, with a typo; an anchor cut to one line. The intended result is the gold one.
  */
+/** The indentation every non-blank line of `text` starts with. */
+function commonIndent(text: string): string {
+  const indents = text.split("\n").filter((l) => l.trim() !== "").map((l) => /^[ \t]*/.exec(l)![0]);
+  return indents.reduce((a, b) => (b.startsWith(a) ? a : a.startsWith(b) ? b : ""), indents[0] ?? "");
+}
+
 function textVariants(plan: Plan, i: number, step: Step, source: string | undefined): Variant[] {
   if (!("op" in step) || source === undefined) return [];
   const params = step.params as Record<string, unknown>;
@@ -172,18 +178,18 @@ function textVariants(plan: Plan, i: number, step: Step, source: string | undefi
   }
   if (/[ \t]+\r?\n/.test(quote)) push("text-trailing-spaces-lost", { [key]: quote.replace(/[ \t]+(\r?\n)/g, "$1") });
   if (quote.includes("\r\n")) push("text-crlf-as-lf", { [key]: quote.replace(/\r\n/g, "\n"), ...(replace !== undefined ? { replace: replace.replace(/\r\n/g, "\n") } : {}) });
-  const lines = quote.split("\n");
-  const indents = lines.filter((l) => l.trim() !== "").map((l) => /^[ \t]*/.exec(l)![0]);
-  const common = indents.reduce((a, b) => (b.startsWith(a) ? a : a.startsWith(b) ? b : ""), indents[0] ?? "");
+  const common = commonIndent(quote);
   const dedent = (text: string) => text.split("\n").map((l) => (l.startsWith(common) ? l.slice(common.length) : l)).join("\n");
-  // Skipped where writing at column 0 loses the change itself (a change of a blank line's spaces).
-  if (common && !/\t/.test(common) && (replace === undefined || dedent(quote) !== dedent(replace))) {
+  // Skipped where writing at column 0 loses the change itself: a change of a blank line's spaces, or of
+  // the lines' indentation (quote at 2 spaces, replacement at 0: both written at column 0 say no change of it).
+  const replaceCommon = replace === undefined ? common : commonIndent(replace);
+  if (common && !/\t/.test(common) && (replace === undefined || (dedent(quote) !== dedent(replace) && replaceCommon.startsWith(common)))) {
     push("text-written-at-column-0", { [key]: dedent(quote), ...(replace !== undefined ? { replace: dedent(replace) } : {}) });
   }
   const off = tokenOff(quote);
   if (off && off !== quote) push("text-token-off", { [key]: off }, [], false);
   if (step.op === "insert_text") {
-    const first = lines.find((l) => l.trim() !== "");
+    const first = quote.split("\n").find((l) => l.trim() !== "");
     if (first && first !== quote.replace(/\r?\n$/, "") && source.split(first).length > 2) push("text-anchor-one-line", { anchor: first }, ["matches", "line"]);
   }
   return out;

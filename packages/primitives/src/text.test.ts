@@ -135,6 +135,18 @@ describe("replace_text", () => {
     expect(absolute.text("ci.yaml")).toBe(text("ci.yaml"));
   });
 
+  it("deletes the line break a corrected quote ends with when the replacement does not end with one", () => {
+    // The change removes the blank line after a function: the quote ends with "}\n", the replacement with "}".
+    const given = "func A() {\n\treturn 1\n}\n\nfunc B() {}\n";
+    const want = "func A() {\n\treturn 2\n}\nfunc B() {}\n";
+    const exact = run([{ op: "replace_text", params: { file: "notes.txt", find: "func A() {\n\treturn 1\n}\n", replace: "func A() {\n\treturn 2\n}" } }], files({ "notes.txt": given }));
+    expect(exact.text("notes.txt")).toBe(want);
+    // The same step with a stale quote (one token off), matched by similarity, makes the same change.
+    const similar = run([{ op: "replace_text", params: { file: "notes.txt", find: "func A() {\n\treturn 1\n}\n".replace("func A", "fun A"), replace: "func A() {\n\treturn 2\n}" } }], files({ "notes.txt": given }));
+    expect(similar.result.ok && similar.result.results[0]).toMatchObject({ output: { corrected: expect.stringMatching(/closest text/) } });
+    expect(similar.text("notes.txt")).toBe(want);
+  });
+
   it("drops the trailing blank lines a similar quote ended with when the replacement does not keep them", () => {
     const given = "Setup\n\n        $ pip install --upgrade pip setuptools\n\n-   Install the dependencies, then Flask.\n\n\nNext\n";
     // A typo makes the quote merely similar; its last line is blank, and the replacement has one line.
@@ -185,6 +197,15 @@ describe("insert_text and append_text", () => {
     expect(text("CHANGES.rst")).toBe(
       CHANGES.replace("Version 3.1.1\n", "Version 3.1.2\n-------------\n\nReleased 2025-08-01\n\n\nVersion 3.1.1\n").replace("Released 2025-05-13\n\n", "Released 2025-05-13\n\n-   Fix a race in teardown.\n"),
     );
+  });
+
+  it("inserts whole lines before the line of an anchor quoted without its indentation", () => {
+    const given = "<dependencies>\n    <dependency>\n      <groupId>junit</groupId>\n    </dependency>\n</dependencies>\n";
+    const { text } = run([{ op: "insert_text", params: { file: "pom.xml", anchor: "<groupId>junit</groupId>\n", position: "before", text: "      <!-- tests -->\n" } }], files({ "pom.xml": given }));
+    expect(text("pom.xml")).toBe(given.replace("      <groupId>junit", "      <!-- tests -->\n      <groupId>junit"));
+    // Inline text (no line break) still goes right before the quoted text.
+    const inline = run([{ op: "insert_text", params: { file: "pom.xml", anchor: "junit</groupId>", position: "before", text: "org." } }], files({ "pom.xml": given }));
+    expect(inline.text("pom.xml")).toBe(given.replace("<groupId>junit", "<groupId>org.junit"));
   });
 
   it("inserts at offset 0, before a file's first line", () => {

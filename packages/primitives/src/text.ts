@@ -253,7 +253,10 @@ function correctedReplacement(source: string, place: TextPlace, p: ReplaceTextPa
   const start = overBlankLines(source, lineStart, before, -1);
   if (nl < 0) return { edits: [{ start, end: lineEnd, text }], place };
   const past = overBlankLines(source, lineEnd + 1, after, 1);
-  return { edits: [{ start, end: text === "" ? past : past - 1, text }], place };
+  // A quote that ends with its line break, replaced by text that does not, deletes that break (joining
+  // the next line on, as the exact quote would): the line diff above covers the lines, not the break.
+  const dropsBreak = /\n$/.test(p.find) && p.replace !== "" && !p.replace.endsWith("\n");
+  return { edits: [{ start, end: text === "" || dropsBreak ? past : past - 1, text }], place };
 }
 
 /**
@@ -279,6 +282,10 @@ export function insertTextEdits(source: string, p: InsertTextParams, op = "inser
   const place = findSnippet(source, p.anchor, p.file, op);
   const correction = correctionOf(place);
   let at = p.position === "before" ? place.start : place.end;
+  // Whole lines inserted before an anchor quoted without its line's indentation go before that line,
+  // not between the indentation and the anchor (which would move the anchor line to column 0).
+  const lineStart = source.lastIndexOf("\n", place.start - 1) + 1;
+  if (p.position === "before" && p.text.endsWith("\n") && place.start > lineStart && source.slice(lineStart, place.start).trim() === "") at = lineStart;
   // A corrected anchor matches whole lines; a text that is whole lines goes between lines.
   if (place.layer !== "exact" && p.text.endsWith("\n")) {
     if (p.position === "before") at = source.lastIndexOf("\n", place.start - 1) + 1;
