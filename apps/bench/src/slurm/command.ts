@@ -235,10 +235,15 @@ export function slurmCommands(program: Command): void {
       const views = await taskViews(out, job);
       const last = job.jobs.at(-1)!;
       const lines = views.map((v) => `  task ${v.task}  ${v.state}${v.exit === undefined ? "" : ` (exit ${v.exit})`}`);
-      process.stdout.write(`job ${last.id} (bench ${job.kind}, ${job.shards} shards, submitted ${last.submitted})\n${counts(views)}\n${lines.join("\n")}\n`);
-      if (!views.every((v) => v.ended)) return;
       const opts = optionsFromArgv(job, out);
       const selected = await selection(job.kind, opts);
+      let final = 0;
+      for (let index = 0; index < job.shards; index++) {
+        const done = await finalIn(job.kind, opts, index);
+        final += shardOf(selected, { index, count: job.shards }).filter((id) => done.has(id)).length;
+      }
+      process.stdout.write(`job ${last.id} (bench ${job.kind}, ${job.shards} shards, submitted ${last.submitted})\n${counts(views)}\ninstances with a final result: ${final} of ${selected.length}\n${lines.join("\n")}\n`);
+      if (!views.every((v) => v.ended)) return;
       process.stdout.write(`\n${await merge(job.kind, opts, selected, job.shards, performance.now())}\n`);
     });
   program

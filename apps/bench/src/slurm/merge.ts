@@ -64,10 +64,10 @@ export async function mergeAgent(out: string, selected: readonly string[], shard
       const entry = byId.get(id);
       if (entry) entries.set(id, entry);
       else entries.set(id, blankEntry(id, "harness_error", { cause: "slurm_task", error: `the Slurm task of shard ${index} ended before it ran this instance (see ${join(dir, "bench.log")}); run the same command again to run it` }));
-      const instanceDir = join(dir, id);
-      const present = await readdir(instanceDir).then(() => true, () => false);
-      if (present) await cp(instanceDir, join(out, id), { recursive: true, force: true });
     }
+    // Each instance's directory (trajectory, patch), copied side by side.
+    const present = new Set(await readdir(dir).catch(() => [] as string[]));
+    await Promise.all(ids.filter((id) => present.has(id)).map((id) => cp(join(dir, id), join(out, id), { recursive: true, force: true })));
   }
   const ordered = selected.map((id) => entries.get(id)!);
   const summary = summarizeAgent(ordered, totalMs);

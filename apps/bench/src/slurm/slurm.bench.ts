@@ -34,6 +34,7 @@ const root = mkdtempSync(join(app, ".slurm-bench", "run-"));
 function syntheticShards(out: string, n: number, shards: number): { ids: string[]; dataset: string } {
   const ids = Array.from({ length: n }, (_, i) => `acme__calc-${10000 + i}`);
   const dataset = join(out, "dataset.jsonl");
+  mkdirSync(out, { recursive: true });
   writeFileSync(dataset, ids.map((id) => JSON.stringify({ repo: "pallets/flask", instance_id: id, base_commit: "0".repeat(40), version: "2.0", test_patch: "", problem_statement: "x", FAIL_TO_PASS: '["t::a"]', PASS_TO_PASS: '["t::b"]' })).join("\n") + "\n");
   const model = "graphplan/replay:gold";
   const patch = `diff --git a/calc/ops.py b/calc/ops.py\n--- a/calc/ops.py\n+++ b/calc/ops.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n`;

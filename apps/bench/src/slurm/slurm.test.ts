@@ -166,6 +166,28 @@ describe.skipIf(!SBATCH)(SBATCH ? "bench --slurm on a real Slurm and podman" : "
     expect(report(out).instances).toMatchObject([{ instance_id: fx.ids[0], status: "Submitted" }]);
   }, 180_000);
 
+  it("--detach exits once submitted; bench status shows the tasks, bench cancel stops them leaving no container, and status then merges", async () => {
+    const out = join(root, "detached");
+    const args = ["agent", ...agentArgs(out), "--instances", fx.ids[0]!, "--in-image", "--slurm", "--shards", "1"];
+    const submitted = await bench([...args, "--detach"]);
+    expect(submitted.status, submitted.stderr).toBe(0);
+    expect(submitted.stdout).toMatch(/^job \d+ submitted; `bench status .*detached` follows it/);
+    const status = await bench(["status", out]);
+    expect(status.status, status.stderr).toBe(0);
+    expect(status.stdout).toMatch(/^job \d+ \(bench agent, 1 shards, submitted .*\)\ntasks: [01] pending · [01] running · 0 ended\ninstances with a final result: 0 of 1\n {2}task 0 {2}(PENDING|RUNNING)$/m);
+    // Cancelled once the instance's container runs (or before the task started: then there is nothing to clean).
+    for (let i = 0; i < 300 && containersLeft(fx.tag).length === 0 && !existsSync(join(out, "shards", "0", "exit")); i++) await new Promise((r) => setTimeout(r, 100));
+    const cancelled = await bench(["cancel", out]);
+    expect(cancelled.status, cancelled.stderr).toBe(0);
+    expect(cancelled.stdout).toMatch(/^job \d+ cancelled: task 0 (CANCELLED|COMPLETED); the same command resumes it$/m);
+    expect(containersLeft(fx.tag)).toEqual([]);
+    const after = await bench(["status", out]);
+    expect(after.status, after.stderr).toBe(0);
+    expect(after.stdout).toMatch(/^tasks: 0 pending · 0 running · 1 ended$/m);
+    expect(existsSync(join(out, "report.json"))).toBe(true);
+    expect(report(out).instances.map((e) => e.instance_id)).toEqual([fx.ids[0]]);
+  }, 180_000);
+
   it("bad input: one line naming the problem and the fix, exit 2, nothing submitted and nothing written", async () => {
     const before = jobIds();
     const out = join(root, "bad");
