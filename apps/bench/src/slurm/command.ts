@@ -11,7 +11,6 @@ import { type Command, InvalidArgumentError } from "commander";
 import { readPredictions } from "../agent/preds.js";
 import { parseAgentDataset, selectInstances, selectionOf } from "../agent/instances.js";
 import { formatEvalResult } from "../eval/command.js";
-import { runSummaryText } from "../eval/grading.js";
 import { evaluationSelection, type EvalOptions } from "../eval/run.js";
 import { Progress } from "../progress.js";
 import { onPath, partitionExists, scancel, SlurmFailed } from "./client.js";
@@ -89,7 +88,7 @@ async function merge(kind: Kind, opts: SlurmRunOptions, selected: string[], shar
   const ms = Math.round(performance.now() - startedMs);
   if (kind === "eval") {
     const { summary, path } = await mergeEval(evalOptions(opts, opts.preds!, opts.out, opts.instances), shards, (i) => shardDir(opts.out, i));
-    return `${runSummaryText(summary).trim()}\n\nsummary: ${path}`;
+    return `${formatEvalResult({ summary, summaryPath: path, outcomes: [], skipped: [] })}\n\nsummary: ${path}`;
   }
   const agent = await mergeAgent(opts.out, selected, shards, ms);
   const agentText = `${agent.table}\n\npreds: ${agent.predsPath}\nreport: ${agent.reportPath}`;

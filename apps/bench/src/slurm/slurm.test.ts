@@ -119,6 +119,16 @@ describe.skipIf(!SBATCH)(SBATCH ? "bench --slurm on a real Slurm and podman" : "
     expect(containersLeft(fx.tag)).toEqual([]);
   }, 300_000);
 
+  it("bench eval --slurm in 2 shards grades every prediction into the harness's layout and one summary", async () => {
+    const out = join(root, "eval");
+    const result = await bench(["eval", "--preds", "gold", "--dataset", fx.dataset, "--run-id", "sl", "--namespace", "none", "--tag", fx.tag, "--out", out, "--timeout", "60", "--slurm", "--shards", "2"]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^resolved +3$/m);
+    expect(readJson(join(out, "gold.sl.json"))).toMatchObject({ total_instances: 3, completed_instances: 3, resolved_ids: [...fx.ids] });
+    for (const id of fx.ids) expect(readJson(join(out, "sl", "gold", id, "report.json"))[id]).toMatchObject({ resolved: true });
+    expect(containersLeft(fx.tag)).toEqual([]);
+  }, 180_000);
+
   it("after one array task is scancelled mid-run, the same command runs only what has no final result: every instance ends submitted, none twice, no container left", async () => {
     const out = join(root, "cancelled");
     const args = ["agent", ...agentArgs(out), "--in-image", "--slurm", "--shards", "2", "--slurm-cpus", "1"];
