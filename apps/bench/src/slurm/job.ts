@@ -5,7 +5,7 @@
  * `OUT/shards/<i>/exit`, its exit code), so that the state is known on clusters without `sacct`.
  */
 import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { z } from "zod";
 import { ENDED, sbatch, squeue, type TaskState } from "./client.js";
 import { shardDir } from "./merge.js";
@@ -98,7 +98,7 @@ export async function submit(out: string, job: SlurmJob, tasks: readonly number[
   const args = [
     `--array=${tasks.join(",")}`,
     "--requeue",
-    `--job-name=bench-${job.kind}`,
+    `--job-name=bench-${job.kind}-${basename(out)}`,
     `--chdir=${job.cwd}`,
     `--output=${join(out, "shards", "%a", "bench.log")}`,
     "--open-mode=append",
