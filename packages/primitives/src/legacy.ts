@@ -1,5 +1,5 @@
 /**
- * The ten legacy operators of the seed (string- and line-based), kept for plans that use them.
+ * The ten legacy operators of the design (string- and line-based), kept for plans that use them.
  * `add_method`, `add_import` and `add_class_attribute` are served by the composed operators
  * (same parameters); the other seven are here. Text patterns are matched in layers: exact,
  * whitespace-insensitive, indentation-preserving, then similarity above a threshold.
