@@ -109,17 +109,20 @@ async function slurmFigures(): Promise<void> {
     const out = join(root, "slurm");
     let submittedAt: number | undefined;
     let firstStart: number | undefined;
+    let taskStart: number | undefined;
     const log = join(out, "shards", "0", "bench.log");
     const sharded = await timedBench([...base(out), "--slurm", "--shards", "1"], () => {
       if (submittedAt === undefined && existsSync(join(out, "slurm", "job.json"))) submittedAt = performance.now();
       if (firstStart !== undefined || !existsSync(log)) return;
-      const match = /^\[1\/\d+\] \S+ \S+ .* (\d+) ms/m.exec(readFileSync(log, "utf8"));
+      const text = readFileSync(log, "utf8");
+      if (taskStart === undefined && text.startsWith("bench --slurm: task")) taskStart = performance.now();
+      const match = /^\[1\/\d+\] \S+ \S+ .* (\d+) ms/m.exec(text);
       if (match) firstStart = performance.now() - Number(match[1]);
     });
     if (sharded.status !== 0) throw new Error(`bench agent --slurm failed: ${sharded.stderr}`);
     process.stdout.write(
       [
-        `submission to first instance (sbatch's answer to the first instance's start in its task): ${(((firstStart ?? Number.NaN) - (submittedAt ?? Number.NaN)) / 1000).toFixed(2)} s`,
+        `submission to first instance (sbatch's answer to the first instance's start in its task): ${(((firstStart ?? Number.NaN) - (submittedAt ?? Number.NaN)) / 1000).toFixed(2)} s, of it Slurm's until the task started ${(((taskStart ?? Number.NaN) - (submittedAt ?? Number.NaN)) / 1000).toFixed(2)} s`,
         `${count} instances one at a time, without Slurm: ${(plain.ms / 1000).toFixed(1)} s; with --slurm --shards 1: ${(sharded.ms / 1000).toFixed(1)} s`,
         `overhead of Slurm per instance: ${((sharded.ms - plain.ms) / count / 1000).toFixed(2)} s (the fixed cost of submission, scheduling, the task's start and the merge, spread over ${count})`,
       ].join("\n") + "\n",
