@@ -44,6 +44,8 @@ export async function runInterruptible<A, E>(effect: Effect.Effect<A, E>, option
     controller.abort();
   };
   process.on("SIGINT", onSigint);
+  // SIGTERM (scancel, a time limit, `docker stop`, Kubernetes) stops the run as Ctrl-C does.
+  process.on("SIGTERM", onSigint);
   try {
     const exit = await Effect.runPromiseExit(Effect.provide(effect, stderrLogger), { signal: controller.signal });
     options.onEnd?.();
@@ -61,5 +63,6 @@ export async function runInterruptible<A, E>(effect: Effect.Effect<A, E>, option
   } finally {
     options.onEnd?.();
     process.off("SIGINT", onSigint);
+    process.off("SIGTERM", onSigint);
   }
 }

@@ -7,6 +7,7 @@ import { evalCommand } from "./eval/command.js";
 import { runCommand } from "./run-command.js";
 import { positiveInt } from "./options.js";
 import { readRepoMap, runReplay } from "./run.js";
+import { slurmCommands } from "./slurm/command.js";
 
 export function buildProgram(): Command {
   const program = new Command("bench").description("GraphPlan benchmarks");
@@ -58,5 +59,6 @@ export function buildProgram(): Command {
   imagesCommand(program);
   evalCommand(program);
   runCommand(program);
+  slurmCommands(program);
   return program;
 }

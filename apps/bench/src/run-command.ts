@@ -14,6 +14,8 @@ import { runEvaluation } from "./eval/run.js";
 import { runInterruptible } from "./interruptible.js";
 import { engineSlots, positiveInt } from "./options.js";
 import { Progress } from "./progress.js";
+import { runOnSlurm } from "./slurm/command.js";
+import { checkSlurmOptions } from "./slurm/options.js";
 
 interface RunCommandOptions extends AgentCommandOptions {
   runId: string;
@@ -29,6 +31,8 @@ export function runCommand(program: Command): void {
       .option("--timeout <s>", "seconds each instance's eval script may run", positiveInt("--timeout"), 1800),
   );
   command.action(async (opts: RunCommandOptions) => {
+    checkSlurmOptions(opts);
+    if (opts.slurm) return runOnSlurm("run", opts);
     if (opts.sandbox !== "local" || opts.image !== undefined) throw new InvalidArgumentError("error: bench run works in each instance's image: leave out --sandbox and --image");
     const engines = engineSlots(opts.dockerHost, opts.workers);
     const namespace = opts.namespace === "none" ? null : opts.namespace;

@@ -12,8 +12,10 @@ import { Progress } from "../progress.js";
 import type { InImageOptions } from "./in-image.js";
 import { readRepoMap } from "../run.js";
 import { runAgentBench, type AgentBenchOptions } from "./harness.js";
+import { runOnSlurm } from "../slurm/command.js";
+import { addSlurmOptions, checkSlurmOptions, type SlurmCommandOptions } from "../slurm/options.js";
 
-export interface AgentCommandOptions {
+export interface AgentCommandOptions extends SlurmCommandOptions {
   dataset: string;
   repos?: string;
   repoMap?: string;
@@ -78,6 +80,7 @@ export function defineAgentOptions(command: Command): Command {
   addAgentOptions(command, "worktree")
     .option("--redo", "run instances that are already in OUT/preds.jsonl again")
     .option("-q, --quiet", "no progress lines on stderr");
+  addSlurmOptions(command);
   // Usage errors become one thrown line (the CLI prints it and exits 2) instead of commander's own exit 1.
   command.configureOutput({ outputError: () => undefined });
   command.exitOverride((error) => {
@@ -110,6 +113,7 @@ export async function agentBenchOptions(opts: AgentCommandOptions, progress: Pro
     filter: opts.filter,
     shuffle: opts.shuffle,
     seed: opts.seed,
+    shard: opts.shard,
     onWarning: (message) => (progress ? progress.print(message) : process.stderr.write(`${message}\n`)),
     onPhase: (id, phase) => progress?.start(id, phase),
     onEntry: (e, _done, total) => {
@@ -129,6 +133,8 @@ export async function agentBenchOptions(opts: AgentCommandOptions, progress: Pro
 export function agentCommand(program: Command): void {
   const command = defineAgentOptions(program.command("agent").description("run the GraphPlan agent on SWE-bench instances, each in a fresh worktree at its base commit (or, with --in-image, in its instance image); writes preds.jsonl, report.json and per-instance trajectories"));
   command.action(async (opts: AgentCommandOptions) => {
+    checkSlurmOptions(opts);
+    if (opts.slurm) return runOnSlurm("agent", opts);
     const progress = opts.quiet ? undefined : new Progress(0);
     const options = await agentBenchOptions(opts, progress);
     await runInterruptible(runAgentBench(options), {

@@ -25,6 +25,7 @@ import { repositoryPath } from "../git.js";
 import { EnginePool, instanceEnvironment, type InImageOptions } from "./in-image.js";
 import { REPLAY_MODEL_NAME, replayModel } from "./replay-model.js";
 import { parseAgentDataset, selectInstances, selectionOf, type AgentLine } from "./instances.js";
+import { shardOf, type Shard } from "../slurm/shard.js";
 import { appendPrediction, readPredictions, writePredictions, type Prediction } from "./preds.js";
 import {
   AgentReportSchema,
@@ -60,6 +61,8 @@ export interface AgentBenchOptions {
   readonly seed?: number | undefined;
   readonly filter?: string | undefined;
   readonly slice?: string | undefined;
+  /** `--shard i/N`: after the selection, only its i-th of N parts (slurm/shard.ts). */
+  readonly shard?: Shard | undefined;
   /** Instances at once (default 1; with `inImage`, the engines' slots). */
   readonly workers?: number | undefined;
   /**
@@ -329,8 +332,9 @@ export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBe
       const text = yield* Effect.tryPromise({ try: () => readFile(options.dataset, "utf8"), catch: (e) => invalid(`cannot read the dataset ${options.dataset}: ${(e as Error).message}`) });
       const all = selectInstances(parseAgentDataset(text), options.instances);
       if (all.length === 0) return yield* invalid(`the dataset ${options.dataset} has no instance`);
-      const lines = selection(all);
-      if (lines.length === 0) return yield* invalid(`no instance of ${options.dataset} is left after --filter/--slice (${all.length} before)`);
+      const selected = selection(all);
+      if (selected.length === 0) return yield* invalid(`no instance of ${options.dataset} is left after --filter/--slice (${all.length} before)`);
+      const lines = shardOf(selected, options.shard);
 
       const outDir = resolve(options.outDir);
       const predsPath = join(outDir, "preds.jsonl");

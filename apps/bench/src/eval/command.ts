@@ -10,8 +10,10 @@ import { Progress } from "../progress.js";
 import { quantile } from "../report.js";
 import type { InstanceOutcome } from "./instance.js";
 import { runEvaluation, type EvalEvent, type EvalResult } from "./run.js";
+import { runOnSlurm } from "../slurm/command.js";
+import { addSlurmOptions, checkSlurmOptions, type SlurmCommandOptions } from "../slurm/options.js";
 
-interface EvalCommandOptions {
+interface EvalCommandOptions extends SlurmCommandOptions {
   preds: string;
   dataset: string;
   runId: string;
@@ -101,12 +103,15 @@ export function evalCommand(program: Command): void {
     .option("--run-empty-patches", "run the tests of empty predictions too (to check that an environment fails without a fix); the harness records them as empty_patch")
     .option("--rerun", "grade again the instances that already have a report.json in this run")
     .option("-q, --quiet", "no progress on stderr");
+  addSlurmOptions(command);
   command.configureOutput({ outputError: () => undefined });
   command.exitOverride((error) => {
     if (error.exitCode === 0) process.exit(0);
     throw new InvalidArgumentError(error.message);
   });
   command.action(async (opts: EvalCommandOptions) => {
+    checkSlurmOptions(opts);
+    if (opts.slurm) return runOnSlurm("eval", opts);
     const progress = opts.quiet ? undefined : new Progress(0);
     await runInterruptible(
       runEvaluation({
@@ -115,6 +120,7 @@ export function evalCommand(program: Command): void {
         runId: opts.runId,
         outDir: opts.out,
         instances: opts.instances,
+        shard: opts.shard,
         engines: engineSlots(opts.dockerHost, opts.workers),
         timeoutS: opts.timeout,
         namespace: opts.namespace === "none" ? null : opts.namespace,

@@ -34,6 +34,11 @@ const GIT_DIFF = "git -c core.fileMode=false -c core.checkStat=minimal -c core.t
 
 /** The label every evaluation container carries, with the run id: leftovers are easy to find. */
 export const EVAL_RUN_LABEL = "graphplan.eval.run";
+/**
+ * The evaluation process that started a container: what a run sweeps at its end is its own containers only,
+ * never those of another process grading the same run id on the same engine (e.g. two `--slurm` tasks on one node).
+ */
+export const EVAL_PROCESS_LABEL = "graphplan.eval.process";
 
 export interface InstanceJob {
   readonly instance: EvalInstance;
@@ -43,6 +48,8 @@ export interface InstanceJob {
   readonly patch: string | null;
   readonly image: string;
   readonly runId: string;
+  /** This process's id among those grading the run (EVAL_PROCESS_LABEL). */
+  readonly process?: string | undefined;
   /** `OUT/<run-id>/<model>/<instance_id>/`. */
   readonly logDir: string;
   readonly timeoutS: number;
@@ -152,7 +159,7 @@ function inContainer(job: InstanceJob, times: StageTimes, log: ReturnType<typeof
     const container = yield* timed(
       times,
       "start",
-      engine.start({ image: job.image, name, user: "root", workdir: "/testbed", labels: { [EVAL_RUN_LABEL]: job.runId } }),
+      engine.start({ image: job.image, name, user: "root", workdir: "/testbed", labels: { [EVAL_RUN_LABEL]: job.runId, ...(job.process ? { [EVAL_PROCESS_LABEL]: job.process } : {}) } }),
     );
     yield* log("INFO", `Container for ${job.instance.instance_id} started: ${container.id} (engine ${engine.endpoint})`);
     const environment = yield* environmentOf(container);

@@ -5,6 +5,7 @@
  * that stops answering is taken out of the rotation and its instances run on the others. A run that
  * was interrupted resumes: instances with a report.json are not run again.
  */
+import { randomUUID } from "node:crypto";
 import { readFile, writeFile, rename, mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { ContainerEngine, type ContainerEngineShape } from "@graphplan/runtime";
@@ -12,8 +13,9 @@ import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import { parseJsonLines } from "../dataset.js";
 import type { EngineSlot } from "../options.js";
+import { shardOf, type Shard } from "../slurm/shard.js";
 import { InstanceReportSchema, runSummaryText, summarizeRun, summaryFileName, type ReportOutcome, type RunSummary } from "./grading.js";
-import { EVAL_RUN_LABEL, evaluateInstance, type InstanceJob, type InstanceOutcome } from "./instance.js";
+import { EVAL_PROCESS_LABEL, EVAL_RUN_LABEL, evaluateInstance, type InstanceJob, type InstanceOutcome } from "./instance.js";
 import { loadPredictions, modelDirName, type EvalPrediction } from "./predictions.js";
 import { EvalInstanceSchema, instanceImageName, specFor, type EvalInstance } from "./spec.js";
 
@@ -38,6 +40,8 @@ export interface EvalOptions {
   readonly runId: string;
   readonly outDir: string;
   readonly instances?: readonly string[] | undefined;
+  /** `--shard i/N`: only the i-th of N parts of the selected instances (slurm/shard.ts). */
+  readonly shard?: Shard | undefined;
   readonly engines: readonly EngineSlot[];
   readonly timeoutS: number;
   /** Image namespace (null: local names), tag. */
@@ -93,6 +97,8 @@ async function hasReport(dir: string): Promise<boolean> {
 
 interface Plan {
   readonly datasetIds: string[];
+  /** The predicted instances selected, in dataset order (after --shard). */
+  readonly selected: string[];
   readonly predictions: Map<string, EvalPrediction>;
   readonly jobs: InstanceJob[];
   readonly preErrors: InstanceOutcome[];
@@ -118,7 +124,7 @@ async function planRun(options: EvalOptions): Promise<Plan> {
     if (missing.length) throw invalid(`--instances: ${missing.join(", ")} not in --dataset ${options.dataset}`);
   }
   const datasetIds = wanted ? [...wanted] : [...instances.keys(), ...bad.keys()];
-  const selected = datasetIds.filter((id) => predictions.has(id));
+  const selected = shardOf(datasetIds.filter((id) => predictions.has(id)), options.shard);
   const jobs: InstanceJob[] = [];
   const preErrors: InstanceOutcome[] = [];
   const skipped: string[] = [];
@@ -148,13 +154,14 @@ async function planRun(options: EvalOptions): Promise<Plan> {
       patch: prediction.model_patch,
       image: instanceImageName(id, { namespace: options.namespace, tag: options.tag }),
       runId: options.runId,
+      process: PROCESS,
       logDir,
       timeoutS: options.timeoutS,
       pull: options.pull,
       runEmpty: options.runEmpty,
     });
   }
-  return { datasetIds, predictions, jobs, preErrors, skipped, model: list[0]!.model_name_or_path };
+  return { datasetIds, selected, predictions, jobs, preErrors, skipped, model: list[0]!.model_name_or_path };
 }
 
 interface LiveEngine {
@@ -267,9 +274,26 @@ async function writeSummary(options: EvalOptions, plan: Plan): Promise<{ summary
   return { summary, path: resolve(path) };
 }
 
-/** Removes the containers labelled with this run that are still there; never fails. */
+/**
+ * What a run selects, without running anything: the predicted instances (before --shard), their model and
+ * log directories. `--slurm` splits this selection into shards and merges the shards' outputs by it.
+ */
+export async function evaluationSelection(options: EvalOptions): Promise<{ selected: string[]; model: string; logDir: (id: string) => string }> {
+  const plan = await planRun({ ...options, shard: undefined, rerun: true });
+  return { selected: plan.selected, model: plan.model, logDir: (id) => logDirOf(options.outDir, options.runId, plan.model, id) };
+}
+
+/** Writes the run's summary from the report.json files on disk, as a run does at its end (for `--slurm`'s merge). */
+export async function writeEvaluationSummary(options: EvalOptions): Promise<{ summary: RunSummary; path: string }> {
+  return writeSummary(options, await planRun({ ...options, shard: undefined, rerun: true }));
+}
+
+/** This process's label value (EVAL_PROCESS_LABEL). */
+const PROCESS = randomUUID().slice(0, 8);
+
+/** Removes the containers this process started for this run that are still there; never fails. */
 const sweep = (engine: ContainerEngineShape, runId: string) =>
-  engine.containersLabelled({ [EVAL_RUN_LABEL]: runId }).pipe(
+  engine.containersLabelled({ [EVAL_RUN_LABEL]: runId, [EVAL_PROCESS_LABEL]: PROCESS }).pipe(
     Effect.flatMap((ids) => Effect.forEach(ids, (id) => engine.removeContainer(id), { discard: true })),
     Effect.ignore,
   );
