@@ -69,6 +69,19 @@ describe("RecipeSchema", () => {
     expect(setup).toContain("ssl.SSLContext.load_verify_locations = load_verify_locations");
     expect(setup).toContain("https://httpbin.org/get");
   });
+
+  it("closes the measured package gaps: xarray gets Debian's sparse and pint, django 3.x bullseye's asgiref, not bookworm's", () => {
+    const recipe = loadRecipe(DEFAULT_RECIPE);
+    expect(recipeFor(recipe, "pydata/xarray", "0.12")?.packages).toEqual(expect.arrayContaining(["python3-sparse", "python3-pint"]));
+    const django3 = recipeFor(recipe, "django/django", "3.2");
+    expect(recipeFor(recipe, "django/django", "3.0")).toBe(django3);
+    const setup = django3?.setup ?? [];
+    // bookworm's asgiref is no longer linked in; the bullseye package is, checked by its version.
+    expect(setup.find((line) => line.startsWith("sweb-site "))?.split(" ")).not.toContain("asgiref");
+    expect(setup.join("\n")).toMatch(/apt-get download -q python3-asgiref=3\.3\.1-1[\s\S]*assert asgiref\.__version__ == "3\.3\.0"/);
+    // django 4.x keeps bookworm's (it needs asgiref >= 3.3.2).
+    expect(recipeFor(recipe, "django/django", "4.0")?.setup[0]?.split(" ")).toContain("asgiref");
+  });
 });
 
 describe("recipeFor", () => {
