@@ -12,7 +12,7 @@ const bench = (args: readonly string[]) => spawnSync(tsx, ["--conditions=source"
 function dataset(): string {
   const path = join(tempDir(), "dataset.jsonl");
   const line = (repo: string, id: string, version: string) => JSON.stringify({ repo, instance_id: id, base_commit: "a".repeat(40), version, patch: "", test_patch: "" });
-  writeFileSync(path, [line("django/django", "django__django-1", "3.0"), line("psf/requests", "psf__requests-2", "2.3"), line("sympy/sympy", "sympy__sympy-3", "1.10")].join("\n") + "\n");
+  writeFileSync(path, [line("django/django", "django__django-1", "3.0"), line("astropy/astropy", "astropy__astropy-2", "5.1"), line("sympy/sympy", "sympy__sympy-3", "1.10")].join("\n") + "\n");
   return path;
 }
 
@@ -22,7 +22,7 @@ describe("bench images (command line)", () => {
     expect(result.status).toBe(0);
     const lines = result.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^django__django-1 +3\.0 +django-3\.0-3\.2 +swebench\/sweb\.eval\.x86_64\.django_1776_django-1:latest$/);
-    expect(lines[1]).toMatch(/^psf__requests-2 +2\.3 +no environment in the recipe +-$/);
+    expect(lines[1]).toMatch(/^astropy__astropy-2 +5\.1 +no environment in the recipe +-$/);
     expect(lines[2]).toMatch(/^sympy__sympy-3 +1\.10 +sympy +swebench\/sweb\.eval\.x86_64\.sympy_1776_sympy-3:latest$/);
     expect(lines.at(-1)).toBe("2 of 3 instances have an environment in the recipe");
   });

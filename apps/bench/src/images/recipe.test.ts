@@ -36,19 +36,51 @@ describe("RecipeSchema", () => {
     expect(recipe.environments[0]?.python).toBeUndefined();
   });
 
-  it("accepts the shipped recipe, whose environments cover django 3.0–5.0, sympy, pytest, sphinx, pylint, flask, seaborn and xarray", () => {
+  it("accepts the shipped recipe, whose environments cover django 3.0–5.0, sympy, pytest, sphinx, pylint, flask, seaborn, xarray and requests", () => {
     const recipe = loadRecipe(DEFAULT_RECIPE);
     const claims: Array<[string, string]> = [
       ["django/django", "3.0"], ["django/django", "3.2"], ["django/django", "4.1"], ["django/django", "5.0"],
       ["sympy/sympy", "1.1"], ["sympy/sympy", "1.13"], ["pytest-dev/pytest", "4.4"], ["pytest-dev/pytest", "8.0"],
       ["sphinx-doc/sphinx", "3.1"], ["sphinx-doc/sphinx", "7.1"], ["pylint-dev/pylint", "2.13"], ["pallets/flask", "2.0"],
-      ["pallets/flask", "2.3"], ["mwaskom/seaborn", "0.12"], ["pydata/xarray", "0.12"],
+      ["pallets/flask", "2.3"], ["mwaskom/seaborn", "0.12"], ["pydata/xarray", "0.12"], ["psf/requests", "2.3"],
     ];
     for (const [repo, version] of claims) expect(recipeFor(recipe, repo, version), `${repo} ${version}`).toBeDefined();
-    for (const [repo, version] of [["psf/requests", "2.3"], ["matplotlib/matplotlib", "3.5"], ["django/django", "2.2"], ["astropy/astropy", "5.1"]] as const) {
+    for (const [repo, version] of [["psf/requests", "2.1"], ["matplotlib/matplotlib", "3.5"], ["django/django", "2.2"], ["astropy/astropy", "5.1"]] as const) {
       expect(recipeFor(recipe, repo, version), `${repo} ${version}`).toBeUndefined();
     }
     expect(recipe.base.debian?.packages).toContain("locales");
+  });
+
+  it("gives requests' five Lite versions one environment with a local httpbin.org, started by its activate lines", () => {
+    const recipe = loadRecipe(DEFAULT_RECIPE);
+    const environment = recipeFor(recipe, "psf/requests", "2.10");
+    expect(environment?.name).toBe("requests");
+    for (const version of ["0.14", "2.3", "2.4", "2.7"]) expect(recipeFor(recipe, "psf/requests", version)).toBe(environment);
+    expect(environment?.python).toBe("3.9.18");
+    expect(environment?.packages).toEqual(expect.arrayContaining(["python3-httpbin", "python3-gunicorn", "openssl"]));
+    // The eval script and /root/.bashrc start httpbin; the setup writes the starter, which maps the hosts
+    // the tests name and serves both schemes, and a sitecustomize that trusts the local CA.
+    expect(environment?.activate).toEqual(["sweb-httpbin"]);
+    const setup = environment?.setup.join("\n") ?? "";
+    expect(setup).toContain("/usr/local/bin/sweb-httpbin");
+    expect(setup).toMatch(/127\.0\.0\.1 httpbin\.org .*www\.google\.co\.uk' >> \/etc\/hosts/);
+    expect(setup).toContain('serve 80\n');
+    expect(setup).toMatch(/serve 443 --certfile \S+ --keyfile \S+/);
+    expect(setup).toContain("ssl.SSLContext.load_verify_locations = load_verify_locations");
+    expect(setup).toContain("https://httpbin.org/get");
+  });
+
+  it("closes the measured package gaps: xarray gets Debian's sparse and pint, django 3.x bullseye's asgiref, not bookworm's", () => {
+    const recipe = loadRecipe(DEFAULT_RECIPE);
+    expect(recipeFor(recipe, "pydata/xarray", "0.12")?.packages).toEqual(expect.arrayContaining(["python3-sparse", "python3-pint"]));
+    const django3 = recipeFor(recipe, "django/django", "3.2");
+    expect(recipeFor(recipe, "django/django", "3.0")).toBe(django3);
+    const setup = django3?.setup ?? [];
+    // bookworm's asgiref is no longer linked in; the bullseye package is, checked by its version.
+    expect(setup.find((line) => line.startsWith("sweb-site "))?.split(" ")).not.toContain("asgiref");
+    expect(setup.join("\n")).toMatch(/apt-get download -q python3-asgiref=3\.3\.1-1[\s\S]*assert asgiref\.__version__ == "3\.3\.0"/);
+    // django 4.x keeps bookworm's (it needs asgiref >= 3.3.2).
+    expect(recipeFor(recipe, "django/django", "4.0")?.setup[0]?.split(" ")).toContain("asgiref");
   });
 });
 
