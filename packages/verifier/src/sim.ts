@@ -99,9 +99,30 @@ export class Sim {
   /** The running step's changes of files with no grammar (kept with the step; see {@link runStep}). */
   textChanges: readonly TextFileChange[] = [];
 
+  /** Every path of the repository, when the workspace holds only some of its files (see `VerifyOptions.repoPaths`). */
+  readonly #listed: ReadonlySet<string>;
+
   /** `options`: the handlers and custom operators steps may use (see `PlanSession`). Throws `OperatorRedefined`. */
-  constructor(workspace: ReadonlyMap<string, string>, options: SessionOptions = {}) {
+  constructor(workspace: ReadonlyMap<string, string>, options: SessionOptions = {}, listed: Iterable<string> = []) {
     this.#session = new PlanSession(workspace, options);
+    this.#listed = new Set(listed);
+  }
+
+  /** Whether the repository has `path` although the workspace was not given it (and no step deleted it). */
+  unseen(path: string): boolean {
+    return this.#listed.has(path) && !this.#session.has(path) && this.#session.deletedBy(path) === undefined;
+  }
+
+  /**
+   * Whether the repository has files ending with `extension` directly in `dir` that the workspace was
+   * not given: what they declare is unknown, so a name they may define is not reported as missing.
+   */
+  unseenIn(dir: string, extension: string): boolean {
+    const prefix = dir ? `${dir}/` : "";
+    for (const path of this.#listed) {
+      if (path.startsWith(prefix) && path.endsWith(extension) && !path.slice(prefix.length).includes("/") && this.unseen(path)) return true;
+    }
+    return false;
   }
 
   has(path: string): boolean {

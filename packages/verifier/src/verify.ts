@@ -46,6 +46,12 @@ export interface VerifyOptions {
    * as the relative path (and said in a warning). Without it absolute paths are errors.
    */
   readonly root?: string;
+  /**
+   * Every path of the repository (`git ls-files`), when `files` holds only some of its files: a name or
+   * an import that a file not given may define (a Go package's other files, a Java package's types, a
+   * Python submodule) is then not reported as missing. Without it, the files given are taken as all.
+   */
+  readonly repoPaths?: Iterable<string>;
 }
 
 const READ_ONLY = new Set(["locate", "locate_region"]);
@@ -207,7 +213,7 @@ export class PlanVerifier {
     this.#issues.push(...parsed.corrections, ...parsed.planIssues);
     this.#parsed = parsed;
     for (const step of parsed.steps) stepFiles(step.written, this.#planFiles);
-    this.#sim = new Sim(workspace, { handlers: this.#handlers, operators: parsed.operators, checkText: dataFileCheck });
+    this.#sim = new Sim(workspace, { handlers: this.#handlers, operators: parsed.operators, checkText: dataFileCheck }, options.repoPaths);
     this.#original = new Sim(workspace);
     this.#graph = graph;
   }

@@ -119,7 +119,7 @@ function goImportProblems(doc: FileVersion, start: number, end: number, context:
     if (!spec || !inRegion(spec)) continue;
     const path = importPathOf(spec);
     const dir = importedDir(path, doc.path, context);
-    if (dir !== undefined && !packageIn(dir, context)) {
+    if (dir !== undefined && !packageIn(dir, context) && !context.sim.unseenIn(dir, ".go")) {
       out.push({
         line: spec.startPosition.row + 1,
         message: `the new import "${path}" names no package of the module: ${dir || "its root"} has no .go files`,
@@ -161,6 +161,9 @@ export const goScope: ScopeModel = {
     const analysis = analysisOf(doc);
     const inRegion = analysis.occurrences.filter((o) => !o.binding && o.node.startIndex >= start && o.node.endIndex <= end && !GO_PREDECLARED.has(o.name));
     if (inRegion.length === 0) return [];
+    // A name no local binds is the package's, an import's or undefined: with files of the package not
+    // given, which it is only they say.
+    if (context.sim.unseenIn(dirOf(doc.path), ".go")) return "unknown";
     const siblings = packageNames(doc, context);
     const imports = importNames(doc, context);
     return inRegion

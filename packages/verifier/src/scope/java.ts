@@ -289,6 +289,8 @@ function javaUnresolved(doc: FileVersion, start: number, end: number, context: S
     if (PACKAGE_ROOTS.has(name) && o.node.parent?.type === "field_access") continue;
     if (enclosingDeclares(doc, o.node, name, "fields", context) !== false) continue;
     if ((samePackage ??= packageTypes(doc, context)).has(name)) continue;
+    // A type of the same package in a file not given: unknown, not undefined.
+    if (/^\p{Lu}/u.test(name) && context.sim.unseenIn(dirOf(doc.path), ".java")) continue;
     report(o.node);
   }
   // A method called without a receiver: one of the enclosing classes', or statically imported.
@@ -319,6 +321,8 @@ function javaImportProblems(doc: FileVersion, start: number, end: number, contex
     if (dirs.size === 0) continue;
     const types = [...typesIn(dirs, context)];
     if (types.includes(parts.at(-1)!)) continue;
+    // A type in a file of the package that was not given (`Name.java`, or any such file for a nested type).
+    if ([...dirs].some((dir) => context.sim.unseenIn(dir, ".java"))) continue;
     const suggestion = didYouMean(parts.at(-1)!, types);
     out.push({
       line: imp.startPosition.row + 1,

@@ -115,6 +115,11 @@ function fromImportProblems(doc: FileVersion, start: number, end: number, { sim,
       if (!imported || defined.has(imported)) continue;
       // `from pkg import sub` may name a submodule.
       if (resolveModule(`${moduleName}.${imported}`, doc.path, sim, graph)) continue;
+      // A submodule in a file that was not given.
+      if (target.endsWith("/__init__.py") || target === "__init__.py") {
+        const pkg = target.slice(0, -"__init__.py".length);
+        if (sim.unseen(`${pkg}${imported}.py`) || sim.unseen(`${pkg}${imported}/__init__.py`)) continue;
+      }
       const suggestion = didYouMean(imported, defined);
       out.push({
         line: imp.startPosition.row + 1,
