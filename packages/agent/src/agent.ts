@@ -127,7 +127,7 @@ function snapshot(input: AgentInput, session: Session, names: { model: string; s
     ...(end ?? { exitStatus: "Running", exitReason: "the run is going on", patch: "", autoSubmitted: false, retryable: false }),
     startedAt: session.startedAt,
     ...(end ? { finishedAt: new Date().toISOString() } : {}),
-    totals: { costUsd: session.costUsd, modelCalls: session.modelCalls, modelMs: Math.round(session.modelMs), commandMs: Math.round(session.commandMs), graphMs: Math.round(session.graphMs) },
+    totals: session.totals,
   };
 }
 
@@ -187,14 +187,14 @@ export function runAgent(input: AgentInput, options: RunAgentOptions = {}): Effe
     const names = { model: model.name, sandbox: sandbox.description, workspace: workspace.root };
     const onProgress = options.onProgress;
     const session: Session = new Session(input.config, onProgress ? () => onProgress(snapshot(input, session, names)) : undefined, options.graphStore);
-    session.planTool = input.config.plan_tool && model.supportsTools === true;
+    session.offerPlanTool(input.config.plan_tool && model.supportsTools === true);
 
     const main = options.rfsn ? rfsnStrategy(session, input.task, options.rfsn) : Effect.gen(function* () {
       session.enter("explore", "start");
       session.prompt("system");
       session.prompt("instance", { task: input.task, max_explore_steps: input.config.limits.max_explore_steps });
       const explored = yield* explore(session);
-      session.files = explored.kind === "ready" ? explored.files : null;
+      session.settleFiles(explored.kind === "ready" ? explored.files : null);
       const outcome = explored.kind === "ready" ? yield* planAndExecute(session, explored.files) : explored;
       if (outcome.kind === "submitted") return outcome.submission;
       session.enter("fallback", outcome.reason);
