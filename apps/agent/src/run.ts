@@ -1,8 +1,6 @@
 /** Runs a commander program and turns every way it can end into an exit code. */
 import { CommanderError, type Command } from "commander";
-
-/** Errors whose message tells the user how to fix their input: exit code 2, one line. */
-const USER_ERRORS = new Set(["PathNotFound", "NoSourceFiles"]);
+import { isSourcesError } from "./sources.js";
 
 /**
  * Parses `argv` (as `process.argv`: node, script, args...) and runs the chosen command.
@@ -22,9 +20,9 @@ export async function run(program: Command, argv: readonly string[]): Promise<nu
       // with 1; they are bad input, so 2. A command's `command.error(msg, {exitCode})` keeps its code.
       return error.code.startsWith("commander.") && error.exitCode === 1 ? 2 : error.exitCode;
     }
-    const tag = (error as { _tag?: unknown })._tag;
+    // Errors whose message tells the user how to fix their input: exit code 2, one line.
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`${program.name()}: ${message.split("\n")[0]}\n`);
-    return typeof tag === "string" && USER_ERRORS.has(tag) ? 2 : 1;
+    return isSourcesError(error) ? 2 : 1;
   }
 }

@@ -3,32 +3,33 @@
  * `{path, source}` pairs. Directories are walked by the runtime's `findSourceFiles`.
  */
 import { readFile, stat } from "node:fs/promises";
+import * as Data from "effect/Data";
 import { posix } from "node:path";
 import { findSourceFiles, SKIPPED_DIRECTORIES } from "@graphplan/runtime";
 import { DOCUMENT_EXTENSIONS, SUPPORTED_EXTENSIONS, type SourceFile } from "@graphplan/graph";
 
 /** A path on the command line that does not exist. */
-export class PathNotFound extends Error {
-  readonly _tag = "PathNotFound";
-  constructor(readonly path: string) {
-    super(`no such file or directory: ${path}`);
+export class PathNotFound extends Data.TaggedError("PathNotFound")<{ readonly path: string }> {
+  override get message(): string {
+    return `no such file or directory: ${this.path}`;
   }
 }
 
 /** Nothing could be read: the paths hold no supported source file, or none was readable. */
-export class NoSourceFiles extends Error {
-  readonly _tag = "NoSourceFiles";
-  constructor(
-    readonly paths: readonly string[],
-    readonly errors: readonly string[],
-  ) {
-    super(
-      errors.length
-        ? `no file could be read (${errors[0]}${errors.length > 1 ? `, and ${errors.length - 1} more` : ""})`
-        : `no supported source files in ${paths.join(" ")} (GraphPlan reads ${SUPPORTED_EXTENSIONS.join(" ")})`,
-    );
+export class NoSourceFiles extends Data.TaggedError("NoSourceFiles")<{ readonly paths: readonly string[]; readonly errors: readonly string[] }> {
+  override get message(): string {
+    const errors = this.errors;
+    return errors.length
+      ? `no file could be read (${errors[0]}${errors.length > 1 ? `, and ${errors.length - 1} more` : ""})`
+      : `no supported source files in ${this.paths.join(" ")} (GraphPlan reads ${SUPPORTED_EXTENSIONS.join(" ")})`;
   }
 }
+
+/** The errors of `readSources`: bad input, told on one line with exit code 2. */
+export type SourcesError = PathNotFound | NoSourceFiles;
+
+/** True for the errors of `readSources` (as opposed to a bug). */
+export const isSourcesError = (error: unknown): error is SourcesError => error instanceof PathNotFound || error instanceof NoSourceFiles;
 
 export interface Sources {
   readonly files: SourceFile[];
@@ -52,7 +53,7 @@ export async function readSources(paths: readonly string[]): Promise<Sources> {
   const names: string[] = [];
   for (const path of paths) {
     const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT" || error.code === "ENOTDIR") throw new PathNotFound(path);
+      if (error.code === "ENOENT" || error.code === "ENOTDIR") throw new PathNotFound({ path });
       return undefined; // exists but cannot be inspected: reading it will report why
     });
     if (info?.isDirectory()) names.push(...(await walk(path)));
@@ -68,6 +69,6 @@ export async function readSources(paths: readonly string[]): Promise<Sources> {
       errors.push(`Cannot read ${path}: ${code ?? message}`);
     }
   }
-  if (files.length === 0) throw new NoSourceFiles(paths, errors);
+  if (files.length === 0) throw new NoSourceFiles({ paths, errors });
   return { files, errors };
 }

@@ -9,53 +9,38 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { promisify } from "node:util";
+import * as Data from "effect/Data";
 
 const run = promisify(execFile);
 
 /** The repository directory does not exist or is not a git repository. */
-export class UnknownRepository extends Error {
-  readonly _tag = "UnknownRepository";
-  constructor(
-    readonly repo: string,
-    readonly path: string,
-  ) {
-    super(
-      `No git repository for ${repo} at ${path}: clone it there (bare or not), point --repos at its parent ` +
-        `directory, or map it with --repo-map '{"${repo}": "/path/to/git/dir"}'.`,
+export class UnknownRepository extends Data.TaggedError("UnknownRepository")<{ readonly repo: string; readonly path: string }> {
+  override get message(): string {
+    return (
+      `No git repository for ${this.repo} at ${this.path}: clone it there (bare or not), point --repos at its parent ` +
+      `directory, or map it with --repo-map '{"${this.repo}": "/path/to/git/dir"}'.`
     );
   }
 }
 
 /** The commit is not in the repository (a shallow or stale clone, or a fork without it). */
-export class MissingCommit extends Error {
-  readonly _tag = "MissingCommit";
-  constructor(
-    readonly repo: string,
-    readonly commit: string,
-  ) {
-    super(`Commit ${commit} is not in the repository of ${repo}: fetch it (git fetch origin ${commit}) or use a clone that has it.`);
+export class MissingCommit extends Data.TaggedError("MissingCommit")<{ readonly repo: string; readonly commit: string }> {
+  override get message(): string {
+    return `Commit ${this.commit} is not in the repository of ${this.repo}: fetch it (git fetch origin ${this.commit}) or use a clone that has it.`;
   }
 }
 
 /** The path does not exist at the commit. */
-export class MissingBlob extends Error {
-  readonly _tag = "MissingBlob";
-  constructor(
-    readonly commit: string,
-    readonly path: string,
-  ) {
-    super(`${path} does not exist at ${commit}.`);
+export class MissingBlob extends Data.TaggedError("MissingBlob")<{ readonly commit: string; readonly path: string }> {
+  override get message(): string {
+    return `${this.path} does not exist at ${this.commit}.`;
   }
 }
 
 /** The blob is not valid UTF-8 text, so the engine (which edits strings) cannot edit it byte for byte. */
-export class NotText extends Error {
-  readonly _tag = "NotText";
-  constructor(
-    readonly commit: string,
-    readonly path: string,
-  ) {
-    super(`${path} at ${commit} is not UTF-8 text.`);
+export class NotText extends Data.TaggedError("NotText")<{ readonly commit: string; readonly path: string }> {
+  override get message(): string {
+    return `${this.path} at ${this.commit} is not UTF-8 text.`;
   }
 }
 
@@ -83,7 +68,7 @@ export class GitObjectReader {
     readonly repo: string,
     readonly path: string,
   ) {
-    if (!isGitRepository(path)) throw new UnknownRepository(repo, path);
+    if (!isGitRepository(path)) throw new UnknownRepository({ repo, path });
     this.proc = spawn("git", ["-C", path, "cat-file", "--batch"], { stdio: ["pipe", "pipe", "pipe"] });
     this.proc.stdout.on("data", (chunk: Buffer) => {
       this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
@@ -151,11 +136,11 @@ export class GitObjectReader {
   async file(commit: string, path: string): Promise<string | undefined> {
     const answer = await this.request(`${commit}:${path}`);
     if (!answer) return undefined;
-    if (answer.type !== "blob") throw new MissingBlob(commit, path);
+    if (answer.type !== "blob") throw new MissingBlob({ commit, path });
     try {
       return this.decoder.decode(answer.body);
     } catch {
-      throw new NotText(commit, path);
+      throw new NotText({ commit, path });
     }
   }
 

@@ -9,6 +9,8 @@ import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import * as Logger from "effect/Logger";
+import * as Option from "effect/Option";
+import * as Predicate from "effect/Predicate";
 
 /**
  * What the libraries log (a container that could not be removed, ...) goes to stderr as one
@@ -21,21 +23,24 @@ export const stderrLogger = Logger.layer([
   }),
 ]);
 
-export interface InterruptibleOptions<A> {
+/** The `_tag`s of an error union. */
+type TagOf<E> = E extends { readonly _tag: infer Tag extends string } ? Tag : never;
+
+export interface InterruptibleOptions<A, E> {
   /** The command's name, for unexpected errors (`bench eval: ...`). */
   readonly name: string;
   /** Said on stderr at the first Ctrl-C: what is being cleaned up. */
   readonly onInterrupt: string;
   /** Said on stderr once the interrupted run has stopped. */
   readonly interrupted: string;
-  /** `_tag`s of the errors that are bad input. */
-  readonly inputErrors: readonly string[];
+  /** `_tag`s of the errors that are bad input: tags of the effect's own errors, checked by the compiler. */
+  readonly inputErrors: readonly TagOf<E>[];
   readonly onSuccess: (value: A) => void;
   /** Called however the run ends, before anything is printed (e.g. to close a progress display). */
   readonly onEnd?: () => void;
 }
 
-export async function runInterruptible<A, E>(effect: Effect.Effect<A, E>, options: InterruptibleOptions<A>): Promise<void> {
+export async function runInterruptible<A, E>(effect: Effect.Effect<A, E>, options: NoInfer<InterruptibleOptions<A, E>>): Promise<void> {
   const controller = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
@@ -55,9 +60,9 @@ export async function runInterruptible<A, E>(effect: Effect.Effect<A, E>, option
       process.exitCode = 130;
       return;
     }
+    const failure = Cause.findErrorOption(exit.cause);
+    if (Option.isSome(failure) && isInputError(failure.value, options.inputErrors)) throw new InvalidArgumentError(`error: ${failure.value.message}`);
     const error = Cause.squash(exit.cause);
-    const tag = (error as { _tag?: unknown } | undefined)?._tag;
-    if (typeof tag === "string" && options.inputErrors.includes(tag)) throw new InvalidArgumentError(`error: ${(error as Error).message}`);
     process.stderr.write(`${options.name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = 1;
   } finally {
@@ -65,4 +70,9 @@ export async function runInterruptible<A, E>(effect: Effect.Effect<A, E>, option
     process.off("SIGINT", onSigint);
     process.off("SIGTERM", onSigint);
   }
+}
+
+/** True when the effect's failure is one of the tagged errors named bad input. */
+function isInputError<E>(error: E, tags: readonly TagOf<E>[]): error is E & { readonly _tag: TagOf<E>; readonly message: string } {
+  return Predicate.hasProperty(error, "_tag") && tags.some((tag) => tag === error._tag);
 }

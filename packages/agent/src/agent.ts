@@ -6,10 +6,12 @@
 import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
+import * as Option from "effect/Option";
+import * as Predicate from "effect/Predicate";
 import type { GraphStore } from "@graphplan/graph";
 import { writtenSteps } from "@graphplan/primitives";
 import { LanguageModel, Sandbox, Workspace } from "@graphplan/runtime";
-import type { ModelError, ModelRequestFailed, SandboxFailed } from "@graphplan/runtime";
+import type { ModelError, SandboxFailed } from "@graphplan/runtime";
 import { revisionPrompt } from "@graphplan/verifier";
 import type { AgentConfig } from "./config.js";
 import type { LimitsExceeded } from "./errors.js";
@@ -18,7 +20,7 @@ import { explore } from "./explore.js";
 import { graphPhase } from "./graph.js";
 import { stepLoop } from "./step-loop.js";
 import { askForPlan, requestPlan } from "./plan.js";
-import { rfsnStrategy, type RfsnOptions } from "./rfsn.js";
+import { rfsnStrategy, type RfsnOptions, type RfsnStuck } from "./rfsn.js";
 import { Session } from "./session.js";
 import { patchOfWorkTree, submit } from "./submit.js";
 import type { Submission, Trajectory } from "./trajectory.js";
@@ -125,15 +127,32 @@ function snapshot(input: AgentInput, session: Session, names: { model: string; s
     ...(end ?? { exitStatus: "Running", exitReason: "the run is going on", patch: "", autoSubmitted: false, retryable: false }),
     startedAt: session.startedAt,
     ...(end ? { finishedAt: new Date().toISOString() } : {}),
-    totals: { costUsd: session.costUsd, modelCalls: session.modelCalls, modelMs: Math.round(session.modelMs), commandMs: Math.round(session.commandMs), graphMs: Math.round(session.graphMs) },
+    totals: session.totals,
   };
 }
 
 /** An outage rather than the model's doing: the provider failing after its retries, the sandbox gone. */
-function isRetryable(error: unknown): boolean {
-  const tag = (error as { _tag?: unknown } | undefined)?._tag;
-  if (tag === "ModelRequestFailed") return (error as ModelRequestFailed).retryable;
-  return tag === "SandboxFailed";
+function isRetryable(error: RunError | RfsnStuck): boolean {
+  switch (error._tag) {
+    case "ModelRequestFailed":
+      return error.retryable;
+    case "SandboxFailed":
+      return true;
+    case "LimitsExceeded":
+    case "ModelScriptExhausted":
+    case "RfsnStuck":
+      return false;
+    default: {
+      const unhandled: never = error;
+      return unhandled;
+    }
+  }
+}
+
+/** A defect (a bug, not one of the run's errors) as the exit reason: its tag when it has one, and its message. */
+function describeDefect(defect: unknown): string {
+  const message = defect instanceof Error ? defect.message : String(defect);
+  return Predicate.hasProperty(defect, "_tag") && typeof defect._tag === "string" ? `${defect._tag}: ${message}` : message;
 }
 
 /**
@@ -168,14 +187,14 @@ export function runAgent(input: AgentInput, options: RunAgentOptions = {}): Effe
     const names = { model: model.name, sandbox: sandbox.description, workspace: workspace.root };
     const onProgress = options.onProgress;
     const session: Session = new Session(input.config, onProgress ? () => onProgress(snapshot(input, session, names)) : undefined, options.graphStore);
-    session.planTool = input.config.plan_tool && model.supportsTools === true;
+    session.offerPlanTool(input.config.plan_tool && model.supportsTools === true);
 
     const main = options.rfsn ? rfsnStrategy(session, input.task, options.rfsn) : Effect.gen(function* () {
       session.enter("explore", "start");
       session.prompt("system");
       session.prompt("instance", { task: input.task, max_explore_steps: input.config.limits.max_explore_steps });
       const explored = yield* explore(session);
-      session.files = explored.kind === "ready" ? explored.files : null;
+      session.settleFiles(explored.kind === "ready" ? explored.files : null);
       const outcome = explored.kind === "ready" ? yield* planAndExecute(session, explored.files) : explored;
       if (outcome.kind === "submitted") return outcome.submission;
       session.enter("fallback", outcome.reason);
@@ -187,15 +206,16 @@ export function runAgent(input: AgentInput, options: RunAgentOptions = {}): Effe
     if (Exit.isSuccess(exit)) {
       return snapshot(input, session, names, { exitStatus: "Submitted", exitReason: "the model submitted and the patch passed the checks", patch: exit.value.patch, autoSubmitted: false, retryable: false });
     }
-    const error = Cause.squash(exit.cause);
-    const tag = (error as { _tag?: unknown })?._tag;
-    const message = error instanceof Error ? error.message : String(error);
-    if (tag === "LimitsExceeded") {
+    const failure = Cause.findErrorOption(exit.cause);
+    if (Option.isNone(failure)) {
+      return snapshot(input, session, names, { exitStatus: "Failed", exitReason: describeDefect(Cause.squash(exit.cause)), patch: "", autoSubmitted: false, retryable: false });
+    }
+    const error = failure.value;
+    if (error._tag === "LimitsExceeded") {
       const patch = yield* autoSubmit(session);
-      const exitReason = patch === undefined ? message : `${message}; the work tree's changes were submitted as the patch`;
+      const exitReason = patch === undefined ? error.message : `${error.message}; the work tree's changes were submitted as the patch`;
       return snapshot(input, session, names, { exitStatus: "LimitsExceeded", exitReason, patch: patch ?? "", autoSubmitted: patch !== undefined, retryable: false });
     }
-    const exitReason = typeof tag === "string" ? `${tag}: ${message}` : message;
-    return snapshot(input, session, names, { exitStatus: "Failed", exitReason, patch: "", autoSubmitted: false, retryable: isRetryable(error) });
+    return snapshot(input, session, names, { exitStatus: "Failed", exitReason: `${error._tag}: ${error.message}`, patch: "", autoSubmitted: false, retryable: isRetryable(error) });
   });
 }

@@ -3,7 +3,7 @@
  * (cross-file impact) warns about a renamed, removed or re-signatured symbol only in the files it
  * is given, so VERIFY adds these importers to them.
  *
- * The repository's source files are listed once per run (through the Workspace, `Session.repoFiles`)
+ * The repository's source files are listed once per run (through the Workspace, `Session.repoFiles()`)
  * and graphed with the run's `GraphCache` (`Session.graphCache`): a file is parsed again only when
  * its text changed since the last verification.
  */

@@ -11,6 +11,7 @@ export { loadConfig, AgentConfigSchema, withPlanFile } from "./config.js";
 export type { AgentConfig, LoadedConfig } from "./config.js";
 export { TrajectorySchema, EXIT_STATUSES, PHASES } from "./trajectory.js";
 export type { Trajectory, ExitStatus, Phase } from "./trajectory.js";
+export { TrajectoryWriter } from "./trajectory-writer.js";
 export { ConfigInvalid, ConfigUnreadable, RepoDirty, RepoNotGitWorkTree, RunInputInvalid } from "./errors.js";
 export { modelLayer, readText, sandboxLayer, PROVIDERS } from "./layers.js";
 export type { ModelOptions, SandboxOptions, SandboxExtras, Provider, SandboxKind } from "./layers.js";

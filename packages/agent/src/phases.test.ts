@@ -147,7 +147,7 @@ describe("PLAN", () => {
     const model = new ScriptedModel([call("t1", { plan: [{ params: {} }] }), call("t2", '{"plan": ['), call("t3", { plan: good })], true);
     const session = new Session(await configWith({}));
     session.enter("plan", "test");
-    session.planTool = true;
+    session.offerPlanTool(true);
     askForPlan(session, ["shop/cart.py"], "FILE: shop/cart.py");
     const outcome = await Effect.runPromise(requestPlan(session).pipe(Effect.provide(Layer.mergeAll(LanguageModel.layerScripted(model), testSandboxLayer(new TestSandbox(() => undefined))))));
     expect(outcome).toMatchObject({ kind: "plan", json: good });
@@ -229,6 +229,6 @@ describe("the step loop", () => {
     const { session, run } = await setup(Array.from({ length: 5 }, () => bash("ls")), () => "a.py\n", { limits: { step_limit: 3 } });
     const outcome = await run(Effect.result(stepLoop(session, "fallback")));
     expect(outcome._tag === "Failure" && outcome.failure._tag).toBe("LimitsExceeded");
-    expect(session.modelCalls).toBe(3);
+    expect(session.totals.modelCalls).toBe(3);
   });
 });

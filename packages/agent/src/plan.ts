@@ -72,7 +72,7 @@ export function requestPlan(session: Session): Effect.Effect<PlanOutcome, Limits
         session.formatOk();
         return { kind: "plan", json: extracted.json, record } as const;
       }
-      session.invalidPlans++;
+      session.countInvalidPlan();
       if (session.lastReplyCutOff) record.error = `the reply was cut off by the output token limit (${extracted.error})`;
       if (session.invalidPlans >= max) {
         return { kind: "fallback", reason: `no valid plan after ${max} attempts (last: ${record.error})` } as const;

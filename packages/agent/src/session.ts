@@ -10,36 +10,31 @@ import { READY_MARKER, SUBMIT_MARKER, render, type AgentConfig, type PromptName 
 import { LimitsExceeded } from "./errors.js";
 import type { RepoFiles } from "./importers.js";
 import { PLAN_TOOL_NAME, truncateOutput } from "./parse.js";
-import type { Phase, PlanRecord, Submission, TrajectoryMessage, Transition } from "./trajectory.js";
+import type { Phase, PlanRecord, Submission, Trajectory, TrajectoryMessage, Transition } from "./trajectory.js";
 
 export class Session {
   readonly messages: TrajectoryMessage[] = [];
   readonly transitions: Transition[] = [];
   readonly plans: PlanRecord[] = [];
   readonly submissions: Submission[] = [];
-  phase: Phase | null = null;
-  modelCalls = 0;
-  costUsd = 0;
-  /** Wall time spent waiting for the model and running the model's commands (the rest is the harness's). */
-  modelMs = 0;
-  commandMs = 0;
-  /** Of the rest, wall time spent building code graphs (GRAPH, and VERIFY's graphs of the files and the repository). */
-  graphMs = 0;
-  /** The files EXPLORE settled on (null: it fell back). */
-  files: string[] | null = null;
-  /** Replies without a valid plan so far (limits.max_plan_attempts). */
-  invalidPlans = 0;
+  // The counters the limits are checked against, and what the trajectory records: changed only by the
+  // methods below, read through the getters.
+  #phase: Phase | null = null;
+  #modelCalls = 0;
+  #costUsd = 0;
+  #modelMs = 0;
+  #commandMs = 0;
+  #graphMs = 0;
+  #files: string[] | null = null;
+  #invalidPlans = 0;
+  #repoFiles: RepoFiles | null = null;
+  #formatErrors = 0;
+  #planTool = false;
   /** VERIFY: the graphs of the repository's files, kept across verifications (re-parses changed files only). */
   readonly graphCache: GraphCache;
-  /** VERIFY: the repository's source files, listed on the first verification (null: not yet). */
-  repoFiles: RepoFiles | null = null;
   /** Indexes in `messages` of the observations (command outputs): cut in the history once answered. */
   readonly observations = new Set<number>();
-  /** Replies in a row that broke the format (limits.max_format_errors). */
-  formatErrors = 0;
   readonly startedAt = new Date().toISOString();
-  /** Whether PLAN offers the plan tool: the config allows it and the model takes tools (set when the run starts). */
-  planTool = false;
   /** Answers to the last reply's tool calls, sent with the next user message (providers require one per call). */
   #toolAnswers = new Map<string, ToolResult>();
 
@@ -52,30 +47,83 @@ export class Session {
     this.graphCache = new GraphCache(graphStore ? { store: graphStore } : {});
   }
 
+  /** The phase the run is in (null before the first `enter`). */
+  get phase(): Phase | null {
+    return this.#phase;
+  }
+  /**
+   * The run's totals so far, as the trajectory records them: model calls and dollars; wall time spent
+   * waiting for the model and running its commands (the rest is the harness's), and of the rest, building
+   * code graphs (GRAPH, and VERIFY's graphs of the files and the repository), in whole milliseconds.
+   */
+  get totals(): Trajectory["totals"] {
+    const ms = (n: number) => Math.round(n);
+    return { costUsd: this.#costUsd, modelCalls: this.#modelCalls, modelMs: ms(this.#modelMs), commandMs: ms(this.#commandMs), graphMs: ms(this.#graphMs) };
+  }
+  /** The files EXPLORE settled on (null: it fell back, or has not settled yet). */
+  get files(): string[] | null {
+    return this.#files;
+  }
+  /** Replies without a valid plan so far (limits.max_plan_attempts). */
+  get invalidPlans(): number {
+    return this.#invalidPlans;
+  }
+  /** Replies in a row that broke the format (limits.max_format_errors). */
+  get formatErrors(): number {
+    return this.#formatErrors;
+  }
+  /** Whether PLAN offers the plan tool: the config allows it and the model takes tools (set when the run starts). */
+  get planTool(): boolean {
+    return this.#planTool;
+  }
+
+  /** Offer the plan tool (or not) from now on. */
+  offerPlanTool(offered: boolean): void {
+    this.#planTool = offered;
+  }
+
+  /** EXPLORE's outcome: the files it settled on, or null when it fell back. */
+  settleFiles(files: string[] | null): void {
+    this.#files = files;
+  }
+
+  /** Counts one more reply without a valid plan; answers how many there have been. */
+  countInvalidPlan(): number {
+    return ++this.#invalidPlans;
+  }
+
+  /** VERIFY: the repository's source files, listed by `list` on the first call only and kept for the run. */
+  repoFiles<E, R>(list: Effect.Effect<RepoFiles, E, R>): Effect.Effect<RepoFiles, E, R> {
+    return Effect.suspend(() => {
+      const known = this.#repoFiles;
+      return known ? Effect.succeed(known) : Effect.tap(list, (files) => Effect.sync(() => void (this.#repoFiles = files)));
+    });
+  }
+
   /** Runs `effect`, counting its wall time as graph building (`graphMs`). */
   graphing<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> {
     return Effect.suspend(() => {
       const started = performance.now();
-      return effect.pipe(Effect.ensuring(Effect.sync(() => void (this.graphMs += performance.now() - started))));
+      return effect.pipe(Effect.ensuring(Effect.sync(() => void (this.#graphMs += performance.now() - started))));
     });
   }
 
   /** Enter `phase`, recording why. */
   enter(phase: Phase, reason: string): void {
-    this.transitions.push({ from: this.phase, to: phase, reason, atMessage: this.messages.length });
-    this.phase = phase;
+    this.transitions.push({ from: this.#phase, to: phase, reason, atMessage: this.messages.length });
+    this.#phase = phase;
     this.onChange();
   }
 
   say(role: "system" | "user", content: string): void {
     const toolResults = role === "user" ? this.takeToolResults() : [];
-    this.messages.push({ role, content, phase: this.phase ?? "explore", at: new Date().toISOString(), ...(toolResults.length ? { toolResults } : {}) });
+    this.messages.push({ role, content, phase: this.#phase ?? "explore", at: new Date().toISOString(), ...(toolResults.length ? { toolResults } : {}) });
     this.onChange();
   }
 
   /** Where the prompts tell the model to put its plan: the plan tool first when it is offered. */
   get planDestination(): string {
-    return this.planTool ? `a call to the ${PLAN_TOOL_NAME} tool, or ${this.config.plan_destination}` : this.config.plan_destination;
+    return this.#planTool ? `a call to the ${PLAN_TOOL_NAME} tool, or ${this.config.plan_destination}` : this.config.plan_destination;
   }
 
   /** Sets the answer to one of the last reply's tool calls (the rest are answered "received"). */
@@ -117,25 +165,25 @@ export class Session {
   queryReply(options: CompletionOptions = {}): Effect.Effect<ModelReply, LimitsExceeded | ModelError, LanguageModel> {
     return Effect.gen({ self: this }, function* () {
       const { step_limit, cost_limit } = this.config.limits;
-      if (step_limit > 0 && this.modelCalls >= step_limit) {
-        return yield* new LimitsExceeded({ limit: "step_limit", max: step_limit, modelCalls: this.modelCalls, costUsd: this.costUsd });
+      if (step_limit > 0 && this.#modelCalls >= step_limit) {
+        return yield* new LimitsExceeded({ limit: "step_limit", max: step_limit, modelCalls: this.#modelCalls, costUsd: this.#costUsd });
       }
-      if (cost_limit > 0 && this.costUsd >= cost_limit) {
-        return yield* new LimitsExceeded({ limit: "cost_limit", max: cost_limit, modelCalls: this.modelCalls, costUsd: this.costUsd });
+      if (cost_limit > 0 && this.#costUsd >= cost_limit) {
+        return yield* new LimitsExceeded({ limit: "cost_limit", max: cost_limit, modelCalls: this.#modelCalls, costUsd: this.#costUsd });
       }
       const wall = this.config.limits.wall_time_seconds;
       if (wall > 0 && Date.now() - Date.parse(this.startedAt) >= wall * 1000) {
-        return yield* new LimitsExceeded({ limit: "wall_time_seconds", max: wall, modelCalls: this.modelCalls, costUsd: this.costUsd });
+        return yield* new LimitsExceeded({ limit: "wall_time_seconds", max: wall, modelCalls: this.#modelCalls, costUsd: this.#costUsd });
       }
       const model = yield* LanguageModel;
       const asked = performance.now();
-      const reply = yield* model.complete(this.conversation(), options).pipe(Effect.ensuring(Effect.sync(() => void (this.modelMs += performance.now() - asked))));
-      this.modelCalls++;
-      this.costUsd += reply.costUsd;
+      const reply = yield* model.complete(this.conversation(), options).pipe(Effect.ensuring(Effect.sync(() => void (this.#modelMs += performance.now() - asked))));
+      this.#modelCalls++;
+      this.#costUsd += reply.costUsd;
       this.messages.push({
         role: "assistant",
         content: reply.content,
-        phase: this.phase ?? "explore",
+        phase: this.#phase ?? "explore",
         costUsd: reply.costUsd,
         usage: reply.usage,
         at: new Date().toISOString(),
@@ -161,12 +209,12 @@ export class Session {
    */
   formatError(prompt: () => void): Effect.Effect<void, LimitsExceeded> {
     return Effect.suspend(() => {
-      this.formatErrors++;
+      this.#formatErrors++;
       const max = this.config.limits.max_format_errors;
-      if (max > 0 && this.formatErrors >= max) {
-        return Effect.fail(new LimitsExceeded({ limit: "max_format_errors", max, modelCalls: this.modelCalls, costUsd: this.costUsd }));
+      if (max > 0 && this.#formatErrors >= max) {
+        return Effect.fail(new LimitsExceeded({ limit: "max_format_errors", max, modelCalls: this.#modelCalls, costUsd: this.#costUsd }));
       }
-      if (this.lastReplyCutOff) this.prompt("cut_off", { tokens: this.messages.at(-1)?.usage?.outputTokens ?? "?", phase: this.phase ?? "explore" });
+      if (this.lastReplyCutOff) this.prompt("cut_off", { tokens: this.messages.at(-1)?.usage?.outputTokens ?? "?", phase: this.#phase ?? "explore" });
       else prompt();
       return Effect.void;
     });
@@ -174,7 +222,7 @@ export class Session {
 
   /** A usable reply: the count of format errors in a row starts again. */
   formatOk(): void {
-    this.formatErrors = 0;
+    this.#formatErrors = 0;
   }
 
   /**
@@ -206,7 +254,7 @@ export class Session {
       return Effect.gen(function* () {
         const sandbox = yield* Sandbox;
         return yield* sandbox.exec(command, { timeoutMs });
-      }).pipe(Effect.ensuring(Effect.sync(() => void (this.commandMs += performance.now() - started))));
+      }).pipe(Effect.ensuring(Effect.sync(() => void (this.#commandMs += performance.now() - started))));
     });
   }
 

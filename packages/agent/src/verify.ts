@@ -26,9 +26,9 @@ export function verifyPhase(session: Session, plan: unknown, files: readonly str
     // A file the plan names that cannot be read is left out: the verifier reports it.
     const planned = [...new Set(planFiles(plan))];
     const { files: texts } = yield* readFiles([...files, ...planned]);
-    session.repoFiles ??= yield* listRepoFiles(session.config.limits.max_repo_files);
+    const repoFiles = yield* session.repoFiles(listRepoFiles(session.config.limits.max_repo_files));
     const timed = <A, E, R>(effect: Effect.Effect<A, E, R>) => session.graphing(effect);
-    const found = yield* findImporters(session.repoFiles, planned, new Set(texts.keys()), session.graphCache, timed);
+    const found = yield* findImporters(repoFiles, planned, new Set(texts.keys()), session.graphCache, timed);
     for (const [path, text] of found.texts) texts.set(path, text);
     const graph = yield* timed(cachedGraph(texts, session.graphCache));
     // The verifier reads the plan through the one front door and gives it back typed when it passes: parsed once.

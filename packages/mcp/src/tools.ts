@@ -4,6 +4,7 @@
  * @graphplan/locators, rename's from the catalog's `rename_identifier`/`rename_across_files` params) and
  * what a call answers. The engine (`engine.ts`) does the work; `server.ts` speaks the protocol.
  */
+import * as Predicate from "effect/Predicate";
 import { z } from "zod";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { catalogEntry, planJsonSchema } from "@graphplan/catalog";
@@ -249,8 +250,9 @@ export async function callTool(tool: (typeof TOOLS)[number], args: unknown, cont
   try {
     return await (tool.run as (a: unknown, c: ToolContext) => Promise<CallToolResult>)(parsed.data, context);
   } catch (error) {
-    const tag = (error as { _tag?: unknown })._tag;
-    if (typeof tag !== "string" && !isLocatorError(error)) throw error;
+    // A tagged error (the engine's Effect errors, the locators' errors) is an answer; anything else is a bug.
+    const tag = Predicate.hasProperty(error, "_tag") && Predicate.isString(error._tag) ? error._tag : undefined;
+    if (tag === undefined && !isLocatorError(error)) throw error;
     return text(`${(error as Error).message}`, { isError: true, structuredContent: { error: tag } });
   }
 }

@@ -81,4 +81,25 @@ describe("front doors", () => {
     );
     expect(direct, "declare these as `class X extends TaggedError(\"X\")`").toEqual([]);
   });
+
+  /** The runtime and everything above it, apps included: their errors are Effect's. */
+  const EFFECTFUL = readdirSync(join(ROOT, "packages"))
+    .filter((name) => !PURE.includes(name) && name !== "testkit")
+    .map((name) => join(ROOT, "packages", name))
+    .concat(readdirSync(join(ROOT, "apps")).map((name) => join(ROOT, "apps", name)));
+  it("every error class of the runtime, the packages above it and the apps extends Effect's Data.TaggedError, and none is told by a cast", () => {
+    const offences = EFFECTFUL.flatMap((dir) =>
+      sources(join(dir, "src"))
+        .filter((file) => !/\.test\.tsx?$/.test(file) && !file.includes("/fixtures/"))
+        .flatMap((file) => {
+          const text = readFileSync(file, "utf8");
+          const where = relative(ROOT, file);
+          return [
+            ...[...text.matchAll(/class (\w+) extends (?:Error|TypeError|RangeError|TaggedError\()/g)].map((m) => `${where}: ${m[1]} (declare it as \`class ${m[1]} extends Data.TaggedError("${m[1]}")<{...}>\`)`),
+            ...[...text.matchAll(/as \{ _tag\??: \w+ \}/g)].map((m) => `${where}: \`${m[0]}\` (read the typed failure with Cause.findErrorOption, or use the error's guard)`),
+          ];
+        }),
+    );
+    expect(offences).toEqual([]);
+  });
 });

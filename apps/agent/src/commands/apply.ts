@@ -16,8 +16,25 @@ import { renderIssue } from "@graphplan/verifier";
 import type { ApplyError, ApplyResult, RecoverError, RecoverReport, StepReport, WorkspaceRootInvalid } from "@graphplan/runtime";
 import { readPlanJson, requireVerified } from "./verify.js";
 
-/** Errors that mean "fix the plan or the arguments" (exit 2) rather than "the apply failed" (exit 1). */
-const INPUT_ERRORS = new Set(["PlanRejected", "PathOutsideWorkspace", "ReservedPath", "AmbiguousPath", "WorkspaceRootInvalid"]);
+type ApplyCommandError = ApplyError | RecoverError | WorkspaceRootInvalid;
+
+/**
+ * The exit code of each error `apply` can end with: 2 for "fix the plan or the arguments", 1 for "the
+ * apply failed". Keyed by every tag of the union, so a new error does not compile until it is sorted.
+ */
+const EXIT_CODE: { readonly [Tag in ApplyCommandError["_tag"]]: 1 | 2 } = {
+  PlanRejected: 2,
+  PathOutsideWorkspace: 2,
+  ReservedPath: 2,
+  AmbiguousPath: 2,
+  WorkspaceRootInvalid: 2,
+  FileNotFound: 1,
+  NotUtf8Text: 1,
+  WorkspaceIOError: 1,
+  JournalPresent: 1,
+  JournalCorrupt: 1,
+  CommitFailed: 1,
+};
 
 export function applyCommand(program: Command): void {
   program
@@ -68,9 +85,9 @@ async function readPlan(path: string, command: Command, root: string): Promise<{
   return command.error(`error: ${path} is not a valid plan: ${renderIssue(errors[0]!)}${more}`, { exitCode: 2, code: "graphplan.invalidPlan" });
 }
 
-function reportError(error: ApplyError | RecoverError | WorkspaceRootInvalid, json: boolean | undefined, command: Command): never {
+function reportError(error: ApplyCommandError, json: boolean | undefined, command: Command): never {
   if (json) process.stdout.write(`${JSON.stringify({ ok: false, error: { tag: error._tag, message: error.message } }, null, 2)}\n`);
-  if (INPUT_ERRORS.has(error._tag)) return command.error(`error: ${error.message}`, { exitCode: 2, code: `graphplan.${error._tag}` });
+  if (EXIT_CODE[error._tag] === 2) return command.error(`error: ${error.message}`, { exitCode: 2, code: `graphplan.${error._tag}` });
   throw error;
 }
 

@@ -10,6 +10,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, existsSync, mkd
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Option, type Command } from "commander";
+import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Result from "effect/Result";
@@ -71,7 +72,7 @@ function runTest(command: string, cwd: string): { passed: boolean; report: strin
 function freshRepository(project: string, keep: string | undefined): string {
   const dir = keep ? resolve(keep) : mkdtempSync(join(tmpdir(), "graphplan-demo-"));
   if (keep) {
-    if (existsSync(dir) && readdirSync(dir).length > 0) throw new DemoInputError(`--keep ${keep} is not empty; name a new directory`);
+    if (existsSync(dir) && readdirSync(dir).length > 0) throw new KeepNotEmpty({ keep });
     mkdirSync(dir, { recursive: true });
   }
   cpSync(project, dir, { recursive: true });
@@ -82,7 +83,12 @@ function freshRepository(project: string, keep: string | undefined): string {
   return dir;
 }
 
-class DemoInputError extends Error {}
+/** `--keep` names a directory that already holds files: the demo makes its repository in a new one. */
+class KeepNotEmpty extends Data.TaggedError("KeepNotEmpty")<{ readonly keep: string }> {
+  override get message(): string {
+    return `--keep ${this.keep} is not empty; name a new directory`;
+  }
+}
 
 export function demoCommand(program: Command): void {
   program

@@ -1,5 +1,5 @@
 /** `graphplan run`: in-process through `run` (exit codes as the CLI returns them), and once spawned for real. */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -143,4 +143,29 @@ describe("graphplan run", () => {
     expect(result.stdout).toMatch(/^Submitted: patch of 1 file \(\+1 -1\)/);
     expect(outputOf(out).trajectory.exitStatus).toBe("Submitted");
   });
+
+  it("leaves a whole, valid trajectory when it is killed mid-run (written as it grows, atomically)", async () => {
+    const repo = shopRepo();
+    const out = join(tempDir(), "out");
+    // A slow, deterministic model: every reply runs a command that takes a second, far more replies than the test waits for.
+    const slow = script(Array.from({ length: 60 }, (_, i) => `Step ${i}.\n\n\`\`\`bash\nsleep 1; echo step ${i}\n\`\`\``));
+    const child = spawn(join(app, "node_modules/.bin/tsx"), ["--conditions=source", "src/cli.ts", "run", "--repo", repo, "--task-text", TASK, "--provider", "scripted", "--script", slow, "--output", out, "--quiet"], {
+      cwd: app,
+      stdio: "ignore",
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
+    const path = join(out, "trajectory.json");
+    // Wait until the run has got through a few of its commands, then kill it without a chance to clean up.
+    const outputs = () => (existsSync(path) ? (readFileSync(path, "utf8").match(/<output>/g) ?? []).length : 0);
+    for (let waited = 0; outputs() < 3 && waited < 120_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+    child.kill("SIGKILL");
+    expect(await exited).toBe("SIGKILL");
+
+    const trajectory = TrajectorySchema.parse(JSON.parse(readFileSync(path, "utf8")));
+    expect(trajectory.exitStatus).toBe("Running");
+    expect(trajectory.finishedAt).toBeUndefined();
+    expect(trajectory.messages.filter((m) => m.content.includes("<output>")).length).toBeGreaterThanOrEqual(3);
+    expect(trajectory.messages.some((m) => m.content.includes("step 0"))).toBe(true);
+    expect(existsSync(join(out, "patch.diff"))).toBe(false);
+  }, 180_000);
 });

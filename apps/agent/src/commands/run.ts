@@ -9,7 +9,7 @@
  * sandbox that cannot be set up).
  */
 import { execFileSync } from "node:child_process";
-import { mkdir, realpath, stat, writeFile } from "node:fs/promises";
+import { realpath, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import * as Data from "effect/Data";
@@ -18,7 +18,7 @@ import * as Layer from "effect/Layer";
 import * as Result from "effect/Result";
 import { LanguageModel, Workspace } from "@graphplan/runtime";
 import { progressPrinter } from "../progress.js";
-import { addAgentOptions, loadConfig, modelLayer, readText, RepoDirty, RepoNotGitWorkTree, runAgent, RunInputInvalid, sandboxLayer, type AgentConfig, type ModelOptions, type Proposer, type SandboxOptions, type Trajectory } from "@graphplan/agent";
+import { addAgentOptions, loadConfig, modelLayer, readText, RepoDirty, RepoNotGitWorkTree, runAgent, RunInputInvalid, sandboxLayer, type AgentConfig, type ModelOptions, type Proposer, type SandboxOptions, type Trajectory, TrajectoryWriter } from "@graphplan/agent";
 
 interface RunOptions extends ModelOptions, SandboxOptions {
   repo: string;
@@ -61,18 +61,27 @@ export function runCommand(program: Command): void {
       if (Result.isFailure(setup)) return fail(setup.failure.message);
       const { repo, task, config, configName, layers, rfsn } = setup.success;
 
-      const onProgress = options.quiet ? undefined : progressPrinter((text) => process.stderr.write(text));
+      const output = resolve(options.output);
+      // The trajectory is written as it grows (atomically, at most once a second), so a killed run leaves the one it had.
+      const writer = new TrajectoryWriter(join(output, "trajectory.json"));
+      const printer = options.quiet ? undefined : progressPrinter((text) => process.stderr.write(text));
+      const onProgress = (t: Trajectory) => {
+        writer.update(t);
+        printer?.(t);
+      };
       const input = { task, config, configName, ...(options.instanceId !== undefined ? { instanceId: options.instanceId } : {}) };
-      const program = runAgent(input, { ...(onProgress ? { onProgress } : {}), ...(rfsn ? { rfsn } : {}) }).pipe(Effect.provide(layers));
+      const program = runAgent(input, { onProgress, ...(rfsn ? { rfsn } : {}) }).pipe(Effect.provide(layers));
       // runAgent itself always answers a trajectory: a failure here is a layer that could not be built
       // (ModelConfigInvalid: no API key; SandboxUnavailable: no engine or image), so bad input.
-      const outcome = await Effect.runPromise(Effect.result(program));
+      let outcome: Result.Result<Trajectory, Effect.Error<typeof program>>;
+      try {
+        outcome = await Effect.runPromise(Effect.result(program));
+      } finally {
+        writer.close();
+      }
       if (Result.isFailure(outcome)) return fail(outcome.failure.message);
       const trajectory = outcome.success;
-
-      const output = resolve(options.output);
-      await mkdir(output, { recursive: true });
-      await writeFile(join(output, "trajectory.json"), `${JSON.stringify(trajectory, null, 2)}\n`);
+      writer.finish(trajectory);
       await writeFile(join(output, "patch.diff"), trajectory.patch);
       process.stdout.write(`${summary(trajectory, repo, output)}\n`);
       if (trajectory.exitStatus !== "Submitted") throw new RunNotSubmitted({ exitStatus: trajectory.exitStatus });

@@ -8,6 +8,7 @@
 import { readFile } from "node:fs/promises";
 import { relative, resolve, sep } from "node:path";
 import type { Command } from "commander";
+import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import { buildGraph, detectLanguage } from "@graphplan/graph";
 import { planFiles } from "@graphplan/primitives";
@@ -26,7 +27,7 @@ export function verifyCommand(program: Command): void {
       const plan = await readPlanJson(planPath, command);
       const result = await verifyAt(plan, options.root, command);
       process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : formatResult(result));
-      if (!result.passed) throw new VerificationFailed(result);
+      if (!result.passed) throw new VerificationFailed({ result });
     });
 }
 
@@ -70,18 +71,18 @@ export async function verifyAt(plan: unknown, root: string, command: Command): P
 }
 
 /** `verify` found errors (exit code 1). */
-export class VerificationFailed extends Error {
-  readonly _tag = "VerificationFailed";
-  constructor(readonly result: VerifyResult) {
-    super(`the plan did not pass verification: ${result.errors.length} error${result.errors.length === 1 ? "" : "s"}`);
+export class VerificationFailed extends Data.TaggedError("VerificationFailed")<{ readonly result: VerifyResult }> {
+  override get message(): string {
+    const errors = this.result.errors.length;
+    return `the plan did not pass verification: ${errors} error${errors === 1 ? "" : "s"}`;
   }
 }
 
 /** The plan did not pass verification, so `apply` did not run it. */
-export class PlanNotVerified extends Error {
-  readonly _tag = "PlanNotVerified";
-  constructor(readonly result: VerifyResult) {
-    super(`the plan did not pass verification (${result.errors.length} error${result.errors.length === 1 ? "" : "s"}); no file was changed`);
+export class PlanNotVerified extends Data.TaggedError("PlanNotVerified")<{ readonly result: VerifyResult }> {
+  override get message(): string {
+    const errors = this.result.errors.length;
+    return `the plan did not pass verification (${errors} error${errors === 1 ? "" : "s"}); no file was changed`;
   }
 }
 
@@ -96,7 +97,7 @@ export async function requireVerified(plan: unknown, root: string, json: boolean
   if (result.issues.some((i) => i.severity === "error" && (i.check === "plan" || (i.file !== undefined && outsideRoot(i.file))))) return;
   if (json) process.stdout.write(`${JSON.stringify({ ok: false, verification: result }, null, 2)}\n`);
   else process.stderr.write(formatResult(result));
-  throw new PlanNotVerified(result);
+  throw new PlanNotVerified({ result });
 }
 
 const outsideRoot = (path: string): boolean => path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || path.split(/[\\/]/).includes("..");

@@ -4,7 +4,7 @@
  * file — until Ctrl-C. Prints the address; opens nothing by itself. See @graphplan/viewer.
  */
 import { InvalidArgumentError, type Command } from "commander";
-import { serveRun, type RunningViewer } from "@graphplan/viewer";
+import { NotARun, PortUnavailable, RunNotFound, serveRun, type RunningViewer } from "@graphplan/viewer";
 
 /** The port tried when none is given; when it is taken, any free one. */
 export const DEFAULT_VIEW_PORT = 4777;
@@ -20,7 +20,9 @@ function portNumber(value: string): number {
   return port;
 }
 
-const USER_ERRORS = new Set(["RunNotFound", "NotARun", "PortUnavailable"]);
+/** The viewer's errors that are bad input (exit code 2, one line): no run at the path, a port that cannot be had. */
+const isViewInputError = (error: unknown): error is RunNotFound | NotARun | PortUnavailable =>
+  error instanceof RunNotFound || error instanceof NotARun || error instanceof PortUnavailable;
 
 export function viewCommand(program: Command): void {
   const command = program
@@ -34,11 +36,10 @@ export function viewCommand(program: Command): void {
     try {
       viewer = await serveRun({ path, port: options.port ?? DEFAULT_VIEW_PORT, host: options.host }).catch((error: unknown) =>
         // The default port is only a preference: when it is taken, take any.
-        options.port === undefined && (error as { _tag?: string })._tag === "PortUnavailable" ? serveRun({ path, port: 0, host: options.host }) : Promise.reject(error),
+        options.port === undefined && error instanceof PortUnavailable ? serveRun({ path, port: 0, host: options.host }) : Promise.reject(error),
       );
     } catch (error) {
-      const tag = (error as { _tag?: string })._tag;
-      if (tag && USER_ERRORS.has(tag)) command.error(`graphplan view: ${(error as Error).message}`, { exitCode: 2 });
+      if (isViewInputError(error)) command.error(`graphplan view: ${error.message}`, { exitCode: 2 });
       throw error;
     }
     const rows = (await viewer.reader.index()).rows.length;

@@ -9,12 +9,12 @@
  * The model layer is built once and shared by every instance (a scripted model hands out its
  * replies in order across the instances).
  */
-import { mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { statSync } from "node:fs";
 import { DiskGraphStore } from "@graphplan/graph/disk";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { loadConfig, modelLayer, runAgent, sandboxLayer, withPlanFile, type AgentConfig, type ModelOptions, type SandboxOptions, type Trajectory } from "@graphplan/agent";
+import { loadConfig, modelLayer, runAgent, sandboxLayer, TrajectoryWriter, withPlanFile, type AgentConfig, type ModelOptions, type SandboxOptions, type Trajectory } from "@graphplan/agent";
 import { LanguageModel, Workspace } from "@graphplan/runtime";
 import * as Context from "effect/Context";
 import * as Data from "effect/Data";
@@ -139,49 +139,12 @@ function dockerExtras(wt: Worktree) {
   return { binds: [`${wt.gitDir}:${wt.gitDir}`] };
 }
 
-/** Writes `OUT/<id>/trajectory.json` whole or not at all (temporary file + rename): a crash never leaves half of one. */
-function writeTrajectory(outDir: string, t: Trajectory): void {
-  const dir = join(outDir, t.instance.id!);
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, "trajectory.json");
-  writeFileSync(`${path}.tmp`, `${JSON.stringify(t, null, 2)}\n`);
-  renameSync(`${path}.tmp`, path);
-}
-
-/**
- * The trajectory written as it grows: at once, then at most every `intervalMs` — a change inside the
- * interval is written when it ends, so what is on disk is never more than `intervalMs` behind.
- */
-function trajectoryWriter(outDir: string, intervalMs = 1000) {
-  let last = 0;
-  let pending: Trajectory | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  const flush = () => {
-    timer = undefined;
-    if (pending === undefined) return;
-    last = Date.now();
-    writeTrajectory(outDir, pending);
-    pending = undefined;
-  };
-  return {
-    update: (t: Trajectory) => {
-      pending = t;
-      const wait = last + intervalMs - Date.now();
-      if (wait <= 0) flush();
-      else if (timer === undefined) timer = setTimeout(flush, wait).unref();
-    },
-    /** No more writes (the final trajectory is written by the caller, and must not be overwritten). */
-    close: () => {
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
-      pending = undefined;
-    },
-  };
-}
+/** `OUT/<id>/trajectory.json`, written by the agent's one `TrajectoryWriter`. */
+const trajectoryPath = (outDir: string, id: string): string => join(outDir, id, "trajectory.json");
 
 async function writeOutputs(ctx: RunContext, t: Trajectory, model: string): Promise<void> {
+  // trajectory.json (and so the directory) is already written, by the run's writer.
   const dir = join(ctx.options.outDir, t.instance.id!);
-  writeTrajectory(ctx.options.outDir, t);
   await writeFile(join(dir, "model.patch"), t.patch);
   // An outage is not the model's outcome: no prediction, so a later run tries the instance again.
   if (t.retryable) return;
@@ -234,7 +197,7 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
           ? { layer: yield* instanceEnvironment(ctx.pool, options.inImage!, id, config.command.timeout_seconds * 1000), config }
           : yield* hostEnvironment(ctx, repo, instance.base_commit, cleanup);
         marks.ready = performance.now();
-        const writer = trajectoryWriter(options.outDir);
+        const writer = new TrajectoryWriter(trajectoryPath(options.outDir, id));
         let phase = "";
         const onProgress = (t: Trajectory) => {
           writer.update(t);
@@ -246,8 +209,9 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
         const t = yield* runAgent({ task: instance.problem_statement, instanceId: id, config: instanceConfig, configName }, { onProgress, graphStore: ctx.graphStore }).pipe(
           Effect.provide(environment),
           (run) => (replay ? Effect.provideService(run, LanguageModel, replay) : run),
-          Effect.ensuring(Effect.sync(writer.close)),
+          Effect.ensuring(Effect.sync(() => writer.close())),
         );
+        writer.finish(t);
         marks.agentDone = performance.now();
         ctx.costSoFar += t.totals.costUsd;
         return t;

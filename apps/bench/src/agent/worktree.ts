@@ -53,18 +53,18 @@ export interface WorktreeOptions {
 type Acquired = Worktree;
 
 async function acquire(repo: string, repoPath: string, commit: string, tempRoot: string): Promise<Acquired> {
-  if (!isGitRepository(repoPath)) throw new UnknownRepository(repo, repoPath);
+  if (!isGitRepository(repoPath)) throw new UnknownRepository({ repo, path: repoPath });
   let gitDir: string;
   try {
     gitDir = await realpath((await git(repoPath, "rev-parse", "--path-format=absolute", "--git-common-dir")).trim());
   } catch {
-    throw new UnknownRepository(repo, repoPath);
+    throw new UnknownRepository({ repo, path: repoPath });
   }
   let full: string;
   try {
     full = (await git(gitDir, "rev-parse", "--verify", "--quiet", "--end-of-options", `${commit}^{commit}`)).trim();
   } catch {
-    throw new MissingCommit(repo, commit);
+    throw new MissingCommit({ repo, commit });
   }
   const dir = await realpath(await mkdtemp(join(tempRoot, "graphplan-bench-agent-")));
   try {

@@ -6,6 +6,7 @@
  * `\n`. Where the Python raises (an `IndexError` on a too-short line), these throw
  * {@link HarnessParseError}; the harness then writes no report and counts the instance as an error.
  */
+import * as Data from "effect/Data";
 
 export type TestStatus = "PASSED" | "FAILED" | "SKIPPED" | "ERROR" | "XFAIL";
 /**
@@ -22,9 +23,7 @@ export type LogParser = (log: string) => StatusMap;
 export const TEST_STATUSES: readonly TestStatus[] = ["FAILED", "PASSED", "SKIPPED", "ERROR", "XFAIL"];
 
 /** Where the Python parser raises (an index past the end of `line.split()`). */
-export class HarnessParseError extends Error {
-  override readonly name = "HarnessParseError";
-}
+export class HarnessParseError extends Data.TaggedError("HarnessParseError")<{ readonly message: string }> {}
 
 export function emptyStatusMap(): StatusMap {
   return Object.create(null) as StatusMap;
@@ -55,7 +54,7 @@ function pyLstrip(s: string): string {
 /** `tokens[i]`, or the `IndexError` the Python would raise. */
 function at(tokens: readonly string[], i: number, line: string): string {
   const token = tokens[i];
-  if (token === undefined) throw new HarnessParseError(`list index out of range on line ${JSON.stringify(line)}`);
+  if (token === undefined) throw new HarnessParseError({ message: `list index out of range on line ${JSON.stringify(line)}` });
   return token;
 }
 

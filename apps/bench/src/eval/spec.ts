@@ -7,6 +7,7 @@
  * `/work/shared/reference/swebench-harness.md` §1, §2 and §4 describe the same rules.
  */
 import { z } from "zod";
+import * as Data from "effect/Data";
 
 // --- The instance --------------------------------------------------------------------------------
 
@@ -154,9 +155,7 @@ export function testDirectives(instance: { readonly repo: string; readonly test_
 }
 
 /** Thrown where unidiff (and so the harness) would raise `UnidiffParseError` on a test patch. */
-export class PatchParseError extends Error {
-  override readonly name = "PatchParseError";
-}
+export class PatchParseError extends Data.TaggedError("PatchParseError")<{ readonly message: string }> {}
 
 const DEV_NULL = "/dev/null";
 
@@ -189,13 +188,13 @@ function skipHunk(lines: readonly string[], start: number, header: RegExpExecArr
   for (; i < lines.length; i++) {
     const line = lines[i] ?? "";
     const kind = /^[- +\\]/.test(line) ? line[0] : /^[- +\\]?[\r\n]{1,2}/.test(line) || line === "" ? " " : undefined;
-    if (kind === undefined) throw new PatchParseError(`Hunk diff line expected: ${line}`);
+    if (kind === undefined) throw new PatchParseError({ message: `Hunk diff line expected: ${line}` });
     if (kind !== "+" && kind !== "\\") source++;
     if (kind !== "-" && kind !== "\\") target++;
-    if (source > sourceEnd || target > targetEnd) throw new PatchParseError("Hunk is longer than expected");
+    if (source > sourceEnd || target > targetEnd) throw new PatchParseError({ message: "Hunk is longer than expected" });
     if (source === sourceEnd && target === targetEnd) return i + 1;
   }
-  if (source < sourceEnd || target < targetEnd) throw new PatchParseError("Hunk is shorter than expected");
+  if (source < sourceEnd || target < targetEnd) throw new PatchParseError({ message: "Hunk is shorter than expected" });
   return i;
 }
 
@@ -220,7 +219,7 @@ function metadataLine(state: ParseState, line: string): boolean {
   }
   const newFile = /^new file mode \d+$/.test(line);
   if (newFile || /^deleted file mode \d+$/.test(line)) {
-    if (!state.current || !state.inInfo) throw new PatchParseError(`Unexpected file mode line: ${line}`);
+    if (!state.current || !state.inInfo) throw new PatchParseError({ message: `Unexpected file mode line: ${line}` });
     if (newFile) state.current.source = DEV_NULL;
     else state.current.target = DEV_NULL;
     return true;
@@ -233,9 +232,9 @@ function metadataLine(state: ParseState, line: string): boolean {
   }
   const target = /^\+\+\+ ([^\t\n]+)/.exec(line);
   if (!target) return false;
-  if (state.current && state.current.target !== target[1]) throw new PatchParseError(`Target without source: ${line}`);
+  if (state.current && state.current.target !== target[1]) throw new PatchParseError({ message: `Target without source: ${line}` });
   if (!state.current) {
-    if (state.pendingSource === undefined) throw new PatchParseError(`Target without source: ${line}`);
+    if (state.pendingSource === undefined) throw new PatchParseError({ message: `Target without source: ${line}` });
     state.current = { source: state.pendingSource, target: target[1] ?? "", hunks: 0 };
     state.files.push(state.current);
     state.inInfo = false;
@@ -251,7 +250,7 @@ function infoLine(state: ParseState, line: string): void {
   }
   const binary = BINARY_DIFF.exec(line);
   if (!binary && line !== "GIT binary patch") return;
-  if (!binary && !state.current) throw new PatchParseError(`Unexpected binary patch: ${line}`);
+  if (!binary && !state.current) throw new PatchParseError({ message: `Unexpected binary patch: ${line}` });
   if (binary && !state.current) state.files.push({ source: binary[1] ?? "", target: binary[2] ?? "", hunks: 0 });
   state.current = undefined;
   state.inInfo = false;
@@ -268,7 +267,7 @@ function patchedFiles(patch: string): PatchedFile[] {
     const hunk = HUNK_HEADER.exec(line);
     const current = state.current;
     if (hunk || /^\\ No newline at end of file/.test(line) || (line === "" && current)) {
-      if (!current || (!hunk && current.hunks === 0)) throw new PatchParseError(`Unexpected line: ${line}`);
+      if (!current || (!hunk && current.hunks === 0)) throw new PatchParseError({ message: `Unexpected line: ${line}` });
       if (hunk) {
         state.inInfo = false;
         current.hunks++;

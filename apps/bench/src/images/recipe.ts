@@ -13,6 +13,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml, YAMLParseError } from "yaml";
+import * as Data from "effect/Data";
 import { z } from "zod";
 
 // --- The schema ------------------------------------------------------------------------------------
@@ -182,10 +183,7 @@ export function recipeFor(recipe: Recipe, repo: string, version: string): Recipe
 // --- Loading ----------------------------------------------------------------------------------------
 
 /** A recipe that cannot be read or does not fit the schema; the message names file, field and fix. */
-export class RecipeInvalid extends Error {
-  override readonly name = "RecipeInvalid";
-  readonly _tag = "RecipeInvalid";
-}
+export class RecipeInvalid extends Data.TaggedError("RecipeInvalid")<{ readonly message: string }> {}
 
 const fieldPath = (path: readonly PropertyKey[]): string =>
   path.length === 0 ? "(top level)" : path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`)).join("");
@@ -215,7 +213,7 @@ export function parseRecipe(data: unknown, source: string): Recipe {
   if (result.success) return result.data;
   const lines = result.error.issues.slice(0, 5).map((issue) => `${where(data, issue.path)}: ${issueText(issue)}`);
   const more = result.error.issues.length > 5 ? ` (and ${result.error.issues.length - 5} more)` : "";
-  throw new RecipeInvalid(`the recipe ${source} is invalid: ${lines.join("; ")}${more}`);
+  throw new RecipeInvalid({ message: `the recipe ${source} is invalid: ${lines.join("; ")}${more}` });
 }
 
 /** Reads and checks a YAML recipe. */
@@ -224,14 +222,14 @@ export function loadRecipe(path: string): Recipe {
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new RecipeInvalid(`the recipe ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); give an existing YAML file with --recipe`);
+    throw new RecipeInvalid({ message: `the recipe ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); give an existing YAML file with --recipe` });
   }
   let data: unknown;
   try {
     data = parseYaml(text, { prettyErrors: true });
   } catch (error) {
     const detail = error instanceof YAMLParseError ? `${error.message.split("\n")[0]}` : String(error);
-    throw new RecipeInvalid(`the recipe ${path} is not valid YAML: ${detail}`);
+    throw new RecipeInvalid({ message: `the recipe ${path} is not valid YAML: ${detail}` });
   }
   return parseRecipe(data, path);
 }
