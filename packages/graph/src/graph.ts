@@ -628,7 +628,7 @@ interface CacheEntry {
  * (languages.ts, imports.ts, this file) can change a file's graph, so that stored graphs of the
  * old extractor are never read again.
  */
-export const EXTRACTOR_VERSION = "2026-11-24.2";
+export const EXTRACTOR_VERSION = "2026-11-27.1";
 
 /** The grammars every stored graph was made with (both pinned in package.json). */
 const GRAMMARS = "web-tree-sitter@0.25.10+tree-sitter-wasms@0.1.13";
