@@ -267,20 +267,6 @@ interface FileState {
  * that owns the file's state (its text and tree after each accepted step) and both trees' lifetimes,
  * which `try`/`finally` frees; each change is delegated to `stepsForChange`.
  */
-/** Jinja/Django template markup (`{% if %}`, `{{ name }}`, `{# note #}`), which tree-sitter-html reads as text. */
-const TEMPLATE_MARKUP = /\{%|%\}|\{\{|\}\}|\{#|#\}/;
-
-/**
- * Whether steps may stand for a change of an HTML template structurally: tree-sitter-html reads
- * template tags as text, so an element opened in one `{% if %}` branch and closed after `{% endif %}`
- * nests in the tree as no rendered page does. A step that replaces or writes template markup is
- * therefore left to the text tier (see docs/design.md, "Markup and shell"); an element, attribute
- * or text with none is still a node.
- */
-function clearOfTemplates(source: string, accepted: readonly Accepted[]): boolean {
-  return accepted.every((a) => a.sim.edits.every((e) => !TEMPLATE_MARKUP.test(source.slice(e.start, e.end)) && !TEMPLATE_MARKUP.test(e.text)));
-}
-
 function compileFile(file: string, language: LanguageId, pre: string, post: string, options: CompileOptions): StepRecord[] {
   const tierOf = options.tierOf ?? ((step: Step) => detectTier(step) as Tier);
   const handlers = options.handlers;
@@ -288,13 +274,6 @@ function compileFile(file: string, language: LanguageId, pre: string, post: stri
   const postTree = parse(post, language);
   const state: FileState = { file, language, source: pre, tree: preTree, post, postTree };
   const records: StepRecord[] = [];
-  const templated = language === "html" && (TEMPLATE_MARKUP.test(pre) || TEMPLATE_MARKUP.test(post));
-  /** Accepted steps that may stand for a change structurally (in an HTML template: see `clearOfTemplates`). */
-  const structural = (accepted: readonly Accepted[]): boolean => {
-    if (!templated || clearOfTemplates(state.source, accepted)) return true;
-    options.trace?.(`${file}: a step would rewrite template markup, which tree-sitter-html reads as text; a text step instead`);
-    return false;
-  };
   try {
     const changes = diffTrees(preTree.rootNode, pre, postTree.rootNode, post, language, { stepCost: options.stepCost ?? 60 });
     /** Applied changes (pre coordinates), their size deltas, and the parent a splice lies in. */
@@ -364,7 +343,7 @@ function compileFile(file: string, language: LanguageId, pre: string, post: stri
       const expected = state.source.slice(0, cur.start) + post.slice(change.postRange.start, change.postRange.end) + state.source.slice(cur.end);
       const isBanned = (form: string, variant?: string): boolean => !!options.banned?.has(banKey(file, i, form, variant));
       const found = stepsForChange(state, change, cur, expected, nodeOf, options, isBanned);
-      if (found && structural(found)) {
+      if (found) {
         accept(found, i);
         record(change);
         i++;
@@ -372,8 +351,8 @@ function compileFile(file: string, language: LanguageId, pre: string, post: stri
       }
       // Fallback: replace an enclosing node that holds this change (and the next ones inside it).
       const holder = change.kind === "splice" ? nodeOf(change.parent) : nodeOf(change.pre)?.parent;
-      const enclosing = found ? undefined : enclosingReplacement(state, changes, i, mapRange, options, isBanned, holder ?? undefined);
-      if (enclosing && structural([enclosing.accepted])) {
+      const enclosing = enclosingReplacement(state, changes, i, mapRange, options, isBanned, holder ?? undefined);
+      if (enclosing) {
         accept([enclosing.accepted], i);
         for (let k = i; k <= enclosing.last; k++) {
           const c = changes[k]!;

@@ -704,6 +704,16 @@ export const LANGUAGES: Readonly<Record<LanguageId, LanguageSpec>> = {
   },
 };
 
+/** Template markup — Jinja/Django `{% %}`, `{{ }}`, `{# #}`, EJS/ERB `<% %>` — which tree-sitter-html reads as text or errors. */
+const TEMPLATE_MARKUP = /\{%|\{\{|\{#|<%/;
+
+/**
+ * Whether an HTML file is a template: its elements may open in one `{% if %}` branch and close
+ * after `{% endif %}`, and markup inside attribute quotes reads as errors, so the tree is not the
+ * page's. GraphPlan reads such a file as text (text steps, no syntax judgement); see docs/design.md.
+ */
+export const isHtmlTemplate = (source: string): boolean => TEMPLATE_MARKUP.test(source);
+
 const BY_EXTENSION: ReadonlyMap<string, LanguageId> = new Map(
   Object.values(LANGUAGES).flatMap((spec) => spec.extensions.map((ext) => [ext, spec.id] as const)),
 );

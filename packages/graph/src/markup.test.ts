@@ -1,6 +1,6 @@
 /** Shell scripts, CSS and HTML in the graph: the nodes their grammars make natural, as symbols. */
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildGraph, detectLanguage, graphView, loadGrammars } from "./index.js";
+import { buildGraph, detectFileLanguage, detectLanguage, graphView, isHtmlTemplate, loadGrammars } from "./index.js";
 
 beforeAll(() => loadGrammars(["bash", "css", "html"]));
 
@@ -40,5 +40,15 @@ describe("shell scripts, CSS and HTML in the graph", () => {
       ["element", "boot", 9, 9],
     ]);
     expect(graphView(graph)).toContain("main");
+  });
+
+  it("reads an HTML template (Jinja, Django, EJS markup) as a document, not as code", async () => {
+    const template = '{% extends "base.html" %}\n{% block content %}<div id="a">{{ x }}</div>{% endblock %}\n';
+    expect([template, "<p><%= title %></p>\n", PAGE].map(isHtmlTemplate)).toEqual([true, true, false]);
+    expect(detectFileLanguage("page.html", template)).toBeUndefined();
+    expect(detectFileLanguage("page.html", PAGE)).toBe("html");
+    const graph = await buildGraph([{ path: "page.html", source: template }], { documents: true });
+    expect(graph.symbols).toEqual([]);
+    expect(graph.documents).toEqual([{ file: "page.html", kind: "text", lines: 2, outline: [], omitted: 0 }]);
   });
 });

@@ -5,7 +5,7 @@
  * given code): the first whose result passes the postconditions wins.
  */
 import type { Node, Range, Tree } from "web-tree-sitter";
-import { inStringOrComment, type LanguageId } from "@graphplan/graph";
+import { inStringOrComment, isHtmlTemplate, type LanguageId } from "@graphplan/graph";
 import { reparseWithRanges } from "./reparse.js";
 import {
   codeChildren,
@@ -401,7 +401,8 @@ export function applyChecked(doc: ParsedDoc, op: string, alternatives: Alternati
     const errors = errorSpansAfter(before, tree, source, edits, changedRanges);
     const introduced = newSyntaxErrors(before, errors, edits);
     let failure: PostconditionFailed | undefined;
-    if (introduced.length > 0) {
+    // An HTML template's markup reads as errors to tree-sitter-html; a template is judged as text (`isHtmlTemplate`).
+    if (introduced.length > 0 && !(doc.language === "html" && isHtmlTemplate(source))) {
       failure = new PostconditionFailed(doc.path, op, syntaxHint(op), introduced);
     } else if (doc.language === "python" && (failure = indentationFailure(doc, op, source, edits) ?? structureFailure(doc, op, tree, edits))) {
       // CPython's indentation rules, which tree-sitter does not enforce.
