@@ -16,7 +16,7 @@ import { changedBytes, compile, gitDiff, isCompilerError, isTextStep, parseUnifi
 import { Effect, Result } from "effect";
 import type { DatasetLine } from "./dataset.js";
 import { GitObjectReader, gitApplyCheck, MissingBlob, NotText, repositoryPath, UnknownRepository } from "./git.js";
-import { emptyEntry, type ReportEntry, type Status } from "./report.js";
+import { emptyEntry, type FILE_KINDS, type ReportEntry, type Status } from "./report.js";
 
 
 export interface ReplayOptions {
@@ -78,9 +78,15 @@ export function tierKey(step: Step): string {
   return isLegacy(step) ? "legacy" : isTextStep(step) ? "text" : String(detectTier(step) as Tier);
 }
 
-/** The kind of a file for the structural share: code (a grammar), data (JSON, YAML, TOML) or other text. */
-export function fileKind(path: string): "code" | "data" | "text" {
-  if (detectLanguage(path)) return "code";
+/**
+ * The kind of a file for the structural share: code (a programming language's grammar), shell
+ * scripts, CSS and HTML (grammars too, counted apart), data (JSON, YAML, TOML) or other text.
+ */
+export function fileKind(path: string): (typeof FILE_KINDS)[number] {
+  const language = detectLanguage(path);
+  if (language === "bash") return "shell";
+  if (language === "css" || language === "html") return language;
+  if (language) return "code";
   return /\.(json|ya?ml|toml)$/i.test(path) ? "data" : "text";
 }
 

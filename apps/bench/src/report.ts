@@ -1,6 +1,9 @@
 /** The replay report: one entry per instance, a summary, and the summary as a text table. */
 import { z } from "zod";
 
+/** The kinds of file the structural share is reported for (`fileKind` of replay.ts), in the report's order. */
+export const FILE_KINDS = ["code", "shell", "css", "html", "data", "text"] as const;
+
 export const STATUSES = ["exact", "mismatch", "compile_error", "verify_error", "exec_error", "input_error"] as const;
 export const StatusSchema = z
   .enum(STATUSES)
@@ -211,7 +214,7 @@ export function formatSummary(s: Summary): string {
     ...Object.keys(TIER_NAMES)
       .filter((t) => (s.tiers[t] ?? 0) > 0)
       .map((t) => [`  ${TIER_NAMES[t]}`, `${s.tiers[t]} (${pct(s.tiers[t]!, s.steps)})`] as const),
-    ...(["code", "data", "text"] as const)
+    ...FILE_KINDS
       .filter((kind) => (s.changes[kind]?.all ?? 0) > 0)
       .map((kind) => [`structural share, ${kind} files`, `${s.changes[kind]!.structural}/${s.changes[kind]!.all} changes (${pct(s.changes[kind]!.structural, s.changes[kind]!.all)})`] as const),
     ["amplification median", fixed(s.amplificationMedian)],

@@ -5,7 +5,7 @@
  * operator catalog text of the LLM prompt, grouped by use case.
  */
 import { z } from "zod";
-import type { LanguageId } from "@graphplan/graph";
+import { LANGUAGE_IDS, type LanguageId } from "@graphplan/graph";
 import { LocatorSchema } from "@graphplan/locators";
 import { FRAGMENT_KINDS, FragmentSchema, KIND_SPECS, allowedChildren, codeKindOf } from "@graphplan/fragments";
 import { OPERATORS, OperatorDefinitionSchema, type OperatorInfo } from "@graphplan/primitives";
@@ -224,7 +224,7 @@ function signature(entry: CatalogEntry): string {
 
 function templateOrSurgery(entry: CatalogEntry): string[] {
   const step = entry.example ? JSON.stringify({ [entry.step]: entry.name, params: entry.example }) : undefined;
-  const langs = entry.languages && entry.languages.length < 11 ? ` [${entry.languages.join(", ")}]` : "";
+  const langs = entry.languages && entry.languages.length < LANGUAGE_IDS.length ? ` [${entry.languages.join(", ")}]` : "";
   return [`### ${entry.name}${langs}`, entry.description, ...paramLines(entry.params), ...(step ? [`  e.g. ${step}`] : [])];
 }
 
@@ -258,6 +258,10 @@ function sections(options: CatalogPromptOptions): [UseCase, CatalogEntry[]][] {
     .filter(([, entries]) => entries.length > 0);
 }
 
+/** How a plan names the nodes of shell scripts, CSS and HTML (docs/design.md, "Shell, CSS and HTML"); in both prompts. */
+const MARKUP_LOCATORS =
+  'Shell, CSS, HTML nodes for the primitives: {"kind": "function", "name": "build"} in .sh; {"kind": "rule", "name": ".nav > a, .link"} (its selectors, spaces collapsed), {"kind": "declaration", "name": "color", "parent": RULE}, {"kind": "at_rule", "name": "@media (max-width: 600px)"} in .css; {"kind": "element", "name": ID}, {"kind": "heading", "name": TEXT} in .html (template markup {% %} {{ }}: text steps).';
+
 /** The operator catalog for the LLM prompt, grouped by use case (Adding, Modifying, Wrapping, Restructuring, AST Surgery, Novel Code, Primitives, Legacy). */
 export function catalogPrompt(options: CatalogPromptOptions = {}): string {
   const out: string[] = [
@@ -273,7 +277,7 @@ export function catalogPrompt(options: CatalogPromptOptions = {}): string {
     else if (useCase === "Primitives") {
       out.push("Steps {\"op\": NAME, \"params\": {...}} on one located node; code is written at column 0 and re-indented.");
       for (const e of entries) out.push(`- ${e.name}(${signature(e)})${e.kind === "composed" ? " [composed]" : ""}: ${e.description}`);
-      out.push("- delete_node(locator): see AST Surgery.");
+      out.push("- delete_node(locator): see AST Surgery.", MARKUP_LOCATORS);
     } else if (useCase === "Text (any file: docs, changelogs, config)") {
       out.push("For files with no grammar, and code no node fits. Addressed by content, never by line: `find`/`anchor` is copied from the file and must occur once (exact, then ignoring line endings and trailing spaces, then re-indented; a similar text only when clearly closest, reported as a correction). New text is written verbatim.");
       for (const e of entries) out.push(`- ${e.name}(${signature(e)}): ${e.description}`);
@@ -318,6 +322,7 @@ export function compactCatalogPrompt(options: CatalogPromptOptions = {}): string
     `A plan is a JSON array of steps, run in order, all or nothing: {"template": NAME, "params": {...}} | {"op": NAME, "params": {...}} | {"fragment": {...}, "action": "replace"|"insert_before"|"insert_after", "locator": LOCATOR}. Prefer templates; fragments for new Python code; primitives for other code; text steps for docs, changelogs and config, and code no node fits${options.legacy === false ? "" : "; legacy last"}.`,
     'LOCATOR: {"kind": "function", "name": "parse", "file": "app/parser.py", "parent": {"kind": "class", "name": "Parser"}} (also field, nth_child, index), or {"type": "sexp", "file": ..., "query": "(call) @c", "capture": "c"}.',
     "Code parameters are parsed first: expression = one expression; statements = statements at column 0 (re-indented); identifier = a name.",
+    MARKUP_LOCATORS,
   ];
   for (const [useCase, entries] of sections(options)) {
     out.push(`## ${useCase}`);
@@ -330,7 +335,7 @@ export function compactCatalogPrompt(options: CatalogPromptOptions = {}): string
       continue;
     }
     for (const e of entries) {
-      const langs = e.languages && e.languages.length < 11 ? ` [${e.languages.map((l) => LANGUAGE_ABBREVIATIONS[l] ?? l).filter((l, i, all) => all.indexOf(l) === i).join(",")}]` : "";
+      const langs = e.languages && e.languages.length < LANGUAGE_IDS.length ? ` [${e.languages.map((l) => LANGUAGE_ABBREVIATIONS[l] ?? l).filter((l, i, all) => all.indexOf(l) === i).join(",")}]` : "";
       const prefer = e.replacedBy ? ` Prefer ${e.replacedBy}.` : "";
       out.push(`- ${e.name}(${compactParams(e.params)})${langs}: ${firstSentence(e.description)}${prefer}`);
     }

@@ -11,7 +11,7 @@ import { gitDiff, PatchError } from "./patch.js";
 
 const CHANGES = "Version 3.2.0\n-------------\n\nUnreleased\n\n-   Drop Python 3.9.\n";
 
-beforeAll(() => loadGrammars(["python"]));
+beforeAll(() => loadGrammars(["python", "bash"])); // `run.sh` is shell code
 
 const UTIL = "def helper(x):\n    return x * 2\n\n\ndef twice(x):\n    return helper(helper(x))\n\n\ndef thrice(x):\n    return helper(x) + x\n";
 const MAIN = "from pkg.util import helper\n\n\ndef main():\n    return helper(1)\n";

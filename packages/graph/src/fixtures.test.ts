@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildGraph, GraphSchema, LANGUAGE_IDS, detectFileLanguage, languagesOf, loadGrammars, type Graph } from "./index.js";
+import { buildGraph, GraphSchema, LANGUAGE_IDS, LANGUAGES, detectFileLanguage, languagesOf, loadGrammars, type Graph } from "./index.js";
 
 const root = join(import.meta.dirname, "fixtures");
 
@@ -36,8 +36,9 @@ describe.each(LANGUAGE_IDS)("the %s fixture", (language) => {
 
   it("has symbols, imports and line kinds to check", () => {
     expect(expected.symbols.length).toBeGreaterThanOrEqual(4);
-    expect(expected.imports.length).toBeGreaterThanOrEqual(3);
-    expect(Object.values(expected.line_kinds).flatMap(Object.keys).length).toBeGreaterThanOrEqual(5);
+    // Shell scripts and HTML read no imports, CSS no control flow: those checks are for the languages that have them.
+    if (LANGUAGES[language].importTypes.length > 0) expect(expected.imports.length).toBeGreaterThanOrEqual(3);
+    if (Object.keys(LANGUAGES[language].lineKinds).length > 0) expect(Object.values(expected.line_kinds).flatMap(Object.keys).length).toBeGreaterThanOrEqual(5);
     expect(expected.errors).toEqual([]);
   });
 });
@@ -57,6 +58,9 @@ describe("symbol kinds across the fixtures", () => {
     ["php", ["class", "function", "method", "interface", "trait", "enum"]],
     ["c", ["function", "struct", "enum", "typedef"]],
     ["cpp", ["function", "class", "struct", "enum", "namespace", "type_alias"]],
+    ["bash", ["function"]],
+    ["css", ["rule", "at_rule"]],
+    ["html", ["element", "heading"]],
   ])("%s has exactly the kinds %j", (language, expected) => {
     expect([...kinds(language)].sort()).toEqual([...expected].sort());
   });

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { Language, Node, Tree } from "web-tree-sitter";
-import { detectLanguage, LANGUAGES, SUPPORTED_EXTENSIONS, type DefinitionRule, type LanguageId, type LanguageSpec } from "./languages.js";
+import { detectLanguage, isHtmlTemplate, LANGUAGES, SUPPORTED_EXTENSIONS, type DefinitionRule, type LanguageId, type LanguageSpec } from "./languages.js";
 import { grammar, isLoaded, loadGrammars, parse } from "./parser.js";
 import { codeEnd, syntaxErrors } from "./syntax.js";
 import { extractImports } from "./imports.js";
@@ -527,6 +527,7 @@ const CPP_ONLY_TOKENS = new Set(["template", "namespace", "class", "public", "pr
  */
 export function detectFileLanguage(path: string, source: string): LanguageId | undefined {
   const language = detectLanguage(path);
+  if (language === "html" && isHtmlTemplate(source)) return undefined;
   if (language !== "c" || !isSharedHeader(path)) return language;
   const parsed = parseFile(path, source, language);
   release(parsed);
@@ -557,6 +558,7 @@ function withBlankedReading(graph: FileGraph, blanked: Reading, language: Langua
  */
 export function graphOfFile(file: SourceFile, hash: string = hashSource(file.source)): FileGraph {
   const language = detectLanguage(file.path);
+  if (language === "html" && isHtmlTemplate(file.source)) return failed(file.path, hash, `${file.path} is an HTML template ({% %}, {{ }} or <% %> markup): read as text, change it with text steps`);
   if (!language) {
     return failed(file.path, hash, `Unsupported file type: ${file.path} (GraphPlan reads ${SUPPORTED_EXTENSIONS.join(" ")})`);
   }
@@ -628,7 +630,7 @@ interface CacheEntry {
  * (languages.ts, imports.ts, this file) can change a file's graph, so that stored graphs of the
  * old extractor are never read again.
  */
-export const EXTRACTOR_VERSION = "2026-11-24.2";
+export const EXTRACTOR_VERSION = "2026-11-27.1";
 
 /** The grammars every stored graph was made with (both pinned in package.json). */
 const GRAMMARS = "web-tree-sitter@0.25.10+tree-sitter-wasms@0.1.13";
@@ -848,9 +850,11 @@ export function loadGrammarsFor(paths: Iterable<string>): Promise<void> {
 export async function buildGraph(files: readonly SourceFile[], options: BuildGraphOptions = {}): Promise<Graph> {
   await loadGrammars(languagesOf(files));
   if (!options.documents) return (options.cache ?? new GraphCache()).build(files, options.extraErrors);
-  const code = files.filter((file) => detectLanguage(file.path));
+  // An HTML template is a document, not code (see `isHtmlTemplate`).
+  const isCode = (file: SourceFile): boolean => !!detectLanguage(file.path) && !(detectLanguage(file.path) === "html" && isHtmlTemplate(file.source));
+  const code = files.filter(isCode);
   const graph = (options.cache ?? new GraphCache()).build(code, options.extraErrors);
-  const others = files.filter((file) => !detectLanguage(file.path));
+  const others = files.filter((file) => !isCode(file));
   if (others.length === 0) return graph;
   return { ...graph, documents: await documentsOf(others) };
 }

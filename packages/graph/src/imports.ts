@@ -179,6 +179,14 @@ function cFamily(node: Node): ImportedName[] {
   return cut < 0 ? [{ module: target.text, symbol: null }] : [{ module: target.text.slice(0, cut), symbol: target.text.slice(cut + 2) }];
 }
 
+/** CSS `@import url("theme.css") screen;` / `@import "theme.css";` imports the stylesheet. */
+function css(node: Node): ImportedName[] {
+  const target = named(node).find((n) => n.type === "string_value" || n.type === "call_expression");
+  if (!target) return [];
+  const text = target.type === "call_expression" ? (named(target).find((n) => n.type === "arguments")?.text.slice(1, -1) ?? "") : target.text;
+  return [{ module: unquote(text.trim()), symbol: null }];
+}
+
 const READERS: Record<LanguageId, (node: Node) => ImportedName[]> = {
   python,
   javascript,
@@ -191,6 +199,9 @@ const READERS: Record<LanguageId, (node: Node) => ImportedName[]> = {
   php,
   c: cFamily,
   cpp: cFamily,
+  bash: () => [],
+  css,
+  html: () => [],
 };
 
 /** The names an import node brings in. */

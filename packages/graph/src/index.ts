@@ -1,4 +1,4 @@
-export { LANGUAGES, LANGUAGE_IDS, SUPPORTED_EXTENSIONS, detectLanguage } from "./languages.js";
+export { LANGUAGES, LANGUAGE_IDS, SUPPORTED_EXTENSIONS, detectLanguage, htmlAttribute, htmlTag, isHtmlTemplate } from "./languages.js";
 export { moduleMayDenote, moduleCandidates, candidatesDenote, pathStem } from "./modules.js";
 export type { ModuleCandidates } from "./modules.js";
 export type { LanguageId, LanguageSpec, SymbolKind, DefinitionRule } from "./languages.js";

@@ -17,6 +17,9 @@ export const LANGUAGE_IDS = [
   "php",
   "c",
   "cpp",
+  "bash",
+  "css",
+  "html",
 ] as const;
 export type LanguageId = (typeof LANGUAGE_IDS)[number];
 
@@ -35,7 +38,13 @@ export type SymbolKind =
   | "type_alias"
   | "type"
   | "constructor"
-  | "singleton_method";
+  | "singleton_method"
+  /** A CSS rule set, named by its selectors; an at-rule (`@media (…)`), named by its prelude. */
+  | "rule"
+  | "at_rule"
+  /** An HTML element with an `id`, named by it; a heading (`h1`…`h6`) without one, named by its text. */
+  | "element"
+  | "heading";
 
 /** A node type that defines a symbol, and how to read the symbol's name and kind. */
 export interface DefinitionRule {
@@ -166,6 +175,51 @@ function functionName(node: Node): string | null {
 /** struct/enum/class specifiers define a symbol only when they have a body. */
 const namedWithBody = (node: Node): string | null =>
   node.childForFieldName("body") ? nameField(node) : null;
+
+
+const oneLine = (text: string): string => text.replace(/\s+/g, " ").trim();
+
+/** A CSS at-rule's name: its text up to its block (`@media (max-width: 600px)`). */
+function atRuleName(node: Node): string | null {
+  const block = node.namedChildren.find((c) => c?.type === "block" || c?.type === "keyframe_block_list");
+  const text = block ? node.text.slice(0, block.startIndex - node.startIndex) : node.text;
+  return oneLine(text.replace(/;\s*$/, "")) || null;
+}
+
+const HTML_HEADING = /^h[1-6]$/i;
+
+/** An HTML element's start tag (`<div id="x">`), or null. */
+const startTag = (node: Node): Node | null => node.namedChildren.find((c) => c?.type === "start_tag" || c?.type === "self_closing_tag") ?? null;
+
+/** The value of an HTML element's attribute, unquoted; undefined when it has none. */
+export function htmlAttribute(element: Node, name: string): string | undefined {
+  const tag = startTag(element);
+  if (!tag) return undefined;
+  for (const attribute of tag.namedChildren) {
+    if (attribute?.type !== "attribute") continue;
+    const key = attribute.namedChildren.find((c) => c?.type === "attribute_name");
+    if (key?.text.toLowerCase() !== name) continue;
+    const value = attribute.namedChildren.find((c) => c?.type === "attribute_value" || c?.type === "quoted_attribute_value");
+    return value ? value.text.replace(/^["']|["']$/g, "") : "";
+  }
+  return undefined;
+}
+
+/** An HTML element's tag name, lower-cased. */
+export const htmlTag = (element: Node): string | undefined =>
+  startTag(element)?.namedChildren.find((c) => c?.type === "tag_name")?.text.toLowerCase();
+
+/** An element is named by its `id`; a heading without one by its text (tags and template markup stripped). */
+function htmlElementName(node: Node): string | null {
+  const id = htmlAttribute(node, "id");
+  if (id) return id;
+  if (!HTML_HEADING.test(htmlTag(node) ?? "")) return null;
+  const open = startTag(node);
+  const close = node.namedChildren.find((c) => c?.type === "end_tag");
+  const inner = node.text.slice((open?.endIndex ?? node.startIndex) - node.startIndex, (close?.startIndex ?? node.endIndex) - node.startIndex);
+  return oneLine(inner.replace(/<[^>]*>/g, "")) || null;
+}
+const htmlElementKind = (node: Node): SymbolKind => (htmlAttribute(node, "id") ? "element" : "heading");
 
 const JS_FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "function", "generator_function"]);
 
@@ -595,7 +649,70 @@ export const LANGUAGES: Readonly<Record<LanguageId, LanguageSpec>> = {
     blockTypes: ["compound_statement", "field_declaration_list", "declaration_list", "translation_unit"],
     commentMarkers: C_LIKE_COMMENT_MARKERS,
   },
+  bash: {
+    id: "bash",
+    wasm: "tree-sitter-bash.wasm",
+    extensions: [".sh", ".bash"],
+    definitions: { function_definition: { kind: "function" } },
+    // `source lib.sh` is a command like any other: the graph reads no imports in shell scripts.
+    importTypes: [],
+    lineKinds: {
+      if_statement: "if_statement",
+      for_statement: "for_statement",
+      c_style_for_statement: "for_statement",
+      while_statement: "while_statement",
+      case_statement: "switch_statement",
+    },
+    stringTypes: ["string", "raw_string", "ansi_c_string", "heredoc_body", "string_content"],
+    commentTypes: ["comment"],
+    blockTypes: ["compound_statement", "program", "do_group"],
+    commentMarkers: ["#"],
+  },
+  css: {
+    id: "css",
+    wasm: "tree-sitter-css.wasm",
+    extensions: [".css"],
+    definitions: {
+      rule_set: { kind: "rule", name: (node) => { const s = node.namedChildren.find((c) => c?.type === "selectors"); return s ? oneLine(s.text) : null; } },
+      media_statement: { kind: "at_rule", name: atRuleName },
+      supports_statement: { kind: "at_rule", name: atRuleName },
+      keyframes_statement: { kind: "at_rule", name: atRuleName },
+      at_rule: { kind: "at_rule", name: atRuleName },
+    },
+    importTypes: ["import_statement"],
+    lineKinds: {},
+    stringTypes: ["string_value"],
+    commentTypes: ["comment", "js_comment"],
+    blockTypes: ["block", "stylesheet"],
+    commentMarkers: ["*/", "//"],
+  },
+  html: {
+    id: "html",
+    wasm: "tree-sitter-html.wasm",
+    extensions: [".html", ".htm"],
+    definitions: {
+      element: { kind: "element", name: htmlElementName, kindOf: htmlElementKind },
+      script_element: { kind: "element", name: htmlElementName, kindOf: htmlElementKind },
+      style_element: { kind: "element", name: htmlElementName, kindOf: htmlElementKind },
+    },
+    importTypes: [],
+    lineKinds: {},
+    stringTypes: ["attribute_value", "quoted_attribute_value", "raw_text"],
+    commentTypes: ["comment"],
+    blockTypes: ["element", "document"],
+    commentMarkers: ["-->"],
+  },
 };
+
+/** Template markup — Jinja/Django `{% %}`, `{{ }}`, `{# #}`, EJS/ERB `<% %>` — which tree-sitter-html reads as text or errors. */
+const TEMPLATE_MARKUP = /\{%|\{\{|\{#|<%/;
+
+/**
+ * Whether an HTML file is a template: its elements may open in one `{% if %}` branch and close
+ * after `{% endif %}`, and markup inside attribute quotes reads as errors, so the tree is not the
+ * page's. GraphPlan reads such a file as text (text steps, no syntax judgement); see docs/design.md.
+ */
+export const isHtmlTemplate = (source: string): boolean => TEMPLATE_MARKUP.test(source);
 
 const BY_EXTENSION: ReadonlyMap<string, LanguageId> = new Map(
   Object.values(LANGUAGES).flatMap((spec) => spec.extensions.map((ext) => [ext, spec.id] as const)),

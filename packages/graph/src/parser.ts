@@ -2,6 +2,7 @@
  * Grammar loading and parsing. Grammars load once per process (`loadGrammars`), after which
  * `parse` is synchronous and reuses one parser per language.
  */
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { Language, Parser, type Tree } from "web-tree-sitter";
 import { LANGUAGE_IDS, LANGUAGES, type LanguageId } from "./languages.js";
@@ -28,12 +29,40 @@ const pending = new Map<LanguageId, Promise<void>>();
 let queue: Promise<unknown> = Promise.resolve();
 
 /**
- * Loads the tree-sitter runtime and the grammars of `ids` (all 11 by default), and the data
+ * C library functions a grammar of tree-sitter-wasms imports and web-tree-sitter 0.25's runtime does
+ * not export: tree-sitter-bash's scanner calls `isalpha` (in `case` patterns). Unresolved, the call
+ * throws "resolved is not a function" mid-parse and leaves the parser unusable; so the runtime is
+ * instantiated with them added to its imports (emscripten's `instantiateWasm` hook), where a grammar
+ * that needs them finds them.
+ */
+const MISSING_LIBC: Readonly<Record<string, (c: number) => number>> = {
+  isalpha: (c) => ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) ? 1 : 0),
+};
+
+/** The part of the WebAssembly global used here (the project's TypeScript libraries declare no WebAssembly). */
+interface WasmApi {
+  instantiate(bytes: Uint8Array, imports: object): Promise<{ instance: object; module: object }>;
+}
+
+/** `Parser.init` with the runtime's imports completed by {@link MISSING_LIBC}. */
+function initRuntime(): Promise<void> {
+  const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+  return Parser.init({
+    instantiateWasm(imports: { env: Record<string, unknown> }, receive: (instance: object, module: object) => void) {
+      for (const [name, fn] of Object.entries(MISSING_LIBC)) imports.env[name] ??= fn;
+      void wasm.instantiate(readFileSync(require.resolve("web-tree-sitter/tree-sitter.wasm")), imports).then(({ instance, module }) => receive(instance, module));
+      return {};
+    },
+  });
+}
+
+/**
+ * Loads the tree-sitter runtime and the grammars of `ids` (all 14 by default), and the data
  * files' JSON and TOML grammars (`parseData`: plans may edit data files beside code). Idempotent
  * and safe to call concurrently: each grammar loads once per process, one at a time.
  */
 export async function loadGrammars(ids: readonly LanguageId[] = LANGUAGE_IDS): Promise<void> {
-  runtime ??= Parser.init();
+  runtime ??= initRuntime();
   await runtime;
   for (const id of ids) {
     if (languages.has(id)) continue;
@@ -56,7 +85,7 @@ export async function loadGrammars(ids: readonly LanguageId[] = LANGUAGE_IDS): P
  * data grammars of `data.ts`; the caller keeps the `Language`.
  */
 export async function loadWasm(file: string): Promise<Language> {
-  runtime ??= Parser.init();
+  runtime ??= initRuntime();
   await runtime;
   const loading = queue.then(() => Language.load(require.resolve(`tree-sitter-wasms/out/${file}`)));
   queue = loading.catch(() => undefined);

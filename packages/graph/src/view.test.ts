@@ -21,7 +21,7 @@ describe("graphView", () => {
         "FILE: src/b.py",
         "  FUNCTION: late (lines 1-2)",
         "  IMPORT: import os [line 4]",
-        "ERROR: Unsupported file type: notes.md (GraphPlan reads .py .pyi .js .jsx .mjs .cjs .ts .mts .cts .tsx .java .go .rs .rb .php .c .h .cpp .cxx .cc .hpp .hxx .hh)",
+        "ERROR: Unsupported file type: notes.md (GraphPlan reads .py .pyi .js .jsx .mjs .cjs .ts .mts .cts .tsx .java .go .rs .rb .php .c .h .cpp .cxx .cc .hpp .hxx .hh .sh .bash .css .html .htm)",
       ].join("\n"),
     );
   });

@@ -5,7 +5,7 @@
  * are in {@link KIND_FILTERS}.
  */
 import type { Node } from "web-tree-sitter";
-import { LANGUAGES, type LanguageId } from "@graphplan/graph";
+import { htmlTag, LANGUAGES, type LanguageId } from "@graphplan/graph";
 
 type KindTable = Readonly<Record<string, readonly string[]>>;
 
@@ -434,6 +434,68 @@ const cpp: KindTable = {
   lambda: ["lambda_expression"],
 };
 
+
+const BASH_STATEMENTS = [
+  "command",
+  "redirected_statement",
+  "pipeline",
+  "list",
+  "variable_assignment",
+  "declaration_command",
+  "unset_command",
+  "test_command",
+  "negated_command",
+  "subshell",
+  "if_statement",
+  "for_statement",
+  "c_style_for_statement",
+  "while_statement",
+  "case_statement",
+  "function_definition",
+];
+
+const bash: KindTable = {
+  function: ["function_definition"],
+  statement: BASH_STATEMENTS,
+  command: ["command", "redirected_statement"],
+  call: ["command"],
+  assignment: ["variable_assignment", "declaration_command"],
+  variable: ["variable_assignment", "declaration_command"],
+  comment: ["comment"],
+  string: ["string", "raw_string", "ansi_c_string"],
+  if: ["if_statement"],
+  elif: ["elif_clause"],
+  else: ["else_clause"],
+  for: ["for_statement", "c_style_for_statement"],
+  while: ["while_statement"],
+  case: ["case_statement"],
+  switch: ["case_statement"],
+  block: ["compound_statement"],
+};
+
+const css: KindTable = {
+  rule: ["rule_set"],
+  at_rule: ["media_statement", "supports_statement", "keyframes_statement", "at_rule", "import_statement", "charset_statement", "namespace_statement"],
+  media: ["media_statement"],
+  declaration: ["declaration"],
+  property: ["declaration"],
+  import: ["import_statement"],
+  statement: ["rule_set", "media_statement", "supports_statement", "keyframes_statement", "at_rule", "import_statement", "charset_statement", "namespace_statement", "declaration"],
+  comment: ["comment"],
+  block: ["block"],
+};
+
+const HTML_ELEMENTS = ["element", "script_element", "style_element"];
+const html: KindTable = {
+  element: HTML_ELEMENTS,
+  heading: ["element"],
+  script: ["script_element"],
+  style: ["style_element"],
+  attribute: ["attribute"],
+  comment: ["comment"],
+  text: ["text"],
+};
+
 /**
  * Normalized kind → the node types it means, per grammar. `kind` values that are not listed
  * here but are node types of the grammar (`if_statement`, `arrow_function`) are used as the
@@ -451,6 +513,9 @@ export const NORMALIZED_KINDS: Readonly<Record<LanguageId, KindTable>> = {
   php,
   c,
   cpp,
+  bash,
+  css,
+  html,
 };
 
 const ancestorTypes = (node: Node, skip: readonly string[]): Node | null => {
@@ -540,6 +605,9 @@ export const KIND_FILTERS: Partial<Record<LanguageId, Readonly<Record<string, Ki
     class: (n) => !!n.childForFieldName("body"),
     struct: (n) => !!n.childForFieldName("body"),
     enum: (n) => !!n.childForFieldName("body"),
+  },
+  html: {
+    heading: (n) => /^h[1-6]$/.test(htmlTag(n) ?? ""),
   },
   cpp: {
     class: (n) => !!n.childForFieldName("body"),

@@ -121,6 +121,9 @@ export function nodeName(node: Node, language: LanguageId): string | undefined {
     case "scoped_call_expression":
       return node.childForFieldName("name")?.text;
     case "declaration":
+      // A CSS declaration is named by its property (`color` of `color: red`).
+      if (language === "css") return node.namedChildren.find((c) => c?.type === "property_name")?.text;
+    // falls through
     case "field_declaration":
     case "parameter_declaration":
     case "optional_parameter_declaration":
@@ -155,6 +158,8 @@ export function nodeNames(node: Node, language: LanguageId): string[] {
   const primary = nodeName(node, language);
   if (primary) {
     names.push(primary);
+    // A CSS selector or an HTML id is one name: `.nav .item` does not also answer to `item`.
+    if (language === "css" || language === "html") return names;
     const last = primary.split(/\.|::|->|\\/).pop();
     if (last && last !== primary) names.push(last);
   }

@@ -5,7 +5,7 @@
  * given code): the first whose result passes the postconditions wins.
  */
 import type { Node, Range, Tree } from "web-tree-sitter";
-import { inStringOrComment, type LanguageId } from "@graphplan/graph";
+import { inStringOrComment, isHtmlTemplate, type LanguageId } from "@graphplan/graph";
 import { reparseWithRanges } from "./reparse.js";
 import {
   codeChildren,
@@ -80,17 +80,34 @@ const PYTHON_DEFINITIONS = new Set(["function_definition", "class_definition", "
 const blankLinesBetween = (source: string, from: number, to: number): number => Math.max(0, source.slice(from, to).split("\n").length - 2);
 
 /**
- * Blank lines to set a Python definition apart when it is inserted beside another definition with no
+ * The definitions that files of a language set apart with blank lines, and what code that starts
+ * one looks like: Python's functions and classes, shell functions, CSS rule sets and at-rules.
+ * `fallback` is the gap when the anchor has no neighbouring definition to copy (PEP 8's for Python).
+ */
+const SPACED_DEFINITIONS: Partial<Record<LanguageId, { types: ReadonlySet<string>; code: RegExp; fallback: (anchor: Node) => number }>> = {
+  python: { types: PYTHON_DEFINITIONS, code: /^(@|def\s|async\s+def\s|class\s)/, fallback: (anchor) => (anchor.parent?.type === "module" ? 2 : 1) },
+  bash: { types: new Set(["function_definition"]), code: /^(function\s+\S|[\w.:-]+\s*\(\s*\))/, fallback: () => 0 },
+  css: {
+    types: new Set(["rule_set", "media_statement", "supports_statement", "keyframes_statement", "at_rule"]),
+    code: /^[^{};]+\{/,
+    fallback: () => 0,
+  },
+};
+
+/**
+ * Blank lines to set a definition apart when it is inserted beside another definition with no
  * separator given: as many as the file has between the anchor and its neighbouring definition, else
- * PEP 8's (two at the top level of a module, one inside a class or function). 0 otherwise.
+ * the language's fallback (PEP 8's for Python: two at the top level of a module, one inside a class
+ * or function). 0 otherwise.
  */
 function definitionGap(doc: ParsedDoc, anchor: Node, code: string): number {
-  if (doc.language !== "python" || !PYTHON_DEFINITIONS.has(anchor.type) || !/^(@|def\s|async\s+def\s|class\s)/.test(code)) return 0;
+  const spaced = SPACED_DEFINITIONS[doc.language];
+  if (!spaced || !spaced.types.has(anchor.type) || !spaced.code.test(code)) return 0;
   const next = anchor.nextNamedSibling;
-  if (next && PYTHON_DEFINITIONS.has(next.type)) return blankLinesBetween(doc.source, anchor.endIndex, next.startIndex);
+  if (next && spaced.types.has(next.type)) return blankLinesBetween(doc.source, anchor.endIndex, next.startIndex);
   const previous = anchor.previousNamedSibling;
-  if (previous && PYTHON_DEFINITIONS.has(previous.type)) return blankLinesBetween(doc.source, previous.endIndex, anchor.startIndex);
-  return anchor.parent?.type === "module" ? 2 : 1;
+  if (previous && spaced.types.has(previous.type)) return blankLinesBetween(doc.source, previous.endIndex, anchor.startIndex);
+  return spaced.fallback(anchor);
 }
 
 export function insertBeforeEdits(doc: ParsedDoc, params: InsertNodeParams): Alternatives {
@@ -384,7 +401,8 @@ export function applyChecked(doc: ParsedDoc, op: string, alternatives: Alternati
     const errors = errorSpansAfter(before, tree, source, edits, changedRanges);
     const introduced = newSyntaxErrors(before, errors, edits);
     let failure: PostconditionFailed | undefined;
-    if (introduced.length > 0) {
+    // An HTML template's markup reads as errors to tree-sitter-html; a template is judged as text (`isHtmlTemplate`).
+    if (introduced.length > 0 && !(doc.language === "html" && isHtmlTemplate(source))) {
       failure = new PostconditionFailed(doc.path, op, syntaxHint(op), introduced);
     } else if (doc.language === "python" && (failure = indentationFailure(doc, op, source, edits) ?? structureFailure(doc, op, tree, edits))) {
       // CPython's indentation rules, which tree-sitter does not enforce.

@@ -11,7 +11,7 @@
  *
  * Pure: no fs, no clock. Grammars must be loaded (`await loadGrammars()` from @graphplan/graph).
  */
-import { detectFileLanguage, type LanguageId } from "@graphplan/graph";
+import { detectFileLanguage, isHtmlTemplate, type LanguageId } from "@graphplan/graph";
 import type { Locator } from "@graphplan/locators";
 import type { Range, Tree } from "web-tree-sitter";
 import { applyEdits, composeEdits, sortEdits, type Edit } from "./edits.js";
@@ -802,7 +802,8 @@ export class PlanSession {
         }
         const tree = parseFull(content, language);
         const errors = errorSpans(tree);
-        if (errors.length > 0) {
+        // An HTML template's markup reads as errors to tree-sitter-html: a template is judged as text (`isHtmlTemplate`).
+        if (errors.length > 0 && !(language === "html" && isHtmlTemplate(content))) {
           tree.delete();
           throw new PostconditionFailed(file, op, "the new file's content does not parse", errors.map(({ line, column, kind, text }) => ({ line, column, kind, text })));
         }

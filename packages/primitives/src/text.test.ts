@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { BinaryFile, PatternAmbiguous, PatternNotFound, PostconditionFailed, PreconditionFailed, runPlan, StepFailed, type Plan } from "./index.js";
 
 beforeAll(async () => {
-  await loadGrammars(["python", "go"]);
+  await loadGrammars(["python", "go", "bash"]); // `.sh` scripts are shell code
 });
 
 const CHANGES = [

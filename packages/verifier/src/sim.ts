@@ -5,7 +5,7 @@
  * verifier's analyses. Each step's changes come back with their edits and tree-sitter's changed
  * ranges (which `containment` compares); nothing is parsed twice.
  */
-import { detectLanguage, type LanguageId } from "@graphplan/graph";
+import { detectFileLanguage, type LanguageId } from "@graphplan/graph";
 import { lineStartsOf, PlanSession, type ErrorSpan, type ParsedDoc, type SessionOptions, type Step } from "@graphplan/primitives";
 import type { Point, Range, Tree } from "web-tree-sitter";
 
@@ -163,7 +163,7 @@ export class Sim {
   doc(path: string): FileVersion | undefined {
     const known = this.#docs.get(path);
     if (known) return known;
-    if (!this.#session.has(path) || !detectLanguage(path)) return undefined;
+    if (!this.#session.has(path) || !detectFileLanguage(path, this.#session.text(path) ?? "")) return undefined;
     return this.#wrap(this.#session.parsed(path), true);
   }
 

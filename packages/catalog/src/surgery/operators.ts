@@ -1,6 +1,6 @@
 /** Tier 1 AST surgery operators, described once. */
 import { z } from "zod";
-import type { LanguageId } from "@graphplan/graph";
+import { LANGUAGE_IDS, type LanguageId } from "@graphplan/graph";
 import { defineOperator } from "../operator.js";
 import { codeParam, p } from "../params.js";
 import { TransformRejected, type FileEdits } from "../workspace.js";
@@ -9,7 +9,8 @@ import { renameGo, renameJava, renameJavaScript, renamePython } from "./rename.j
 import { renameAcrossFiles } from "./rename-across.js";
 import { renameGoPackageName } from "./rename-go-package.js";
 
-const ANY: readonly LanguageId[] = ["python", "javascript", "typescript", "tsx", "java", "go", "rust", "ruby", "php", "c", "cpp"];
+/** Every language the graph reads: the tree operators need nothing but nodes. */
+const ANY: readonly LanguageId[] = LANGUAGE_IDS;
 
 function group(pairs: [string, { start: number; end: number; text: string }][]): FileEdits {
   const out: FileEdits = new Map();
