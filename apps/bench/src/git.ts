@@ -149,6 +149,12 @@ export class GitObjectReader {
   }
 }
 
+/** Every file path of `commit`'s tree (`git ls-tree -r`): the repository's listing the verifier takes as `repoPaths`. */
+export async function listTree(repoPath: string, commit: string): Promise<string[]> {
+  const { stdout } = await run("git", ["-C", repoPath, "ls-tree", "-r", "-z", "--name-only", commit], { maxBuffer: 1 << 28 });
+  return stdout.split("\0").filter(Boolean);
+}
+
 /** Where each dataset repo lives: `--repo-map` entries first, then `DIR/<owner>__<name>`. */
 export function repositoryPath(repo: string, reposDir: string | undefined, repoMap: Readonly<Record<string, string>>): string {
   const mapped = repoMap[repo];

@@ -1,6 +1,6 @@
 export { DatasetInstanceSchema, parseDataset, readDataset, repoDirName } from "./dataset.js";
 export type { DatasetInstance, DatasetLine } from "./dataset.js";
-export { GitObjectReader, gitApplyCheck, repositoryPath, isGitRepository, UnknownRepository, MissingCommit, MissingBlob, NotText } from "./git.js";
+export { GitObjectReader, gitApplyCheck, listTree, repositoryPath, isGitRepository, UnknownRepository, MissingCommit, MissingBlob, NotText } from "./git.js";
 export { ReportEntrySchema, ReportSchema, StatusSchema, STATUSES, summarize, formatSummary, quantile } from "./report.js";
 export type { ReportEntry, Status, Summary } from "./report.js";
 export { replayInstance, Repositories, instanceDir } from "./replay.js";

@@ -9,7 +9,7 @@
  */
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { GitObjectReader, readDataset, repositoryPath } from "@graphplan/bench";
+import { GitObjectReader, listTree, readDataset, repositoryPath } from "@graphplan/bench";
 import { compile, parseUnifiedDiff, preImagePaths } from "@graphplan/compiler";
 import { buildGraph, loadGrammarsFor } from "@graphplan/graph";
 import { verifyPlan } from "@graphplan/verifier";
@@ -74,7 +74,8 @@ for (const line of await readDataset(options.dataset)) {
     await loadGrammarsFor(pre.keys());
     const { plan } = compile(pre, inst.patch);
     const graph = await buildGraph([...pre].map(([path, source]) => ({ path, source })));
-    const result = await verifyPlan(plan, pre, graph);
+    // The repository's listing, as the agent's VERIFY gives it: names in files not read are unknown, not missing.
+    const result = await verifyPlan(plan, pre, graph, { repoPaths: await listTree(reader.path, inst.base_commit) });
     plans++;
     steps += Array.isArray(plan) ? plan.length : plan.plan.length;
     for (const issue of result.issues) {

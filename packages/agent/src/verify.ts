@@ -32,7 +32,9 @@ export function verifyPhase(session: Session, plan: unknown, files: readonly str
     for (const [path, text] of found.texts) texts.set(path, text);
     const graph = yield* timed(cachedGraph(texts, session.graphCache));
     // The verifier reads the plan through the one front door and gives it back typed when it passes: parsed once.
-    const { result, plan: parsed } = yield* Effect.promise(() => verifyAndParse(plan, texts, graph));
+    // The repository's listing: what files not given may define is unknown to the verifier, not missing.
+    const repoPaths = repoFiles.kind === "ok" ? repoFiles.paths : undefined;
+    const { result, plan: parsed } = yield* Effect.promise(() => verifyAndParse(plan, texts, graph, repoPaths ? { repoPaths } : {}));
     return { result, importers: found.scan, ...(parsed ? { plan: parsed } : {}) };
   });
 }
