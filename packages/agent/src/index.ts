@@ -4,18 +4,15 @@
  * sandbox layers it runs on, and the options every command that runs it takes (`graphplan run`, `bench agent`).
  */
 export { runAgent } from "./agent.js";
-export type { AgentInput, RunAgentOptions } from "./agent.js";
-export { rfsnStrategy, RfsnStuck } from "./rfsn.js";
-export type { Proposer, RfsnOptions } from "./rfsn.js";
-export { loadConfig, AgentConfigSchema, withPlanFile } from "./config.js";
-export type { AgentConfig, LoadedConfig } from "./config.js";
+export type { Proposer } from "./rfsn.js";
+export { loadConfig, withPlanFile } from "./config.js";
+export type { AgentConfig } from "./config.js";
 export { TrajectorySchema, EXIT_STATUSES, PHASES } from "./trajectory.js";
-export type { Trajectory, ExitStatus, Phase } from "./trajectory.js";
+export type { Trajectory, Phase } from "./trajectory.js";
+export { RepoDirty, RepoNotGitWorkTree, RunInputInvalid } from "./errors.js";
 export { TrajectoryWriter } from "./trajectory-writer.js";
-export { ConfigInvalid, ConfigUnreadable, RepoDirty, RepoNotGitWorkTree, RunInputInvalid } from "./errors.js";
 export { modelLayer, readText, sandboxLayer, PROVIDERS } from "./layers.js";
-export type { ModelOptions, SandboxOptions, SandboxExtras, Provider, SandboxKind } from "./layers.js";
+export type { ModelOptions, SandboxOptions, Provider, SandboxKind } from "./layers.js";
 export { addAgentOptions } from "./options.js";
 export { REPLAY_MODEL_NAME, ReplayUnavailable, replayModel } from "./replay.js";
 export { bashBlocks, extractPlan } from "./parse.js";
-export type { ExtractedPlan, PlanChannel } from "./parse.js";

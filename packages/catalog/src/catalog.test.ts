@@ -1,7 +1,10 @@
 import { describe, expect, test } from "vitest";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { OPERATORS } from "@graphplan/primitives";
-import { CATALOG, catalogPrompt, compactCatalogPrompt, planJsonSchema, planSchema, TEMPLATES, USE_CASES } from "./index.js";
+import { CATALOG, catalogPrompt, compactCatalogPrompt, planJsonSchema } from "./index.js";
+import { planSchema } from "./catalog.js";
+import { TEMPLATES } from "./templates/index.js";
+import { USE_CASES } from "./operator.js";
 
 const DESIGN_GROUPS: Record<string, string[]> = {
   "Adding Code": ["guard_clause", "add_import_and_use", "add_method", "add_parameter", "add_class_attribute", "add_decorator", "add_conditional_branch"],

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars } from "@graphplan/graph";
 import { goParse, javacParse } from "@graphplan/testkit";
-import { executeStep } from "./index.js";
+import { executeStep } from "./execute.js";
 
 beforeAll(() => loadGrammars(["javascript", "typescript", "java", "go"]));
 

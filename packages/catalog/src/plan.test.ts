@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars } from "@graphplan/graph";
 import { runPlan, StepFailed } from "@graphplan/primitives";
-import { detectTier, executeStep, formalHandlers, runFormalPlan, SURGERY_OPS, validateStep, ParamsInvalid } from "./index.js";
+import { detectTier, formalHandlers, runFormalPlan } from "./index.js";
+import { executeStep, SURGERY_OPS, validateStep } from "./execute.js";
+import { ParamsInvalid } from "./params.js";
 import { cpythonParse } from "@graphplan/testkit";
 
 beforeAll(() => loadGrammars(["python", "javascript"]));

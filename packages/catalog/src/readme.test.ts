@@ -1,6 +1,7 @@
 import { expect, test } from "vitest";
 import { loadGrammars } from "@graphplan/graph";
-import { runFormalPlan, validateStep } from "./index.js";
+import { runFormalPlan } from "./index.js";
+import { validateStep } from "./execute.js";
 
 test("README example", async () => {
   await loadGrammars(["python"]);

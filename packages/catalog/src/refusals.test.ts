@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars } from "@graphplan/graph";
-import { executeStep, TransformRejected } from "./index.js";
+import { executeStep } from "./execute.js";
+import { TransformRejected } from "./workspace.js";
 
 beforeAll(() => loadGrammars(["python", "javascript", "typescript"]));
 

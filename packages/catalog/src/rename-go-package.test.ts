@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars } from "@graphplan/graph";
 import { gofmt, goParse } from "@graphplan/testkit";
-import { executeStep } from "./index.js";
+import { executeStep } from "./execute.js";
 
 beforeAll(() => loadGrammars(["go"]));
 

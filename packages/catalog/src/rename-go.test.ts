@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars, withTree } from "@graphplan/graph";
 import { analyzeGo } from "@graphplan/scope";
 import { gofmt } from "@graphplan/testkit";
-import { executeStep } from "./index.js";
+import { executeStep } from "./execute.js";
 
 beforeAll(() => loadGrammars(["go"]));
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars, withTree, type Node } from "@graphplan/graph";
 import { analyzeJava } from "@graphplan/scope";
 import { javacParse } from "@graphplan/testkit";
-import { executeStep } from "./index.js";
+import { executeStep } from "./execute.js";
 
 beforeAll(() => loadGrammars(["java"]));
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars, withTree, type Node } from "@graphplan/graph";
 import { analyzeJavaScript } from "@graphplan/scope";
 import ts from "typescript";
-import { executeStep } from "./index.js";
+import { executeStep } from "./execute.js";
 
 beforeAll(() => loadGrammars(["javascript", "typescript", "tsx"]));
 

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars } from "@graphplan/graph";
-import { BindingNotFound, executeStep, NameCollision } from "./index.js";
+import { BindingNotFound, NameCollision } from "./surgery/rename.js";
+import { executeStep } from "./execute.js";
 import { cpythonParse } from "@graphplan/testkit";
 
 beforeAll(() => loadGrammars(["python"]));

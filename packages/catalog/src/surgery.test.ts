@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars, parse, syntaxErrors } from "@graphplan/graph";
-import { executeStep, TransformRejected } from "./index.js";
+import { executeStep } from "./execute.js";
+import { TransformRejected } from "./workspace.js";
 import { cpythonParse } from "@graphplan/testkit";
 import { TS } from "./fixtures/sources.js";
 

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars } from "@graphplan/graph";
 import { gofmt, goParse, javacParse } from "@graphplan/testkit";
-import { executeStep, validateStep } from "./index.js";
+import { executeStep, validateStep } from "./execute.js";
 
 beforeAll(() => loadGrammars(["java", "go"]));
 

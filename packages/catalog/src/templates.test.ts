@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars, parse, syntaxErrors, type LanguageId } from "@graphplan/graph";
-import { executeStep, TEMPLATES } from "./index.js";
+import { executeStep } from "./execute.js";
+import { TEMPLATES } from "./templates/index.js";
 import { cpythonParse } from "@graphplan/testkit";
 import ts from "typescript";
 import { JS, PY, TS } from "./fixtures/sources.js";

@@ -1,6 +1,9 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars } from "@graphplan/graph";
-import { executeStep, ParamsInvalid, TEMPLATES, SURGERY, validateStep } from "./index.js";
+import { executeStep, validateStep } from "./execute.js";
+import { ParamsInvalid } from "./params.js";
+import { TEMPLATES } from "./templates/index.js";
+import { SURGERY } from "./surgery/operators.js";
 import { isRequired as isRequiredForTest } from "./params.js";
 
 beforeAll(() => loadGrammars(["python", "javascript", "typescript"]));

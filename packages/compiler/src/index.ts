@@ -4,9 +4,7 @@
  * only where nothing node-addressed reproduces the change), each step checked by running it.
  */
 export { compile, compilePatch, CompileError, isCompilerError, isTextStep } from "./compile.js";
-export type { CompilerError } from "./compile.js";
-export type { CompiledPlan, CompileOptions, StepRecord, Tier } from "./compile.js";
-export type { Candidate, ChangeView, Suggester } from "./view.js";
+export type { CompiledPlan, Tier } from "./compile.js";
 export { parseUnifiedDiff, postImages, preImagePaths, changedBytes, gitDiff, PatchError } from "./patch.js";
 export type { ModeChange } from "./patch.js";
 export type { FilePatch } from "./patch.js";

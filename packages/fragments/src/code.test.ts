@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars } from "@graphplan/graph";
-import { checkCode, dedent, type CodeKind, type CodeLanguage } from "./index.js";
+import { checkCode, type CodeKind } from "./index.js";
+import { dedent, type CodeLanguage } from "./code.js";
 
 beforeAll(() => loadGrammars(["python", "javascript", "typescript", "tsx", "java", "go"]));
 

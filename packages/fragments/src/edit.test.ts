@@ -2,7 +2,9 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars, parse, type Node, type Tree } from "@graphplan/graph";
 import { InvalidLocator, LocatorNotFound, resolveOne } from "@graphplan/locators";
 import { applyEdits, FileNotInPlan, PostconditionFailed } from "@graphplan/primitives";
-import { executeFragment, FragmentInvalid, FragmentLanguageUnsupported, fragmentEdit, nodeBlock, placeBlock, reindent, type Fragment, type PlaceAction } from "./index.js";
+import { FragmentInvalid, fragmentEdit, nodeBlock, placeBlock, reindent, type Fragment, type PlaceAction } from "./index.js";
+import { executeFragment } from "./execute.js";
+import { FragmentLanguageUnsupported } from "./edit.js";
 import { cpythonParse } from "@graphplan/testkit";
 
 beforeAll(() => loadGrammars(["python", "javascript", "rust"]));

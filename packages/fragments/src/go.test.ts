@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars } from "@graphplan/graph";
 import { gofmt, goParse } from "@graphplan/testkit";
 import { placeFragment, treeSitterErrors } from "./fixtures/place.js";
-import { executeFragment, serialize, validateFragment, type Fragment, type PlaceAction } from "./index.js";
+import { serialize, validateFragment, type Fragment, type PlaceAction } from "./index.js";
+import { executeFragment } from "./execute.js";
 
 beforeAll(() => loadGrammars(["python", "go"]));
 

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, test } from "vitest";
 import ts from "typescript";
 import { loadGrammars, type LanguageId } from "@graphplan/graph";
 import { placeFragment, treeSitterErrors } from "./fixtures/place.js";
-import { executeFragment, serialize, validateFragment, type Fragment, type PlaceAction } from "./index.js";
+import { serialize, validateFragment, type Fragment, type PlaceAction } from "./index.js";
+import { executeFragment } from "./execute.js";
 
 beforeAll(() => loadGrammars(["python", "javascript", "typescript", "tsx"]));
 

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars } from "@graphplan/graph";
-import { assertFragment, FragmentInvalid, validateFragment } from "./index.js";
+import { FragmentInvalid, validateFragment } from "./index.js";
+import { assertFragment } from "./validate.js";
 
 beforeAll(() => loadGrammars(["python"]));
 

@@ -7,7 +7,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { buildGraph, GraphCache, fromStored, storeKey, type SourceFile } from "./index.js";
+import { buildGraph, GraphCache, storeKey, type SourceFile } from "./index.js";
+import { fromStored } from "./graph.js";
 import { DiskGraphStore, defaultGraphCacheDir } from "./disk-store.js";
 import { hashSource } from "./graph.js";
 

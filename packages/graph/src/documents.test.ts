@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buildGraph, graphView, GraphSchema, markdownHeadings, rstHeadings } from "./index.js";
+import { buildGraph, graphView, GraphSchema } from "./index.js";
+import { markdownHeadings, rstHeadings } from "./documents.js";
 
 describe("documents in the graph", () => {
   it("lists data files' keys and TOML sections, Markdown and reST headings, and other text by line count", async () => {

@@ -1,6 +1,7 @@
 import { Parser, Tree } from "web-tree-sitter";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { blankMacros, buildGraph, detectFileLanguage, GraphCache, GraphSchema, graphOfFile, loadGrammars } from "./index.js";
+import { buildGraph, detectFileLanguage, GraphCache, GraphSchema, graphOfFile, loadGrammars } from "./index.js";
+import { blankMacros } from "./graph.js";
 
 const python = (name: string, body = "pass") => `import os\n\n\ndef ${name}():\n    ${body}\n`;
 

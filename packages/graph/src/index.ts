@@ -1,17 +1,38 @@
 export { LANGUAGES, LANGUAGE_IDS, SUPPORTED_EXTENSIONS, detectLanguage, htmlAttribute, htmlTag, isHtmlTemplate } from "./languages.js";
 export { moduleMayDenote, moduleCandidates, candidatesDenote, pathStem } from "./modules.js";
-export type { ModuleCandidates } from "./modules.js";
-export type { LanguageId, LanguageSpec, SymbolKind, DefinitionRule } from "./languages.js";
+export type { LanguageId } from "./languages.js";
 export type { GraphError } from "./parser.js";
 export { TaggedError, errorGuard } from "./tagged-error.js";
+// Named by the declarations other packages emit for their error classes (TypeScript's TS2742 without them).
 export type { Tagged, TaggedClass } from "./tagged-error.js";
-export { GrammarNotLoaded, isGraphError, isLoaded, loadGrammars, parse, withTree, grammar } from "./parser.js";
+export { isGraphError, loadGrammars, parse, withTree, grammar } from "./parser.js";
 export { syntaxErrors, codeEnd, inStringOrComment, childrenBetween, fieldOf } from "./syntax.js";
-export type { SyntaxError, NodeEnd } from "./syntax.js";
-export { GraphSchema, buildGraph, GraphCache, documentsOf, EXTRACTOR_VERSION, storeKey, toStored, fromStored, blankMacros, detectFileLanguage, graphOfFile, graphOfTree, mergeGraphs, languagesOf, grammarsFor, loadGrammarsFor } from "./graph.js";
-export type { Graph, GraphSymbol, GraphImport, FileGraph, SourceFile, BuildGraphOptions, GraphCacheOptions, GraphStore, StoredFileGraph, Node, Tree } from "./graph.js";
+export {
+  GraphSchema,
+  buildGraph,
+  GraphCache,
+  documentsOf,
+  EXTRACTOR_VERSION,
+  storeKey,
+  detectFileLanguage,
+  graphOfFile,
+  mergeGraphs,
+  languagesOf,
+  grammarsFor,
+  loadGrammarsFor,
+} from "./graph.js";
+export type { Graph, GraphSymbol, FileGraph, SourceFile, GraphStore, Node, Tree } from "./graph.js";
 export { graphView } from "./view.js";
-export { DATA_FORMATS, DATA_EXTENSIONS, dataFormatOf, loadDataGrammars, parseData, dataValue, DataGrammarsNotLoaded } from "./data.js";
-export type { DataFormat, DataDocument, DataNode, DataMapping, DataSequence, DataScalar, DataEntry, DataItem, DataRange, DataStyle, DataSyntaxError } from "./data.js";
-export { DOCUMENT_KINDS, DOCUMENT_EXTENSIONS, GraphDocumentSchema, documentOfFile, documentKindOf, markdownHeadings, rstHeadings } from "./documents.js";
-export type { DocumentKind, GraphDocument, DocumentEntry } from "./documents.js";
+export { dataFormatOf, loadDataGrammars, parseData, dataValue } from "./data.js";
+export type {
+  DataFormat,
+  DataDocument,
+  DataNode,
+  DataMapping,
+  DataSequence,
+  DataEntry,
+  DataItem,
+  DataRange,
+  DataSyntaxError,
+} from "./data.js";
+export { DOCUMENT_EXTENSIONS, documentKindOf } from "./documents.js";

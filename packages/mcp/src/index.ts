@@ -4,6 +4,5 @@
  * `serveHttp` the transports `graphplan mcp` runs. The tools' own pieces stay inside the package.
  */
 export { Engine } from "./engine.js";
-export type { EngineOptions, GraphPage, LocatedNode, AppliedChange, ApplyOutcome, CompiledPatch } from "./engine.js";
+export type { EngineOptions } from "./engine.js";
 export { mcpServer, serveStdio, serveHttp } from "./server.js";
-export type { ServerOptions, HttpServing } from "./server.js";

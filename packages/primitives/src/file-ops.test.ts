@@ -1,7 +1,8 @@
 /** create_file, delete_file and rename_file: whole files in the same all-or-nothing run as edits. */
 import { loadGrammars } from "@graphplan/graph";
 import { beforeAll, describe, expect, it } from "vitest";
-import { FileDeleted, FileExists, FileNotInPlan, InvalidParams, PostconditionFailed, planFiles, runPlan, StepFailed, BinaryFile, type Plan } from "./index.js";
+import { FileNotInPlan, PostconditionFailed, planFiles, runPlan, StepFailed, type Plan } from "./index.js";
+import { FileDeleted, FileExists, InvalidParams, BinaryFile } from "./errors.js";
 
 beforeAll(async () => {
   await loadGrammars(["python"]);

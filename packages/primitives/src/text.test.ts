@@ -1,7 +1,8 @@
 /** The text tier: content-addressed steps on any text file, with layered matching that never loses the file's own bytes. */
 import { loadGrammars } from "@graphplan/graph";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BinaryFile, PatternAmbiguous, PatternNotFound, PostconditionFailed, PreconditionFailed, runPlan, StepFailed, type Plan } from "./index.js";
+import { PostconditionFailed, runPlan, StepFailed, type Plan } from "./index.js";
+import { BinaryFile, PatternAmbiguous, PatternNotFound, PreconditionFailed } from "./errors.js";
 
 beforeAll(async () => {
   await loadGrammars(["python", "go", "bash"]); // `.sh` scripts are shell code

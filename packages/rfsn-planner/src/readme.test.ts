@@ -18,7 +18,7 @@ describe("README example", () => {
     const names = /\{ ([\w, ]+) \}/.exec(importLine!)![1]!.split(", ");
     const printed: string[] = [];
     const fakeConsole = { log: (...args: unknown[]) => printed.push(args.map(String).join(" ")) };
-    const exports = api as unknown as Record<string, unknown>;
+    const exports: Record<string, unknown> = api;
     const run = new Function(...names, "console", body.join("\n")) as (...args: unknown[]) => void;
     run(...names.map((n) => exports[n]), fakeConsole);
     const shown = body.at(-1)!.replace(/^\/\/ /, "");

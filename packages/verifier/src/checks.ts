@@ -10,7 +10,8 @@ import { didYouMean } from "@graphplan/catalog";
 import { nearMatch, preview } from "./fuzzy.js";
 import type { Issue } from "./issues.js";
 import { LINE_OPS, RENAME_OPS, SYMBOL_PARAMS, definedName } from "./ops.js";
-import type { FileVersion, Sim, TextEdit } from "./sim.js";
+import type { Edit } from "@graphplan/primitives";
+import type { FileVersion, Sim } from "./sim.js";
 
 export type Report = (issue: Omit<Issue, "step" | "op">) => void;
 
@@ -425,7 +426,7 @@ export function checkDuplicateInsert(view: StepView, sim: Sim, report: Report): 
 export class LineDrift {
   readonly #moves = new Map<string, { step: number; edits: { line: number; oldLines: number; newLines: number }[] }[]>();
 
-  record(step: number, doc: FileVersion, edits: readonly TextEdit[]): void {
+  record(step: number, doc: FileVersion, edits: readonly Edit[]): void {
     const list = this.#moves.get(doc.path) ?? [];
     list.push({
       step,

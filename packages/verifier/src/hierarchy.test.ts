@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { buildGraph } from "@graphplan/graph";
 import type { StepHandler } from "@graphplan/primitives";
-import { verifyPlan, type Issue, type VerifyResult } from "./index.js";
+import { verifyPlan, type VerifyResult } from "./index.js";
+import type { Issue } from "./issues.js";
 
 const APP = `import os
 

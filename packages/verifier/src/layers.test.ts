@@ -1,7 +1,8 @@
 /** One failing and one passing case for every check of the design's (docs/design.md, Origins) verification layers (plan gate, 0, 0b, 1–6), named as the verifier names them (CHECKS). */
 import { describe, expect, it } from "vitest";
 import { buildGraph } from "@graphplan/graph";
-import { verifyPlan, type Issue, type VerifyResult } from "./index.js";
+import { verifyPlan, type VerifyResult } from "./index.js";
+import type { Issue } from "./issues.js";
 
 const APP = `import os
 

@@ -1,7 +1,8 @@
 /** Plans as models write them: corrections said as warnings, rejections that name the fix, positional locators. */
 import { describe, expect, it } from "vitest";
 import { buildGraph } from "@graphplan/graph";
-import { verifyPlan, type VerifyOptions } from "./index.js";
+import { verifyPlan } from "./index.js";
+import type { VerifyOptions } from "./verify.js";
 
 const APP = `class Service:
     def run(self, x):

@@ -1,7 +1,8 @@
 /** Ranges of text and the nodes that span them: the geometry the hierarchy checks share. */
 import { childrenBetween, LANGUAGES, type LanguageId } from "@graphplan/graph";
 import type { Node } from "web-tree-sitter";
-import type { FileVersion, TextEdit } from "./sim.js";
+import type { Edit } from "@graphplan/primitives";
+import type { FileVersion } from "./sim.js";
 
 export interface Span {
   readonly start: number;
@@ -19,7 +20,7 @@ export function trim(source: string, span: Span): Span {
 }
 
 /** Where each edit's text lands in the new file. */
-export function newSpans(edits: readonly TextEdit[]): Span[] {
+export function newSpans(edits: readonly Edit[]): Span[] {
   let delta = 0;
   return edits.map((edit) => {
     const start = edit.start + delta;
@@ -29,7 +30,7 @@ export function newSpans(edits: readonly TextEdit[]): Span[] {
 }
 
 /** Maps an offset of the old text to the new text (offsets inside a replaced range go to its start). */
-export function mapOffset(edits: readonly TextEdit[], offset: number): number {
+export function mapOffset(edits: readonly Edit[], offset: number): number {
   let delta = 0;
   for (const edit of edits) {
     if (offset < edit.start) break;

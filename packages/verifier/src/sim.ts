@@ -6,15 +6,8 @@
  * ranges (which `containment` compares); nothing is parsed twice.
  */
 import { detectFileLanguage, type LanguageId } from "@graphplan/graph";
-import { lineStartsOf, PlanSession, type ErrorSpan, type ParsedDoc, type SessionOptions, type Step } from "@graphplan/primitives";
+import { lineStartsOf, PlanSession, type CodeChange, type ErrorSpan, type ParsedDoc, type SessionOptions, type Step, type TextChange } from "@graphplan/primitives";
 import type { Point, Range, Tree } from "web-tree-sitter";
-
-/** A text edit in JS string offsets (UTF-16 indices), as `@graphplan/primitives` applies them. */
-export interface TextEdit {
-  readonly start: number;
-  readonly end: number;
-  readonly text: string;
-}
 
 /** One version of one file: its text, its tree (the session's) and a line index. */
 export class FileVersion {
@@ -63,28 +56,21 @@ export class FileVersion {
   }
 }
 
-/** What one step did to one file. The verifier keeps it ({@link Sim.commit}) or drops it ({@link Sim.rollback}). */
-export interface FileChange {
+/**
+ * What one step did to one file: primitives' {@link CodeChange} (its sorted edits in `before` coordinates,
+ * tree-sitter's changed ranges, the ERROR/MISSING nodes of both versions, a file operation's `existence`) with
+ * its versions seen as {@link FileVersion}s. The verifier keeps it ({@link Sim.commit}) or drops it ({@link Sim.rollback}).
+ */
+export interface FileChange extends Pick<CodeChange, "edits" | "changedRanges" | "errorsBefore" | "errorsAfter" | "existence"> {
   readonly before: FileVersion;
   readonly after: FileVersion;
-  /** The edits, sorted, in `before` coordinates. */
-  readonly edits: readonly TextEdit[];
-  /** Ranges (in `after` coordinates) whose syntactic structure differs from `before`'s, from tree-sitter. */
-  readonly changedRanges: readonly Range[];
-  /** ERROR/MISSING nodes of the two versions (from the session: no tree walk). */
-  readonly errorsBefore: readonly ErrorSpan[];
-  readonly errorsAfter: readonly ErrorSpan[];
-  /** A file operation's change: the file is new (`before` empty) or gone (`after` empty). */
-  readonly existence?: "created" | "deleted";
 }
 
-/** What one step did to a file with no grammar (docs, changelogs, config): text only, always kept. */
-export interface TextFileChange {
+/** What one step did to a file with no grammar (docs, changelogs, config): primitives' {@link TextChange}, text only, always kept. */
+export interface TextFileChange extends Pick<TextChange, "edits" | "existence"> {
   readonly path: string;
   readonly before: string;
   readonly after: string;
-  readonly edits: readonly TextEdit[];
-  readonly existence?: "created" | "deleted";
 }
 
 /** The files of the workspace as the plan leaves them so far. */

@@ -2,7 +2,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadDataGrammars } from "@graphplan/graph";
 import type { Step } from "@graphplan/primitives";
-import { executeStep, parsePlan, planIntegrity, planJsonSchema, loadPlanGrammars, runFormalPlan } from "../index.js";
+import { parsePlan, planIntegrity, planJsonSchema, loadPlanGrammars, runFormalPlan } from "../index.js";
+import { executeStep } from "../execute.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 
 const TOML = "[project]\nname = 'shop'\n\n[tool.pytest.ini_options]\naddopts = '-ra'\n";
