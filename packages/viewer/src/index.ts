@@ -1,5 +1,5 @@
-export { serveRun } from "./server.js";
+export { serveRun, PortUnavailable } from "./server.js";
 export type { RunningViewer } from "./server.js";
-export { RunReader } from "./run.js";
+export { RunReader, RunNotFound, NotARun } from "./run.js";
 export { InstanceReportSchema, InstanceResultSchema, TestsStatusSchema } from "./formats.js";
 export type { InstanceReport, InstanceResult } from "./formats.js";
