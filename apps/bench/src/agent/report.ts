@@ -117,7 +117,8 @@ export function blankEntry(instanceId: string, status: AgentStatus, extra: Parti
 /** The report entry of an instance the agent ran. */
 export function trajectoryEntry(t: Trajectory, repo: string, ms: number): AgentReportEntry {
   const phases = t.transitions.map((tr) => tr.to).filter((p, i, all) => p !== all[i - 1]);
-  const fallback = t.transitions.find((tr) => tr.to === "fallback");
+  // Entered from another phase: a `--strategy baseline` run starts in the step loop, it does not fall back.
+  const fallback = t.transitions.find((tr) => tr.to === "fallback" && tr.from !== null);
   const stats = patchStats(t.patch);
   return {
     instance_id: t.instance.id ?? "",
