@@ -73,6 +73,8 @@ export const AgentReportSchema = z.object({
   created: z.string(),
   model: z.string().nullable(),
   config: z.string(),
+  /** The agent's strategy (`--strategy`): graphplan, or baseline (free-form shell edits). */
+  strategy: z.enum(["graphplan", "baseline"]).default("graphplan"),
   sandbox: z.string(),
   /** The run was stopped (Ctrl-C, or a crash of the harness) before every instance ran; `instances` holds those that did. */
   interrupted: z.boolean(),
