@@ -5,6 +5,7 @@ import { agentCommand } from "./agent/command.js";
 import { imagesCommand } from "./images/command.js";
 import { evalCommand } from "./eval/command.js";
 import { runCommand } from "./run-command.js";
+import { compareCommand } from "./compare/command.js";
 import { positiveInt } from "./options.js";
 import { readRepoMap, runReplay } from "./run.js";
 
@@ -58,5 +59,6 @@ export function buildProgram(): Command {
   imagesCommand(program);
   evalCommand(program);
   runCommand(program);
+  compareCommand(program);
   return program;
 }

@@ -57,13 +57,20 @@ export function benchRun(opts: RunCommandOptions, display: StageDisplay, print: 
   });
 }
 
+/** The evaluation's options of `bench run` (besides bench agent's), which `bench compare` takes too. */
+export function defineRunOptions(command: Command): Command {
+  return command
+    .option("--run-id <id>", "the evaluation's run id (OUT/eval/<run-id>/...)", "graphplan")
+    .option("--timeout <s>", "seconds each instance's eval script may run", positiveInt("--timeout"), 1800);
+}
+
 export function runCommand(program: Command): void {
-  const command = defineAgentOptions(
-    program
-      .command("run")
-      .description("the agent on SWE-bench instances, each inside its instance image, then bench eval on its predictions: preds, trajectories, test results, the resolved count and the cost")
-      .option("--run-id <id>", "the evaluation's run id (OUT/eval/<run-id>/...)", "graphplan")
-      .option("--timeout <s>", "seconds each instance's eval script may run", positiveInt("--timeout"), 1800),
+  const command = defineRunOptions(
+    defineAgentOptions(
+      program
+        .command("run")
+        .description("the agent on SWE-bench instances, each inside its instance image, then bench eval on its predictions: preds, trajectories, test results, the resolved count and the cost"),
+    ),
   );
   command.action(async (opts: RunCommandOptions) => {
     const program = benchRun(opts, () => {
