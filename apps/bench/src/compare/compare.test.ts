@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENT_RUN_LABEL } from "../agent/in-image.js";
 import { evalFixture, HOST, removeImages, SETUP_HINT, type EvalFixture } from "../eval/fixtures/instances.js";
 import { EVAL_RUN_LABEL } from "../eval/instance.js";
-import { CompareReportSchema, type CompareReport } from "./report.js";
+import { CompareReportSchema, type CompareReport } from "@graphplan/viewer";
 import { bootstrapDifference } from "./stats.js";
 
 const app = join(import.meta.dirname, "..", "..");

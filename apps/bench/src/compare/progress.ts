@@ -5,7 +5,7 @@
  */
 import type { ProgressDisplay } from "../progress.js";
 import type { StageDisplay } from "../run-command.js";
-import type { ArmSpec } from "./report.js";
+import type { ArmSpec } from "@graphplan/viewer";
 
 export function armStages(base: ProgressDisplay | undefined, arms: number): (arm: ArmSpec, index: number) => StageDisplay {
   let totalSet = false;

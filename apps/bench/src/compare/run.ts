@@ -10,7 +10,8 @@ import { join, resolve } from "node:path";
 import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import { benchRun, type RunCommandOptions, type StageDisplay } from "../run-command.js";
-import { ARM_STRATEGIES, CompareReportSchema, compareArms, parseTrajectory, type ArmRun, type ArmSpec, type CompareReport, type CompareSpec, type EVAL_OUTCOMES } from "./report.js";
+import { ARM_STRATEGIES, CompareReportSchema, type ArmSpec, type CompareReport, type CompareSpec, type EVAL_OUTCOMES } from "@graphplan/viewer";
+import { compareArms, parseTrajectory, type ArmRun } from "./report.js";
 
 /** Bad input to `bench compare` (exit code 2, one line): the arms, the configs, an --out of another comparison. */
 export class CompareInputInvalid extends Data.TaggedError("CompareInputInvalid")<{ readonly detail: string }> {
