@@ -1,6 +1,6 @@
 /**
  * `pnpm --filter @graphplan/bench bench:compare -- --dataset FILE.jsonl --repo-map FILE.json --instances ID,...
- * [--namespace NS] [--tag T] [-w N]`: `bench compare --arms graphplan,baseline --provider replay` on the
+ * [--namespace NS] [--tag T] [-w N] [--docker-host URL]`: `bench compare --arms graphplan,baseline --provider replay` on the
  * instances, and beside it, in the same invocation, the two plain `bench run`s it stands for (`--strategy
  * graphplan`, `--strategy baseline`), each as a user runs it (the CLI spawned, a fresh --out, no graph
  * cache, so no run profits from another). Prints each wall time, the comparison's overhead (its time − the
@@ -9,7 +9,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
 const app = join(import.meta.dirname, "..", "..");
 const tsx = join(app, "node_modules", ".bin", "tsx");
@@ -18,14 +18,16 @@ const value = (name: string) => {
   const at = args.indexOf(name);
   return at >= 0 ? args[at + 1] : undefined;
 };
-const dataset = value("--dataset");
-const repoMap = value("--repo-map");
+// `pnpm --filter … bench:compare` runs in apps/bench; relative paths are the caller's (INIT_CWD).
+const caller = process.env.INIT_CWD ?? process.cwd();
+const dataset = value("--dataset") && resolve(caller, value("--dataset")!);
+const repoMap = value("--repo-map") && resolve(caller, value("--repo-map")!);
 const instances = value("--instances");
 if (!dataset || !repoMap || !instances) {
-  process.stderr.write("usage: pnpm --filter @graphplan/bench bench:compare -- --dataset FILE.jsonl --repo-map FILE.json --instances ID,... [--namespace NS] [--tag T] [-w N]\n");
+  process.stderr.write("usage: pnpm --filter @graphplan/bench bench:compare -- --dataset FILE.jsonl --repo-map FILE.json --instances ID,... [--namespace NS] [--tag T] [-w N] [--docker-host URL]\n");
   process.exit(2);
 }
-const common = ["--dataset", dataset, "--repo-map", repoMap, "--instances", instances, "--provider", "replay", "--no-graph-cache", "-q", "--namespace", value("--namespace") ?? "swebench", "--tag", value("--tag") ?? "latest", "-w", value("-w") ?? "1"];
+const common = ["--dataset", dataset, "--repo-map", repoMap, "--instances", instances, "--provider", "replay", "--no-graph-cache", "-q", "--namespace", value("--namespace") ?? "swebench", "--tag", value("--tag") ?? "latest", "-w", value("-w") ?? "1", ...(value("--docker-host") ? ["--docker-host", value("--docker-host")!] : [])];
 const root = mkdtempSync(join(tmpdir(), "graphplan-bench-compare-"));
 
 function timed(label: string, command: string, extra: string[]): { ms: number; stdout: string } {
