@@ -94,7 +94,7 @@ export const MODES: readonly Mode[] = [
   },
   {
     name: "plan-file",
-    about: "the plan written by a heredoc command to the plan file the prompt names (the seed's /tmp/edit_plan.json)",
+    about: "the plan written by a heredoc command to the plan file the prompt names (the design's /tmp/edit_plan.json)",
     first: (plan, planFile) => text(`THOUGHT: writing the plan file.\n\n\`\`\`bash\ncat > ${planFile} <<'EOF'\n${pretty(plan)}\nEOF\n\`\`\``),
     corrected: (plan, planFile) => text(`\`\`\`bash\ncat > ${planFile} <<'EOF'\n${pretty(plan)}\nEOF\n\`\`\``),
   },

@@ -264,7 +264,7 @@ async function main(): Promise<void> {
         if (outcome.notes.length) sample(`${variant.mistake} corrected`, outcome.notes.join(" | "));
       } else if (outcome.ok) {
         row["silent wrong"]++;
-        if (variant.mayBeValid && outcome.warnings.some((w) => /position|index/i.test(w))) row["of which warned"]++;
+        if (variant.mayBeValid && outcome.warnings.some((w) => /position|index|one letter off/i.test(w))) row["of which warned"]++;
         wrong.push({ variant, files: outcome.files });
         if (values.dump) {
           const dir = join(values.dump, `${inst.instance_id}-${variant.mistake}-${row.variants}`);

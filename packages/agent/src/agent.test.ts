@@ -70,7 +70,7 @@ describe("the agent, end to end", () => {
     expect(scripted.requests[0]![1]!.content).toContain(TASK);
   });
 
-  it("takes the plan from the file a reply's command writes (the seed's heredoc into /tmp/edit_plan.json), and says when the command wrote none", async () => {
+  it("takes the plan from the file a reply's command writes (the design's heredoc into /tmp/edit_plan.json), and says when the command wrote none", async () => {
     const repo = shopRepo();
     const planFile = join(tempDir("graphplan-plan-file-"), "edit_plan.json");
     const heredoc = bash(`cat > ${planFile} <<'EOF'\n${JSON.stringify(FIX_PLAN)}\nEOF`, "I write the plan to the file.");

@@ -8,7 +8,7 @@ import { tempDir } from "./fixtures/repo.js";
 const load = (path?: string) => Effect.runPromise(Effect.result(loadConfig(path)));
 
 describe("the agent config", () => {
-  it("loads config/default.yaml with the seed's limits and every prompt", async () => {
+  it("loads config/default.yaml with the design's limits and every prompt", async () => {
     const loaded = await load();
     if (loaded._tag !== "Success") throw new Error(String(loaded.failure));
     const { config, name } = loaded.success;

@@ -24,7 +24,7 @@ export const LimitsSchema = z.strictObject({
   max_plan_attempts: z.number().int().positive(),
   /** Plans that fail verification are sent back this many times before fallback. */
   max_plan_revisions: z.number().int().nonnegative(),
-  /** A plan that fails to apply is sent back this many times before fallback (the seed: one). */
+  /** A plan that fails to apply is sent back this many times before fallback (the original design: one). */
   max_execute_revisions: z.number().int().nonnegative(),
   /** Model calls across all phases; 0 = no limit. */
   step_limit: z.number().int().nonnegative(),
@@ -86,7 +86,7 @@ export const AgentConfigSchema = z.strictObject({
   review: z.boolean(),
   /** How prompts (and the verifier's revision prompt) name the place the plan goes. */
   plan_destination: z.string().min(1),
-  /** Where a reply's command may write the plan instead (the seed's /tmp/edit_plan.json); read and removed after the command. */
+  /** Where a reply's command may write the plan instead (the design's (docs/design.md, Origins) /tmp/edit_plan.json); read and removed after the command. */
   plan_file: z.string().min(1),
   /** PLAN offers models that take tools a `submit_plan` tool whose input schema is the plan's JSON Schema. */
   plan_tool: z.boolean(),

@@ -1,7 +1,7 @@
 /**
  * Phase 5, EXECUTE: `applyPlan` of @graphplan/runtime. It is journaled and all or nothing (every
  * step runs in memory first; the files are written only when all succeeded, through a journal that
- * `recover` rolls back after a crash), so a failed plan leaves every file as it was: the seed's
+ * `recover` rolls back after a crash), so a failed plan leaves every file as it was: the design's (docs/design.md, Origins)
  * plan-level `git stash` rollback is not needed.
  */
 import * as Effect from "effect/Effect";

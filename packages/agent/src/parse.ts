@@ -121,7 +121,7 @@ function planOfValue(json: unknown, where: string, channel: PlanChannel): Extrac
 /**
  * The plan of a reply, from the first channel that has one: a ```json block, a fence without a
  * language tag, or bare JSON in the prose (what models write when they forget the fence). Several
- * ```json blocks are refused (which one is the plan?). The seed's plan-integrity gate holds for every
+ * ```json blocks are refused (which one is the plan?). The design's (docs/design.md, Origins) plan-integrity gate holds for every
  * channel: a file list, an empty array or any other JSON is refused, with a message saying where and why.
  */
 export function extractPlan(text: string): ExtractedPlan {

@@ -87,7 +87,7 @@ export function requestPlan(session: Session): Effect.Effect<PlanOutcome, Limits
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /**
- * The seed's file channel: a reply whose one command writes the plan to `plan_file` (a heredoc into
+ * The design's (docs/design.md, Origins) file channel: a reply whose one command writes the plan to `plan_file` (a heredoc into
  * /tmp/edit_plan.json) — the command is run, and the file read and removed. `fallback` is what the
  * reply itself gave, kept when the reply has no command or the command wrote no file.
  */

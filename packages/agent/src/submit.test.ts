@@ -1,4 +1,4 @@
-/** SUBMIT on real git repositories: the patch of the work tree and the seed's checks. */
+/** SUBMIT on real git repositories: the patch of the work tree and the design's (docs/design.md, Origins) checks. */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import * as Effect from "effect/Effect";

@@ -1,5 +1,5 @@
 /**
- * SUBMIT: the patch of the work tree against HEAD, and the seed's post-submission checks (a
+ * SUBMIT: the patch of the work tree against HEAD, and the design's (docs/design.md, Origins) post-submission checks (a
  * `diff --git` header, `---`/`+++` markers, `@@` hunks, at least one added line, and
  * `git apply --check` against a clean HEAD).
  *
@@ -48,7 +48,7 @@ export function applyCheckCommand(base: string): string {
   ].join("\n");
 }
 
-/** The text checks of the seed's patch verification (`applies` is decided by git). */
+/** The text checks of the design's patch verification (`applies` is decided by git). */
 export function patchFormat(patch: string): Omit<PatchChecks, "applies"> {
   return {
     diffHeader: /^diff --git /m.test(patch),

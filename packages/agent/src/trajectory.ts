@@ -68,7 +68,7 @@ export type PlanRecord = z.infer<typeof PlanRecordSchema>;
 
 export const PatchChecksSchema = z.object({
   /**
-   * Each check of the seed's post-submission patch verification. The seed asks for `+` lines
+   * Each check of the design's (docs/design.md, Origins) post-submission patch verification. The design asks for `+` lines
    * (`additions`); a patch that only deletes (`deletions`, a real fix may only remove code) passes too.
    */
   diffHeader: z.boolean(),

@@ -3,7 +3,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { OPERATORS } from "@graphplan/primitives";
 import { CATALOG, catalogPrompt, compactCatalogPrompt, planJsonSchema, planSchema, TEMPLATES, USE_CASES } from "./index.js";
 
-const SEED_GROUPS: Record<string, string[]> = {
+const DESIGN_GROUPS: Record<string, string[]> = {
   "Adding Code": ["guard_clause", "add_import_and_use", "add_method", "add_parameter", "add_class_attribute", "add_decorator", "add_conditional_branch"],
   "Modifying Code": ["replace_expression", "modify_condition", "change_return_value", "replace_function_body"],
   "Wrapping Code": ["wrap_try_except", "wrap_context_manager"],
@@ -14,7 +14,7 @@ const SEED_GROUPS: Record<string, string[]> = {
 describe("the one catalog", () => {
   test("every tier is in it once: 15 templates, 7 surgery ops, the fragment step, the other primitives, composed and legacy ops", () => {
     expect(CATALOG.filter((e) => e.tier === 2).map((e) => e.name)).toHaveLength(15);
-    for (const [group, names] of Object.entries(SEED_GROUPS)) {
+    for (const [group, names] of Object.entries(DESIGN_GROUPS)) {
       expect(CATALOG.filter((e) => e.useCase === group).map((e) => e.name).sort(), group).toEqual([...names].sort());
     }
     expect(CATALOG.filter((e) => e.tier === 3).map((e) => e.name)).toEqual(["fragment"]);
@@ -78,14 +78,14 @@ describe("planJsonSchema", () => {
 describe("catalogPrompt", () => {
   const prompt = catalogPrompt();
 
-  test("groups by use case in the seed's order, then primitives and legacy", () => {
+  test("groups by use case in the design's order, then primitives and legacy", () => {
     const headings = [...prompt.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
     expect(headings).toEqual([...USE_CASES]);
   });
 
   test("every operator appears under its group, with its params", () => {
     const sections = Object.fromEntries(prompt.split(/^## /m).slice(1).map((s) => [s.slice(0, s.indexOf("\n")), s]));
-    for (const [group, names] of Object.entries(SEED_GROUPS)) for (const name of names) expect(sections[group], `${group}: ${name}`).toContain(`### ${name}`);
+    for (const [group, names] of Object.entries(DESIGN_GROUPS)) for (const name of names) expect(sections[group], `${group}: ${name}`).toContain(`### ${name}`);
     expect(sections["Adding Code"]).toContain("  - condition (expression: condition): When the guard fires");
     expect(sections["Novel Code (fragments)"]).toContain("if_statement (condition*:condition; children: statements, then elif_clause, else_clause)");
     expect(sections["Primitives"]).toContain("- replace_node(locator, replacement):");
@@ -100,7 +100,7 @@ describe("compactCatalogPrompt", () => {
   test("has the same groups, one line per operator with every parameter, in a third of the full text", () => {
     expect([...prompt.matchAll(/^## (.+)$/gm)].map((m) => m[1])).toEqual([...USE_CASES]);
     const sections = Object.fromEntries(prompt.split(/^## /m).slice(1).map((s) => [s.slice(0, s.indexOf("\n")), s]));
-    for (const [group, names] of Object.entries(SEED_GROUPS)) for (const name of names) expect(sections[group], `${group}: ${name}`).toMatch(new RegExp(`^- ${name}\\(`, "m"));
+    for (const [group, names] of Object.entries(DESIGN_GROUPS)) for (const name of names) expect(sections[group], `${group}: ${name}`).toMatch(new RegExp(`^- ${name}\\(`, "m"));
     expect(sections["Adding Code"]).toMatch(/^- guard_clause\(target: locator, condition: expression: condition, body: statements\) \[py,js,ts,java,go\]: Insert `if <condition>: <body>`[^\n]*\.$/m);
     expect(sections["Primitives"]).toContain("- replace_node(locator: locator, replacement: string): ");
     expect(sections["Legacy (still supported)"]).toMatch(/^- replace_code\(file: string, pattern: string, replacement: string, similarity_threshold\?: number\): .* Prefer replace_node\.$/m);

@@ -7,7 +7,7 @@ import type { z } from "zod";
 import type { LanguageId } from "@graphplan/graph";
 import type { FileEdits, Workspace } from "./workspace.js";
 
-/** Use-case groups of the operator catalog, in prompt order (the seed's Task 2a, plus primitives and legacy). */
+/** Use-case groups of the operator catalog, in prompt order (the design's use-case groups, docs/design.md, Origins; then primitives and legacy). */
 export const USE_CASES = [
   "Adding Code",
   "Modifying Code",

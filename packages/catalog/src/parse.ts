@@ -128,7 +128,7 @@ export function planOf(parts: PlanSteps): Plan | undefined {
 }
 
 /**
- * The seed's plan-integrity gate, on a plan as written: is this JSON a plan at all — a non-empty list
+ * The design's plan-integrity gate, on a plan as written: is this JSON a plan at all — a non-empty list
  * of step objects each naming its operator (`op`, `template` or `fragment`), or `{define_operators,
  * plan}` with valid custom operators? Its issues; none when it is. What each step's params hold is
  * {@link parsePlan}'s to say. Needs no grammar: a model's reply is tested with it before anything else.
@@ -177,7 +177,7 @@ function zodIssues(error: { issues: readonly { path: readonly PropertyKey[]; mes
 }
 
 /**
- * The issues of a tier-0 step's params: the seed's wording for a missing parameter, and a bad
+ * The issues of a tier-0 step's params: the design's (docs/design.md, Origins) wording for a missing parameter, and a bad
  * `locator` explained against the form it was meant to have (zod only says "Invalid input" of a union).
  */
 function tier0Issues(error: Parameters<typeof paramIssues>[0], params: Record<string, unknown>): string[] {

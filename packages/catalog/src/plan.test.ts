@@ -28,7 +28,7 @@ describe("detectTier", () => {
     expect(detectTier(step)).toBe(tier);
   });
 
-  test("the surgery set is the seed's", () => {
+  test("the surgery set is the design's", () => {
     expect([...SURGERY_OPS].sort()).toEqual(["copy_node", "delete_node", "move_node", "rename_across_files", "rename_identifier", "reorder_children", "swap_nodes"]);
   });
 });

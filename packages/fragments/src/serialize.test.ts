@@ -7,7 +7,7 @@ beforeAll(() => loadGrammars(["python"]));
 
 const ret = (value?: string): Fragment => ({ kind: "return_statement", ...(value ? { properties: { value } } : {}) });
 
-/** One hand-written expectation per kind of the seed (and the three extras). */
+/** One hand-written expectation per kind of the design (and the three extras). */
 const QUOTED_DOCSTRING: Fragment = { kind: "function_definition", properties: { name: "f", docstring: 'Say """hi""" \\ "bye"' } };
 
 const NESTED: Fragment = {
@@ -96,7 +96,7 @@ describe("serialize", () => {
     expect(serialize(fragment)).toBe(expected);
   });
 
-  test("covers every fragment kind of the seed", () => {
+  test("covers every fragment kind of the design", () => {
     const covered = new Set<string>();
     const walk = (f: Fragment): void => {
       covered.add(f.kind);

@@ -32,7 +32,7 @@ describe("buildGraph", () => {
     expect(graph.errors).toEqual(["Cannot read b.py: EACCES"]);
   });
 
-  it("gives output that the Graph schema accepts, with every record in the seed's field order", async () => {
+  it("gives output that the Graph schema accepts, with every record in the design's field order", async () => {
     const graph = await buildGraph([{ path: "pkg/a.py", source: python("a", "if True:\n        return 1") }]);
     expect(GraphSchema.parse(graph)).toEqual(graph);
     expect(Object.keys(graph)).toEqual(["symbols", "imports", "line_kinds", "errors"]);

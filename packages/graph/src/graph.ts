@@ -1,5 +1,5 @@
 /**
- * The code graph: symbols, imports and line kinds of a set of files, as the seed's Graph JSON.
+ * The code graph: symbols, imports and line kinds of a set of files, as the design's Graph JSON.
  * Pure over `{path, source}` pairs; the caller reads the files.
  */
 import { createHash } from "node:crypto";
@@ -25,7 +25,7 @@ export const GraphImportSchema = z.object({
   symbol: z.string().nullable(),
   line: z.number().int().positive(),
 });
-/** The Graph JSON of seed graphplan-agent-design.md, exactly. */
+/** The Graph JSON of the original design, exactly (docs/design.md, Origins). */
 export const GraphSchema = z.object({
   symbols: z.array(GraphSymbolSchema),
   imports: z.array(GraphImportSchema),
@@ -576,7 +576,7 @@ export function graphOfFile(file: SourceFile, hash: string = hashSource(file.sou
 }
 
 /**
- * Joins per-file graphs into the seed's Graph JSON. The symbol and import records and the
+ * Joins per-file graphs into the design's Graph JSON. The symbol and import records and the
  * per-file `line_kinds` objects are shared with the (frozen) file graphs, not copied.
  */
 export function mergeGraphs(files: Iterable<FileGraph>, extraErrors: readonly string[] = []): Graph {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildGraph, graphView } from "./index.js";
 
 describe("graphView", () => {
-  it("prints the seed's view: files in path order, imports and symbols by line, then errors", async () => {
+  it("prints the design's view: files in path order, imports and symbols by line, then errors", async () => {
     const graph = await buildGraph([
       { path: "src/b.py", source: "def late():\n    pass\n\nimport os\n" },
       { path: "notes.md", source: "# not code" },

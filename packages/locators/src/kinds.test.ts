@@ -16,7 +16,7 @@ describe("NORMALIZED_KINDS", () => {
     expect(missing).toEqual([]);
   });
 
-  test.each([...LANGUAGE_IDS])("%s maps the seed's core kinds", (language) => {
+  test.each([...LANGUAGE_IDS])("%s maps the design's core kinds", (language) => {
     const kinds = Object.keys(NORMALIZED_KINDS[language]);
     for (const kind of ["function", "import", "statement", "call", "identifier", "string", "comment", "if", "return"]) {
       expect(kinds, `${language} lacks ${kind}`).toContain(kind);

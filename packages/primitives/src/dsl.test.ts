@@ -64,7 +64,7 @@ describe("evaluateCondition", () => {
 const PY = "import os\n\n\nclass QuerySet:\n    def defer(self):\n        return 1\n";
 
 describe("define_operators", () => {
-  test("the seed's add_cached_property runs with $param substitution", () => {
+  test("the design's add_cached_property runs with $param substitution", () => {
     const plan = {
       define_operators: [
         {

@@ -1,9 +1,10 @@
 /**
- * The ten legacy operators of the seed (string- and line-based), kept for plans that use them.
+ * The ten legacy operators of the design (string- and line-based), kept for plans that use them.
  * `add_method`, `add_import` and `add_class_attribute` are served by the composed operators
  * (same parameters); the other seven are here. Text patterns are matched in layers: exact,
  * whitespace-insensitive, indentation-preserving, then similarity above a threshold.
  */
+import { diffArrays } from "diff";
 import { distance } from "fastest-levenshtein";
 import { codeEnd } from "@graphplan/graph";
 import { resolveOne } from "@graphplan/locators";
@@ -92,6 +93,62 @@ const similarity = (a: string, b: string): number => {
 };
 
 const normalizeLine = (line: string): string => line.trim().replace(/\s+/g, " ");
+
+/**
+ * Quotes of at least this many lines are compared line by line, and only at the windows their lines
+ * vote for: comparing a whole file's quote character by character with every window of the file is
+ * quadratic twice over (a 3,700-line quote took minutes), and a long quote is found by its lines anyway.
+ */
+const LONG_QUOTE = 20;
+
+/**
+ * The windows of `n` lines worth scoring against a long quote: a quote line found exactly at file line
+ * `j` votes for the window starting at `j - k`; the most voted windows, best first.
+ */
+function votedWindows(lines: readonly string[], wanted: readonly string[], limit = 8): number[] {
+  const n = wanted.length;
+  const where = new Map<string, number[]>();
+  lines.forEach((line, j) => {
+    if (line !== "") where.set(line, [...(where.get(line) ?? []), j]);
+  });
+  const votes = new Map<number, number>();
+  wanted.forEach((line, k) => {
+    const at = line === "" ? undefined : where.get(line);
+    // A line found everywhere (a closing brace) says nothing about where the quote is.
+    if (!at || at.length > 64) return;
+    for (const j of at) if (j - k >= 0 && j - k + n <= lines.length) votes.set(j - k, (votes.get(j - k) ?? 0) + 1);
+  });
+  return [...votes].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit).map(([i]) => i);
+}
+
+/**
+ * How like each other two runs of normalized lines are, 0..1: one minus the edit cost over the longer
+ * text's length, where the cost is found by a line diff (a changed line costs its character distance to
+ * the line it replaces, an added or removed line its length). Gives up (0) past the edits a match above
+ * `threshold` could have.
+ */
+function linesSimilarity(a: readonly string[], b: readonly string[], threshold: number): number {
+  const size = (ls: readonly string[]) => ls.reduce((t, l) => t + l.length + 1, 0);
+  const total = Math.max(size(a), size(b));
+  if (total === 0) return 1;
+  const parts = diffArrays([...a], [...b], { maxEditLength: Math.ceil(Math.max(a.length, b.length) * (1 - threshold) * 2) + 2 });
+  if (!parts) return 0;
+  let cost = 0;
+  for (let k = 0; k < parts.length; k++) {
+    const part = parts[k]!;
+    if (!part.removed) {
+      if (part.added) cost += size(part.value);
+      continue;
+    }
+    const next = parts[k + 1];
+    const added = next?.added ? next.value : [];
+    if (next?.added) k++;
+    const pairs = Math.min(part.value.length, added.length);
+    for (let x = 0; x < pairs; x++) cost += distance(part.value[x]!, added[x]!);
+    cost += size(part.value.slice(pairs)) + size(added.slice(pairs));
+  }
+  return Math.max(0, 1 - cost / total);
+}
 
 const WORD = /[A-Za-z0-9_$]/;
 
@@ -189,7 +246,15 @@ export function findPattern(source: string, pattern: string, threshold = 0.8): T
   if (whole.length === 1) return whole[0];
   const joined = wanted.join("\n");
   let best: { i: number; score: number }[] = [];
-  for (let i = 0; i + n <= lines.length; i++) {
+  const normalized = n >= LONG_QUOTE ? lines.map(normalizeLine) : [];
+  const windows = n >= LONG_QUOTE ? votedWindows(normalized, wanted) : lines.slice(0, Math.max(0, lines.length - n + 1)).map((_, i) => i);
+  for (const i of windows) {
+    if (n >= LONG_QUOTE) {
+      const score = linesSimilarity(normalized.slice(i, i + n), wanted, threshold);
+      if (best.length === 0 || score > best[0]!.score + 1e-9) best = [{ i, score }];
+      else if (Math.abs(score - best[0]!.score) <= 1e-9) best.push({ i, score });
+      continue;
+    }
     const window = lines.slice(i, i + n).map(normalizeLine).join("\n");
     if (Math.abs(window.length - joined.length) > joined.length * (1 - threshold) + 2) continue;
     const score = similarity(window, joined);
@@ -223,6 +288,14 @@ export function mostSimilar(source: string, pattern: string, count = 3): Similar
   const joined = patternLines.join("\n");
   const lines = source.split("\n");
   const scored: SimilarLine[] = [];
+  if (n >= LONG_QUOTE) {
+    // A long quote: the windows its lines vote for, compared line by line (see LONG_QUOTE).
+    const normalized = lines.map(normalizeLine);
+    for (const i of votedWindows(normalized, patternLines, Math.max(count, 8))) {
+      scored.push({ line: i + 1, text: lines.slice(i, i + n).join("\n").trim(), score: linesSimilarity(normalized.slice(i, i + n), patternLines, 0.5) });
+    }
+    return scored.sort((a, b) => b.score - a.score || a.line - b.line).slice(0, count);
+  }
   for (let i = 0; i + n <= lines.length; i++) {
     const window = lines.slice(i, i + n);
     if (window.every((l) => l.trim() === "")) continue;

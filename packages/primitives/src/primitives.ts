@@ -257,7 +257,7 @@ export interface LocateOutput {
 }
 
 export interface RegionOutput {
-  /** UTF-8 byte offsets (the seed's fields). */
+  /** UTF-8 byte offsets (the design's (docs/design.md, Origins) fields). */
   readonly start_byte: number;
   readonly end_byte: number;
   /** UTF-16 offsets (what {@link Edit}s use). */

@@ -133,7 +133,7 @@ describe("python primitives", () => {
     expect(out).toContain("\n    def first(self):\n        return 0\n\n    def only(self, *fields):");
   });
 
-  test("wrap_node wraps a statement in try/except as in the seed", () => {
+  test("wrap_node wraps a statement in try/except as in the design", () => {
     const out = run([
       {
         op: "wrap_node",

@@ -63,7 +63,7 @@ export const TEXT_OPS: ReadonlySet<string> = new Set(OPERATORS.filter((o) => o.k
 /** Operators by name. */
 export const OPERATOR_BY_NAME: ReadonlyMap<string, OperatorInfo> = new Map(OPERATORS.map((o) => [o.name, o]));
 
-/** Legacy operator → the primitive its `{locator, ...}` form runs as (the seed's mapping table). */
+/** Legacy operator → the primitive its `{locator, ...}` form runs as (the design's (docs/design.md, Origins) mapping table). */
 export const LEGACY_TO_PRIMITIVE: Readonly<Record<string, string>> = {
   replace_code: "replace_node",
   insert_code: "insert_after_node",

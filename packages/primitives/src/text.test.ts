@@ -1,10 +1,10 @@
 /** The text tier: content-addressed steps on any text file, with layered matching that never loses the file's own bytes. */
 import { loadGrammars } from "@graphplan/graph";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BinaryFile, PatternAmbiguous, PatternNotFound, PostconditionFailed, runPlan, StepFailed, type Plan } from "./index.js";
+import { BinaryFile, PatternAmbiguous, PatternNotFound, PostconditionFailed, PreconditionFailed, runPlan, StepFailed, type Plan } from "./index.js";
 
 beforeAll(async () => {
-  await loadGrammars(["python"]);
+  await loadGrammars(["python", "go"]);
 });
 
 const CHANGES = [
@@ -99,6 +99,32 @@ describe("replace_text", () => {
     expect(text("notes.txt")).toBe("Changes\n\n    * one\n    * one and a half\n    * two\n");
   });
 
+  it("refuses a corrected match where the replacement changes nothing, instead of silently doing nothing", () => {
+    // The change removes trailing spaces, but the quote was written with too few of them: matched once
+    // trailing spaces are ignored, the replacement equals the file's line there.
+    const given = "steps:\n  - name: Node.js 22.x   \n    run: npm test\n";
+    const error = cause([{ op: "replace_text", params: { file: "ci.yml", find: "  - name: Node.js 22.x \n", replace: "  - name: Node.js 22.x\n" } }], files({ "ci.yml": given }));
+    expect(error).toBeInstanceOf(PreconditionFailed);
+    expect(error?.message).toMatch(/line 2 only once line endings and trailing spaces were ignored.*changes nothing.*quote the lines exactly as the file has them/);
+    // A quote that, stripped the same way, is found exactly is no better: find and replace are one text.
+    const same = cause([{ op: "replace_text", params: { file: "ci.yml", find: "\n  - name: Node.js 22.x\n", replace: "\n  - name: Node.js 22.x\n" } }], files({ "ci.yml": "steps:   \n  - name: Node.js 22.x\n" }));
+    expect(same?.message).toMatch(/find and replace are the same text.*quote the lines exactly as the file has them \(trailing spaces, CRLF\)/);
+    // Quoted exactly, the same change is made.
+    const exact = run([{ op: "replace_text", params: { file: "ci.yml", find: "  - name: Node.js 22.x   \n", replace: "  - name: Node.js 22.x\n" } }], files({ "ci.yml": given }));
+    expect(exact.text("ci.yml")).toBe("steps:\n  - name: Node.js 22.x\n    run: npm test\n");
+  });
+
+  it("keeps the indentation of new lines indented less than a corrected quote's first line", () => {
+    const given = "Example::\n\n    with app.test_request_context(\n            '/report', data={'format': 'short'}):\n        report()\n";
+    // A stale quote (one token off) matched by similarity; the new lines close the call at 4 spaces.
+    const { result, text } = run([{ op: "replace_text", params: { file: "ctx.rst", find: "            '/report', data={'forma': 'short'}):\n", replace: "        \"/report\", query_string={\"format\": \"short\"}\n    ):\n" } }], files({ "ctx.rst": given }));
+    expect(text("ctx.rst")).toBe("Example::\n\n    with app.test_request_context(\n        \"/report\", query_string={\"format\": \"short\"}\n    ):\n        report()\n");
+    expect(result.ok && result.results[0]).toMatchObject({ output: { corrected: expect.stringMatching(/closest text, at line 4/) } });
+    // Shifted by the file: every new line moves by the same amount, the less indented ones too.
+    const shifted = run([{ op: "replace_text", params: { file: "ctx.rst", find: "        '/report', data={'forma': 'short'}):\n", replace: "    \"/report\", query_string={\"format\": \"short\"}\n):\n" } }], files({ "ctx.rst": given }));
+    expect(shifted.text("ctx.rst")).toBe(text("ctx.rst"));
+  });
+
   it("indents a replacement written relative to a quote that starts after its line's indentation", () => {
     const given = "jobs:\n  tests:\n    steps:\n      - run: tox run -e py\n      - run: echo done\n";
     const { result, text } = run([{ op: "replace_text", params: { file: "ci.yaml", find: "- run: tox run -e py\n", replace: "- run: tox run\n  env:\n    TOX_ENV: py\n" } }], files({ "ci.yaml": given }));
@@ -119,6 +145,18 @@ describe("replace_text", () => {
   it("deletes whole lines with their line break", () => {
     const { text } = run([{ op: "replace_text", params: { file: "CHANGES.rst", find: "-   Drop support for Python 3.9.\n", replace: "" } }]);
     expect(text("CHANGES.rst")).toBe(CHANGES.replace("-   Drop support for Python 3.9.\n", ""));
+  });
+
+  it("finds a long stale quote by its lines: a whole file quoted with one token off is corrected, not searched for minutes", () => {
+    const body = Array.from({ length: 3000 }, (_, k) => `func handler${k}(c *Context) { c.JSON(200, H{"n": ${k}}) }`);
+    const given = `package gin\n\n${body.join("\n")}\n`;
+    const stale = given.replace("handler1500(", "handlr1500(");
+    const { result, text } = run([{ op: "replace_text", params: { file: "routes.go", find: stale, replace: stale.replace("c.JSON(200, H{\"n\": 7})", "c.JSON(201, H{\"n\": 7})") } }], files({ "routes.go": given }));
+    expect(text("routes.go")).toBe(given.replace("c.JSON(200, H{\"n\": 7})", "c.JSON(201, H{\"n\": 7})"));
+    expect(result.ok && result.results[0]).toMatchObject({ output: { corrected: expect.stringMatching(/closest text, at line 1 /) } });
+    // Nowhere in the file: the error names the closest lines, as for a short quote.
+    const elsewhere = cause([{ op: "replace_text", params: { file: "routes.go", find: body.map((l) => l.replace("func ", "fn ").replace("c.JSON", "ctx.Render")).join("\n"), replace: "" } }], files({ "routes.go": given }));
+    expect(elsewhere).toBeInstanceOf(PatternNotFound);
   });
 
   it("refuses a similar match when another place is nearly as close", () => {

@@ -16,7 +16,7 @@
 import { diffArrays } from "diff";
 import { leadingWhitespace } from "./indent.js";
 import { findPattern, mostSimilar, type MatchLayer, type TextMatch } from "./legacy.js";
-import { BinaryFile, PatternAmbiguous, PatternNotFound } from "./errors.js";
+import { BinaryFile, PatternAmbiguous, PatternNotFound, PreconditionFailed } from "./errors.js";
 import type { Edit } from "./edits.js";
 import type { AppendTextParams, InsertTextParams, ReplaceTextParams } from "./params.js";
 
@@ -186,9 +186,13 @@ function applyLineDiff(matched: string, find: string, replace: string, source: s
   const shiftFrom = leadingWhitespace(f.lines[0]!);
   const shiftTo = leadingWhitespace(fileLines[0]!);
   const shift = (line: string): string => {
-    if (line.trim() === "") return line;
+    if (line.trim() === "" || shiftFrom === shiftTo) return line;
     if (line.startsWith(shiftFrom)) return shiftTo + line.slice(shiftFrom.length);
-    return shiftTo + line.trimStart();
+    // A line indented less than the snippet's first line (a closing bracket, a dedented block) keeps
+    // its offset from it: forcing it to the first line's indentation would change its meaning.
+    const own = leadingWhitespace(line);
+    const width = Math.max(0, own.length + shiftTo.length - shiftFrom.length);
+    return (shiftTo[0] ?? shiftFrom[0] ?? " ").repeat(width) + line.slice(own.length);
   };
   const out: string[] = [];
   let fi = 0;
@@ -211,25 +215,45 @@ function refuseBinary(source: string, file: string, op: string): void {
 /** replace_text: the one place `find` occurs becomes `replace`. */
 export function replaceTextEdits(source: string, p: ReplaceTextParams, op = "replace_text"): TextEdits {
   refuseBinary(source, p.file, op);
+  if (p.find === p.replace) {
+    throw new PreconditionFailed(p.file, op, `find and replace are the same text, so the step would change nothing. If the change is to whitespace or line endings, quote the lines exactly as the file has them (trailing spaces, CRLF); else write the new text in replace, or drop the step`);
+  }
   const place = findSnippet(source, p.find, p.file, op);
   const correction = correctionOf(place);
   const corrected = correction ? { correction } : {};
   if (place.layer === "exact") return exactReplacement(source, place, p.replace);
+  const result = correctedReplacement(source, place, p);
+  if (result.edits.every((e) => source.slice(e.start, e.end) === e.text)) {
+    // The quote and the replacement differ only in what the correction ignored (trailing spaces, line
+    // endings, indentation): applied, the step would silently do nothing.
+    throw new PreconditionFailed(p.file, op, `the text matched at line ${place.line} only once ${IGNORED[place.layer]} ignored, and there the replacement changes nothing. If the change is to whitespace or line endings, quote the lines exactly as the file has them`);
+  }
+  return { ...result, ...corrected };
+}
+
+const IGNORED: Record<Exclude<MatchLayer, "exact">, string> = {
+  whitespace: "line endings and trailing spaces were",
+  indentation: "indentation was",
+  similar: "small differences were",
+};
+
+/** A corrected match replaced: only the lines the snippet's own diff changes (see `applyLineDiff`). */
+function correctedReplacement(source: string, place: TextPlace, p: ReplaceTextParams): Omit<TextEdits, "correction"> {
   // A corrected match of whole lines changes only the lines the snippet's own diff changes.
   const lineStart = source.lastIndexOf("\n", place.start - 1) + 1;
   const nl = source.indexOf("\n", Math.max(place.end - 1, place.start));
   const lineEnd = nl < 0 ? source.length : nl;
   const wholeLines = source.slice(lineStart, place.start).trim() === "" && source.slice(place.end, lineEnd).trim() === "";
   const text = wholeLines ? applyLineDiff(source.slice(lineStart, lineEnd), p.find, p.replace, source) : undefined;
-  if (text === undefined) return { edits: [{ start: place.start, end: place.end, text: inFileBreaks(source, p.replace) }], place, ...corrected };
+  if (text === undefined) return { edits: [{ start: place.start, end: place.end, text: inFileBreaks(source, p.replace) }], place };
   // The blank lines the snippet quoted around its lines (which the line layers leave out of the match)
   // go when the replacement does not keep them; every line deleted, its line break goes too.
   const after = Math.max(0, blankRun(p.find, "tail") - blankRun(p.replace, "tail"));
   const before = Math.max(0, blankRun(p.find, "head") - blankRun(p.replace, "head"));
   const start = overBlankLines(source, lineStart, before, -1);
-  if (nl < 0) return { edits: [{ start, end: lineEnd, text }], place, ...corrected };
+  if (nl < 0) return { edits: [{ start, end: lineEnd, text }], place };
   const past = overBlankLines(source, lineEnd + 1, after, 1);
-  return { edits: [{ start, end: text === "" ? past : past - 1, text }], place, ...corrected };
+  return { edits: [{ start, end: text === "" ? past : past - 1, text }], place };
 }
 
 /**

@@ -224,7 +224,7 @@ export class MetaPlanner {
 
   // --- feedback ----------------------------------------------------------------------------------------------------
 
-  /** Long on purpose: one case per kind of proposal (reproduce, read, search, patch, verify, expand, explain) of the seed's state machine, each a few lines, over the shared evidence of the feedback. */
+  /** Long on purpose: one case per kind of proposal (reproduce, read, search, patch, verify, expand, explain) of the design's (docs/design.md, Origins) state machine, each a few lines, over the shared evidence of the feedback. */
   private onFeedback(fb: z.infer<typeof ControllerFeedbackSchema>): void {
     const { proposal, kind } = this.last!;
     this.state.recordAcceptance();

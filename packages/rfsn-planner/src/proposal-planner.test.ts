@@ -30,7 +30,7 @@ describe("ProposalPlanner", () => {
     });
   });
 
-  it("every generator returns a schema-valid, frozen proposal with the seed's intent and action", () => {
+  it("every generator returns a schema-valid, frozen proposal with the design's intent and action", () => {
     const planner = new ProposalPlanner();
     const made = [
       planner.proposeReproduce(),

@@ -1,7 +1,7 @@
 /**
  * Every data shape of the planner, described once with zod; the TypeScript types are inferred.
  *
- * Proposals are the wire format an LLM (or the planner itself) writes, so their keys are snake_case as in the seed;
+ * Proposals are the wire format an LLM (or the planner itself) writes, so their keys are snake_case as in the design;
  * everything else is the TypeScript API and uses camelCase.
  */
 import { z } from "zod";

@@ -5,7 +5,7 @@ const fail = (s: StateTracker, signature: string, id = "p") =>
   s.recordHypothesis({ proposalId: id, hypothesis: "h", outcome: "failure", failureSignature: signature });
 
 describe("StateTracker", () => {
-  it("has the seed's defaults: iteration budget 50, stuck threshold 2, three rejections; risk budget 3", () => {
+  it("has the design's defaults: iteration budget 50, stuck threshold 2, three rejections; risk budget 3", () => {
     const s = new StateTracker();
     expect([s.iterationBudget, s.stuckThreshold, s.maxConsecutiveRejections, s.riskBudget]).toEqual([50, 2, 3, 3]);
   });

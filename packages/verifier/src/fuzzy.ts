@@ -1,5 +1,5 @@
 /**
- * Near-match search for text an LLM quoted from a file (the seed's `_fuzzy_find`): the window of
+ * Near-match search for text an LLM quoted from a file (the design's (docs/design.md, Origins) `_fuzzy_find`): the window of
  * lines most similar to the pattern, with a similarity ratio in [0, 1].
  */
 import { distance } from "fastest-levenshtein";

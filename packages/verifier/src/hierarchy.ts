@@ -316,7 +316,7 @@ function candidateNames(doc: FileVersion, region: Span, model: NonNullable<Retur
 
 /**
  * `triviality` (L6): the step does something, and what it writes is not a placeholder.
- * Long on purpose: the seed's shapes of a step that does nothing (unchanged code, inserted code with no effect, an empty replacement, a placeholder body, code replaced by a placeholder), each a few lines, checked in order.
+ * Long on purpose: the design's (docs/design.md, Origins) shapes of a step that does nothing (unchanged code, inserted code with no effect, an empty replacement, a placeholder body, code replaced by a placeholder), each a few lines, checked in order.
  */
 function nonTriviality(input: HierarchyInput, out: Finding[]): void {
   const { change } = input;

@@ -1,5 +1,5 @@
 /**
- * What the verifier reports: structured issues, and the strings the seed's JSON carries.
+ * What the verifier reports: structured issues, and the strings the design's JSON carries.
  * Every issue names the step, the op, what was wrong and how to fix it; an LLM revising its
  * plan reads exactly these.
  */
@@ -7,7 +7,7 @@ import { z } from "zod";
 
 /**
  * The verifier's checks, one list in the order they run on a step (issues of one step are ordered
- * so). Each is named for what it checks; the seeds' numbers are given for readers of the seeds: the
+ * so). Each is named for what it checks; the numbers of the original design are given beside them (docs/design.md, Origins): the
  * agent design's layers 0–6 and the formal-transforms hierarchy L1–L6 (L5 is `syntax`).
  */
 export const CHECKS = [
@@ -118,7 +118,7 @@ export const VerifyResultSchema = z.object({
   /** Where each step that ran changed the code (absent in trajectories written before it existed). */
   places: z.array(StepPlaceSchema).optional(),
 });
-/** `{passed, errors, warnings}` as in the seed (rendered strings), the structured `issues`, and the steps' `places`. */
+/** `{passed, errors, warnings}` as in the design (rendered strings), the structured `issues`, and the steps' `places`. */
 export type VerifyResult = z.infer<typeof VerifyResultSchema>;
 
 /**
@@ -156,14 +156,14 @@ export function toResult(issues: readonly Issue[], places: readonly StepPlace[] 
 export interface RevisionPromptOptions {
   /** Which revision this is (1-based), shown to the model. */
   readonly attempt?: number;
-  /** How many revisions are allowed in all (the seed's `max_plan_revisions`, 3 by default). */
+  /** How many revisions are allowed in all (the design's `max_plan_revisions`, 3 by default). */
   readonly maxAttempts?: number;
   /** Where the model writes the revised plan. */
   readonly planPath?: string;
 }
 
 /**
- * The text fed back to the LLM when a plan fails verification (the seed's revision loop): every
+ * The text fed back to the LLM when a plan fails verification (the design's revision loop): every
  * error, then every warning, each with its fix, and what to do next.
  */
 export function revisionPrompt(result: VerifyResult, options: RevisionPromptOptions = {}): string {

@@ -1,4 +1,4 @@
-/** One failing and one passing case for every check of the seed's verification layers (plan gate, 0, 0b, 1–6), named as the verifier names them (CHECKS). */
+/** One failing and one passing case for every check of the design's (docs/design.md, Origins) verification layers (plan gate, 0, 0b, 1–6), named as the verifier names them (CHECKS). */
 import { describe, expect, it } from "vitest";
 import { buildGraph } from "@graphplan/graph";
 import { verifyPlan, type Issue, type VerifyResult } from "./index.js";

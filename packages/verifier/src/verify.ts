@@ -1,5 +1,5 @@
 /**
- * `verifyPlan`: every check of `CHECKS` (the seed's layers 0–6 and the L1–L6 hierarchy), on an
+ * `verifyPlan`: every check of `CHECKS` (the design's (docs/design.md, Origins) layers 0–6 and the L1–L6 hierarchy), on an
  * in-memory copy of the workspace. The plan is simulated step by step, so each step is checked
  * against the files as the earlier steps leave them; every problem is collected, none stops
  * the others.
@@ -27,6 +27,7 @@ import {
   type Report,
   type StepView,
 } from "./checks.js";
+import { checkNewKey } from "./data-keys.js";
 import { carryModuleScope } from "./scope/python.js";
 import { checkHierarchy, findingKey, NAME_CHECKS, nameFindingsOfFile } from "./hierarchy.js";
 import { checkDeletedFile, checkImpact } from "./impact.js";
@@ -344,6 +345,7 @@ export class PlanVerifier {
     const ownResolution = OPERATOR_BY_NAME.has(label) && !Object.hasOwn(this.#handlers, label);
     const { targets } = ownResolution ? { targets: [] } : checkLocators(view, sim, report, graph);
     checkPositional(view, sim, report);
+    checkNewKey(view, sim, report);
     checkContent(view, sim, report);
     checkDuplicateInsert(view, sim, report);
     checkDrift(view, this.#drift, report);

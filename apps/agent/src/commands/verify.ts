@@ -1,6 +1,6 @@
 /**
  * `graphplan verify PLAN.json [--root DIR] [--json]`: check a plan against a directory without
- * changing a file (every check of @graphplan/verifier: the seed's 7 layers and the L1–L6 hierarchy).
+ * changing a file (every check of @graphplan/verifier: the design's (docs/design.md, Origins) 7 layers and the L1–L6 hierarchy).
  *
  * Exit codes: 0 when the plan passes (warnings allowed); 1 when it has errors; 2 when the input
  * is unusable (plan file unreadable or not JSON, root not a directory).
