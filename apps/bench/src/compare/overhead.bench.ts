@@ -34,10 +34,7 @@ function timed(label: string, command: string, extra: string[]): { ms: number; s
   const started = performance.now();
   const run = spawnSync(tsx, ["--conditions=source", "src/cli.ts", command, ...common, ...extra], { cwd: app, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   const ms = performance.now() - started;
-  if (run.status !== 0) {
-    process.stderr.write(`${label} failed (exit ${run.status}):\n${run.stderr}\n`);
-    process.exit(1);
-  }
+  if (run.status !== 0) throw new Error(`${label} failed (exit ${run.status}):\n${run.stderr}`);
   return { ms, stdout: run.stdout };
 }
 
@@ -65,6 +62,9 @@ try {
       "",
     ].join("\n"),
   );
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n`);
+  process.exitCode = 1;
 } finally {
   rmSync(root, { recursive: true, force: true });
 }
