@@ -52,8 +52,8 @@ try {
   process.stdout.write(
     [
       `bench compare overhead, ${count} instances, --provider replay, load average ${load.map((l) => l.toFixed(1)).join(" → ")}`,
-      `  bench run --strategy graphplan  ${s(graphplan.ms)}  (${/^resolved .*$/m.exec(graphplan.stdout)?.[0] ?? "?"})`,
-      `  bench run --strategy baseline   ${s(baseline.ms)}  (${/^resolved .*$/m.exec(baseline.stdout)?.[0] ?? "?"})`,
+      `  bench run --strategy graphplan  ${s(graphplan.ms)}  (${/^resolved \d+ of \d+.*$/m.exec(graphplan.stdout)?.[0] ?? "?"})`,
+      `  bench run --strategy baseline   ${s(baseline.ms)}  (${/^resolved \d+ of \d+.*$/m.exec(baseline.stdout)?.[0] ?? "?"})`,
       `  the two runs                    ${s(plain)}`,
       `  bench compare                   ${s(compare.ms)}`,
       `overhead of the comparison: ${s(compare.ms - plain)} (${((100 * (compare.ms - plain)) / plain).toFixed(1)}% of the two runs)`,

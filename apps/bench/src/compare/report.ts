@@ -124,7 +124,9 @@ const pValue = (p: number) => (p >= 0.001 ? p.toFixed(3).replace(/0+$/, "").repl
 /** The report as printed on stdout: the arms side by side, the paired table, the test and the interval. */
 export function formatComparison(spec: CompareSpec, r: CompareResults): string {
   const [a, b] = r.arms;
-  const row = (name: string, f: (arm: ArmResult) => string) => [name, `${f(a).padEnd(16)}${f(b)}`] as const;
+  // Arm A's column is as wide as its widest value (the header names the arm and its strategy).
+  const width = Math.max(16, `${a.label} (${a.strategy})`.length + 2, `${a.input_tokens} / ${a.output_tokens}`.length + 2);
+  const row = (name: string, f: (arm: ArmResult) => string) => [name, `${f(a).padEnd(width)}${f(b)}`] as const;
   const gp = (f: (g: NonNullable<ArmResult["graphplan"]>) => string) => (arm: ArmResult) => (arm.graphplan ? f(arm.graphplan) : "-");
   const rows = [
     row("", (arm) => `${arm.label} (${arm.strategy})`),
