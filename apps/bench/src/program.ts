@@ -5,6 +5,7 @@ import { agentCommand } from "./agent/command.js";
 import { imagesCommand } from "./images/command.js";
 import { evalCommand } from "./eval/command.js";
 import { runCommand } from "./run-command.js";
+import { compareCommand } from "./compare/command.js";
 import { positiveInt } from "./options.js";
 import { readRepoMap, runReplay } from "./run.js";
 import { slurmCommands } from "./slurm/command.js";
@@ -60,5 +61,6 @@ export function buildProgram(): Command {
   evalCommand(program);
   runCommand(program);
   slurmCommands(program);
+  compareCommand(program);
   return program;
 }

@@ -114,3 +114,6 @@ export class Progress {
     this.live([head, ...rows].join("\n"));
   }
 }
+
+/** What the commands use of a progress display (`bench compare` shows several stages in one). */
+export type ProgressDisplay = Pick<Progress, "setHeadline" | "setTotal" | "start" | "update" | "finish" | "print" | "close">;

@@ -18,6 +18,7 @@ import type { LimitsExceeded } from "./errors.js";
 import { executePhase } from "./execute.js";
 import { explore } from "./explore.js";
 import { graphPhase } from "./graph.js";
+import { baselineStrategy, type Strategy } from "./baseline.js";
 import { stepLoop } from "./step-loop.js";
 import { askForPlan, requestPlan } from "./plan.js";
 import { rfsnStrategy, type RfsnOptions, type RfsnStuck } from "./rfsn.js";
@@ -169,6 +170,8 @@ function autoSubmit(session: Session): Effect.Effect<string | undefined, never, 
 export interface RunAgentOptions {
   /** `rfsn`: the RFSN planner drives the run (see rfsn.ts) instead of the model's own exploration. */
   readonly rfsn?: RfsnOptions;
+  /** `baseline`: the step loop from the first step, free-form shell edits (see baseline.ts); default `graphplan`. `rfsn` needs `rfsn`. */
+  readonly strategy?: Exclude<Strategy, "rfsn">;
   /** Called with the trajectory so far after every message and phase change (to write it as it grows). */
   readonly onProgress?: (trajectory: Trajectory) => void;
   /**
@@ -189,7 +192,7 @@ export function runAgent(input: AgentInput, options: RunAgentOptions = {}): Effe
     const session: Session = new Session(input.config, onProgress ? () => onProgress(snapshot(input, session, names)) : undefined, options.graphStore);
     session.offerPlanTool(input.config.plan_tool && model.supportsTools === true);
 
-    const main = options.rfsn ? rfsnStrategy(session, input.task, options.rfsn) : Effect.gen(function* () {
+    const main = options.rfsn ? rfsnStrategy(session, input.task, options.rfsn) : options.strategy === "baseline" ? baselineStrategy(session, input.task) : Effect.gen(function* () {
       session.enter("explore", "start");
       session.prompt("system");
       session.prompt("instance", { task: input.task, max_explore_steps: input.config.limits.max_explore_steps });

@@ -75,6 +75,8 @@ export const PromptsSchema = z.strictObject({
   submit_rejected: Prompt,
   fallback: Prompt,
   rfsn_patch: Prompt,
+  baseline_system: Prompt,
+  baseline_instance: Prompt,
 });
 
 export const AgentConfigSchema = z.strictObject({
@@ -125,6 +127,8 @@ export const PROMPT_VARIABLES: Readonly<Record<PromptName, readonly string[]>> =
   review: ["diff", "files", "submit_marker"],
   submit_rejected: ["problems", "submit_marker"],
   fallback: ["reason", "submit_marker"],
+  baseline_system: ["submit_marker", "timeout_seconds"],
+  baseline_instance: ["task", "submit_marker", "timeout_seconds"],
   rfsn_patch: ["task", "file", "symbol", "exception", "failing_tests", "frames", "test_output", "graph_view", "catalog", "plan_destination", "feedback"],
 };
 

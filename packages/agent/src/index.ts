@@ -14,5 +14,7 @@ export { TrajectoryWriter } from "./trajectory-writer.js";
 export { modelLayer, readText, sandboxLayer, PROVIDERS } from "./layers.js";
 export type { ModelOptions, SandboxOptions, Provider, SandboxKind } from "./layers.js";
 export { addAgentOptions } from "./options.js";
-export { REPLAY_MODEL_NAME, ReplayUnavailable, replayModel } from "./replay.js";
+export { REPLAY_MODEL_NAME, ReplayUnavailable, replayModel, baselineReplayModel } from "./replay.js";
+export { STRATEGIES, BASELINE_REASON } from "./baseline.js";
+export type { Strategy } from "./baseline.js";
 export { bashBlocks, extractPlan } from "./parse.js";

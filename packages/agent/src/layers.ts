@@ -14,7 +14,8 @@ import { LanguageModel, ModelConfigSchema, Sandbox, ScriptedModel } from "@graph
 import type { ModelConfigInvalid, SandboxUnavailable } from "@graphplan/runtime";
 import type { AgentConfig } from "./config.js";
 import { RunInputInvalid } from "./errors.js";
-import { patchFiles, replayModelOf } from "./replay.js";
+import type { Strategy } from "./baseline.js";
+import { baselineReplayModel, patchFiles, replayModelOf } from "./replay.js";
 
 export const PROVIDERS = ["anthropic", "openai", "scripted", "replay"] as const;
 export type Provider = (typeof PROVIDERS)[number];
@@ -29,6 +30,8 @@ export interface ModelOptions {
   readonly script?: string | undefined;
   /** With provider `replay`: the reference patch (a unified diff) the replay model plans with. */
   readonly patch?: string | undefined;
+  /** With provider `replay`: `baseline` applies the patch with shell commands instead of sending it as a plan. */
+  readonly strategy?: Strategy | undefined;
 }
 
 /** `--sandbox`, `--image`, `--workdir`. */
@@ -55,11 +58,13 @@ export const readText = (path: string, what: string): Effect.Effect<string, RunI
 const ScriptSchema = z.array(z.string()).min(1);
 
 /** `--provider replay --patch FILE`: the replay model of the patch over the repository's current files. */
-function replayLayer(patchPath: string | undefined, repoDir: string | undefined): Effect.Effect<Layer.Layer<LanguageModel>, RunInputInvalid> {
+function replayLayer(patchPath: string | undefined, repoDir: string | undefined, strategy: Strategy | undefined): Effect.Effect<Layer.Layer<LanguageModel>, RunInputInvalid> {
   return Effect.gen(function* () {
     if (patchPath === undefined) return yield* new RunInputInvalid({ detail: "--provider replay needs --patch FILE (the reference patch, a unified diff, that the replay model plans with)" });
     if (repoDir === undefined) return yield* new RunInputInvalid({ detail: "--provider replay needs the repository the patch applies to" });
     const patch = yield* readText(patchPath, "the patch");
+    if (strategy === "rfsn") return yield* new RunInputInvalid({ detail: "--provider replay scripts the graphplan and baseline strategies, not --strategy rfsn" });
+    if (strategy === "baseline") return LanguageModel.layerOf(baselineReplayModel(patch));
     const paths = yield* Result.match(patchFiles(patch, patchPath), { onFailure: (e) => Effect.fail(new RunInputInvalid({ detail: e.message })), onSuccess: Effect.succeed });
     const files = new Map<string, string>();
     for (const path of paths) {
@@ -89,7 +94,7 @@ export function modelLayer(options: ModelOptions, config: AgentConfig, repoDir?:
       if (!parsed.success) return yield* new RunInputInvalid({ detail: `the script ${options.script} must be a non-empty JSON array of strings (the replies)` });
       return LanguageModel.layerOf(new ScriptedModel(parsed.data));
     }
-    if (options.provider === "replay") return yield* replayLayer(options.patch, repoDir);
+    if (options.provider === "replay") return yield* replayLayer(options.patch, repoDir, options.strategy);
     if (options.script !== undefined) return yield* new RunInputInvalid({ detail: "--script goes with --provider scripted" });
     if (options.patch !== undefined) return yield* new RunInputInvalid({ detail: "--patch goes with --provider replay" });
     const provider = options.provider ?? config.model?.provider;

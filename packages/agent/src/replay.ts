@@ -32,6 +32,28 @@ export function replayReplies(files: readonly string[], plan: unknown): string[]
   ];
 }
 
+/**
+ * The replies of one replayed `--strategy baseline` run (free-form shell edits): a look at the
+ * repository, the reference patch applied by `git apply` from a here-document, submit. No plan, no
+ * compiler: the patch goes in as a model editing with shell commands would put it.
+ */
+export function baselineReplayReplies(patch: string): string[] {
+  const text = patch.endsWith("\n") ? patch : `${patch}\n`;
+  // Every line of a unified diff starts with a prefix (+, -, space, @@, diff, index, ---, +++, \\), so none equals the delimiter.
+  const delimiter = "GRAPHPLAN_PATCH";
+  return [
+    bash("git status --short && git log --oneline -1 && git ls-files | head -40", "I replay the reference patch; first a look at the repository."),
+    bash(`git apply --verbose - <<'${delimiter}'\n${text}${delimiter}\ngit diff --stat`, "The reference patch, applied with a shell command."),
+    bash("echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT", "The diff is the reference change; submit."),
+  ];
+}
+
+/** The replay model of `--strategy baseline`: the reference patch applied through shell commands. */
+export function baselineReplayModel(patch: string): LanguageModelShape {
+  const scripted = new ScriptedModel(baselineReplayReplies(patch));
+  return { name: REPLAY_MODEL_NAME, complete: scripted.complete };
+}
+
 /** The files a unified diff reads (its pre-images), or why the text is not a diff. */
 export function patchFiles(patch: string, source: string): Result.Result<string[], ReplayUnavailable> {
   try {

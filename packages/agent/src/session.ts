@@ -140,7 +140,7 @@ export class Session {
 
   /** Renders the prompt `name` with `view` (the markers and the timeout are always there) and sends it as the user. */
   prompt(name: PromptName, view: Record<string, unknown> = {}): void {
-    this.say(name === "system" ? "system" : "user", this.render(name, view));
+    this.say(name === "system" || name === "baseline_system" ? "system" : "user", this.render(name, view));
     if (name === "observation") this.observations.add(this.messages.length - 1);
   }
 

@@ -9,6 +9,9 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { Data } from "effect";
 import { build } from "esbuild";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { CompareReportSchema, type CompareReport } from "./compare-format.js";
 import { RunReader } from "./run.js";
 
 /** The port is taken (or not ours to take). */
@@ -93,7 +96,42 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
   res.end(body);
 }
 
-async function handle(reader: RunReader, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/**
+ * A `bench compare` directory: its `compare.json` (read again on every request: a running comparison
+ * grows) and a reader per arm (`DIR/<label>/`), for the arms the report names only.
+ */
+class Comparison {
+  readonly #arms = new Map<string, Promise<RunReader>>();
+  constructor(private readonly dir: string) {}
+
+  async report(): Promise<CompareReport | undefined> {
+    const text = await readFile(join(this.dir, "compare.json"), "utf8").catch(() => undefined);
+    if (text === undefined) return undefined;
+    try {
+      const parsed = CompareReportSchema.safeParse(JSON.parse(text));
+      return parsed.success ? parsed.data : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async arm(label: string): Promise<RunReader | undefined> {
+    const report = await this.report();
+    if (!report?.spec.arms.some((a) => a.label === label)) return undefined;
+    let reader = this.#arms.get(label);
+    if (!reader) {
+      reader = RunReader.open(join(this.dir, label));
+      this.#arms.set(label, reader);
+      reader.catch(() => this.#arms.delete(label));
+    }
+    return reader.catch(() => undefined);
+  }
+}
+
+const json = (res: ServerResponse, value: unknown) => send(res, 200, "application/json", JSON.stringify(value));
+const missing = (res: ServerResponse, error: string) => send(res, 404, "application/json", JSON.stringify({ error }));
+
+async function handle(reader: RunReader, comparison: Comparison | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? "/", "http://viewer");
   if (req.method !== "GET") return send(res, 405, "text/plain", "GET only\n");
   if (url.pathname === "/") return send(res, 200, "text/html", PAGE);
@@ -101,6 +139,16 @@ async function handle(reader: RunReader, req: IncomingMessage, res: ServerRespon
   if (url.pathname === "/app.js") return send(res, 200, "text/javascript", (await pageBundle()).js);
   if (url.pathname === "/app.css") return send(res, 200, "text/css", (await pageBundle()).css);
   if (url.pathname === "/api/run") return send(res, 200, "application/json", JSON.stringify(await reader.index()));
+  if (url.pathname === "/api/compare") {
+    const report = await comparison?.report();
+    return report ? json(res, report) : missing(res, "this directory holds no bench compare report");
+  }
+  const armInstance = /^\/api\/arm\/([^/]+)\/instance\/([^/]+)$/.exec(url.pathname);
+  if (armInstance) {
+    const arm = await comparison?.arm(decodeURIComponent(armInstance[1]!));
+    const detail = await arm?.instance(decodeURIComponent(armInstance[2]!));
+    return detail ? json(res, detail) : missing(res, "no such arm or instance in this comparison");
+  }
   const instance = /^\/api\/instance\/([^/]+)$/.exec(url.pathname);
   if (instance) {
     const detail = await reader.instance(decodeURIComponent(instance[1]!));
@@ -117,9 +165,10 @@ async function handle(reader: RunReader, req: IncomingMessage, res: ServerRespon
 export async function serveRun(options: ServeOptions): Promise<RunningViewer> {
   const host = options.host ?? "127.0.0.1";
   const reader = await RunReader.open(options.path);
+  const comparison = reader.isFile ? undefined : new Comparison(reader.path);
   await pageBundle();
   const server = createServer((req, res) => {
-    handle(reader, req, res).catch((error: unknown) => send(res, 500, "text/plain", `${error instanceof Error ? error.message : String(error)}\n`));
+    handle(reader, comparison, req, res).catch((error: unknown) => send(res, 500, "text/plain", `${error instanceof Error ? error.message : String(error)}\n`));
   });
   await new Promise<void>((resolveListen, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => reject(new PortUnavailable({ host, port: options.port, detail: error.code ?? error.message })));

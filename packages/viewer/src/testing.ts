@@ -7,9 +7,10 @@
  * changed the code.
  */
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { TrajectorySchema, type Trajectory } from "@graphplan/agent";
+import type { ArmResult, CompareReport, InstanceArm } from "./compare-format.js";
 import type { InstanceReport } from "./formats.js";
 
 /**
@@ -145,4 +146,69 @@ export async function writeRun(dir: string, options: WriteRunOptions): Promise<s
     }),
   );
   return ids;
+}
+
+/** What `writeComparison` made: the instance ids, and which of them each arm resolved. */
+export interface WrittenComparison {
+  readonly ids: readonly string[];
+  readonly resolved: { readonly graphplan: readonly string[]; readonly baseline: readonly string[] };
+}
+
+/**
+ * Writes what `bench compare` writes for arms `graphplan` and `baseline` over five made-up instances:
+ * each arm's run (`DIR/<arm>/`, by `writeRun`; the baseline's tasks start with "[baseline]" so a page
+ * can tell whose trajectory it shows) and `DIR/compare.json`, in which graphplan resolves the first
+ * four and baseline the first and the fifth (both 1, only graphplan 3, only baseline 1, neither 0).
+ */
+export async function writeComparison(dir: string): Promise<WrittenComparison> {
+  const ids = await writeRun(join(dir, "graphplan"), { instances: 5 });
+  await writeRun(join(dir, "baseline"), { instances: 5 });
+  for (const id of ids) {
+    const file = join(dir, "baseline", id, "trajectory.json");
+    const t = TrajectorySchema.parse(JSON.parse(await readFile(file, "utf8")));
+    await writeFile(file, `${JSON.stringify({ ...t, instance: { ...t.instance, task: `[baseline] ${t.instance.task}` } }, null, 2)}\n`);
+  }
+  const resolved = { graphplan: ids.slice(0, 4), baseline: [ids[0]!, ids[4]!] };
+  const outcome = (arm: "graphplan" | "baseline", id: string, i: number): InstanceArm => ({
+    resolved: resolved[arm].includes(id),
+    eval: resolved[arm].includes(id) ? "resolved" : "unresolved",
+    agent: "Submitted",
+    ending: arm === "graphplan" && i === 4 ? "fallback" : "submitted",
+    model_calls: 3,
+    cost_usd: 0.0369,
+    ms: 20_000,
+    trajectory: `${arm}/${id}/trajectory.json`,
+  });
+  const arm = (label: "graphplan" | "baseline"): ArmResult => ({
+    label,
+    strategy: label,
+    config: null,
+    instances: 5,
+    resolved: resolved[label].length,
+    resolve_rate: resolved[label].length / 5,
+    endings: label === "graphplan" ? { submitted: 4, fallback: 1, limit: 0, failed: 0 } : { submitted: 5, fallback: 0, limit: 0, failed: 0 },
+    model_calls: 15,
+    input_tokens: 52_010,
+    output_tokens: 3_100,
+    cost_usd: 0.1845,
+    agent_ms: 100_000,
+    wall_ms: 130_000,
+    graphplan: label === "graphplan" ? { planned: 5, verified_first_time: 3, revisions: 2, fallbacks_by_phase: { verify: 1 } } : null,
+  });
+  const report: CompareReport = {
+    format: "graphplan-bench-compare/1",
+    created: "2026-11-27T12:00:00.000Z",
+    spec: { arms: [{ label: "graphplan", strategy: "graphplan", config: null }, { label: "baseline", strategy: "baseline", config: null }], provider: "anthropic", model: "claude-sonnet-4-5", dataset: "/data/lite.jsonl" },
+    results: {
+      instances: 5,
+      arms: [arm("graphplan"), arm("baseline")],
+      paired: { both: 1, onlyA: 3, onlyB: 1, neither: 0 },
+      difference: 0.4,
+      interval: { low: -0.2, high: 0.8, level: 0.95, resamples: 10_000, seed: 42 },
+      mcnemar_p: 0.625,
+      per_instance: ids.map((id, i) => ({ instance_id: id, arms: [outcome("graphplan", id, i), outcome("baseline", id, i)] })),
+    },
+  };
+  await writeFile(join(dir, "compare.json"), `${JSON.stringify(report, null, 2)}\n`);
+  return { ids, resolved };
 }

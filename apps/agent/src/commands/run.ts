@@ -18,7 +18,7 @@ import * as Layer from "effect/Layer";
 import * as Result from "effect/Result";
 import { LanguageModel, Workspace } from "@graphplan/runtime";
 import { progressPrinter } from "../progress.js";
-import { addAgentOptions, loadConfig, modelLayer, readText, RepoDirty, RepoNotGitWorkTree, runAgent, RunInputInvalid, sandboxLayer, type AgentConfig, type ModelOptions, type Proposer, type SandboxOptions, type Trajectory, TrajectoryWriter } from "@graphplan/agent";
+import { addAgentOptions, loadConfig, modelLayer, readText, RepoDirty, RepoNotGitWorkTree, runAgent, RunInputInvalid, sandboxLayer, type AgentConfig, type ModelOptions, type Proposer, type SandboxOptions, type Strategy, type Trajectory, STRATEGIES, TrajectoryWriter } from "@graphplan/agent";
 
 interface RunOptions extends ModelOptions, SandboxOptions {
   repo: string;
@@ -30,7 +30,7 @@ interface RunOptions extends ModelOptions, SandboxOptions {
   allowDirty?: boolean;
   patch?: string;
   quiet?: boolean;
-  strategy: "graphplan" | "rfsn";
+  strategy: Strategy;
   failingTest: string[];
   testCommand: string;
   models?: string;
@@ -51,7 +51,7 @@ export function runCommand(program: Command): void {
     .option("--allow-dirty", "run on a repository with uncommitted changes (they end up in the patch; nothing is reverted)")
     .option("--patch <file>", "with --provider replay: the reference patch (a unified diff) the replay model plans with")
     .option("-q, --quiet", "print only the closing line (not each phase and command as it happens, on stderr)")
-    .addOption(new Option("--strategy <name>", "graphplan: the model explores and plans; rfsn: the RFSN planner drives (reproduce, localize, patch, test)").choices(["graphplan", "rfsn"]).default("graphplan"))
+    .addOption(new Option("--strategy <name>", "graphplan: the model explores and plans; baseline: free-form shell edits from the first step (mini-swe-agent's loop); rfsn: the RFSN planner drives (reproduce, localize, patch, test)").choices([...STRATEGIES]).default("graphplan"))
     .option("--failing-test <id>", "with --strategy rfsn: a test that must pass (repeatable; none: the whole suite is run)", collect, [])
     .option("--test-command <cmd>", "with --strategy rfsn: how tests run; {tests} is replaced by the tests", "python3 -m pytest -x -q {tests}")
     .option("--models <names>", "with --strategy rfsn: several models of --provider propose each patch, comma-separated; the planner's ScoringEngine picks")
@@ -70,7 +70,7 @@ export function runCommand(program: Command): void {
         printer?.(t);
       };
       const input = { task, config, configName, ...(options.instanceId !== undefined ? { instanceId: options.instanceId } : {}) };
-      const program = runAgent(input, { onProgress, ...(rfsn ? { rfsn } : {}) }).pipe(Effect.provide(layers));
+      const program = runAgent(input, { onProgress, ...(rfsn ? { rfsn } : {}), ...(options.strategy === "baseline" ? { strategy: "baseline" as const } : {}) }).pipe(Effect.provide(layers));
       // runAgent itself always answers a trajectory: a failure here is a layer that could not be built
       // (ModelConfigInvalid: no API key; SandboxUnavailable: no engine or image), so bad input.
       let outcome: Result.Result<Trajectory, Effect.Error<typeof program>>;

@@ -4,11 +4,11 @@
  * report.json and exits 130 (a second Ctrl-C exits at once).
  */
 import { addAgentOptions, type Provider, type SandboxKind } from "@graphplan/agent";
-import { type Command, InvalidArgumentError } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import { defaultGraphCacheDir } from "@graphplan/graph/disk";
 import { runInterruptible } from "../interruptible.js";
 import { collect, engineSlots, positiveInt } from "../options.js";
-import { Progress } from "../progress.js";
+import { Progress, type ProgressDisplay } from "../progress.js";
 import type { InImageOptions } from "./in-image.js";
 import { readRepoMap } from "../run.js";
 import { runAgentBench, type AgentBenchOptions } from "./harness.js";
@@ -41,6 +41,7 @@ export interface AgentCommandOptions extends SlurmCommandOptions {
   dockerHost?: string[];
   totalCostLimit?: number;
   graphCache: string | false;
+  strategy: "graphplan" | "baseline";
 }
 
 /** The --in-image options, checked against the sandbox options they replace. */
@@ -78,6 +79,7 @@ export function defineAgentOptions(command: Command): Command {
     .option("--no-graph-cache", "parse every file of every instance again")
     .requiredOption("--out <dir>", "output directory: preds.jsonl, report.json and <instance_id>/{trajectory.json,model.patch}");
   addAgentOptions(command, "worktree")
+    .addOption(new Option("--strategy <name>", "graphplan: the model explores, then writes a verified plan; baseline: free-form shell edits from the first step (mini-swe-agent's loop)").choices(["graphplan", "baseline"]).default("graphplan"))
     .option("--redo", "run instances that are already in OUT/preds.jsonl again")
     .option("-q, --quiet", "no progress lines on stderr");
   addSlurmOptions(command);
@@ -91,7 +93,7 @@ export function defineAgentOptions(command: Command): Command {
 }
 
 /** The run's options from the command line, with the progress display's callbacks. */
-export async function agentBenchOptions(opts: AgentCommandOptions, progress: Progress | undefined, inImage = inImageOptions(opts)): Promise<AgentBenchOptions> {
+export async function agentBenchOptions(opts: AgentCommandOptions, progress: ProgressDisplay | undefined, inImage = inImageOptions(opts)): Promise<AgentBenchOptions> {
   const repoMap = opts.repoMap === undefined ? undefined : await readRepoMap(opts.repoMap).catch((e: Error) => Promise.reject(new InvalidArgumentError(`error: --repo-map ${e.message}`)));
   let submitted = 0;
   let cost = 0;
@@ -103,6 +105,7 @@ export async function agentBenchOptions(opts: AgentCommandOptions, progress: Pro
     outDir: opts.out,
     configPath: opts.config,
     model: { provider: opts.provider, model: opts.model, script: opts.script },
+    strategy: opts.strategy,
     sandbox: { sandbox: opts.sandbox, image: opts.image, workdir: opts.workdir },
     redo: opts.redo,
     workers: opts.workers,

@@ -23,7 +23,7 @@ import * as Exit from "effect/Exit";
 import * as Layer from "effect/Layer";
 import { repositoryPath } from "../git.js";
 import { EnginePool, instanceEnvironment, type InImageOptions } from "./in-image.js";
-import { REPLAY_MODEL_NAME, replayModel } from "./replay-model.js";
+import { REPLAY_MODEL_NAME, replayModel, strategyReplayModel } from "./replay-model.js";
 import { parseAgentDataset, selectInstances, selectionOf, type AgentLine } from "./instances.js";
 import { shardOf, type Shard } from "../slurm/shard.js";
 import { appendPrediction, readPredictions, writePredictions, type Prediction } from "./preds.js";
@@ -79,6 +79,8 @@ export interface AgentBenchOptions {
   /** A YAML file merged over the agent's default config. */
   readonly configPath?: string | undefined;
   readonly model: ModelOptions;
+  /** `baseline`: free-form shell edits from the first step (the agent's `--strategy baseline`); default graphplan. */
+  readonly strategy?: "graphplan" | "baseline" | undefined;
   readonly sandbox: SandboxOptions;
   /** Run instances that are already in preds.jsonl again. */
   readonly redo?: boolean | undefined;
@@ -204,9 +206,9 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
           const now = t.transitions.at(-1)?.to ?? "explore";
           if (now !== phase) options.onPhase?.(id, (phase = now), ctx.costSoFar + t.totals.costUsd);
         };
-        const replay = options.model.provider === "replay" ? yield* replayModel(instance, { reposDir: options.reposDir, repoMap: options.repoMap ?? {} }) : undefined;
+        const replay = options.model.provider === "replay" ? yield* strategyReplayModel(options.strategy, instance, () => replayModel(instance, { reposDir: options.reposDir, repoMap: options.repoMap ?? {} })) : undefined;
         marks.replayMs = replay ? performance.now() - marks.ready : 0;
-        const t = yield* runAgent({ task: instance.problem_statement, instanceId: id, config: instanceConfig, configName }, { onProgress, graphStore: ctx.graphStore }).pipe(
+        const t = yield* runAgent({ task: instance.problem_statement, instanceId: id, config: instanceConfig, configName }, { onProgress, graphStore: ctx.graphStore, ...(options.strategy === "baseline" ? { strategy: "baseline" as const } : {}) }).pipe(
           Effect.provide(environment),
           (run) => (replay ? Effect.provideService(run, LanguageModel, replay) : run),
           Effect.ensuring(Effect.sync(() => writer.close())),
@@ -274,7 +276,7 @@ export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBe
       // The model: built once, shared by all instances. A live model without its API key fails here.
       // The replay model is made per instance (its plan is the instance's reference patch); until then, this one stands for it.
       const replaying = options.model.provider === "replay";
-      if (replaying && !options.reposDir && !options.repoMap) return yield* invalid("--provider replay reads the pre-images of the reference patches from git: give --repos DIR (or --repo-map FILE)");
+      if (replaying && options.strategy !== "baseline" && !options.reposDir && !options.repoMap) return yield* invalid("--provider replay reads the pre-images of the reference patches from git: give --repos DIR (or --repo-map FILE)");
       const modelContext = replaying
         ? Context.make(LanguageModel, { name: REPLAY_MODEL_NAME, priced: undefined, complete: () => Effect.die(new Error("the replay model is made per instance")) })
         : yield* modelLayer(options.model, config).pipe(
@@ -369,6 +371,7 @@ export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBe
             created: new Date().toISOString(),
             model: modelName,
             config: configName,
+            strategy: options.strategy ?? "graphplan",
             sandbox: options.inImage
               ? `image:${options.inImage.namespace ?? ""}${options.inImage.namespace ? "/" : ""}sweb.eval.x86_64.<id>:${options.inImage.tag}@/testbed`
               : options.sandbox.sandbox === "docker"

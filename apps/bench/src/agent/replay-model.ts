@@ -9,7 +9,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { replayModel as scriptedReplay, ReplayUnavailable } from "@graphplan/agent";
+import { baselineReplayModel, replayModel as scriptedReplay, ReplayUnavailable } from "@graphplan/agent";
 import type { LanguageModelShape } from "@graphplan/runtime";
 import * as Effect from "effect/Effect";
 import { parseDataset } from "../dataset.js";
@@ -41,4 +41,19 @@ export function replayModel(instance: Readonly<Record<string, unknown>>, repos: 
     },
     catch: (error) => new ReplayUnavailable({ source: id, detail: error instanceof Error ? error.message : String(error) }),
   });
+}
+
+/**
+ * The replay model for the run's strategy: `baseline` applies the instance's reference patch with
+ * shell commands (`git apply` in a here-document; no plan, so no pre-images are read), otherwise `plan`.
+ */
+export function strategyReplayModel(
+  strategy: "graphplan" | "baseline" | undefined,
+  instance: Readonly<Record<string, unknown>>,
+  plan: () => Effect.Effect<LanguageModelShape, ReplayUnavailable>,
+): Effect.Effect<LanguageModelShape, ReplayUnavailable> {
+  if (strategy !== "baseline") return plan();
+  const patch = instance.patch;
+  if (typeof patch !== "string" || patch.trim() === "") return Effect.fail(new ReplayUnavailable({ source: String(instance.instance_id), detail: "the dataset line has no reference patch (`patch`)" }));
+  return Effect.succeed(baselineReplayModel(patch));
 }

@@ -73,6 +73,8 @@ export const AgentReportSchema = z.object({
   created: z.string(),
   model: z.string().nullable(),
   config: z.string(),
+  /** The agent's strategy (`--strategy`): graphplan, or baseline (free-form shell edits). */
+  strategy: z.enum(["graphplan", "baseline"]).default("graphplan"),
   sandbox: z.string(),
   /** The run was stopped (Ctrl-C, or a crash of the harness) before every instance ran; `instances` holds those that did. */
   interrupted: z.boolean(),
@@ -117,7 +119,8 @@ export function blankEntry(instanceId: string, status: AgentStatus, extra: Parti
 /** The report entry of an instance the agent ran. */
 export function trajectoryEntry(t: Trajectory, repo: string, ms: number): AgentReportEntry {
   const phases = t.transitions.map((tr) => tr.to).filter((p, i, all) => p !== all[i - 1]);
-  const fallback = t.transitions.find((tr) => tr.to === "fallback");
+  // Entered from another phase: a `--strategy baseline` run starts in the step loop, it does not fall back.
+  const fallback = t.transitions.find((tr) => tr.to === "fallback" && tr.from !== null);
   const stats = patchStats(t.patch);
   return {
     instance_id: t.instance.id ?? "",

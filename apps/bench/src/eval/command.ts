@@ -6,7 +6,7 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { runInterruptible } from "../interruptible.js";
 import { collect, engineSlots, positiveInt } from "../options.js";
-import { Progress } from "../progress.js";
+import { Progress, type ProgressDisplay } from "../progress.js";
 import { quantile } from "../report.js";
 import type { InstanceOutcome } from "./instance.js";
 import { runEvaluation, type EvalEvent, type EvalResult } from "./run.js";
@@ -58,7 +58,7 @@ export function formatEvalResult(result: EvalResult): string {
 }
 
 /** Shows the run's events on a progress display (nothing without one). */
-export function evalEventPrinter(progress: Progress | undefined): (event: EvalEvent) => void {
+export function evalEventPrinter(progress: ProgressDisplay | undefined): (event: EvalEvent) => void {
   const counts = { resolved: 0, unresolved: 0, error: 0 };
   const headline = () => `resolved ${counts.resolved} · unresolved ${counts.unresolved} · error ${counts.error}`;
   const line = (o: InstanceOutcome) => `${o.instance_id} ${o.status}${o.reason ? ` (${o.reason})` : ""} ${(o.ms / 1000).toFixed(1)} s`;

@@ -212,14 +212,14 @@ function Tests({ evaluation }: { evaluation: NonNullable<InstanceDetail["evaluat
 }
 
 /** Long on purpose: one page component: its state (the instance, the plan version, the selected step) and its key bindings are read by every part of its markup. */
-export function InstanceView({ id, position }: { id: string; position: string }) {
+export function InstanceView({ id, position, arm }: { id: string; position: string; arm?: string }) {
   const [detail, setDetail] = useState<InstanceDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
   const [step, setStep] = useState(-1);
 
   useEffect(() => {
-    fetch(`/api/instance/${encodeURIComponent(id)}`)
+    fetch(arm === undefined ? `/api/instance/${encodeURIComponent(id)}` : `/api/arm/${encodeURIComponent(arm)}/instance/${encodeURIComponent(id)}`)
       .then((r) => (r.ok ? (r.json() as Promise<InstanceDetail>) : Promise.reject(new Error(r.status === 404 ? `${id} is not in this run` : `HTTP ${r.status}`))))
       .then(
         (d) => {
@@ -228,7 +228,7 @@ export function InstanceView({ id, position }: { id: string; position: string })
         },
         (e: Error) => setError(e.message),
       );
-  }, [id]);
+  }, [id, arm]);
 
   const plans = detail?.trajectory?.plans ?? [];
   const stepCount = stepsOf(plans[version]?.plan).length;
@@ -255,8 +255,8 @@ export function InstanceView({ id, position }: { id: string; position: string })
   return (
     <main class="instance">
       <header>
-        <a href="#/">← run</a> <span class="hint">{position} · j k instances · u back</span>
-        <h1 data-testid="instance-id">{row.id}</h1>
+        <a href="#/">{arm === undefined ? "← run" : "← comparison"}</a> <span class="hint">{position}{arm === undefined ? " · j k instances" : ""} · u back</span>
+        <h1 data-testid="instance-id">{row.id}{arm !== undefined && <span class="arm" data-testid="arm"> · arm {arm}</span>}</h1>
         <p class="summary">
           <span class={`status ${row.status}`}>{row.status}</span> <span class={`eval ${row.evaluation ?? "none"}`}>{row.evaluation ?? "not evaluated"}</span> · phase reached {row.phase ?? "—"} · {row.revisions} revision(s) · {row.steps} model calls · {money(row.costUsd)} · {duration(row.ms)}
         </p>
