@@ -79,6 +79,7 @@ export async function mergeAgent(out: string, selected: readonly string[], shard
     created: new Date().toISOString(),
     model: header?.model ?? null,
     config: header?.config ?? "",
+    strategy: header?.strategy ?? "graphplan",
     sandbox: header?.sandbox ?? "",
     interrupted: interrupted || ordered.some((e) => e.cause === "slurm_task"),
     summary: { ...summary },

@@ -44,7 +44,7 @@ function syntheticShards(out: string, n: number, shards: number): { ids: string[
     const entries = part.map((id) => blankEntry(id, "Submitted", { repo: "pallets/flask", model_calls: 4, patch_bytes: patch.length, patch_files: 1, patch_added: 1, patch_removed: 1, ms: 5000 }));
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "preds.jsonl"), part.map((id) => JSON.stringify({ instance_id: id, model_name_or_path: model, model_patch: patch })).join("\n") + "\n");
-    const report: AgentReport = { format: "graphplan-bench-agent/1", dataset, created: new Date().toISOString(), model, config: "default", sandbox: "image", interrupted: false, summary: { ...summarizeAgent(entries, 1) }, instances: entries };
+    const report: AgentReport = { format: "graphplan-bench-agent/1", dataset, created: new Date().toISOString(), model, config: "default", strategy: "graphplan", sandbox: "image", interrupted: false, summary: { ...summarizeAgent(entries, 1) }, instances: entries };
     writeFileSync(join(dir, "report.json"), JSON.stringify(report, null, 2));
     for (const id of part) {
       mkdirSync(join(dir, id), { recursive: true });
