@@ -78,8 +78,8 @@ describe("RecipeSchema", () => {
     for (const version of ["3.5", "3.7"]) expect(recipeFor(recipe, "matplotlib/matplotlib", version)).toBe(environment);
     // Debian's numpy, contourpy... are cpython-311 builds, so the 3.11 interpreter.
     expect(environment?.python).toBe("3.11.7");
-    // Debian's compiler, the libraries the build would otherwise download, pybind11 (late 3.6 and 3.7 build with it), setuptools-scm-git-archive (3.5 asks for it).
-    expect(environment?.packages).toEqual(expect.arrayContaining(["g++", "pkg-config", "libfreetype-dev", "libqhull-dev", "python3-setuptools-scm", "python3-setuptools-scm-git-archive", "python3-pybind11"]));
+    // Debian's compiler, the libraries the build would otherwise download, pybind11 (late 3.6 and 3.7 build with it), setuptools-scm-git-archive (3.5 asks for it), Ghostscript (the [pdf] image comparisons skip without it).
+    expect(environment?.packages).toEqual(expect.arrayContaining(["g++", "pkg-config", "libfreetype-dev", "libqhull-dev", "python3-setuptools-scm", "python3-setuptools-scm-git-archive", "python3-pybind11", "ghostscript"]));
     // Debian's own matplotlib leaves the image, /testbed/lib comes first on the path.
     expect(environment?.setup[0]).toMatch(/^dpkg -r --force-depends python3-matplotlib\b/);
     expect(environment?.setup.join("\n")).toContain("printf '/testbed/lib\\n/usr/lib/python3/dist-packages\\n'");
