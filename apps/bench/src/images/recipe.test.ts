@@ -36,16 +36,17 @@ describe("RecipeSchema", () => {
     expect(recipe.environments[0]?.python).toBeUndefined();
   });
 
-  it("accepts the shipped recipe, whose environments cover django 3.0–5.0, sympy, pytest, sphinx, pylint, flask, seaborn, xarray and requests", () => {
+  it("accepts the shipped recipe, whose environments cover django 3.0–5.0, sympy, pytest, sphinx, pylint, flask, seaborn, xarray, requests and matplotlib 3.5–3.7", () => {
     const recipe = loadRecipe(DEFAULT_RECIPE);
     const claims: Array<[string, string]> = [
       ["django/django", "3.0"], ["django/django", "3.2"], ["django/django", "4.1"], ["django/django", "5.0"],
       ["sympy/sympy", "1.1"], ["sympy/sympy", "1.13"], ["pytest-dev/pytest", "4.4"], ["pytest-dev/pytest", "8.0"],
       ["sphinx-doc/sphinx", "3.1"], ["sphinx-doc/sphinx", "7.1"], ["pylint-dev/pylint", "2.13"], ["pallets/flask", "2.0"],
       ["pallets/flask", "2.3"], ["mwaskom/seaborn", "0.12"], ["pydata/xarray", "0.12"], ["psf/requests", "2.3"],
+      ["matplotlib/matplotlib", "3.5"], ["matplotlib/matplotlib", "3.7"],
     ];
     for (const [repo, version] of claims) expect(recipeFor(recipe, repo, version), `${repo} ${version}`).toBeDefined();
-    for (const [repo, version] of [["psf/requests", "2.1"], ["matplotlib/matplotlib", "3.5"], ["django/django", "2.2"], ["astropy/astropy", "5.1"]] as const) {
+    for (const [repo, version] of [["psf/requests", "2.1"], ["matplotlib/matplotlib", "3.3"], ["django/django", "2.2"], ["astropy/astropy", "5.1"]] as const) {
       expect(recipeFor(recipe, repo, version), `${repo} ${version}`).toBeUndefined();
     }
     expect(recipe.base.debian?.packages).toContain("locales");
@@ -68,6 +69,26 @@ describe("RecipeSchema", () => {
     expect(setup).toMatch(/serve 443 --certfile \S+ --keyfile \S+/);
     expect(setup).toContain("ssl.SSLContext.load_verify_locations = load_verify_locations");
     expect(setup).toContain("https://httpbin.org/get");
+  });
+
+  it("gives matplotlib 3.5–3.7 one Python 3.11 environment that compiles the extensions in /testbed, per instance and again at eval", () => {
+    const recipe = loadRecipe(DEFAULT_RECIPE);
+    const environment = recipeFor(recipe, "matplotlib/matplotlib", "3.6");
+    expect(environment?.name).toBe("matplotlib-3.5-3.7");
+    for (const version of ["3.5", "3.7"]) expect(recipeFor(recipe, "matplotlib/matplotlib", version)).toBe(environment);
+    // Debian's numpy, contourpy... are cpython-311 builds, so the 3.11 interpreter.
+    expect(environment?.python).toBe("3.11.7");
+    // Debian's compiler, the libraries the build would otherwise download, pybind11 (late 3.6 and 3.7 build with it), setuptools-scm-git-archive (3.5 asks for it), Ghostscript (the [pdf] image comparisons skip without it).
+    expect(environment?.packages).toEqual(expect.arrayContaining(["g++", "pkg-config", "libfreetype-dev", "libqhull-dev", "python3-setuptools-scm", "python3-setuptools-scm-git-archive", "python3-pybind11", "ghostscript"]));
+    // Debian's own matplotlib leaves the image, /testbed/lib comes first on the path.
+    expect(environment?.setup[0]).toMatch(/^dpkg -r --force-depends python3-matplotlib\b/);
+    expect(environment?.setup.join("\n")).toContain("printf '/testbed/lib\\n/usr/lib/python3/dist-packages\\n'");
+    // Each instance is built in place against Debian's freetype and qhull, then imported; the eval re-runs the build.
+    const instanceSetup = environment?.instance_setup.join("\n") ?? "";
+    expect(instanceSetup).toMatch(/system_freetype = true\\nsystem_qhull = true/);
+    expect(instanceSetup.indexOf("mplsetup.cfg")).toBeLessThan(instanceSetup.indexOf("setup.py build_ext --inplace"));
+    expect(instanceSetup).toContain("import matplotlib, matplotlib.ft2font");
+    expect(environment?.install).toBe("python setup.py build_ext --inplace");
   });
 
   it("closes the measured package gaps: xarray gets Debian's sparse and pint, django 3.x bullseye's asgiref, not bookworm's", () => {
