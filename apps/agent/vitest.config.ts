@@ -7,5 +7,9 @@ export default defineConfig({
   // start can take tens of seconds, so the ceiling is wide (a ceiling, not a timing assertion).
   // eventsource-parser (of the MCP SDK's HTTP client) publishes its TypeScript under the `source` condition:
   // vite transforms the SDK and it instead of handing node a .ts file.
-  test: { include: ["src/**/*.test.ts"], testTimeout: 120_000, server: { deps: { inline: ["@modelcontextprotocol/sdk", "eventsource-parser"] } } },
+  test: {
+    include: ["src/**/*.test.ts"],
+    testTimeout: 120_000,
+    server: { deps: { inline: ["@modelcontextprotocol/sdk", "eventsource-parser"] } },
+  },
 });

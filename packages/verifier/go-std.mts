@@ -6,7 +6,9 @@ import { scopeModel } from "./src/scope/index.js";
 await loadGrammars(["go"]);
 const root = process.argv[2]!;
 const model = scopeModel("go")!;
-let files = 0, reported = 0, unknown = 0;
+let files = 0,
+  reported = 0,
+  unknown = 0;
 const seen = new Map<string, number>();
 function walk(dir: string) {
   const entries = readdirSync(dir);
@@ -16,9 +18,25 @@ function walk(dir: string) {
     for (const f of go) {
       const doc = sim.doc(`p/${f}`)!;
       files++;
-      let u; try { u = model.unresolved(doc, 0, doc.source.length, { sim, graph: { symbols: [], imports: [], line_kinds: {}, errors: [] } as any }); } catch (e) { console.log("CRASH", join(dir, f), String(e).slice(0, 80)); continue; }
-      if (u === "unknown") { unknown++; continue; }
-      for (const x of u) { reported++; seen.set(x.name, (seen.get(x.name) ?? 0) + 1); if (x.name !== "_") console.log(join(dir, f) + ":" + x.line, x.name); }
+      let u;
+      try {
+        u = model.unresolved(doc, 0, doc.source.length, {
+          sim,
+          graph: { symbols: [], imports: [], line_kinds: {}, errors: [] } as any,
+        });
+      } catch (e) {
+        console.log("CRASH", join(dir, f), String(e).slice(0, 80));
+        continue;
+      }
+      if (u === "unknown") {
+        unknown++;
+        continue;
+      }
+      for (const x of u) {
+        reported++;
+        seen.set(x.name, (seen.get(x.name) ?? 0) + 1);
+        if (x.name !== "_") console.log(join(dir, f) + ":" + x.line, x.name);
+      }
     }
     sim.dispose();
   }

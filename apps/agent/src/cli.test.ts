@@ -11,7 +11,10 @@ const app = join(import.meta.dirname, "..");
 const root = join(app, "..", "..");
 
 function graphplan(...args: string[]) {
-  const result = spawnSync(join(app, "node_modules/.bin/tsx"), ["--conditions=source", "src/cli.ts", ...args], { cwd: app, encoding: "utf8" });
+  const result = spawnSync(join(app, "node_modules/.bin/tsx"), ["--conditions=source", "src/cli.ts", ...args], {
+    cwd: app,
+    encoding: "utf8",
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -58,8 +61,14 @@ describe("graphplan graph", () => {
     const { code, stdout } = graphplan("graph", "--json", "examples/sample/inventory/service.py");
     expect(code).toBe(0);
     const graph = GraphSchema.parse(JSON.parse(stdout));
-    expect(graph.symbols).toEqual([{ name: "restock", kind: "function", file: "examples/sample/inventory/service.py", start_line: 8, end_line: 17 }]);
-    expect(graph.line_kinds["examples/sample/inventory/service.py"]).toEqual({ "11": "for_statement", "13": "if_statement", "17": "return_statement" });
+    expect(graph.symbols).toEqual([
+      { name: "restock", kind: "function", file: "examples/sample/inventory/service.py", start_line: 8, end_line: 17 },
+    ]);
+    expect(graph.line_kinds["examples/sample/inventory/service.py"]).toEqual({
+      "11": "for_statement",
+      "13": "if_statement",
+      "17": "return_statement",
+    });
   });
 
   it("exits 2 with one line on stderr for a path that does not exist", () => {
@@ -95,7 +104,10 @@ describe("graphplan graph", () => {
   });
 
   it("runs from the repository root as `pnpm -s graphplan graph apps/agent/examples/sample`", () => {
-    const result = spawnSync("pnpm", ["-s", "graphplan", "graph", "apps/agent/examples/sample"], { cwd: root, encoding: "utf8" });
+    const result = spawnSync("pnpm", ["-s", "graphplan", "graph", "apps/agent/examples/sample"], {
+      cwd: root,
+      encoding: "utf8",
+    });
     expect(result.status).toBe(0);
     expect(result.stdout).toBe(SAMPLE_VIEW.replaceAll("FILE: examples/", "FILE: apps/agent/examples/"));
   });
@@ -106,6 +118,8 @@ describe("graphplan graph", () => {
     const result = spawnSync("pnpm", ["-s", "graphplan", "demo"], { cwd: root, encoding: "utf8" });
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/fails \(exit 1\)[\s\S]*\[submit\] [\s\S]*\+    return len\(words\(text\)\)\n[\s\S]*\npasses\n/);
+    expect(result.stdout).toMatch(
+      /fails \(exit 1\)[\s\S]*\[submit\] [\s\S]*\+ {4}return len\(words\(text\)\)\n[\s\S]*\npasses\n/,
+    );
   });
 });

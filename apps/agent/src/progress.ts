@@ -14,7 +14,9 @@ export function progressLines(trajectory: Trajectory, seen: { transitions: numbe
     if (message.role !== "assistant") continue;
     for (const command of bashBlocks(message.content)) {
       const first = command.split("\n")[0]!;
-      lines.push(`  $ ${first.length > 100 ? `${first.slice(0, 97)}...` : first}${command.includes("\n") ? " ..." : ""}`);
+      lines.push(
+        `  $ ${first.length > 100 ? `${first.slice(0, 97)}...` : first}${command.includes("\n") ? " ..." : ""}`,
+      );
     }
   }
   seen.transitions = trajectory.transitions.length;

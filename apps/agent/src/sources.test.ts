@@ -31,7 +31,13 @@ describe("walk", () => {
     await put(".git/hooks/hook.py");
     await put(".github/scripts/check.py");
     await symlink(join(dir, "src"), join(dir, "linked"));
-    expect(await walk(dir)).toEqual([join(dir, ".github/scripts/check.py"), join(dir, ".github/workflows/ci.yml"), join(dir, "src/a.py"), join(dir, "src/deep/er/b.TS"), join(dir, "src/notes.md")]);
+    expect(await walk(dir)).toEqual([
+      join(dir, ".github/scripts/check.py"),
+      join(dir, ".github/workflows/ci.yml"),
+      join(dir, "src/a.py"),
+      join(dir, "src/deep/er/b.TS"),
+      join(dir, "src/notes.md"),
+    ]);
   });
 });
 
@@ -70,6 +76,8 @@ describe("readSources", () => {
     await expect(empty).rejects.toBeInstanceOf(NoSourceFiles);
     await expect(empty).rejects.toThrow(/^no supported source files in .* \(GraphPlan reads \.py/);
     await symlink("loop.py", join(dir, "loop.py"));
-    await expect(readSources([join(dir, "loop.py")])).rejects.toThrow(/^no file could be read \(Cannot read .*loop\.py: ELOOP\)$/);
+    await expect(readSources([join(dir, "loop.py")])).rejects.toThrow(
+      /^no file could be read \(Cannot read .*loop\.py: ELOOP\)$/,
+    );
   });
 });

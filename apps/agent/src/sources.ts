@@ -16,7 +16,10 @@ export class PathNotFound extends Data.TaggedError("PathNotFound")<{ readonly pa
 }
 
 /** Nothing could be read: the paths hold no supported source file, or none was readable. */
-export class NoSourceFiles extends Data.TaggedError("NoSourceFiles")<{ readonly paths: readonly string[]; readonly errors: readonly string[] }> {
+export class NoSourceFiles extends Data.TaggedError("NoSourceFiles")<{
+  readonly paths: readonly string[];
+  readonly errors: readonly string[];
+}> {
   override get message(): string {
     const errors = this.errors;
     return errors.length
@@ -29,7 +32,8 @@ export class NoSourceFiles extends Data.TaggedError("NoSourceFiles")<{ readonly 
 export type SourcesError = PathNotFound | NoSourceFiles;
 
 /** True for the errors of `readSources` (as opposed to a bug). */
-export const isSourcesError = (error: unknown): error is SourcesError => error instanceof PathNotFound || error instanceof NoSourceFiles;
+export const isSourcesError = (error: unknown): error is SourcesError =>
+  error instanceof PathNotFound || error instanceof NoSourceFiles;
 
 export interface Sources {
   readonly files: SourceFile[];
@@ -41,7 +45,9 @@ export { SKIPPED_DIRECTORIES };
 
 /** The supported source files and documents (data files, Markdown, reST) under `dir`, as `dir/relative/path`, sorted. */
 export async function walk(dir: string): Promise<string[]> {
-  return (await findSourceFiles(dir, [...SUPPORTED_EXTENSIONS, ...DOCUMENT_EXTENSIONS])).map((relative) => posix.join(dir, relative));
+  return (await findSourceFiles(dir, [...SUPPORTED_EXTENSIONS, ...DOCUMENT_EXTENSIONS])).map((relative) =>
+    posix.join(dir, relative),
+  );
 }
 
 /**

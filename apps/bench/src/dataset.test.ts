@@ -20,8 +20,19 @@ describe("the dataset schema", () => {
   });
 
   it("reports an unreadable line by its number and reads the others", () => {
-    const good = JSON.stringify({ repo: "a/b", instance_id: "a__b-1", base_commit: "0123456789abcdef0123456789abcdef01234567", patch: "diff --git a/x b/x\n" });
-    const text = [good, "{not json", JSON.stringify({ repo: "a/b", instance_id: "a__b-2", patch: "p" }), "", good.replace("a__b-1", "a__b-3")].join("\n");
+    const good = JSON.stringify({
+      repo: "a/b",
+      instance_id: "a__b-1",
+      base_commit: "0123456789abcdef0123456789abcdef01234567",
+      patch: "diff --git a/x b/x\n",
+    });
+    const text = [
+      good,
+      "{not json",
+      JSON.stringify({ repo: "a/b", instance_id: "a__b-2", patch: "p" }),
+      "",
+      good.replace("a__b-1", "a__b-3"),
+    ].join("\n");
     const lines = parseDataset(text);
     expect(lines.map((l) => [l.line, l.ok])).toEqual([
       [1, true],

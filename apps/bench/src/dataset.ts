@@ -44,7 +44,12 @@ export function parseJsonLines<T>(text: string, schema: z.ZodType<T>, what: stri
     try {
       value = JSON.parse(raw);
     } catch (error) {
-      out.push({ ok: false, line, instanceId: undefined, error: `line ${line} is not JSON: ${(error as Error).message}` });
+      out.push({
+        ok: false,
+        line,
+        instanceId: undefined,
+        error: `line ${line} is not JSON: ${(error as Error).message}`,
+      });
       return;
     }
     const parsed = schema.safeParse(value);
@@ -56,7 +61,9 @@ export function parseJsonLines<T>(text: string, schema: z.ZodType<T>, what: stri
       value && typeof value === "object" && typeof (value as { instance_id?: unknown }).instance_id === "string"
         ? (value as { instance_id: string }).instance_id
         : undefined;
-    const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(line)"}: ${issue.message}`).join("; ");
+    const issues = parsed.error.issues
+      .map((issue) => `${issue.path.join(".") || "(line)"}: ${issue.message}`)
+      .join("; ");
     out.push({ ok: false, line, instanceId: id, error: `line ${line} is not a ${what}: ${issues}` });
   });
   return out;

@@ -17,7 +17,12 @@ describe("reading pre-images from git without a checkout", () => {
     it(`reads files at a commit from ${label}`, async () => {
       const reader = new GitObjectReader("o/r", path);
       try {
-        const [a1, a2, b1, b2] = await Promise.all([reader.file(first, "a.py"), reader.file(second, "a.py"), reader.file(first, "b.py"), reader.file(second, "b.py")]);
+        const [a1, a2, b1, b2] = await Promise.all([
+          reader.file(first, "a.py"),
+          reader.file(second, "a.py"),
+          reader.file(first, "b.py"),
+          reader.file(second, "b.py"),
+        ]);
         expect([a1, a2, b1, b2]).toEqual(["x = 1\n", "x = 2\n", undefined, "y = 1\n"]);
         expect(await reader.commit(first)).toBe(first);
         expect(await reader.commit("0".repeat(40))).toBeUndefined();

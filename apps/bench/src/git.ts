@@ -14,7 +14,10 @@ import * as Data from "effect/Data";
 const run = promisify(execFile);
 
 /** The repository directory does not exist or is not a git repository. */
-export class UnknownRepository extends Data.TaggedError("UnknownRepository")<{ readonly repo: string; readonly path: string }> {
+export class UnknownRepository extends Data.TaggedError("UnknownRepository")<{
+  readonly repo: string;
+  readonly path: string;
+}> {
   override get message(): string {
     return (
       `No git repository for ${this.repo} at ${this.path}: clone it there (bare or not), point --repos at its parent ` +
@@ -24,7 +27,10 @@ export class UnknownRepository extends Data.TaggedError("UnknownRepository")<{ r
 }
 
 /** The commit is not in the repository (a shallow or stale clone, or a fork without it). */
-export class MissingCommit extends Data.TaggedError("MissingCommit")<{ readonly repo: string; readonly commit: string }> {
+export class MissingCommit extends Data.TaggedError("MissingCommit")<{
+  readonly repo: string;
+  readonly commit: string;
+}> {
   override get message(): string {
     return `Commit ${this.commit} is not in the repository of ${this.repo}: fetch it (git fetch origin ${this.commit}) or use a clone that has it.`;
   }
@@ -151,12 +157,18 @@ export class GitObjectReader {
 
 /** Every file path of `commit`'s tree (`git ls-tree -r`): the repository's listing the verifier takes as `repoPaths`. */
 export async function listTree(repoPath: string, commit: string): Promise<string[]> {
-  const { stdout } = await run("git", ["-C", repoPath, "ls-tree", "-r", "-z", "--name-only", commit], { maxBuffer: 1 << 28 });
+  const { stdout } = await run("git", ["-C", repoPath, "ls-tree", "-r", "-z", "--name-only", commit], {
+    maxBuffer: 1 << 28,
+  });
   return stdout.split("\0").filter(Boolean);
 }
 
 /** Where each dataset repo lives: `--repo-map` entries first, then `DIR/<owner>__<name>`. */
-export function repositoryPath(repo: string, reposDir: string | undefined, repoMap: Readonly<Record<string, string>>): string {
+export function repositoryPath(
+  repo: string,
+  reposDir: string | undefined,
+  repoMap: Readonly<Record<string, string>>,
+): string {
   const mapped = repoMap[repo];
   if (mapped) return mapped;
   return join(reposDir ?? ".", repo.replace("/", "__"));
@@ -175,9 +187,14 @@ export async function gitApplyCheck(repoPath: string, commit: string, patch: str
     const patchFile = join(dir, "model.patch");
     await writeFile(patchFile, patch);
     const paths = [...new Set([...patch.matchAll(/^diff --git a\/(.+?) b\//gm)].map((m) => m[1]!))];
-    const { stdout } = await run("git", ["-C", repoPath, "ls-tree", "-z", commit, "--", ...paths], { env, maxBuffer: 1 << 24 });
+    const { stdout } = await run("git", ["-C", repoPath, "ls-tree", "-z", commit, "--", ...paths], {
+      env,
+      maxBuffer: 1 << 24,
+    });
     await new Promise<void>((resolve, reject) => {
-      const child = execFile("git", ["-C", repoPath, "update-index", "-z", "--index-info"], { env }, (error) => (error ? reject(error) : resolve()));
+      const child = execFile("git", ["-C", repoPath, "update-index", "-z", "--index-info"], { env }, (error) =>
+        error ? reject(error) : resolve(),
+      );
       child.stdin?.end(stdout);
     });
     try {

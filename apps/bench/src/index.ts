@@ -1,7 +1,25 @@
 export { DatasetInstanceSchema, parseDataset, readDataset, repoDirName } from "./dataset.js";
 export type { DatasetInstance, DatasetLine } from "./dataset.js";
-export { GitObjectReader, gitApplyCheck, listTree, repositoryPath, isGitRepository, UnknownRepository, MissingCommit, MissingBlob, NotText } from "./git.js";
-export { ReportEntrySchema, ReportSchema, StatusSchema, STATUSES, summarize, formatSummary, quantile } from "./report.js";
+export {
+  GitObjectReader,
+  gitApplyCheck,
+  listTree,
+  repositoryPath,
+  isGitRepository,
+  UnknownRepository,
+  MissingCommit,
+  MissingBlob,
+  NotText,
+} from "./git.js";
+export {
+  ReportEntrySchema,
+  ReportSchema,
+  StatusSchema,
+  STATUSES,
+  summarize,
+  formatSummary,
+  quantile,
+} from "./report.js";
 export type { ReportEntry, Status, Summary } from "./report.js";
 export { replayInstance, Repositories, instanceDir } from "./replay.js";
 export type { ReplayOptions } from "./replay.js";

@@ -18,7 +18,9 @@ import * as Predicate from "effect/Predicate";
  */
 export const stderrLogger = Logger.layer([
   Logger.make(({ message, logLevel }) => {
-    const text = (Array.isArray(message) ? message : [message]).map((m) => (typeof m === "string" ? m : JSON.stringify(m))).join(" ");
+    const text = (Array.isArray(message) ? message : [message])
+      .map((m) => (typeof m === "string" ? m : JSON.stringify(m)))
+      .join(" ");
     process.stderr.write(`${logLevel === "Warn" ? "warning" : logLevel.toLowerCase()}: ${text}\n`);
   }),
 ]);
@@ -40,7 +42,10 @@ export interface InterruptibleOptions<A, E> {
   readonly onEnd?: () => void;
 }
 
-export async function runInterruptible<A, E>(effect: Effect.Effect<A, E>, options: NoInfer<InterruptibleOptions<A, E>>): Promise<void> {
+export async function runInterruptible<A, E>(
+  effect: Effect.Effect<A, E>,
+  options: NoInfer<InterruptibleOptions<A, E>>,
+): Promise<void> {
   const controller = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
@@ -61,9 +66,12 @@ export async function runInterruptible<A, E>(effect: Effect.Effect<A, E>, option
       return;
     }
     const failure = Cause.findErrorOption(exit.cause);
-    if (Option.isSome(failure) && isInputError(failure.value, options.inputErrors)) throw new InvalidArgumentError(`error: ${failure.value.message}`);
+    if (Option.isSome(failure) && isInputError(failure.value, options.inputErrors))
+      throw new InvalidArgumentError(`error: ${failure.value.message}`);
     const error = Cause.squash(exit.cause);
-    process.stderr.write(`${options.name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `${options.name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exitCode = 1;
   } finally {
     options.onEnd?.();
@@ -73,6 +81,9 @@ export async function runInterruptible<A, E>(effect: Effect.Effect<A, E>, option
 }
 
 /** True when the effect's failure is one of the tagged errors named bad input. */
-function isInputError<E>(error: E, tags: readonly TagOf<E>[]): error is E & { readonly _tag: TagOf<E>; readonly message: string } {
+function isInputError<E>(
+  error: E,
+  tags: readonly TagOf<E>[],
+): error is E & { readonly _tag: TagOf<E>; readonly message: string } {
   return Predicate.hasProperty(error, "_tag") && tags.some((tag) => tag === error._tag);
 }

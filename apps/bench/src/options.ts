@@ -2,11 +2,14 @@
 import { InvalidArgumentError } from "commander";
 
 /** A whole number ≥ 1 for the option `what` (`-w`, `--timeout`). */
-export const positiveInt = (what: string) => (value: string): number => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${what} takes a whole number ≥ 1, not ${JSON.stringify(value)}`);
-  return n;
-};
+export const positiveInt =
+  (what: string) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1)
+      throw new InvalidArgumentError(`${what} takes a whole number ≥ 1, not ${JSON.stringify(value)}`);
+    return n;
+  };
 
 /** A repeatable option: every value, in order. */
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -22,7 +25,10 @@ export function engineSlots(hosts: readonly string[] | undefined, workers: numbe
   if (!hosts?.length) return [{ host: undefined, workers }];
   return hosts.map((spec) => {
     const match = /^(.*)=(\d+)$/.exec(spec);
-    if (match && Number(match[2]) < 1) throw new InvalidArgumentError(`--docker-host ${spec}: the number after = is the containers at once on that engine, ≥ 1`);
+    if (match && Number(match[2]) < 1)
+      throw new InvalidArgumentError(
+        `--docker-host ${spec}: the number after = is the containers at once on that engine, ≥ 1`,
+      );
     return match ? { host: match[1]!, workers: Number(match[2]) } : { host: spec, workers };
   });
 }

@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 
 const app = join(import.meta.dirname, "..");
 const tsx = join(app, "node_modules/.bin/tsx");
-const bench = (args: readonly string[]) => spawnSync(tsx, ["--conditions=source", "src/cli.ts", ...args], { cwd: app, encoding: "utf8" });
+const bench = (args: readonly string[]) =>
+  spawnSync(tsx, ["--conditions=source", "src/cli.ts", ...args], { cwd: app, encoding: "utf8" });
 
 describe("bench (command line)", () => {
   it("exits 2 with one line for an unknown command or option, and for missing inputs of replay, in any command", () => {
@@ -15,10 +16,19 @@ describe("bench (command line)", () => {
     const cases: Array<[string[], RegExp]> = [
       [["bogus"], /^error: unknown command 'bogus'$/],
       [["replay", "--dataset", "x", "--repos", ".", "--out", "o", "--bogus"], /^error: unknown option '--bogus'$/],
-      [["replay", "--dataset", join(out, "none.jsonl"), "--repos", out, "--out", out], /^error: --repos .*: no such directory/],
-      [["replay", "--dataset", join(out, "none.jsonl"), "--repos", app, "--out", out], /^error: --dataset .*none\.jsonl: no such file; give a SWE-bench JSONL/],
+      [
+        ["replay", "--dataset", join(out, "none.jsonl"), "--repos", out, "--out", out],
+        /^error: --repos .*: no such directory/,
+      ],
+      [
+        ["replay", "--dataset", join(out, "none.jsonl"), "--repos", app, "--out", out],
+        /^error: --dataset .*none\.jsonl: no such file; give a SWE-bench JSONL/,
+      ],
       [["eval", "--preds", "x"], /^error: required option '--dataset <file>' not specified$/],
-      [["run", "--dataset", "x", "--out", out, "--sandbox", "docker"], /^error: bench run works in each instance's image: leave out --sandbox and --image$/],
+      [
+        ["run", "--dataset", "x", "--out", out, "--sandbox", "docker"],
+        /^error: bench run works in each instance's image: leave out --sandbox and --image$/,
+      ],
     ];
     for (const [args, line] of cases) {
       const result = bench(args);

@@ -21,7 +21,12 @@ export interface ProgressOptions {
   readonly intervalMs?: number;
 }
 
-const seconds = (ms: number) => (ms < 60_000 ? `${Math.round(ms / 1000)}s` : ms < 3_600_000 ? `${Math.floor(ms / 60_000)}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, "0")}s` : `${Math.floor(ms / 3_600_000)}h${String(Math.round((ms % 3_600_000) / 60_000)).padStart(2, "0")}m`);
+const seconds = (ms: number) =>
+  ms < 60_000
+    ? `${Math.round(ms / 1000)}s`
+    : ms < 3_600_000
+      ? `${Math.floor(ms / 60_000)}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, "0")}s`
+      : `${Math.floor(ms / 3_600_000)}h${String(Math.round((ms % 3_600_000) / 60_000)).padStart(2, "0")}m`;
 
 /** Estimated time left: the mean time per finished item, spread over the running slots. */
 export function eta(done: number, total: number, elapsedMs: number): string {
@@ -39,7 +44,10 @@ export class Progress {
   private done = 0;
   private headline = "";
 
-  constructor(private total: number, options: Omit<ProgressOptions, "total"> = {}) {
+  constructor(
+    private total: number,
+    options: Omit<ProgressOptions, "total"> = {},
+  ) {
     this.stream = options.stream ?? process.stderr;
     const plain = options.plain ?? !this.stream.isTTY;
     this.live = plain ? undefined : createLogUpdate(this.stream, { showCursor: true });
@@ -73,7 +81,9 @@ export class Progress {
     this.running.delete(id);
     this.done += 1;
     const elapsed = Date.now() - this.started;
-    const state = this.live ? "" : ` · ${this.running.size} running${this.headline ? ` · ${this.headline}` : ""} · ETA ${eta(this.done, this.total, elapsed)}`;
+    const state = this.live
+      ? ""
+      : ` · ${this.running.size} running${this.headline ? ` · ${this.headline}` : ""} · ETA ${eta(this.done, this.total, elapsed)}`;
     this.print(`[${this.done}/${this.total}] ${line}${state}`);
   }
 
@@ -116,4 +126,7 @@ export class Progress {
 }
 
 /** What the commands use of a progress display (`bench compare` shows several stages in one). */
-export type ProgressDisplay = Pick<Progress, "setHeadline" | "setTotal" | "start" | "update" | "finish" | "print" | "close">;
+export type ProgressDisplay = Pick<
+  Progress,
+  "setHeadline" | "setTotal" | "start" | "update" | "finish" | "print" | "close"
+>;

@@ -60,11 +60,32 @@ const dataset = join(root, "dataset.jsonl");
 writeFileSync(
   dataset,
   [
-    line({ repo: "acme/shop", instance_id: "acme__shop-1", base_commit: shopBase, patch: shop.diff(shopBase, shopFix), problem_statement: "totals" }),
-    line({ repo: "acme/tools", instance_id: "acme__tools-2", base_commit: toolsBase, patch: tools.diff(toolsBase, toolsFix) }),
+    line({
+      repo: "acme/shop",
+      instance_id: "acme__shop-1",
+      base_commit: shopBase,
+      patch: shop.diff(shopBase, shopFix),
+      problem_statement: "totals",
+    }),
+    line({
+      repo: "acme/tools",
+      instance_id: "acme__tools-2",
+      base_commit: toolsBase,
+      patch: tools.diff(toolsBase, toolsFix),
+    }),
     "{this is not json",
-    line({ repo: "ghost/none", instance_id: "ghost__none-4", base_commit: shopBase, patch: shop.diff(shopBase, shopFix) }),
-    line({ repo: "acme/shop", instance_id: "acme__shop-5", base_commit: "f".repeat(40), patch: shop.diff(shopBase, shopFix) }),
+    line({
+      repo: "ghost/none",
+      instance_id: "ghost__none-4",
+      base_commit: shopBase,
+      patch: shop.diff(shopBase, shopFix),
+    }),
+    line({
+      repo: "acme/shop",
+      instance_id: "acme__shop-5",
+      base_commit: "f".repeat(40),
+      patch: shop.diff(shopBase, shopFix),
+    }),
     line({ repo: "acme/shop", instance_id: "acme__shop-6", base_commit: shopFix, patch: shop.diff(shopBase, shopFix) }),
   ].join("\n"),
 );
@@ -72,9 +93,18 @@ writeFileSync(
 describe("bench replay", () => {
   it("replays every line, reports the bad ones, and reproduces the gold patches exactly", async () => {
     const out = join(root, "out");
-    const result = await runReplay({ dataset, reposDir, repoMap: await readRepoMap(repoMapFile), workers: 1, outDir: out, gitCheck: true });
+    const result = await runReplay({
+      dataset,
+      reposDir,
+      repoMap: await readRepoMap(repoMapFile),
+      workers: 1,
+      outDir: out,
+      gitCheck: true,
+    });
     const report = ReportSchema.parse(JSON.parse(readFileSync(result.reportPath, "utf8")));
-    const status = Object.fromEntries(report.instances.map((e) => [e.instance_id, `${e.status}${e.cause ? `:${e.cause}` : ""}`]));
+    const status = Object.fromEntries(
+      report.instances.map((e) => [e.instance_id, `${e.status}${e.cause ? `:${e.cause}` : ""}`]),
+    );
     expect(status).toEqual({
       "acme__shop-1": "exact",
       "acme__tools-2": "exact",
@@ -114,7 +144,11 @@ describe("bench replay", () => {
   it("replays a commit that renames, creates and deletes files, and its model.patch gives the commit's tree", async () => {
     const pkg = makeRepo(root, "pkg");
     const util = Array.from({ length: 8 }, (_, i) => `def f${i}(x):\n    return x + ${i}\n`).join("\n\n");
-    const base = pkg.commit({ "pkg/util.py": util, "pkg/main.py": "from pkg.util import f1\n\n\ndef main():\n    return f1(1)\n", "pkg/old.py": "OLD = 1\n" });
+    const base = pkg.commit({
+      "pkg/util.py": util,
+      "pkg/main.py": "from pkg.util import f1\n\n\ndef main():\n    return f1(1)\n",
+      "pkg/old.py": "OLD = 1\n",
+    });
     git(pkg.dir, "mv", "pkg/util.py", "pkg/helpers.py");
     git(pkg.dir, "rm", "-q", "pkg/old.py");
     const fix = pkg.commit({
@@ -129,8 +163,13 @@ describe("bench replay", () => {
     bareClone(pkg, join(reposDir, "acme__pkg"));
     const out = join(root, "out-files");
     const result = await runReplay({ dataset: files, reposDir, repoMap: {}, workers: 1, outDir: out, gitCheck: true });
-    expect(result.entries.map((e) => [e.instance_id, e.status, e.cause]), result.entries[0]?.error).toEqual([["acme__pkg-7", "exact", undefined]]);
-    expect(Object.keys(result.entries[0]!.ops)).toEqual(expect.arrayContaining(["rename_file", "create_file", "delete_file"]));
+    expect(
+      result.entries.map((e) => [e.instance_id, e.status, e.cause]),
+      result.entries[0]?.error,
+    ).toEqual([["acme__pkg-7", "exact", undefined]]);
+    expect(Object.keys(result.entries[0]!.ops)).toEqual(
+      expect.arrayContaining(["rename_file", "create_file", "delete_file"]),
+    );
     expect(result.entries[0]!.git_apply).toBe("ok");
     git(pkg.dir, "checkout", "-q", base);
     execFileSync("git", ["-C", pkg.dir, "apply", join(out, "acme__pkg-7", "model.patch")]);
@@ -140,7 +179,15 @@ describe("bench replay", () => {
 
   it("gives the same report with two worker threads", async () => {
     const out = join(root, "out-workers");
-    const result = await runReplay({ dataset, reposDir, repoMap: await readRepoMap(repoMapFile), workers: 2, outDir: out, gitCheck: false, instances: ["acme__shop-1", "acme__tools-2", "ghost__none-4"] });
+    const result = await runReplay({
+      dataset,
+      reposDir,
+      repoMap: await readRepoMap(repoMapFile),
+      workers: 2,
+      outDir: out,
+      gitCheck: false,
+      instances: ["acme__shop-1", "acme__tools-2", "ghost__none-4"],
+    });
     expect(result.entries.map((e) => [e.instance_id, e.status])).toEqual([
       ["acme__shop-1", "exact"],
       ["acme__tools-2", "exact"],
@@ -153,7 +200,24 @@ describe("bench replay", () => {
     const out = join(root, "out-cli");
     const stdout = execFileSync(
       process.execPath,
-      ["--import", "tsx", "--conditions=source", join(import.meta.dirname, "cli.ts"), "replay", "--dataset", dataset, "--repos", reposDir, "--repo-map", repoMapFile, "--instances", "acme__shop-1,acme__tools-2", "--out", out, "-q"],
+      [
+        "--import",
+        "tsx",
+        "--conditions=source",
+        join(import.meta.dirname, "cli.ts"),
+        "replay",
+        "--dataset",
+        dataset,
+        "--repos",
+        reposDir,
+        "--repo-map",
+        repoMapFile,
+        "--instances",
+        "acme__shop-1,acme__tools-2",
+        "--out",
+        out,
+        "-q",
+      ],
       { encoding: "utf8" },
     );
     expect(stdout).toMatch(/exact\s+2\/2 \(100\.0%\)/);

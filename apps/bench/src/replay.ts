@@ -12,12 +12,24 @@ import { FILE_OPS, OPERATOR_BY_NAME, stepLabel, type Plan, type Step } from "@gr
 import { applyPlan, stepCauseTag, Workspace, type StepFailed } from "@graphplan/runtime";
 import { detectTier, parsePlan } from "@graphplan/catalog";
 import { renderIssue, verifyPlan } from "@graphplan/verifier";
-import { changedBytes, compile, gitDiff, isCompilerError, isTextStep, parseUnifiedDiff, postImages, preImagePaths, type CompiledPlan, type FilePatch, type ModeChange, type Tier } from "@graphplan/compiler";
+import {
+  changedBytes,
+  compile,
+  gitDiff,
+  isCompilerError,
+  isTextStep,
+  parseUnifiedDiff,
+  postImages,
+  preImagePaths,
+  type CompiledPlan,
+  type FilePatch,
+  type ModeChange,
+  type Tier,
+} from "@graphplan/compiler";
 import { Effect, Result } from "effect";
 import type { DatasetLine } from "./dataset.js";
 import { GitObjectReader, gitApplyCheck, MissingBlob, NotText, repositoryPath, UnknownRepository } from "./git.js";
 import { emptyEntry, type FILE_KINDS, type ReportEntry, type Status } from "./report.js";
-
 
 export interface ReplayOptions {
   readonly outDir: string;
@@ -67,7 +79,9 @@ interface Failure {
 const failure = (status: Status, cause: string, error: string): Failure => ({ status, cause, error });
 
 const isLegacy = (step: Step): boolean =>
-  "op" in step && OPERATOR_BY_NAME.get(step.op)?.kind === "legacy" && (step.params as { locator?: unknown }).locator === undefined;
+  "op" in step &&
+  OPERATOR_BY_NAME.get(step.op)?.kind === "legacy" &&
+  (step.params as { locator?: unknown }).locator === undefined;
 
 const count = (into: Record<string, number>, key: string): void => {
   into[key] = (Object.hasOwn(into, key) ? into[key]! : 0) + 1;
@@ -117,7 +131,9 @@ async function execute(
   plan: Plan,
   files: ReadonlyMap<string, string>,
   expected: Iterable<string>,
-): Promise<{ ok: true; files: Map<string, string | null>; executable: Set<string> } | { ok: false; error: string; cause: string }> {
+): Promise<
+  { ok: true; files: Map<string, string | null>; executable: Set<string> } | { ok: false; error: string; cause: string }
+> {
   const program = Effect.gen(function* () {
     const result = yield* applyPlan(plan);
     if (!result.ok) return { ok: false as const, error: result.failure.message, cause: stepCause(result.failure) };
@@ -162,7 +178,11 @@ function planStats(entry: ReportEntry, compiled: CompiledPlan, revisions: number
  * Replays one dataset line; never throws for a problem of the instance (it is reported).
  * Long on purpose: the phases of one instance (read, compile with revisions, parse, verify, execute, compare) in order, each timed into `phases` and each failure reported as the instance's outcome; split, the phase clock and the report entry would go through every piece.
  */
-export async function replayInstance(line: DatasetLine, repos: Repositories, options: ReplayOptions): Promise<ReportEntry> {
+export async function replayInstance(
+  line: DatasetLine,
+  repos: Repositories,
+  options: ReplayOptions,
+): Promise<ReportEntry> {
   const started = performance.now();
   const phases: Record<string, number> = {};
   let mark = started;
@@ -176,7 +196,12 @@ export async function replayInstance(line: DatasetLine, repos: Repositories, opt
   const dir = join(options.outDir, instanceDir(id));
   await mkdir(dir, { recursive: true });
   const finish = async (entry: ReportEntry, fail?: Failure): Promise<ReportEntry> => {
-    const done: ReportEntry = { ...entry, ...(fail ?? {}), ms: Math.round(performance.now() - started), phase_ms: phases };
+    const done: ReportEntry = {
+      ...entry,
+      ...(fail ?? {}),
+      ms: Math.round(performance.now() - started),
+      phase_ms: phases,
+    };
     if (fail) await writeFile(join(dir, "error.txt"), `${fail.status}: ${fail.cause}\n${fail.error}\n`);
     return done;
   };
@@ -193,23 +218,39 @@ export async function replayInstance(line: DatasetLine, repos: Repositories, opt
   } catch (error) {
     return finish(base, failure("input_error", "unreadable_patch", (error as Error).message));
   }
-  const entry: ReportEntry = { ...base, files: patches.map((p) => (p.newPath ?? p.oldPath)!), gold_bytes: changedBytes(patches) };
+  const entry: ReportEntry = {
+    ...base,
+    files: patches.map((p) => (p.newPath ?? p.oldPath)!),
+    gold_bytes: changedBytes(patches),
+  };
   let commit: string | undefined;
   try {
     commit = await reader.commit(instance.base_commit);
   } catch (error) {
     return finish(entry, failure("input_error", "git", (error as Error).message));
   }
-  if (!commit) return finish(entry, failure("input_error", "missing_commit", `commit ${instance.base_commit} is not in ${repos.path(instance.repo)}`));
+  if (!commit)
+    return finish(
+      entry,
+      failure("input_error", "missing_commit", `commit ${instance.base_commit} is not in ${repos.path(instance.repo)}`),
+    );
   const pre = new Map<string, string>();
   for (const path of preImagePaths(patches)) {
     let text: string | undefined;
     try {
       text = await reader.file(instance.base_commit, path);
     } catch (error) {
-      return finish(entry, failure("input_error", error instanceof MissingBlob || error instanceof NotText ? error._tag : "git", (error as Error).message));
+      return finish(
+        entry,
+        failure(
+          "input_error",
+          error instanceof MissingBlob || error instanceof NotText ? error._tag : "git",
+          (error as Error).message,
+        ),
+      );
     }
-    if (text === undefined) return finish(entry, failure("input_error", "missing_file", `${path} does not exist at ${instance.base_commit}`));
+    if (text === undefined)
+      return finish(entry, failure("input_error", "missing_file", `${path} does not exist at ${instance.base_commit}`));
     pre.set(path, text);
   }
   let post: Map<string, string | null>;
@@ -240,7 +281,15 @@ export async function replayInstance(line: DatasetLine, repos: Repositories, opt
     } catch (error) {
       phase("compile");
       // Not one of the compiler's errors: a bug, reported with its stack.
-      if (!isCompilerError(error)) return finish(stats, failure("compile_error", error instanceof Error ? error.name : "unknown", (error as Error).stack ?? String(error)));
+      if (!isCompilerError(error))
+        return finish(
+          stats,
+          failure(
+            "compile_error",
+            error instanceof Error ? error.name : "unknown",
+            (error as Error).stack ?? String(error),
+          ),
+        );
       switch (error._tag) {
         case "CompileError":
           return finish(stats, failure("compile_error", error.cause_, error.message));
@@ -251,14 +300,22 @@ export async function replayInstance(line: DatasetLine, repos: Repositories, opt
     phase("compile");
     const planText = `${JSON.stringify(compiled.plan, null, 2)}\n`;
     await writeFile(join(dir, "plan.json"), planText);
-    stats = { ...planStats(entry, compiled, revisions), ...(rejections.length ? { rejected: [...rejections] } : {}), ...(rechecked ? { rechecked } : {}) };
+    stats = {
+      ...planStats(entry, compiled, revisions),
+      ...(rejections.length ? { rejected: [...rejections] } : {}),
+      ...(rechecked ? { rechecked } : {}),
+    };
     // The plan as written to plan.json goes through the front door a model's plan goes through.
     const parsed = parsePlan(JSON.parse(planText));
-    if (!parsed.ok) return finish(stats, failure("verify_error", "plan_schema", parsed.issues.map(renderIssue).join("\n")));
+    if (!parsed.ok)
+      return finish(stats, failure("verify_error", "plan_schema", parsed.issues.map(renderIssue).join("\n")));
     plan = parsed.plan;
     const verdict = await verifyPlan(plan, pre, graph);
     phase("verify");
-    await writeFile(join(dir, "warnings.json"), `${JSON.stringify({ passed: verdict.passed, errors: verdict.errors, warnings: verdict.warnings }, null, 2)}\n`);
+    await writeFile(
+      join(dir, "warnings.json"),
+      `${JSON.stringify({ passed: verdict.passed, errors: verdict.errors, warnings: verdict.warnings }, null, 2)}\n`,
+    );
     stats.warnings = verdict.warnings.length;
     if (!verdict.passed && trustForecast) {
       // A rejection may come from a wrong forecast: run every step from now on.
@@ -268,21 +325,26 @@ export async function replayInstance(line: DatasetLine, repos: Repositories, opt
     if (verdict.passed) {
       executed = await execute(plan, pre, post.keys());
       phase("execute");
-      const exact = executed.ok && [...post].every(([path, text]) => executed!.ok && executed!.files.get(path) === text);
+      const exact =
+        executed.ok && [...post].every(([path, text]) => executed!.ok && executed!.files.get(path) === text);
       if (exact || !trustForecast) break;
       // A forecast was wrong: compile again, running every step.
       trustForecast = false;
       rechecked = true;
       continue;
     }
-    const rejected = verdict.issues.filter((i) => i.severity === "error" && i.step !== null && compiled!.records[i.step]);
+    const rejected = verdict.issues.filter(
+      (i) => i.severity === "error" && i.step !== null && compiled!.records[i.step],
+    );
     const fresh = rejected.map((i) => compiled!.records[i.step!]!.key).filter((key) => !banned.has(key));
     if (fresh.length === 0 || revisions >= MAX_REVISIONS) {
       const first = verdict.issues.find((i) => i.severity === "error");
       return finish(stats, failure("verify_error", first ? first.check : "unknown", verdict.errors.join("\n")));
     }
     for (const key of fresh) banned.add(key);
-    rejections.push(...rejected.map((i) => `${compiled!.records[i.step!]!.form} [${i.check}] ${i.message.slice(0, 200)}`));
+    rejections.push(
+      ...rejected.map((i) => `${compiled!.records[i.step!]!.form} [${i.check}] ${i.message.slice(0, 200)}`),
+    );
     revisions++;
   }
   if (!executed) throw new Error("unreachable: the loop ends with an execution");
@@ -294,7 +356,10 @@ export async function replayInstance(line: DatasetLine, repos: Repositories, opt
   const modes = new Map<string, ModeChange>();
   for (const p of patches) {
     if (!p.mode || !p.newPath) continue;
-    modes.set(p.newPath, { from: p.patch.oldMode ?? (p.mode === "100755" ? "100644" : "100755"), to: executed.executable.has(p.newPath) ? "100755" : "100644" });
+    modes.set(p.newPath, {
+      from: p.patch.oldMode ?? (p.mode === "100755" ? "100644" : "100755"),
+      to: executed.executable.has(p.newPath) ? "100755" : "100644",
+    });
   }
   const modelPatch = gitDiff(before, after, modes);
   await writeFile(join(dir, "model.patch"), modelPatch);
@@ -306,9 +371,16 @@ export async function replayInstance(line: DatasetLine, repos: Repositories, opt
   phase("check");
   const mismatched = [
     ...[...post].filter(([path, text]) => executed.files.get(path) !== text).map(([path]) => path),
-    ...patches.filter((p) => p.mode && p.newPath && (p.mode === "100755") !== executed.executable.has(p.newPath)).map((p) => `${p.newPath} (mode)`),
+    ...patches
+      .filter((p) => p.mode && p.newPath && (p.mode === "100755") !== executed.executable.has(p.newPath))
+      .map((p) => `${p.newPath} (mode)`),
   ];
-  if (mismatched.length) return finish(stats, failure("mismatch", "content", `the execution differs from the post-image in ${mismatched.join(", ")}`));
-  if (stats.git_apply === "failed") return finish(stats, failure("mismatch", "git_apply", "model.patch does not apply to the base commit"));
+  if (mismatched.length)
+    return finish(
+      stats,
+      failure("mismatch", "content", `the execution differs from the post-image in ${mismatched.join(", ")}`),
+    );
+  if (stats.git_apply === "failed")
+    return finish(stats, failure("mismatch", "git_apply", "model.patch does not apply to the base commit"));
   return finish(stats);
 }

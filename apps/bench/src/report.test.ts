@@ -12,7 +12,13 @@ describe("the summary", () => {
 
   it("counts exact plans, legacy-free plans, tiers and failures by cause", () => {
     const entries = [
-      entry("a", { steps: 2, tiers: { "0": 1, "2": 1 }, amplification: 1, ops: { replace_node: 1, "template:add_import": 1 }, locator_kinds: { constructor: 1, toString: 1 } }),
+      entry("a", {
+        steps: 2,
+        tiers: { "0": 1, "2": 1 },
+        amplification: 1,
+        ops: { replace_node: 1, "template:add_import": 1 },
+        locator_kinds: { constructor: 1, toString: 1 },
+      }),
       entry("b", { steps: 1, tiers: { legacy: 1 }, legacy_steps: 1, amplification: 3 }),
       entry("c", { status: "compile_error", cause: "no_exact_step" }),
       entry("d", { status: "input_error", cause: "missing_commit" }),

@@ -38,7 +38,9 @@ export const ReportEntrySchema = z.object({
    * Changes of content per kind of file ("code", "data" for JSON/YAML/TOML, "text" for the rest), and
    * how many of them structural steps express: the compiler's quality figure (text steps reproduce the rest).
    */
-  changes: z.record(z.string(), z.object({ all: z.number().int().nonnegative(), structural: z.number().int().nonnegative() })).default({}),
+  changes: z
+    .record(z.string(), z.object({ all: z.number().int().nonnegative(), structural: z.number().int().nonnegative() }))
+    .default({}),
   /** Kinds of the steps' target locators (`function`, `if_statement`, ...), with `+field`/`+nth_child`/`+index` marks. */
   locator_kinds: counts,
   /** Bytes the gold patch changes (removed + added lines, newlines included). */
@@ -214,9 +216,13 @@ export function formatSummary(s: Summary): string {
     ...Object.keys(TIER_NAMES)
       .filter((t) => (s.tiers[t] ?? 0) > 0)
       .map((t) => [`  ${TIER_NAMES[t]}`, `${s.tiers[t]} (${pct(s.tiers[t]!, s.steps)})`] as const),
-    ...FILE_KINDS
-      .filter((kind) => (s.changes[kind]?.all ?? 0) > 0)
-      .map((kind) => [`structural share, ${kind} files`, `${s.changes[kind]!.structural}/${s.changes[kind]!.all} changes (${pct(s.changes[kind]!.structural, s.changes[kind]!.all)})`] as const),
+    ...FILE_KINDS.filter((kind) => (s.changes[kind]?.all ?? 0) > 0).map(
+      (kind) =>
+        [
+          `structural share, ${kind} files`,
+          `${s.changes[kind]!.structural}/${s.changes[kind]!.all} changes (${pct(s.changes[kind]!.structural, s.changes[kind]!.all)})`,
+        ] as const,
+    ),
     ["amplification median", fixed(s.amplificationMedian)],
     ["amplification p90", fixed(s.amplificationP90)],
     ["git apply --check failed", String(s.gitApplyFailed)],
@@ -229,14 +235,21 @@ export function formatSummary(s: Summary): string {
   if (topKinds.length) {
     const shown = topKinds.slice(0, 12).map(([k, v]) => [`  ${k}`, String(v)] as const);
     const rest = topKinds.slice(12).reduce((sum, [, v]) => sum + v, 0);
-    out.push("", "locator kinds (target of each step):", table(rest ? [...shown, ["  (others)", String(rest)] as const] : shown));
+    out.push(
+      "",
+      "locator kinds (target of each step):",
+      table(rest ? [...shown, ["  (others)", String(rest)] as const] : shown),
+    );
   }
   const failures = Object.entries(s.failures).sort((a, b) => b[1].length - a[1].length);
   if (failures.length) {
     out.push("", "failures by cause:");
     out.push(
       table(
-        failures.map(([cause, ids]) => [`  ${cause}`, `${ids.length}  ${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", ..." : ""}`] as const),
+        failures.map(
+          ([cause, ids]) =>
+            [`  ${cause}`, `${ids.length}  ${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", ..." : ""}`] as const,
+        ),
       ),
     );
   }

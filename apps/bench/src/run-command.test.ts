@@ -20,7 +20,15 @@ import { evalFixture, HOST, removeImages, SETUP_HINT, type EvalFixture } from ".
 const app = join(import.meta.dirname, "..");
 const tsx = join(app, "node_modules/.bin/tsx");
 const bash = (command: string, thought = "Next step.") => `THOUGHT: ${thought}\n\n\`\`\`bash\n${command}\n\`\`\``;
-const PLAN = [{ op: "replace_node", params: { locator: { kind: "function", name: "add", file: "calc/ops.py" }, replacement: "def add(a, b):\n    return a + b" } }];
+const PLAN = [
+  {
+    op: "replace_node",
+    params: {
+      locator: { kind: "function", name: "add", file: "calc/ops.py" },
+      replacement: "def add(a, b):\n    return a + b",
+    },
+  },
+];
 const REPLIES = [
   bash("cat calc/ops.py && python3 -c 'import sys; print(sys.prefix)'"),
   'THOUGHT: add() subtracts.\n\nREADY_TO_PLAN: ["calc/ops.py"]',
@@ -32,7 +40,9 @@ const REPLIES = [
 let fx: EvalFixture;
 let root: string;
 beforeAll(async () => {
-  await Effect.runPromise(ContainerEngine.make({ host: HOST }).ping).catch((e: Error) => Promise.reject(new Error(`bench run's test needs a container engine: ${e.message}; ${SETUP_HINT}`)));
+  await Effect.runPromise(ContainerEngine.make({ host: HOST }).ping).catch((e: Error) =>
+    Promise.reject(new Error(`bench run's test needs a container engine: ${e.message}; ${SETUP_HINT}`)),
+  );
   root = mkdtempSync(join(tmpdir(), "graphplan-run-fixture-"));
   fx = await evalFixture(root, `r${randomUUID().slice(0, 8)}`, 1);
 }, 180_000);
@@ -46,8 +56,28 @@ describe("bench run (command line, podman)", () => {
     const out = join(tempDir(), "out");
     const script = join(tempDir(), "replies.json");
     writeFileSync(script, JSON.stringify(REPLIES));
-    const args = ["--dataset", fx.dataset, "--out", out, "--provider", "scripted", "--script", script, "--namespace", "none", "--tag", fx.tag, "--docker-host", HOST, "--timeout", "120"];
-    const result = spawnSync(tsx, ["--conditions=source", "src/cli.ts", "run", ...args], { cwd: app, encoding: "utf8" });
+    const args = [
+      "--dataset",
+      fx.dataset,
+      "--out",
+      out,
+      "--provider",
+      "scripted",
+      "--script",
+      script,
+      "--namespace",
+      "none",
+      "--tag",
+      fx.tag,
+      "--docker-host",
+      HOST,
+      "--timeout",
+      "120",
+    ];
+    const result = spawnSync(tsx, ["--conditions=source", "src/cli.ts", "run", ...args], {
+      cwd: app,
+      encoding: "utf8",
+    });
     expect(result.stderr).not.toMatch(/^error/m);
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^resolved 1 of 1 \(100\.0% of 1\) · total cost \$0\.0000$/m);
@@ -59,12 +89,17 @@ describe("bench run (command line, podman)", () => {
     expect(t.sandbox).toMatch(/^container:graphplan-agent\..*:\/testbed$/);
     expect(t.workspace).toMatch(/^container:.*:\/testbed$/);
     // The model's pytest ran the repository's tests in the image.
-    const observations = t.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+    const observations = t.messages
+      .filter((m) => m.role === "user")
+      .map((m) => m.content)
+      .join("\n");
     expect(observations).toMatch(/1 passed/);
     expect(observations).toMatch(/^5$/m);
     expect(t.patch).toContain("+    return a + b");
 
-    const report = JSON.parse(readFileSync(join(out, "eval", "graphplan", "graphplan__scripted:model", id, "report.json"), "utf8")) as Record<string, { resolved: boolean }>;
+    const report = JSON.parse(
+      readFileSync(join(out, "eval", "graphplan", "graphplan__scripted:model", id, "report.json"), "utf8"),
+    ) as Record<string, { resolved: boolean }>;
     expect(report[id]?.resolved).toBe(true);
 
     // Nothing is left running, and the same command resumes without running anything again.

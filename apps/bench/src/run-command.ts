@@ -23,19 +23,25 @@ export interface RunCommandOptions extends AgentCommandOptions {
 }
 
 /** A stage's progress display (`agent`, then `eval`), closed when the stage ends. */
-export type StageDisplay = (stage: "agent" | "eval") => { readonly progress: ProgressDisplay | undefined; readonly close: () => void };
+export type StageDisplay = (stage: "agent" | "eval") => {
+  readonly progress: ProgressDisplay | undefined;
+  readonly close: () => void;
+};
 
 /**
  * `bench run`'s work on its options: the agent in the instance images, then the evaluation of its
  * predictions (OUT/eval/<run-id>/...); `print` gets the agent's table. `bench compare` runs each arm with it.
  */
 export function benchRun(opts: RunCommandOptions, display: StageDisplay, print: (text: string) => void) {
-  if (opts.sandbox !== "local" || opts.image !== undefined) throw new InvalidArgumentError("error: bench run works in each instance's image: leave out --sandbox and --image");
+  if (opts.sandbox !== "local" || opts.image !== undefined)
+    throw new InvalidArgumentError("error: bench run works in each instance's image: leave out --sandbox and --image");
   const engines = engineSlots(opts.dockerHost, opts.workers);
   const namespace = opts.namespace === "none" ? null : opts.namespace;
   return Effect.gen(function* () {
     const agentDisplay = display("agent");
-    const options = yield* Effect.promise(() => agentBenchOptions(opts, agentDisplay.progress, { namespace, tag: opts.tag, engines }));
+    const options = yield* Effect.promise(() =>
+      agentBenchOptions(opts, agentDisplay.progress, { namespace, tag: opts.tag, engines }),
+    );
     const agent = yield* runAgentBench(options).pipe(Effect.ensuring(Effect.sync(agentDisplay.close)));
     print(`${agent.table}\n\n`);
     const predicted = agent.entries.filter((e) => e.status !== "input_error").map((e) => e.instance_id);
@@ -71,16 +77,22 @@ export function runCommand(program: Command): void {
     defineAgentOptions(
       program
         .command("run")
-        .description("the agent on SWE-bench instances, each inside its instance image, then bench eval on its predictions: preds, trajectories, test results, the resolved count and the cost"),
+        .description(
+          "the agent on SWE-bench instances, each inside its instance image, then bench eval on its predictions: preds, trajectories, test results, the resolved count and the cost",
+        ),
     ),
   );
   command.action(async (opts: RunCommandOptions) => {
     checkSlurmOptions(opts);
     if (opts.slurm) return runOnSlurm("run", opts);
-    const program = benchRun(opts, () => {
-      const progress = opts.quiet ? undefined : new Progress(0);
-      return { progress, close: () => progress?.close() };
-    }, (text) => process.stdout.write(text));
+    const program = benchRun(
+      opts,
+      () => {
+        const progress = opts.quiet ? undefined : new Progress(0);
+        return { progress, close: () => progress?.close() };
+      },
+      (text) => process.stdout.write(text),
+    );
     await runInterruptible(program, {
       name: "bench run",
       onInterrupt: "removing the running containers, writing the reports",
@@ -88,8 +100,12 @@ export function runCommand(program: Command): void {
       inputErrors: ["AgentBenchInputInvalid", "EvalInputInvalid"],
       onSuccess: ({ agent, graded }) => {
         const s = graded.summary;
-        const share = s.submitted_instances ? ` (${((100 * s.resolved_instances) / agent.entries.length).toFixed(1)}% of ${agent.entries.length})` : "";
-        process.stdout.write(`${formatEvalResult(graded)}\n\nresolved ${s.resolved_instances} of ${agent.entries.length}${share} · total cost $${agent.summary.costUsd.toFixed(4)}\npreds: ${agent.predsPath}\nevaluation: ${graded.summaryPath}\n`);
+        const share = s.submitted_instances
+          ? ` (${((100 * s.resolved_instances) / agent.entries.length).toFixed(1)}% of ${agent.entries.length})`
+          : "";
+        process.stdout.write(
+          `${formatEvalResult(graded)}\n\nresolved ${s.resolved_instances} of ${agent.entries.length}${share} · total cost $${agent.summary.costUsd.toFixed(4)}\npreds: ${agent.predsPath}\nevaluation: ${graded.summaryPath}\n`,
+        );
       },
     });
   });

@@ -30,7 +30,12 @@ export interface RunResult {
 export async function readRepoMap(path: string | undefined): Promise<Record<string, string>> {
   if (!path) return {};
   const value: unknown = JSON.parse(await readFile(path, "utf8"));
-  if (!value || typeof value !== "object" || Array.isArray(value) || !Object.values(value).every((v) => typeof v === "string")) {
+  if (
+    !value ||
+    typeof value !== "object" ||
+    Array.isArray(value) ||
+    !Object.values(value).every((v) => typeof v === "string")
+  ) {
     throw new Error(`${path}: a repo map is a JSON object of "owner/name": "path/to/git/dir"`);
   }
   return value as Record<string, string>;
@@ -39,60 +44,71 @@ export async function readRepoMap(path: string | undefined): Promise<Record<stri
 function select(lines: readonly DatasetLine[], ids: readonly string[] | undefined): DatasetLine[] {
   if (!ids || ids.length === 0) return [...lines];
   const wanted = new Set(ids);
-  return lines.filter((l) => (l.ok ? wanted.has(l.instance.instance_id) : l.instanceId !== undefined && wanted.has(l.instanceId)));
+  return lines.filter((l) =>
+    l.ok ? wanted.has(l.instance.instance_id) : l.instanceId !== undefined && wanted.has(l.instanceId),
+  );
 }
 
 /** The worker's node options: this process's, with the `source` export condition when running from sources. */
 function workerExecArgv(): string[] {
   const argv = [...process.execArgv];
-  if (import.meta.url.endsWith(".ts") && !argv.some((a) => a === "--conditions=source" || a === "-C=source")) argv.push("--conditions=source");
+  if (import.meta.url.endsWith(".ts") && !argv.some((a) => a === "--conditions=source" || a === "-C=source"))
+    argv.push("--conditions=source");
   return argv;
 }
 
 /** Instances a worker holds at once. */
 const IN_FLIGHT = 2;
 
-const workerUrl = (): URL => new URL(import.meta.url.endsWith(".ts") ? "./worker-tsx.mjs" : "./worker.js", import.meta.url);
+const workerUrl = (): URL =>
+  new URL(import.meta.url.endsWith(".ts") ? "./worker-tsx.mjs" : "./worker.js", import.meta.url);
 
 async function inWorkers(lines: readonly DatasetLine[], options: RunOptions): Promise<ReportEntry[]> {
   const { onEntry, ...rest } = options;
-  const replay: ReplayOptions = { outDir: rest.outDir, reposDir: rest.reposDir, repoMap: rest.repoMap, gitCheck: rest.gitCheck };
+  const replay: ReplayOptions = {
+    outDir: rest.outDir,
+    reposDir: rest.reposDir,
+    repoMap: rest.repoMap,
+    gitCheck: rest.gitCheck,
+  };
   const entries: ReportEntry[] = new Array(lines.length);
   let next = 0;
   let done = 0;
   const count = Math.max(1, Math.min(options.workers, lines.length));
   await Promise.all(
-    Array.from({ length: count }, () =>
-      new Promise<void>((resolve, reject) => {
-        const worker = new Worker(workerUrl(), { workerData: replay, execArgv: workerExecArgv() });
-        // Two instances in flight per worker: one computes while the other waits for git.
-        const inFlight = new Set<number>();
-        const feed = (): void => {
-          while (inFlight.size < IN_FLIGHT && next < lines.length) {
-            const index = next++;
-            inFlight.add(index);
-            worker.postMessage({ index, line: lines[index] });
-          }
-          if (inFlight.size === 0) void worker.terminate().then(() => resolve());
-        };
-        worker.on("message", (message: { index: number; entry: ReportEntry }) => {
-          inFlight.delete(message.index);
-          entries[message.index] = message.entry;
-          onEntry?.(message.entry, ++done, lines.length);
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const worker = new Worker(workerUrl(), { workerData: replay, execArgv: workerExecArgv() });
+          // Two instances in flight per worker: one computes while the other waits for git.
+          const inFlight = new Set<number>();
+          const feed = (): void => {
+            while (inFlight.size < IN_FLIGHT && next < lines.length) {
+              const index = next++;
+              inFlight.add(index);
+              worker.postMessage({ index, line: lines[index] });
+            }
+            if (inFlight.size === 0) void worker.terminate().then(() => resolve());
+          };
+          worker.on("message", (message: { index: number; entry: ReportEntry }) => {
+            inFlight.delete(message.index);
+            entries[message.index] = message.entry;
+            onEntry?.(message.entry, ++done, lines.length);
+            feed();
+          });
+          worker.on("error", (error) => {
+            // The worker died: report its instances, and stop feeding it.
+            for (const index of inFlight) {
+              const line = lines[index]!;
+              const id = line.ok ? line.instance.instance_id : (line.instanceId ?? `line-${line.line}`);
+              entries[index] = { ...crashEntry(id, error), cause: "worker_crash" };
+              onEntry?.(entries[index]!, ++done, lines.length);
+            }
+            reject(error);
+          });
           feed();
-        });
-        worker.on("error", (error) => {
-          // The worker died: report its instances, and stop feeding it.
-          for (const index of inFlight) {
-            const line = lines[index]!;
-            const id = line.ok ? line.instance.instance_id : (line.instanceId ?? `line-${line.line}`);
-            entries[index] = { ...crashEntry(id, error), cause: "worker_crash" };
-            onEntry?.(entries[index]!, ++done, lines.length);
-          }
-          reject(error);
-        });
-        feed();
-      }),
+        }),
     ),
   );
   return entries;

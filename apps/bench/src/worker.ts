@@ -11,8 +11,14 @@ if (!port) throw new Error("worker.ts runs as a worker thread");
 
 port.on("message", (message: { index: number; line: DatasetLine }) => {
   void replayInstance(message.line, repos, options)
-    .catch((error: unknown): ReportEntry =>
-      crashEntry(message.line.ok ? message.line.instance.instance_id : (message.line.instanceId ?? `line-${message.line.line}`), error),
+    .catch(
+      (error: unknown): ReportEntry =>
+        crashEntry(
+          message.line.ok
+            ? message.line.instance.instance_id
+            : (message.line.instanceId ?? `line-${message.line.line}`),
+          error,
+        ),
     )
     .then((entry) => port.postMessage({ index: message.index, entry }));
 });

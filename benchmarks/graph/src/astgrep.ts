@@ -49,7 +49,10 @@ export function astGrepDefinitions(files: readonly SourceFile[]): AstGrepDefinit
  * The same, with `parseAsync` (parsing on libuv's thread pool), `concurrency` files at a time
  * (all at once would hold every tree in memory).
  */
-export async function astGrepDefinitionsAsync(files: readonly SourceFile[], concurrency = 4): Promise<AstGrepDefinition[][]> {
+export async function astGrepDefinitionsAsync(
+  files: readonly SourceFile[],
+  concurrency = 4,
+): Promise<AstGrepDefinition[][]> {
   register();
   const out: AstGrepDefinition[][] = new Array(files.length);
   let next = 0;

@@ -23,7 +23,12 @@ describe("chunks", () => {
   it("puts every file in exactly one chunk, largest first, each within the size unless one file alone exceeds it", () => {
     const files = [5, 1, 4, 2, 3, 3, 9].map((n, i) => ({ path: `f${i}`, source: "x".repeat(n * 100) }));
     const out = chunks(files, 600);
-    expect(out.flat().map((f) => f.path).sort()).toEqual(files.map((f) => f.path).sort());
+    expect(
+      out
+        .flat()
+        .map((f) => f.path)
+        .sort(),
+    ).toEqual(files.map((f) => f.path).sort());
     expect(out.map((chunk) => chunk.map((f) => f.source.length / 100))).toEqual([[9], [5], [4], [3, 3], [2, 1]]);
   });
 });

@@ -21,12 +21,21 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { EXTRACTOR_VERSION, GraphCache, languagesOf, loadGrammars, storeKey, SUPPORTED_EXTENSIONS, type SourceFile } from "@graphplan/graph";
+import {
+  EXTRACTOR_VERSION,
+  GraphCache,
+  languagesOf,
+  loadGrammars,
+  storeKey,
+  SUPPORTED_EXTENSIONS,
+  type SourceFile,
+} from "@graphplan/graph";
 import { DiskGraphStore } from "@graphplan/graph/disk";
 import { fromCaller, parseArguments, usageError } from "./cli.js";
 import { median } from "./measure.js";
 
-const USAGE = "pnpm --filter @graphplan/bench-graph bench:cache -- --git-dir REPO --commits A,B [--repeat R] [--json]   (REPO: a clone, bare or plain)";
+const USAGE =
+  "pnpm --filter @graphplan/bench-graph bench:cache -- --git-dir REPO --commits A,B [--repeat R] [--json]   (REPO: a clone, bare or plain)";
 const { values } = parseArguments(USAGE, {
   options: {
     "git-dir": { type: "string" },
@@ -37,7 +46,8 @@ const { values } = parseArguments(USAGE, {
 });
 const commits = values.commits?.split(",") ?? [];
 const repeat = Number(values.repeat);
-if (!values["git-dir"] || commits.length !== 2 || !(Number.isInteger(repeat) && repeat >= 1)) usageError(USAGE, "give --git-dir, two commits as --commits A,B and --repeat as a whole number ≥ 1");
+if (!values["git-dir"] || commits.length !== 2 || !(Number.isInteger(repeat) && repeat >= 1))
+  usageError(USAGE, "give --git-dir, two commits as --commits A,B and --repeat as a whole number ≥ 1");
 const gitDir = fromCaller("bench:cache", values["git-dir"]);
 for (const commit of commits) {
   try {
@@ -49,7 +59,10 @@ for (const commit of commits) {
 
 /** The supported files of `commit`, read with `git ls-tree` and `git cat-file --batch` (no work tree). */
 function filesAt(commit: string): SourceFile[] {
-  const listing = execFileSync("git", ["-C", gitDir, "ls-tree", "-r", "-z", commit], { maxBuffer: 1 << 28, encoding: "utf8" });
+  const listing = execFileSync("git", ["-C", gitDir, "ls-tree", "-r", "-z", commit], {
+    maxBuffer: 1 << 28,
+    encoding: "utf8",
+  });
   const wanted: { path: string; blob: string }[] = [];
   for (const record of listing.split("\0")) {
     const match = /^\d+ blob ([0-9a-f]+)\t(.+)$/s.exec(record);
@@ -131,7 +144,9 @@ for (let i = 0; i < repeat; i++) {
     same.push(timed("same", () => new GraphCache({ store: sameStore }).build(a)));
     await sameStore.flush();
     bytes = sameStore.size();
-    entries = Number(execFileSync("sh", ["-c", `find ${JSON.stringify(dir)} -name '*.json' | wc -l`], { encoding: "utf8" }).trim());
+    entries = Number(
+      execFileSync("sh", ["-c", `find ${JSON.stringify(dir)} -name '*.json' | wc -l`], { encoding: "utf8" }).trim(),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -142,7 +157,10 @@ for (let i = 0; i < repeat; i++) {
 // computes it with or without a store (it is part of every file graph).
 const built = new GraphCache();
 built.build(a);
-const keyed = a.map((f) => ({ key: storeKey(f.path, built.get(f.path)!.hash, EXTRACTOR_VERSION)!, graph: built.get(f.path)! }));
+const keyed = a.map((f) => ({
+  key: storeKey(f.path, built.get(f.path)!.hash, EXTRACTOR_VERSION)!,
+  graph: built.get(f.path)!,
+}));
 const storeWork: number[] = [];
 for (let i = 0; i < Math.max(3, repeat); i++) {
   const dir = mkdtempSync(join(tmpdir(), "graph-cache-bench-"));
@@ -158,7 +176,14 @@ for (let i = 0; i < Math.max(3, repeat); i++) {
   }
 }
 const loadAfter = loadavg()[0]!;
-const m = { today: median(today), cold: median(cold), coldFlush: median(coldFlush), second: median(second), same: median(same), storeWork: median(storeWork) };
+const m = {
+  today: median(today),
+  cold: median(cold),
+  coldFlush: median(coldFlush),
+  second: median(second),
+  same: median(same),
+  storeWork: median(storeWork),
+};
 const result = {
   commits,
   files: [a.length, b.length],
@@ -169,25 +194,51 @@ const result = {
   runs: { today, cold, coldFlush, second, same, storeWork },
   cpuMs: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, median(v)])),
   cpuRuns: cpu,
-  ratios: { coldOverToday: m.cold / m.today, storeWorkOverToday: m.storeWork / m.today, secondOverCold: m.second / m.cold, secondOverToday: m.second / m.today, sameOverCold: m.same / m.cold },
-  cpuRatios: { coldOverToday: median(cpu.cold!) / median(cpu.today!), secondOverCold: median(cpu.second!) / median(cpu.cold!) },
+  ratios: {
+    coldOverToday: m.cold / m.today,
+    storeWorkOverToday: m.storeWork / m.today,
+    secondOverCold: m.second / m.cold,
+    secondOverToday: m.second / m.today,
+    sameOverCold: m.same / m.cold,
+  },
+  cpuRatios: {
+    coldOverToday: median(cpu.cold!) / median(cpu.today!),
+    secondOverCold: median(cpu.second!) / median(cpu.cold!),
+  },
   // Each round's cold and today run back to back (alternating which goes first): the median of their
   // ratios is not moved by the machine's load drifting between rounds, as the ratio of two medians is.
-  pairedColdOverToday: { wall: median(cold.map((c, i) => c / today[i]!)), cpu: median(cpu.cold!.map((c, i) => c / cpu.today![i]!)) },
+  pairedColdOverToday: {
+    wall: median(cold.map((c, i) => c / today[i]!)),
+    cpu: median(cpu.cold!.map((c, i) => c / cpu.today![i]!)),
+  },
   load: [loadBefore, loadAfter],
 };
 if (values.json) process.stdout.write(JSON.stringify(result, null, 2) + "\n");
 else {
   const ms = (x: number) => `${x.toFixed(0)} ms`;
-  console.log(`persistent graph cache, ${gitDir} ${commits.map((c) => c.slice(0, 7)).join(" → ")} (load avg ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}; median of ${repeat})`);
-  console.log(`files: ${a.length} at A, ${b.length} at B, ${shared} of B's with the same text at A; store after A: ${entries} entries, ${(bytes / 1e6).toFixed(1)} MB`);
+  console.log(
+    `persistent graph cache, ${gitDir} ${commits.map((c) => c.slice(0, 7)).join(" → ")} (load avg ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}; median of ${repeat})`,
+  );
+  console.log(
+    `files: ${a.length} at A, ${b.length} at B, ${shared} of B's with the same text at A; store after A: ${entries} entries, ${(bytes / 1e6).toFixed(1)} MB`,
+  );
   console.log(`today (GraphCache, no store), A:      ${ms(m.today)}  [${today.map(ms).join(", ")}]`);
-  console.log(`cold store, A (parse + write):        ${ms(m.cold)}  [${cold.map(ms).join(", ")}]  ratio to today ${result.ratios.coldOverToday.toFixed(3)}`);
-  console.log(`  paired with the today of its round (median of the ${repeat} ratios): ${result.pairedColdOverToday.wall.toFixed(3)} by wall time, ${result.pairedColdOverToday.cpu.toFixed(3)} by CPU time`);
+  console.log(
+    `cold store, A (parse + write):        ${ms(m.cold)}  [${cold.map(ms).join(", ")}]  ratio to today ${result.ratios.coldOverToday.toFixed(3)}`,
+  );
+  console.log(
+    `  paired with the today of its round (median of the ${repeat} ratios): ${result.pairedColdOverToday.wall.toFixed(3)} by wall time, ${result.pairedColdOverToday.cpu.toFixed(3)} by CPU time`,
+  );
   console.log(`  then its writes finishing (thread pool): ${ms(m.coldFlush)}  [${coldFlush.map(ms).join(", ")}]`);
-  console.log(`  the store's own work on the build's thread (misses + hand-over, no parse): ${ms(m.storeWork)}  [${storeWork.map(ms).join(", ")}]  = ${(100 * result.ratios.storeWorkOverToday).toFixed(1)} % of today`);
-  console.log(`second commit, B (${secondParsed} parsed):        ${ms(m.second)}  [${second.map(ms).join(", ")}]  ratio to cold ${result.ratios.secondOverCold.toFixed(3)} (target <= 0.10), to today ${result.ratios.secondOverToday.toFixed(3)}`);
-  console.log(`same commit again, A (all read back): ${ms(m.same)}  [${same.map(ms).join(", ")}]  ratio to cold ${result.ratios.sameOverCold.toFixed(3)}`);
+  console.log(
+    `  the store's own work on the build's thread (misses + hand-over, no parse): ${ms(m.storeWork)}  [${storeWork.map(ms).join(", ")}]  = ${(100 * result.ratios.storeWorkOverToday).toFixed(1)} % of today`,
+  );
+  console.log(
+    `second commit, B (${secondParsed} parsed):        ${ms(m.second)}  [${second.map(ms).join(", ")}]  ratio to cold ${result.ratios.secondOverCold.toFixed(3)} (target <= 0.10), to today ${result.ratios.secondOverToday.toFixed(3)}`,
+  );
+  console.log(
+    `same commit again, A (all read back): ${ms(m.same)}  [${same.map(ms).join(", ")}]  ratio to cold ${result.ratios.sameOverCold.toFixed(3)}`,
+  );
   console.log(
     `CPU time (median): today ${ms(result.cpuMs.today!)}, cold ${ms(result.cpuMs.cold!)} (ratio ${result.cpuRatios.coldOverToday.toFixed(3)}), second commit ${ms(result.cpuMs.second!)} (ratio to cold ${result.cpuRatios.secondOverCold.toFixed(3)}), same ${ms(result.cpuMs.same!)}`,
   );

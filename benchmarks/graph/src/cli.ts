@@ -9,7 +9,8 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
  * A path as the user meant it. pnpm runs a package's script (`script`, e.g. "recall") in the package's
  * folder and says where it was called from in INIT_CWD; run any other way, the process's own folder.
  */
-export const fromCaller = (script: string, path: string): string => resolve((process.env.npm_lifecycle_event === script && process.env.INIT_CWD) || process.cwd(), path);
+export const fromCaller = (script: string, path: string): string =>
+  resolve((process.env.npm_lifecycle_event === script && process.env.INIT_CWD) || process.cwd(), path);
 
 /** The usage line on stderr after `problem`, and exit 2. */
 export function usageError(usage: string, problem?: string): never {
@@ -18,7 +19,10 @@ export function usageError(usage: string, problem?: string): never {
 }
 
 /** `parseArgs` of the arguments (a leading "--", which `pnpm x -- args` passes on, dropped); a bad option is a usage error. */
-export function parseArguments<T extends Omit<ParseArgsConfig, "args">>(usage: string, config: T): ReturnType<typeof parseArgs<T>> {
+export function parseArguments<T extends Omit<ParseArgsConfig, "args">>(
+  usage: string,
+  config: T,
+): ReturnType<typeof parseArgs<T>> {
   const argv = process.argv.slice(2);
   try {
     return parseArgs({ ...config, args: argv[0] === "--" ? argv.slice(1) : argv }) as ReturnType<typeof parseArgs<T>>;
@@ -31,14 +35,20 @@ export function parseArguments<T extends Omit<ParseArgsConfig, "args">>(usage: s
 export function workTreeOf(dir: string): { dir: string; dispose: () => void } {
   let bare = "false";
   try {
-    bare = execFileSync("git", ["-C", dir, "rev-parse", "--is-bare-repository"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    bare = execFileSync("git", ["-C", dir, "rev-parse", "--is-bare-repository"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
   } catch {
     // Not a git repository: a plain directory of source.
   }
   if (bare !== "true") return { dir, dispose: () => undefined };
   const tree = mkdtempSync(join(tmpdir(), "graphplan-bench-graph-"));
   try {
-    const archive = execFileSync("git", ["-C", dir, "archive", "HEAD"], { maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "pipe"] });
+    const archive = execFileSync("git", ["-C", dir, "archive", "HEAD"], {
+      maxBuffer: 1 << 30,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     execFileSync("tar", ["-x", "-C", tree], { input: archive });
   } catch (error) {
     rmSync(tree, { recursive: true, force: true });

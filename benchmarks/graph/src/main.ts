@@ -9,7 +9,16 @@
 import { availableParallelism, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { statSync } from "node:fs";
-import { buildGraph, detectLanguage, GraphCache, languagesOf, loadGrammars, parse, type Graph, type SourceFile } from "@graphplan/graph";
+import {
+  buildGraph,
+  detectLanguage,
+  GraphCache,
+  languagesOf,
+  loadGrammars,
+  parse,
+  type Graph,
+  type SourceFile,
+} from "@graphplan/graph";
 import { astGrepDefinitions, astGrepDefinitionsAsync } from "./astgrep.js";
 import { fromCaller, parseArguments, usageError, workTreeOf } from "./cli.js";
 import { bytesOf, readTree } from "./files.js";
@@ -18,7 +27,8 @@ import { MemorySampler, median, summarize, time, timeAsync, type Timing } from "
 
 const TARGETS = { ratioSingle: 1.0, ratioThreads: 0.6, regraphMs: 20 } as const;
 
-const USAGE = "pnpm --filter @graphplan/bench-graph bench -- <dir> [--workers N] [--repeat R] [--json]   (<dir>: a source tree, or a bare clone read at HEAD)";
+const USAGE =
+  "pnpm --filter @graphplan/bench-graph bench -- <dir> [--workers N] [--repeat R] [--json]   (<dir>: a source tree, or a bare clone read at HEAD)";
 const { values, positionals } = parseArguments(USAGE, {
   allowPositionals: true,
   options: {
@@ -29,9 +39,15 @@ const { values, positionals } = parseArguments(USAGE, {
 });
 const workers = Number(values.workers);
 const repeat = Number(values.repeat);
-if (positionals.length !== 1 || !(Number.isInteger(workers) && workers >= 1) || !(Number.isInteger(repeat) && repeat >= 1)) usageError(USAGE, "give one directory, and --workers and --repeat as whole numbers ≥ 1");
+if (
+  positionals.length !== 1 ||
+  !(Number.isInteger(workers) && workers >= 1) ||
+  !(Number.isInteger(repeat) && repeat >= 1)
+)
+  usageError(USAGE, "give one directory, and --workers and --repeat as whole numbers ≥ 1");
 const given = fromCaller("bench", positionals[0]!);
-if (!statSync(given, { throwIfNoEntry: false })?.isDirectory()) usageError(USAGE, `${positionals[0]} is not a directory`);
+if (!statSync(given, { throwIfNoEntry: false })?.isDirectory())
+  usageError(USAGE, `${positionals[0]} is not a directory`);
 const tree = workTreeOf(given);
 process.on("exit", () => tree.dispose());
 const dir = tree.dir;
@@ -66,7 +82,8 @@ const threaded: Timing[] = [];
 const threadedPython: Timing[] = [];
 for (let i = 0; i < repeat; i++) {
   const run = await timeAsync(() => pool.build(files));
-  if (i === 0 && JSON.stringify(run.value) !== JSON.stringify(graph)) throw new Error("the worker pool's graph differs from buildGraph's");
+  if (i === 0 && JSON.stringify(run.value) !== JSON.stringify(graph))
+    throw new Error("the worker pool's graph differs from buildGraph's");
   threaded.push(run);
   if (pythonFiles.length) threadedPython.push(await timeAsync(() => pool.build(pythonFiles)));
 }
@@ -87,7 +104,9 @@ for (let i = 0; i < repeat; i++) {
     // Alternate which engine goes first, so neither always runs on a warmer (or busier) machine.
     const ours = () => oursPython.push(time(() => graphOf(pythonFiles)));
     const theirs = () => {
-      astGrep.push(time(() => (astGrepCount = astGrepDefinitions(pythonFiles).reduce((n, defs) => n + defs.length, 0))));
+      astGrep.push(
+        time(() => (astGrepCount = astGrepDefinitions(pythonFiles).reduce((n, defs) => n + defs.length, 0))),
+      );
       rssAfterAstGrep = Math.max(rssAfterAstGrep, memory.sample());
     };
     if (i % 2 === 0) {
@@ -101,7 +120,9 @@ for (let i = 0; i < repeat; i++) {
   }
 }
 memory.phase();
-const astGrepAsync = pythonFiles.length ? await timeAsync(() => astGrepDefinitionsAsync(pythonFiles, workers * 2)) : undefined;
+const astGrepAsync = pythonFiles.length
+  ? await timeAsync(() => astGrepDefinitionsAsync(pythonFiles, workers * 2))
+  : undefined;
 const peakAstGrepAsync = memory.phase();
 
 // 4. Re-graph after a one-file change: 10 files at size quantiles (plus one untimed warm-up),
@@ -112,11 +133,14 @@ const regraph: number[] = [];
 const candidates = [...(pythonFiles.length ? pythonFiles : files)].sort((a, b) => a.source.length - b.source.length);
 for (let i = 0; i <= 10; i++) {
   const target = candidates[Math.min(candidates.length - 1, Math.floor((candidates.length * (i || 5)) / 11))]!;
-  const edited = files.map((file) => (file === target ? { path: file.path, source: `${file.source}\n# edited by the benchmark ${i}\n` } : file));
+  const edited = files.map((file) =>
+    file === target ? { path: file.path, source: `${file.source}\n# edited by the benchmark ${i}\n` } : file,
+  );
   const start = performance.now();
   cache.build(edited);
   const ms = performance.now() - start;
-  if (cache.lastParsed.length !== 1 || cache.lastParsed[0] !== target.path) throw new Error(`re-graph parsed ${cache.lastParsed.length} files`);
+  if (cache.lastParsed.length !== 1 || cache.lastParsed[0] !== target.path)
+    throw new Error(`re-graph parsed ${cache.lastParsed.length} files`);
   if (i > 0) regraph.push(ms);
   cache.build(files); // back to the original text (not timed)
 }
@@ -131,7 +155,9 @@ const threadsPyMs = summarize(threadedPython);
 const ratioSingle = oursPyMs.median / astMs.median;
 const ratioSingleCpu = oursPyMs.cpu_median / astMs.cpu_median;
 const ratioThreads = threadsPyMs.median / astMs.median;
-const pySymbols = graph.symbols.filter((s) => detectLanguage(s.file) === "python" && (s.kind === "class" || s.kind === "function")).length;
+const pySymbols = graph.symbols.filter(
+  (s) => detectLanguage(s.file) === "python" && (s.kind === "class" || s.kind === "function"),
+).length;
 
 const result = {
   date: new Date().toISOString(),
@@ -144,15 +170,32 @@ const result = {
   mb: round(mb, 2),
   python: { files: pythonFiles.length, mb: round(pythonMb, 2) },
   grammar_load_ms: round(grammarLoad.ms, 0),
-  ours_all: { ...allMs, mb_per_s: round(mb / (allMs.median / 1000), 2), symbols: graph.symbols.length, imports: graph.imports.length, errors: graph.errors.length },
+  ours_all: {
+    ...allMs,
+    mb_per_s: round(mb / (allMs.median / 1000), 2),
+    symbols: graph.symbols.length,
+    imports: graph.imports.length,
+    errors: graph.errors.length,
+  },
   ours_python: { ...oursPyMs, mb_per_s: round(pythonMb / (oursPyMs.median / 1000), 2), definitions: pySymbols },
   parse_only_python: { ...parseMs, share_of_ours: round(parseMs.median / oursPyMs.median, 3) },
   astgrep_python: { ...astMs, mb_per_s: round(pythonMb / (astMs.median / 1000), 2), definitions: astGrepCount },
   astgrep_python_parse_async_ms: astGrepAsync ? round(astGrepAsync.ms, 0) : null,
   ratio_single: round(ratioSingle, 3),
   ratio_single_cpu: round(ratioSingleCpu, 3),
-  threads: { workers, start_ms: round(poolStart.ms, 0), all: threadsMs, python: threadsPyMs, ratio: round(ratioThreads, 3), busy_ms: pool.lastBusyMs.map((ms) => round(ms, 0)) },
-  regraph_ms: { median: round(median(regraph), 2), max: round(Math.max(...regraph), 2), runs: regraph.map((ms) => round(ms, 2)) },
+  threads: {
+    workers,
+    start_ms: round(poolStart.ms, 0),
+    all: threadsMs,
+    python: threadsPyMs,
+    ratio: round(ratioThreads, 3),
+    busy_ms: pool.lastBusyMs.map((ms) => round(ms, 0)),
+  },
+  regraph_ms: {
+    median: round(median(regraph), 2),
+    max: round(Math.max(...regraph), 2),
+    runs: regraph.map((ms) => round(ms, 2)),
+  },
   memory_mb: {
     rss_with_files_read: round(rssBefore / 1e6, 0),
     ours_1_thread_rss: round(peakOurs / 1e6, 0),
@@ -168,7 +211,10 @@ const result = {
 if (values.json) {
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 } else {
-  const verdict = (value: number, target: number) => (value <= target ? `meets target <= ${target}` : `MISSES target <= ${target} by ${round(((value - target) / target) * 100, 0)}%`);
+  const verdict = (value: number, target: number) =>
+    value <= target
+      ? `meets target <= ${target}`
+      : `MISSES target <= ${target} by ${round(((value - target) / target) * 100, 0)}%`;
   const lines = [
     `graph benchmark: ${given} (${result.cores} cores, node ${result.node}, ${result.date}, load average ${result.load_average.join(" -> ")})`,
     `files ${result.files} (${result.python.files} Python), ${result.mb} MB (${result.python.mb} MB Python); grammars loaded in ${result.grammar_load_ms} ms`,

@@ -26,7 +26,10 @@ export class GraphPool {
 
   /** Starts `size` workers and loads the grammars `files` need in each. */
   static async start(size: number, files: readonly SourceFile[]): Promise<GraphPool> {
-    const workers = Array.from({ length: size }, () => new Worker(new URL("./worker-entry.mjs", import.meta.url), { execArgv: ["--conditions=source"] }));
+    const workers = Array.from(
+      { length: size },
+      () => new Worker(new URL("./worker-entry.mjs", import.meta.url), { execArgv: ["--conditions=source"] }),
+    );
     const languages = languagesOf(files);
     await Promise.all(workers.map((worker) => ask(worker, { type: "load", languages })));
     return new GraphPool(workers);

@@ -2,8 +2,22 @@
 import { describe, expect, it } from "vitest";
 import { ctagsLanguage, isDefinition, matches, namesOf, type CtagsTag } from "./recall-match.js";
 
-const tag = (over: Partial<CtagsTag>): CtagsTag => ({ name: "f", path: "a.c", language: "C", kind: "function", line: 3, pattern: "/^f$/", ...over });
-const symbol = (name: string, start_line = 3, end_line = 5) => ({ name, kind: "function", file: "a.c", start_line, end_line });
+const tag = (over: Partial<CtagsTag>): CtagsTag => ({
+  name: "f",
+  path: "a.c",
+  language: "C",
+  kind: "function",
+  line: 3,
+  pattern: "/^f$/",
+  ...over,
+});
+const symbol = (name: string, start_line = 3, end_line = 5) => ({
+  name,
+  kind: "function",
+  file: "a.c",
+  start_line,
+  end_line,
+});
 
 describe("recall matching", () => {
   it("finds a tag by name in the symbol's lines, with one line of slack before", () => {
@@ -29,7 +43,11 @@ describe("recall matching", () => {
   it("leaves out ctags' object-literal classes and import-list aliases", () => {
     expect(isDefinition("javascript", tag({ kind: "class", pattern: "/^var req = { method: 'GET' };$/" }))).toBe(false);
     expect(isDefinition("javascript", tag({ kind: "class", pattern: "/^class View {$/" }))).toBe(true);
-    expect(isDefinition("typescript", tag({ name: "Id", kind: "alias", pattern: "/^import { type Id } from './x';$/" }))).toBe(false);
-    expect(isDefinition("typescript", tag({ name: "Id", kind: "alias", pattern: "/^export type Id = string;$/" }))).toBe(true);
+    expect(
+      isDefinition("typescript", tag({ name: "Id", kind: "alias", pattern: "/^import { type Id } from './x';$/" })),
+    ).toBe(false);
+    expect(
+      isDefinition("typescript", tag({ name: "Id", kind: "alias", pattern: "/^export type Id = string;$/" })),
+    ).toBe(true);
   });
 });

@@ -42,7 +42,9 @@ const KINDS: Readonly<Record<string, readonly string[]>> = {
 export function isDefinition(language: string, tag: CtagsTag): boolean {
   if (language === "javascript" && tag.kind === "class") return /\bclass\b/.test(tag.pattern);
   if ((language === "typescript" || language === "tsx") && tag.kind === "alias") {
-    return new RegExp(`\\btype\\s+${tag.name.replace(/[$]/g, "\\$")}\\s*(=|<|$)`).test(tag.pattern.replace(/\$\/$/, ""));
+    return new RegExp(`\\btype\\s+${tag.name.replace(/[$]/g, "\\$")}\\s*(=|<|$)`).test(
+      tag.pattern.replace(/\$\/$/, ""),
+    );
   }
   return true;
 }
@@ -79,7 +81,8 @@ export function namesOf(symbol: GraphSymbol): string[] {
   const last = symbol.name.split(/::|\.|\\/).pop()!;
   if (last !== symbol.name) names.push(last);
   const impl = /^(.+) for (.+)$/s.exec(symbol.name);
-  if (impl) names.push(impl[1]!, impl[2]!.replace(/^&('\w+\s+)?(mut\s+)?|^\[|\]$/g, "").replace(/^&('\w+\s+)?(mut\s+)?/, ""));
+  if (impl)
+    names.push(impl[1]!, impl[2]!.replace(/^&('\w+\s+)?(mut\s+)?|^\[|\]$/g, "").replace(/^&('\w+\s+)?(mut\s+)?/, ""));
   // A C function defined through a macro, `TEST_IMPL(name)`, answers to the macro's name (ctags').
   const macro = /^(\w+)\(/.exec(symbol.name);
   if (macro) names.push(macro[1]!);

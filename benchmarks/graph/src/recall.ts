@@ -17,7 +17,8 @@ import { fromCaller, parseArguments, usageError, workTreeOf } from "./cli.js";
 import { readTree } from "./files.js";
 import { ctagsLanguage, countedKinds, isDefinition, matches, type CtagsTag } from "./recall-match.js";
 
-const USAGE = "pnpm --filter @graphplan/bench-graph recall -- --repos DIR [--misses N] [--exclude REGEX] [--json] [--ctags PATH]";
+const USAGE =
+  "pnpm --filter @graphplan/bench-graph recall -- --repos DIR [--misses N] [--exclude REGEX] [--json] [--ctags PATH]";
 const { values } = parseArguments(USAGE, {
   options: {
     repos: { type: "string" },
@@ -27,8 +28,10 @@ const { values } = parseArguments(USAGE, {
     exclude: { type: "string" },
   },
 });
-if (!values.repos) usageError(USAGE, "give --repos DIR: a directory of repositories (work trees or bare clones, read at HEAD)");
-if (!statSync(fromCaller("recall", values.repos), { throwIfNoEntry: false })?.isDirectory()) usageError(USAGE, `--repos ${values.repos} is not a directory`);
+if (!values.repos)
+  usageError(USAGE, "give --repos DIR: a directory of repositories (work trees or bare clones, read at HEAD)");
+if (!statSync(fromCaller("recall", values.repos), { throwIfNoEntry: false })?.isDirectory())
+  usageError(USAGE, `--repos ${values.repos} is not a directory`);
 if (!/^\d+$/.test(values.misses)) usageError(USAGE, `--misses ${values.misses}: give a whole number`);
 const root = fromCaller("recall", values.repos);
 const examples = Number(values.misses);
@@ -76,7 +79,10 @@ async function recallOf(repo: string, dir: string): Promise<void> {
     list.push(symbol);
     byFile.set(symbol.file, list);
   }
-  const tags = runCtags(dir, files.map((f) => f.path));
+  const tags = runCtags(
+    dir,
+    files.map((f) => f.path),
+  );
   const repoHasCpp = files.some((f) => /\.(cc|cpp|cxx|hpp|hh|hxx)$/.test(f.path));
   const repoTally = new Map<string, { found: number; total: number }>();
   const filesOf = new Map<string, Set<string>>();
@@ -174,7 +180,9 @@ if (values.json) {
   );
 } else {
   const pct = (found: number, total: number) => (total ? ((100 * found) / total).toFixed(1) : "100.0");
-  console.log(`recall of ctags' named definitions (${repos.length} repositories under ${root}${exclude ? `, leaving out ${exclude}` : ""}; load avg ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}; ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(
+    `recall of ctags' named definitions (${repos.length} repositories under ${root}${exclude ? `, leaving out ${exclude}` : ""}; load avg ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}; ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
   console.log("language    files   found / ctags   recall   repositories");
   for (const [language, t] of rows) {
     console.log(
@@ -182,13 +190,17 @@ if (values.json) {
     );
   }
   console.log("\nper repository:");
-  for (const r of perRepo) console.log(`  ${r.repo.padEnd(28)} ${r.language.padEnd(10)} ${pct(r.found, r.total).padStart(6)}% (${r.found}/${r.total})`);
+  for (const r of perRepo)
+    console.log(
+      `  ${r.repo.padEnd(28)} ${r.language.padEnd(10)} ${pct(r.found, r.total).padStart(6)}% (${r.found}/${r.total})`,
+    );
   if (examples > 0) {
     console.log("\nmisses by ctags kind:");
     for (const [language, t] of rows) {
       for (const [kind, list] of [...t.missed].sort((a, b) => b[1].length - a[1].length)) {
         console.log(`  ${language} ${kind}: ${list.length}`);
-        for (const tag of list.slice(0, examples)) console.log(`      ${tag.path}:${tag.line} ${tag.name}  ${tag.pattern.slice(2, 90)}`);
+        for (const tag of list.slice(0, examples))
+          console.log(`      ${tag.path}:${tag.line} ${tag.name}  ${tag.pattern.slice(2, 90)}`);
       }
     }
   }

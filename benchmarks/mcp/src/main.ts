@@ -53,7 +53,12 @@ const repos = new Repositories({ reposDir: options.repos, repoMap: {} });
 const root = await realpath(await mkdtemp(join(tmpdir(), "graphplan-bench-mcp-")));
 
 const spawnServer = () =>
-  new StdioClientTransport({ command: TSX, args: ["--conditions=source", CLI, "mcp", "--root", root], stderr: "inherit", cwd: REPO_ROOT });
+  new StdioClientTransport({
+    command: TSX,
+    args: ["--conditions=source", CLI, "mcp", "--root", root],
+    stderr: "inherit",
+    cwd: REPO_ROOT,
+  });
 
 // Start time: spawn → initialize answered → tools/list answered, several times (the first start also warms tsx's cache).
 const starts: number[] = [];
@@ -70,7 +75,11 @@ for (let i = 0; i < STARTS; i++) {
 const helps: number[] = [];
 for (let i = 0; i < STARTS; i++) {
   const started = performance.now();
-  await new Promise<void>((resolve, reject) => execFile(TSX, ["--conditions=source", CLI, "--help"], { cwd: REPO_ROOT }, (error) => (error ? reject(error) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    execFile(TSX, ["--conditions=source", CLI, "--help"], { cwd: REPO_ROOT }, (error) =>
+      error ? reject(error) : resolve(),
+    ),
+  );
   helps.push(performance.now() - started);
 }
 
@@ -99,10 +108,15 @@ async function judge(post: ReadonlyMap<string, string | null>): Promise<string> 
   return "identical";
 }
 
-const textOf = (result: CallToolResult): string => ((result.content[0] as { text?: string } | undefined)?.text ?? "").split("\n")[0]!;
-const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 }) as Promise<CallToolResult>;
+const textOf = (result: CallToolResult): string =>
+  ((result.content[0] as { text?: string } | undefined)?.text ?? "").split("\n")[0]!;
+const call = (name: string, args: Record<string, unknown>) =>
+  client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 }) as Promise<CallToolResult>;
 
-async function viaServer(instance: DatasetInstance, post: ReadonlyMap<string, string | null>): Promise<{ verdict: string; compile: number; apply: number }> {
+async function viaServer(
+  instance: DatasetInstance,
+  post: ReadonlyMap<string, string | null>,
+): Promise<{ verdict: string; compile: number; apply: number }> {
   let mark = performance.now();
   const compiled = await call("compile_patch", { diff: instance.patch });
   const compile = performance.now() - mark;
@@ -115,12 +129,16 @@ async function viaServer(instance: DatasetInstance, post: ReadonlyMap<string, st
   return { verdict: await judge(post), compile, apply };
 }
 
-async function inProcess(instance: DatasetInstance, post: ReadonlyMap<string, string | null>): Promise<{ verdict: string; compile: number; apply: number }> {
+async function inProcess(
+  instance: DatasetInstance,
+  post: ReadonlyMap<string, string | null>,
+): Promise<{ verdict: string; compile: number; apply: number }> {
   let mark = performance.now();
   const compiled = await engine.compilePatch(instance.patch).catch((error: Error) => error);
   const compile = performance.now() - mark;
   if (compiled instanceof Error) return { verdict: `compile: ${compiled.message.split("\n")[0]}`, compile, apply: 0 };
-  if (!compiled.verification.passed) return { verdict: `compile: ${compiled.verification.errors[0] ?? "not verified"}`, compile, apply: 0 };
+  if (!compiled.verification.passed)
+    return { verdict: `compile: ${compiled.verification.errors[0] ?? "not verified"}`, compile, apply: 0 };
   mark = performance.now();
   // The plan as JSON, as a client sends it.
   const applied = await engine.apply(JSON.parse(JSON.stringify(compiled.plan)) as unknown);
@@ -132,7 +150,13 @@ async function inProcess(instance: DatasetInstance, post: ReadonlyMap<string, st
 for (const [index, instance] of instances.entries()) {
   const reader = repos.reader(instance.repo);
   const base = { id: instance.instance_id, repo: instance.repo };
-  const skip = (why: string) => outcomes.push({ ...base, server: why, inProcess: why, ms: { compile: 0, apply: 0, compileInProcess: 0, applyInProcess: 0 } });
+  const skip = (why: string) =>
+    outcomes.push({
+      ...base,
+      server: why,
+      inProcess: why,
+      ms: { compile: 0, apply: 0, compileInProcess: 0, applyInProcess: 0 },
+    });
   if (!("file" in reader)) {
     skip(`no repository: ${reader.message}`);
     continue;
@@ -154,9 +178,16 @@ for (const [index, instance] of instances.entries()) {
   const served = await viaServer(instance, post);
   await reset(pre);
   const local = await inProcess(instance, post);
-  outcomes.push({ ...base, server: served.verdict, inProcess: local.verdict, ms: { compile: served.compile, apply: served.apply, compileInProcess: local.compile, applyInProcess: local.apply } });
+  outcomes.push({
+    ...base,
+    server: served.verdict,
+    inProcess: local.verdict,
+    ms: { compile: served.compile, apply: served.apply, compileInProcess: local.compile, applyInProcess: local.apply },
+  });
   if ((index + 1) % 10 === 0) await report(true);
-  process.stderr.write(`\r${index + 1}/${instances.length} ${instance.instance_id}: ${served.verdict}${served.verdict === local.verdict ? "" : ` (in-process: ${local.verdict})`}        `);
+  process.stderr.write(
+    `\r${index + 1}/${instances.length} ${instance.instance_id}: ${served.verdict}${served.verdict === local.verdict ? "" : ` (in-process: ${local.verdict})`}        `,
+  );
 }
 process.stderr.write("\n");
 await client.close();
@@ -181,15 +212,25 @@ async function report(partial: boolean): Promise<string> {
     identicalInProcess: ran.filter((o) => o.inProcess === "identical").length,
     start_ms: { ...stats(starts), all: starts.map(Math.round) },
     help_ms: { ...stats(helps), all: helps.map(Math.round) },
-    compile_patch_ms: { server: stats(ran.map((o) => o.ms.compile)), inProcess: stats(ran.map((o) => o.ms.compileInProcess)) },
+    compile_patch_ms: {
+      server: stats(ran.map((o) => o.ms.compile)),
+      inProcess: stats(ran.map((o) => o.ms.compileInProcess)),
+    },
     apply_plan_ms: { server: stats(ran.map((o) => o.ms.apply)), inProcess: stats(ran.map((o) => o.ms.applyInProcess)) },
     total_s: Math.round(totalS),
-    byRepo: Object.fromEntries([...new Set(outcomes.map((o) => o.repo))].map((repo) => [repo, `${ran.filter((o) => o.repo === repo && o.server === "identical").length}/${outcomes.filter((o) => o.repo === repo).length}`])),
+    byRepo: Object.fromEntries(
+      [...new Set(outcomes.map((o) => o.repo))].map((repo) => [
+        repo,
+        `${ran.filter((o) => o.repo === repo && o.server === "identical").length}/${outcomes.filter((o) => o.repo === repo).length}`,
+      ]),
+    ),
   };
   const f = (n: number) => n.toFixed(1);
   const out = [
     `instances: ${figures.instances}; attempted: ${figures.attempted}; replayed: ${figures.replayed}; identical post-images through the server: ${figures.identical}/${figures.replayed} (in-process: ${figures.identicalInProcess}/${figures.replayed})`,
-    `per repository: ${Object.entries(figures.byRepo).map(([repo, n]) => `${repo} ${n}`).join(", ")}`,
+    `per repository: ${Object.entries(figures.byRepo)
+      .map(([repo, n]) => `${repo} ${n}`)
+      .join(", ")}`,
     `server start (spawn → initialize → tools/list), ${STARTS} starts: median ${f(figures.start_ms.median)} ms, p90 ${f(figures.start_ms.p90)} ms (${figures.start_ms.all.join(", ")})`,
     `beside it, \`graphplan --help\`, ${STARTS} runs: median ${f(figures.help_ms.median)} ms, p90 ${f(figures.help_ms.p90)} ms (${figures.help_ms.all.join(", ")})`,
     "| tool call | server median | server p90 | in-process median | in-process p90 |",
@@ -198,7 +239,8 @@ async function report(partial: boolean): Promise<string> {
     `| apply_plan | ${f(figures.apply_plan_ms.server.median)} ms | ${f(figures.apply_plan_ms.server.p90)} ms | ${f(figures.apply_plan_ms.inProcess.median)} ms | ${f(figures.apply_plan_ms.inProcess.p90)} ms |`,
     `${figures.replayed} instances, both ways: ${figures.total_s} s`,
   ];
-  for (const o of ran.filter((o) => o.server !== "identical" || o.inProcess !== "identical")) out.push(`not identical: ${o.id}: server ${o.server}; in-process ${o.inProcess}`);
+  for (const o of ran.filter((o) => o.server !== "identical" || o.inProcess !== "identical"))
+    out.push(`not identical: ${o.id}: server ${o.server}; in-process ${o.inProcess}`);
   for (const o of outcomes.filter((o) => o.server.startsWith("no "))) out.push(`not replayed: ${o.id}: ${o.server}`);
   const text = `${out.join("\n")}\n`;
   if (options.out) await writeFile(options.out, `${JSON.stringify({ figures, summary: text, outcomes }, null, 2)}\n`);

@@ -15,23 +15,40 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const TSX = join(import.meta.dirname, "..", "..", "..", "node_modules", ".bin", "tsx");
 
 const makeDataset = (args: string[]) =>
-  spawnSync(TSX, ["--conditions=source", join(import.meta.dirname, "make-dataset.ts"), ...args], { cwd: root, encoding: "utf8" });
+  spawnSync(TSX, ["--conditions=source", join(import.meta.dirname, "make-dataset.ts"), ...args], {
+    cwd: root,
+    encoding: "utf8",
+  });
 
 describe("make-dataset, short", () => {
   it("writes the commits that change 2-10 files, from bare and plain clones, with paths from the caller's folder", () => {
     const repo = makeRepo(root, "work");
-    const first = repo.commit({ "pkg/a.py": "def a():\n    return 1\n", "pkg/b.py": "def b():\n    return 2\n", "README.md": "hi\n" }, "start");
-    const two = repo.commit({ "pkg/a.py": "def a():\n    return 10\n", "pkg/b.py": "def b():\n    return 20\n", "README.md": "changed\n" }, "change both");
+    const first = repo.commit(
+      { "pkg/a.py": "def a():\n    return 1\n", "pkg/b.py": "def b():\n    return 2\n", "README.md": "hi\n" },
+      "start",
+    );
+    const two = repo.commit(
+      { "pkg/a.py": "def a():\n    return 10\n", "pkg/b.py": "def b():\n    return 20\n", "README.md": "changed\n" },
+      "change both",
+    );
     repo.commit({ "pkg/a.py": "def a():\n    return 11\n" }, "one file only");
-    const added = repo.commit({ "pkg/c.py": "def c():\n    return 3\n", "pkg/b.py": "from pkg.c import c\n\n\ndef b():\n    return c()\n" }, "add c");
+    const added = repo.commit(
+      { "pkg/c.py": "def c():\n    return 3\n", "pkg/b.py": "from pkg.c import c\n\n\ndef b():\n    return c()\n" },
+      "add c",
+    );
     mkdirSync(join(root, "repos"));
     bareClone(repo, join(root, "repos", "acme__bare"));
     git(root, "clone", "-q", repo.dir, join(root, "repos", "acme__plain"));
     const run = makeDataset(["--repos", "repos", "--out", "multi.jsonl", "--per-repo", "5"]);
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
-    expect(run.stdout).toContain("multi.jsonl: 4 commits\nacme/bare: 2 commits (1 adding, deleting or renaming a file; 2 eligible of 4 scanned)");
-    const lines = readFileSync(join(root, "multi.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { repo: string; instance_id: string; base_commit: string; patch: string });
+    expect(run.stdout).toContain(
+      "multi.jsonl: 4 commits\nacme/bare: 2 commits (1 adding, deleting or renaming a file; 2 eligible of 4 scanned)",
+    );
+    const lines = readFileSync(join(root, "multi.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { repo: string; instance_id: string; base_commit: string; patch: string });
     expect(lines.map((l) => [l.repo, l.instance_id, l.base_commit])).toEqual([
       ["acme/bare", `acme__bare-${added.slice(0, 10)}`, expect.any(String)],
       ["acme/bare", `acme__bare-${two.slice(0, 10)}`, first],
@@ -44,7 +61,11 @@ describe("make-dataset, short", () => {
   });
 
   it("prints its usage and exits 2 on bad input", () => {
-    for (const args of [[], ["--repos", "nowhere", "--out", "x.jsonl"], ["--repos", root, "--out", "x.jsonl", "--per-repo", "0"]]) {
+    for (const args of [
+      [],
+      ["--repos", "nowhere", "--out", "x.jsonl"],
+      ["--repos", root, "--out", "x.jsonl", "--per-repo", "0"],
+    ]) {
       const run = makeDataset(args);
       expect(run.status, args.join(" ")).toBe(2);
       expect(run.stderr).toContain("Usage: make-dataset [options]");

@@ -19,7 +19,8 @@ const positive = (value: string): number => {
 };
 
 /** A path as the user meant it: pnpm runs a package's script in the package's folder and says where it was called from in INIT_CWD. */
-const fromCaller = (path: string): string => resolve((process.env.npm_lifecycle_event === "make-dataset" && process.env.INIT_CWD) || process.cwd(), path);
+const fromCaller = (path: string): string =>
+  resolve((process.env.npm_lifecycle_event === "make-dataset" && process.env.INIT_CWD) || process.cwd(), path);
 
 const program = new Command("make-dataset")
   .requiredOption("--repos <dir>", "directory of clones named <owner>__<name> (bare or plain)", fromCaller)
@@ -31,14 +32,18 @@ const program = new Command("make-dataset")
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
   .parse();
 const options = program.opts<{ repos: string; out: string; perRepo: number; scan: number }>();
-if (!statSync(options.repos, { throwIfNoEntry: false })?.isDirectory()) program.error(`error: --repos ${options.repos} is not a directory; give the directory of clones named <owner>__<name>`);
+if (!statSync(options.repos, { throwIfNoEntry: false })?.isDirectory())
+  program.error(
+    `error: --repos ${options.repos} is not a directory; give the directory of clones named <owner>__<name>`,
+  );
 
 interface Change {
   readonly status: string;
   readonly paths: readonly string[];
 }
 
-const git = (dir: string, ...args: string[]): string => execFileSync("git", ["-C", dir, ...args], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+const git = (dir: string, ...args: string[]): string =>
+  execFileSync("git", ["-C", dir, ...args], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
 
 const lines: string[] = [];
 const counts: string[] = [];
@@ -68,9 +73,19 @@ for (const name of readdirSync(options.repos).sort()) {
   for (const { commit, parent, changes } of chosen) {
     const patch = git(dir, "diff", "-M", parent, commit);
     if (!patch.trim()) continue;
-    lines.push(JSON.stringify({ repo, instance_id: `${name}-${commit.slice(0, 10)}`, base_commit: parent, patch, problem_statement: git(dir, "log", "-1", "--format=%s", commit).trim() }));
+    lines.push(
+      JSON.stringify({
+        repo,
+        instance_id: `${name}-${commit.slice(0, 10)}`,
+        base_commit: parent,
+        patch,
+        problem_statement: git(dir, "log", "-1", "--format=%s", commit).trim(),
+      }),
+    );
   }
-  counts.push(`${repo}: ${chosen.length} commits (${Math.min(withFiles.length, Math.ceil(options.perRepo / 2))} adding, deleting or renaming a file; ${withFiles.length + plain.length} eligible of ${log.length} scanned)`);
+  counts.push(
+    `${repo}: ${chosen.length} commits (${Math.min(withFiles.length, Math.ceil(options.perRepo / 2))} adding, deleting or renaming a file; ${withFiles.length + plain.length} eligible of ${log.length} scanned)`,
+  );
 }
 writeFileSync(options.out, `${lines.join("\n")}\n`);
 console.log(`${options.out}: ${lines.length} commits\n${counts.join("\n")}`);

@@ -22,7 +22,8 @@ const count = (value: string): number => {
 };
 
 /** A path as the user meant it: pnpm runs a package's script in the package's folder and says where it was called from in INIT_CWD. */
-const fromCaller = (path: string): string => resolve((process.env.npm_lifecycle_event === "warnings" && process.env.INIT_CWD) || process.cwd(), path);
+const fromCaller = (path: string): string =>
+  resolve((process.env.npm_lifecycle_event === "warnings" && process.env.INIT_CWD) || process.cwd(), path);
 
 const program = new Command("warnings")
   .requiredOption("--dataset <file>", "the dataset (JSONL), e.g. from make-dataset", fromCaller)
@@ -33,8 +34,12 @@ const program = new Command("warnings")
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
   .parse();
 const options = program.opts<{ dataset: string; repos: string; samples: number }>();
-if (!statSync(options.dataset, { throwIfNoEntry: false })?.isFile()) program.error(`error: --dataset ${options.dataset} is not a file`);
-if (!statSync(options.repos, { throwIfNoEntry: false })?.isDirectory()) program.error(`error: --repos ${options.repos} is not a directory; give the directory of clones named <owner>__<name>`);
+if (!statSync(options.dataset, { throwIfNoEntry: false })?.isFile())
+  program.error(`error: --dataset ${options.dataset} is not a file`);
+if (!statSync(options.repos, { throwIfNoEntry: false })?.isDirectory())
+  program.error(
+    `error: --repos ${options.repos} is not a directory; give the directory of clones named <owner>__<name>`,
+  );
 
 /** The shape of a message: what it says, without the names, paths, code and numbers it says it about. */
 const shapeOf = (message: string): string =>
@@ -85,7 +90,8 @@ for (const line of await readDataset(options.dataset)) {
       const entry = classes.get(key) ?? { count: 0, plans: new Set<string>(), samples: [] };
       entry.count++;
       entry.plans.add(inst.instance_id);
-      if (entry.samples.length < options.samples) entry.samples.push(`${inst.instance_id} step ${(issue.step ?? -1) + 1}: ${issue.message.slice(0, 240)}`);
+      if (entry.samples.length < options.samples)
+        entry.samples.push(`${inst.instance_id} step ${(issue.step ?? -1) + 1}: ${issue.message.slice(0, 240)}`);
       classes.set(key, entry);
     }
   } catch {
@@ -95,9 +101,12 @@ for (const line of await readDataset(options.dataset)) {
 // The long-lived `git cat-file` readers would keep the process alive after the report.
 for (const reader of readers.values()) reader?.close();
 const total = [...byCheck.values()].reduce((a, b) => a + b, 0);
-console.log(`${plans} plans verified (${steps} steps), ${skipped} skipped (no clone, or not compiled); ${total} warnings, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `${plans} plans verified (${steps} steps), ${skipped} skipped (no clone, or not compiled); ${total} warnings, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+);
 console.log("\nwarnings by check:");
-for (const [check, n] of [...byCheck].sort((a, b) => b[1] - a[1])) console.log(`  ${check.padEnd(12)} ${String(n).padStart(5)}`);
+for (const [check, n] of [...byCheck].sort((a, b) => b[1] - a[1]))
+  console.log(`  ${check.padEnd(12)} ${String(n).padStart(5)}`);
 console.log("\nwarnings by class (check: message shape — count, plans):");
 for (const [key, { count, plans: on, samples }] of [...classes].sort((a, b) => b[1].count - a[1].count)) {
   console.log(`  ${String(count).padStart(5)} on ${String(on.size).padStart(3)} plans  ${key}`);

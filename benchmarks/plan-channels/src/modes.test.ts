@@ -3,8 +3,14 @@ import { extractPlan } from "@graphplan/agent";
 import { MODES, operatorAsTemplate, operatorSynonym, trailingComma, trailingSpaces, turnOf } from "./modes.js";
 
 const PLAN = [
-  { op: "replace_node", params: { locator: { kind: "function", name: "f", file: "a.py" }, replacement: "def f():\n    return 1" } },
-  { op: "insert_after_node", params: { locator: { kind: "function", name: "f", file: "a.py" }, code: "def g():\n    return 2" } },
+  {
+    op: "replace_node",
+    params: { locator: { kind: "function", name: "f", file: "a.py" }, replacement: "def f():\n    return 1" },
+  },
+  {
+    op: "insert_after_node",
+    params: { locator: { kind: "function", name: "f", file: "a.py" }, code: "def g():\n    return 2" },
+  },
 ];
 const mode = (name: string) => MODES.find((m) => m.name === name)!;
 const textOf = (reply: ReturnType<(typeof MODES)[number]["first"]>) => (reply.kind === "text" ? reply.text : "");
@@ -16,7 +22,9 @@ describe("the bad-model modes", () => {
       expect(extracted.ok && extracted.json, name).toEqual(PLAN);
     }
     expect(mode("tool-call").first(PLAN, "/tmp/edit_plan.json")).toEqual({ kind: "tool", input: { plan: PLAN } });
-    expect(textOf(mode("plan-file").first(PLAN, "/tmp/edit_plan.json"))).toMatch(/```bash\ncat > \/tmp\/edit_plan\.json <<'EOF'\n\[/);
+    expect(textOf(mode("plan-file").first(PLAN, "/tmp/edit_plan.json"))).toMatch(
+      /```bash\ncat > \/tmp\/edit_plan\.json <<'EOF'\n\[/,
+    );
   });
 
   it("make the first reply unusable as a plan in the modes that stand for broken replies, and correct it after the nudge", () => {
@@ -34,7 +42,10 @@ describe("the bad-model modes", () => {
   it("make exactly one mistake in the plan's content", () => {
     expect(operatorAsTemplate(PLAN)).toEqual([{ template: "replace_node", params: PLAN[0]!.params }, PLAN[1]]);
     expect(operatorSynonym(PLAN)).toEqual([{ ...PLAN[0], op: "replace" }, PLAN[1]]);
-    expect(operatorSynonym({ define_operators: [], plan: PLAN })).toEqual({ define_operators: [], plan: [{ ...PLAN[0], op: "replace" }, PLAN[1]] });
+    expect(operatorSynonym({ define_operators: [], plan: PLAN })).toEqual({
+      define_operators: [],
+      plan: [{ ...PLAN[0], op: "replace" }, PLAN[1]],
+    });
     expect(trailingSpaces(PLAN)).toEqual([
       { ...PLAN[0], params: { ...PLAN[0]!.params, replacement: "def f():  \n    return 1  " } },
       { ...PLAN[1], params: { ...PLAN[1]!.params, code: "def g():  \n    return 2  " } },

@@ -20,7 +20,11 @@ export interface Mode {
   readonly corrected: (plan: unknown, planFile: string) => Reply;
 }
 
-const text = (t: string, stopReason?: "max_tokens"): Reply => ({ kind: "text", text: t, ...(stopReason ? { stopReason } : {}) });
+const text = (t: string, stopReason?: "max_tokens"): Reply => ({
+  kind: "text",
+  text: t,
+  ...(stopReason ? { stopReason } : {}),
+});
 const pretty = (plan: unknown) => JSON.stringify(plan, null, 2);
 const jsonBlock = (plan: unknown) => text(`THOUGHT: the change as a plan.\n\n\`\`\`json\n${pretty(plan)}\n\`\`\``);
 const toolCall = (plan: unknown): Reply => ({ kind: "tool", input: { plan } });
@@ -44,7 +48,11 @@ export const SYNONYMS: Readonly<Record<string, string>> = {
 
 /** The first step given as `{"template": op}` instead of `{"op": op}`. */
 export function operatorAsTemplate(plan: unknown): unknown {
-  return withSteps(plan, (steps) => steps.map((step, i) => (i === 0 && typeof step.op === "string" ? (({ op, ...rest }) => ({ template: op, ...rest }))(step) : step)));
+  return withSteps(plan, (steps) =>
+    steps.map((step, i) =>
+      i === 0 && typeof step.op === "string" ? (({ op, ...rest }) => ({ template: op, ...rest }))(step) : step,
+    ),
+  );
 }
 
 /** The first step whose operator has a usual synonym, named by it. */
@@ -65,7 +73,18 @@ export function trailingSpaces(plan: unknown): unknown {
   const codeKeys = new Set(["replacement", "code", "new_code", "text", "body"]);
   const pad = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(pad);
-    if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, codeKeys.has(k) && typeof v === "string" ? v.split("\n").map((l) => (l.trim() ? `${l}  ` : l)).join("\n") : pad(v)]));
+    if (value && typeof value === "object")
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [
+          k,
+          codeKeys.has(k) && typeof v === "string"
+            ? v
+                .split("\n")
+                .map((l) => (l.trim() ? `${l}  ` : l))
+                .join("\n")
+            : pad(v),
+        ]),
+      );
     return value;
   };
   return pad(plan);
@@ -78,8 +97,18 @@ export function trailingComma(json: string): string {
 }
 
 export const MODES: readonly Mode[] = [
-  { name: "json-block", about: "the plan in one ```json block, as the prompt asks (the baseline)", first: jsonBlock, corrected: jsonBlock },
-  { name: "tool-call", about: "the plan as the input of a submit_plan tool call", first: toolCall, corrected: toolCall },
+  {
+    name: "json-block",
+    about: "the plan in one ```json block, as the prompt asks (the baseline)",
+    first: jsonBlock,
+    corrected: jsonBlock,
+  },
+  {
+    name: "tool-call",
+    about: "the plan as the input of a submit_plan tool call",
+    first: toolCall,
+    corrected: toolCall,
+  },
   {
     name: "untagged-fence",
     about: "the plan in a ``` fence with no language tag",
@@ -89,13 +118,17 @@ export const MODES: readonly Mode[] = [
   {
     name: "bare-json",
     about: "the plan as JSON in the prose, no fence",
-    first: (plan) => text(`THOUGHT: I will change the code as follows.\n\nPlan:\n${pretty(plan)}\n\nThis keeps the behaviour otherwise.`),
+    first: (plan) =>
+      text(
+        `THOUGHT: I will change the code as follows.\n\nPlan:\n${pretty(plan)}\n\nThis keeps the behaviour otherwise.`,
+      ),
     corrected: (plan) => text(`Plan:\n${pretty(plan)}`),
   },
   {
     name: "plan-file",
     about: "the plan written by a heredoc command to the plan file the prompt names (the design's /tmp/edit_plan.json)",
-    first: (plan, planFile) => text(`THOUGHT: writing the plan file.\n\n\`\`\`bash\ncat > ${planFile} <<'EOF'\n${pretty(plan)}\nEOF\n\`\`\``),
+    first: (plan, planFile) =>
+      text(`THOUGHT: writing the plan file.\n\n\`\`\`bash\ncat > ${planFile} <<'EOF'\n${pretty(plan)}\nEOF\n\`\`\``),
     corrected: (plan, planFile) => text(`\`\`\`bash\ncat > ${planFile} <<'EOF'\n${pretty(plan)}\nEOF\n\`\`\``),
   },
   {
@@ -104,7 +137,9 @@ export const MODES: readonly Mode[] = [
     first: (plan) => {
       const steps = Array.isArray(plan) ? plan : [plan];
       const half = Math.max(1, Math.ceil(steps.length / 2));
-      return text(`First:\n\`\`\`json\n${pretty(steps.slice(0, half))}\n\`\`\`\nThen:\n\`\`\`json\n${pretty(steps.slice(half))}\n\`\`\``);
+      return text(
+        `First:\n\`\`\`json\n${pretty(steps.slice(0, half))}\n\`\`\`\nThen:\n\`\`\`json\n${pretty(steps.slice(half))}\n\`\`\``,
+      );
     },
     corrected: jsonBlock,
   },
@@ -126,12 +161,30 @@ export const MODES: readonly Mode[] = [
   {
     name: "prose-first",
     about: "the change described in words, no plan (the plan comes after the nudge)",
-    first: () => text("THOUGHT: The bug is in the function the task names; I would change its body so that the case in the task is handled."),
+    first: () =>
+      text(
+        "THOUGHT: The bug is in the function the task names; I would change its body so that the case in the task is handled.",
+      ),
     corrected: jsonBlock,
   },
-  { name: "operator-as-template", about: 'the first step written {"template": OP} for an operator', first: (plan) => jsonBlock(operatorAsTemplate(plan)), corrected: jsonBlock },
-  { name: "operator-synonym", about: "an operator named by a usual synonym (replace, insert_after, ...)", first: (plan) => jsonBlock(operatorSynonym(plan)), corrected: jsonBlock },
-  { name: "trailing-spaces", about: "two spaces after every code line", first: (plan) => jsonBlock(trailingSpaces(plan)), corrected: jsonBlock },
+  {
+    name: "operator-as-template",
+    about: 'the first step written {"template": OP} for an operator',
+    first: (plan) => jsonBlock(operatorAsTemplate(plan)),
+    corrected: jsonBlock,
+  },
+  {
+    name: "operator-synonym",
+    about: "an operator named by a usual synonym (replace, insert_after, ...)",
+    first: (plan) => jsonBlock(operatorSynonym(plan)),
+    corrected: jsonBlock,
+  },
+  {
+    name: "trailing-spaces",
+    about: "two spaces after every code line",
+    first: (plan) => jsonBlock(trailingSpaces(plan)),
+    corrected: jsonBlock,
+  },
   {
     name: "never-a-plan",
     about: "prose at every attempt (the control: the agent must fall back, not loop)",
@@ -149,8 +202,14 @@ export type Turn = "explore" | "ready" | "plan" | "nudge" | "review" | "fallback
  */
 export function turnOf(lastUser: string, assistantReplies: number): Turn {
   if (lastUser.includes("Phase 2, PLAN")) return "plan";
-  if (lastUser.includes("The plan was verified and applied") || lastUser.includes("submission was rejected")) return "review";
+  if (lastUser.includes("The plan was verified and applied") || lastUser.includes("submission was rejected"))
+    return "review";
   if (lastUser.includes("The structured plan is not used")) return "fallback";
-  if (/no usable plan|was cut off|did not pass verification|failed when it ran|plan received|not valid JSON|is not a plan/.test(lastUser)) return "nudge";
+  if (
+    /no usable plan|was cut off|did not pass verification|failed when it ran|plan received|not valid JSON|is not a plan/.test(
+      lastUser,
+    )
+  )
+    return "nudge";
   return assistantReplies === 0 ? "explore" : "ready";
 }

@@ -29,24 +29,49 @@ import { verifyPlan } from "@graphplan/verifier";
 import { Effect, Result } from "effect";
 import { MISTAKES, ROOT, variantsOf, type Mistake, type StepContext, type Variant } from "./mutate.js";
 
-type Outcome = { ok: true; files: Map<string, string>; warnings: string[]; notes: string[] } | { ok: false; message: string };
+type Outcome =
+  | { ok: true; files: Map<string, string>; warnings: string[]; notes: string[] }
+  | { ok: false; message: string };
 
-type Normalizer = (plan: unknown, options: { root: string }) => { plan: unknown; corrections: readonly { step: number | null; message: string }[] };
+type Normalizer = (
+  plan: unknown,
+  options: { root: string },
+) => { plan: unknown; corrections: readonly { step: number | null; message: string }[] };
 const normalize = (Templates as unknown as { normalizePlan?: Normalizer }).normalizePlan;
-type Parser = (json: unknown, options: { root: string }) => { ok: true; plan: unknown; warnings: readonly { message: string }[] } | { ok: false; issues: readonly { step: number | null; op: string; severity: string; message: string; fix: string }[] };
+type Parser = (
+  json: unknown,
+  options: { root: string },
+) =>
+  | { ok: true; plan: unknown; warnings: readonly { message: string }[] }
+  | {
+      ok: false;
+      issues: readonly { step: number | null; op: string; severity: string; message: string; fix: string }[];
+    };
 const parsePlan = (Templates as unknown as { parsePlan?: Parser }).parsePlan;
 /** CPython's indentation rules in TypeScript, when the build has them: run on every pre-image, they must flag none. */
 /** Older builds' loose plan schema (the CLI's second pass before parsePlan was the one front door). */
-const legacyPlanSchema = (Primitives as unknown as { PlanSchema?: { safeParse(json: unknown): { success: true; data: Plan } | { success: false; error: { issues: unknown } } } }).PlanSchema;
-const indentProblems = (Primitives as unknown as { pythonIndentProblems?: (source: string) => unknown[] }).pythonIndentProblems;
+const legacyPlanSchema = (
+  Primitives as unknown as {
+    PlanSchema?: {
+      safeParse(json: unknown): { success: true; data: Plan } | { success: false; error: { issues: unknown } };
+    };
+  }
+).PlanSchema;
+const indentProblems = (Primitives as unknown as { pythonIndentProblems?: (source: string) => unknown[] })
+  .pythonIndentProblems;
 
 /** The CLI's first zod issue: the branch of a union that got furthest. */
-function firstIssue(issues: readonly { path: PropertyKey[]; message: string; code: string; errors?: unknown[][] }[], prefix: PropertyKey[] = []): { path: PropertyKey[]; message: string } {
+function firstIssue(
+  issues: readonly { path: PropertyKey[]; message: string; code: string; errors?: unknown[][] }[],
+  prefix: PropertyKey[] = [],
+): { path: PropertyKey[]; message: string } {
   const issue = issues[0];
   if (!issue) return { path: prefix, message: "invalid" };
   const path = [...prefix, ...issue.path];
   if (issue.code !== "invalid_union" || !issue.errors?.length) return { path, message: issue.message };
-  return issue.errors.map((b) => firstIssue(b as never, path)).reduce((best, next) => (next.path.length > best.path.length ? next : best));
+  return issue.errors
+    .map((b) => firstIssue(b as never, path))
+    .reduce((best, next) => (next.path.length > best.path.length ? next : best));
 }
 
 /** `graphplan apply --json` in process: normalise, schema, verify, apply. */
@@ -58,7 +83,10 @@ export async function applyLikeCli(raw: unknown, files: ReadonlyMap<string, stri
     const parsed = parsePlan(raw, { root: ROOT });
     if (!parsed.ok) {
       const first = parsed.issues.find((i) => i.severity === "error")!;
-      return { ok: false, message: `not a valid plan: ${first.step === null ? "Plan" : `Step ${first.step + 1} (${first.op})`}: ${first.message} — fix: ${first.fix}` };
+      return {
+        ok: false,
+        message: `not a valid plan: ${first.step === null ? "Plan" : `Step ${first.step + 1} (${first.op})`}: ${first.message} — fix: ${first.fix}`,
+      };
     }
     notes.push(...parsed.warnings.map((w) => w.message.replace(/^corrected: /, "")));
     json = parsed.plan;
@@ -72,13 +100,26 @@ export async function applyLikeCli(raw: unknown, files: ReadonlyMap<string, stri
     const parsed = legacyPlanSchema.safeParse(json);
     if (!parsed.success) {
       const issue = firstIssue(parsed.error.issues as never);
-      return { ok: false, message: `not a valid plan: ${issue.path.length ? `plan.${issue.path.join(".")}` : "the plan"}: ${issue.message}` };
+      return {
+        ok: false,
+        message: `not a valid plan: ${issue.path.length ? `plan.${issue.path.join(".")}` : "the plan"}: ${issue.message}`,
+      };
     }
     plan = parsed.data;
   }
-  const verdict = await verifyPlan(plan, files, graph, { handlers: formalHandlers, root: ROOT } as Parameters<typeof verifyPlan>[3]);
+  const verdict = await verifyPlan(plan, files, graph, { handlers: formalHandlers, root: ROOT } as Parameters<
+    typeof verifyPlan
+  >[3]);
   const outside = (p: string): boolean => p.startsWith("/") || p.split("/").includes("..");
-  if (!verdict.passed && !verdict.issues.some((i) => i.severity === "error" && (((i as { check?: string }).check ?? (i as { layer?: string }).layer) === "plan" || (i.file !== undefined && outside(i.file))))) {
+  if (
+    !verdict.passed &&
+    !verdict.issues.some(
+      (i) =>
+        i.severity === "error" &&
+        (((i as { check?: string }).check ?? (i as { layer?: string }).layer) === "plan" ||
+          (i.file !== undefined && outside(i.file))),
+    )
+  ) {
     return { ok: false, message: verdict.errors.join("\n") };
   }
   const program = Effect.gen(function* () {
@@ -100,16 +141,32 @@ export async function applyLikeCli(raw: unknown, files: ReadonlyMap<string, stri
 /** Which of `sources` CPython cannot compile (one python3 process for all). */
 export function notCompiling(sources: readonly { path: string; source: string }[]): boolean[] {
   if (sources.length === 0) return [];
-  const script = "import json,sys\nfor item in json.load(sys.stdin):\n    try:\n        compile(item['source'], item['path'], 'exec')\n        print(0)\n    except (SyntaxError, ValueError):\n        print(1)\n";
-  const out = execFileSync("python3", ["-W", "ignore", "-c", script], { input: JSON.stringify(sources), maxBuffer: 1 << 26 }).toString();
-  return out.trim().split("\n").map((l) => l === "1");
+  const script =
+    "import json,sys\nfor item in json.load(sys.stdin):\n    try:\n        compile(item['source'], item['path'], 'exec')\n        print(0)\n    except (SyntaxError, ValueError):\n        print(1)\n";
+  const out = execFileSync("python3", ["-W", "ignore", "-c", script], {
+    input: JSON.stringify(sources),
+    maxBuffer: 1 << 26,
+  }).toString();
+  return out
+    .trim()
+    .split("\n")
+    .map((l) => l === "1");
 }
 
-const COLUMNS = ["variants", "corrected", "rejected, says the fix", "rejected, vague", "silent wrong", "of which do not compile", "of which warned"] as const;
+const COLUMNS = [
+  "variants",
+  "corrected",
+  "rejected, says the fix",
+  "rejected, vague",
+  "silent wrong",
+  "of which do not compile",
+  "of which warned",
+] as const;
 type Row = Record<(typeof COLUMNS)[number], number>;
 const emptyRow = (): Row => Object.fromEntries(COLUMNS.map((c) => [c, 0])) as Row;
 
-const USAGE = "usage: pnpm --filter @graphplan/bench-plan-mistakes bench -- --repos DIR --dataset FILE [--limit N] [--offset N] [--mistakes a,b] [--samples N] [--only ID,ID] [--verbose] [--dump DIR]";
+const USAGE =
+  "usage: pnpm --filter @graphplan/bench-plan-mistakes bench -- --repos DIR --dataset FILE [--limit N] [--offset N] [--mistakes a,b] [--samples N] [--only ID,ID] [--verbose] [--dump DIR]";
 
 /** The usage line on stderr after `problem`, and exit 2. */
 function usageError(problem: string): never {
@@ -141,13 +198,17 @@ function argumentsOf() {
     return usageError((error as Error).message);
   }
   const values = parsed.values;
-  if (!values.repos || !values.dataset) return usageError("give --repos (clones as <owner>__<name>, bare or plain) and --dataset (SWE-bench JSONL)");
+  if (!values.repos || !values.dataset)
+    return usageError("give --repos (clones as <owner>__<name>, bare or plain) and --dataset (SWE-bench JSONL)");
   const callerDir = (process.env.npm_lifecycle_event === "bench" && process.env.INIT_CWD) || process.cwd();
   const repos = resolve(callerDir, values.repos);
   const dataset = resolve(callerDir, values.dataset);
-  if (!statSync(repos, { throwIfNoEntry: false })?.isDirectory()) usageError(`--repos ${values.repos}: no such directory`);
+  if (!statSync(repos, { throwIfNoEntry: false })?.isDirectory())
+    usageError(`--repos ${values.repos}: no such directory`);
   if (!statSync(dataset, { throwIfNoEntry: false })?.isFile()) usageError(`--dataset ${values.dataset}: no such file`);
-  for (const key of ["limit", "offset", "samples"] as const) if (values[key] !== undefined && !/^\d+$/.test(values[key])) usageError(`--${key} ${values[key]}: give a whole number`);
+  for (const key of ["limit", "offset", "samples"] as const)
+    if (values[key] !== undefined && !/^\d+$/.test(values[key]))
+      usageError(`--${key} ${values[key]}: give a whole number`);
   const unknown = values.mistakes?.split(",").filter((m) => !(MISTAKES as readonly string[]).includes(m));
   if (unknown?.length) usageError(`unknown mistake ${unknown.join(", ")}; the mistakes: ${MISTAKES.join(", ")}`);
   return { ...values, repos, dataset, dump: values.dump === undefined ? undefined : resolve(callerDir, values.dump) };
@@ -236,7 +297,10 @@ async function main(): Promise<void> {
     const session = new PlanSession(pre, { handlers: formalHandlers });
     try {
       for (const step of (Array.isArray(plan) ? plan : plan.plan) as Step[]) {
-        contexts.push({ step, sources: new Map(session.paths().map((p): [string, string] => [p, session.text(p) ?? ""])) });
+        contexts.push({
+          step,
+          sources: new Map(session.paths().map((p): [string, string] => [p, session.text(p) ?? ""])),
+        });
         const r = session.run(step);
         if (!r.ok) break;
         session.commit();
@@ -264,29 +328,40 @@ async function main(): Promise<void> {
         if (outcome.notes.length) sample(`${variant.mistake} corrected`, outcome.notes.join(" | "));
       } else if (outcome.ok) {
         row["silent wrong"]++;
-        if (variant.mayBeValid && outcome.warnings.some((w) => /position|index|one letter off/i.test(w))) row["of which warned"]++;
+        if (variant.mayBeValid && outcome.warnings.some((w) => /position|index|one letter off/i.test(w)))
+          row["of which warned"]++;
         wrong.push({ variant, files: outcome.files });
         if (values.dump) {
           const dir = join(values.dump, `${inst.instance_id}-${variant.mistake}-${row.variants}`);
           mkdirSync(dir, { recursive: true });
           writeFileSync(join(dir, "plan.json"), JSON.stringify(variant.plan, null, 2));
-          for (const [path, text] of outcome.files) if (text !== gold.get(path)) {
-            writeFileSync(join(dir, `${path.replace(/\//g, "_")}.got`), text);
-            writeFileSync(join(dir, `${path.replace(/\//g, "_")}.want`), gold.get(path)!);
-          }
+          for (const [path, text] of outcome.files)
+            if (text !== gold.get(path)) {
+              writeFileSync(join(dir, `${path.replace(/\//g, "_")}.got`), text);
+              writeFileSync(join(dir, `${path.replace(/\//g, "_")}.want`), gold.get(path)!);
+            }
         }
-      } else if (variant.fixWords.every((w) => (typeof w === "string" ? outcome.message.toLowerCase().includes(w.toLowerCase()) : w.test(outcome.message)))) {
+      } else if (
+        variant.fixWords.every((w) =>
+          typeof w === "string" ? outcome.message.toLowerCase().includes(w.toLowerCase()) : w.test(outcome.message),
+        )
+      ) {
         row["rejected, says the fix"]++;
         sample(`${variant.mistake} says fix`, `${inst.instance_id}: ${outcome.message.slice(0, 400)}`);
       } else {
         row["rejected, vague"]++;
-        sample(`${variant.mistake} vague`, `${inst.instance_id}: ${outcome.message.slice(0, 400)} [wanted: ${variant.fixWords.join(", ")}]`);
+        sample(
+          `${variant.mistake} vague`,
+          `${inst.instance_id}: ${outcome.message.slice(0, 400)} [wanted: ${variant.fixWords.join(", ")}]`,
+        );
       }
     }
     // Silent wrong results: which Python files do not compile.
     const checks: { path: string; source: string; at: number }[] = [];
     wrong.forEach((w, at) => {
-      for (const [path, source] of w.files) if (path.endsWith(".py") && source !== pre.get(path) && source !== gold.get(path)) checks.push({ path, source, at });
+      for (const [path, source] of w.files)
+        if (path.endsWith(".py") && source !== pre.get(path) && source !== gold.get(path))
+          checks.push({ path, source, at });
     });
     const bad = notCompiling(checks);
     const counted = new Set<number>();
@@ -298,7 +373,10 @@ async function main(): Promise<void> {
       }
     });
     for (const w of wrong) sample(`${w.variant.mistake} silent wrong`, `${inst.instance_id}`);
-    if (values.verbose) process.stderr.write(`${inst.instance_id}: ${variants.length} variants (${Math.round((performance.now() - started) / 1000)} s)\n`);
+    if (values.verbose)
+      process.stderr.write(
+        `${inst.instance_id}: ${variants.length} variants (${Math.round((performance.now() - started) / 1000)} s)\n`,
+      );
   }
   for (const r of readers.values()) r?.close();
   const total = emptyRow();
@@ -308,8 +386,11 @@ async function main(): Promise<void> {
     table.push(`| ${mistake} | ${COLUMNS.map((c) => row[c]).join(" | ")} |`);
   }
   table.push(`| **all** | ${COLUMNS.map((c) => `**${total[c]}**`).join(" | ")} |`);
-  process.stdout.write(`${instances} instances (${skipped} skipped: no exact gold plan; ${noRepo} without a clone), ${Math.round((performance.now() - started) / 1000)} s, normalisation ${normalize ? "on" : "absent"}${indentProblems ? `; the Python indentation check flags ${flagged} of the ${scanned} pre-image files CPython compiles` : ""}\n\n${table.join("\n")}\n\n`);
-  for (const [key, list] of [...samples].sort()) process.stdout.write(`${key}:\n${list.map((s) => `  ${s}`).join("\n")}\n`);
+  process.stdout.write(
+    `${instances} instances (${skipped} skipped: no exact gold plan; ${noRepo} without a clone), ${Math.round((performance.now() - started) / 1000)} s, normalisation ${normalize ? "on" : "absent"}${indentProblems ? `; the Python indentation check flags ${flagged} of the ${scanned} pre-image files CPython compiles` : ""}\n\n${table.join("\n")}\n\n`,
+  );
+  for (const [key, list] of [...samples].sort())
+    process.stdout.write(`${key}:\n${list.map((s) => `  ${s}`).join("\n")}\n`);
 }
 
 await main();

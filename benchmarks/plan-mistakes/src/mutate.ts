@@ -129,12 +129,21 @@ const SYNONYMS: Record<string, string> = {
   copy_node: "copy",
 };
 
-const WRONG_ACTION: Record<string, string> = { replace: "replace_node", insert_before: "insert_before_node", insert_after: "insert_after_node" };
+const WRONG_ACTION: Record<string, string> = {
+  replace: "replace_node",
+  insert_before: "insert_before_node",
+  insert_after: "insert_after_node",
+};
 
 function renamePaths(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(renamePaths);
   if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === "file" && typeof v === "string" ? `${ROOT}/${v}` : renamePaths(v)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        k,
+        k === "file" && typeof v === "string" ? `${ROOT}/${v}` : renamePaths(v),
+      ]),
+    );
   }
   return value;
 }
@@ -154,7 +163,10 @@ function tokenOff(text: string): string | undefined {
  */
 /** The indentation every non-blank line of `text` starts with. */
 function commonIndent(text: string): string {
-  const indents = text.split("\n").filter((l) => l.trim() !== "").map((l) => /^[ \t]*/.exec(l)![0]);
+  const indents = text
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => /^[ \t]*/.exec(l)![0]);
   return indents.reduce((a, b) => (b.startsWith(a) ? a : a.startsWith(b) ? b : ""), indents[0] ?? "");
 }
 
@@ -165,8 +177,18 @@ function textVariants(plan: Plan, i: number, step: Step, source: string | undefi
   const quote = key ? params[key] : undefined;
   if (!key || typeof quote !== "string") return [];
   const out: Variant[] = [];
-  const push = (mistake: Mistake, changes: Record<string, unknown>, fixWords: readonly (string | RegExp)[] = [], mayBeValid = false) =>
-    out.push({ mistake, plan: withStep(plan, i, { ...step, params: { ...params, ...changes } }), fixWords, ...(mayBeValid ? { mayBeValid } : {}) });
+  const push = (
+    mistake: Mistake,
+    changes: Record<string, unknown>,
+    fixWords: readonly (string | RegExp)[] = [],
+    mayBeValid = false,
+  ) =>
+    out.push({
+      mistake,
+      plan: withStep(plan, i, { ...step, params: { ...params, ...changes } }),
+      fixWords,
+      ...(mayBeValid ? { mayBeValid } : {}),
+    });
   const replace = typeof params["replace"] === "string" ? (params["replace"] as string) : undefined;
   // A blank line between two lines of the quote left out (and of the replacement too, when it has the
   // same lines around it: the model's copy). A blank line at the quote's end is part of what it means.
@@ -174,23 +196,42 @@ function textVariants(plan: Plan, i: number, step: Step, source: string | undefi
   const blank = interior.exec(quote);
   if (blank) {
     const drop = (text: string) => text.replace(blank[0], blank[1]!);
-    push("text-blank-line-dropped", { [key]: drop(quote), ...(replace !== undefined && replace.includes(blank[0]) ? { replace: drop(replace) } : {}) });
+    push("text-blank-line-dropped", {
+      [key]: drop(quote),
+      ...(replace !== undefined && replace.includes(blank[0]) ? { replace: drop(replace) } : {}),
+    });
   }
   if (/[ \t]+\r?\n/.test(quote)) push("text-trailing-spaces-lost", { [key]: quote.replace(/[ \t]+(\r?\n)/g, "$1") });
-  if (quote.includes("\r\n")) push("text-crlf-as-lf", { [key]: quote.replace(/\r\n/g, "\n"), ...(replace !== undefined ? { replace: replace.replace(/\r\n/g, "\n") } : {}) });
+  if (quote.includes("\r\n"))
+    push("text-crlf-as-lf", {
+      [key]: quote.replace(/\r\n/g, "\n"),
+      ...(replace !== undefined ? { replace: replace.replace(/\r\n/g, "\n") } : {}),
+    });
   const common = commonIndent(quote);
-  const dedent = (text: string) => text.split("\n").map((l) => (l.startsWith(common) ? l.slice(common.length) : l)).join("\n");
+  const dedent = (text: string) =>
+    text
+      .split("\n")
+      .map((l) => (l.startsWith(common) ? l.slice(common.length) : l))
+      .join("\n");
   // Skipped where writing at column 0 loses the change itself: a change of a blank line's spaces, or of
   // the lines' indentation (quote at 2 spaces, replacement at 0: both written at column 0 say no change of it).
   const replaceCommon = replace === undefined ? common : commonIndent(replace);
-  if (common && !/\t/.test(common) && (replace === undefined || (dedent(quote) !== dedent(replace) && replaceCommon.startsWith(common)))) {
-    push("text-written-at-column-0", { [key]: dedent(quote), ...(replace !== undefined ? { replace: dedent(replace) } : {}) });
+  if (
+    common &&
+    !/\t/.test(common) &&
+    (replace === undefined || (dedent(quote) !== dedent(replace) && replaceCommon.startsWith(common)))
+  ) {
+    push("text-written-at-column-0", {
+      [key]: dedent(quote),
+      ...(replace !== undefined ? { replace: dedent(replace) } : {}),
+    });
   }
   const off = tokenOff(quote);
   if (off && off !== quote) push("text-token-off", { [key]: off }, [], false);
   if (step.op === "insert_text") {
     const first = quote.split("\n").find((l) => l.trim() !== "");
-    if (first && first !== quote.replace(/\r?\n$/, "") && source.split(first).length > 2) push("text-anchor-one-line", { anchor: first }, ["matches", "line"]);
+    if (first && first !== quote.replace(/\r?\n$/, "") && source.split(first).length > 2)
+      push("text-anchor-one-line", { anchor: first }, ["matches", "line"]);
   }
   return out;
 }
@@ -205,7 +246,14 @@ function dataVariants(plan: Plan, i: number, step: Step): Variant[] {
   if (typo === name) return [];
   const mutated = { ...step, params: { ...step.params, locator: { ...params.locator, name: typo } } };
   // delete_key of a missing key fails naming the nearest keys; set_key of one makes a new key (valid).
-  return [{ mistake: "data-key-typo", plan: withStep(plan, i, mutated), fixWords: [name.split(".").at(-1)!], mayBeValid: step.op !== "delete_key" }];
+  return [
+    {
+      mistake: "data-key-typo",
+      plan: withStep(plan, i, mutated),
+      fixWords: [name.split(".").at(-1)!],
+      mayBeValid: step.op !== "delete_key",
+    },
+  ];
 }
 
 export function variantsOf(plan: Plan, contexts: readonly StepContext[]): Variant[] {
@@ -214,7 +262,8 @@ export function variantsOf(plan: Plan, contexts: readonly StepContext[]): Varian
   contexts.forEach((ctx, i) => {
     const step = ctx.step;
     const code = codeParam(step);
-    const file = locatorOf(step)?.file ?? ((step as { params?: { file?: unknown } }).params?.file as string | undefined);
+    const file =
+      locatorOf(step)?.file ?? ((step as { params?: { file?: unknown } }).params?.file as string | undefined);
     const source = typeof file === "string" ? ctx.sources.get(file) : undefined;
     out.push(...textVariants(plan, i, step, source), ...dataVariants(plan, i, step));
     const unit = source !== undefined ? indentUnit(source) : "    ";
@@ -226,10 +275,23 @@ export function variantsOf(plan: Plan, contexts: readonly StepContext[]): Varian
       // continuation lines the compiler writes at their columns in the file, deeper than the
       // line's indentation): the mistake's form is then the correct code itself, and adding the
       // indentation once more is no mistake a model makes.
-      const alreadyAbsolute = nonBlank(lines.slice(1).join("\n")).every((l) => /^[ \t]*/.exec(l)![0].length > (target?.indent.length ?? 0));
-      if (target && target.indent !== "" && "op" in step && nonBlank(code.code).length >= 2 && !/^[ \t]/.test(lines[0]!) && !alreadyAbsolute) {
+      const alreadyAbsolute = nonBlank(lines.slice(1).join("\n")).every(
+        (l) => /^[ \t]*/.exec(l)![0].length > (target?.indent.length ?? 0),
+      );
+      if (
+        target &&
+        target.indent !== "" &&
+        "op" in step &&
+        nonBlank(code.code).length >= 2 &&
+        !/^[ \t]/.test(lines[0]!) &&
+        !alreadyAbsolute
+      ) {
         const abs = [lines[0]!, ...lines.slice(1).map((l) => (l.trim() === "" ? l : target.indent + l))].join("\n");
-        out.push({ mistake: "indent-absolute-first-line", plan: withStep(plan, i, { ...step, params: { ...step.params, [code.key]: abs } }), fixWords: ["indent"] });
+        out.push({
+          mistake: "indent-absolute-first-line",
+          plan: withStep(plan, i, { ...step, params: { ...step.params, [code.key]: abs } }),
+          fixWords: ["indent"],
+        });
       }
       // Tabs for the file's unit.
       const inString = stringLines(lines);
@@ -242,12 +304,23 @@ export function variantsOf(plan: Plan, contexts: readonly StepContext[]): Varian
             return "\t".repeat(n) + " ".repeat(ws.length - n * unit.length) + l.slice(ws.length);
           })
           .join("\n");
-        out.push({ mistake: "tabs-in-spaces-file", plan: withStep(plan, i, { ...step, params: { ...(step as { params: object }).params, [code.key]: tabbed } }), fixWords: ["tab"] });
+        out.push({
+          mistake: "tabs-in-spaces-file",
+          plan: withStep(plan, i, { ...step, params: { ...(step as { params: object }).params, [code.key]: tabbed } }),
+          fixWords: ["tab"],
+        });
       }
       // Trailing spaces.
       if (lines.some((l, k) => l.trim() !== "" && !inString.has(k))) {
         const trailing = lines.map((l, k) => (l.trim() === "" || inString.has(k) ? l : `${l}  `)).join("\n");
-        out.push({ mistake: "trailing-spaces", plan: withStep(plan, i, { ...step, params: { ...(step as { params: object }).params, [code.key]: trailing } }), fixWords: ["trailing"] });
+        out.push({
+          mistake: "trailing-spaces",
+          plan: withStep(plan, i, {
+            ...step,
+            params: { ...(step as { params: object }).params, [code.key]: trailing },
+          }),
+          fixWords: ["trailing"],
+        });
       }
       // replace_node → legacy replace_code whose pattern is one token off.
       if ("op" in step && step.op === "replace_node" && target && source !== undefined) {
@@ -259,11 +332,18 @@ export function variantsOf(plan: Plan, contexts: readonly StepContext[]): Varian
         const off = tokenOff(lineText);
         if (onOwnLines && off && off !== lineText) {
           const relative = code.code.split("\n");
-          const replacement = relative.map((l, k) => (l.trim() === "" ? "" : k === 0 ? target.indent + l.trimStart() : target.indent + l)).join("\n");
+          const replacement = relative
+            .map((l, k) => (l.trim() === "" ? "" : k === 0 ? target.indent + l.trimStart() : target.indent + l))
+            .join("\n");
           const line = source.slice(0, ls).split("\n").length;
           const exact = { op: "replace_code", params: { file: target.file, pattern: lineText, replacement } };
           const mutated = { op: "replace_code", params: { file: target.file, pattern: off, replacement } };
-          out.push({ mistake: "replace-code-token-off", plan: withStep(plan, i, mutated), fixWords: [`line ${line}`], baseline: withStep(plan, i, exact) });
+          out.push({
+            mistake: "replace-code-token-off",
+            plan: withStep(plan, i, mutated),
+            fixWords: [`line ${line}`],
+            baseline: withStep(plan, i, exact),
+          });
         }
         // The node's own text as the pattern (from its first token, the rest with the file's
         // indentation), as a model copies it, and the replacement written the same way.
@@ -272,18 +352,33 @@ export function variantsOf(plan: Plan, contexts: readonly StepContext[]): Varian
         if (nodeOff && nodeOff !== nodeText) {
           const line = source.slice(0, target.start).split("\n").length;
           const relative = code.code.split("\n");
-          const replacement = relative.map((l, k) => (k === 0 ? l.trimStart() : l.trim() === "" ? "" : target.indent + l)).join("\n");
+          const replacement = relative
+            .map((l, k) => (k === 0 ? l.trimStart() : l.trim() === "" ? "" : target.indent + l))
+            .join("\n");
           const exact = { op: "replace_code", params: { file: target.file, pattern: nodeText, replacement } };
           const mutated = { op: "replace_code", params: { file: target.file, pattern: nodeOff, replacement } };
-          out.push({ mistake: "replace-code-token-off", plan: withStep(plan, i, mutated), fixWords: [`line ${line}`], baseline: withStep(plan, i, exact) });
+          out.push({
+            mistake: "replace-code-token-off",
+            plan: withStep(plan, i, mutated),
+            fixWords: [`line ${line}`],
+            baseline: withStep(plan, i, exact),
+          });
         }
       }
     }
     // Fragment steps.
     if ("fragment" in step) {
-      out.push({ mistake: "fragment-wrong-action", plan: withStep(plan, i, { ...step, action: WRONG_ACTION[step.action] ?? "replace_node" }), fixWords: [`"${step.action}"`] });
+      out.push({
+        mistake: "fragment-wrong-action",
+        plan: withStep(plan, i, { ...step, action: WRONG_ACTION[step.action] ?? "replace_node" }),
+        fixWords: [`"${step.action}"`],
+      });
       const { locator, ...rest } = step;
-      out.push({ mistake: "fragment-target-key", plan: withStep(plan, i, { ...rest, target: locator }), fixWords: ["locator"] });
+      out.push({
+        mistake: "fragment-target-key",
+        plan: withStep(plan, i, { ...rest, target: locator }),
+        fixWords: ["locator"],
+      });
     }
     // Locators: index off by one, parent dropped from an indexed locator.
     const loc = locatorOf(step);
@@ -295,18 +390,31 @@ export function variantsOf(plan: Plan, contexts: readonly StepContext[]): Varian
       if (loc.parent) {
         const dropped = clone(step) as unknown as Record<string, unknown>;
         delete locatorOf(dropped as unknown as Step)!.parent;
-        out.push({ mistake: "parent-dropped", plan: withStep(plan, i, dropped), fixWords: ["parent"], mayBeValid: true });
+        out.push({
+          mistake: "parent-dropped",
+          plan: withStep(plan, i, dropped),
+          fixWords: ["parent"],
+          mayBeValid: true,
+        });
       }
     }
   });
   // Plan-wide mistakes, one variant per plan.
   const files = new Set<string>();
   JSON.stringify(plan, (k, v) => (k === "file" && typeof v === "string" && files.add(v), v));
-  out.push({ mistake: "absolute-path", plan: renamePaths(plan), fixWords: [...files].slice(0, 1).map((f) => `"${f}"`) });
+  out.push({
+    mistake: "absolute-path",
+    plan: renamePaths(plan),
+    fixWords: [...files].slice(0, 1).map((f) => `"${f}"`),
+  });
   const firstOp = steps.findIndex((s) => "op" in s);
   if (firstOp >= 0) {
     const s = steps[firstOp] as { op: string; params: unknown };
-    out.push({ mistake: "operator-as-template", plan: withStep(plan, firstOp, { template: s.op, params: s.params }), fixWords: [`"op": "${s.op}"`] });
+    out.push({
+      mistake: "operator-as-template",
+      plan: withStep(plan, firstOp, { template: s.op, params: s.params }),
+      fixWords: [`"op": "${s.op}"`],
+    });
   }
   const syn = steps.findIndex((s) => ("op" in s && SYNONYMS[s.op]) || ("template" in s && SYNONYMS[s.template]));
   if (syn >= 0) {
@@ -314,7 +422,11 @@ export function variantsOf(plan: Plan, contexts: readonly StepContext[]): Varian
     const name = "op" in s ? s.op : (s as { template: string }).template;
     const wrong = "op" in s ? { ...s, op: SYNONYMS[name] } : { ...s, template: SYNONYMS[name] };
     // The right name as the (first) suggestion, not somewhere in a list of every operator.
-    out.push({ mistake: "operator-synonym", plan: withStep(plan, syn, wrong), fixWords: [new RegExp(`did you mean (the operator )?['"]?${name}['"]?\\?`, "i")] });
+    out.push({
+      mistake: "operator-synonym",
+      plan: withStep(plan, syn, wrong),
+      fixWords: [new RegExp(`did you mean (the operator )?['"]?${name}['"]?\\?`, "i")],
+    });
   }
   return out;
 }

@@ -16,7 +16,10 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const TSX = join(import.meta.dirname, "..", "..", "..", "node_modules", ".bin", "tsx");
 
 const bench = (args: string[]) =>
-  spawnSync(TSX, ["--conditions=source", join(import.meta.dirname, "main.ts"), ...args], { cwd: root, encoding: "utf8" });
+  spawnSync(TSX, ["--conditions=source", join(import.meta.dirname, "main.ts"), ...args], {
+    cwd: root,
+    encoding: "utf8",
+  });
 
 describe("the references benchmark, short", () => {
   it("checks a bare clone and a plain tree: no false report, every seeded misspelling found", () => {

@@ -17,7 +17,11 @@ const TSX = join(import.meta.dirname, "..", "..", "..", "node_modules", ".bin", 
 
 /** Runs the benchmark with its own temporary directory (TMPDIR), from `cwd`. */
 function bench(args: string[], cwd: string, temp: string) {
-  return spawnSync(TSX, ["--conditions=source", join(import.meta.dirname, "main.ts"), ...args], { cwd, encoding: "utf8", env: { ...process.env, TMPDIR: temp } });
+  return spawnSync(TSX, ["--conditions=source", join(import.meta.dirname, "main.ts"), ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, TMPDIR: temp },
+  });
 }
 
 describe("the rename-across benchmark, short", () => {
@@ -39,10 +43,18 @@ describe("the rename-across benchmark, short", () => {
     const run = bench(["--repos", "repos", "--names", "2"], root, temp);
     // Both clones measured, the same way; the directory that is no clone skipped with one line.
     for (const name of ["acme__bare", "acme__plain"]) {
-      expect(run.stdout).toContain(`${name}: 4 Python files, 2 imported module-level names; 2 renamed across files:\n  renamed 2 (`);
+      expect(run.stdout).toContain(
+        `${name}: 4 Python files, 2 imported module-level names; 2 renamed across files:\n  renamed 2 (`,
+      );
     }
-    expect(run.stdout.match(/CPython: compile failures 0, symtable\/ast mismatches 0; renaming back differs 0/g)).toHaveLength(2);
-    expect(run.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^acme__notaclone: skipped, its HEAD cannot be read \(.*\); give a git clone, bare or plain$/)]);
+    expect(
+      run.stdout.match(/CPython: compile failures 0, symtable\/ast mismatches 0; renaming back differs 0/g),
+    ).toHaveLength(2);
+    expect(run.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(
+        /^acme__notaclone: skipped, its HEAD cannot be read \(.*\); give a git clone, bare or plain$/,
+      ),
+    ]);
     expect(run.status).toBe(1);
     expect(readdirSync(temp).filter((name) => name.startsWith("graphplan-rename-"))).toEqual([]);
   });

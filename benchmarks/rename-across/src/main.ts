@@ -16,21 +16,34 @@ import { runFormalPlan } from "@graphplan/catalog";
 import { Command, InvalidArgumentError } from "commander";
 
 /** A path as the user meant it: pnpm runs a package's script in the package's folder and says where it was called from in INIT_CWD. */
-const fromCaller = (path: string): string => resolve((process.env.npm_lifecycle_event === "bench" && process.env.INIT_CWD) || process.cwd(), path);
+const fromCaller = (path: string): string =>
+  resolve((process.env.npm_lifecycle_event === "bench" && process.env.INIT_CWD) || process.cwd(), path);
 
 const program = new Command("bench")
-  .requiredOption("--repos <dir>", "directory of clones named <owner>__<name> (bare or plain), read at HEAD", fromCaller)
-  .option("--names <n>", "names renamed per repository", (v) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("a positive whole number");
-    return n;
-  }, 40)
+  .requiredOption(
+    "--repos <dir>",
+    "directory of clones named <owner>__<name> (bare or plain), read at HEAD",
+    fromCaller,
+  )
+  .option(
+    "--names <n>",
+    "names renamed per repository",
+    (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("a positive whole number");
+      return n;
+    },
+    40,
+  )
   .showHelpAfterError()
   // Usage errors exit 2, as in every GraphPlan command.
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
   .parse();
 const options = program.opts<{ repos: string; names: number }>();
-if (!statSync(options.repos, { throwIfNoEntry: false })?.isDirectory()) program.error(`error: --repos ${options.repos} is not a directory; give the directory of clones named <owner>__<name>`);
+if (!statSync(options.repos, { throwIfNoEntry: false })?.isDirectory())
+  program.error(
+    `error: --repos ${options.repos} is not a directory; give the directory of clones named <owner>__<name>`,
+  );
 
 const CHECK = `
 import ast, json, symtable, sys
@@ -49,7 +62,14 @@ print(json.dumps(out))
 `;
 /** names: symtable's module-level names; froms: each module-level `from m import`: module, level, the names it binds as themselves, every name it imports. */
 type Checked = { names: string[]; froms: [string, number, string[], string[]][] } | string;
-const cpython = (files: Record<string, string>): Record<string, Checked> => JSON.parse(execFileSync("python3", ["-c", CHECK], { input: JSON.stringify(files), encoding: "utf8", maxBuffer: 256 * 1024 * 1024 }));
+const cpython = (files: Record<string, string>): Record<string, Checked> =>
+  JSON.parse(
+    execFileSync("python3", ["-c", CHECK], {
+      input: JSON.stringify(files),
+      encoding: "utf8",
+      maxBuffer: 256 * 1024 * 1024,
+    }),
+  );
 
 function pythonFiles(dir: string, root = dir): string[] {
   return readdirSync(dir).flatMap((entry) => {
@@ -61,12 +81,17 @@ function pythonFiles(dir: string, root = dir): string[] {
 
 /** The clone's tree at HEAD in `into` (`git -C` finds the git directory of a bare clone and of a plain one alike). */
 function extractHead(clone: string, into: string): void {
-  const archive = execFileSync("git", ["-C", clone, "archive", "HEAD"], { maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "pipe"] });
+  const archive = execFileSync("git", ["-C", clone, "archive", "HEAD"], {
+    maxBuffer: 1 << 30,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   execFileSync("tar", ["-x", "-C", into], { input: archive });
 }
 
 await loadGrammars(["python"]);
-const clones = readdirSync(options.repos).filter((name) => name.includes("__") && statSync(join(options.repos, name)).isDirectory()).sort();
+const clones = readdirSync(options.repos)
+  .filter((name) => name.includes("__") && statSync(join(options.repos, name)).isDirectory())
+  .sort();
 if (clones.length === 0) program.error(`error: --repos ${options.repos} holds no clone named <owner>__<name>`);
 for (const name of clones) {
   const tree = mkdtempSync(join(tmpdir(), "graphplan-rename-"));
@@ -75,7 +100,9 @@ for (const name of clones) {
       extractHead(join(options.repos, name), tree);
     } catch (error) {
       // One line, then the next clone; the finally below removes the temporary tree.
-      const stderr = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim().split("\n")[0];
+      const stderr = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message)
+        .trim()
+        .split("\n")[0];
       process.stderr.write(`${name}: skipped, its HEAD cannot be read (${stderr}); give a git clone, bare or plain\n`);
       process.exitCode = 1;
       continue;
@@ -93,25 +120,48 @@ for (const name of clones) {
       for (const i of graph.imports) {
         if (i.file === symbol.file) continue;
         if (!moduleMayDenote(i.module, i.file, symbol.file)) continue;
-        if (i.symbol === symbol.name || (i.symbol === null && files.get(i.file)!.includes(`${i.module}.${symbol.name}`))) importers.add(i.file);
+        if (
+          i.symbol === symbol.name ||
+          (i.symbol === null && files.get(i.file)!.includes(`${i.module}.${symbol.name}`))
+        )
+          importers.add(i.file);
       }
       if (importers.size) candidates.push({ file: symbol.file, name: symbol.name, importers: [...importers].sort() });
     }
-    const unique = [...new Map(candidates.map((c) => [`${c.file}:${c.name}`, c])).values()].sort((a, b) => `${a.file}:${a.name}`.localeCompare(`${b.file}:${b.name}`));
+    const unique = [...new Map(candidates.map((c) => [`${c.file}:${c.name}`, c])).values()].sort((a, b) =>
+      `${a.file}:${a.name}`.localeCompare(`${b.file}:${b.name}`),
+    );
     const step = Math.max(1, Math.floor(unique.length / options.names));
     const chosen = unique.filter((_, i) => i % step === 0).slice(0, options.names);
-    const counts = { renamed: 0, refused: 0, compileFailures: 0, symtableMismatches: 0, roundTripDiffers: 0, importers: 0 };
+    const counts = {
+      renamed: 0,
+      refused: 0,
+      compileFailures: 0,
+      symtableMismatches: 0,
+      roundTripDiffers: 0,
+      importers: 0,
+    };
     const refusals = new Map<string, number>();
     const problems: string[] = [];
     for (const c of chosen) {
       const newName = `${c.name}_gp`;
       const subset = new Map([c.file, ...c.importers].map((p) => [p, files.get(p)!]));
-      const plan = (from: string, to: string) => [{ op: "rename_across_files", params: { file: c.file, name: from, new_name: to, importers: c.importers } }];
+      const plan = (from: string, to: string) => [
+        { op: "rename_across_files", params: { file: c.file, name: from, new_name: to, importers: c.importers } },
+      ];
       const there = runFormalPlan(plan(c.name, newName), subset);
       if (!there.ok) {
         counts.refused++;
         const message = there.error.message;
-        const reason = /imports it inside a function/.test(message) ? "an importer imports it inside a function" : /neither imports/.test(message) ? "a candidate importer does not import it" : /already bound|Cannot rename/.test(message) ? "name collision" : /does not bind it at its top level/.test(message) ? "not a module-level binding" : ((there.error.cause as { _tag?: string } | undefined)?._tag ?? "other");
+        const reason = /imports it inside a function/.test(message)
+          ? "an importer imports it inside a function"
+          : /neither imports/.test(message)
+            ? "a candidate importer does not import it"
+            : /already bound|Cannot rename/.test(message)
+              ? "name collision"
+              : /does not bind it at its top level/.test(message)
+                ? "not a module-level binding"
+                : ((there.error.cause as { _tag?: string } | undefined)?._tag ?? "other");
         refusals.set(reason, (refusals.get(reason) ?? 0) + 1);
         continue;
       }
@@ -133,13 +183,21 @@ for (const name of clones) {
         const replaced = [...old.names.filter((n) => n !== c.name), newName].sort();
         const same = JSON.stringify(checked.names) === JSON.stringify(old.names);
         const renamed = old.names.includes(c.name) && JSON.stringify(checked.names) === JSON.stringify(replaced);
-        const mustRename = path === c.file || old.froms.some(([m, level, names]) => names.includes(c.name) && moduleMayDenote(".".repeat(level) + m, path, c.file));
+        const mustRename =
+          path === c.file ||
+          old.froms.some(
+            ([m, level, names]) => names.includes(c.name) && moduleMayDenote(".".repeat(level) + m, path, c.file),
+          );
         if (!(renamed || (same && !mustRename && path !== c.file))) {
           counts.symtableMismatches++;
           problems.push(`${c.file}:${c.name} → ${path}: symtable names ${same ? "unchanged" : "changed otherwise"}`);
         }
         // ast: no import of the old name from the module is left (aliased or not).
-        if (checked.froms.some(([m, level, , names]) => names.includes(c.name) && moduleMayDenote(".".repeat(level) + m, path, c.file))) {
+        if (
+          checked.froms.some(
+            ([m, level, , names]) => names.includes(c.name) && moduleMayDenote(".".repeat(level) + m, path, c.file),
+          )
+        ) {
           counts.symtableMismatches++;
           problems.push(`${c.file}:${c.name} → ${path}: still imports ${c.name} from the module`);
         }
@@ -150,9 +208,15 @@ for (const name of clones) {
         problems.push(`${c.file}:${c.name}: renaming back ${back.ok ? "differs" : `failed: ${back.error.message}`}`);
       }
     }
-    console.log(`${name}: ${files.size} Python files, ${unique.length} imported module-level names; ${chosen.length} renamed across files:`);
-    console.log(`  renamed ${counts.renamed} (${counts.importers} importer files), refused ${counts.refused}${refusals.size ? ` (${[...refusals].map(([k, v]) => `${k} ${v}`).join(", ")})` : ""}`);
-    console.log(`  CPython: compile failures ${counts.compileFailures}, symtable/ast mismatches ${counts.symtableMismatches}; renaming back differs ${counts.roundTripDiffers}`);
+    console.log(
+      `${name}: ${files.size} Python files, ${unique.length} imported module-level names; ${chosen.length} renamed across files:`,
+    );
+    console.log(
+      `  renamed ${counts.renamed} (${counts.importers} importer files), refused ${counts.refused}${refusals.size ? ` (${[...refusals].map(([k, v]) => `${k} ${v}`).join(", ")})` : ""}`,
+    );
+    console.log(
+      `  CPython: compile failures ${counts.compileFailures}, symtable/ast mismatches ${counts.symtableMismatches}; renaming back differs ${counts.roundTripDiffers}`,
+    );
     for (const p of problems.slice(0, 10)) console.log(`  ! ${p}`);
   } catch (error) {
     process.stderr.write(`${name}: stopped: ${(error as Error).message.trim().split("\n")[0]}\n`);

@@ -13,7 +13,14 @@ describe("the verify benchmark's inputs", () => {
     expect(module.source.endsWith("\n")).toBe(true);
     const plan = generatePlan("big.py", module, 100);
     expect(plan).toHaveLength(100);
-    expect(plan.slice(0, 6).map((s) => s["op"])).toEqual(["replace_node", "insert_after_node", "add_method", "replace_all_matching", "wrap_node", "delete_node"]);
+    expect(plan.slice(0, 6).map((s) => s["op"])).toEqual([
+      "replace_node",
+      "insert_after_node",
+      "add_method",
+      "replace_all_matching",
+      "wrap_node",
+      "delete_node",
+    ]);
   });
 
   it("makes a plan that verifies without errors or warnings (a small one, in CI)", async () => {
@@ -37,12 +44,19 @@ describe("the verify benchmark's inputs", () => {
 
   it("runs the benchmark itself, short: one run of a 12-step plan on 300 lines, and exits 2 with its usage on bad input", () => {
     const tsx = join(import.meta.dirname, "..", "..", "..", "node_modules", ".bin", "tsx");
-    const bench = (args: string[]) => spawnSync(tsx, ["--conditions=source", join(import.meta.dirname, "main.ts"), ...args], { encoding: "utf8", timeout: 120_000 });
+    const bench = (args: string[]) =>
+      spawnSync(tsx, ["--conditions=source", join(import.meta.dirname, "main.ts"), ...args], {
+        encoding: "utf8",
+        timeout: 120_000,
+      });
     const run = bench(["--lines", "300", "--steps", "12", "--runs", "1"]);
     expect(run.stderr).toBe("");
     expect(run.stdout).toContain("module: 300 lines, 9 classes, 36 definitions; plan: 12 steps");
     expect(run.stdout).toMatch(/^run 1: total \d+ ms .*; errors 0, warnings 0$/m);
-    for (const args of [["--runs", "x"], ["--lines", "100", "--steps", "12"]]) {
+    for (const args of [
+      ["--runs", "x"],
+      ["--lines", "100", "--steps", "12"],
+    ]) {
       const bad = bench(args);
       expect(bad.status, args.join(" ")).toBe(2);
       expect(bad.stderr).toContain("usage: pnpm --filter @graphplan/bench-verify bench");

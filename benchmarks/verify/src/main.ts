@@ -18,25 +18,38 @@ const values = (() => {
   try {
     return parseArgs({
       args: process.argv.slice(2).filter((a) => a !== "--"),
-      options: { lines: { type: "string", default: "5000" }, steps: { type: "string", default: "100" }, runs: { type: "string", default: "3" } },
+      options: {
+        lines: { type: "string", default: "5000" },
+        steps: { type: "string", default: "100" },
+        runs: { type: "string", default: "3" },
+      },
     }).values;
   } catch (error) {
     return usageError((error as Error).message);
   }
 })();
 const [lines, steps, runs] = [values.lines, values.steps, values.runs].map(Number) as [number, number, number];
-if (![lines, steps, runs].every((n) => Number.isInteger(n) && n >= 1)) usageError("--lines, --steps and --runs take whole numbers ≥ 1");
+if (![lines, steps, runs].every((n) => Number.isInteger(n) && n >= 1))
+  usageError("--lines, --steps and --runs take whole numbers ≥ 1");
 
 const FILE = "pkg/big.py";
 const module = generateModule(lines, Math.ceil(steps / 6) + 1);
-if (module.units < Math.ceil(steps / 6) + 1) usageError(`--lines ${lines} is too few for a plan of ${steps} steps: its ${Math.ceil(steps / 6) + 1} classes need more lines`);
+if (module.units < Math.ceil(steps / 6) + 1)
+  usageError(
+    `--lines ${lines} is too few for a plan of ${steps} steps: its ${Math.ceil(steps / 6) + 1} classes need more lines`,
+  );
 const plan = generatePlan(FILE, module, steps);
 const workspace = new Map([[FILE, module.source]]);
 await loadGrammars(["python"]);
 const graph = await buildGraph([{ path: FILE, source: module.source }]);
 
-console.log(`module: ${module.source.split("\n").length - 1} lines, ${module.units} classes, ${module.units * 4} definitions; plan: ${plan.length} steps`);
-const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+console.log(
+  `module: ${module.source.split("\n").length - 1} lines, ${module.units} classes, ${module.units * 4} definitions; plan: ${plan.length} steps`,
+);
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 console.log(`load average at start: ${load()}`);
 const byOp = new Map<string, number[]>();
 for (let run = 1; run <= runs; run++) {
@@ -62,6 +75,8 @@ for (let run = 1; run <= runs; run++) {
   );
   if (result.errors.length) console.log(`  first error: ${result.errors[0]}`);
 }
-console.log(`per op (median over all runs): ${[...byOp].map(([op, t]) => `${op} ${summarize(t).median.toFixed(2)} ms`).join(", ")}`);
+console.log(
+  `per op (median over all runs): ${[...byOp].map(([op, t]) => `${op} ${summarize(t).median.toFixed(2)} ms`).join(", ")}`,
+);
 console.log(`load average at end: ${load()}`);
 console.log(`peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);

@@ -8,7 +8,11 @@ import { describe, expect, it } from "vitest";
 
 /** The repository's tsx (a root dev dependency). */
 const TSX = join(import.meta.dirname, "..", "..", "..", "node_modules", ".bin", "tsx");
-const bench = (args: string[]) => spawnSync(TSX, ["--conditions=source", join(import.meta.dirname, "main.ts"), ...args], { encoding: "utf8", timeout: 170_000 });
+const bench = (args: string[]) =>
+  spawnSync(TSX, ["--conditions=source", join(import.meta.dirname, "main.ts"), ...args], {
+    encoding: "utf8",
+    timeout: 170_000,
+  });
 
 describe("the viewer benchmark, short", () => {
   it("writes a run of 3 instances, serves it and opens it once in Chromium, printing every figure", () => {

@@ -10,18 +10,27 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 
-const USAGE = "usage: pnpm -s bench [--instances 300] [--rounds 5]   (in benchmarks/viewer; whole numbers ≥ 1, rounds ≤ instances)";
+const USAGE =
+  "usage: pnpm -s bench [--instances 300] [--rounds 5]   (in benchmarks/viewer; whole numbers ≥ 1, rounds ≤ instances)";
 const { INSTANCES, ROUNDS } = (() => {
   let values;
   try {
-    values = parseArgs({ args: process.argv.slice(2).filter((a) => a !== "--"), options: { instances: { type: "string", default: process.env["INSTANCES"] ?? "300" }, rounds: { type: "string", default: "5" } } }).values;
+    values = parseArgs({
+      args: process.argv.slice(2).filter((a) => a !== "--"),
+      options: {
+        instances: { type: "string", default: process.env["INSTANCES"] ?? "300" },
+        rounds: { type: "string", default: "5" },
+      },
+    }).values;
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     process.exit(2);
   }
   const [instances, rounds] = [Number(values.instances), Number(values.rounds)];
   if (!Number.isInteger(instances) || !Number.isInteger(rounds) || instances < 1 || rounds < 1 || rounds > instances) {
-    process.stderr.write(`--instances ${values.instances} --rounds ${values.rounds}: give whole numbers ≥ 1, rounds ≤ instances\n${USAGE}\n`);
+    process.stderr.write(
+      `--instances ${values.instances} --rounds ${values.rounds}: give whole numbers ≥ 1, rounds ≤ instances\n${USAGE}\n`,
+    );
     process.exit(2);
   }
   return { INSTANCES: instances, ROUNDS: rounds };
@@ -37,7 +46,8 @@ const fmt = (xs: number[]) => `median ${median(xs).toFixed(0)} ms, max ${Math.ma
 async function sizeOf(dir: string): Promise<number> {
   let total = 0;
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() && entry.name === "trajectory.json") total += (await stat(join(entry.parentPath, entry.name))).size;
+    if (entry.isFile() && entry.name === "trajectory.json")
+      total += (await stat(join(entry.parentPath, entry.name))).size;
   }
   return total;
 }
@@ -70,7 +80,10 @@ try {
       const page = await browser.newPage();
       let t = performance.now();
       await page.goto(viewer.url);
-      await page.locator("[data-testid=rows] tbody tr").nth(INSTANCES - 1).waitFor();
+      await page
+        .locator("[data-testid=rows] tbody tr")
+        .nth(INSTANCES - 1)
+        .waitFor();
       rows.push(performance.now() - t);
       t = performance.now();
       await page.locator(`[data-testid=rows] tr[data-id="${ids[round]}"]`).click();

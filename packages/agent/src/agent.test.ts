@@ -13,7 +13,8 @@ import { ModelRequestFailed, WorkspaceIOError } from "@graphplan/runtime";
 import { SHOP, SUBMIT, bash, git, json, read, runOn, shopRepo, status, tempDir } from "./fixtures/repo.js";
 import { TrajectorySchema, type Trajectory } from "./trajectory.js";
 
-const TASK = "Cart.total() ignores the quantity of each item: a cart with 3 pens at 2.0 totals 2.0 instead of 6.0. Fix it.";
+const TASK =
+  "Cart.total() ignores the quantity of each item: a cart with 3 pens at 2.0 totals 2.0 instead of 6.0. Fix it.";
 const TOTAL_LOCATOR = { kind: "method", name: "total", file: "shop/cart.py", parent: { kind: "class", name: "Cart" } };
 const FIXED_TOTAL = "def total(self):\n    return sum(price * quantity for _name, price, quantity in self.items)";
 const FIX_PLAN = [{ op: "replace_node", params: { locator: TOTAL_LOCATOR, replacement: FIXED_TOTAL } }];
@@ -50,13 +51,19 @@ describe("the agent, end to end", () => {
     expect(phases(trajectory)).toEqual(["explore", "graph", "plan", "verify", "execute", "review", "submit"]);
     expect(read(repo, "shop/cart.py")).toBe(FIXED_CART);
     expect(trajectory.patch).toMatch(/^diff --git a\/shop\/cart\.py b\/shop\/cart\.py\n/);
-    expect(trajectory.patch).toContain("-        return sum(price for _name, price, _quantity in self.items)\n+        return sum(price * quantity for _name, price, quantity in self.items)\n");
+    expect(trajectory.patch).toContain(
+      "-        return sum(price for _name, price, _quantity in self.items)\n+        return sum(price * quantity for _name, price, quantity in self.items)\n",
+    );
     expect(appliesToFreshClone(repo, trajectory.patch)).toBe(FIXED_CART);
     expect(trajectory.files).toEqual(["shop/cart.py"]);
     expect(trajectory.totals).toMatchObject({ costUsd: 0, modelCalls: 5 });
     expect(trajectory.totals.commandMs).toBeGreaterThan(0);
     expect(trajectory.plans).toHaveLength(1);
-    expect(trajectory.plans[0]).toMatchObject({ valid: true, verify: { passed: true }, apply: { ok: true, written: ["shop/cart.py"] } });
+    expect(trajectory.plans[0]).toMatchObject({
+      valid: true,
+      verify: { passed: true },
+      apply: { ok: true, written: ["shop/cart.py"] },
+    });
 
     // What the model was shown: the grep's real output, the graph view and the compact catalog, the diff to review.
     const [, second, , fourth, fifth] = scripted.requests;
@@ -64,7 +71,9 @@ describe("the agent, end to end", () => {
     expect(lastUser(fourth!)).toContain("  FUNCTION: total (lines 12-13)");
     expect(lastUser(fourth!)).toContain("\n# Operators\n"); // the compact catalog; the JSON Schema is not in the prompt
     expect(lastUser(fourth!)).not.toContain('"$schema"');
-    expect(lastUser(fifth!)).toContain("+        return sum(price * quantity for _name, price, quantity in self.items)");
+    expect(lastUser(fifth!)).toContain(
+      "+        return sum(price * quantity for _name, price, quantity in self.items)",
+    );
     // The system prompt is first, then the task.
     expect(scripted.requests[0]!.map((m) => m.role)).toEqual(["system", "user"]);
     expect(scripted.requests[0]![1]!.content).toContain(TASK);
@@ -73,17 +82,32 @@ describe("the agent, end to end", () => {
   it("takes the plan from the file a reply's command writes (the design's heredoc into /tmp/edit_plan.json), and says when the command wrote none", async () => {
     const repo = shopRepo();
     const planFile = join(tempDir("graphplan-plan-file-"), "edit_plan.json");
-    const heredoc = bash(`cat > ${planFile} <<'EOF'\n${JSON.stringify(FIX_PLAN)}\nEOF`, "I write the plan to the file.");
-    const { trajectory, scripted } = await runOn(repo, TASK, ['READY_TO_PLAN: ["shop/cart.py"]', bash("echo no plan here"), heredoc, SUBMIT], { config: { plan_file: planFile } });
-    expect(lastUser(scripted.requests[2]!)).toContain(`the reply's command did not write a plan to ${planFile} (it exited 0: no plan here)`);
-    expect(trajectory.plans.map((p) => [p.valid, p.channel])).toEqual([[false, undefined], [true, "plan file"]]);
+    const heredoc = bash(
+      `cat > ${planFile} <<'EOF'\n${JSON.stringify(FIX_PLAN)}\nEOF`,
+      "I write the plan to the file.",
+    );
+    const { trajectory, scripted } = await runOn(
+      repo,
+      TASK,
+      ['READY_TO_PLAN: ["shop/cart.py"]', bash("echo no plan here"), heredoc, SUBMIT],
+      { config: { plan_file: planFile } },
+    );
+    expect(lastUser(scripted.requests[2]!)).toContain(
+      `the reply's command did not write a plan to ${planFile} (it exited 0: no plan here)`,
+    );
+    expect(trajectory.plans.map((p) => [p.valid, p.channel])).toEqual([
+      [false, undefined],
+      [true, "plan file"],
+    ]);
     expect(trajectory.exitStatus).toBe("Submitted");
     expect(read(repo, "shop/cart.py")).toBe(FIXED_CART);
   });
 
   it("sends the verifier's revision prompt back and applies the revised plan", async () => {
     const repo = shopRepo();
-    const badPlan = [{ op: "replace_node", params: { locator: { ...TOTAL_LOCATOR, name: "totl" }, replacement: FIXED_TOTAL } }];
+    const badPlan = [
+      { op: "replace_node", params: { locator: { ...TOTAL_LOCATOR, name: "totl" }, replacement: FIXED_TOTAL } },
+    ];
     const { trajectory, scripted } = await runOn(repo, TASK, [
       'READY_TO_PLAN: ["shop/cart.py"]',
       json(badPlan),
@@ -99,7 +123,17 @@ describe("the agent, end to end", () => {
     const revision = lastUser(scripted.requests[2]!);
     for (const error of firstVerify.errors) expect(revision).toContain(error);
     expect(revision).toContain("This is revision 1 of 3.");
-    expect(phases(trajectory)).toEqual(["explore", "graph", "plan", "verify", "plan", "verify", "execute", "review", "submit"]);
+    expect(phases(trajectory)).toEqual([
+      "explore",
+      "graph",
+      "plan",
+      "verify",
+      "plan",
+      "verify",
+      "execute",
+      "review",
+      "submit",
+    ]);
     expect(trajectory.transitions[4]!.reason).toBe("verification failed with 1 error; revision 1 of 3");
     expect(read(repo, "shop/cart.py")).toBe(FIXED_CART);
   });
@@ -107,7 +141,13 @@ describe("the agent, end to end", () => {
   it("executes the plan the verifier passed, with its corrections: a dotted locator name runs as the name inside its parent", async () => {
     const repo = shopRepo();
     // "Cart.total" with no parent: the verifier corrects it (a warning); the run must use the corrected locator too.
-    const dotted = [{ op: "replace_node", params: { locator: { kind: "method", name: "Cart.total", file: "shop/cart.py" }, replacement: FIXED_TOTAL }, description: "fix the total" }];
+    const dotted = [
+      {
+        op: "replace_node",
+        params: { locator: { kind: "method", name: "Cart.total", file: "shop/cart.py" }, replacement: FIXED_TOTAL },
+        description: "fix the total",
+      },
+    ];
     const { trajectory } = await runOn(repo, TASK, ['READY_TO_PLAN: ["shop/cart.py"]', json(dotted), SUBMIT]);
     const verify = trajectory.plans[0]!.verify!;
     expect(verify.passed).toBe(true);
@@ -120,20 +160,35 @@ describe("the agent, end to end", () => {
 
   it("verifies against the repository's files that import the plan's files and records them", async () => {
     const repo = shopRepo();
-    const rename = [{ op: "replace_node", params: { locator: { kind: "function", name: "apply_discount", file: "shop/pricing.py" }, replacement: "def discount(amount, percent):\n    return amount - amount * percent / 100" } }];
-    const { trajectory } = await runOn(repo, "Rename apply_discount to discount.", ['READY_TO_PLAN: ["shop/pricing.py"]', json(rename), SUBMIT]);
+    const rename = [
+      {
+        op: "replace_node",
+        params: {
+          locator: { kind: "function", name: "apply_discount", file: "shop/pricing.py" },
+          replacement: "def discount(amount, percent):\n    return amount - amount * percent / 100",
+        },
+      },
+    ];
+    const { trajectory } = await runOn(repo, "Rename apply_discount to discount.", [
+      'READY_TO_PLAN: ["shop/pricing.py"]',
+      json(rename),
+      SUBMIT,
+    ]);
     expect(TrajectorySchema.parse(trajectory)).toEqual(trajectory);
     // parsed: the three other Python files (pricing.py came from the run's cache, graphed by GRAPH).
     expect(trajectory.plans[0]!.importers).toEqual({ added: ["shop/cart.py"], parsed: 3 });
     expect(trajectory.plans[0]!.verify!.warnings).toContainEqual(
-      expect.stringContaining("'apply_discount' (renamed to 'discount') is imported by files not in this plan: ['shop/cart.py']"),
+      expect.stringContaining(
+        "'apply_discount' (renamed to 'discount') is imported by files not in this plan: ['shop/cart.py']",
+      ),
     );
     expect(phases(trajectory)).toEqual(["explore", "graph", "plan", "verify", "execute", "review", "submit"]);
   });
 
   it("falls back after max_plan_revisions revisions that all fail verification, with the reason recorded", async () => {
     const repo = shopRepo();
-    const badPlan = (name: string) => json([{ op: "replace_node", params: { locator: { ...TOTAL_LOCATOR, name }, replacement: FIXED_TOTAL } }]);
+    const badPlan = (name: string) =>
+      json([{ op: "replace_node", params: { locator: { ...TOTAL_LOCATOR, name }, replacement: FIXED_TOTAL } }]);
     const { trajectory, scripted } = await runOn(repo, TASK, [
       'READY_TO_PLAN: ["shop/cart.py"]',
       badPlan("t1"),
@@ -147,7 +202,9 @@ describe("the agent, end to end", () => {
     expect(lastUser(scripted.requests[4]!)).toContain("This is revision 3 of 3.");
     const fallback = trajectory.transitions.find((t) => t.to === "fallback");
     expect(fallback).toMatchObject({ from: "verify", reason: "plan verification failed after 3 revisions" });
-    expect(lastUser(scripted.requests[5]!)).toContain("The structured plan is not used (plan verification failed after 3 revisions)");
+    expect(lastUser(scripted.requests[5]!)).toContain(
+      "The structured plan is not used (plan verification failed after 3 revisions)",
+    );
     expect(trajectory.exitStatus).toBe("Submitted");
     expect(read(repo, "shop/cart.py")).toBe(FIXED_CART);
   });
@@ -159,16 +216,21 @@ describe("the agent, end to end", () => {
       "I would change total.",
       json(["shop/cart.py"]),
       json([]),
-      "```json\n[{\"op\": \n```",
+      '```json\n[{"op": \n```',
       json({ steps: [{ op: "replace_node" }] }),
-      bash("sed -i 's/price for _name, price, _quantity/price * quantity for _name, price, quantity/' shop/cart.py", "Edit directly."),
+      bash(
+        "sed -i 's/price for _name, price, _quantity/price * quantity for _name, price, quantity/' shop/cart.py",
+        "Edit directly.",
+      ),
       bash("python3 check.py"),
       SUBMIT,
     ]);
 
     expect(trajectory.exitStatus).toBe("Submitted");
     expect(phases(trajectory)).toEqual(["explore", "graph", "plan", "fallback", "submit"]);
-    expect(trajectory.transitions[3]!.reason).toMatch(/^no valid plan after 5 attempts \(last: the json block is not a plan: /);
+    expect(trajectory.transitions[3]!.reason).toMatch(
+      /^no valid plan after 5 attempts \(last: the json block is not a plan: /,
+    );
     expect(trajectory.plans.map((p) => p.valid)).toEqual([false, false, false, false, false]);
     expect(trajectory.plans.map((p) => p.error)).toEqual([
       "the reply has no plan: no ```json block, no fenced block and no JSON in the text",
@@ -178,9 +240,15 @@ describe("the agent, end to end", () => {
       expect.stringMatching(/^the json block is not a plan: /),
     ]);
     // Each bad reply got the plan-integrity gate's error back; the fifth got the fallback prompt.
-    expect(lastUser(scripted.requests[2]!)).toContain("That reply has no usable plan: the reply has no plan: no ```json block, no fenced block and no JSON in the text");
-    expect(lastUser(scripted.requests[3]!)).toContain("That reply has no usable plan: the json block is not a plan: the plan's elements are not step objects (a list of file names?)");
-    expect(lastUser(scripted.requests[6]!)).toContain("The structured plan is not used (no valid plan after 5 attempts");
+    expect(lastUser(scripted.requests[2]!)).toContain(
+      "That reply has no usable plan: the reply has no plan: no ```json block, no fenced block and no JSON in the text",
+    );
+    expect(lastUser(scripted.requests[3]!)).toContain(
+      "That reply has no usable plan: the json block is not a plan: the plan's elements are not step objects (a list of file names?)",
+    );
+    expect(lastUser(scripted.requests[6]!)).toContain(
+      "The structured plan is not used (no valid plan after 5 attempts",
+    );
     // The check script's real output came back, then the submission.
     expect(lastUser(scripted.requests[8]!)).toContain("<output>\nok\n</output>");
     expect(read(repo, "shop/cart.py")).toBe(FIXED_CART);
@@ -204,15 +272,21 @@ describe("the agent, end to end", () => {
 
     expect(trajectory.exitStatus).toBe("Submitted");
     expect(phases(trajectory)).toEqual(["explore", "fallback", "submit"]);
-    expect(trajectory.transitions[1]!.reason).toBe("explore did not end with READY_TO_PLAN within max_explore_steps (3)");
+    expect(trajectory.transitions[1]!.reason).toBe(
+      "explore did not end with READY_TO_PLAN within max_explore_steps (3)",
+    );
     expect(trajectory.files).toBeNull();
     // The reply without a block got the format error, and counted as a step.
     expect(lastUser(scripted.requests[2]!)).toContain("Your reply had 0 ```bash blocks");
     // The last observation and the fallback prompt reach the model as one user turn: turns alternate.
     const fallbackTurn = lastUser(scripted.requests[3]!);
-    expect(fallbackTurn).toMatch(/^<returncode>0<\/returncode>\n<output>\n"""A shopping cart\."""[\s\S]*The structured plan is not used \(explore did not end/);
+    expect(fallbackTurn).toMatch(
+      /^<returncode>0<\/returncode>\n<output>\n"""A shopping cart\."""[\s\S]*The structured plan is not used \(explore did not end/,
+    );
     for (const request of scripted.requests) {
-      expect(request.map((m) => m.role)).toEqual(request.map((_, i) => (i === 0 ? "system" : i % 2 === 1 ? "user" : "assistant")));
+      expect(request.map((m) => m.role)).toEqual(
+        request.map((_, i) => (i === 0 ? "system" : i % 2 === 1 ? "user" : "assistant")),
+      );
     }
     expect(read(repo, "shop/cart.py")).toBe(FIXED_CART);
   });
@@ -225,7 +299,9 @@ describe("the agent, end to end", () => {
       json(FIX_PLAN),
       SUBMIT,
     ]);
-    expect(lastUser(scripted.requests[1]!)).toContain("- shop/carts.py: no such file (a file the change adds is not listed here: the plan makes it with create_file)\n- shop: cannot be read");
+    expect(lastUser(scripted.requests[1]!)).toContain(
+      "- shop/carts.py: no such file (a file the change adds is not listed here: the plan makes it with create_file)\n- shop: cannot be read",
+    );
     expect(trajectory.files).toEqual(["shop/cart.py"]);
     expect(trajectory.exitStatus).toBe("Submitted");
   });
@@ -245,7 +321,12 @@ describe("the agent, end to end", () => {
 
   it("submits the applied plan's diff when a limit ends the run during review (auto-submit)", async () => {
     const repo = shopRepo();
-    const { trajectory } = await runOn(repo, TASK, ['READY_TO_PLAN: ["shop/cart.py"]', json(FIX_PLAN), bash("git diff --stat")], { config: { limits: { step_limit: 3 } } });
+    const { trajectory } = await runOn(
+      repo,
+      TASK,
+      ['READY_TO_PLAN: ["shop/cart.py"]', json(FIX_PLAN), bash("git diff --stat")],
+      { config: { limits: { step_limit: 3 } } },
+    );
     expect(trajectory.exitStatus).toBe("LimitsExceeded");
     expect(trajectory.autoSubmitted).toBe(true);
     expect(trajectory.exitReason).toContain("the work tree's changes were submitted as the patch");
@@ -255,7 +336,9 @@ describe("the agent, end to end", () => {
 
   it("ends with LimitsExceeded when the run's wall time passes limits.wall_time_seconds", async () => {
     const repo = shopRepo();
-    const { trajectory, scripted } = await runOn(repo, TASK, [bash("sleep 1.2"), bash("ls"), bash("ls")], { config: { limits: { wall_time_seconds: 1 } } });
+    const { trajectory, scripted } = await runOn(repo, TASK, [bash("sleep 1.2"), bash("ls"), bash("ls")], {
+      config: { limits: { wall_time_seconds: 1 } },
+    });
     expect(trajectory.exitStatus).toBe("LimitsExceeded");
     expect(trajectory.exitReason).toContain("limits.wall_time_seconds (1 s) after 1 model calls");
     expect(scripted.used).toBe(1);
@@ -264,19 +347,32 @@ describe("the agent, end to end", () => {
   it("resends an observation the model already answered cut to head and tail, keeping it whole in the trajectory", async () => {
     const repo = shopRepo();
     const long = "python3 -c \"print('\\n'.join('line %d' % i for i in range(800)))\"";
-    const { trajectory, scripted } = await runOn(repo, TASK, [bash(long), bash("ls"), bash("ls")], { config: { limits: { step_limit: 3 }, command: { read_output_chars: 200 } } });
+    const { trajectory, scripted } = await runOn(repo, TASK, [bash(long), bash("ls"), bash("ls")], {
+      config: { limits: { step_limit: 3 }, command: { read_output_chars: 200 } },
+    });
     const firstSeen = scripted.requests[1]!.map((m) => m.content).join("\n");
     const later = scripted.requests[2]!.map((m) => m.content).join("\n");
     expect(firstSeen).toContain("line 400");
     expect(later).not.toContain("line 400");
-    expect(later).toMatch(/line 0\nline 1\n[\s\S]*\[\.\.\. \d+ characters of this earlier output left out \.\.\.\][\s\S]*line 799/);
+    expect(later).toMatch(
+      /line 0\nline 1\n[\s\S]*\[\.\.\. \d+ characters of this earlier output left out \.\.\.\][\s\S]*line 799/,
+    );
     expect(trajectory.messages.some((m) => m.content.includes("line 400"))).toBe(true);
   });
 
   it("ends after max_format_errors replies in a row without a command, and tells the model when a reply was cut off", async () => {
     const repo = shopRepo();
-    const cut = { content: "THOUGHT: Let me look at every file in turn, starting with", stopReason: "max_tokens", usage: { inputTokens: 900, outputTokens: 4096 } };
-    const { trajectory, scripted } = await runOn(repo, TASK, [cut, "no block here", bash("ls"), "none", "none", "none", "none", "none"], { config: { limits: { max_format_errors: 3 } } });
+    const cut = {
+      content: "THOUGHT: Let me look at every file in turn, starting with",
+      stopReason: "max_tokens",
+      usage: { inputTokens: 900, outputTokens: 4096 },
+    };
+    const { trajectory, scripted } = await runOn(
+      repo,
+      TASK,
+      [cut, "no block here", bash("ls"), "none", "none", "none", "none", "none"],
+      { config: { limits: { max_format_errors: 3 } } },
+    );
     expect(lastUser(scripted.requests[1]!)).toContain("Your reply was cut off at 4096 tokens");
     expect(lastUser(scripted.requests[2]!)).toContain("Your reply had 0 ```bash blocks");
     expect(trajectory.exitStatus).toBe("LimitsExceeded");
@@ -290,7 +386,15 @@ describe("the agent, end to end", () => {
     const repo = shopRepo();
     const failing = (status: number) => () => ({
       name: "outage:model",
-      complete: () => Effect.fail(new ModelRequestFailed({ provider: "anthropic", model: "claude-x", status, detail: "overloaded_error: Overloaded" })),
+      complete: () =>
+        Effect.fail(
+          new ModelRequestFailed({
+            provider: "anthropic",
+            model: "claude-x",
+            status,
+            detail: "overloaded_error: Overloaded",
+          }),
+        ),
     });
     const outage = await runOn(repo, TASK, [], { model: failing(529) });
     expect(outage.trajectory).toMatchObject({ exitStatus: "Failed", retryable: true });
@@ -302,7 +406,12 @@ describe("the agent, end to end", () => {
   it("reports the trajectory as it grows, every message timestamped", async () => {
     const repo = shopRepo();
     const snapshots: Trajectory[] = [];
-    const { trajectory } = await runOn(repo, TASK, [bash("ls"), 'READY_TO_PLAN: ["shop/cart.py"]', json(FIX_PLAN), SUBMIT], { onProgress: (t) => snapshots.push(structuredClone(t)) });
+    const { trajectory } = await runOn(
+      repo,
+      TASK,
+      [bash("ls"), 'READY_TO_PLAN: ["shop/cart.py"]', json(FIX_PLAN), SUBMIT],
+      { onProgress: (t) => snapshots.push(structuredClone(t)) },
+    );
     expect(snapshots.length).toBeGreaterThan(8);
     expect(snapshots.every((t) => t.exitStatus === "Running" && TrajectorySchema.safeParse(t).success)).toBe(true);
     const counts = snapshots.map((t) => t.messages.length);
@@ -317,7 +426,10 @@ describe("the agent, end to end", () => {
     const script = Array.from({ length: 10 }, () => bash("ls"));
     const { trajectory, scripted } = await runOn(repo, TASK, script, {
       config: { limits: { cost_limit: 1.0 } },
-      model: (inner) => ({ name: "priced:model", complete: (messages) => Effect.map(inner.complete(messages), (reply) => ({ ...reply, costUsd: 0.4 })) }),
+      model: (inner) => ({
+        name: "priced:model",
+        complete: (messages) => Effect.map(inner.complete(messages), (reply) => ({ ...reply, costUsd: 0.4 })),
+      }),
     });
     expect(trajectory.exitStatus).toBe("LimitsExceeded");
     expect(trajectory.exitReason).toContain("limits.cost_limit ($1; spent $1.2000 in 3 model calls)");
@@ -339,7 +451,9 @@ describe("the agent, end to end", () => {
         (messages) => {
           // Asked to revise after the failed apply: the repository must be exactly as committed.
           statusAtRevision = status(repo);
-          expect(lastUser(messages)).toContain('writing the files failed when it ran: writing "shop/cart.py" failed (could not write "shop/cart.py": disk full); every file written before it was restored');
+          expect(lastUser(messages)).toContain(
+            'writing the files failed when it ran: writing "shop/cart.py" failed (could not write "shop/cart.py": disk full); every file written before it was restored',
+          );
           return json(FIX_PLAN, "Try again.");
         },
         SUBMIT,
@@ -349,28 +463,52 @@ describe("the agent, end to end", () => {
         workspace: (ws) => ({
           ...ws,
           write: (path, text) =>
-            path === "shop/cart.py" && writes++ === 0 ? Effect.fail(new WorkspaceIOError({ operation: "write", path, detail: "disk full" })) : ws.write(path, text),
+            path === "shop/cart.py" && writes++ === 0
+              ? Effect.fail(new WorkspaceIOError({ operation: "write", path, detail: "disk full" }))
+              : ws.write(path, text),
         }),
       },
     );
     expect(statusAtRevision).toBe("");
     expect(scripted.used).toBe(4);
     expect(trajectory.plans[0]!.apply).toMatchObject({ ok: false });
-    expect(phases(trajectory)).toEqual(["explore", "graph", "plan", "verify", "execute", "plan", "verify", "execute", "review", "submit"]);
+    expect(phases(trajectory)).toEqual([
+      "explore",
+      "graph",
+      "plan",
+      "verify",
+      "execute",
+      "plan",
+      "verify",
+      "execute",
+      "review",
+      "submit",
+    ]);
     expect(trajectory.exitStatus).toBe("Submitted");
     expect(read(repo, "shop/cart.py")).toBe(FIXED_CART);
   });
 
   it("falls back after a second failed apply, and a run that then hits the limits leaves the repository clean", async () => {
     const repo = shopRepo();
-    const { trajectory } = await runOn(repo, TASK, ['READY_TO_PLAN: ["shop/cart.py"]', json(FIX_PLAN), json(FIX_PLAN), bash("git status --porcelain")], {
-      config: { limits: { step_limit: 4 } },
-      workspace: (ws) => ({
-        ...ws,
-        write: (path, text) => (path === "shop/cart.py" ? Effect.fail(new WorkspaceIOError({ operation: "write", path, detail: "disk full" })) : ws.write(path, text)),
-      }),
+    const { trajectory } = await runOn(
+      repo,
+      TASK,
+      ['READY_TO_PLAN: ["shop/cart.py"]', json(FIX_PLAN), json(FIX_PLAN), bash("git status --porcelain")],
+      {
+        config: { limits: { step_limit: 4 } },
+        workspace: (ws) => ({
+          ...ws,
+          write: (path, text) =>
+            path === "shop/cart.py"
+              ? Effect.fail(new WorkspaceIOError({ operation: "write", path, detail: "disk full" }))
+              : ws.write(path, text),
+        }),
+      },
+    );
+    expect(trajectory.transitions.at(-1)).toMatchObject({
+      to: "fallback",
+      reason: expect.stringMatching(/^plan execution failed after 1 revision: writing "shop\/cart\.py" failed/),
     });
-    expect(trajectory.transitions.at(-1)).toMatchObject({ to: "fallback", reason: expect.stringMatching(/^plan execution failed after 1 revision: writing "shop\/cart\.py" failed/) });
     expect(trajectory.exitStatus).toBe("LimitsExceeded");
     // The command the fallback ran saw a clean tree, and the tree is still clean.
     expect(trajectory.messages.at(-1)!.content).toContain("<returncode>0</returncode>\n<output>\n\n</output>");
@@ -383,7 +521,11 @@ describe("the agent, end to end", () => {
     const { trajectory, scripted } = await runOn(
       repo,
       TASK,
-      [SUBMIT, bash("sed -i 's/price for _name, price, _quantity/price * quantity for _name, price, quantity/' shop/cart.py"), SUBMIT],
+      [
+        SUBMIT,
+        bash("sed -i 's/price for _name, price, _quantity/price * quantity for _name, price, quantity/' shop/cart.py"),
+        SUBMIT,
+      ],
       { config: { limits: { max_explore_steps: 1 } } },
     );
     // The first SUBMIT is an explore step (a command like any other); then fallback.
@@ -391,10 +533,14 @@ describe("the agent, end to end", () => {
     expect(trajectory.exitStatus).toBe("Submitted");
     expect(scripted.used).toBe(3);
 
-    const again = await runOn(shopRepo(), TASK, [SUBMIT, SUBMIT, bash("echo '# note' >> shop/pricing.py"), SUBMIT], { config: { limits: { max_explore_steps: 1 } } });
+    const again = await runOn(shopRepo(), TASK, [SUBMIT, SUBMIT, bash("echo '# note' >> shop/pricing.py"), SUBMIT], {
+      config: { limits: { max_explore_steps: 1 } },
+    });
     expect(phases(again.trajectory)).toEqual(["explore", "fallback", "submit", "fallback", "submit"]);
     expect(again.trajectory.submissions.map((s) => s.ok)).toEqual([false, true]);
-    expect(again.trajectory.submissions[0]!.problems).toEqual(["the diff is empty: no file of the work tree differs from the last commit"]);
+    expect(again.trajectory.submissions[0]!.problems).toEqual([
+      "the diff is empty: no file of the work tree differs from the last commit",
+    ]);
     expect(lastUser(again.scripted.requests[2]!)).toContain("The submission was rejected");
     expect(again.trajectory.patch).toContain("+# note");
   });

@@ -37,7 +37,9 @@ export interface AgentInput {
 
 type Services = LanguageModel | Sandbox | Workspace;
 type RunError = LimitsExceeded | ModelError | SandboxFailed;
-type Outcome = { readonly kind: "submitted"; readonly submission: Submission } | { readonly kind: "fallback"; readonly reason: string };
+type Outcome =
+  | { readonly kind: "submitted"; readonly submission: Submission }
+  | { readonly kind: "fallback"; readonly reason: string };
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -50,7 +52,10 @@ export function planAndExecute(session: Session, files: readonly string[]): Effe
     const graph = yield* graphPhase(files, session.graphCache, (effect) => session.graphing(effect));
     if (graph.kind === "fallback") return graph;
 
-    session.enter("plan", `the graph has ${plural(graph.graph.symbols.length, "symbol")} and ${plural(graph.graph.imports.length, "import")}`);
+    session.enter(
+      "plan",
+      `the graph has ${plural(graph.graph.symbols.length, "symbol")} and ${plural(graph.graph.imports.length, "import")}`,
+    );
     askForPlan(session, files, graph.view);
     let revisions = 0;
     let executeRevisions = 0;
@@ -58,18 +63,35 @@ export function planAndExecute(session: Session, files: readonly string[]): Effe
       const planned = yield* requestPlan(session);
       if (planned.kind === "fallback") return planned;
 
-      session.enter("verify", `plan attempt ${planned.record.attempt} is a plan of ${plural(writtenSteps(planned.json)?.length ?? 0, "step")}`);
+      session.enter(
+        "verify",
+        `plan attempt ${planned.record.attempt} is a plan of ${plural(writtenSteps(planned.json)?.length ?? 0, "step")}`,
+      );
       const { result: verified, importers, plan } = yield* verifyPhase(session, planned.json, files);
       planned.record.verify = verified;
-      planned.record.importers = { added: importers.added, parsed: importers.parsed.length, ...(importers.skipped ? { skipped: importers.skipped } : {}) };
+      planned.record.importers = {
+        added: importers.added,
+        parsed: importers.parsed.length,
+        ...(importers.skipped ? { skipped: importers.skipped } : {}),
+      };
       if (!verified.passed || !plan) {
         if (revisions >= limits.max_plan_revisions) {
-          return { kind: "fallback", reason: `plan verification failed after ${plural(revisions, "revision")}` } as const;
+          return {
+            kind: "fallback",
+            reason: `plan verification failed after ${plural(revisions, "revision")}`,
+          } as const;
         }
         revisions++;
-        session.enter("plan", `verification failed with ${plural(verified.errors.length, "error")}; revision ${revisions} of ${limits.max_plan_revisions}`);
+        session.enter(
+          "plan",
+          `verification failed with ${plural(verified.errors.length, "error")}; revision ${revisions} of ${limits.max_plan_revisions}`,
+        );
         session.prompt("revision", {
-          revision_prompt: revisionPrompt(verified, { attempt: revisions, maxAttempts: limits.max_plan_revisions, planPath: plan_destination }),
+          revision_prompt: revisionPrompt(verified, {
+            attempt: revisions,
+            maxAttempts: limits.max_plan_revisions,
+            planPath: plan_destination,
+          }),
           revision: revisions,
           max_revisions: limits.max_plan_revisions,
           plan_destination,
@@ -77,15 +99,24 @@ export function planAndExecute(session: Session, files: readonly string[]): Effe
         continue;
       }
 
-      session.enter("execute", `verification passed${verified.warnings.length ? ` with ${plural(verified.warnings.length, "warning")}` : ""}`);
+      session.enter(
+        "execute",
+        `verification passed${verified.warnings.length ? ` with ${plural(verified.warnings.length, "warning")}` : ""}`,
+      );
       const applied = yield* executePhase(plan);
       planned.record.apply = applied;
       if (!applied.ok) {
         if (executeRevisions >= limits.max_execute_revisions) {
-          return { kind: "fallback", reason: `plan execution failed after ${plural(executeRevisions, "revision")}: ${applied.error}` } as const;
+          return {
+            kind: "fallback",
+            reason: `plan execution failed after ${plural(executeRevisions, "revision")}: ${applied.error}`,
+          } as const;
         }
         executeRevisions++;
-        session.enter("plan", `execution failed${applied.step !== null ? ` at step ${applied.step} (${applied.op})` : ""}; revision ${executeRevisions} of ${limits.max_execute_revisions}`);
+        session.enter(
+          "plan",
+          `execution failed${applied.step !== null ? ` at step ${applied.step} (${applied.op})` : ""}; revision ${executeRevisions} of ${limits.max_execute_revisions}`,
+        );
         session.prompt("execute_failed", {
           step: applied.step,
           op: applied.op,
@@ -102,10 +133,17 @@ export function planAndExecute(session: Session, files: readonly string[]): Effe
         session.enter("submit", `the plan changed ${changed}`);
         const submission = yield* submit(session);
         if (submission.ok) return { kind: "submitted", submission } as const;
-        return { kind: "fallback", reason: `the applied plan's patch is not usable: ${submission.problems.join("; ")}` } as const;
+        return {
+          kind: "fallback",
+          reason: `the applied plan's patch is not usable: ${submission.problems.join("; ")}`,
+        } as const;
       }
       const patch = yield* patchOfWorkTree(session.config.command.timeout_seconds * 1000);
-      if (!patch.ok) return { kind: "fallback", reason: `the applied plan's patch is not usable: ${patch.problems.join("; ")}` } as const;
+      if (!patch.ok)
+        return {
+          kind: "fallback",
+          reason: `the applied plan's patch is not usable: ${patch.problems.join("; ")}`,
+        } as const;
       session.enter("review", `the plan changed ${changed}`);
       session.prompt("review", { diff: patch.patch.trimEnd(), files: changed });
       return { kind: "submitted", submission: yield* stepLoop(session, "review") } as const;
@@ -114,18 +152,32 @@ export function planAndExecute(session: Session, files: readonly string[]): Effe
 }
 
 /** The trajectory as it stands (`Running` until the run ends). */
-function snapshot(input: AgentInput, session: Session, names: { model: string; sandbox: string; workspace: string }, end?: Pick<Trajectory, "exitStatus" | "exitReason" | "patch" | "autoSubmitted" | "retryable">): Trajectory {
+function snapshot(
+  input: AgentInput,
+  session: Session,
+  names: { model: string; sandbox: string; workspace: string },
+  end?: Pick<Trajectory, "exitStatus" | "exitReason" | "patch" | "autoSubmitted" | "retryable">,
+): Trajectory {
   return {
     format: "graphplan-trajectory/1",
     instance: { id: input.instanceId ?? null, task: input.task },
-    config: { name: input.configName ?? "default", limits: { ...input.config.limits, command_timeout_seconds: input.config.command.timeout_seconds } },
+    config: {
+      name: input.configName ?? "default",
+      limits: { ...input.config.limits, command_timeout_seconds: input.config.command.timeout_seconds },
+    },
     ...names,
     messages: session.messages,
     transitions: session.transitions,
     files: session.files,
     plans: session.plans,
     submissions: session.submissions,
-    ...(end ?? { exitStatus: "Running", exitReason: "the run is going on", patch: "", autoSubmitted: false, retryable: false }),
+    ...(end ?? {
+      exitStatus: "Running",
+      exitReason: "the run is going on",
+      patch: "",
+      autoSubmitted: false,
+      retryable: false,
+    }),
     startedAt: session.startedAt,
     ...(end ? { finishedAt: new Date().toISOString() } : {}),
     totals: session.totals,
@@ -153,7 +205,9 @@ function isRetryable(error: RunError | RfsnStuck): boolean {
 /** A defect (a bug, not one of the run's errors) as the exit reason: its tag when it has one, and its message. */
 function describeDefect(defect: unknown): string {
   const message = defect instanceof Error ? defect.message : String(defect);
-  return Predicate.hasProperty(defect, "_tag") && typeof defect._tag === "string" ? `${defect._tag}: ${message}` : message;
+  return Predicate.hasProperty(defect, "_tag") && typeof defect._tag === "string"
+    ? `${defect._tag}: ${message}`
+    : message;
 }
 
 /**
@@ -189,36 +243,69 @@ export function runAgent(input: AgentInput, options: RunAgentOptions = {}): Effe
     const workspace = yield* Workspace;
     const names = { model: model.name, sandbox: sandbox.description, workspace: workspace.root };
     const onProgress = options.onProgress;
-    const session: Session = new Session(input.config, onProgress ? () => onProgress(snapshot(input, session, names)) : undefined, options.graphStore);
+    const session: Session = new Session(
+      input.config,
+      onProgress ? () => onProgress(snapshot(input, session, names)) : undefined,
+      options.graphStore,
+    );
     session.offerPlanTool(input.config.plan_tool && model.supportsTools === true);
 
-    const main = options.rfsn ? rfsnStrategy(session, input.task, options.rfsn) : options.strategy === "baseline" ? baselineStrategy(session, input.task) : Effect.gen(function* () {
-      session.enter("explore", "start");
-      session.prompt("system");
-      session.prompt("instance", { task: input.task, max_explore_steps: input.config.limits.max_explore_steps });
-      const explored = yield* explore(session);
-      session.settleFiles(explored.kind === "ready" ? explored.files : null);
-      const outcome = explored.kind === "ready" ? yield* planAndExecute(session, explored.files) : explored;
-      if (outcome.kind === "submitted") return outcome.submission;
-      session.enter("fallback", outcome.reason);
-      session.prompt("fallback", { reason: outcome.reason });
-      return yield* stepLoop(session, "fallback");
-    });
+    const main = options.rfsn
+      ? rfsnStrategy(session, input.task, options.rfsn)
+      : options.strategy === "baseline"
+        ? baselineStrategy(session, input.task)
+        : Effect.gen(function* () {
+            session.enter("explore", "start");
+            session.prompt("system");
+            session.prompt("instance", { task: input.task, max_explore_steps: input.config.limits.max_explore_steps });
+            const explored = yield* explore(session);
+            session.settleFiles(explored.kind === "ready" ? explored.files : null);
+            const outcome = explored.kind === "ready" ? yield* planAndExecute(session, explored.files) : explored;
+            if (outcome.kind === "submitted") return outcome.submission;
+            session.enter("fallback", outcome.reason);
+            session.prompt("fallback", { reason: outcome.reason });
+            return yield* stepLoop(session, "fallback");
+          });
 
     const exit = yield* Effect.exit(main);
     if (Exit.isSuccess(exit)) {
-      return snapshot(input, session, names, { exitStatus: "Submitted", exitReason: "the model submitted and the patch passed the checks", patch: exit.value.patch, autoSubmitted: false, retryable: false });
+      return snapshot(input, session, names, {
+        exitStatus: "Submitted",
+        exitReason: "the model submitted and the patch passed the checks",
+        patch: exit.value.patch,
+        autoSubmitted: false,
+        retryable: false,
+      });
     }
     const failure = Cause.findErrorOption(exit.cause);
     if (Option.isNone(failure)) {
-      return snapshot(input, session, names, { exitStatus: "Failed", exitReason: describeDefect(Cause.squash(exit.cause)), patch: "", autoSubmitted: false, retryable: false });
+      return snapshot(input, session, names, {
+        exitStatus: "Failed",
+        exitReason: describeDefect(Cause.squash(exit.cause)),
+        patch: "",
+        autoSubmitted: false,
+        retryable: false,
+      });
     }
     const error = failure.value;
     if (error._tag === "LimitsExceeded") {
       const patch = yield* autoSubmit(session);
-      const exitReason = patch === undefined ? error.message : `${error.message}; the work tree's changes were submitted as the patch`;
-      return snapshot(input, session, names, { exitStatus: "LimitsExceeded", exitReason, patch: patch ?? "", autoSubmitted: patch !== undefined, retryable: false });
+      const exitReason =
+        patch === undefined ? error.message : `${error.message}; the work tree's changes were submitted as the patch`;
+      return snapshot(input, session, names, {
+        exitStatus: "LimitsExceeded",
+        exitReason,
+        patch: patch ?? "",
+        autoSubmitted: patch !== undefined,
+        retryable: false,
+      });
     }
-    return snapshot(input, session, names, { exitStatus: "Failed", exitReason: `${error._tag}: ${error.message}`, patch: "", autoSubmitted: false, retryable: isRetryable(error) });
+    return snapshot(input, session, names, {
+      exitStatus: "Failed",
+      exitReason: `${error._tag}: ${error.message}`,
+      patch: "",
+      autoSubmitted: false,
+      retryable: isRetryable(error),
+    });
   });
 }

@@ -31,7 +31,10 @@ describe("--strategy baseline", () => {
     expect(trajectory.exitStatus, trajectory.exitReason).toBe("Submitted");
     expect(TrajectorySchema.parse(trajectory)).toEqual(trajectory);
     // One phase entered from no phase (not a fall back), then the submission.
-    expect(trajectory.transitions.map((t) => [t.from, t.to])).toEqual([[null, "fallback"], ["fallback", "submit"]]);
+    expect(trajectory.transitions.map((t) => [t.from, t.to])).toEqual([
+      [null, "fallback"],
+      ["fallback", "submit"],
+    ]);
     expect(trajectory.transitions[0]!.reason).toBe(BASELINE_REASON);
     expect(trajectory.plans).toEqual([]);
     expect(trajectory.files).toBeNull();
@@ -50,7 +53,10 @@ describe("--strategy baseline", () => {
 
   it("rejects an empty submission as the fallback loop does, and the limits end the run", async () => {
     const repo = shopRepo();
-    const { trajectory, scripted } = await runOn(repo, TASK, [SUBMIT, SUBMIT, SUBMIT], { strategy: "baseline", config: { limits: { step_limit: 2 } } });
+    const { trajectory, scripted } = await runOn(repo, TASK, [SUBMIT, SUBMIT, SUBMIT], {
+      strategy: "baseline",
+      config: { limits: { step_limit: 2 } },
+    });
     expect(trajectory.exitStatus).toBe("LimitsExceeded");
     expect(trajectory.submissions.map((s) => s.ok)).toEqual([false, false]);
     expect(scripted.requests[1]!.at(-1)!.content).toContain("the diff is empty");
@@ -66,7 +72,10 @@ describe("--strategy baseline", () => {
     git(repo, "reset", "-q", "--hard");
     git(repo, "clean", "-fdq");
     expect(baselineReplayReplies(patch)[1]).toContain("git apply --verbose - <<'GRAPHPLAN_PATCH'\ndiff --git");
-    const { trajectory } = await runOn(repo, "replay", [], { strategy: "baseline", model: () => baselineReplayModel(patch) });
+    const { trajectory } = await runOn(repo, "replay", [], {
+      strategy: "baseline",
+      model: () => baselineReplayModel(patch),
+    });
     expect(trajectory.exitStatus, trajectory.exitReason).toBe("Submitted");
     expect(trajectory.plans).toEqual([]);
     expect(trajectory.totals.modelCalls).toBe(3);

@@ -21,7 +21,10 @@ export type Strategy = (typeof STRATEGIES)[number];
 /** Why a baseline run is in the step loop from its first message (the transition's reason). */
 export const BASELINE_REASON = "strategy baseline: free-form shell edits from the first step";
 
-export function baselineStrategy(session: Session, task: string): Effect.Effect<Submission, LimitsExceeded | ModelError | SandboxFailed, LanguageModel | Sandbox> {
+export function baselineStrategy(
+  session: Session,
+  task: string,
+): Effect.Effect<Submission, LimitsExceeded | ModelError | SandboxFailed, LanguageModel | Sandbox> {
   session.enter("fallback", BASELINE_REASON);
   session.prompt("baseline_system");
   session.prompt("baseline_instance", { task });

@@ -13,7 +13,17 @@ describe("the agent config", () => {
     if (loaded._tag !== "Success") throw new Error(String(loaded.failure));
     const { config, name } = loaded.success;
     expect(name).toBe("default");
-    expect(config.limits).toEqual({ max_explore_steps: 30, max_plan_attempts: 5, max_plan_revisions: 3, max_execute_revisions: 1, step_limit: 250, cost_limit: 3, max_repo_files: 20000, max_format_errors: 5, wall_time_seconds: 3600 });
+    expect(config.limits).toEqual({
+      max_explore_steps: 30,
+      max_plan_attempts: 5,
+      max_plan_revisions: 3,
+      max_execute_revisions: 1,
+      step_limit: 250,
+      cost_limit: 3,
+      max_repo_files: 20000,
+      max_format_errors: 5,
+      wall_time_seconds: 3600,
+    });
     expect(config.command).toMatchObject({ timeout_seconds: 60, max_output_chars: 10000 });
     expect(config.command.hidden_env).toContain("*_API_KEY");
     expect(Object.keys(config.prompts).sort()).toEqual(Object.keys(PROMPT_VARIABLES).sort());
@@ -22,7 +32,10 @@ describe("the agent config", () => {
   it("merges a partial user file over the default", async () => {
     const dir = tempDir();
     const path = join(dir, "mine.yaml");
-    writeFileSync(path, "limits:\n  step_limit: 40\nprompts:\n  fallback: 'Plan failed: {{reason}}. Go on with bash.'\n");
+    writeFileSync(
+      path,
+      "limits:\n  step_limit: 40\nprompts:\n  fallback: 'Plan failed: {{reason}}. Go on with bash.'\n",
+    );
     const loaded = await load(path);
     if (loaded._tag !== "Success") throw new Error(String(loaded.failure));
     expect(loaded.success.name).toBe(path);
@@ -58,11 +71,18 @@ describe("the agent config", () => {
   });
 
   it("every default prompt uses only its own variables (the check itself finds sections and dotted names)", async () => {
-    expect(templateVariables("{{a}} {{#list}}{{b.c}}{{.}}{{/list}}{{^flag}}x{{/flag}}{{&raw}}").sort()).toEqual(["a", "b", "flag", "list", "raw"]);
+    expect(templateVariables("{{a}} {{#list}}{{b.c}}{{.}}{{/list}}{{^flag}}x{{/flag}}{{&raw}}").sort()).toEqual([
+      "a",
+      "b",
+      "flag",
+      "list",
+      "raw",
+    ]);
     const loaded = await load();
     if (loaded._tag !== "Success") throw new Error("default must load");
     for (const [name, allowed] of Object.entries(PROMPT_VARIABLES)) {
-      for (const used of templateVariables(loaded.success.config.prompts[name as keyof typeof PROMPT_VARIABLES])) expect(allowed).toContain(used);
+      for (const used of templateVariables(loaded.success.config.prompts[name as keyof typeof PROMPT_VARIABLES]))
+        expect(allowed).toContain(used);
     }
   });
 
@@ -71,7 +91,10 @@ describe("the agent config", () => {
   });
 
   it("merges objects key by key and replaces everything else", () => {
-    expect(mergeConfig({ a: { b: 1, c: 2 }, d: [1] }, { a: { c: 3 }, d: [2, 3] })).toEqual({ a: { b: 1, c: 3 }, d: [2, 3] });
+    expect(mergeConfig({ a: { b: 1, c: 2 }, d: [1] }, { a: { c: 3 }, d: [2, 3] })).toEqual({
+      a: { b: 1, c: 3 },
+      d: [2, 3],
+    });
     expect(AgentConfigSchema.safeParse({}).success).toBe(false);
   });
 });

@@ -116,7 +116,17 @@ export type PromptName = keyof AgentConfig["prompts"];
 export const PROMPT_VARIABLES: Readonly<Record<PromptName, readonly string[]>> = {
   system: ["ready_marker", "submit_marker", "timeout_seconds"],
   instance: ["task", "max_explore_steps", "ready_marker", "submit_marker", "timeout_seconds"],
-  observation: ["exit_code", "output", "timed_out", "timeout_seconds", "truncated", "head", "tail", "elided_chars", "output_chars"],
+  observation: [
+    "exit_code",
+    "output",
+    "timed_out",
+    "timeout_seconds",
+    "truncated",
+    "head",
+    "tail",
+    "elided_chars",
+    "output_chars",
+  ],
   format_error: ["blocks", "ready_marker", "submit_marker"],
   cut_off: ["tokens", "phase"],
   ready_to_plan_invalid: ["problems", "path", "reason", "ready_marker"],
@@ -129,7 +139,19 @@ export const PROMPT_VARIABLES: Readonly<Record<PromptName, readonly string[]>> =
   fallback: ["reason", "submit_marker"],
   baseline_system: ["submit_marker", "timeout_seconds"],
   baseline_instance: ["task", "submit_marker", "timeout_seconds"],
-  rfsn_patch: ["task", "file", "symbol", "exception", "failing_tests", "frames", "test_output", "graph_view", "catalog", "plan_destination", "feedback"],
+  rfsn_patch: [
+    "task",
+    "file",
+    "symbol",
+    "exception",
+    "failing_tests",
+    "frames",
+    "test_output",
+    "graph_view",
+    "catalog",
+    "plan_destination",
+    "feedback",
+  ],
 };
 
 /** What the model writes when it has explored enough: `READY_TO_PLAN: ["a.py", ...]`. */
@@ -188,7 +210,10 @@ export function validateConfig(value: unknown, path: string): Effect.Effect<Agen
         continue;
       }
       for (const variable of used) {
-        if (!allowed.includes(variable)) problems.push(`prompts.${name}: unknown variable {{${variable}}} (it has ${allowed.map((a) => `{{${a}}}`).join(", ")})`);
+        if (!allowed.includes(variable))
+          problems.push(
+            `prompts.${name}: unknown variable {{${variable}}} (it has ${allowed.map((a) => `{{${a}}}`).join(", ")})`,
+          );
       }
     }
     return problems.length ? Effect.fail(new ConfigInvalid({ path, problems })) : Effect.succeed(parsed.data);
@@ -198,7 +223,8 @@ export function validateConfig(value: unknown, path: string): Effect.Effect<Agen
 function readYaml(path: string): Effect.Effect<unknown, ConfigUnreadable> {
   return Effect.tryPromise({
     try: async () => parseYaml(await readFile(path, "utf8")) as unknown,
-    catch: (error) => new ConfigUnreadable({ path, detail: error instanceof Error ? error.message.split("\n")[0]! : String(error) }),
+    catch: (error) =>
+      new ConfigUnreadable({ path, detail: error instanceof Error ? error.message.split("\n")[0]! : String(error) }),
   });
 }
 
@@ -215,7 +241,10 @@ export function loadConfig(path?: string): Effect.Effect<LoadedConfig, ConfigUnr
     if (path === undefined) return { config: yield* validateConfig(base, DEFAULT_CONFIG_PATH), name: "default" };
     const override = yield* readYaml(path);
     if (override !== null && override !== undefined && !isObject(override)) {
-      return yield* new ConfigInvalid({ path, problems: ["(root): a config file is a YAML mapping (limits:, command:, prompts: ...)"] });
+      return yield* new ConfigInvalid({
+        path,
+        problems: ["(root): a config file is a YAML mapping (limits:, command:, prompts: ...)"],
+      });
     }
     return { config: yield* validateConfig(mergeConfig(base, override ?? {}), path), name: path };
   });

@@ -32,8 +32,10 @@ export class LimitsExceeded extends Data.TaggedError("LimitsExceeded")<{
   readonly costUsd: number;
 }> {
   override get message(): string {
-    if (this.limit === "wall_time_seconds") return `the run reached limits.wall_time_seconds (${this.max} s) after ${this.modelCalls} model calls; raise it in the config to let the agent go on`;
-    if (this.limit === "max_format_errors") return `the model broke the reply format ${this.max} times in a row (limits.max_format_errors); its replies are not usable`;
+    if (this.limit === "wall_time_seconds")
+      return `the run reached limits.wall_time_seconds (${this.max} s) after ${this.modelCalls} model calls; raise it in the config to let the agent go on`;
+    if (this.limit === "max_format_errors")
+      return `the model broke the reply format ${this.max} times in a row (limits.max_format_errors); its replies are not usable`;
     return this.limit === "step_limit"
       ? `the run reached limits.step_limit (${this.max} model calls); raise it in the config to let the agent go on`
       : `the run reached limits.cost_limit ($${this.max}; spent $${this.costUsd.toFixed(4)} in ${this.modelCalls} model calls); raise it in the config to let the agent go on`;
@@ -56,7 +58,8 @@ export class RepoDirty extends Data.TaggedError("RepoDirty")<{
   readonly files: readonly string[];
 }> {
   override get message(): string {
-    const shown = this.files.slice(0, 5).join(", ") + (this.files.length > 5 ? `, ... (${this.files.length} in all)` : "");
+    const shown =
+      this.files.slice(0, 5).join(", ") + (this.files.length > 5 ? `, ... (${this.files.length} in all)` : "");
     return `${this.repo} has uncommitted changes (${shown}); commit or stash them first, or pass --allow-dirty (the patch will then include them)`;
   }
 }

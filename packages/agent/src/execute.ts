@@ -15,7 +15,8 @@ export function executePhase(plan: Plan, options: ApplyOptions = {}): Effect.Eff
     const outcome = yield* Effect.result(applyPlan(plan, options));
     if (Result.isFailure(outcome)) return { ok: false, step: null, op: null, error: outcome.failure.message };
     const result = outcome.success;
-    if (!result.ok) return { ok: false, step: result.failure.step, op: result.failure.op, error: result.failure.message };
+    if (!result.ok)
+      return { ok: false, step: result.failure.step, op: result.failure.op, error: result.failure.message };
     return { ok: true, written: [...result.written], created: [...result.created], deleted: [...result.deleted] };
   });
 }

@@ -12,10 +12,14 @@ import type { LimitsExceeded } from "./errors.js";
 import { parseAction, parseReadyToPlan } from "./parse.js";
 import type { Session } from "./session.js";
 
-export type ExploreOutcome = { readonly kind: "ready"; readonly files: string[] } | { readonly kind: "fallback"; readonly reason: string };
+export type ExploreOutcome =
+  | { readonly kind: "ready"; readonly files: string[] }
+  | { readonly kind: "fallback"; readonly reason: string };
 
 /** Why each listed file cannot be planned on (missing, a directory, outside the root, not text); empty when all are fine. */
-export function fileProblems(files: readonly string[]): Effect.Effect<{ path: string; reason: string }[], never, Workspace> {
+export function fileProblems(
+  files: readonly string[],
+): Effect.Effect<{ path: string; reason: string }[], never, Workspace> {
   return Effect.gen(function* () {
     const ws = yield* Workspace;
     const problems: { path: string; reason: string }[] = [];
@@ -37,7 +41,9 @@ export function fileProblems(files: readonly string[]): Effect.Effect<{ path: st
   });
 }
 
-export function explore(session: Session): Effect.Effect<ExploreOutcome, LimitsExceeded | ModelError | SandboxFailed, LanguageModel | Sandbox | Workspace> {
+export function explore(
+  session: Session,
+): Effect.Effect<ExploreOutcome, LimitsExceeded | ModelError | SandboxFailed, LanguageModel | Sandbox | Workspace> {
   return Effect.gen(function* () {
     const max = session.config.limits.max_explore_steps;
     for (let step = 1; step <= max; step++) {
@@ -62,6 +68,9 @@ export function explore(session: Session): Effect.Effect<ExploreOutcome, LimitsE
       session.formatOk();
       session.observe(yield* session.exec(action.command));
     }
-    return { kind: "fallback", reason: `explore did not end with ${READY_MARKER} within max_explore_steps (${max})` } as const;
+    return {
+      kind: "fallback",
+      reason: `explore did not end with ${READY_MARKER} within max_explore_steps (${max})`,
+    } as const;
   });
 }

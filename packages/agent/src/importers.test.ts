@@ -25,7 +25,8 @@ function shopDir(extra: Record<string, string> = {}): string {
 
 async function verifier(dir: string, config: unknown = {}) {
   const session = new Session(await configWith(config));
-  const verify = (plan: unknown[], files: string[]) => Effect.runPromise(verifyPhase(session, plan as never, files).pipe(Effect.provide(Workspace.layer(dir))));
+  const verify = (plan: unknown[], files: string[]) =>
+    Effect.runPromise(verifyPhase(session, plan as never, files).pipe(Effect.provide(Workspace.layer(dir))));
   return { session, verify };
 }
 
@@ -34,10 +35,14 @@ const DELETE_DISCOUNT = [{ op: "delete_node", params: { locator: DISCOUNT } }];
 const RENAME_DISCOUNT = [
   {
     op: "replace_node",
-    params: { locator: DISCOUNT, replacement: "def discount(amount, percent):\n    return amount - amount * percent / 100" },
+    params: {
+      locator: DISCOUNT,
+      replacement: "def discount(amount, percent):\n    return amount - amount * percent / 100",
+    },
   },
 ];
-const layer6 = (warnings: readonly string[]) => warnings.filter((w) => w.includes("is imported by files not in this plan"));
+const layer6 = (warnings: readonly string[]) =>
+  warnings.filter((w) => w.includes("is imported by files not in this plan"));
 
 describe("VERIFY and the files that import the plan's files", () => {
   it("warns (layer 6) that a deleted function is imported by a file EXPLORE did not name", async () => {
@@ -47,12 +52,15 @@ describe("VERIFY and the files that import the plan's files", () => {
     const { result, importers } = await verify(DELETE_DISCOUNT, ["shop/pricing.py"]);
     expect(importers).toMatchObject({ added: ["shop/cart.py"] });
     expect(importers.skipped).toBeUndefined();
-    expect(layer6(result.warnings)).toEqual([expect.stringContaining("'apply_discount' (removed) is imported by files not in this plan: ['shop/cart.py']")]);
+    expect(layer6(result.warnings)).toEqual([
+      expect.stringContaining("'apply_discount' (removed) is imported by files not in this plan: ['shop/cart.py']"),
+    ]);
   });
 
   it("warns that a renamed function is imported, through a relative import too", async () => {
     const dir = shopDir({
-      "shop/checkout.py": "from .pricing import apply_discount\n\n\ndef pay(amount):\n    return apply_discount(amount, 10)\n",
+      "shop/checkout.py":
+        "from .pricing import apply_discount\n\n\ndef pay(amount):\n    return apply_discount(amount, 10)\n",
       "shop/unrelated.py": "from .cart import Cart\nimport os\n",
     });
     const { verify } = await verifier(dir);
@@ -60,14 +68,20 @@ describe("VERIFY and the files that import the plan's files", () => {
     // shop/__init__.py (imports shop.cart), check.py (imports shop) and shop/unrelated.py do not import shop/pricing.py.
     expect(importers.added).toEqual(["shop/cart.py", "shop/checkout.py"]);
     expect(layer6(result.warnings)).toEqual([
-      expect.stringContaining("'apply_discount' (renamed to 'discount') is imported by files not in this plan: ['shop/cart.py', 'shop/checkout.py']"),
+      expect.stringContaining(
+        "'apply_discount' (renamed to 'discount') is imported by files not in this plan: ['shop/cart.py', 'shop/checkout.py']",
+      ),
     ]);
   });
 
   it("does not search a repository with more than limits.max_repo_files source files, and says why", async () => {
     const { verify } = await verifier(shopDir(), { limits: { max_repo_files: 3 } });
     const { result, importers } = await verify(DELETE_DISCOUNT, ["shop/pricing.py"]);
-    expect(importers).toEqual({ added: [], parsed: [], skipped: "the repository has more than limits.max_repo_files (3) source files" });
+    expect(importers).toEqual({
+      added: [],
+      parsed: [],
+      skipped: "the repository has more than limits.max_repo_files (3) source files",
+    });
     expect(layer6(result.warnings)).toEqual([]);
   });
 
@@ -99,7 +113,15 @@ describe("VERIFY and the files that import the plan's files", () => {
       writeFileSync(join(dir, path), text);
     }
     const { verify } = await verifier(dir);
-    const plan = [{ op: "replace_node", params: { locator: { kind: "function", name: "add", file: "src/math.ts" }, replacement: "export function sum(a: number, b: number): number {\n  return a + b;\n}" } }];
+    const plan = [
+      {
+        op: "replace_node",
+        params: {
+          locator: { kind: "function", name: "add", file: "src/math.ts" },
+          replacement: "export function sum(a: number, b: number): number {\n  return a + b;\n}",
+        },
+      },
+    ];
     const { result, importers } = await verify(plan, ["src/math.ts"]);
     expect(importers.added).toEqual(["src/app.ts", "src/view/panel.tsx"]);
     expect(layer6(result.warnings)).toEqual([expect.stringContaining("['src/app.ts', 'src/view/panel.tsx']")]);

@@ -14,7 +14,9 @@ import { SKIPPED_DIRECTORIES, Workspace } from "@graphplan/runtime";
 import { untimed, type GraphTimer } from "./graph.js";
 
 /** The repository's supported source files, or why they are not used. */
-export type RepoFiles = { readonly kind: "ok"; readonly paths: readonly string[] } | { readonly kind: "skipped"; readonly reason: string };
+export type RepoFiles =
+  | { readonly kind: "ok"; readonly paths: readonly string[] }
+  | { readonly kind: "skipped"; readonly reason: string };
 
 const SKIPPED: ReadonlySet<string> = new Set(SKIPPED_DIRECTORIES);
 
@@ -36,7 +38,10 @@ export function listRepoFiles(maxFiles: number): Effect.Effect<RepoFiles, never,
         else if (entry.kind === "file" && detectLanguage(entry.path)) {
           paths.push(entry.path);
           if (paths.length > maxFiles) {
-            return { kind: "skipped", reason: `the repository has more than limits.max_repo_files (${maxFiles}) source files` } as const;
+            return {
+              kind: "skipped",
+              reason: `the repository has more than limits.max_repo_files (${maxFiles}) source files`,
+            } as const;
           }
         }
       }
@@ -51,7 +56,8 @@ export function listRepoFiles(maxFiles: number): Effect.Effect<RepoFiles, never,
  */
 export function importingLanguages(language: LanguageId | undefined): LanguageId[] {
   if (language === "python") return ["python"];
-  if (language === "javascript" || language === "typescript" || language === "tsx") return ["javascript", "typescript", "tsx"];
+  if (language === "javascript" || language === "typescript" || language === "tsx")
+    return ["javascript", "typescript", "tsx"];
   return [];
 }
 
@@ -93,16 +99,20 @@ export function findImporters(
       const read = yield* Effect.result(ws.read(path));
       if (Result.isSuccess(read)) sources.push({ path, source: read.success });
     }
-    const graphs = yield* timed(Effect.promise(async () => {
-      await loadGrammars([...languages]);
-      return cache.fileGraphs(sources);
-    }));
+    const graphs = yield* timed(
+      Effect.promise(async () => {
+        await loadGrammars([...languages]);
+        return cache.fileGraphs(sources);
+      }),
+    );
     const parsed = [...cache.lastParsed];
 
     const added: string[] = [];
     graphs.forEach((graph, index) => {
       const importer = graph.file;
-      const imports = graph.imports.some((i) => targets.some((file) => file !== importer && moduleMayDenote(i.module, importer, file)));
+      const imports = graph.imports.some((i) =>
+        targets.some((file) => file !== importer && moduleMayDenote(i.module, importer, file)),
+      );
       if (!imports) return;
       added.push(importer);
       texts.set(importer, sources[index]!.source);

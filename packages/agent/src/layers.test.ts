@@ -4,7 +4,12 @@ import { Sandbox } from "@graphplan/runtime";
 import { configWith, tempDir } from "./fixtures/repo.js";
 import { hiddenEnv, sandboxLayer } from "./layers.js";
 
-const SET = { ANTHROPIC_API_KEY: "sk-ant-secret", GRAPHPLAN_TEST_KEY_VAR: "model-key", GITHUB_TOKEN: "ghp-secret", GRAPHPLAN_TEST_VISIBLE: "visible" };
+const SET = {
+  ANTHROPIC_API_KEY: "sk-ant-secret",
+  GRAPHPLAN_TEST_KEY_VAR: "model-key",
+  GITHUB_TOKEN: "ghp-secret",
+  GRAPHPLAN_TEST_VISIBLE: "visible",
+};
 afterEach(() => {
   for (const name of Object.keys(SET)) delete process.env[name];
 });

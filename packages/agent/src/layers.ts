@@ -53,26 +53,50 @@ export interface SandboxExtras {
 
 /** A text file of the command line (task, script), or `RunInputInvalid` naming it. */
 export const readText = (path: string, what: string): Effect.Effect<string, RunInputInvalid> =>
-  Effect.tryPromise({ try: () => readFile(path, "utf8"), catch: (error) => new RunInputInvalid({ detail: `cannot read ${what} ${path}: ${(error as Error).message}` }) });
+  Effect.tryPromise({
+    try: () => readFile(path, "utf8"),
+    catch: (error) => new RunInputInvalid({ detail: `cannot read ${what} ${path}: ${(error as Error).message}` }),
+  });
 
 const ScriptSchema = z.array(z.string()).min(1);
 
 /** `--provider replay --patch FILE`: the replay model of the patch over the repository's current files. */
-function replayLayer(patchPath: string | undefined, repoDir: string | undefined, strategy: Strategy | undefined): Effect.Effect<Layer.Layer<LanguageModel>, RunInputInvalid> {
+function replayLayer(
+  patchPath: string | undefined,
+  repoDir: string | undefined,
+  strategy: Strategy | undefined,
+): Effect.Effect<Layer.Layer<LanguageModel>, RunInputInvalid> {
   return Effect.gen(function* () {
-    if (patchPath === undefined) return yield* new RunInputInvalid({ detail: "--provider replay needs --patch FILE (the reference patch, a unified diff, that the replay model plans with)" });
-    if (repoDir === undefined) return yield* new RunInputInvalid({ detail: "--provider replay needs the repository the patch applies to" });
+    if (patchPath === undefined)
+      return yield* new RunInputInvalid({
+        detail:
+          "--provider replay needs --patch FILE (the reference patch, a unified diff, that the replay model plans with)",
+      });
+    if (repoDir === undefined)
+      return yield* new RunInputInvalid({ detail: "--provider replay needs the repository the patch applies to" });
     const patch = yield* readText(patchPath, "the patch");
-    if (strategy === "rfsn") return yield* new RunInputInvalid({ detail: "--provider replay scripts the graphplan and baseline strategies, not --strategy rfsn" });
+    if (strategy === "rfsn")
+      return yield* new RunInputInvalid({
+        detail: "--provider replay scripts the graphplan and baseline strategies, not --strategy rfsn",
+      });
     if (strategy === "baseline") return LanguageModel.layerOf(baselineReplayModel(patch));
-    const paths = yield* Result.match(patchFiles(patch, patchPath), { onFailure: (e) => Effect.fail(new RunInputInvalid({ detail: e.message })), onSuccess: Effect.succeed });
+    const paths = yield* Result.match(patchFiles(patch, patchPath), {
+      onFailure: (e) => Effect.fail(new RunInputInvalid({ detail: e.message })),
+      onSuccess: Effect.succeed,
+    });
     const files = new Map<string, string>();
     for (const path of paths) {
-      const text = yield* Effect.tryPromise({ try: () => readFile(join(repoDir, path), "utf8"), catch: () => undefined }).pipe(Effect.orElseSucceed(() => undefined));
+      const text = yield* Effect.tryPromise({
+        try: () => readFile(join(repoDir, path), "utf8"),
+        catch: () => undefined,
+      }).pipe(Effect.orElseSucceed(() => undefined));
       if (text !== undefined) files.set(path, text);
     }
     yield* Effect.promise(() => loadGrammars());
-    const model = yield* Result.match(replayModelOf(files, patch, patchPath), { onFailure: (e) => Effect.fail(new RunInputInvalid({ detail: e.message })), onSuccess: Effect.succeed });
+    const model = yield* Result.match(replayModelOf(files, patch, patchPath), {
+      onFailure: (e) => Effect.fail(new RunInputInvalid({ detail: e.message })),
+      onSuccess: Effect.succeed,
+    });
     return LanguageModel.layerOf(model);
   });
 }
@@ -85,26 +109,51 @@ function replayLayer(patchPath: string | undefined, repoDir: string | undefined,
  * built without an API key. `replay` compiles `--patch` against the files of `repoDir` (the
  * repository the run works on) into the plan it will send.
  */
-export function modelLayer(options: ModelOptions, config: AgentConfig, repoDir?: string): Effect.Effect<Layer.Layer<LanguageModel, ModelConfigInvalid>, RunInputInvalid> {
+export function modelLayer(
+  options: ModelOptions,
+  config: AgentConfig,
+  repoDir?: string,
+): Effect.Effect<Layer.Layer<LanguageModel, ModelConfigInvalid>, RunInputInvalid> {
   return Effect.gen(function* () {
     if (options.provider === "scripted") {
-      if (options.script === undefined) return yield* new RunInputInvalid({ detail: "--provider scripted needs --script FILE (a JSON array of replies)" });
+      if (options.script === undefined)
+        return yield* new RunInputInvalid({
+          detail: "--provider scripted needs --script FILE (a JSON array of replies)",
+        });
       const text = yield* readText(options.script, "the script");
-      const parsed = ScriptSchema.safeParse(yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: () => new RunInputInvalid({ detail: `the script ${options.script} is not JSON` }) }));
-      if (!parsed.success) return yield* new RunInputInvalid({ detail: `the script ${options.script} must be a non-empty JSON array of strings (the replies)` });
+      const parsed = ScriptSchema.safeParse(
+        yield* Effect.try({
+          try: () => JSON.parse(text) as unknown,
+          catch: () => new RunInputInvalid({ detail: `the script ${options.script} is not JSON` }),
+        }),
+      );
+      if (!parsed.success)
+        return yield* new RunInputInvalid({
+          detail: `the script ${options.script} must be a non-empty JSON array of strings (the replies)`,
+        });
       return LanguageModel.layerOf(new ScriptedModel(parsed.data));
     }
     if (options.provider === "replay") return yield* replayLayer(options.patch, repoDir, options.strategy);
-    if (options.script !== undefined) return yield* new RunInputInvalid({ detail: "--script goes with --provider scripted" });
-    if (options.patch !== undefined) return yield* new RunInputInvalid({ detail: "--patch goes with --provider replay" });
+    if (options.script !== undefined)
+      return yield* new RunInputInvalid({ detail: "--script goes with --provider scripted" });
+    if (options.patch !== undefined)
+      return yield* new RunInputInvalid({ detail: "--patch goes with --provider replay" });
     const provider = options.provider ?? config.model?.provider;
-    const model = options.model ?? (options.provider === undefined || options.provider === config.model?.provider ? config.model?.model : undefined);
+    const model =
+      options.model ??
+      (options.provider === undefined || options.provider === config.model?.provider ? config.model?.model : undefined);
     if (provider === undefined || model === undefined) {
-      return yield* new RunInputInvalid({ detail: "name the model: --provider anthropic|openai --model NAME (or a model: section in --config), or --provider scripted --script FILE" });
+      return yield* new RunInputInvalid({
+        detail:
+          "name the model: --provider anthropic|openai --model NAME (or a model: section in --config), or --provider scripted --script FILE",
+      });
     }
     const base = config.model && config.model.provider === provider ? config.model : {};
     const parsed = ModelConfigSchema.safeParse({ ...base, provider, model });
-    if (!parsed.success) return yield* new RunInputInvalid({ detail: `the model config is invalid: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}` });
+    if (!parsed.success)
+      return yield* new RunInputInvalid({
+        detail: `the model config is invalid: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+      });
     // Building the layer reads the API key: a missing key fails before the first model call, as bad input.
     return LanguageModel.layer(parsed.data);
   });
@@ -118,7 +167,11 @@ export function modelLayer(options: ModelOptions, config: AgentConfig, repoDir?:
  * on the host (root in the container, the developer's uid on the host), and then refuses it
  * ("detected dubious ownership"): every command of the model and SUBMIT's `git diff` would fail.
  */
-const DOCKER_GIT_ENV: Readonly<Record<string, string>> = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "safe.directory", GIT_CONFIG_VALUE_0: "*" };
+const DOCKER_GIT_ENV: Readonly<Record<string, string>> = {
+  GIT_CONFIG_COUNT: "1",
+  GIT_CONFIG_KEY_0: "safe.directory",
+  GIT_CONFIG_VALUE_0: "*",
+};
 
 /** Whether a variable is one the model's commands must not inherit: `command.hidden_env`, and the model's own key variable. */
 export function hiddenEnv(config: AgentConfig): (name: string) => boolean {
@@ -133,11 +186,17 @@ export function hiddenEnv(config: AgentConfig): (name: string) => boolean {
  * `DOCKER_GIT_ENV`), removed when the layer's scope closes. Commands time out after the config's
  * `command.timeout_seconds`.
  */
-export function sandboxLayer(options: SandboxOptions, dir: string, config: AgentConfig, extras: SandboxExtras = {}): Effect.Effect<Layer.Layer<Sandbox, SandboxUnavailable>, RunInputInvalid> {
+export function sandboxLayer(
+  options: SandboxOptions,
+  dir: string,
+  config: AgentConfig,
+  extras: SandboxExtras = {},
+): Effect.Effect<Layer.Layer<Sandbox, SandboxUnavailable>, RunInputInvalid> {
   return Effect.gen(function* () {
     const timeoutMs = config.command.timeout_seconds * 1000;
     if (options.sandbox === "docker") {
-      if (options.image === undefined) return yield* new RunInputInvalid({ detail: "--sandbox docker needs --image IMAGE (it must exist locally)" });
+      if (options.image === undefined)
+        return yield* new RunInputInvalid({ detail: "--sandbox docker needs --image IMAGE (it must exist locally)" });
       return Sandbox.layerDocker({
         image: options.image,
         workdir: options.workdir,
@@ -146,7 +205,8 @@ export function sandboxLayer(options: SandboxOptions, dir: string, config: Agent
         env: { ...DOCKER_GIT_ENV, ...extras.env },
       });
     }
-    if (options.image !== undefined) return yield* new RunInputInvalid({ detail: "--image goes with --sandbox docker" });
+    if (options.image !== undefined)
+      return yield* new RunInputInvalid({ detail: "--image goes with --sandbox docker" });
     const hidden = hiddenEnv(config);
     return Sandbox.layerLocal({ cwd: dir, timeoutMs, inherit: (name) => !hidden(name) });
   });

@@ -8,7 +8,10 @@ describe("bash blocks", () => {
   });
 
   it("a reply with exactly one block is a command; none, several or an empty one is a format error", () => {
-    expect(parseAction("THOUGHT: x\n```bash\ngrep -rn foo .\n```")).toEqual({ kind: "command", command: "grep -rn foo ." });
+    expect(parseAction("THOUGHT: x\n```bash\ngrep -rn foo .\n```")).toEqual({
+      kind: "command",
+      command: "grep -rn foo .",
+    });
     expect(parseAction("just text")).toEqual({ kind: "format_error", blocks: 0 });
     expect(parseAction("```bash\nls\n```\n```bash\npwd\n```")).toEqual({ kind: "format_error", blocks: 2 });
     expect(parseAction("```bash\n  \n```")).toEqual({ kind: "format_error", blocks: 1 });
@@ -27,16 +30,31 @@ describe("READY_TO_PLAN", () => {
   });
 
   it("reads the JSON list after the marker, wherever it is, normalizing and deduplicating paths", () => {
-    expect(parseReadyToPlan('THOUGHT: done.\nREADY_TO_PLAN: ["src/a.py", "./src/b.py", "src/a.py"]')).toEqual({ ok: true, files: ["src/a.py", "src/b.py"] });
-    expect(parseReadyToPlan('```bash\necho \'READY_TO_PLAN: ["x.py"]\'\n```')).toEqual({ ok: true, files: ["x.py"] });
+    expect(parseReadyToPlan('THOUGHT: done.\nREADY_TO_PLAN: ["src/a.py", "./src/b.py", "src/a.py"]')).toEqual({
+      ok: true,
+      files: ["src/a.py", "src/b.py"],
+    });
+    expect(parseReadyToPlan("```bash\necho 'READY_TO_PLAN: [\"x.py\"]'\n```")).toEqual({ ok: true, files: ["x.py"] });
     expect(parseReadyToPlan('READY_TO_PLAN:\n[\n  "a/b]c.py"\n] and more]')).toEqual({ ok: true, files: ["a/b]c.py"] });
   });
 
   it("reports a list that is missing, not JSON, not strings or empty", () => {
-    expect(parseReadyToPlan("READY_TO_PLAN: src/a.py")).toEqual({ ok: false, problem: "READY_TO_PLAN: must be followed by a JSON list of file paths" });
-    expect(parseReadyToPlan("READY_TO_PLAN: ['a.py']")).toMatchObject({ ok: false, problem: expect.stringContaining("not valid JSON") });
-    expect(parseReadyToPlan("READY_TO_PLAN: [1, 2]")).toMatchObject({ ok: false, problem: expect.stringContaining("as strings") });
-    expect(parseReadyToPlan("READY_TO_PLAN: []")).toMatchObject({ ok: false, problem: expect.stringContaining("is empty") });
+    expect(parseReadyToPlan("READY_TO_PLAN: src/a.py")).toEqual({
+      ok: false,
+      problem: "READY_TO_PLAN: must be followed by a JSON list of file paths",
+    });
+    expect(parseReadyToPlan("READY_TO_PLAN: ['a.py']")).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining("not valid JSON"),
+    });
+    expect(parseReadyToPlan("READY_TO_PLAN: [1, 2]")).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining("as strings"),
+    });
+    expect(parseReadyToPlan("READY_TO_PLAN: []")).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining("is empty"),
+    });
   });
 });
 
@@ -53,20 +71,52 @@ describe("plan extraction (the plan-integrity gate)", () => {
   const step = { op: "delete_node", params: { locator: { kind: "function", name: "f", file: "a.py" } } };
 
   it("accepts an array of steps and an object with plan", () => {
-    expect(extractPlan("```json\n" + JSON.stringify([step]) + "\n```")).toMatchObject({ ok: true, json: [step], channel: "json block" });
+    expect(extractPlan("```json\n" + JSON.stringify([step]) + "\n```")).toMatchObject({
+      ok: true,
+      json: [step],
+      channel: "json block",
+    });
     const withOps = { define_operators: [], plan: [{ template: "guard_clause", params: {} }] };
-    expect(extractPlan("THOUGHT\n```json\n" + JSON.stringify(withOps) + "\n```")).toMatchObject({ ok: true, json: withOps });
+    expect(extractPlan("THOUGHT\n```json\n" + JSON.stringify(withOps) + "\n```")).toMatchObject({
+      ok: true,
+      json: withOps,
+    });
   });
 
   it("refuses a file list, an empty array, other JSON, bad JSON, no block and several blocks, saying why", () => {
-    expect(extractPlan('```json\n["src/foo.py"]\n```')).toMatchObject({ ok: false, error: "the json block is not a plan: the plan's elements are not step objects (a list of file names?)", json: ["src/foo.py"] });
-    expect(extractPlan("```json\n[]\n```")).toMatchObject({ ok: false, error: "the json block is not a plan: the plan is empty" });
-    expect(extractPlan('```json\n{"files": ["a.py"]}\n```')).toMatchObject({ ok: false, error: expect.stringMatching(/^the json block is not a plan/) });
-    expect(extractPlan('```json\n[{"op": 3}]\n```')).toMatchObject({ ok: false, error: 'the json block is not a plan: step 1: "op" is 3, not the name of an operator' });
-    expect(extractPlan('```json\n[{"op": "replace_node", "params": {}}, {"locator": {}}]\n```')).toMatchObject({ ok: false, error: 'the json block is not a plan: step 2: the step has no "op", "template" or "fragment"' });
-    expect(extractPlan("```json\n[{op: 1}]\n```")).toMatchObject({ ok: false, error: expect.stringMatching(/^the json block is not valid JSON/) });
-    expect(extractPlan("THOUGHT: I am not sure yet.")).toEqual({ ok: false, error: "the reply has no plan: no ```json block, no fenced block and no JSON in the text" });
-    expect(extractPlan('Here are the files:\n["src/foo.py"]')).toMatchObject({ ok: false, error: expect.stringMatching(/^the JSON in the reply is not a plan: the plan's elements are not step objects/) });
+    expect(extractPlan('```json\n["src/foo.py"]\n```')).toMatchObject({
+      ok: false,
+      error: "the json block is not a plan: the plan's elements are not step objects (a list of file names?)",
+      json: ["src/foo.py"],
+    });
+    expect(extractPlan("```json\n[]\n```")).toMatchObject({
+      ok: false,
+      error: "the json block is not a plan: the plan is empty",
+    });
+    expect(extractPlan('```json\n{"files": ["a.py"]}\n```')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^the json block is not a plan/),
+    });
+    expect(extractPlan('```json\n[{"op": 3}]\n```')).toMatchObject({
+      ok: false,
+      error: 'the json block is not a plan: step 1: "op" is 3, not the name of an operator',
+    });
+    expect(extractPlan('```json\n[{"op": "replace_node", "params": {}}, {"locator": {}}]\n```')).toMatchObject({
+      ok: false,
+      error: 'the json block is not a plan: step 2: the step has no "op", "template" or "fragment"',
+    });
+    expect(extractPlan("```json\n[{op: 1}]\n```")).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^the json block is not valid JSON/),
+    });
+    expect(extractPlan("THOUGHT: I am not sure yet.")).toEqual({
+      ok: false,
+      error: "the reply has no plan: no ```json block, no fenced block and no JSON in the text",
+    });
+    expect(extractPlan('Here are the files:\n["src/foo.py"]')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^the JSON in the reply is not a plan: the plan's elements are not step objects/),
+    });
     const two = "```json\n" + JSON.stringify([step]) + "\n```\n```json\n" + JSON.stringify([step]) + "\n```";
     expect(extractPlan(two)).toMatchObject({ ok: false, error: expect.stringContaining("2 ```json blocks") });
   });
@@ -85,14 +135,24 @@ describe("plan channels", () => {
   it("takes the plan from a ```json block, a fence without a tag, or bare JSON in the prose, and says which", () => {
     const plan = JSON.stringify([step], null, 2);
     expect(extractPlan("```json\n" + plan + "\n```")).toMatchObject({ ok: true, channel: "json block" });
-    expect(extractPlan("THOUGHT: the fix.\n\n```\n" + plan + "\n```")).toMatchObject({ ok: true, channel: "untagged fence" });
-    expect(extractPlan("THOUGHT: the fix is this plan:\n" + plan + "\nThat is all.")).toMatchObject({ ok: true, channel: "bare JSON", json: [step] });
-    expect(extractPlan('The plan: {"plan": ' + JSON.stringify([step]) + "}")).toMatchObject({ ok: true, channel: "bare JSON" });
+    expect(extractPlan("THOUGHT: the fix.\n\n```\n" + plan + "\n```")).toMatchObject({
+      ok: true,
+      channel: "untagged fence",
+    });
+    expect(extractPlan("THOUGHT: the fix is this plan:\n" + plan + "\nThat is all.")).toMatchObject({
+      ok: true,
+      channel: "bare JSON",
+      json: [step],
+    });
+    expect(extractPlan('The plan: {"plan": ' + JSON.stringify([step]) + "}")).toMatchObject({
+      ok: true,
+      channel: "bare JSON",
+    });
   });
 
   it("prefers a fenced plan to other JSON and skips fences that hold no plan", () => {
     const plan = JSON.stringify([step]);
-    const reply = "```\nls -la\n```\n\nThe files: [\"a.py\"]\n\n```\n" + plan + "\n```";
+    const reply = '```\nls -la\n```\n\nThe files: ["a.py"]\n\n```\n' + plan + "\n```";
     expect(extractPlan(reply)).toMatchObject({ ok: true, channel: "untagged fence" });
   });
 });

@@ -7,7 +7,9 @@ export function bashBlocks(text: string): string[] {
   return [...text.matchAll(/```bash[ \t]*\r?\n([\s\S]*?)\r?\n[ \t]*```/g)].map((m) => m[1]!);
 }
 
-export type Action = { readonly kind: "command"; readonly command: string } | { readonly kind: "format_error"; readonly blocks: number };
+export type Action =
+  | { readonly kind: "command"; readonly command: string }
+  | { readonly kind: "format_error"; readonly blocks: number };
 
 /** The one command of a reply, or a format error saying how many blocks it had. */
 export function parseAction(text: string): Action {
@@ -16,7 +18,9 @@ export function parseAction(text: string): Action {
   return { kind: "command", command: blocks[0]! };
 }
 
-export type ReadyToPlan = { readonly ok: true; readonly files: string[] } | { readonly ok: false; readonly problem: string };
+export type ReadyToPlan =
+  | { readonly ok: true; readonly files: string[] }
+  | { readonly ok: false; readonly problem: string };
 
 /**
  * The file list of a `MARKER: ["a.py", ...]` line, if the reply has the marker (anywhere, also in an
@@ -28,7 +32,8 @@ export function parseReadyToPlan(text: string, marker = "READY_TO_PLAN"): ReadyT
   if (at < 0) return undefined;
   const rest = text.slice(at + marker.length + 1);
   const open = rest.search(/\S/);
-  if (open < 0 || rest[open] !== "[") return { ok: false, problem: `${marker}: must be followed by a JSON list of file paths` };
+  if (open < 0 || rest[open] !== "[")
+    return { ok: false, problem: `${marker}: must be followed by a JSON list of file paths` };
   // The list ends at one of the "]" after it: the first that closes valid JSON.
   let parsed: unknown;
   let found = false;
@@ -41,12 +46,17 @@ export function parseReadyToPlan(text: string, marker = "READY_TO_PLAN"): ReadyT
       // try the next "]"
     }
   }
-  if (!found) return { ok: false, problem: `the list after ${marker}: is not valid JSON (write it like ["src/a.py", "src/b.py"])` };
+  if (!found)
+    return {
+      ok: false,
+      problem: `the list after ${marker}: is not valid JSON (write it like ["src/a.py", "src/b.py"])`,
+    };
   if (!Array.isArray(parsed) || parsed.some((p) => typeof p !== "string" || p.trim() === "")) {
     return { ok: false, problem: `the list after ${marker}: must hold file paths as strings` };
   }
   const files = [...new Set((parsed as string[]).map((p) => p.trim().replace(/^(\.\/)+/, "")))];
-  if (files.length === 0) return { ok: false, problem: `the list after ${marker}: is empty; name at least one file to change` };
+  if (files.length === 0)
+    return { ok: false, problem: `the list after ${marker}: is empty; name at least one file to change` };
   return { ok: true, files };
 }
 
@@ -114,7 +124,12 @@ export function planOfJson(text: string, where: string, channel: PlanChannel): E
  */
 function planOfValue(json: unknown, where: string, channel: PlanChannel): ExtractedPlan {
   const issues = planIntegrity(json);
-  if (issues.length) return { ok: false, error: `the ${where} is not a plan: ${issues.map((i) => `${i.step === null ? "" : `step ${i.step + 1}: `}${i.message}`).join("; ")}`, json };
+  if (issues.length)
+    return {
+      ok: false,
+      error: `the ${where} is not a plan: ${issues.map((i) => `${i.step === null ? "" : `step ${i.step + 1}: `}${i.message}`).join("; ")}`,
+      json,
+    };
   return { ok: true, json, channel };
 }
 
@@ -126,7 +141,8 @@ function planOfValue(json: unknown, where: string, channel: PlanChannel): Extrac
  */
 export function extractPlan(text: string): ExtractedPlan {
   const blocks = jsonBlocks(text);
-  if (blocks.length > 1) return { ok: false, error: `the reply has ${blocks.length} \`\`\`json blocks; put the whole plan in exactly one` };
+  if (blocks.length > 1)
+    return { ok: false, error: `the reply has ${blocks.length} \`\`\`json blocks; put the whole plan in exactly one` };
   if (blocks.length === 1) return planOfJson(blocks[0]!, "json block", "json block");
   const candidates: ExtractedPlan[] = [
     ...untaggedBlocks(text).map((block) => planOfJson(block, "fenced block", "untagged fence")),
@@ -143,17 +159,39 @@ export function extractPlan(text: string): ExtractedPlan {
  * The plan of a reply's tool calls: the input's `plan` of its one call to the plan tool (a bare plan
  * as the input is taken too). undefined: the reply made no tool call. The error names the call.
  */
-export function planOfToolCalls(calls: readonly ToolCall[] | undefined): (ExtractedPlan & { readonly callId?: string }) | undefined {
+export function planOfToolCalls(
+  calls: readonly ToolCall[] | undefined,
+): (ExtractedPlan & { readonly callId?: string }) | undefined {
   if (!calls?.length) return undefined;
   const planCalls = calls.filter((c) => c.name === PLAN_TOOL_NAME);
-  if (planCalls.length === 0) return { ok: false, error: `the reply called ${calls.map((c) => c.name).join(", ")}, not ${PLAN_TOOL_NAME}; submit the plan with ${PLAN_TOOL_NAME} ({"plan": [...]})` };
-  if (planCalls.length > 1) return { ok: false, error: `the reply called ${PLAN_TOOL_NAME} ${planCalls.length} times; submit the whole plan in one call`, callId: planCalls[0]!.id };
+  if (planCalls.length === 0)
+    return {
+      ok: false,
+      error: `the reply called ${calls.map((c) => c.name).join(", ")}, not ${PLAN_TOOL_NAME}; submit the plan with ${PLAN_TOOL_NAME} ({"plan": [...]})`,
+    };
+  if (planCalls.length > 1)
+    return {
+      ok: false,
+      error: `the reply called ${PLAN_TOOL_NAME} ${planCalls.length} times; submit the whole plan in one call`,
+      callId: planCalls[0]!.id,
+    };
   const call = planCalls[0]!;
   const where = `${PLAN_TOOL_NAME} call's plan`;
-  if (typeof call.input === "string") return { ...planOfJson(call.input, `${PLAN_TOOL_NAME} call's input`, "tool call"), callId: call.id };
+  if (typeof call.input === "string")
+    return { ...planOfJson(call.input, `${PLAN_TOOL_NAME} call's input`, "tool call"), callId: call.id };
   const input = call.input as { plan?: unknown } | unknown[] | null;
-  const plan = Array.isArray(input) ? input : input && typeof input === "object" && "plan" in input ? input.plan : undefined;
-  if (plan === undefined) return { ok: false, error: `the ${PLAN_TOOL_NAME} call has no "plan" in its input; call it with {"plan": [...steps]}`, json: call.input, callId: call.id };
+  const plan = Array.isArray(input)
+    ? input
+    : input && typeof input === "object" && "plan" in input
+      ? input.plan
+      : undefined;
+  if (plan === undefined)
+    return {
+      ok: false,
+      error: `the ${PLAN_TOOL_NAME} call has no "plan" in its input; call it with {"plan": [...steps]}`,
+      json: call.input,
+      callId: call.id,
+    };
   return { ...planOfValue(plan, where, "tool call"), callId: call.id };
 }
 
@@ -161,8 +199,16 @@ export function planOfToolCalls(calls: readonly ToolCall[] | undefined): (Extrac
  * An output cut to `max` characters: head and tail, half each (mini-swe-agent's observation), and
  * how many characters were left out.
  */
-export function truncateOutput(output: string, max: number): { truncated: false; output: string } | { truncated: true; head: string; tail: string; elided: number } {
+export function truncateOutput(
+  output: string,
+  max: number,
+): { truncated: false; output: string } | { truncated: true; head: string; tail: string; elided: number } {
   if (output.length <= max) return { truncated: false, output };
   const half = Math.floor(max / 2);
-  return { truncated: true, head: output.slice(0, half), tail: output.slice(output.length - half), elided: output.length - 2 * half };
+  return {
+    truncated: true,
+    head: output.slice(0, half),
+    tail: output.slice(output.length - half),
+    elided: output.length - 2 * half,
+  };
 }

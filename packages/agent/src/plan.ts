@@ -11,7 +11,15 @@ import type { LanguageModel, ModelError, Sandbox, SandboxFailed } from "@graphpl
 import { catalogPrompt, compactCatalogPrompt, planJsonSchema } from "@graphplan/catalog";
 import type { ToolSpec } from "@graphplan/runtime";
 import type { LimitsExceeded } from "./errors.js";
-import { extractPlan, jsonBlocks, parseAction, PLAN_TOOL_NAME, planOfJson, planOfToolCalls, type ExtractedPlan } from "./parse.js";
+import {
+  extractPlan,
+  jsonBlocks,
+  parseAction,
+  PLAN_TOOL_NAME,
+  planOfJson,
+  planOfToolCalls,
+  type ExtractedPlan,
+} from "./parse.js";
 import type { Session } from "./session.js";
 import type { PlanRecord } from "./trajectory.js";
 
@@ -40,17 +48,22 @@ export function planToolSpec(): ToolSpec {
   const { $defs, ...plan } = planJsonSchema() as { $defs?: Record<string, unknown> };
   planTool = {
     name: PLAN_TOOL_NAME,
-    description: "Submit the change as a plan: the JSON array of steps the operator catalog describes, run in order, all or nothing, checked before anything is written.",
+    description:
+      "Submit the change as a plan: the JSON array of steps the operator catalog describes, run in order, all or nothing, checked before anything is written.",
     inputSchema: { type: "object", properties: { plan }, required: ["plan"], ...($defs ? { $defs } : {}) },
   };
   return planTool;
 }
 
 /** A reply's plan as written (`json`: it passed the plan-integrity gate; the verifier checks the rest), or fallback. */
-export type PlanOutcome = { readonly kind: "plan"; readonly json: unknown; readonly record: PlanRecord } | { readonly kind: "fallback"; readonly reason: string };
+export type PlanOutcome =
+  | { readonly kind: "plan"; readonly json: unknown; readonly record: PlanRecord }
+  | { readonly kind: "fallback"; readonly reason: string };
 
 /** Model replies until one holds a valid plan (each recorded in `session.plans`), or fallback. The request is already in the conversation. */
-export function requestPlan(session: Session): Effect.Effect<PlanOutcome, LimitsExceeded | ModelError | SandboxFailed, LanguageModel | Sandbox> {
+export function requestPlan(
+  session: Session,
+): Effect.Effect<PlanOutcome, LimitsExceeded | ModelError | SandboxFailed, LanguageModel | Sandbox> {
   return Effect.gen(function* () {
     const max = session.config.limits.max_plan_attempts;
     for (;;) {
@@ -58,8 +71,14 @@ export function requestPlan(session: Session): Effect.Effect<PlanOutcome, Limits
       const reply = answer.content;
       const called = planOfToolCalls(answer.toolCalls);
       let extracted: ExtractedPlan = called ?? extractPlan(reply);
-      if (!called && !extracted.ok && jsonBlocks(reply).length === 0) extracted = yield* planFromFile(session, reply, extracted);
-      if (called?.callId !== undefined) session.answerToolCall(called.callId, called.ok ? "plan received; it is verified next" : called.error, !called.ok);
+      if (!called && !extracted.ok && jsonBlocks(reply).length === 0)
+        extracted = yield* planFromFile(session, reply, extracted);
+      if (called?.callId !== undefined)
+        session.answerToolCall(
+          called.callId,
+          called.ok ? "plan received; it is verified next" : called.error,
+          !called.ok,
+        );
       const record: PlanRecord = {
         attempt: session.plans.length + 1,
         atMessage: session.lastIndex,
@@ -73,12 +92,18 @@ export function requestPlan(session: Session): Effect.Effect<PlanOutcome, Limits
         return { kind: "plan", json: extracted.json, record } as const;
       }
       session.countInvalidPlan();
-      if (session.lastReplyCutOff) record.error = `the reply was cut off by the output token limit (${extracted.error})`;
+      if (session.lastReplyCutOff)
+        record.error = `the reply was cut off by the output token limit (${extracted.error})`;
       if (session.invalidPlans >= max) {
         return { kind: "fallback", reason: `no valid plan after ${max} attempts (last: ${record.error})` } as const;
       }
       yield* session.formatError(() =>
-        session.prompt("plan_invalid", { error: extracted.error, attempt: session.invalidPlans, max_attempts: max, plan_destination: session.planDestination }),
+        session.prompt("plan_invalid", {
+          error: extracted.error,
+          attempt: session.invalidPlans,
+          max_attempts: max,
+          plan_destination: session.planDestination,
+        }),
       );
     }
   });
@@ -91,7 +116,11 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
  * /tmp/edit_plan.json) — the command is run, and the file read and removed. `fallback` is what the
  * reply itself gave, kept when the reply has no command or the command wrote no file.
  */
-function planFromFile(session: Session, reply: string, fallback: ExtractedPlan): Effect.Effect<ExtractedPlan, SandboxFailed, Sandbox> {
+function planFromFile(
+  session: Session,
+  reply: string,
+  fallback: ExtractedPlan,
+): Effect.Effect<ExtractedPlan, SandboxFailed, Sandbox> {
   return Effect.gen(function* () {
     const action = parseAction(reply);
     if (action.kind !== "command") return fallback;
@@ -100,7 +129,10 @@ function planFromFile(session: Session, reply: string, fallback: ExtractedPlan):
     const read = yield* session.exec(`cat ${quote(file)} && rm -f ${quote(file)}`);
     if (read.exitCode !== 0) {
       const tail = ran.output.trim().split("\n").slice(-3).join(" / ");
-      return { ok: false, error: `the reply's command did not write a plan to ${file} (it exited ${ran.exitCode}${tail ? `: ${tail}` : ""}); write the plan there or in a \`\`\`json block` } as const;
+      return {
+        ok: false,
+        error: `the reply's command did not write a plan to ${file} (it exited ${ran.exitCode}${tail ? `: ${tail}` : ""}); write the plan there or in a \`\`\`json block`,
+      } as const;
     }
     return planOfJson(read.output, `plan file ${file}`, "plan file");
   });

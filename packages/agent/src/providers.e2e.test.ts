@@ -41,12 +41,64 @@ function answerBody(provider: "anthropic" | "openai", reply: Reply, n: number): 
   const usage = { input_tokens: 1000, output_tokens: 100 };
   if (typeof reply !== "string") {
     return provider === "anthropic"
-      ? { id: `msg_${n}`, type: "message", role: "assistant", model: "claude-e2e", content: [{ type: "text", text: "THOUGHT: the plan." }, { type: "tool_use", id: "toolu_1", name: "submit_plan", input: reply.submitPlan }], stop_reason: "tool_use", stop_sequence: null, usage }
-      : { id: `chatcmpl-${n}`, object: "chat.completion", created: 0, model: "gpt-e2e", choices: [{ index: 0, message: { role: "assistant", content: null, refusal: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "submit_plan", arguments: JSON.stringify(reply.submitPlan) } }] }, finish_reason: "tool_calls" }], usage: { prompt_tokens: 1000, completion_tokens: 100, total_tokens: 1100 } };
+      ? {
+          id: `msg_${n}`,
+          type: "message",
+          role: "assistant",
+          model: "claude-e2e",
+          content: [
+            { type: "text", text: "THOUGHT: the plan." },
+            { type: "tool_use", id: "toolu_1", name: "submit_plan", input: reply.submitPlan },
+          ],
+          stop_reason: "tool_use",
+          stop_sequence: null,
+          usage,
+        }
+      : {
+          id: `chatcmpl-${n}`,
+          object: "chat.completion",
+          created: 0,
+          model: "gpt-e2e",
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: "assistant",
+                content: null,
+                refusal: null,
+                tool_calls: [
+                  {
+                    id: "call_1",
+                    type: "function",
+                    function: { name: "submit_plan", arguments: JSON.stringify(reply.submitPlan) },
+                  },
+                ],
+              },
+              finish_reason: "tool_calls",
+            },
+          ],
+          usage: { prompt_tokens: 1000, completion_tokens: 100, total_tokens: 1100 },
+        };
   }
   return provider === "anthropic"
-    ? { id: `msg_${n}`, type: "message", role: "assistant", model: "claude-e2e", content: [{ type: "text", text: reply }], stop_reason: "end_turn", stop_sequence: null, usage }
-    : { id: `chatcmpl-${n}`, object: "chat.completion", created: 0, model: "gpt-e2e", choices: [{ index: 0, message: { role: "assistant", content: reply, refusal: null }, finish_reason: "stop" }], usage: { prompt_tokens: 1000, completion_tokens: 100, total_tokens: 1100 } };
+    ? {
+        id: `msg_${n}`,
+        type: "message",
+        role: "assistant",
+        model: "claude-e2e",
+        content: [{ type: "text", text: reply }],
+        stop_reason: "end_turn",
+        stop_sequence: null,
+        usage,
+      }
+    : {
+        id: `chatcmpl-${n}`,
+        object: "chat.completion",
+        created: 0,
+        model: "gpt-e2e",
+        choices: [{ index: 0, message: { role: "assistant", content: reply, refusal: null }, finish_reason: "stop" }],
+        usage: { prompt_tokens: 1000, completion_tokens: 100, total_tokens: 1100 },
+      };
 }
 
 /** A local server answering each request with the next reply, in `provider`'s wire format. */
@@ -56,7 +108,11 @@ async function providerServer(provider: "anthropic" | "openai", replies: readonl
     let text = "";
     request.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
     request.on("end", () => {
-      received.push({ path: request.url ?? "", headers: request.headers, body: JSON.parse(text) as Record<string, unknown> });
+      received.push({
+        path: request.url ?? "",
+        headers: request.headers,
+        body: JSON.parse(text) as Record<string, unknown>,
+      });
       const body = answerBody(provider, replies[received.length - 1] ?? "no more replies", received.length);
       response.writeHead(200, { "content-type": "application/json" });
       response.end(JSON.stringify(body));
@@ -81,19 +137,32 @@ describe.each([
     const server = await providerServer(provider, REPLIES);
     process.env[KEY_ENV] = "test-key-123";
     const repo = shopRepo();
-    const config = await configWith({ model: { provider, model, baseUrl: base(server.url), apiKeyEnv: KEY_ENV, maxRetries: 0, price: { inputPerMTok: 3, outputPerMTok: 15 } } });
+    const config = await configWith({
+      model: {
+        provider,
+        model,
+        baseUrl: base(server.url),
+        apiKeyEnv: KEY_ENV,
+        maxRetries: 0,
+        price: { inputPerMTok: 3, outputPerMTok: 15 },
+      },
+    });
     const layer = await Effect.runPromise(modelLayer({}, config));
 
-    const program = runAgent({ task: TASK, config }).pipe(Effect.provide(Layer.mergeAll(layer, Sandbox.layerLocal({ cwd: repo }), Workspace.layer(repo))));
+    const program = runAgent({ task: TASK, config }).pipe(
+      Effect.provide(Layer.mergeAll(layer, Sandbox.layerLocal({ cwd: repo }), Workspace.layer(repo))),
+    );
     const trajectory = await Effect.runPromise(program);
 
     expect(trajectory.exitStatus).toBe("Submitted");
     expect(TrajectorySchema.parse(trajectory)).toEqual(trajectory);
-    expect(read(repo, "shop/cart.py")).toContain("return sum(price * quantity for _name, price, quantity in self.items)");
+    expect(read(repo, "shop/cart.py")).toContain(
+      "return sum(price * quantity for _name, price, quantity in self.items)",
+    );
     expect(trajectory.model).toBe(`${provider}:${model}`);
     // 4 calls of 1,000 input and 100 output tokens at $3 and $15 per million.
     expect(trajectory.totals.modelCalls).toBe(4);
-    expect(trajectory.totals.costUsd).toBeCloseTo(4 * (1000 * 3 + 100 * 15) / 1e6, 10);
+    expect(trajectory.totals.costUsd).toBeCloseTo((4 * (1000 * 3 + 100 * 15)) / 1e6, 10);
 
     // What the SDK sent: the provider's endpoint, the key, the model, and the conversation so far.
     expect(server.received.map((r) => r.path)).toEqual(Array(4).fill(path));
@@ -107,31 +176,62 @@ describe.each([
   });
 
   it("takes the plan from a call of the submit_plan tool, offered only in PLAN with the plan's JSON Schema, and answers the call", async () => {
-    const server = await providerServer(provider, [bash("cat shop/cart.py"), 'READY_TO_PLAN: ["shop/cart.py"]', { submitPlan: { plan: PLAN } }, SUBMIT]);
+    const server = await providerServer(provider, [
+      bash("cat shop/cart.py"),
+      'READY_TO_PLAN: ["shop/cart.py"]',
+      { submitPlan: { plan: PLAN } },
+      SUBMIT,
+    ]);
     process.env[KEY_ENV] = "test-key-123";
     const repo = shopRepo();
-    const config = await configWith({ model: { provider, model, baseUrl: base(server.url), apiKeyEnv: KEY_ENV, maxRetries: 0 } });
+    const config = await configWith({
+      model: { provider, model, baseUrl: base(server.url), apiKeyEnv: KEY_ENV, maxRetries: 0 },
+    });
     const layer = await Effect.runPromise(modelLayer({}, config));
-    const trajectory = await Effect.runPromise(runAgent({ task: TASK, config }).pipe(Effect.provide(Layer.mergeAll(layer, Sandbox.layerLocal({ cwd: repo }), Workspace.layer(repo)))));
+    const trajectory = await Effect.runPromise(
+      runAgent({ task: TASK, config }).pipe(
+        Effect.provide(Layer.mergeAll(layer, Sandbox.layerLocal({ cwd: repo }), Workspace.layer(repo))),
+      ),
+    );
 
     expect(trajectory.exitStatus).toBe("Submitted");
-    expect(read(repo, "shop/cart.py")).toContain("return sum(price * quantity for _name, price, quantity in self.items)");
+    expect(read(repo, "shop/cart.py")).toContain(
+      "return sum(price * quantity for _name, price, quantity in self.items)",
+    );
     expect(trajectory.plans.map((p) => p.channel)).toEqual(["tool call"]);
     const tools = server.received.map((r) => r.body["tools"] as Record<string, any>[] | undefined);
     expect(tools[0]).toBeUndefined();
     expect(tools[3]).toBeUndefined();
     const offered = provider === "anthropic" ? tools[2]![0]!["input_schema"] : tools[2]![0]!["function"]["parameters"];
     expect(provider === "anthropic" ? tools[2]![0]!["name"] : tools[2]![0]!["function"]["name"]).toBe("submit_plan");
-    expect(offered).toMatchObject({ type: "object", required: ["plan"], properties: { plan: { anyOf: expect.any(Array) } } });
+    expect(offered).toMatchObject({
+      type: "object",
+      required: ["plan"],
+      properties: { plan: { anyOf: expect.any(Array) } },
+    });
     // The plan prompt names the tool; the next request answers the call before the review prompt.
     expect(JSON.stringify(server.received[2]!.body)).toContain("a call to the submit_plan tool, or ");
     const messages = server.received[3]!.body["messages"] as Record<string, any>[];
     if (provider === "anthropic") {
-      expect(messages.at(-2)).toMatchObject({ role: "assistant", content: [{ type: "text" }, { type: "tool_use", id: "toolu_1", name: "submit_plan" }] });
-      expect(messages.at(-1)!["content"][0]).toEqual({ type: "tool_result", tool_use_id: "toolu_1", content: "plan received; it is verified next" });
+      expect(messages.at(-2)).toMatchObject({
+        role: "assistant",
+        content: [{ type: "text" }, { type: "tool_use", id: "toolu_1", name: "submit_plan" }],
+      });
+      expect(messages.at(-1)!["content"][0]).toEqual({
+        type: "tool_result",
+        tool_use_id: "toolu_1",
+        content: "plan received; it is verified next",
+      });
     } else {
-      expect(messages.at(-3)).toMatchObject({ role: "assistant", tool_calls: [{ id: "call_1", function: { name: "submit_plan" } }] });
-      expect(messages.at(-2)).toEqual({ role: "tool", tool_call_id: "call_1", content: "plan received; it is verified next" });
+      expect(messages.at(-3)).toMatchObject({
+        role: "assistant",
+        tool_calls: [{ id: "call_1", function: { name: "submit_plan" } }],
+      });
+      expect(messages.at(-2)).toEqual({
+        role: "tool",
+        tool_call_id: "call_1",
+        content: "plan received; it is verified next",
+      });
       expect(messages.at(-1)).toMatchObject({ role: "user" });
     }
   });

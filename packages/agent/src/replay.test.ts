@@ -12,7 +12,13 @@ describe("the replay model", () => {
     await loadGrammars(["python"]);
     const repo = shopRepo();
     writeFileSync(join(repo, "shop/tax.py"), "RATE = 0.2\n\n\ndef with_tax(amount):\n    return amount * (1 + RATE)\n");
-    writeFileSync(join(repo, "shop/pricing.py"), read(repo, "shop/pricing.py").replace('"""Prices and discounts."""\n', '"""Prices and discounts."""\nfrom shop.tax import with_tax\n'));
+    writeFileSync(
+      join(repo, "shop/pricing.py"),
+      read(repo, "shop/pricing.py").replace(
+        '"""Prices and discounts."""\n',
+        '"""Prices and discounts."""\nfrom shop.tax import with_tax\n',
+      ),
+    );
     git(repo, "add", "-A");
     const patch = git(repo, "diff", "--cached");
     git(repo, "reset", "-q", "--hard");

@@ -5,7 +5,14 @@
  * review. Every plan it sends is verified and executed like a real model's. For demos, for CI of the
  * whole pipeline, and for measuring the harness without spending money.
  */
-import { compile, CompileError, parseUnifiedDiff, PatchError, preImagePaths, type CompiledPlan } from "@graphplan/compiler";
+import {
+  compile,
+  CompileError,
+  parseUnifiedDiff,
+  PatchError,
+  preImagePaths,
+  type CompiledPlan,
+} from "@graphplan/compiler";
 import { ScriptedModel, type LanguageModelShape } from "@graphplan/runtime";
 import * as Data from "effect/Data";
 import * as Result from "effect/Result";
@@ -14,7 +21,10 @@ import * as Result from "effect/Result";
 export const REPLAY_MODEL_NAME = "replay:gold";
 
 /** The reference patch cannot be replayed as a plan (not a diff, or a change the compiler cannot reproduce). */
-export class ReplayUnavailable extends Data.TaggedError("ReplayUnavailable")<{ readonly source: string; readonly detail: string }> {
+export class ReplayUnavailable extends Data.TaggedError("ReplayUnavailable")<{
+  readonly source: string;
+  readonly detail: string;
+}> {
   override get message(): string {
     return `the replay model cannot replay ${this.source}: ${this.detail}`;
   }
@@ -25,7 +35,10 @@ const bash = (command: string, thought: string) => `THOUGHT: ${thought}\n\n\`\`\
 /** The replies of one replayed run: explore, name the files, the plan, submit after review. */
 export function replayReplies(files: readonly string[], plan: unknown): string[] {
   return [
-    bash("git status --short && git log --oneline -1 && git ls-files | head -40", "I replay the reference patch; first a look at the repository."),
+    bash(
+      "git status --short && git log --oneline -1 && git ls-files | head -40",
+      "I replay the reference patch; first a look at the repository.",
+    ),
     `THOUGHT: The reference patch changes ${files.join(", ")}.\n\nREADY_TO_PLAN: ${JSON.stringify(files)}`,
     `THOUGHT: The reference patch as a plan.\n\n\`\`\`json\n${JSON.stringify(plan, null, 2)}\n\`\`\``,
     bash("echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT", "The diff is the reference change; submit."),
@@ -42,8 +55,14 @@ export function baselineReplayReplies(patch: string): string[] {
   // Every line of a unified diff starts with a prefix (+, -, space, @@, diff, index, ---, +++, \\), so none equals the delimiter.
   const delimiter = "GRAPHPLAN_PATCH";
   return [
-    bash("git status --short && git log --oneline -1 && git ls-files | head -40", "I replay the reference patch; first a look at the repository."),
-    bash(`git apply --verbose - <<'${delimiter}'\n${text}${delimiter}\ngit diff --stat`, "The reference patch, applied with a shell command."),
+    bash(
+      "git status --short && git log --oneline -1 && git ls-files | head -40",
+      "I replay the reference patch; first a look at the repository.",
+    ),
+    bash(
+      `git apply --verbose - <<'${delimiter}'\n${text}${delimiter}\ngit diff --stat`,
+      "The reference patch, applied with a shell command.",
+    ),
     bash("echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT", "The diff is the reference change; submit."),
   ];
 }
@@ -59,7 +78,8 @@ export function patchFiles(patch: string, source: string): Result.Result<string[
   try {
     return Result.succeed(preImagePaths(parseUnifiedDiff(patch)));
   } catch (error) {
-    if (error instanceof PatchError) return Result.fail(new ReplayUnavailable({ source, detail: `it is not a unified diff (${error.message})` }));
+    if (error instanceof PatchError)
+      return Result.fail(new ReplayUnavailable({ source, detail: `it is not a unified diff (${error.message})` }));
     throw error;
   }
 }
@@ -69,12 +89,17 @@ export function patchFiles(patch: string, source: string): Result.Result<string[
  * plan scripted as the replies above. `source` names the patch in errors (a path, an instance id).
  * Needs the grammars loaded (`loadGrammars` of @graphplan/graph).
  */
-export function replayModelOf(files: ReadonlyMap<string, string>, patch: string, source: string): Result.Result<LanguageModelShape, ReplayUnavailable> {
+export function replayModelOf(
+  files: ReadonlyMap<string, string>,
+  patch: string,
+  source: string,
+): Result.Result<LanguageModelShape, ReplayUnavailable> {
   let compiled: CompiledPlan;
   try {
     compiled = compile(files, patch);
   } catch (error) {
-    if (error instanceof CompileError || error instanceof PatchError) return Result.fail(new ReplayUnavailable({ source, detail: error.message }));
+    if (error instanceof CompileError || error instanceof PatchError)
+      return Result.fail(new ReplayUnavailable({ source, detail: error.message }));
     throw error;
   }
   // EXPLORE names files that exist: the patch's pre-images (a file the patch adds is made by the plan's create_file).

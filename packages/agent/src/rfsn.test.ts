@@ -44,26 +44,63 @@ const TASK = 'word_count("") returns 1; an empty text has no words.';
 const FAILING = ["tests.test_words.WordCountTest.test_empty_text_has_no_words"];
 
 /** The test's expectation changed to the buggy output: a weakening the gate must refuse. */
-const WEAKEN = [{ op: "replace_code", params: { file: "tests/test_words.py", pattern: 'self.assertEqual(word_count(""), 0)', replacement: 'self.assertEqual(word_count(""), 1)' } }];
-const FIX = [{ template: "change_return_value", params: { target: { kind: "return", file: "textstats/words.py", parent: { kind: "function", name: "word_count" } }, value: "len(words(text))" } }];
+const WEAKEN = [
+  {
+    op: "replace_code",
+    params: {
+      file: "tests/test_words.py",
+      pattern: 'self.assertEqual(word_count(""), 0)',
+      replacement: 'self.assertEqual(word_count(""), 1)',
+    },
+  },
+];
+const FIX = [
+  {
+    template: "change_return_value",
+    params: {
+      target: { kind: "return", file: "textstats/words.py", parent: { kind: "function", name: "word_count" } },
+      value: "len(words(text))",
+    },
+  },
+];
 
 function project() {
   const repo = makeRepo(tempDir());
-  repo.commit({ ".gitignore": "__pycache__/\n", "textstats/__init__.py": "", "textstats/words.py": WORDS, "tests/__init__.py": "", "tests/test_words.py": TESTS });
+  repo.commit({
+    ".gitignore": "__pycache__/\n",
+    "textstats/__init__.py": "",
+    "textstats/words.py": WORDS,
+    "tests/__init__.py": "",
+    "tests/test_words.py": TESTS,
+  });
   return repo.dir;
 }
 
-async function run(repo: string, script: ScriptedModel, failingTests: readonly string[] = FAILING, proposers?: readonly Proposer[]) {
+async function run(
+  repo: string,
+  script: ScriptedModel,
+  failingTests: readonly string[] = FAILING,
+  proposers?: readonly Proposer[],
+) {
   const config = await configWith({});
-  const layers = Layer.mergeAll(LanguageModel.layerScripted(script), Sandbox.layerLocal({ cwd: repo }), Workspace.layer(repo));
-  const options = { rfsn: { failingTests, testCommand: "python3 -m unittest {tests}", ...(proposers ? { proposers } : {}) } };
+  const layers = Layer.mergeAll(
+    LanguageModel.layerScripted(script),
+    Sandbox.layerLocal({ cwd: repo }),
+    Workspace.layer(repo),
+  );
+  const options = {
+    rfsn: { failingTests, testCommand: "python3 -m unittest {tests}", ...(proposers ? { proposers } : {}) },
+  };
   return Effect.runPromise(runAgent({ task: TASK, config }, options).pipe(Effect.provide(layers)));
 }
 
 describe("--strategy rfsn", () => {
   it("reproduces the failure, refuses a proposal that weakens the test, applies the real fix, and submits once the tests pass", async () => {
     const repo = project();
-    const script = new ScriptedModel([json(WEAKEN, "Make the test expect what the code does."), json(FIX, "Count the words that words() finds.")]);
+    const script = new ScriptedModel([
+      json(WEAKEN, "Make the test expect what the code does."),
+      json(FIX, "Count the words that words() finds."),
+    ]);
     const trajectory = await run(repo, script);
 
     expect(TrajectorySchema.parse(trajectory)).toEqual(trajectory);
@@ -81,7 +118,9 @@ describe("--strategy rfsn", () => {
     expect(reasons.at(-1)).toBe("submit: RFSN DONE: the tests pass");
     // The failing run was observed for real, and the model was told why its first proposal was refused.
     expect(trajectory.messages.some((m) => m.role === "user" && /FAILED \(failures=1\)/.test(m.content))).toBe(true);
-    expect(script.requests[1]!.at(-1)!.content).toContain("Your last proposal did not work: the gate rejected it (INVARIANT_VIOLATION)");
+    expect(script.requests[1]!.at(-1)!.content).toContain(
+      "Your last proposal did not work: the gate rejected it (INVARIANT_VIOLATION)",
+    );
     expect(script.requests[1]!.at(-1)!.content).toContain("expected-value-changed");
     expect(trajectory.plans.map((p) => p.valid)).toEqual([true, true]);
   });
@@ -99,7 +138,10 @@ describe("--strategy rfsn", () => {
     const repo = project();
     const weakener = new ScriptedModel(Array(4).fill(json(WEAKEN)));
     const fixer = new ScriptedModel(Array(4).fill(json(FIX)));
-    const trajectory = await run(repo, new ScriptedModel([]), FAILING, [{ name: "weakener", model: weakener }, { name: "fixer", model: fixer }]);
+    const trajectory = await run(repo, new ScriptedModel([]), FAILING, [
+      { name: "weakener", model: weakener },
+      { name: "fixer", model: fixer },
+    ]);
     expect(trajectory.exitStatus).toBe("Submitted");
     expect(weakener.used).toBe(fixer.used);
     expect(weakener.used).toBeGreaterThanOrEqual(1);

@@ -13,8 +13,26 @@
 import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import { planFiles, type Plan } from "@graphplan/primitives";
-import { createProposal, Gate, MetaPlanner, parseTestSummary, type ControllerFeedback, type FileChange, type ModelCandidate, type NextProposalInput, type PatchRequest, type Proposal } from "@graphplan/rfsn-planner";
-import { LanguageModel, Workspace, type LanguageModelShape, type ModelError, type Sandbox, type SandboxFailed } from "@graphplan/runtime";
+import {
+  createProposal,
+  Gate,
+  MetaPlanner,
+  parseTestSummary,
+  type ControllerFeedback,
+  type FileChange,
+  type ModelCandidate,
+  type NextProposalInput,
+  type PatchRequest,
+  type Proposal,
+} from "@graphplan/rfsn-planner";
+import {
+  LanguageModel,
+  Workspace,
+  type LanguageModelShape,
+  type ModelError,
+  type Sandbox,
+  type SandboxFailed,
+} from "@graphplan/runtime";
 import { compactCatalogPrompt, loadPlanGrammars, parsePlan, runFormalPlan } from "@graphplan/catalog";
 import { renderIssue, revisionPrompt } from "@graphplan/verifier";
 import type { LimitsExceeded } from "./errors.js";
@@ -52,17 +70,39 @@ export class RfsnStuck extends Data.TaggedError("RfsnStuck")<{ readonly reason: 
 type Services = LanguageModel | Sandbox | Workspace;
 type RunError = LimitsExceeded | ModelError | SandboxFailed | RfsnStuck;
 
-const PHASE: Record<string, Phase> = { REPRODUCE: "explore", LOCALIZE: "explore", PATCH: "plan", VERIFY: "review", EXPAND: "review", DONE: "submit", STUCK: "fallback" };
+const PHASE: Record<string, Phase> = {
+  REPRODUCE: "explore",
+  LOCALIZE: "explore",
+  PATCH: "plan",
+  VERIFY: "review",
+  EXPAND: "review",
+  DONE: "submit",
+  STUCK: "fallback",
+};
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** A test id as a runner takes it: unittest's `test_x (module.Class)` (the planner's, and SWE-bench's, form) → `module.Class.test_x`. */
-const runnable = (test: string) => test.replace(/^(\w+) \(([\w.]+)\)$/, (_m, name: string, where: string) => (where.endsWith(`.${name}`) ? where : `${where}.${name}`));
+const runnable = (test: string) =>
+  test.replace(/^(\w+) \(([\w.]+)\)$/, (_m, name: string, where: string) =>
+    where.endsWith(`.${name}`) ? where : `${where}.${name}`,
+  );
 
 /** The RFSN loop; answers the submission of the patch that made the tests pass. */
-export function rfsnStrategy(session: Session, task: string, options: RfsnOptions): Effect.Effect<Submission, RunError, Services> {
+export function rfsnStrategy(
+  session: Session,
+  task: string,
+  options: RfsnOptions,
+): Effect.Effect<Submission, RunError, Services> {
   return Effect.gen(function* () {
     const root = (yield* Workspace).root;
-    const planner = new MetaPlanner({ task: { failingTests: [...options.failingTests], testCommand: options.testCommand, issueText: task, projectRoot: root } });
+    const planner = new MetaPlanner({
+      task: {
+        failingTests: [...options.failingTests],
+        testCommand: options.testCommand,
+        issueText: task,
+        projectRoot: root,
+      },
+    });
     const gate = new Gate({ policy: { allowTestEdits: true } });
     const proposers = options.proposers ?? [{ name: (yield* LanguageModel).name, model: yield* LanguageModel }];
     const state: LoopState = { testOutput: "", feedback: undefined, patches: 0 };
@@ -73,9 +113,17 @@ export function rfsnStrategy(session: Session, task: string, options: RfsnOption
       const candidates = request ? yield* proposePatches(session, task, request, proposers, state) : [];
       const proposal = planner.nextProposal({ candidates });
       if (proposal === null) break;
-      enter(session, PHASE[planner.phase] ?? "explore", `RFSN ${planner.phase}: ${proposal.action_type} ${proposal.target.path}${proposal.target.symbol ? ` ${proposal.target.symbol}` : ""}`);
+      enter(
+        session,
+        PHASE[planner.phase] ?? "explore",
+        `RFSN ${planner.phase}: ${proposal.action_type} ${proposal.target.path}${proposal.target.symbol ? ` ${proposal.target.symbol}` : ""}`,
+      );
       const changes = proposal.action_type === "edit_file" ? yield* simulate(proposal.change as Plan) : undefined;
-      const verdict = gate.validate(proposal, { ...planner.gateContext(), task, ...(changes ? { fileChanges: changes } : {}) });
+      const verdict = gate.validate(proposal, {
+        ...planner.gateContext(),
+        task,
+        ...(changes ? { fileChanges: changes } : {}),
+      });
       if (verdict._tag === "Rejected") {
         enter(session, "verify", `the gate rejected ${proposal.id}: ${verdict.type}`);
         const rules = verdict.violations?.map((v) => `${v.rule} (${v.path}: ${v.detail})`).join("; ");
@@ -86,10 +134,14 @@ export function rfsnStrategy(session: Session, task: string, options: RfsnOption
       }
       input = { controllerFeedback: yield* execute(session, proposal, options, state) };
     }
-    if (planner.outcome !== "success") return yield* new RfsnStuck({ reason: planner.stuckReason ?? "the planner ended without the tests passing" });
+    if (planner.outcome !== "success")
+      return yield* new RfsnStuck({ reason: planner.stuckReason ?? "the planner ended without the tests passing" });
     enter(session, "submit", "RFSN DONE: the tests pass");
     const submission = yield* submit(session);
-    if (!submission.ok) return yield* new RfsnStuck({ reason: `the tests pass but the patch is not usable: ${submission.problems.join("; ")}` });
+    if (!submission.ok)
+      return yield* new RfsnStuck({
+        reason: `the tests pass but the patch is not usable: ${submission.problems.join("; ")}`,
+      });
     return submission;
   });
 }
@@ -114,10 +166,16 @@ function record(session: Session, text: string): void {
 }
 
 /** Runs an accepted proposal: tests, a read, a search, a verified and applied plan, or the planner's explanation. */
-function execute(session: Session, proposal: Proposal, options: RfsnOptions, state: LoopState): Effect.Effect<ControllerFeedback, SandboxFailed, Services> {
+function execute(
+  session: Session,
+  proposal: Proposal,
+  options: RfsnOptions,
+  state: LoopState,
+): Effect.Effect<ControllerFeedback, SandboxFailed, Services> {
   return Effect.gen(function* () {
     const max = session.config.command.max_output_chars;
-    const cut = (text: string) => (text.length > max ? `${text.slice(0, max / 2)}\n[...]\n${text.slice(-max / 2)}` : text);
+    const cut = (text: string) =>
+      text.length > max ? `${text.slice(0, max / 2)}\n[...]\n${text.slice(-max / 2)}` : text;
     switch (proposal.action_type) {
       case "run_tests": {
         const tests = [...new Set((proposal.tests.length > 0 ? proposal.tests : options.failingTests).map(runnable))];
@@ -127,13 +185,25 @@ function execute(session: Session, proposal: Proposal, options: RfsnOptions, sta
         const summary = parseTestSummary(result.output);
         const failed = result.exitCode === 0 ? 0 : Math.max(1, summary?.failed ?? 0);
         record(session, `$ ${command}\n(exit ${result.exitCode})\n${cut(result.output)}`);
-        if (state.patches > 0 && failed > 0) state.feedback = `the tests still fail after it:\n${cut(result.output).slice(-1500)}`;
-        return { proposalId: proposal.id, ok: true, output: result.output, testsFailed: failed, ...(summary ? { testsPassed: summary.passed } : {}) };
+        if (state.patches > 0 && failed > 0)
+          state.feedback = `the tests still fail after it:\n${cut(result.output).slice(-1500)}`;
+        return {
+          proposalId: proposal.id,
+          ok: true,
+          output: result.output,
+          testsFailed: failed,
+          ...(summary ? { testsPassed: summary.passed } : {}),
+        };
       }
       case "read_file": {
         const { files, errors } = yield* readFiles([proposal.target.path]);
         const text = files.get(proposal.target.path);
-        record(session, text === undefined ? `Cannot read ${proposal.target.path}: ${errors.join("; ")}` : `${proposal.target.path}:\n${cut(text)}`);
+        record(
+          session,
+          text === undefined
+            ? `Cannot read ${proposal.target.path}: ${errors.join("; ")}`
+            : `${proposal.target.path}:\n${cut(text)}`,
+        );
         return { proposalId: proposal.id, ok: text !== undefined, output: text ?? errors.join("; ") };
       }
       case "search_repo": {
@@ -152,12 +222,20 @@ function execute(session: Session, proposal: Proposal, options: RfsnOptions, sta
 }
 
 /** An accepted patch: verified, then applied all or nothing; failures are the feedback of the next patch prompt. */
-function applyPatch(session: Session, proposal: Proposal & { action_type: "edit_file" }, state: LoopState): Effect.Effect<ControllerFeedback, never, Workspace> {
+function applyPatch(
+  session: Session,
+  proposal: Proposal & { action_type: "edit_file" },
+  state: LoopState,
+): Effect.Effect<ControllerFeedback, never, Workspace> {
   return Effect.gen(function* () {
     state.patches++;
     const { result, plan } = yield* verifyPhase(session, proposal.change, planFiles(proposal.change));
     if (!result.passed || !plan) {
-      state.feedback = revisionPrompt(result, { attempt: state.patches, maxAttempts: session.config.limits.max_plan_revisions, planPath: session.planDestination });
+      state.feedback = revisionPrompt(result, {
+        attempt: state.patches,
+        maxAttempts: session.config.limits.max_plan_revisions,
+        planPath: session.planDestination,
+      });
       record(session, `The verifier refused proposal ${proposal.id}:\n${state.feedback}`);
       return { proposalId: proposal.id, ok: false, output: state.feedback };
     }
@@ -180,12 +258,20 @@ function simulate(plan: Plan): Effect.Effect<FileChange[] | undefined, never, Wo
     const { files } = yield* readFiles(planFiles(plan));
     const run = runFormalPlan(plan, files);
     if (!run.ok) return undefined;
-    return [...run.files].filter(([path, after]) => files.get(path) !== after).map(([path, after]) => ({ path, before: files.get(path) ?? "", after }));
+    return [...run.files]
+      .filter(([path, after]) => files.get(path) !== after)
+      .map(([path, after]) => ({ path, before: files.get(path) ?? "", after }));
   });
 }
 
 /** Asks every proposer for a plan of the suspect; each valid plan is one candidate `edit_file` proposal. */
-function proposePatches(session: Session, task: string, request: PatchRequest, proposers: readonly Proposer[], state: LoopState): Effect.Effect<ModelCandidate[], LimitsExceeded | ModelError, Workspace> {
+function proposePatches(
+  session: Session,
+  task: string,
+  request: PatchRequest,
+  proposers: readonly Proposer[],
+  state: LoopState,
+): Effect.Effect<ModelCandidate[], LimitsExceeded | ModelError, Workspace> {
   return Effect.gen(function* () {
     if (request.file === null) return [];
     const graph = yield* graphPhase([request.file], session.graphCache, (effect) => session.graphing(effect));
@@ -208,11 +294,23 @@ function proposePatches(session: Session, task: string, request: PatchRequest, p
       const reply = yield* Effect.provideService(session.queryReply(tools), LanguageModel, proposer.model);
       const called = planOfToolCalls(reply.toolCalls);
       const extracted: ExtractedPlan = called ?? extractPlan(reply.content);
-      if (called?.callId !== undefined) session.answerToolCall(called.callId, called.ok ? "plan received; the gate and the verifier check it next" : called.error, !called.ok);
+      if (called?.callId !== undefined)
+        session.answerToolCall(
+          called.callId,
+          called.ok ? "plan received; the gate and the verifier check it next" : called.error,
+          !called.ok,
+        );
       // A candidate carries its plan parsed (corrections made) through the plan's front door.
       if (extracted.ok) yield* Effect.promise(() => loadPlanGrammars(extracted.json));
       const parsed = extracted.ok ? parsePlan(extracted.json) : undefined;
-      const error = !extracted.ok ? extracted.error : parsed && !parsed.ok ? `the plan is not valid: ${parsed.issues.filter((i) => i.severity === "error").map(renderIssue).join("; ")}` : undefined;
+      const error = !extracted.ok
+        ? extracted.error
+        : parsed && !parsed.ok
+          ? `the plan is not valid: ${parsed.issues
+              .filter((i) => i.severity === "error")
+              .map(renderIssue)
+              .join("; ")}`
+          : undefined;
       session.plans.push({
         attempt: session.plans.length + 1,
         atMessage: session.lastIndex,
@@ -222,7 +320,16 @@ function proposePatches(session: Session, task: string, request: PatchRequest, p
         ...(error !== undefined ? { error } : {}),
       });
       if (!parsed?.ok) continue;
-      candidates.push({ model: proposer.name, proposal: patchProposal(proposer.name, candidates.length + session.plans.length, request, parsed.plan, reply.content) });
+      candidates.push({
+        model: proposer.name,
+        proposal: patchProposal(
+          proposer.name,
+          candidates.length + session.plans.length,
+          request,
+          parsed.plan,
+          reply.content,
+        ),
+      });
     }
     return candidates;
   });

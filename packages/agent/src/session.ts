@@ -5,7 +5,15 @@
 import * as Effect from "effect/Effect";
 import { GraphCache, type GraphStore } from "@graphplan/graph";
 import { LanguageModel, Sandbox } from "@graphplan/runtime";
-import type { ChatMessage, CompletionOptions, ExecResult, ModelError, ModelReply, SandboxFailed, ToolResult } from "@graphplan/runtime";
+import type {
+  ChatMessage,
+  CompletionOptions,
+  ExecResult,
+  ModelError,
+  ModelReply,
+  SandboxFailed,
+  ToolResult,
+} from "@graphplan/runtime";
 import { READY_MARKER, SUBMIT_MARKER, render, type AgentConfig, type PromptName } from "./config.js";
 import { LimitsExceeded } from "./errors.js";
 import type { RepoFiles } from "./importers.js";
@@ -58,7 +66,13 @@ export class Session {
    */
   get totals(): Trajectory["totals"] {
     const ms = (n: number) => Math.round(n);
-    return { costUsd: this.#costUsd, modelCalls: this.#modelCalls, modelMs: ms(this.#modelMs), commandMs: ms(this.#commandMs), graphMs: ms(this.#graphMs) };
+    return {
+      costUsd: this.#costUsd,
+      modelCalls: this.#modelCalls,
+      modelMs: ms(this.#modelMs),
+      commandMs: ms(this.#commandMs),
+      graphMs: ms(this.#graphMs),
+    };
   }
   /** The files EXPLORE settled on (null: it fell back, or has not settled yet). */
   get files(): string[] | null {
@@ -96,7 +110,9 @@ export class Session {
   repoFiles<E, R>(list: Effect.Effect<RepoFiles, E, R>): Effect.Effect<RepoFiles, E, R> {
     return Effect.suspend(() => {
       const known = this.#repoFiles;
-      return known ? Effect.succeed(known) : Effect.tap(list, (files) => Effect.sync(() => void (this.#repoFiles = files)));
+      return known
+        ? Effect.succeed(known)
+        : Effect.tap(list, (files) => Effect.sync(() => void (this.#repoFiles = files)));
     });
   }
 
@@ -117,13 +133,21 @@ export class Session {
 
   say(role: "system" | "user", content: string): void {
     const toolResults = role === "user" ? this.takeToolResults() : [];
-    this.messages.push({ role, content, phase: this.#phase ?? "explore", at: new Date().toISOString(), ...(toolResults.length ? { toolResults } : {}) });
+    this.messages.push({
+      role,
+      content,
+      phase: this.#phase ?? "explore",
+      at: new Date().toISOString(),
+      ...(toolResults.length ? { toolResults } : {}),
+    });
     this.onChange();
   }
 
   /** Where the prompts tell the model to put its plan: the plan tool first when it is offered. */
   get planDestination(): string {
-    return this.#planTool ? `a call to the ${PLAN_TOOL_NAME} tool, or ${this.config.plan_destination}` : this.config.plan_destination;
+    return this.#planTool
+      ? `a call to the ${PLAN_TOOL_NAME} tool, or ${this.config.plan_destination}`
+      : this.config.plan_destination;
   }
 
   /** Sets the answer to one of the last reply's tool calls (the rest are answered "received"). */
@@ -166,18 +190,35 @@ export class Session {
     return Effect.gen({ self: this }, function* () {
       const { step_limit, cost_limit } = this.config.limits;
       if (step_limit > 0 && this.#modelCalls >= step_limit) {
-        return yield* new LimitsExceeded({ limit: "step_limit", max: step_limit, modelCalls: this.#modelCalls, costUsd: this.#costUsd });
+        return yield* new LimitsExceeded({
+          limit: "step_limit",
+          max: step_limit,
+          modelCalls: this.#modelCalls,
+          costUsd: this.#costUsd,
+        });
       }
       if (cost_limit > 0 && this.#costUsd >= cost_limit) {
-        return yield* new LimitsExceeded({ limit: "cost_limit", max: cost_limit, modelCalls: this.#modelCalls, costUsd: this.#costUsd });
+        return yield* new LimitsExceeded({
+          limit: "cost_limit",
+          max: cost_limit,
+          modelCalls: this.#modelCalls,
+          costUsd: this.#costUsd,
+        });
       }
       const wall = this.config.limits.wall_time_seconds;
       if (wall > 0 && Date.now() - Date.parse(this.startedAt) >= wall * 1000) {
-        return yield* new LimitsExceeded({ limit: "wall_time_seconds", max: wall, modelCalls: this.#modelCalls, costUsd: this.#costUsd });
+        return yield* new LimitsExceeded({
+          limit: "wall_time_seconds",
+          max: wall,
+          modelCalls: this.#modelCalls,
+          costUsd: this.#costUsd,
+        });
       }
       const model = yield* LanguageModel;
       const asked = performance.now();
-      const reply = yield* model.complete(this.conversation(), options).pipe(Effect.ensuring(Effect.sync(() => void (this.#modelMs += performance.now() - asked))));
+      const reply = yield* model
+        .complete(this.conversation(), options)
+        .pipe(Effect.ensuring(Effect.sync(() => void (this.#modelMs += performance.now() - asked))));
       this.#modelCalls++;
       this.#costUsd += reply.costUsd;
       this.messages.push({
@@ -212,9 +253,15 @@ export class Session {
       this.#formatErrors++;
       const max = this.config.limits.max_format_errors;
       if (max > 0 && this.#formatErrors >= max) {
-        return Effect.fail(new LimitsExceeded({ limit: "max_format_errors", max, modelCalls: this.#modelCalls, costUsd: this.#costUsd }));
+        return Effect.fail(
+          new LimitsExceeded({ limit: "max_format_errors", max, modelCalls: this.#modelCalls, costUsd: this.#costUsd }),
+        );
       }
-      if (this.lastReplyCutOff) this.prompt("cut_off", { tokens: this.messages.at(-1)?.usage?.outputTokens ?? "?", phase: this.#phase ?? "explore" });
+      if (this.lastReplyCutOff)
+        this.prompt("cut_off", {
+          tokens: this.messages.at(-1)?.usage?.outputTokens ?? "?",
+          phase: this.#phase ?? "explore",
+        });
       else prompt();
       return Effect.void;
     });
@@ -237,11 +284,22 @@ export class Session {
     for (const [index, message] of this.messages.entries()) {
       const { role } = message;
       // An observation the model has answered is resent cut: head and tail, as when it was first too long.
-      const cut = keep > 0 && index < lastReply && this.observations.has(index) ? truncateOutput(message.content, keep) : undefined;
-      const content = cut?.truncated ? `${cut.head}\n[... ${cut.elided} characters of this earlier output left out ...]\n${cut.tail}` : message.content;
+      const cut =
+        keep > 0 && index < lastReply && this.observations.has(index)
+          ? truncateOutput(message.content, keep)
+          : undefined;
+      const content = cut?.truncated
+        ? `${cut.head}\n[... ${cut.elided} characters of this earlier output left out ...]\n${cut.tail}`
+        : message.content;
       const last = out.at(-1);
       if (last && last.role === "user" && role === "user") last.content = `${last.content}\n\n${content}`;
-      else out.push({ role, content, ...(message.toolCalls ? { toolCalls: message.toolCalls } : {}), ...(message.toolResults ? { toolResults: message.toolResults } : {}) });
+      else
+        out.push({
+          role,
+          content,
+          ...(message.toolCalls ? { toolCalls: message.toolCalls } : {}),
+          ...(message.toolResults ? { toolResults: message.toolResults } : {}),
+        });
     }
     return out;
   }
@@ -266,7 +324,9 @@ export class Session {
       exit_code: result.exitCode,
       timed_out: result.timedOut,
       output_chars: result.output.length,
-      ...(cut.truncated ? { truncated: true, head: cut.head, tail: cut.tail, elided_chars: cut.elided } : { truncated: false, output: cut.output }),
+      ...(cut.truncated
+        ? { truncated: true, head: cut.head, tail: cut.tail, elided_chars: cut.elided }
+        : { truncated: false, output: cut.output }),
     });
   }
 

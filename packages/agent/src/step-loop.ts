@@ -13,7 +13,10 @@ import type { Session } from "./session.js";
 import { submit } from "./submit.js";
 import type { Submission } from "./trajectory.js";
 
-export function stepLoop(session: Session, phase: "fallback" | "review"): Effect.Effect<Submission, LimitsExceeded | ModelError | SandboxFailed, LanguageModel | Sandbox> {
+export function stepLoop(
+  session: Session,
+  phase: "fallback" | "review",
+): Effect.Effect<Submission, LimitsExceeded | ModelError | SandboxFailed, LanguageModel | Sandbox> {
   return Effect.gen(function* () {
     for (;;) {
       const action = parseAction(yield* session.query());

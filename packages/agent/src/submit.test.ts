@@ -9,7 +9,8 @@ import { TestSandbox, testSandboxLayer } from "@graphplan/runtime/testing";
 import { git, shopRepo, status, tempDir } from "./fixtures/repo.js";
 import { applyCheckCommand, patchCommandOutput, patchFormat, patchOfWorkTree, patchProblems } from "./submit.js";
 
-const patchOf = (repo: string) => Effect.runPromise(patchOfWorkTree(30_000).pipe(Effect.provide(Sandbox.layerLocal({ cwd: repo }))));
+const patchOf = (repo: string) =>
+  Effect.runPromise(patchOfWorkTree(30_000).pipe(Effect.provide(Sandbox.layerLocal({ cwd: repo }))));
 
 /** The patch and the temporary base path (`p='...'`) its commands used, read from what was run. */
 const patchAndBase = (repo: string) =>
@@ -17,7 +18,10 @@ const patchAndBase = (repo: string) =>
     Effect.gen(function* () {
       const local = yield* Sandbox;
       const commands: string[] = [];
-      const recording = Layer.succeed(Sandbox, { description: local.description, exec: (command, options) => (commands.push(command), local.exec(command, options)) });
+      const recording = Layer.succeed(Sandbox, {
+        description: local.description,
+        exec: (command, options) => (commands.push(command), local.exec(command, options)),
+      });
       const result = yield* patchOfWorkTree(30_000).pipe(Effect.provide(recording));
       const base = /^p='([^']+)'$/m.exec(commands[0] ?? "")?.[1];
       return { result, base };
@@ -27,14 +31,20 @@ const patchAndBase = (repo: string) =>
 describe("the patch of the work tree", () => {
   it("includes changed and new files, passes every check, and leaves the repository's index alone", async () => {
     const repo = shopRepo();
-    writeFileSync(join(repo, "shop/pricing.py"), readFileSync(join(repo, "shop/pricing.py"), "utf8") + "\n\nTAX = 0.2\n");
+    writeFileSync(
+      join(repo, "shop/pricing.py"),
+      readFileSync(join(repo, "shop/pricing.py"), "utf8") + "\n\nTAX = 0.2\n",
+    );
     writeFileSync(join(repo, "shop/tax.py"), "RATE = 0.2\n");
     git(repo, "add", "shop/pricing.py"); // the user's own staging must survive as it is
     const before = status(repo);
 
     const { result, base } = await patchAndBase(repo);
     expect(result.problems).toEqual([]);
-    expect(result).toMatchObject({ ok: true, checks: { diffHeader: true, fileMarkers: true, hunks: true, additions: true, applies: true } });
+    expect(result).toMatchObject({
+      ok: true,
+      checks: { diffHeader: true, fileMarkers: true, hunks: true, additions: true, applies: true },
+    });
     expect(result.patch).toContain("diff --git a/shop/pricing.py b/shop/pricing.py");
     expect(result.patch).toContain("+TAX = 0.2");
     expect(result.patch).toContain("diff --git a/shop/tax.py b/shop/tax.py\nnew file mode 100644");
@@ -74,7 +84,13 @@ describe("the patch of the work tree", () => {
     const repo = shopRepo();
     writeFileSync(join(repo, "README.md"), "# shop\n");
     const result = await patchOf(repo);
-    expect(result.checks).toMatchObject({ diffHeader: true, hunks: true, additions: false, deletions: true, applies: true });
+    expect(result.checks).toMatchObject({
+      diffHeader: true,
+      hunks: true,
+      additions: false,
+      deletions: true,
+      applies: true,
+    });
     expect(result).toMatchObject({ ok: true, problems: [] });
   });
 
@@ -82,7 +98,9 @@ describe("the patch of the work tree", () => {
     const dir = tempDir();
     const result = await patchOf(dir);
     expect(result.ok).toBe(false);
-    expect(result.problems[0]).toMatch(/^git could not produce the patch of the work tree \(exit \d+: .*not a git repository/i);
+    expect(result.problems[0]).toMatch(
+      /^git could not produce the patch of the work tree \(exit \d+: .*not a git repository/i,
+    );
   });
 
   it("a binary change is in the patch in a form git applies", async () => {
@@ -97,10 +115,18 @@ describe("the patch of the work tree", () => {
   it("a patch git refuses is not submitted, whatever its text looks like", async () => {
     const text = "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n";
     // What the command prints when git refuses: the patch, the marker line with the check's status, git's error.
-    const sandbox = new TestSandbox((command) => patchCommandOutput(command, text, { applies: false, output: "error: x.py: does not exist in index\n" }));
+    const sandbox = new TestSandbox((command) =>
+      patchCommandOutput(command, text, { applies: false, output: "error: x.py: does not exist in index\n" }),
+    );
     const result = await Effect.runPromise(patchOfWorkTree(1000).pipe(Effect.provide(testSandboxLayer(sandbox))));
-    expect(result).toMatchObject({ ok: false, patch: text, checks: { diffHeader: true, fileMarkers: true, hunks: true, additions: true, applies: false } });
-    expect(result.problems).toEqual(["`git apply --check` refuses the patch on a clean checkout of HEAD: error: x.py: does not exist in index"]);
+    expect(result).toMatchObject({
+      ok: false,
+      patch: text,
+      checks: { diffHeader: true, fileMarkers: true, hunks: true, additions: true, applies: false },
+    });
+    expect(result.problems).toEqual([
+      "`git apply --check` refuses the patch on a clean checkout of HEAD: error: x.py: does not exist in index",
+    ]);
     // One command: the check runs on the file the diff wrote (one round trip in a container).
     expect(sandbox.commands).toHaveLength(1);
     expect(new Set(sandbox.commands[0]!.match(/^p='[^']+'$/gm))).toHaveLength(1);
@@ -111,7 +137,9 @@ describe("the patch of the work tree", () => {
     writeFileSync(join(repo, "README.md"), "# shop\n\nchanged\n");
     const result = await patchOf(repo);
     expect(result).toMatchObject({ ok: true, checks: { applies: true } });
-    expect(result.patch).toBe(git(repo, "-c", "core.quotepath=false", "diff", "--binary", "--no-color", "--no-ext-diff", "HEAD"));
+    expect(result.patch).toBe(
+      git(repo, "-c", "core.quotepath=false", "diff", "--binary", "--no-color", "--no-ext-diff", "HEAD"),
+    );
   });
 });
 
@@ -120,16 +148,29 @@ describe("git apply --check against HEAD", () => {
     const repo = shopRepo();
     const base = join(tempDir(), "p");
     // Context lines that exist nowhere in HEAD's cart.py.
-    writeFileSync(`${base}.diff`, "diff --git a/shop/cart.py b/shop/cart.py\n--- a/shop/cart.py\n+++ b/shop/cart.py\n@@ -1,2 +1,2 @@\n-nothing like this\n+x\n context\n");
-    const check = await Effect.runPromise(Effect.flatMap(Sandbox, (sandbox) => sandbox.exec(applyCheckCommand(base))).pipe(Effect.provide(Sandbox.layerLocal({ cwd: repo }))));
+    writeFileSync(
+      `${base}.diff`,
+      "diff --git a/shop/cart.py b/shop/cart.py\n--- a/shop/cart.py\n+++ b/shop/cart.py\n@@ -1,2 +1,2 @@\n-nothing like this\n+x\n context\n",
+    );
+    const check = await Effect.runPromise(
+      Effect.flatMap(Sandbox, (sandbox) => sandbox.exec(applyCheckCommand(base))).pipe(
+        Effect.provide(Sandbox.layerLocal({ cwd: repo })),
+      ),
+    );
     expect(check.exitCode).not.toBe(0);
     expect(check.output).toContain("patch does not apply");
     expect(() => readFileSync(`${base}.diff`)).toThrow(); // removed
     // And the text checks alone would have passed it: git decides.
     const text = "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n";
-    expect(patchFormat(text)).toEqual({ diffHeader: true, fileMarkers: true, hunks: true, additions: true, deletions: true });
-    expect(patchProblems(text, { ...patchFormat(text), applies: false }, "error: x: does not exist in index\n")).toEqual([
-      "`git apply --check` refuses the patch on a clean checkout of HEAD: error: x: does not exist in index",
-    ]);
+    expect(patchFormat(text)).toEqual({
+      diffHeader: true,
+      fileMarkers: true,
+      hunks: true,
+      additions: true,
+      deletions: true,
+    });
+    expect(
+      patchProblems(text, { ...patchFormat(text), applies: false }, "error: x: does not exist in index\n"),
+    ).toEqual(["`git apply --check` refuses the patch on a clean checkout of HEAD: error: x: does not exist in index"]);
   });
 });

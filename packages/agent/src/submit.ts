@@ -67,7 +67,10 @@ export function patchProblems(patch: string, checks: PatchChecks, applyOutput: s
   if (!checks.fileMarkers) problems.push("the patch has no `--- a/...` and `+++ b/...` file markers");
   if (!checks.hunks) problems.push("the patch has no `@@` hunk");
   if (!checks.additions && !checks.deletions) problems.push("the patch changes no line (no `+` or `-` line)");
-  if (!checks.applies) problems.push(`\`git apply --check\` refuses the patch on a clean checkout of HEAD: ${applyOutput.trim() || "no detail"}`);
+  if (!checks.applies)
+    problems.push(
+      `\`git apply --check\` refuses the patch on a clean checkout of HEAD: ${applyOutput.trim() || "no detail"}`,
+    );
   return problems;
 }
 
@@ -102,7 +105,11 @@ const PATCH_MARKER = /GRAPHPLAN-APPLY-CHECK-[0-9a-f]{16}/;
  * was asked to run (which holds the marker) — `undefined` for any other command. `applies: false`
  * prints `checkOutput` as git's refusal.
  */
-export function patchCommandOutput(command: string, patch: string, check: { readonly applies: boolean; readonly output?: string } = { applies: true }): string | undefined {
+export function patchCommandOutput(
+  command: string,
+  patch: string,
+  check: { readonly applies: boolean; readonly output?: string } = { applies: true },
+): string | undefined {
   const marker = PATCH_MARKER.exec(command)?.[0];
   if (marker === undefined || !command.includes("git add -A")) return undefined;
   return `${patch}\n${marker} ${check.applies ? 0 : 1}\n${check.output ?? ""}`;
@@ -117,9 +124,21 @@ export function patchOfWorkTree(timeoutMs: number): Effect.Effect<PatchResult, S
     const ran = yield* sandbox.exec(patchCommand(`/tmp/graphplan-patch-${nonce}`, marker), { timeoutMs });
     const at = ran.output.lastIndexOf(`\n${marker} `);
     if (ran.exitCode !== 0 || at < 0) {
-      const checks = { diffHeader: false, fileMarkers: false, hunks: false, additions: false, deletions: false, applies: false };
+      const checks = {
+        diffHeader: false,
+        fileMarkers: false,
+        hunks: false,
+        additions: false,
+        deletions: false,
+        applies: false,
+      };
       const detail = ran.timedOut ? "it timed out" : `exit ${ran.exitCode}: ${ran.output.trim().slice(0, 2000)}`;
-      return { ok: false, patch: "", checks, problems: [`git could not produce the patch of the work tree (${detail})`] };
+      return {
+        ok: false,
+        patch: "",
+        checks,
+        problems: [`git could not produce the patch of the work tree (${detail})`],
+      };
     }
     const patch = ran.output.slice(0, at);
     const trailer = ran.output.slice(at + marker.length + 2);

@@ -5,6 +5,19 @@
  * SUBMIT's patch command in a command table (`TestSandbox`). For vitest: temporary directories are
  * removed after each test.
  */
-export { SHOP, SHOP_REPLIES, shopRepo, git, read, status, tempDir, configWith, runOn, bash, json, SUBMIT } from "./fixtures/repo.js";
+export {
+  SHOP,
+  SHOP_REPLIES,
+  shopRepo,
+  git,
+  read,
+  status,
+  tempDir,
+  configWith,
+  runOn,
+  bash,
+  json,
+  SUBMIT,
+} from "./fixtures/repo.js";
 export type { RunOptions } from "./fixtures/repo.js";
 export { patchCommandOutput } from "./submit.js";

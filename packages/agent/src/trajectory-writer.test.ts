@@ -14,7 +14,12 @@ function trajectory(messages: number, final = false): Trajectory {
     model: "scripted:model",
     sandbox: "local:/repo",
     workspace: "/repo",
-    messages: Array.from({ length: messages }, (_, i) => ({ role: "user", content: `message ${i}`, phase: "explore", at: "2026-01-01T00:00:00.000Z" })),
+    messages: Array.from({ length: messages }, (_, i) => ({
+      role: "user",
+      content: `message ${i}`,
+      phase: "explore",
+      at: "2026-01-01T00:00:00.000Z",
+    })),
     transitions: [],
     files: null,
     plans: [],

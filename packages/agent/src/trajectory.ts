@@ -19,7 +19,9 @@ export const TrajectoryMessageSchema = ChatMessageSchema.extend({
   phase: PhaseSchema,
   /** Assistant messages: the dollars and tokens of the reply. */
   costUsd: z.number().nonnegative().optional(),
-  usage: z.object({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() }).optional(),
+  usage: z
+    .object({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() })
+    .optional(),
   /** When the message was added (ISO 8601). */
   at: z.string().optional(),
   /** Assistant messages: why the model stopped (`end_turn`, `max_tokens`, `length`...), when the provider says. */
@@ -38,7 +40,12 @@ export const TransitionSchema = z.object({
 export type Transition = z.infer<typeof TransitionSchema>;
 
 export const ApplyRecordSchema = z.discriminatedUnion("ok", [
-  z.object({ ok: z.literal(true), written: z.array(z.string()), created: z.array(z.string()), deleted: z.array(z.string()).default([]) }),
+  z.object({
+    ok: z.literal(true),
+    written: z.array(z.string()),
+    created: z.array(z.string()),
+    deleted: z.array(z.string()).default([]),
+  }),
   z.object({ ok: z.literal(false), step: z.number().int().nullable(), op: z.string().nullable(), error: z.string() }),
 ]);
 export type ApplyRecord = z.infer<typeof ApplyRecordSchema>;
@@ -61,7 +68,9 @@ export const PlanRecordSchema = z.object({
    * listed and planned ones (`added`); how many other repository files the search parsed (the rest
    * came from the run's cache); why the repository was not searched (`skipped`), if it was not.
    */
-  importers: z.object({ added: z.array(z.string()), parsed: z.number().int().nonnegative(), skipped: z.string().optional() }).optional(),
+  importers: z
+    .object({ added: z.array(z.string()), parsed: z.number().int().nonnegative(), skipped: z.string().optional() })
+    .optional(),
   apply: ApplyRecordSchema.optional(),
 });
 export type PlanRecord = z.infer<typeof PlanRecordSchema>;

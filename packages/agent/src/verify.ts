@@ -21,7 +21,11 @@ export interface VerifyOutcome {
   readonly importers: ImporterScan;
 }
 
-export function verifyPhase(session: Session, plan: unknown, files: readonly string[]): Effect.Effect<VerifyOutcome, never, Workspace> {
+export function verifyPhase(
+  session: Session,
+  plan: unknown,
+  files: readonly string[],
+): Effect.Effect<VerifyOutcome, never, Workspace> {
   return Effect.gen(function* () {
     // A file the plan names that cannot be read is left out: the verifier reports it.
     const planned = [...new Set(planFiles(plan))];
@@ -34,7 +38,9 @@ export function verifyPhase(session: Session, plan: unknown, files: readonly str
     // The verifier reads the plan through the one front door and gives it back typed when it passes: parsed once.
     // The repository's listing: what files not given may define is unknown to the verifier, not missing.
     const repoPaths = repoFiles.kind === "ok" ? repoFiles.paths : undefined;
-    const { result, plan: parsed } = yield* Effect.promise(() => verifyAndParse(plan, texts, graph, repoPaths ? { repoPaths } : {}));
+    const { result, plan: parsed } = yield* Effect.promise(() =>
+      verifyAndParse(plan, texts, graph, repoPaths ? { repoPaths } : {}),
+    );
     return { result, importers: found.scan, ...(parsed ? { plan: parsed } : {}) };
   });
 }

@@ -36,7 +36,10 @@ export interface CatalogEntry {
 /** The tier 3 step: a fragment, where it goes, and how. */
 export const FragmentStepParams = z.strictObject({
   fragment: FragmentSchema,
-  action: z.enum(["replace", "insert_before", "insert_after"]).default("replace").describe("Replace the target, or insert before / after it"),
+  action: z
+    .enum(["replace", "insert_before", "insert_after"])
+    .default("replace")
+    .describe("Replace the target, or insert before / after it"),
   locator: LocatorSchema.describe("The target node (its indentation is the fragment's)"),
 });
 
@@ -53,9 +56,17 @@ const FRAGMENT_ENTRY: CatalogEntry = {
   input: ["statement"],
   output: "statement",
   example: {
-    fragment: { kind: "if_statement", properties: { condition: "x is None" }, children: [{ kind: "return_statement", properties: { value: "None" } }] },
+    fragment: {
+      kind: "if_statement",
+      properties: { condition: "x is None" },
+      children: [{ kind: "return_statement", properties: { value: "None" } }],
+    },
     action: "insert_before",
-    locator: { kind: "return", file: "app/parser.py", parent: { kind: "function", name: "parse", file: "app/parser.py" } },
+    locator: {
+      kind: "return",
+      file: "app/parser.py",
+      parent: { kind: "function", name: "parse", file: "app/parser.py" },
+    },
   },
 };
 
@@ -73,14 +84,47 @@ const USE_CASE_OF_KIND: Readonly<Record<OperatorInfo["kind"], UseCase>> = {
 /** Every operator, once; catalog order is prompt order. */
 export const CATALOG: readonly CatalogEntry[] = [
   ...TEMPLATES.map(
-    (t): CatalogEntry => ({ name: t.name, tier: 2, kind: "template", useCase: t.useCase, description: t.description, step: "template", params: t.params, languages: t.languages, input: t.input, output: t.output, example: t.example }),
+    (t): CatalogEntry => ({
+      name: t.name,
+      tier: 2,
+      kind: "template",
+      useCase: t.useCase,
+      description: t.description,
+      step: "template",
+      params: t.params,
+      languages: t.languages,
+      input: t.input,
+      output: t.output,
+      example: t.example,
+    }),
   ),
   ...SURGERY.map(
-    (s): CatalogEntry => ({ name: s.name, tier: 1, kind: "surgery", useCase: s.useCase, description: s.description, step: "op", params: s.params, languages: s.languages, input: s.input, output: s.output, example: s.example }),
+    (s): CatalogEntry => ({
+      name: s.name,
+      tier: 1,
+      kind: "surgery",
+      useCase: s.useCase,
+      description: s.description,
+      step: "op",
+      params: s.params,
+      languages: s.languages,
+      input: s.input,
+      output: s.output,
+      example: s.example,
+    }),
   ),
   FRAGMENT_ENTRY,
   ...DATA_OPERATORS.map(
-    (d): CatalogEntry => ({ name: d.name, tier: 1, kind: "data", useCase: "Data files (JSON, YAML, TOML)", description: d.description, step: "op", params: d.params, example: d.example }),
+    (d): CatalogEntry => ({
+      name: d.name,
+      tier: 1,
+      kind: "data",
+      useCase: "Data files (JSON, YAML, TOML)",
+      description: d.description,
+      step: "op",
+      params: d.params,
+      example: d.example,
+    }),
   ),
   // Tier 0: delete_node is listed once, as surgery (detectTier says 1; it runs as the primitive).
   ...OPERATORS.filter((o) => !SURGERY_NAMES.has(o.name)).map(
@@ -109,10 +153,15 @@ export function planSchema(): z.ZodType {
   if (cachedPlanSchema) return cachedPlanSchema;
   const steps = CATALOG.map((e) => {
     if (e.step === "fragment") return FragmentStepParams.describe(`Tier 3 — ${e.description}`);
-    return z.strictObject({ [e.step]: z.literal(e.name), params: e.params }).describe(`Tier ${e.tier} ${e.kind} — ${e.description}`);
+    return z
+      .strictObject({ [e.step]: z.literal(e.name), params: e.params })
+      .describe(`Tier ${e.tier} ${e.kind} — ${e.description}`);
   }) as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]];
   const Step = z.union(steps);
-  const CustomStep = z.strictObject({ op: z.string().min(1).describe("An operator defined in define_operators"), params: z.record(z.string(), z.unknown()) });
+  const CustomStep = z.strictObject({
+    op: z.string().min(1).describe("An operator defined in define_operators"),
+    params: z.record(z.string(), z.unknown()),
+  });
   cachedPlanSchema = z.union([
     z.array(Step).min(1).describe("A plan: steps run in order, all or nothing"),
     z.strictObject({
@@ -125,14 +174,27 @@ export function planSchema(): z.ZodType {
 
 /** JSON Schema (draft 2020-12) of a plan, from {@link planSchema}; repeated subschemas (locators, fragments) are shared through `$defs`. */
 export function planJsonSchema(): Record<string, unknown> {
-  cachedJsonSchema ??= JSON.stringify(shareRepeated(z.toJSONSchema(planSchema(), { io: "input", unrepresentable: "any" }) as Record<string, unknown>));
+  cachedJsonSchema ??= JSON.stringify(
+    shareRepeated(z.toJSONSchema(planSchema(), { io: "input", unrepresentable: "any" }) as Record<string, unknown>),
+  );
   return JSON.parse(cachedJsonSchema) as Record<string, unknown>;
 }
 let cachedJsonSchema: string | undefined;
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => !!v && typeof v === "object" && !Array.isArray(v);
-const SINGLE = ["items", "additionalProperties", "propertyNames", "not", "contains", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties"];
+const SINGLE = [
+  "items",
+  "additionalProperties",
+  "propertyNames",
+  "not",
+  "contains",
+  "if",
+  "then",
+  "else",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+];
 const LISTS = ["anyOf", "oneOf", "allOf", "prefixItems"];
 const MAPS = ["properties", "patternProperties", "$defs", "dependentSchemas"];
 
@@ -142,7 +204,8 @@ function mapSubschemas(schema: Json, f: (sub: unknown) => unknown): Json {
   for (const [key, value] of Object.entries(schema)) {
     if (SINGLE.includes(key) && isObject(value)) out[key] = f(value);
     else if (LISTS.includes(key) && Array.isArray(value)) out[key] = value.map(f);
-    else if (MAPS.includes(key) && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, f(v)]));
+    else if (MAPS.includes(key) && isObject(value))
+      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, f(v)]));
     else out[key] = value;
   }
   return out;
@@ -197,10 +260,15 @@ function typeLabel(schema: z.ZodType): string {
   const kind = paramKindOf(schema);
   const code = codeKindOf(schema);
   if (kind === "expression" && code && code !== "expression") return `expression: ${code.replace("_", " ")}`;
-  if (kind === "statements" && code && code !== "statements") return `statements: ${code === "function" ? "one function definition" : "one import statement"}`;
+  if (kind === "statements" && code && code !== "statements")
+    return `statements: ${code === "function" ? "one function definition" : "one import statement"}`;
   if (kind) return kind;
   // Tier 0 params: read the JSON Schema type.
-  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as { type?: string; enum?: unknown[]; anyOf?: unknown[] };
+  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as {
+    type?: string;
+    enum?: unknown[];
+    anyOf?: unknown[];
+  };
   if (json.enum) return json.enum.map((v) => JSON.stringify(v)).join(" | ");
   if (json.anyOf) return "locator";
   return json.type ?? "value";
@@ -224,8 +292,14 @@ function signature(entry: CatalogEntry): string {
 
 function templateOrSurgery(entry: CatalogEntry): string[] {
   const step = entry.example ? JSON.stringify({ [entry.step]: entry.name, params: entry.example }) : undefined;
-  const langs = entry.languages && entry.languages.length < LANGUAGE_IDS.length ? ` [${entry.languages.join(", ")}]` : "";
-  return [`### ${entry.name}${langs}`, entry.description, ...paramLines(entry.params), ...(step ? [`  e.g. ${step}`] : [])];
+  const langs =
+    entry.languages && entry.languages.length < LANGUAGE_IDS.length ? ` [${entry.languages.join(", ")}]` : "";
+  return [
+    `### ${entry.name}${langs}`,
+    entry.description,
+    ...paramLines(entry.params),
+    ...(step ? [`  e.g. ${step}`] : []),
+  ];
 }
 
 function fragmentSection(): string[] {
@@ -239,7 +313,12 @@ function fragmentSection(): string[] {
     const props = Object.entries(spec.properties.shape as Record<string, z.ZodType>)
       .map(([name, s]) => `${name}${isRequired(s) ? "*" : ""}${codeKindOf(s) ? `:${codeKindOf(s)}` : ""}`)
       .join(", ");
-    const children = allowedChildren(kind).length === 0 ? "no children" : spec.clauses.length ? `children: statements, then ${spec.clauses.join(", ")}` : "children: statements";
+    const children =
+      allowedChildren(kind).length === 0
+        ? "no children"
+        : spec.clauses.length
+          ? `children: statements, then ${spec.clauses.join(", ")}`
+          : "children: statements";
     lines.push(`  - ${kind} (${props || "no properties"}; ${children}) — ${spec.description}`);
   }
   lines.push(`  e.g. ${JSON.stringify(FRAGMENT_ENTRY.example)}`);
@@ -275,15 +354,21 @@ export function catalogPrompt(options: CatalogPromptOptions = {}): string {
     out.push("", `## ${useCase}`);
     if (useCase === "Novel Code (fragments)") out.push(...fragmentSection());
     else if (useCase === "Primitives") {
-      out.push("Steps {\"op\": NAME, \"params\": {...}} on one located node; code is written at column 0 and re-indented.");
-      for (const e of entries) out.push(`- ${e.name}(${signature(e)})${e.kind === "composed" ? " [composed]" : ""}: ${e.description}`);
+      out.push('Steps {"op": NAME, "params": {...}} on one located node; code is written at column 0 and re-indented.');
+      for (const e of entries)
+        out.push(`- ${e.name}(${signature(e)})${e.kind === "composed" ? " [composed]" : ""}: ${e.description}`);
       out.push("- delete_node(locator): see AST Surgery.", MARKUP_LOCATORS);
     } else if (useCase === "Text (any file: docs, changelogs, config)") {
-      out.push("For files with no grammar, and code no node fits. Addressed by content, never by line: `find`/`anchor` is copied from the file and must occur once (exact, then ignoring line endings and trailing spaces, then re-indented; a similar text only when clearly closest, reported as a correction). New text is written verbatim.");
+      out.push(
+        "For files with no grammar, and code no node fits. Addressed by content, never by line: `find`/`anchor` is copied from the file and must occur once (exact, then ignoring line endings and trailing spaces, then re-indented; a similar text only when clearly closest, reported as a correction). New text is written verbatim.",
+      );
       for (const e of entries) out.push(`- ${e.name}(${signature(e)}): ${e.description}`);
     } else if (useCase === "Legacy (still supported)") {
-      out.push("Text- and line-based; line numbers drift after earlier steps. Each also accepts {locator, ...} and then runs as its primitive.");
-      for (const e of entries) out.push(`- ${e.name}(${signature(e)}): ${e.description}${e.replacedBy ? ` Prefer ${e.replacedBy}.` : ""}`);
+      out.push(
+        "Text- and line-based; line numbers drift after earlier steps. Each also accepts {locator, ...} and then runs as its primitive.",
+      );
+      for (const e of entries)
+        out.push(`- ${e.name}(${signature(e)}): ${e.description}${e.replacedBy ? ` Prefer ${e.replacedBy}.` : ""}`);
     } else {
       for (const e of entries) out.push(...templateOrSurgery(e));
     }
@@ -301,7 +386,12 @@ function firstSentence(text: string): string {
 }
 
 /** Short language names for one-line entries (tsx is TypeScript's JSX dialect: listed as ts). */
-const LANGUAGE_ABBREVIATIONS: Partial<Record<LanguageId, string>> = { python: "py", javascript: "js", typescript: "ts", tsx: "ts" };
+const LANGUAGE_ABBREVIATIONS: Partial<Record<LanguageId, string>> = {
+  python: "py",
+  javascript: "js",
+  typescript: "ts",
+  tsx: "ts",
+};
 
 /** `name: type` per parameter, `?` marking an optional one. */
 function compactParams(schema: z.ZodType): string {
@@ -328,14 +418,24 @@ export function compactCatalogPrompt(options: CatalogPromptOptions = {}): string
     out.push(`## ${useCase}`);
     if (useCase === "Novel Code (fragments)") {
       const kinds = FRAGMENT_KINDS.map((kind) => {
-        const props = Object.entries(KIND_SPECS[kind].properties.shape as Record<string, z.ZodType>).map(([name, s]) => `${name}${isRequired(s) ? "*" : ""}`);
+        const props = Object.entries(KIND_SPECS[kind].properties.shape as Record<string, z.ZodType>).map(
+          ([name, s]) => `${name}${isRequired(s) ? "*" : ""}`,
+        );
         return props.length ? `${kind}(${props.join(",")})` : kind;
       });
-      out.push(`{"fragment": {"kind", "properties", "children": [...]}, "action", "locator"} [py] kinds: ${kinds.join(" ")} (* = required)`);
+      out.push(
+        `{"fragment": {"kind", "properties", "children": [...]}, "action", "locator"} [py] kinds: ${kinds.join(" ")} (* = required)`,
+      );
       continue;
     }
     for (const e of entries) {
-      const langs = e.languages && e.languages.length < LANGUAGE_IDS.length ? ` [${e.languages.map((l) => LANGUAGE_ABBREVIATIONS[l] ?? l).filter((l, i, all) => all.indexOf(l) === i).join(",")}]` : "";
+      const langs =
+        e.languages && e.languages.length < LANGUAGE_IDS.length
+          ? ` [${e.languages
+              .map((l) => LANGUAGE_ABBREVIATIONS[l] ?? l)
+              .filter((l, i, all) => all.indexOf(l) === i)
+              .join(",")}]`
+          : "";
       const prefer = e.replacedBy ? ` Prefer ${e.replacedBy}.` : "";
       out.push(`- ${e.name}(${compactParams(e.params)})${langs}: ${firstSentence(e.description)}${prefer}`);
     }

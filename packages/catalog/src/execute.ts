@@ -5,7 +5,16 @@
  */
 import { dataFormatOf, detectLanguage, parseData, withTree, TaggedError } from "@graphplan/graph";
 import { LocatorSchema } from "@graphplan/locators";
-import { fragmentEdit, validateFragment, FragmentInvalid, closest, isFragmentLanguage, pythonProblems, type FragmentIssue, type PlaceAction } from "@graphplan/fragments";
+import {
+  fragmentEdit,
+  validateFragment,
+  FragmentInvalid,
+  closest,
+  isFragmentLanguage,
+  pythonProblems,
+  type FragmentIssue,
+  type PlaceAction,
+} from "@graphplan/fragments";
 import {
   applyEdits,
   OPERATOR_BY_NAME,
@@ -29,7 +38,15 @@ import { DATA_OPS } from "./data/edit.js";
 import { commitEdits, fileMap, TransformBrokeSyntax, Workspace, type FileEdits, type Files } from "./workspace.js";
 
 /** The tier 1 operators (AST surgery). `delete_node` is also a primitive: it is tier 1 and runs as the primitive. */
-export const SURGERY_OPS = ["rename_identifier", "rename_across_files", "copy_node", "move_node", "swap_nodes", "delete_node", "reorder_children"] as const;
+export const SURGERY_OPS = [
+  "rename_identifier",
+  "rename_across_files",
+  "copy_node",
+  "move_node",
+  "swap_nodes",
+  "delete_node",
+  "reorder_children",
+] as const;
 export type SurgeryOp = (typeof SURGERY_OPS)[number];
 export type Tier = 0 | 1 | 2 | 3;
 
@@ -38,7 +55,11 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 /** `op` in the surgery set or a data step (set_key, delete_key, append_item) → 1; `template` → 2; `fragment` → 3; anything else (primitives, composed, legacy, custom) → 0. */
 export function detectTier(step: unknown): Tier {
   if (!isRecord(step)) return 0;
-  if (typeof step["op"] === "string" && ((SURGERY_OPS as readonly string[]).includes(step["op"]) || isDataOp(step["op"]))) return 1;
+  if (
+    typeof step["op"] === "string" &&
+    ((SURGERY_OPS as readonly string[]).includes(step["op"]) || isDataOp(step["op"]))
+  )
+    return 1;
   if ("template" in step) return 2;
   if ("fragment" in step) return 3;
   return 0;
@@ -71,7 +92,11 @@ export class UnknownTemplate extends TaggedError("UnknownTemplate") {
     const operator = suggestion !== undefined && !TEMPLATE_BY_NAME.has(suggestion);
     super(
       `Unknown template ${JSON.stringify(template)}${
-        suggestion ? (operator ? ` (did you mean the operator ${suggestion}? write {"op": ${JSON.stringify(suggestion)}, "params": {...}})` : ` (did you mean ${suggestion}?)`) : ""
+        suggestion
+          ? operator
+            ? ` (did you mean the operator ${suggestion}? write {"op": ${JSON.stringify(suggestion)}, "params": {...}})`
+            : ` (did you mean ${suggestion}?)`
+          : ""
       }. Templates: ${TEMPLATES.map((t) => t.name).join(", ")}.`,
     );
   }
@@ -92,7 +117,9 @@ function operatorOf(step: Record<string, unknown>): FormalOperator | undefined {
 
 /** Issues of an operator's params (missing, unknown, ill-typed, unparsable code), each naming its param. */
 export function validateOperatorParams(op: FormalOperator, params: unknown): ParamIssue[] {
-  return validateParams(op.params.shape as Record<string, import("zod").ZodType>, withStepFile(op, params ?? {}), { languages: op.languages });
+  return validateParams(op.params.shape as Record<string, import("zod").ZodType>, withStepFile(op, params ?? {}), {
+    languages: op.languages,
+  });
 }
 
 /**
@@ -118,27 +145,47 @@ export function withStepFile(op: FormalOperator, params: unknown): unknown {
  * `customOps`). Needs the grammars loaded. Returns every issue; empty when valid.
  */
 export function validateStep(step: unknown, customOps: readonly string[] = []): StepIssue[] {
-  if (!isRecord(step)) return [{ path: "", code: "shape", message: "a step is an object with op, template or fragment" }];
+  if (!isRecord(step))
+    return [{ path: "", code: "shape", message: "a step is an object with op, template or fragment" }];
   const tier = detectTier(step);
   if (tier === 3) {
     // The fragment is written in the language of its target's file (Python when that is unknown or not one fragments are written in).
     const locator = LocatorSchema.safeParse(step["locator"]);
     const language = locator.success ? detectLanguage(locator.data.file) : undefined;
-    const issues: StepIssue[] = validateFragment(step["fragment"], { language: isFragmentLanguage(language) ? language : "python" }).map((i: FragmentIssue) => ({
+    const issues: StepIssue[] = validateFragment(step["fragment"], {
+      language: isFragmentLanguage(language) ? language : "python",
+    }).map((i: FragmentIssue) => ({
       path: `fragment${i.path ? `.${i.path}` : ""}`,
       code: i.code,
       message: i.message,
     }));
     const action = step["action"] ?? "replace";
-    if (!["replace", "insert_before", "insert_after"].includes(String(action))) issues.push({ path: "action", code: "value", message: `action is replace, insert_before or insert_after, not ${JSON.stringify(action)}` });
-    if (!locator.success) issues.push({ path: "locator", code: "type", message: `a fragment step needs a locator for its target: ${locator.error.issues.map((i) => `${i.path.join(".") || "locator"}: ${i.message}`).join("; ")}` });
+    if (!["replace", "insert_before", "insert_after"].includes(String(action)))
+      issues.push({
+        path: "action",
+        code: "value",
+        message: `action is replace, insert_before or insert_after, not ${JSON.stringify(action)}`,
+      });
+    if (!locator.success)
+      issues.push({
+        path: "locator",
+        code: "type",
+        message: `a fragment step needs a locator for its target: ${locator.error.issues.map((i) => `${i.path.join(".") || "locator"}: ${i.message}`).join("; ")}`,
+      });
     else if (!isFragmentLanguage(language)) {
-      issues.push({ path: "locator.file", code: "language", message: `fragments are written in Python, JavaScript, TypeScript, Java and Go; ${locator.data.file} is ${language ?? "not a known language"}` });
+      issues.push({
+        path: "locator.file",
+        code: "language",
+        message: `fragments are written in Python, JavaScript, TypeScript, Java and Go; ${locator.data.file} is ${language ?? "not a known language"}`,
+      });
     }
-    for (const key of Object.keys(step)) if (!["fragment", "action", "locator"].includes(key)) issues.push({ path: key, code: "unknown", message: `a fragment step has fragment, action and locator only` });
+    for (const key of Object.keys(step))
+      if (!["fragment", "action", "locator"].includes(key))
+        issues.push({ path: key, code: "unknown", message: `a fragment step has fragment, action and locator only` });
     return issues;
   }
-  if (tier === 1 && isDataOp(step["op"])) return dataParamIssues(DATA_OPERATOR_BY_NAME.get(step["op"])!, step["params"]);
+  if (tier === 1 && isDataOp(step["op"]))
+    return dataParamIssues(DATA_OPERATOR_BY_NAME.get(step["op"])!, step["params"]);
   if (tier === 1 || tier === 2) {
     const op = operatorOf(step);
     if (!op && tier === 2) {
@@ -151,24 +198,45 @@ export function validateStep(step: unknown, customOps: readonly string[] = []): 
       // delete_node: the primitive's own schema.
       const info = OPERATOR_BY_NAME.get(String(step["op"]));
       const parsed = info?.paramsSchema.safeParse(step["params"] ?? {});
-      return parsed && !parsed.success ? parsed.error.issues.map((i) => ({ path: `params.${i.path.join(".")}`, code: "type", message: i.message })) : [];
+      return parsed && !parsed.success
+        ? parsed.error.issues.map((i) => ({ path: `params.${i.path.join(".")}`, code: "type", message: i.message }))
+        : [];
     }
-    return validateOperatorParams(op, step["params"]).map((i) => ({ path: `params.${i.param}`, code: i.problem, message: i.message }));
+    return validateOperatorParams(op, step["params"]).map((i) => ({
+      path: `params.${i.param}`,
+      code: i.problem,
+      message: i.message,
+    }));
   }
   const name = step["op"];
-  if (typeof name !== "string") return [{ path: "op", code: "shape", message: 'a step needs "op" (or "template" / "fragment")' }];
+  if (typeof name !== "string")
+    return [{ path: "op", code: "shape", message: 'a step needs "op" (or "template" / "fragment")' }];
   const info = OPERATOR_BY_NAME.get(name);
   if (!info) {
     if (customOps.includes(name)) return [];
     const suggestion = suggestName(name, [...OPERATOR_BY_NAME.keys(), ...SURGERY_OPS, ...TEMPLATES.map((t) => t.name)]);
-    const asTemplate = TEMPLATE_BY_NAME.has(name) ? ` (${name} is a template: write {"template": "${name}", "params": {...}})` : "";
-    return [{ path: "op", code: "unknown", message: `unknown operator ${JSON.stringify(name)}${asTemplate || (suggestion ? ` (did you mean ${suggestion}?)` : "")}` }];
+    const asTemplate = TEMPLATE_BY_NAME.has(name)
+      ? ` (${name} is a template: write {"template": "${name}", "params": {...}})`
+      : "";
+    return [
+      {
+        path: "op",
+        code: "unknown",
+        message: `unknown operator ${JSON.stringify(name)}${asTemplate || (suggestion ? ` (did you mean ${suggestion}?)` : "")}`,
+      },
+    ];
   }
   const params = isRecord(step["params"]) ? step["params"] : {};
   // Legacy operators also accept a {locator, ...} form (run as their primitive).
   if (info.kind === "legacy" && params["locator"] !== undefined) return [];
   const parsed = info.paramsSchema.safeParse(params);
-  return parsed.success ? [] : parsed.error.issues.map((i) => ({ path: `params${i.path.length ? `.${i.path.join(".")}` : ""}`, code: i.code === "unrecognized_keys" ? "unknown" : "type", message: i.message }));
+  return parsed.success
+    ? []
+    : parsed.error.issues.map((i) => ({
+        path: `params${i.path.length ? `.${i.path.join(".")}` : ""}`,
+        code: i.code === "unrecognized_keys" ? "unknown" : "type",
+        message: i.message,
+      }));
 }
 
 function editsOfOperator(op: FormalOperator, params: unknown, ws: Workspace): FileEdits {
@@ -179,13 +247,16 @@ function editsOfOperator(op: FormalOperator, params: unknown, ws: Workspace): Fi
 
 function fragmentEdits(step: Record<string, unknown>, ws: Workspace): FileEdits {
   // The fragment's own problems first (in its file's language), then its target; fragmentEdit checks it again where it goes.
-  const file = isRecord(step["locator"]) && typeof step["locator"]["file"] === "string" ? step["locator"]["file"] : undefined;
+  const file =
+    isRecord(step["locator"]) && typeof step["locator"]["file"] === "string" ? step["locator"]["file"] : undefined;
   const language = file ? detectLanguage(file) : undefined;
   const issues = validateFragment(step["fragment"], { language: isFragmentLanguage(language) ? language : "python" });
   if (issues.length > 0) throw new FragmentInvalid(issues);
   const target = ws.one(step["locator"]);
   const action = (step["action"] ?? "replace") as PlaceAction;
-  return new Map([[target.file, [fragmentEdit(target.source, target.node, action, step["fragment"], target.file, target.language)]]]);
+  return new Map([
+    [target.file, [fragmentEdit(target.source, target.node, action, step["fragment"], target.file, target.language)]],
+  ]);
 }
 
 /**
@@ -199,7 +270,12 @@ function checkPython(ws: Workspace, edits: FileEdits, op: string): void {
     if (doc.language !== "python") continue;
     const before = pythonProblems(doc.tree.rootNode).length;
     const after = withTree(applyEdits(doc.source, list), "python", (tree) => pythonProblems(tree.rootNode));
-    if (after.length > before) throw new TransformBrokeSyntax(op, file, after.map((p) => ({ line: p.line, column: 0, kind: "ERROR", text: p.message })));
+    if (after.length > before)
+      throw new TransformBrokeSyntax(
+        op,
+        file,
+        after.map((p) => ({ line: p.line, column: 0, kind: "ERROR", text: p.message })),
+      );
   }
 }
 
@@ -223,7 +299,15 @@ export function stepEdits(step: Step | Record<string, unknown>, from: Files | Ha
     if (tier === 1 && isDataOp(s["op"])) {
       const op = DATA_OPERATOR_BY_NAME.get(s["op"])!;
       const issues = dataParamIssues(op, s["params"]);
-      if (issues.length > 0) throw new ParamsInvalid(op.name, issues.map((i) => ({ param: i.path.replace(/^params\.?/, "") || "params", problem: i.code === "unknown" || i.code === "language" || i.code === "value" ? i.code : "type", message: i.message })));
+      if (issues.length > 0)
+        throw new ParamsInvalid(
+          op.name,
+          issues.map((i) => ({
+            param: i.path.replace(/^params\.?/, "") || "params",
+            problem: i.code === "unknown" || i.code === "language" || i.code === "value" ? i.code : "type",
+            message: i.message,
+          })),
+        );
       return dataEdits(op, s["params"] as Record<string, unknown>, (file) => ws.source(file));
     }
     if (tier === 1) {
@@ -237,7 +321,9 @@ export function stepEdits(step: Step | Record<string, unknown>, from: Files | Ha
       }
       return checked(ws, editsOfOperator(op, s["params"], ws), op.name);
     }
-    throw new Error(`stepEdits handles tier 1, 2 and 3 steps; ${JSON.stringify(s["op"])} is tier 0: run it with runPlan`);
+    throw new Error(
+      `stepEdits handles tier 1, 2 and 3 steps; ${JSON.stringify(s["op"])} is tier 0: run it with runPlan`,
+    );
   } finally {
     ws.dispose();
   }
@@ -258,7 +344,8 @@ const formalHandler: StepHandler = (step, ctx) => {
     // {"template": "replace_node"}: the intent is certain, run it as the operator and say so.
     const corrected = `${JSON.stringify(asOperator)} is an operator, not a template: ran it as {"op": ${JSON.stringify(asOperator)}, "params": {...}}`;
     const params = (isRecord(s["params"]) ? s["params"] : {}) as Record<string, unknown>;
-    if (SURGERY_BY_NAME.has(asOperator) && asOperator !== "delete_node") return { edits: toRecord(stepEdits({ op: asOperator, params }, ctx)), output: { ok: true, tier: 1, corrected } };
+    if (SURGERY_BY_NAME.has(asOperator) && asOperator !== "delete_node")
+      return { edits: toRecord(stepEdits({ op: asOperator, params }, ctx)), output: { ok: true, tier: 1, corrected } };
     ctx.run(asOperator, params);
     return { output: { ok: true, tier: 0, corrected } };
   }
@@ -299,7 +386,11 @@ export function dataFileCheck(file: string, before: string, after: string): stri
 
 /** `runPlan` with {@link formalHandlers} (and any extra handlers), data files checked after text steps. Files as a Map or a plain object. */
 export function runFormalPlan(plan: Plan, files: Files, options: RunOptions = {}): RunResult {
-  return runPlan(plan, fileMap(files), { checkText: dataFileCheck, ...options, handlers: { ...formalHandlers, ...(options.handlers ?? {}) } });
+  return runPlan(plan, fileMap(files), {
+    checkText: dataFileCheck,
+    ...options,
+    handlers: { ...formalHandlers, ...(options.handlers ?? {}) },
+  });
 }
 
 export interface StepOutcome {
@@ -325,7 +416,9 @@ export function executeStep(step: Step, files: Files): StepOutcome {
   const ws = new Workspace(all);
   try {
     const edits = stepEdits(step as Record<string, unknown>, all);
-    const name = String((step as Record<string, unknown>)["op"] ?? (step as Record<string, unknown>)["template"] ?? "fragment");
+    const name = String(
+      (step as Record<string, unknown>)["op"] ?? (step as Record<string, unknown>)["template"] ?? "fragment",
+    );
     const changed = commitEdits(ws, edits, name);
     for (const [file, text] of changed) all.set(file, text);
     return { tier, files: all, changed: [...changed.keys()] };

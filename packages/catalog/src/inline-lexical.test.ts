@@ -15,10 +15,18 @@ import { executeStep } from "./execute.js";
 beforeAll(() => loadGrammars(["javascript", "typescript", "java", "go"]));
 
 const inline = (file: string, source: string, target: Record<string, unknown>): string =>
-  executeStep({ template: "inline_variable", params: { target: { file, ...target } } } as never, { [file]: source }).files.get(file)!;
+  executeStep({ template: "inline_variable", params: { target: { file, ...target } } } as never, {
+    [file]: source,
+  }).files.get(file)!;
 const sexp = (query: string, index = 0) => ({ type: "sexp", query, capture: "d", index });
 
-function runIn(file: string, source: string, command: string, args: string[], env: Record<string, string> = {}): string {
+function runIn(
+  file: string,
+  source: string,
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+): string {
   const dir = mkdtempSync(join(tmpdir(), "inline-"));
   try {
     writeFileSync(join(dir, file), source);
@@ -73,8 +81,17 @@ func main() {
 
 describe("inline_variable on JavaScript/TypeScript", () => {
   test("every use takes the value, parenthesized where it binds less tightly; a shorthand property gets its key", () => {
-    const out = inline("m.js", JS, sexp('(lexical_declaration (variable_declarator name: (identifier) @n (#eq? @n "base"))) @d'));
-    expect(out).toBe(JS.replace("  const base = items.length * 2;\n", "").replace('"n=" + base', '"n=" + (items.length * 2)').replace("base * rate", "(items.length * 2) * rate").replace("{ base }", "{ base: items.length * 2 }"));
+    const out = inline(
+      "m.js",
+      JS,
+      sexp('(lexical_declaration (variable_declarator name: (identifier) @n (#eq? @n "base"))) @d'),
+    );
+    expect(out).toBe(
+      JS.replace("  const base = items.length * 2;\n", "")
+        .replace('"n=" + base', '"n=" + (items.length * 2)')
+        .replace("base * rate", "(items.length * 2) * rate")
+        .replace("{ base }", "{ base: items.length * 2 }"),
+    );
   });
 
   test("each local of a real program, inlined on its own, leaves what node prints unchanged", () => {
@@ -87,22 +104,46 @@ describe("inline_variable on JavaScript/TypeScript", () => {
   });
 
   test.each([
-    ["a variable written again", "function f() {\n  let n = 0;\n  n += 1;\n  return n;\n}\n", "n", /n is written again at line 3/],
-    ["a use in a nested function", "function f() {\n  const n = 1;\n  return () => n;\n}\n", "n", /used inside a nested arrow function \(line 3\)/],
+    [
+      "a variable written again",
+      "function f() {\n  let n = 0;\n  n += 1;\n  return n;\n}\n",
+      "n",
+      /n is written again at line 3/,
+    ],
+    [
+      "a use in a nested function",
+      "function f() {\n  const n = 1;\n  return () => n;\n}\n",
+      "n",
+      /used inside a nested arrow function \(line 3\)/,
+    ],
     ["a call used twice", "function f() {\n  const n = g();\n  return n + n;\n}\n", "n", /would be evaluated 2 times/],
-    ["a value whose input changes before the use", "function f(a) {\n  const n = a + 1;\n  a = 5;\n  return n;\n}\n", "n", /the value reads a, which is written at line 3 before n is used/],
+    [
+      "a value whose input changes before the use",
+      "function f(a) {\n  const n = a + 1;\n  a = 5;\n  return n;\n}\n",
+      "n",
+      /the value reads a, which is written at line 3 before n is used/,
+    ],
     ["a module-level constant", "const n = 1;\nconsole.log(n);\n", "n", /declared at the top of the module/],
   ])("refuses %s", (_name, source, name, message) => {
-    expect(() => inline("m.js", source, sexp(`(_ (variable_declarator name: (identifier) @n (#eq? @n "${name}"))) @d`))).toThrow(message);
+    expect(() =>
+      inline("m.js", source, sexp(`(_ (variable_declarator name: (identifier) @n (#eq? @n "${name}"))) @d`)),
+    ).toThrow(message);
   });
 
   test("refuses a TypeScript annotation the value would lose", () => {
-    expect(() => inline("m.ts", "function f(): number {\n  const n: number = 1;\n  return n;\n}\n", sexp("(lexical_declaration) @d"))).toThrow(/n has a type annotation \(number\)/);
+    expect(() =>
+      inline(
+        "m.ts",
+        "function f(): number {\n  const n: number = 1;\n  return n;\n}\n",
+        sexp("(lexical_declaration) @d"),
+      ),
+    ).toThrow(/n has a type annotation \(number\)/);
   });
 });
 
 describe("inline_variable on Java", () => {
-  const java = (name: string) => sexp(`(local_variable_declaration declarator: (variable_declarator name: (identifier) @n (#eq? @n "${name}"))) @d`);
+  const java = (name: string) =>
+    sexp(`(local_variable_declaration declarator: (variable_declarator name: (identifier) @n (#eq? @n "${name}"))) @d`);
 
   test("each var of a real program, inlined on its own, parses and leaves what the JDK prints unchanged", () => {
     const javaBin = process.env["JAVA_HOME"] ? join(process.env["JAVA_HOME"], "bin", "java") : "java";
@@ -114,12 +155,23 @@ describe("inline_variable on Java", () => {
   }, 120_000); // four JVM runs, each compiling Main.java: 30 s is not enough on a loaded 2-core machine
 
   test("refuses a declared type, which the assignment may convert to", () => {
-    expect(() => inline("Main.java", JAVA.replace("var base", "long base"), java("base"))).toThrow(/base is declared as long: the assignment may convert the value/);
+    expect(() => inline("Main.java", JAVA.replace("var base", "long base"), java("base"))).toThrow(
+      /base is declared as long: the assignment may convert the value/,
+    );
   });
 
   test("inlines a call read once, and refuses one read several times", () => {
     expect(() => inline("Main.java", JAVA, java("tail"))).not.toThrow();
-    expect(() => inline("Main.java", JAVA.replace("var tail = label.length() > 2", "var len = label.length();\n        var tail = len > 2").replace("return label", "return len + label + len + label"), java("len"))).toThrow(/the value calls a function and would be evaluated 3 times/);
+    expect(() =>
+      inline(
+        "Main.java",
+        JAVA.replace("var tail = label.length() > 2", "var len = label.length();\n        var tail = len > 2").replace(
+          "return label",
+          "return len + label + len + label",
+        ),
+        java("len"),
+      ),
+    ).toThrow(/the value calls a function and would be evaluated 3 times/);
   });
 });
 
@@ -127,7 +179,11 @@ describe("inline_variable on Go", () => {
   test("x := v and var x = v, each inlined on its own, parse and leave what go run prints unchanged", () => {
     const run = (source: string) => runIn("main.go", source, "go", ["run", "main.go"], { GO111MODULE: "off" });
     const expected = run(GO);
-    const base = inline("main.go", GO, sexp('(short_var_declaration left: (expression_list (identifier) @n (#eq? @n "base"))) @d'));
+    const base = inline(
+      "main.go",
+      GO,
+      sexp('(short_var_declaration left: (expression_list (identifier) @n (#eq? @n "base"))) @d'),
+    );
     expect(base).toContain('var label = fmt.Sprint("n=", rate * 2)\n\tscaled := (rate * 2)*rate + 1\n');
     const label = inline("main.go", GO, sexp("(var_declaration) @d"));
     expect(label).toContain('return scaled * 2, fmt.Sprint("n=", base)\n');
@@ -137,10 +193,26 @@ describe("inline_variable on Go", () => {
   });
 
   test.each([
-    ["a variable assigned again", "package main\n\nfunc f() int {\n\tn := 1\n\tn = 2\n\treturn n\n}\n", /n is written again at line 5/],
-    ["a variable declared again by :=", "package main\n\nfunc f() (int, error) {\n\tn := 1\n\tn, err := g()\n\treturn n, err\n}\n", /n is written again at line 5/],
-    ["a typed var", "package main\n\nfunc f() float64 {\n\tvar n float64 = 1\n\treturn n / 2\n}\n", /n is declared as float64: the value's own type may differ/],
-    ["a receive used twice", "package main\n\nfunc f(c chan int) int {\n\tn := <-c\n\treturn n + n\n}\n", /would be evaluated 2 times/],
+    [
+      "a variable assigned again",
+      "package main\n\nfunc f() int {\n\tn := 1\n\tn = 2\n\treturn n\n}\n",
+      /n is written again at line 5/,
+    ],
+    [
+      "a variable declared again by :=",
+      "package main\n\nfunc f() (int, error) {\n\tn := 1\n\tn, err := g()\n\treturn n, err\n}\n",
+      /n is written again at line 5/,
+    ],
+    [
+      "a typed var",
+      "package main\n\nfunc f() float64 {\n\tvar n float64 = 1\n\treturn n / 2\n}\n",
+      /n is declared as float64: the value's own type may differ/,
+    ],
+    [
+      "a receive used twice",
+      "package main\n\nfunc f(c chan int) int {\n\tn := <-c\n\treturn n + n\n}\n",
+      /would be evaluated 2 times/,
+    ],
   ])("refuses %s", (_name, source, message) => {
     expect(() => inline("f.go", source, sexp("[(short_var_declaration) (var_declaration)] @d"))).toThrow(message);
   });

@@ -10,9 +10,14 @@ const locator = { kind: "function", name: "total", file: "app/cart.py" };
 
 describe("plan mistakes whose intent is certain are corrected, and each correction is said", () => {
   test("an absolute path under the root is taken as the relative path", () => {
-    const { plan, corrections } = normalizePlan([{ op: "delete_node", params: { locator: { ...locator, file: "/srv/repo/app/cart.py" } } }], { root: "/srv/repo/" });
+    const { plan, corrections } = normalizePlan(
+      [{ op: "delete_node", params: { locator: { ...locator, file: "/srv/repo/app/cart.py" } } }],
+      { root: "/srv/repo/" },
+    );
     expect(plan).toEqual([{ op: "delete_node", params: { locator } }]);
-    expect(corrections).toEqual([{ step: 0, message: 'paths are relative to the root /srv/repo/: took "/srv/repo/app/cart.py" as "app/cart.py"' }]);
+    expect(corrections).toEqual([
+      { step: 0, message: 'paths are relative to the root /srv/repo/: took "/srv/repo/app/cart.py" as "app/cart.py"' },
+    ]);
   });
 
   test("file operations' parameters under the names models give them, and their absolute paths, are corrected", () => {
@@ -21,7 +26,10 @@ describe("plan mistakes whose intent is certain are corrected, and each correcti
         { op: "create_file", params: { file: "/repo/pkg/new.py", code: "x = 1\n" } },
         { op: "rename_file", params: { old_path: "pkg/a.py", new_path: "/repo/pkg/b.py" } },
         { op: "delete_file", params: { filename: "pkg/c.py" } },
-        { op: "rename_across_files", params: { file: "pkg/b.py", name: "f", new_name: "g", importers: ["/repo/pkg/main.py", "pkg/other.py"] } },
+        {
+          op: "rename_across_files",
+          params: { file: "pkg/b.py", name: "f", new_name: "g", importers: ["/repo/pkg/main.py", "pkg/other.py"] },
+        },
       ],
       { root: "/repo" },
     );
@@ -29,7 +37,10 @@ describe("plan mistakes whose intent is certain are corrected, and each correcti
       { op: "create_file", params: { path: "pkg/new.py", content: "x = 1\n" } },
       { op: "rename_file", params: { from: "pkg/a.py", to: "pkg/b.py" } },
       { op: "delete_file", params: { path: "pkg/c.py" } },
-      { op: "rename_across_files", params: { file: "pkg/b.py", name: "f", new_name: "g", importers: ["pkg/main.py", "pkg/other.py"] } },
+      {
+        op: "rename_across_files",
+        params: { file: "pkg/b.py", name: "f", new_name: "g", importers: ["pkg/main.py", "pkg/other.py"] },
+      },
     ]);
     expect(corrections.map((c) => `${c.step}: ${c.message}`)).toEqual(
       expect.arrayContaining([
@@ -42,14 +53,20 @@ describe("plan mistakes whose intent is certain are corrected, and each correcti
       ]),
     );
     // The real names win: nothing is moved when the step has them.
-    expect(normalizePlan([{ op: "create_file", params: { path: "a.py", content: "", code: "x" } }]).corrections).toEqual([]);
+    expect(
+      normalizePlan([{ op: "create_file", params: { path: "a.py", content: "", code: "x" } }]).corrections,
+    ).toEqual([]);
   });
 
   test("an absolute path outside the root, or a path with '..', is left for the verifier to reject", () => {
     expect(underRoot("/etc/passwd", "/srv/repo")).toBeUndefined();
     expect(underRoot("/srv/repo/../x.py", "/srv/repo")).toBeUndefined();
     expect(underRoot("/srv/repository/x.py", "/srv/repo")).toBeUndefined();
-    expect(normalizePlan([{ op: "delete_node", params: { locator: { ...locator, file: "/etc/x.py" } } }], { root: "/srv/repo" }).corrections).toEqual([]);
+    expect(
+      normalizePlan([{ op: "delete_node", params: { locator: { ...locator, file: "/etc/x.py" } } }], {
+        root: "/srv/repo",
+      }).corrections,
+    ).toEqual([]);
   });
 
   test("an operator given as a template becomes an op step; a template given as an op becomes a template step", () => {
@@ -81,15 +98,29 @@ describe("plan mistakes whose intent is certain are corrected, and each correcti
   test("a name that is both a template and an operator, given the other form's parameters, runs in that form", () => {
     const SHOP = "class Cart:\n    def total(self):\n        return 0\n";
     const asOp = { file: "shop.py", class_name: "Cart", method_code: "def empty(self):\n    return True" };
-    const asTemplate = { target: { kind: "class", name: "Cart", file: "shop.py" }, code: "def full(self):\n    return False" };
-    const fixed = normalizePlan([{ template: "add_method", params: asOp }, { op: "add_method", params: asTemplate }]);
-    expect(fixed.plan).toEqual([{ op: "add_method", params: asOp }, { template: "add_method", params: asTemplate }]);
+    const asTemplate = {
+      target: { kind: "class", name: "Cart", file: "shop.py" },
+      code: "def full(self):\n    return False",
+    };
+    const fixed = normalizePlan([
+      { template: "add_method", params: asOp },
+      { op: "add_method", params: asTemplate },
+    ]);
+    expect(fixed.plan).toEqual([
+      { op: "add_method", params: asOp },
+      { template: "add_method", params: asTemplate },
+    ]);
     expect(fixed.corrections.map((c) => c.message)).toEqual([
       'these are the parameters of the op "add_method", not of the template: ran it as {"op": "add_method", "params": {...}}',
       'these are the parameters of the template "add_method", not of the op: ran it as {"template": "add_method", "params": {...}}',
     ]);
     // Params that fit the form given, or neither form, are left as they are (the verifier names what is wrong).
-    expect(normalizePlan([{ op: "add_method", params: asOp }, { template: "add_method", params: { code: "x" } }]).corrections).toEqual([]);
+    expect(
+      normalizePlan([
+        { op: "add_method", params: asOp },
+        { template: "add_method", params: { code: "x" } },
+      ]).corrections,
+    ).toEqual([]);
     const run = runFormalPlan(fixed.plan, new Map([["shop.py", SHOP]]));
     if (!run.ok) throw run.error;
     expect(run.files.get("shop.py")).toContain("    def empty(self):\n        return True");
@@ -114,20 +145,36 @@ describe("plan mistakes whose intent is certain are corrected, and each correcti
       '2: a locator names its file with "file": took "file_path" as "file"',
     ]);
     // An op that takes a file keeps it where it is; a locator that has a file is left alone.
-    const kept = [{ op: "replace_code", params: { file, pattern: "tmp", replacement: "t" } }, { op: "delete_node", params: { locator: { ...locator, path: "other.py" } } }];
+    const kept = [
+      { op: "replace_code", params: { file, pattern: "tmp", replacement: "t" } },
+      { op: "delete_node", params: { locator: { ...locator, path: "other.py" } } },
+    ];
     expect(normalizePlan(kept)).toEqual({ plan: kept, corrections: [] });
   });
 
   test("a locator's kind under 'type', a kind no language has, and a dotted Python name are corrected", () => {
     const fixed = normalizePlan([
       { op: "delete_node", params: { locator: { file: "shop.py", type: "method", name: "total" } } },
-      { op: "delete_node", params: { locator: { file: "shop.py", kind: "def", name: "total", parent: { kind: "class_definition", name: "Cart" } } } },
+      {
+        op: "delete_node",
+        params: {
+          locator: { file: "shop.py", kind: "def", name: "total", parent: { kind: "class_definition", name: "Cart" } },
+        },
+      },
       { op: "delete_node", params: { locator: { file: "shop.py", kind: "method", name: "shop.Cart.total" } } },
     ]);
     expect(fixed.plan).toEqual([
       { op: "delete_node", params: { locator: { file: "shop.py", kind: "method", name: "total" } } },
-      { op: "delete_node", params: { locator: { file: "shop.py", kind: "function", name: "total", parent: { kind: "class", name: "Cart" } } } },
-      { op: "delete_node", params: { locator: { file: "shop.py", kind: "method", name: "total", parent: { name: "Cart" } } } },
+      {
+        op: "delete_node",
+        params: {
+          locator: { file: "shop.py", kind: "function", name: "total", parent: { kind: "class", name: "Cart" } },
+        },
+      },
+      {
+        op: "delete_node",
+        params: { locator: { file: "shop.py", kind: "method", name: "total", parent: { name: "Cart" } } },
+      },
     ]);
     expect(fixed.corrections.map((c) => `${c.step}: ${c.message}`)).toEqual([
       '0: a locator names its node\'s kind with "kind": took "type": "method" as "kind"',
@@ -137,7 +184,10 @@ describe("plan mistakes whose intent is certain are corrected, and each correcti
     ]);
     // The params themselves are not a locator (add_parameter's name and type), nor is an S-expression locator's type.
     const kept = [
-      { template: "add_parameter", params: { target: { file: "shop.py", kind: "function", name: "total" }, name: "tax", type: "float" } },
+      {
+        template: "add_parameter",
+        params: { target: { file: "shop.py", kind: "function", name: "total" }, name: "tax", type: "float" },
+      },
       { op: "delete_node", params: { locator: { type: "sexp", file: "shop.py", query: "(call) @c", capture: "c" } } },
       { op: "delete_node", params: { locator: { file: "app.js", kind: "method", name: "Cart.total" } } },
       { op: "delete_node", params: { locator: { file: "shop.py", kind: "import", name: "os.path" } } },
@@ -154,21 +204,31 @@ describe("plan mistakes whose intent is certain are corrected, and each correcti
 
 describe("the run agrees with the corrections", () => {
   test("{template: replace_node} runs as the operator and its output says so", () => {
-    const result = runFormalPlan([{ template: "replace_node", params: { locator, replacement: "def total(items):\n    return 0" } }], { "app/cart.py": CART });
+    const result = runFormalPlan(
+      [{ template: "replace_node", params: { locator, replacement: "def total(items):\n    return 0" } }],
+      { "app/cart.py": CART },
+    );
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.files.get("app/cart.py")).toContain("def total(items):\n    return 0\n");
-    expect(result.results[0]).toMatchObject({ output: { corrected: expect.stringContaining('{"op": "replace_node"') } });
+    expect(result.results[0]).toMatchObject({
+      output: { corrected: expect.stringContaining('{"op": "replace_node"') },
+    });
     expect(validateStep({ template: "replace_node", params: { locator, replacement: "x = 1" } })).toEqual([]);
   });
 
   test("an unknown template that is a synonym of an operator names the operator and how to write it", () => {
     const issues = validateStep({ template: "insert_after", params: {} });
-    expect(issues[0]!.message).toContain('did you mean the operator insert_after_node? write {"op": "insert_after_node"');
+    expect(issues[0]!.message).toContain(
+      'did you mean the operator insert_after_node? write {"op": "insert_after_node"',
+    );
   });
 
   test("rename_identifier's scope without a file is in the step's own file, for validation and for the run", () => {
-    const step = { op: "rename_identifier", params: { file: "app/cart.py", name: "tmp", new_name: "subtotal", scope: { kind: "function", name: "total" } } };
+    const step = {
+      op: "rename_identifier",
+      params: { file: "app/cart.py", name: "tmp", new_name: "subtotal", scope: { kind: "function", name: "total" } },
+    };
     expect(validateStep(step)).toEqual([]);
     const edits = stepEdits(step, { "app/cart.py": CART });
     expect(edits.get("app/cart.py")).toHaveLength(2);
@@ -180,7 +240,11 @@ describe("the names models give the file operations", () => {
     const { suggestName } = await import("./execute.js");
     const { CATALOG } = await import("./catalog.js");
     const names = CATALOG.map((e) => e.name);
-    expect(["new_file", "write_file", "rm", "remove_file", "mv", "move_file", "rename_everywhere"].map((n) => suggestName(n, names))).toEqual([
+    expect(
+      ["new_file", "write_file", "rm", "remove_file", "mv", "move_file", "rename_everywhere"].map((n) =>
+        suggestName(n, names),
+      ),
+    ).toEqual([
       "create_file",
       "create_file",
       "delete_file",

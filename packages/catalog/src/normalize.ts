@@ -28,7 +28,8 @@ export interface NormalizeOptions {
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 const TEMPLATE_NAMES = new Set(TEMPLATES.map((t) => t.name));
-const isOperator = (name: string): boolean => OPERATOR_BY_NAME.has(name) || (SURGERY_OPS as readonly string[]).includes(name);
+const isOperator = (name: string): boolean =>
+  OPERATOR_BY_NAME.has(name) || (SURGERY_OPS as readonly string[]).includes(name);
 
 /** Which form of a name that is both a template and an operator (`add_method`) the params fit: only one, else undefined. */
 function formOfParams(name: string, params: unknown): "op" | "template" | undefined {
@@ -68,7 +69,11 @@ function relativizePaths(value: unknown, root: string, changed: Map<string, stri
   for (const [key, v] of Object.entries(value)) {
     const relative = PATH_KEYS.has(key) && typeof v === "string" ? underRoot(v, root) : undefined;
     if (relative !== undefined) changed.set(v as string, relative);
-    out[key] = relative ?? (key === "importers" && Array.isArray(v) ? v.map((f) => (typeof f === "string" ? relativeOrSelf(f, root, changed) : f)) : relativizePaths(v, root, changed));
+    out[key] =
+      relative ??
+      (key === "importers" && Array.isArray(v)
+        ? v.map((f) => (typeof f === "string" ? relativeOrSelf(f, root, changed) : f))
+        : relativizePaths(v, root, changed));
   }
   return out;
 }
@@ -88,13 +93,39 @@ function relativeOrSelf(path: string, root: string, changed: Map<string, string>
  * taken when the step lacks the real name (the intent is then certain).
  */
 const FILE_OP_PARAMS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  create_file: { file: "path", file_path: "path", filename: "path", content: "content", code: "content", text: "content", source: "content", contents: "content" },
+  create_file: {
+    file: "path",
+    file_path: "path",
+    filename: "path",
+    content: "content",
+    code: "content",
+    text: "content",
+    source: "content",
+    contents: "content",
+  },
   delete_file: { file: "path", file_path: "path", filename: "path" },
-  rename_file: { file: "from", old_path: "from", source: "from", src: "from", old: "from", path: "from", new_path: "to", destination: "to", dest: "to", target: "to", new: "to", new_name: "to" },
+  rename_file: {
+    file: "from",
+    old_path: "from",
+    source: "from",
+    src: "from",
+    old: "from",
+    path: "from",
+    new_path: "to",
+    destination: "to",
+    dest: "to",
+    target: "to",
+    new: "to",
+    new_name: "to",
+  },
 };
 
 /** A file operation's parameters under the names models give them → the real names (said once each). */
-function fixFileOpParams(op: string, params: Record<string, unknown>, say: (message: string) => void): Record<string, unknown> {
+function fixFileOpParams(
+  op: string,
+  params: Record<string, unknown>,
+  say: (message: string) => void,
+): Record<string, unknown> {
   const names = FILE_OP_PARAMS[op];
   if (!names) return params;
   const out: Record<string, unknown> = { ...params };
@@ -108,7 +139,8 @@ function fixFileOpParams(op: string, params: Record<string, unknown>, say: (mess
 }
 
 const FILE_SYNONYMS = ["path", "file_path", "filepath", "filename"] as const;
-const isLocatorLike = (v: unknown): v is Record<string, unknown> => isRecord(v) && ("kind" in v || "query" in v || "name" in v);
+const isLocatorLike = (v: unknown): v is Record<string, unknown> =>
+  isRecord(v) && ("kind" in v || "query" in v || "name" in v);
 
 /** Whether an operator's parameters include `file` (true when unknown: then nothing is moved). */
 function takesFile(op: string): boolean {
@@ -127,7 +159,9 @@ function takesFile(op: string): boolean {
 function fixLocators(value: unknown, said: Set<string>, python: boolean): unknown {
   if (Array.isArray(value)) return value.map((v) => fixLocators(v, said, python));
   if (!isRecord(value)) return value;
-  let out: Record<string, unknown> = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fixLocators(v, said, python)]));
+  let out: Record<string, unknown> = Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, fixLocators(v, said, python)]),
+  );
   if (!isLocatorLike(out) && !(typeof out["type"] === "string" && typeof out["name"] === "string")) return out;
   if (!("file" in out)) {
     const key = FILE_SYNONYMS.find((k) => typeof out[k] === "string");
@@ -148,13 +182,22 @@ function fixLocators(value: unknown, said: Set<string>, python: boolean): unknow
     said.add(`${JSON.stringify(kind)} is not a locator kind: took it as ${JSON.stringify(KIND_SYNONYMS[kind])}`);
   }
   const name = out["name"];
-  const definition = out["kind"] === undefined || out["kind"] === "function" || out["kind"] === "method" || out["kind"] === "class";
-  if (python && definition && typeof name === "string" && /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$/.test(name) && !("parent" in out)) {
+  const definition =
+    out["kind"] === undefined || out["kind"] === "function" || out["kind"] === "method" || out["kind"] === "class";
+  if (
+    python &&
+    definition &&
+    typeof name === "string" &&
+    /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$/.test(name) &&
+    !("parent" in out)
+  ) {
     // The file is given: a module prefix adds nothing, and the enclosing definition is the last part before the name.
     const parts = name.split(".");
     const [owner, last] = parts.slice(-2) as [string, string];
     out = { ...out, name: last, parent: { name: owner } };
-    said.add(`a locator's name is one name: took ${JSON.stringify(name)} as ${JSON.stringify(last)} inside ${JSON.stringify(owner)} (its "parent")`);
+    said.add(
+      `a locator's name is one name: took ${JSON.stringify(name)} as ${JSON.stringify(last)} inside ${JSON.stringify(owner)} (its "parent")`,
+    );
   }
   return out;
 }
@@ -166,22 +209,43 @@ function normalizeStep(raw: unknown, index: number, options: NormalizeOptions, n
   if (!isRecord(raw)) return raw;
   let step: Record<string, unknown> = raw;
   const say = (message: string): void => void notes.push({ step: index, message });
-  if (typeof step["template"] === "string" && !("op" in step) && !TEMPLATE_NAMES.has(step["template"]) && isOperator(step["template"])) {
+  if (
+    typeof step["template"] === "string" &&
+    !("op" in step) &&
+    !TEMPLATE_NAMES.has(step["template"]) &&
+    isOperator(step["template"])
+  ) {
     const { template, ...rest } = step;
     step = { op: template, ...rest };
-    say(`${JSON.stringify(template)} is an operator, not a template: ran it as {"op": ${JSON.stringify(template)}, "params": {...}}`);
-  } else if (typeof step["op"] === "string" && !("template" in step) && TEMPLATE_NAMES.has(step["op"]) && !isOperator(step["op"])) {
+    say(
+      `${JSON.stringify(template)} is an operator, not a template: ran it as {"op": ${JSON.stringify(template)}, "params": {...}}`,
+    );
+  } else if (
+    typeof step["op"] === "string" &&
+    !("template" in step) &&
+    TEMPLATE_NAMES.has(step["op"]) &&
+    !isOperator(step["op"])
+  ) {
     const { op, ...rest } = step;
     step = { template: op, ...rest };
-    say(`${JSON.stringify(op)} is a template, not an operator: ran it as {"template": ${JSON.stringify(op)}, "params": {...}}`);
+    say(
+      `${JSON.stringify(op)} is a template, not an operator: ran it as {"template": ${JSON.stringify(op)}, "params": {...}}`,
+    );
   }
-  const both = typeof step["template"] === "string" ? step["template"] : typeof step["op"] === "string" ? step["op"] : undefined;
+  const both =
+    typeof step["template"] === "string" ? step["template"] : typeof step["op"] === "string" ? step["op"] : undefined;
   const given = "template" in step ? "template" : "op";
-  if (both !== undefined && !("op" in step && "template" in step) && formOfParams(both, step["params"]) === (given === "op" ? "template" : "op")) {
+  if (
+    both !== undefined &&
+    !("op" in step && "template" in step) &&
+    formOfParams(both, step["params"]) === (given === "op" ? "template" : "op")
+  ) {
     const { op: _op, template: _template, ...rest } = step;
     const other = given === "op" ? "template" : "op";
     step = { [other]: both, ...rest };
-    say(`these are the parameters of the ${other} ${JSON.stringify(both)}, not of the ${given}: ran it as {${JSON.stringify(other)}: ${JSON.stringify(both)}, "params": {...}}`);
+    say(
+      `these are the parameters of the ${other} ${JSON.stringify(both)}, not of the ${given}: ran it as {${JSON.stringify(other)}: ${JSON.stringify(both)}, "params": {...}}`,
+    );
   }
   const said = new Set<string>();
   const python = /\.pyi?"/.test(JSON.stringify(step));
@@ -189,18 +253,36 @@ function normalizeStep(raw: unknown, index: number, options: NormalizeOptions, n
   step = Object.fromEntries(
     Object.entries(step).map(([key, v]) => [
       key,
-      key === "params" && isRecord(v) ? Object.fromEntries(Object.entries(v).map(([k, p]) => [k, fixLocators(p, said, python)])) : key === "locator" ? fixLocators(v, said, python) : v,
+      key === "params" && isRecord(v)
+        ? Object.fromEntries(Object.entries(v).map(([k, p]) => [k, fixLocators(p, said, python)]))
+        : key === "locator"
+          ? fixLocators(v, said, python)
+          : v,
     ]),
   );
   for (const message of said) say(message);
-  if (typeof step["op"] === "string" && isRecord(step["params"])) step = { ...step, params: fixFileOpParams(step["op"], step["params"], say) };
+  if (typeof step["op"] === "string" && isRecord(step["params"]))
+    step = { ...step, params: fixFileOpParams(step["op"], step["params"], say) };
   const params = step["params"];
-  if (typeof step["op"] === "string" && isRecord(params) && typeof params["file"] === "string" && !takesFile(step["op"])) {
+  if (
+    typeof step["op"] === "string" &&
+    isRecord(params) &&
+    typeof params["file"] === "string" &&
+    !takesFile(step["op"])
+  ) {
     const { file, ...rest } = params;
     const moved = Object.entries(rest).filter(([key, v]) => key !== "parent" && isLocatorLike(v) && !("file" in v));
     if (moved.length) {
-      step = { ...step, params: { ...rest, ...Object.fromEntries(moved.map(([key, v]) => [key, { file, ...(v as Record<string, unknown>) }])) } };
-      say(`${step["op"]} takes the file in its locator: moved "file": ${JSON.stringify(file)} into ${moved.map(([key]) => `"${key}"`).join(" and ")}`);
+      step = {
+        ...step,
+        params: {
+          ...rest,
+          ...Object.fromEntries(moved.map(([key, v]) => [key, { file, ...(v as Record<string, unknown>) }])),
+        },
+      };
+      say(
+        `${step["op"]} takes the file in its locator: moved "file": ${JSON.stringify(file)} into ${moved.map(([key]) => `"${key}"`).join(" and ")}`,
+      );
     }
   }
   if ("fragment" in step && !("op" in step) && !("template" in step)) {
@@ -212,19 +294,24 @@ function normalizeStep(raw: unknown, index: number, options: NormalizeOptions, n
     const action = step["action"];
     if (typeof action === "string" && Object.hasOwn(FRAGMENT_ACTIONS, action)) {
       step = { ...step, action: FRAGMENT_ACTIONS[action] };
-      say(`a fragment step's action is "replace", "insert_before" or "insert_after": took ${JSON.stringify(action)} as ${JSON.stringify(FRAGMENT_ACTIONS[action])}`);
+      say(
+        `a fragment step's action is "replace", "insert_before" or "insert_after": took ${JSON.stringify(action)} as ${JSON.stringify(FRAGMENT_ACTIONS[action])}`,
+      );
     }
   }
   // Keys beside a step of the right form are notes (a "description", a "reason"): the edit is in the step's form.
   const extra = Object.entries(step).filter(([key]) => !STEP_KEYS.has(key));
   if (extra.length && (isRecord(step["params"]) || ("fragment" in step && "locator" in step))) {
     step = Object.fromEntries(Object.entries(step).filter(([key]) => !extra.some(([note]) => note === key)));
-    say(`a step holds only its operator and ${"fragment" in step ? "fragment, action and locator" : "params"}: left out ${extra.map(([key]) => JSON.stringify(key)).join(", ")} (a note, not part of the edit)`);
+    say(
+      `a step holds only its operator and ${"fragment" in step ? "fragment, action and locator" : "params"}: left out ${extra.map(([key]) => JSON.stringify(key)).join(", ")} (a note, not part of the edit)`,
+    );
   }
   if (options.root) {
     const changed = new Map<string, string>();
     step = relativizePaths(step, options.root, changed) as Record<string, unknown>;
-    for (const [from, to] of changed) say(`paths are relative to the root ${options.root}: took ${JSON.stringify(from)} as ${JSON.stringify(to)}`);
+    for (const [from, to] of changed)
+      say(`paths are relative to the root ${options.root}: took ${JSON.stringify(from)} as ${JSON.stringify(to)}`);
   }
   return step;
 }
@@ -233,7 +320,10 @@ function normalizeStep(raw: unknown, index: number, options: NormalizeOptions, n
  * The plan with the certain corrections applied (a copy; the input is not modified) and one
  * sentence per correction. Anything that is not a plan is returned as it is.
  */
-export function normalizePlan(plan: unknown, options: NormalizeOptions = {}): { plan: unknown; corrections: PlanCorrection[] } {
+export function normalizePlan(
+  plan: unknown,
+  options: NormalizeOptions = {},
+): { plan: unknown; corrections: PlanCorrection[] } {
   const corrections: PlanCorrection[] = [];
   if (Array.isArray(plan)) return { plan: plan.map((s, i) => normalizeStep(s, i, options, corrections)), corrections };
   if (isRecord(plan) && Array.isArray(plan["plan"])) {
@@ -242,4 +332,3 @@ export function normalizePlan(plan: unknown, options: NormalizeOptions = {}): { 
   }
   return { plan, corrections };
 }
-

@@ -8,7 +8,18 @@ import { LocatorSchema, SexpLocatorSchema, StructuredLocatorSchema } from "@grap
 import { checkCode, closest, codeKindOf, isCodeLanguage, type CodeKind } from "@graphplan/fragments";
 import { detectLanguage, type LanguageId, TaggedError } from "@graphplan/graph";
 
-export const PARAM_KINDS = ["identifier", "expression", "statements", "type", "locator", "string", "boolean", "order", "choice", "files"] as const;
+export const PARAM_KINDS = [
+  "identifier",
+  "expression",
+  "statements",
+  "type",
+  "locator",
+  "string",
+  "boolean",
+  "order",
+  "choice",
+  "files",
+] as const;
 export type ParamKind = (typeof PARAM_KINDS)[number];
 export const PARAM_META = "x-param";
 
@@ -24,10 +35,15 @@ export const p = {
   expression: (description: string, check: CodeKind = "expression") => code("expression", check, description),
   statements: (description: string, check: CodeKind = "statements") => code("statements", check, description),
   type: (description: string) => code("type", "type", description),
-  string: (description: string) => z.string().min(1).meta({ description, [PARAM_META]: "string" }),
+  string: (description: string) =>
+    z
+      .string()
+      .min(1)
+      .meta({ description, [PARAM_META]: "string" }),
   boolean: (description: string) => z.boolean().meta({ description, [PARAM_META]: "boolean" }),
   files: (description: string) => z.array(z.string().min(1)).meta({ description, [PARAM_META]: "files" }),
-  choice: <const T extends readonly [string, ...string[]]>(values: T, description: string) => z.enum(values).meta({ description, [PARAM_META]: "choice" }),
+  choice: <const T extends readonly [string, ...string[]]>(values: T, description: string) =>
+    z.enum(values).meta({ description, [PARAM_META]: "choice" }),
   order: (description: string) =>
     z
       .array(z.union([z.number().int().min(0), z.string().min(1)]))
@@ -42,7 +58,8 @@ export function paramKindOf(schema: z.ZodType): ParamKind | undefined {
     const meta = current.meta() as Record<string, unknown> | undefined;
     const kind = meta?.[PARAM_META];
     if (typeof kind === "string") return kind as ParamKind;
-    const def: { innerType?: z.ZodType } = (current as unknown as { _zod: { def: { innerType?: z.ZodType } } })._zod.def;
+    const def: { innerType?: z.ZodType } = (current as unknown as { _zod: { def: { innerType?: z.ZodType } } })._zod
+      .def;
     current = def.innerType;
   }
   return undefined;
@@ -54,7 +71,8 @@ export function descriptionOf(schema: z.ZodType): string | undefined {
     const meta = current.meta() as { description?: string } | undefined;
     if (meta?.description) return meta.description;
     if (current.description) return current.description;
-    const def: { innerType?: z.ZodType } = (current as unknown as { _zod: { def: { innerType?: z.ZodType } } })._zod.def;
+    const def: { innerType?: z.ZodType } = (current as unknown as { _zod: { def: { innerType?: z.ZodType } } })._zod
+      .def;
     current = def.innerType;
   }
   return undefined;
@@ -83,14 +101,16 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 
 function locatorProblem(value: unknown): string | undefined {
   if (LocatorSchema.safeParse(value).success) return undefined;
-  if (!isRecord(value)) return `a locator is an object such as {"kind": "function", "name": "f", "file": "a.py"}, got ${Array.isArray(value) ? "an array" : typeof value}`;
+  if (!isRecord(value))
+    return `a locator is an object such as {"kind": "function", "name": "f", "file": "a.py"}, got ${Array.isArray(value) ? "an array" : typeof value}`;
   const schema = value["type"] === "sexp" ? SexpLocatorSchema : StructuredLocatorSchema;
   const result = schema.safeParse(value);
   if (result.success) return undefined;
   return result.error.issues
     .map((i) => {
       const at = i.path.join(".");
-      if (i.code === "unrecognized_keys") return `unknown locator field${i.keys.length > 1 ? "s" : ""} ${i.keys.join(", ")} (fields: kind, name, file, parent, field, nth_child, index)`;
+      if (i.code === "unrecognized_keys")
+        return `unknown locator field${i.keys.length > 1 ? "s" : ""} ${i.keys.join(", ")} (fields: kind, name, file, parent, field, nth_child, index)`;
       return `${at ? `${at}: ` : ""}${i.message}`;
     })
     .join("; ");
@@ -119,23 +139,41 @@ export interface ValidateOptions {
  * parameters, locators, and every code-valued parameter parsed as its code kind in the target
  * language. Returns all issues (empty when valid). Needs the grammars loaded.
  */
-export function validateParams(shape: Record<string, z.ZodType>, params: unknown, options: ValidateOptions): ParamIssue[] {
+export function validateParams(
+  shape: Record<string, z.ZodType>,
+  params: unknown,
+  options: ValidateOptions,
+): ParamIssue[] {
   const issues: ParamIssue[] = [];
   if (!isRecord(params)) {
-    return [{ param: "params", problem: "type", message: `params must be an object, got ${Array.isArray(params) ? "an array" : typeof params}` }];
+    return [
+      {
+        param: "params",
+        problem: "type",
+        message: `params must be an object, got ${Array.isArray(params) ? "an array" : typeof params}`,
+      },
+    ];
   }
   const names = Object.keys(shape);
   for (const key of Object.keys(params)) {
     if (key in shape) continue;
     const hint = closest(key, names);
-    issues.push({ param: key, problem: "unknown", message: `unknown parameter${hint ? ` (did you mean ${hint}?)` : ""}; parameters: ${names.join(", ")}` });
+    issues.push({
+      param: key,
+      problem: "unknown",
+      message: `unknown parameter${hint ? ` (did you mean ${hint}?)` : ""}; parameters: ${names.join(", ")}`,
+    });
   }
 
   const file = primaryFile(shape, params);
   const detected = options.language ?? (file ? detectLanguage(file) : undefined);
   let language: LanguageId | undefined = detected;
   if (file && detected && !options.languages.includes(detected)) {
-    issues.push({ param: "file", problem: "language", message: `${file} is ${detected}; this operator supports ${options.languages.join(", ")}` });
+    issues.push({
+      param: "file",
+      problem: "language",
+      message: `${file} is ${detected}; this operator supports ${options.languages.join(", ")}`,
+    });
     language = undefined;
   } else if (file && !detected) {
     issues.push({ param: "file", problem: "language", message: `${file}: not a file GraphPlan can parse` });
@@ -146,7 +184,8 @@ export function validateParams(shape: Record<string, z.ZodType>, params: unknown
     const kind = paramKindOf(schema);
     const description = descriptionOf(schema);
     if (value === undefined || value === null) {
-      if (isRequired(schema)) issues.push({ param: name, problem: "missing", message: `required${description ? `: ${description}` : ""}` });
+      if (isRequired(schema))
+        issues.push({ param: name, problem: "missing", message: `required${description ? `: ${description}` : ""}` });
       continue;
     }
     if (kind === "locator") {
@@ -157,14 +196,32 @@ export function validateParams(shape: Record<string, z.ZodType>, params: unknown
     const parsed = schema.safeParse(value);
     if (!parsed.success) {
       const first = parsed.error.issues[0];
-      const expected = kind === "boolean" ? "true or false" : kind === "order" ? "an array of child indices or names" : kind === "files" ? "an array of file paths" : kind === "choice" ? first?.message : "a string";
-      issues.push({ param: name, problem: "type", message: `expected ${expected}, got ${JSON.stringify(value)}${description ? ` (${description})` : ""}` });
+      const expected =
+        kind === "boolean"
+          ? "true or false"
+          : kind === "order"
+            ? "an array of child indices or names"
+            : kind === "files"
+              ? "an array of file paths"
+              : kind === "choice"
+                ? first?.message
+                : "a string";
+      issues.push({
+        param: name,
+        problem: "type",
+        message: `expected ${expected}, got ${JSON.stringify(value)}${description ? ` (${description})` : ""}`,
+      });
       continue;
     }
     const codeKind = codeKindOf(schema);
     if (codeKind && typeof value === "string" && language && isCodeLanguage(language)) {
       const result = checkCode(value, codeKind, language);
-      if (!result.ok) issues.push({ param: name, problem: "syntax", message: `${kind === "statements" ? "" : `claims to be ${kind === "expression" && codeKind !== "expression" ? codeKind.replace("_", " ") : kind}, but `}${result.message}` });
+      if (!result.ok)
+        issues.push({
+          param: name,
+          problem: "syntax",
+          message: `${kind === "statements" ? "" : `claims to be ${kind === "expression" && codeKind !== "expression" ? codeKind.replace("_", " ") : kind}, but `}${result.message}`,
+        });
     }
   }
   return issues;

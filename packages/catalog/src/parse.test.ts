@@ -15,7 +15,16 @@ describe("parsePlan", () => {
   test("gives a typed plan, custom operators included", () => {
     const steps = [{ op: "replace_node", params: { locator: target, replacement: "def f(): pass" } }];
     expect(parsePlan(steps)).toEqual({ ok: true, plan: steps, warnings: [] });
-    const custom = { define_operators: [{ define: "mine", params_schema: { file: "string" }, steps: [{ primitive: "locate", params: { locator: target } }] }], plan: [{ op: "mine", params: { file: "a.py" } }] };
+    const custom = {
+      define_operators: [
+        {
+          define: "mine",
+          params_schema: { file: "string" },
+          steps: [{ primitive: "locate", params: { locator: target } }],
+        },
+      ],
+      plan: [{ op: "mine", params: { file: "a.py" } }],
+    };
     const parsed = parsePlan(custom);
     expect(parsed.ok && parsed.plan).toEqual(custom);
   });
@@ -35,7 +44,15 @@ describe("parsePlan", () => {
   });
 
   test("corrects what is certain and says so as a warning", () => {
-    const parsed = parsePlan([{ template: "replace_node", params: { locator: { ...target, file: "/repo/a.py" }, replacement: "def f(): pass" } }], { root: "/repo" });
+    const parsed = parsePlan(
+      [
+        {
+          template: "replace_node",
+          params: { locator: { ...target, file: "/repo/a.py" }, replacement: "def f(): pass" },
+        },
+      ],
+      { root: "/repo" },
+    );
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(parsed.plan).toEqual([{ op: "replace_node", params: { locator: target, replacement: "def f(): pass" } }]);
@@ -54,10 +71,20 @@ describe("parsePlan", () => {
   });
 
   test("a custom operator may not take the name of an operator the run has", () => {
-    const def = (define: string) => ({ define, params_schema: {}, steps: [{ primitive: "locate", params: { locator: target } }] });
+    const def = (define: string) => ({
+      define,
+      params_schema: {},
+      steps: [{ primitive: "locate", params: { locator: target } }],
+    });
     for (const name of ["replace_node", "rename_identifier", "template", "mine"]) {
-      const parsed = parsePlanSteps({ define_operators: [def(name)], plan: [{ op: "locate", params: { locator: target } }] }, { operators: ["mine"] });
-      expect(parsed.planIssues.map((i) => i.message), name).toEqual([`define_operators: '${name}' is already an operator (or defined twice)`]);
+      const parsed = parsePlanSteps(
+        { define_operators: [def(name)], plan: [{ op: "locate", params: { locator: target } }] },
+        { operators: ["mine"] },
+      );
+      expect(
+        parsed.planIssues.map((i) => i.message),
+        name,
+      ).toEqual([`define_operators: '${name}' is already an operator (or defined twice)`]);
     }
   });
 
@@ -68,14 +95,19 @@ describe("parsePlan", () => {
   });
 
   test("step by step: the valid steps come out typed beside the invalid ones", () => {
-    const parsed = parsePlanSteps([{ op: "nope", params: {} }, { op: "locate", params: { locator: target } }]);
+    const parsed = parsePlanSteps([
+      { op: "nope", params: {} },
+      { op: "locate", params: { locator: target } },
+    ]);
     expect(parsed.steps.map((s) => [s.ok, s.key])).toEqual([
       [false, "nope"],
       [true, "locate"],
     ]);
     expect(parsed.steps[1]!.written).toEqual({ op: "locate", params: { locator: target } });
     expect(planOf(parsed)).toBeUndefined();
-    expect(planOf(parsePlanSteps([{ op: "locate", params: { locator: target } }]))).toEqual([{ op: "locate", params: { locator: target } }]);
+    expect(planOf(parsePlanSteps([{ op: "locate", params: { locator: target } }]))).toEqual([
+      { op: "locate", params: { locator: target } },
+    ]);
   });
 
   test("didYouMean suggests a close name and nothing for a far one", () => {
@@ -90,33 +122,55 @@ describe("planIntegrity: is a reply's JSON a plan at all (no grammar needed)", (
     [["src/foo.py"], "plan"],
     [[{ file: "x" }], "operator"],
     [{ notplan: [] }, "plan"],
-    [{ define_operators: [{ define: "bad name", params_schema: {}, steps: [] }], plan: [{ op: "x", params: {} }] }, "plan"],
+    [
+      { define_operators: [{ define: "bad name", params_schema: {}, steps: [] }], plan: [{ op: "x", params: {} }] },
+      "plan",
+    ],
   ])("%j is not: one issue, by the check that refuses it", (json, check) => {
     const issues = planIntegrity(json);
     expect(issues.map((i) => i.check)).toEqual([check]);
     expect(issues[0]!.fix).not.toBe("");
   });
 
-  test.each([[[{ op: "locate", params: {} }]], [[{ template: "no_such_template" }]], [{ define_operators: [], plan: [{ op: "x" }] }]])(
-    "%j is (what its steps hold is parsePlan's to say)",
-    (json) => {
-      expect(planIntegrity(json)).toEqual([]);
-    },
-  );
+  test.each([
+    [[{ op: "locate", params: {} }]],
+    [[{ template: "no_such_template" }]],
+    [{ define_operators: [], plan: [{ op: "x" }] }],
+  ])("%j is (what its steps hold is parsePlan's to say)", (json) => {
+    expect(planIntegrity(json)).toEqual([]);
+  });
 });
 
 describe("parsePlan accepts exactly what the JSON Schema shown to the model describes", () => {
   const validate = new Ajv2020({ strict: false, allErrors: false }).compile(planJsonSchema());
-  const custom = (plan: unknown[]) => ({ define_operators: [{ define: "mine", params_schema: { file: "string" }, steps: [{ primitive: "locate", params: { locator: target } }] }], plan });
+  const custom = (plan: unknown[]) => ({
+    define_operators: [
+      {
+        define: "mine",
+        params_schema: { file: "string" },
+        steps: [{ primitive: "locate", params: { locator: target } }],
+      },
+    ],
+    plan,
+  });
   const valid: unknown[] = [
-    ...CATALOG.filter((c) => c.example).map((e) => [e.step === "fragment" ? e.example : { [e.step]: e.name, params: e.example }]),
+    ...CATALOG.filter((c) => c.example).map((e) => [
+      e.step === "fragment" ? e.example : { [e.step]: e.name, params: e.example },
+    ]),
     [
       { template: "guard_clause", params: { target, condition: "x is None", body: "return None" } },
       { op: "rename_identifier", params: { file: "a.py", name: "x", new_name: "y" } },
-      { fragment: { kind: "if_statement", properties: { condition: "y" }, children: [{ kind: "pass_statement" }] }, action: "insert_after", locator: target },
+      {
+        fragment: { kind: "if_statement", properties: { condition: "y" }, children: [{ kind: "pass_statement" }] },
+        action: "insert_after",
+        locator: target,
+      },
       { op: "replace_code", params: { file: "a.py", pattern: "a", replacement: "b" } },
     ],
-    custom([{ op: "mine", params: { file: "a.py" } }, { op: "replace_node", params: { locator: target, replacement: "def f(): pass" } }]),
+    custom([
+      { op: "mine", params: { file: "a.py" } },
+      { op: "replace_node", params: { locator: target, replacement: "def f(): pass" } },
+    ]),
   ];
   const invalid: unknown[] = [
     [],
@@ -132,7 +186,10 @@ describe("parsePlan accepts exactly what the JSON Schema shown to the model desc
     [{ op: "replace_node", locator: target, replacement: "x" }],
     [{ op: "replace_node", params: { locator: { kind: "function", name: "f" }, replacement: "x" } }],
     [{ op: "mine", params: { file: "a.py" } }],
-    custom([{ op: "mine", params: {} }, { op: "nope", params: {} }]),
+    custom([
+      { op: "mine", params: {} },
+      { op: "nope", params: {} },
+    ]),
     [{ template: "guard_clause", params: { target, condition: "x is", body: "return None" } }],
   ];
 
@@ -149,14 +206,17 @@ describe("parsePlan accepts exactly what the JSON Schema shown to the model desc
     expect(parsePlan(plan)).toMatchObject({ ok: true, plan, warnings: [] });
   });
 
-  test.each(corrected.map((plan, i) => [i, plan]))("plan %i with a certain mistake: the schema refuses it, parsePlan corrects it into a plan the schema accepts", (_, plan) => {
-    expect(validate(plan)).toBe(false);
-    const parsed = parsePlan(plan);
-    expect(parsed.ok).toBe(true);
-    if (!parsed.ok) return;
-    expect(parsed.warnings.length).toBeGreaterThan(0);
-    expect(validate(parsed.plan), JSON.stringify(validate.errors?.slice(0, 2))).toBe(true);
-  });
+  test.each(corrected.map((plan, i) => [i, plan]))(
+    "plan %i with a certain mistake: the schema refuses it, parsePlan corrects it into a plan the schema accepts",
+    (_, plan) => {
+      expect(validate(plan)).toBe(false);
+      const parsed = parsePlan(plan);
+      expect(parsed.ok).toBe(true);
+      if (!parsed.ok) return;
+      expect(parsed.warnings.length).toBeGreaterThan(0);
+      expect(validate(parsed.plan), JSON.stringify(validate.errors?.slice(0, 2))).toBe(true);
+    },
+  );
 
   test.each(invalid.map((plan, i) => [i, plan]))("invalid plan %i: both refuse", (_, plan) => {
     expect(issuesOf(plan).length, JSON.stringify(plan)).toBeGreaterThan(0);

@@ -56,7 +56,10 @@ export interface ParsePlanOptions {
 }
 
 /** A step as parsed: the typed step, or why it cannot run; with what it was written as and named by. */
-export type StepParse = ({ readonly ok: true; readonly step: Step } | { readonly ok: false; readonly issues: readonly PlanIssue[] }) & {
+export type StepParse = (
+  | { readonly ok: true; readonly step: Step }
+  | { readonly ok: false; readonly issues: readonly PlanIssue[] }
+) & {
   /** The step as written (after the corrections). */
   readonly written: unknown;
   /** What issues and checks name it by ({@link stepKey}). */
@@ -113,7 +116,10 @@ export function parsePlan(json: unknown, options: ParsePlanOptions = {}): Parsed
   const parts = parsePlanSteps(json, options);
   const plan = planOf(parts);
   if (plan) return { ok: true, plan, warnings: parts.corrections };
-  return { ok: false, issues: [...parts.corrections, ...parts.planIssues, ...parts.steps.flatMap((s) => (s.ok ? [] : s.issues))] };
+  return {
+    ok: false,
+    issues: [...parts.corrections, ...parts.planIssues, ...parts.steps.flatMap((s) => (s.ok ? [] : s.issues))],
+  };
 }
 
 /** The typed plan of a plan parsed step by step, when nothing stops it (no plan-wide problem, every step valid). */
@@ -135,7 +141,9 @@ export function planOf(parts: PlanSteps): Plan | undefined {
  */
 export function planIntegrity(json: unknown): PlanIssue[] {
   const issues: PlanIssue[] = [];
-  const shape = planShape(json, [], (i) => issues.push({ ...i, step: null, op: "plan", check: "plan", severity: "error" }));
+  const shape = planShape(json, [], (i) =>
+    issues.push({ ...i, step: null, op: "plan", check: "plan", severity: "error" }),
+  );
   for (const [index, raw] of (shape?.steps ?? []).entries()) {
     if (stepKey(raw) !== "?") continue;
     const problem = unnamedStep(raw);
@@ -149,17 +157,28 @@ export function parsePlanSteps(json: unknown, options: ParsePlanOptions = {}): P
   const { plan, corrections } = normalizePlan(json, options.root === undefined ? {} : { root: options.root });
   const written = writtenSteps(plan);
   const correctionIssues = corrections.map(
-    (c): PlanIssue => ({ step: c.step, op: c.step === null ? "plan" : stepKey(written?.[c.step]), check: "operator", severity: "warning", message: `corrected: ${c.message}`, fix: "write the step that way next time" }),
+    (c): PlanIssue => ({
+      step: c.step,
+      op: c.step === null ? "plan" : stepKey(written?.[c.step]),
+      check: "operator",
+      severity: "warning",
+      message: `corrected: ${c.message}`,
+      fix: "write the step that way next time",
+    }),
   );
   const planIssues: PlanIssue[] = [];
-  const shape = planShape(plan, options.operators ?? [], (i) => planIssues.push({ ...i, step: null, op: "plan", check: "plan", severity: "error" }));
+  const shape = planShape(plan, options.operators ?? [], (i) =>
+    planIssues.push({ ...i, step: null, op: "plan", check: "plan", severity: "error" }),
+  );
   if (!shape) return { corrections: correctionIssues, planIssues, steps: [], operators: [] };
   const custom = new Map(shape.operators.map((d) => [d.define, d] as const));
   const extra = new Set(options.operators ?? []);
   const steps = shape.steps.map((raw, index): StepParse => {
     const key = stepKey(raw);
     const issues: PlanIssue[] = [];
-    const step = parseStep(raw, custom, extra, (i) => issues.push({ ...i, step: index, op: key, check: "operator", severity: "error" }));
+    const step = parseStep(raw, custom, extra, (i) =>
+      issues.push({ ...i, step: index, op: key, check: "operator", severity: "error" }),
+    );
     return step ? { ok: true, step, written: raw, key } : { ok: false, issues, written: raw, key };
   });
   return { corrections: correctionIssues, planIssues, steps, operators: shape.operators };
@@ -167,7 +186,9 @@ export function parsePlanSteps(json: unknown, options: ParsePlanOptions = {}): P
 
 type Problem = { readonly message: string; readonly fix: string };
 
-function zodIssues(error: { issues: readonly { path: readonly PropertyKey[]; message: string; code?: string; input?: unknown }[] }): string[] {
+function zodIssues(error: {
+  issues: readonly { path: readonly PropertyKey[]; message: string; code?: string; input?: unknown }[];
+}): string[] {
   return error.issues.map((i) => {
     const path = i.path.map(String).join(".");
     if (i.code === "invalid_type" && i.input === undefined && path) return `missing parameter '${path}'`;
@@ -181,17 +202,26 @@ function zodIssues(error: { issues: readonly { path: readonly PropertyKey[]; mes
  * `locator` explained against the form it was meant to have (zod only says "Invalid input" of a union).
  */
 function tier0Issues(error: Parameters<typeof paramIssues>[0], params: Record<string, unknown>): string[] {
-  const underLocator = (i: { path: readonly PropertyKey[] }) => i.path[0] === "locator" && params["locator"] !== undefined;
+  const underLocator = (i: { path: readonly PropertyKey[] }) =>
+    i.path[0] === "locator" && params["locator"] !== undefined;
   if (!error.issues.some(underLocator)) return zodIssues(error);
   const rest = zodIssues({ issues: error.issues.filter((i) => !underLocator(i)) });
   const locator = paramIssues(error, params)
     .filter((p) => p.startsWith("locator"))
-    .map((p) => (/^locator\.file: Invalid input: expected string, received undefined/.test(p) ? 'the locator has no "file": add the path of its file, relative to the workspace root' : p));
+    .map((p) =>
+      /^locator\.file: Invalid input: expected string, received undefined/.test(p)
+        ? 'the locator has no "file": add the path of its file, relative to the workspace root'
+        : p,
+    );
   return [...rest, ...locator];
 }
 
 /** The steps and valid custom operators of a plan; its problems are reported. */
-function planShape(plan: unknown, handlerOps: readonly string[], report: (problem: Problem) => void): { steps: unknown[]; operators: OperatorDefinition[] } | undefined {
+function planShape(
+  plan: unknown,
+  handlerOps: readonly string[],
+  report: (problem: Problem) => void,
+): { steps: unknown[]; operators: OperatorDefinition[] } | undefined {
   let steps: unknown;
   let defs: unknown = [];
   if (Array.isArray(plan)) steps = plan;
@@ -206,16 +236,25 @@ function planShape(plan: unknown, handlerOps: readonly string[], report: (proble
     return undefined;
   }
   if (!Array.isArray(steps) || steps.length === 0) {
-    report({ message: Array.isArray(steps) ? "the plan is empty" : "\"plan\" is not an array", fix: "give at least one step" });
+    report({
+      message: Array.isArray(steps) ? "the plan is empty" : '"plan" is not an array',
+      fix: "give at least one step",
+    });
     return undefined;
   }
   if (!steps.some(isObject)) {
-    report({ message: "the plan's elements are not step objects (a list of file names?)", fix: 'each step is an object such as {"op": "replace_node", "params": {...}}' });
+    report({
+      message: "the plan's elements are not step objects (a list of file names?)",
+      fix: 'each step is an object such as {"op": "replace_node", "params": {...}}',
+    });
     return undefined;
   }
   const operators: OperatorDefinition[] = [];
   if (!Array.isArray(defs)) {
-    report({ message: "define_operators is not an array", fix: "give define_operators as an array of {define, params_schema, steps}" });
+    report({
+      message: "define_operators is not an array",
+      fix: "give define_operators as an array of {define, params_schema, steps}",
+    });
     return { steps, operators };
   }
   for (const [i, def] of defs.entries()) {
@@ -231,7 +270,10 @@ function planShape(plan: unknown, handlerOps: readonly string[], report: (proble
     // A name the run dispatches on already: a primitive, a tier 1–3 handler (surgery ops, template, fragment), an extra handler.
     const taken = OPERATOR_BY_NAME.has(name) || Object.hasOwn(formalHandlers, name) || handlerOps.includes(name);
     if (taken || operators.some((o) => o.define === name)) {
-      report({ message: `define_operators: '${name}' is already an operator (or defined twice)`, fix: "give the custom operator another name" });
+      report({
+        message: `define_operators: '${name}' is already an operator (or defined twice)`,
+        fix: "give the custom operator another name",
+      });
       continue;
     }
     operators.push(parsed.data);
@@ -250,7 +292,10 @@ function catalogNames(): { ops: readonly string[]; templates: readonly string[] 
 let catalogNameCache: { ops: readonly string[]; templates: readonly string[] } | undefined;
 
 function schemaKeys(schema: unknown): string | undefined {
-  const shape = isObject(schema) && isObject((schema as { shape?: unknown }).shape) ? (schema as { shape: Record<string, unknown> }).shape : undefined;
+  const shape =
+    isObject(schema) && isObject((schema as { shape?: unknown }).shape)
+      ? (schema as { shape: Record<string, unknown> }).shape
+      : undefined;
   return shape ? Object.keys(shape).join(", ") : undefined;
 }
 
@@ -264,24 +309,41 @@ function unnamedStep(raw: unknown): Problem {
       fix: `give the ${named === "op" ? "operator" : "template"}'s name as a string, e.g. {"op": "replace_node", "params": {...}}`,
     };
   }
-  return { message: 'the step has no "op", "template" or "fragment"', fix: 'give the operator as "op" (or a template as "template", a typed fragment as "fragment")' };
+  return {
+    message: 'the step has no "op", "template" or "fragment"',
+    fix: 'give the operator as "op" (or a template as "template", a typed fragment as "fragment")',
+  };
 }
 
 /** One step: a known operator with valid params. Returns the typed step when it can run. */
-function parseStep(raw: unknown, custom: ReadonlyMap<string, OperatorDefinition>, handlerOps: ReadonlySet<string>, report: (problem: Problem) => void): Step | undefined {
+function parseStep(
+  raw: unknown,
+  custom: ReadonlyMap<string, OperatorDefinition>,
+  handlerOps: ReadonlySet<string>,
+  report: (problem: Problem) => void,
+): Step | undefined {
   if (!isObject(raw) || stepKey(raw) === "?") {
     report(unnamedStep(raw));
     return undefined;
   }
-  const form = "fragment" in raw && !("op" in raw) && !("template" in raw) ? ["fragment", "action", "locator"] : ["op" in raw ? "op" : "template", "params"];
+  const form =
+    "fragment" in raw && !("op" in raw) && !("template" in raw)
+      ? ["fragment", "action", "locator"]
+      : ["op" in raw ? "op" : "template", "params"];
   const unknown = Object.keys(raw).filter((key) => !form.includes(key));
   if (unknown.length) {
-    report({ message: `the step has ${unknown.map((k) => JSON.stringify(k)).join(", ")} beside ${form.map((k) => JSON.stringify(k)).join(", ")}`, fix: `give the step's values inside ${form.includes("params") ? '"params"' : "the fragment"}, and nothing else beside it` });
+    report({
+      message: `the step has ${unknown.map((k) => JSON.stringify(k)).join(", ")} beside ${form.map((k) => JSON.stringify(k)).join(", ")}`,
+      fix: `give the step's values inside ${form.includes("params") ? '"params"' : "the fragment"}, and nothing else beside it`,
+    });
     return undefined;
   }
   const parsed = StepSchema.safeParse(raw);
   if (!parsed.success) {
-    report({ message: `invalid step: ${zodIssues(parsed.error).join("; ")}`, fix: 'a step is {"op", "params"}, {"template", "params"} or {"fragment", "action", "locator"}' });
+    report({
+      message: `invalid step: ${zodIssues(parsed.error).join("; ")}`,
+      fix: 'a step is {"op", "params"}, {"template", "params"} or {"fragment", "action", "locator"}',
+    });
     return undefined;
   }
   const step = parsed.data;
@@ -289,20 +351,31 @@ function parseStep(raw: unknown, custom: ReadonlyMap<string, OperatorDefinition>
   const { ops, templates } = catalogNames();
   if ("op" in step && custom.has(step.op)) {
     const def = custom.get(step.op)!;
-    const missing = Object.entries(def.params_schema).filter(([p, type]) => !type.endsWith("?") && !(p in params)).map(([p]) => p);
+    const missing = Object.entries(def.params_schema)
+      .filter(([p, type]) => !type.endsWith("?") && !(p in params))
+      .map(([p]) => p);
     if (missing.length) {
-      report({ message: missing.map((p) => `Missing parameter '${p}' for ${step.op}`).join("; "), fix: `give every parameter declared in define_operators: ${Object.keys(def.params_schema).join(", ")}` });
+      report({
+        message: missing.map((p) => `Missing parameter '${p}' for ${step.op}`).join("; "),
+        fix: `give every parameter declared in define_operators: ${Object.keys(def.params_schema).join(", ")}`,
+      });
       return undefined;
     }
     return step;
   }
   if ("op" in step || "template" in step) {
     const name = "op" in step ? step.op : step.template;
-    const known = "op" in step ? ops.includes(name) || OPERATOR_BY_NAME.has(name) || handlerOps.has(name) : templates.includes(name);
+    const known =
+      "op" in step
+        ? ops.includes(name) || OPERATOR_BY_NAME.has(name) || handlerOps.has(name)
+        : templates.includes(name);
     if (!known) {
       const names = "op" in step ? [...new Set([...ops, ...OPERATOR_BY_NAME.keys(), ...custom.keys()])] : templates;
       const suggestion = suggestName(name, names) ?? didYouMean(name, names);
-      const other = "op" in step && templates.includes(name) ? ` (${name} is a template: write {"template": "${name}", "params": {...}})` : "";
+      const other =
+        "op" in step && templates.includes(name)
+          ? ` (${name} is a template: write {"template": "${name}", "params": {...}})`
+          : "";
       report({
         message: `Unknown ${"op" in step ? "operator" : "template"} '${name}'${other}`,
         fix: `${suggestion ? `did you mean '${suggestion}'? ` : ""}valid ${"op" in step ? "operators" : "templates"}: ${names.join(", ")}`,
@@ -320,7 +393,13 @@ function parseStep(raw: unknown, custom: ReadonlyMap<string, OperatorDefinition>
     if (!result.success) {
       const problems = tier0Issues(result.error, params);
       report({
-        message: problems.map((p) => (p.startsWith("missing parameter") ? `Missing parameter '${p.slice(19, -1)}' for ${step.op}` : `${step.op}: ${p}`)).join("; "),
+        message: problems
+          .map((p) =>
+            p.startsWith("missing parameter")
+              ? `Missing parameter '${p.slice(19, -1)}' for ${step.op}`
+              : `${step.op}: ${p}`,
+          )
+          .join("; "),
         fix: `give ${step.op} the parameters it takes${schemaKeys(info.paramsSchema) ? `: ${schemaKeys(info.paramsSchema)}` : ""}`,
       });
       return undefined;
@@ -330,7 +409,10 @@ function parseStep(raw: unknown, custom: ReadonlyMap<string, OperatorDefinition>
   // Tiers 1–3: typed params, code parsed as the kind it claims, fragments' shape.
   const problems = validateStep(raw, [...custom.keys()]);
   if (problems.length) {
-    report({ message: problems.map((p) => `${p.path ? `${p.path}: ` : ""}${p.message}`).join("; "), fix: "correct the step's parameters as the catalog describes them" });
+    report({
+      message: problems.map((p) => `${p.path ? `${p.path}: ` : ""}${p.message}`).join("; "),
+      fix: "correct the step's parameters as the catalog describes them",
+    });
     return undefined;
   }
   return step;

@@ -31,7 +31,15 @@ describe("detectTier", () => {
   });
 
   test("the surgery set is the design's", () => {
-    expect([...SURGERY_OPS].sort()).toEqual(["copy_node", "delete_node", "move_node", "rename_across_files", "rename_identifier", "reorder_children", "swap_nodes"]);
+    expect([...SURGERY_OPS].sort()).toEqual([
+      "copy_node",
+      "delete_node",
+      "move_node",
+      "rename_across_files",
+      "rename_identifier",
+      "reorder_children",
+      "swap_nodes",
+    ]);
   });
 });
 
@@ -49,17 +57,44 @@ def legacy():
 
 const MIXED = [
   // tier 1: surgery
-  { op: "rename_identifier", params: { file: "app/cart.py", name: "tmp", new_name: "subtotal", scope: { kind: "function", name: "total", file: "app/cart.py" } } },
+  {
+    op: "rename_identifier",
+    params: {
+      file: "app/cart.py",
+      name: "tmp",
+      new_name: "subtotal",
+      scope: { kind: "function", name: "total", file: "app/cart.py" },
+    },
+  },
   // tier 2: template
-  { template: "guard_clause", params: { target: { kind: "function", name: "total", file: "app/cart.py" }, condition: "not items", body: "return 0" } },
+  {
+    template: "guard_clause",
+    params: {
+      target: { kind: "function", name: "total", file: "app/cart.py" },
+      condition: "not items",
+      body: "return 0",
+    },
+  },
   // tier 3: fragment
   {
-    fragment: { kind: "if_statement", properties: { condition: "discount > subtotal" }, children: [{ kind: "raise_statement", properties: { exception: 'ValueError("discount too large")' } }] },
+    fragment: {
+      kind: "if_statement",
+      properties: { condition: "discount > subtotal" },
+      children: [{ kind: "raise_statement", properties: { exception: 'ValueError("discount too large")' } }],
+    },
     action: "insert_before",
-    locator: { kind: "return", file: "app/cart.py", parent: { kind: "function", name: "total", file: "app/cart.py" }, index: -1 },
+    locator: {
+      kind: "return",
+      file: "app/cart.py",
+      parent: { kind: "function", name: "total", file: "app/cart.py" },
+      index: -1,
+    },
   },
   // tier 0: primitive
-  { op: "replace_node", params: { locator: { kind: "return", file: "app/ui.js" }, replacement: "return render(x, { strict: true });" } },
+  {
+    op: "replace_node",
+    params: { locator: { kind: "return", file: "app/ui.js" }, replacement: "return render(x, { strict: true });" },
+  },
   // tier 0: legacy
   { op: "replace_code", params: { file: "app/cart.py", pattern: "return 1", replacement: "return 2" } },
   // tier 1 delete_node, run as the primitive
@@ -91,18 +126,42 @@ describe("mixed-tier plans through primitives' runPlan", () => {
     const result = runFormalPlan(
       {
         define_operators: [
-          { define: "prepend_comment", params_schema: { file: "string" }, steps: [{ primitive: "insert_before_node", params: { locator: { kind: "function", name: "total", file: "$file" }, code: "# checked" } }] },
+          {
+            define: "prepend_comment",
+            params_schema: { file: "string" },
+            steps: [
+              {
+                primitive: "insert_before_node",
+                params: { locator: { kind: "function", name: "total", file: "$file" }, code: "# checked" },
+              },
+            ],
+          },
         ],
         plan: [MIXED[1], { op: "prepend_comment", params: { file: "app/cart.py" } }],
       },
       FILES,
     );
     if (!result.ok) throw result.error;
-    expect(result.files.get("app/cart.py")!.startsWith("# checked\ndef total(items, discount):\n    if not items:\n        return 0\n")).toBe(true);
+    expect(
+      result.files
+        .get("app/cart.py")!
+        .startsWith("# checked\ndef total(items, discount):\n    if not items:\n        return 0\n"),
+    ).toBe(true);
   });
 
   test("all or nothing: a failing formal step returns the original files and names the step", () => {
-    const plan = [MIXED[0], MIXED[1], { template: "guard_clause", params: { target: { kind: "function", name: "total", file: "app/cart.py" }, condition: "items is", body: "return 0" } }];
+    const plan = [
+      MIXED[0],
+      MIXED[1],
+      {
+        template: "guard_clause",
+        params: {
+          target: { kind: "function", name: "total", file: "app/cart.py" },
+          condition: "items is",
+          body: "return 0",
+        },
+      },
+    ];
     const result = runFormalPlan(plan, FILES);
     expect(result.ok).toBe(false);
     if (result.ok) return;
@@ -114,7 +173,15 @@ describe("mixed-tier plans through primitives' runPlan", () => {
   });
 
   test("a template whose result would not parse is rolled back", () => {
-    const result = runFormalPlan([{ template: "replace_expression", params: { target: { kind: "call", file: "app/ui.js" }, expression: "a => {" } }], FILES);
+    const result = runFormalPlan(
+      [
+        {
+          template: "replace_expression",
+          params: { target: { kind: "call", file: "app/ui.js" }, expression: "a => {" },
+        },
+      ],
+      FILES,
+    );
     expect(result.ok).toBe(false);
   });
 
@@ -125,13 +192,28 @@ describe("mixed-tier plans through primitives' runPlan", () => {
   });
 
   test("validateStep covers tier 0 params and unknown operators", () => {
-    expect(validateStep({ op: "replace_node", params: { locator: { kind: "function", file: "a.py" } } }).map((i) => i.path)).toEqual(["params.replacement"]);
+    expect(
+      validateStep({ op: "replace_node", params: { locator: { kind: "function", file: "a.py" } } }).map((i) => i.path),
+    ).toEqual(["params.replacement"]);
     expect(validateStep({ op: "replace_nod", params: {} })[0]!.message).toContain("did you mean replace_node?");
     expect(validateStep({ op: "custom_thing", params: {} }, ["custom_thing"])).toEqual([]);
-    expect(validateStep({ op: "replace_code", params: { locator: { kind: "call", file: "a.py" }, replacement: "x" } })).toEqual([]);
-    expect(validateStep({ fragment: { kind: "return_statement" }, locator: { kind: "return", file: "a.rs" } }).map((i) => i.path)).toEqual(["locator.file"]);
+    expect(
+      validateStep({ op: "replace_code", params: { locator: { kind: "call", file: "a.py" }, replacement: "x" } }),
+    ).toEqual([]);
+    expect(
+      validateStep({ fragment: { kind: "return_statement" }, locator: { kind: "return", file: "a.rs" } }).map(
+        (i) => i.path,
+      ),
+    ).toEqual(["locator.file"]);
     // A .js target: the fragment is checked as JavaScript (no with statement there).
-    expect(validateStep({ fragment: { kind: "return_statement" }, locator: { kind: "return", file: "a.js" } })).toEqual([]);
-    expect(validateStep({ fragment: { kind: "with_statement", properties: { items: "lock" } }, locator: { kind: "return", file: "a.js" } }).map((i) => i.path)).toEqual(["fragment.kind"]);
+    expect(validateStep({ fragment: { kind: "return_statement" }, locator: { kind: "return", file: "a.js" } })).toEqual(
+      [],
+    );
+    expect(
+      validateStep({
+        fragment: { kind: "with_statement", properties: { items: "lock" } },
+        locator: { kind: "return", file: "a.js" },
+      }).map((i) => i.path),
+    ).toEqual(["fragment.kind"]);
   });
 });

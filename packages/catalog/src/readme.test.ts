@@ -8,11 +8,29 @@ test("README example", async () => {
   const files = { "app/cart.py": "def total(items):\n    return sum(items)\n" };
   const result = runFormalPlan(
     [
-      { template: "guard_clause", params: { target: { kind: "function", name: "total", file: "app/cart.py" }, condition: "not items", body: "return 0" } },
+      {
+        template: "guard_clause",
+        params: {
+          target: { kind: "function", name: "total", file: "app/cart.py" },
+          condition: "not items",
+          body: "return 0",
+        },
+      },
       { op: "rename_identifier", params: { file: "app/cart.py", name: "items", new_name: "prices" } },
     ],
     files,
   );
-  expect(result.ok && result.files.get("app/cart.py")).toBe("def total(prices):\n    if not prices:\n        return 0\n    return sum(prices)\n");
-  expect(validateStep({ template: "guard_clause", params: { target: { kind: "function", name: "total", file: "app/cart.py" }, condition: "items ==", body: "return 0" } })[0]?.path).toBe("params.condition");
+  expect(result.ok && result.files.get("app/cart.py")).toBe(
+    "def total(prices):\n    if not prices:\n        return 0\n    return sum(prices)\n",
+  );
+  expect(
+    validateStep({
+      template: "guard_clause",
+      params: {
+        target: { kind: "function", name: "total", file: "app/cart.py" },
+        condition: "items ==",
+        body: "return 0",
+      },
+    })[0]?.path,
+  ).toBe("params.condition");
 });

@@ -49,15 +49,27 @@ def label(total):
     return "total: %s" % total
 `,
   ],
-  ["pkg/receipt.py", `from .pricing import total as pricing_total\n\n\ndef receipt(items):\n    return "%.2f" % pricing_total(items)\n`],
-  ["pkg/api.py", `from pkg.pricing import total as total\n\n__all__ = ["total"]\n\n\ndef api_total(items):\n    return total(items)\n`],
-  ["pkg/audit.py", `import pkg.pricing\nimport pkg.pricing as p\n\n\ndef audit(items):\n    return (pkg.pricing.total(items), p.total(items), p.twice(items), lazy(items))\n\n\ndef lazy(items):\n    from .pricing import total\n\n    return total(items)\n`],
+  [
+    "pkg/receipt.py",
+    `from .pricing import total as pricing_total\n\n\ndef receipt(items):\n    return "%.2f" % pricing_total(items)\n`,
+  ],
+  [
+    "pkg/api.py",
+    `from pkg.pricing import total as total\n\n__all__ = ["total"]\n\n\ndef api_total(items):\n    return total(items)\n`,
+  ],
+  [
+    "pkg/audit.py",
+    `import pkg.pricing\nimport pkg.pricing as p\n\n\ndef audit(items):\n    return (pkg.pricing.total(items), p.total(items), p.twice(items), lazy(items))\n\n\ndef lazy(items):\n    from .pricing import total\n\n    return total(items)\n`,
+  ],
 ]);
 
 const IMPORTERS = ["pkg/cart.py", "pkg/receipt.py", "pkg/audit.py", "pkg/api.py"];
 
 function rename(files: ReadonlyMap<string, string>, name: string, newName: string, importers = IMPORTERS) {
-  return runFormalPlan([{ op: "rename_across_files", params: { file: "pkg/pricing.py", name, new_name: newName, importers } }], files);
+  return runFormalPlan(
+    [{ op: "rename_across_files", params: { file: "pkg/pricing.py", name, new_name: newName, importers } }],
+    files,
+  );
 }
 
 /** What the package computes, by CPython: each module imported and called. */
@@ -67,7 +79,8 @@ function behaviour(files: ReadonlyMap<string, string>): string {
     mkdirSync(join(root, path, ".."), { recursive: true });
     writeFileSync(join(root, path), text);
   }
-  const script = "from pkg.cart import checkout, label; from pkg.receipt import receipt; from pkg.audit import audit; from pkg import pricing; print(checkout([1, 2]), label(3), receipt([1]), audit([1]), pricing.report([1, 2]), sorted(pricing.__all__))";
+  const script =
+    "from pkg.cart import checkout, label; from pkg.receipt import receipt; from pkg.audit import audit; from pkg import pricing; print(checkout([1, 2]), label(3), receipt([1]), audit([1]), pricing.report([1, 2]), sorted(pricing.__all__))";
   return execFileSync("python3", ["-c", script], { cwd: root, encoding: "utf8" }).trim();
 }
 
@@ -79,15 +92,25 @@ describe("rename_across_files", () => {
     const out = result.files;
     expect(out.get("pkg/pricing.py")).toContain('__all__ = ["grand_total", "TAX"]');
     expect(out.get("pkg/pricing.py")).toContain("def grand_total(items):");
-    expect(out.get("pkg/pricing.py")).toContain("    total = len(items)\n    return f\"{total} items\"");
+    expect(out.get("pkg/pricing.py")).toContain('    total = len(items)\n    return f"{total} items"');
     expect(out.get("pkg/pricing.py")).toContain("    return grand_total(items) * 2");
-    expect(out.get("pkg/cart.py")).toBe(FILES.get("pkg/cart.py")!.replace("import TAX, total", "import TAX, grand_total").replace("round(total(items)", "round(grand_total(items)"));
+    expect(out.get("pkg/cart.py")).toBe(
+      FILES.get("pkg/cart.py")!
+        .replace("import TAX, total", "import TAX, grand_total")
+        .replace("round(total(items)", "round(grand_total(items)"),
+    );
     expect(out.get("pkg/receipt.py")).toContain("from .pricing import grand_total as pricing_total\n");
     // An explicit re-export (`name as name`) renames both sides and the file's uses.
-    expect(out.get("pkg/api.py")).toBe("from pkg.pricing import grand_total as grand_total\n\n__all__ = [\"grand_total\"]\n\n\ndef api_total(items):\n    return grand_total(items)\n");
-    expect(out.get("pkg/audit.py")).toContain("return (pkg.pricing.grand_total(items), p.grand_total(items), p.twice(items), lazy(items))");
+    expect(out.get("pkg/api.py")).toBe(
+      'from pkg.pricing import grand_total as grand_total\n\n__all__ = ["grand_total"]\n\n\ndef api_total(items):\n    return grand_total(items)\n',
+    );
+    expect(out.get("pkg/audit.py")).toContain(
+      "return (pkg.pricing.grand_total(items), p.grand_total(items), p.twice(items), lazy(items))",
+    );
     // A function-local import is renamed in its function.
-    expect(out.get("pkg/audit.py")).toContain("def lazy(items):\n    from .pricing import grand_total\n\n    return grand_total(items)\n");
+    expect(out.get("pkg/audit.py")).toContain(
+      "def lazy(items):\n    from .pricing import grand_total\n\n    return grand_total(items)\n",
+    );
     expect(behaviour(out)).toBe(behaviour(FILES).replace("'total'", "'grand_total'"));
     // symtable: the module and the importer bind the new name, not the old; label's parameter is still `total`.
     const [pricing, cart] = cpythonScopes([out.get("pkg/pricing.py")!, out.get("pkg/cart.py")!]);
@@ -108,13 +131,21 @@ describe("rename_across_files", () => {
   it("refuses a new name taken in the module or in an importer, and an importer that does not import it; nothing changes", () => {
     const inModule = rename(FILES, "total", "twice");
     expect(inModule.ok).toBe(false);
-    if (!inModule.ok) expect(inModule.error.message).toMatch(/Cannot rename total to twice in pkg\/pricing\.py: twice is already bound/);
+    if (!inModule.ok)
+      expect(inModule.error.message).toMatch(
+        /Cannot rename total to twice in pkg\/pricing\.py: twice is already bound/,
+      );
     const inImporter = rename(FILES, "total", "checkout");
     expect(inImporter.ok).toBe(false);
     if (!inImporter.ok) expect(inImporter.error.message).toMatch(/Cannot rename total to checkout in pkg\/cart\.py/);
-    const stranger = rename(new Map([...FILES, ["pkg/other.py", "import os\n"]]), "total", "grand_total", [...IMPORTERS, "pkg/other.py"]);
+    const stranger = rename(new Map([...FILES, ["pkg/other.py", "import os\n"]]), "total", "grand_total", [
+      ...IMPORTERS,
+      "pkg/other.py",
+    ]);
     expect(stranger.ok).toBe(false);
-    if (!stranger.ok) expect(stranger.error.message).toMatch(/pkg\/other\.py: the file neither imports total from pkg\/pricing\.py/);
-    for (const r of [inModule, inImporter, stranger]) expect(r.files.get("pkg/pricing.py")).toBe(FILES.get("pkg/pricing.py"));
+    if (!stranger.ok)
+      expect(stranger.error.message).toMatch(/pkg\/other\.py: the file neither imports total from pkg\/pricing\.py/);
+    for (const r of [inModule, inImporter, stranger])
+      expect(r.files.get("pkg/pricing.py")).toBe(FILES.get("pkg/pricing.py"));
   });
 });

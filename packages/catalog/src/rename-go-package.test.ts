@@ -55,8 +55,17 @@ func Double(a Amount) Amount {
 };
 const GO_FILES = Object.keys(MODULE).filter((p) => p.endsWith(".go"));
 
-function rename(files: Record<string, string>, file: string, name: string, newName: string, importers: string[]): Record<string, string> {
-  const result = executeStep({ op: "rename_across_files", params: { file, name, new_name: newName, importers } } as never, files);
+function rename(
+  files: Record<string, string>,
+  file: string,
+  name: string,
+  newName: string,
+  importers: string[],
+): Record<string, string> {
+  const result = executeStep(
+    { op: "rename_across_files", params: { file, name, new_name: newName, importers } } as never,
+    files,
+  );
   return { ...files, ...Object.fromEntries(result.files) };
 }
 
@@ -67,7 +76,11 @@ function goRun(files: Record<string, string>): string {
       mkdirSync(dirname(join(dir, path)), { recursive: true });
       writeFileSync(join(dir, path), text);
     }
-    return execFileSync("go", ["run", "."], { cwd: dir, encoding: "utf8", env: { ...process.env, GOFLAGS: "-mod=mod", GOPROXY: "off", GOCACHE: join(tmpdir(), "graphplan-go-cache") } });
+    return execFileSync("go", ["run", "."], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, GOFLAGS: "-mod=mod", GOPROXY: "off", GOCACHE: join(tmpdir(), "graphplan-go-cache") },
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -98,22 +111,67 @@ describe("rename_across_files on Go", () => {
   });
 
   test.each([
-    ["a name the package declares", "money/money.go", "Sum", "Double", ["main.go", "money/round.go"], /money\/round.go: .*Double is already declared at package level/],
-    ["unexporting a name another package uses", "money/money.go", "Sum", "sum", ["main.go", "money/round.go"], /renaming to a lower-case name unexports Sum, which this file of another package uses/],
-    ["a use a local of the new name would capture", "money/round.go", "round", "s", ["money/money.go"], /this use of round would name another s/],
-    ["a package file left out of importers", "money/money.go", "Sum", "Total", ["main.go"], /the package's files money\/round.go are not in "importers": list every file of the package/],
-    ["a file of another package that does not use the name", "money/round.go", "round", "roundDown", ["money/money.go", "main.go"], /main.go: the file neither is in round's package nor uses money.round/],
-    ["a name the file does not declare", "money/round.go", "Sum", "Total", ["main.go", "money/money.go"], /the file does not declare it at package level/],
+    [
+      "a name the package declares",
+      "money/money.go",
+      "Sum",
+      "Double",
+      ["main.go", "money/round.go"],
+      /money\/round.go: .*Double is already declared at package level/,
+    ],
+    [
+      "unexporting a name another package uses",
+      "money/money.go",
+      "Sum",
+      "sum",
+      ["main.go", "money/round.go"],
+      /renaming to a lower-case name unexports Sum, which this file of another package uses/,
+    ],
+    [
+      "a use a local of the new name would capture",
+      "money/round.go",
+      "round",
+      "s",
+      ["money/money.go"],
+      /this use of round would name another s/,
+    ],
+    [
+      "a package file left out of importers",
+      "money/money.go",
+      "Sum",
+      "Total",
+      ["main.go"],
+      /the package's files money\/round.go are not in "importers": list every file of the package/,
+    ],
+    [
+      "a file of another package that does not use the name",
+      "money/round.go",
+      "round",
+      "roundDown",
+      ["money/money.go", "main.go"],
+      /main.go: the file neither is in round's package nor uses money.round/,
+    ],
+    [
+      "a name the file does not declare",
+      "money/round.go",
+      "Sum",
+      "Total",
+      ["main.go", "money/money.go"],
+      /the file does not declare it at package level/,
+    ],
   ])("refuses %s", (_name, file, name, newName, importers, message) => {
     expect(() => rename(MODULE, file, name, newName, importers)).toThrow(message);
   });
 
   test("a name in a var or const block: the run of specs is realigned as gofmt aligns it", () => {
-    const errs = 'package money\n\nimport "errors"\n\nvar (\n\tErrEmpty = errors.New("empty")\n\tErrNeg   = errors.New("negative")\n\n\tlimit = 3\n)\n\nconst (\n\tA = iota // first\n\tBee\n)\n';
+    const errs =
+      'package money\n\nimport "errors"\n\nvar (\n\tErrEmpty = errors.New("empty")\n\tErrNeg   = errors.New("negative")\n\n\tlimit = 3\n)\n\nconst (\n\tA = iota // first\n\tBee\n)\n';
     const files = { ...MODULE, "money/errors.go": errs };
     const importers = ["money/money.go", "money/round.go"];
     const longer = rename(files, "money/errors.go", "ErrNeg", "ErrNegativeAmount", importers)["money/errors.go"]!;
-    expect(longer).toContain('var (\n\tErrEmpty          = errors.New("empty")\n\tErrNegativeAmount = errors.New("negative")\n\n\tlimit = 3\n)');
+    expect(longer).toContain(
+      'var (\n\tErrEmpty          = errors.New("empty")\n\tErrNegativeAmount = errors.New("negative")\n\n\tlimit = 3\n)',
+    );
     expect(gofmt(longer)).toBe(longer);
     const shorter = rename(files, "money/errors.go", "ErrEmpty", "ErrE", importers)["money/errors.go"]!;
     expect(gofmt(shorter)).toBe(shorter);
@@ -122,13 +180,23 @@ describe("rename_across_files on Go", () => {
     expect(gofmt(commented)).toBe(commented);
     // A trailing comment moves with its value (found on encoding/csv's errors).
     const trailing = errs.replace('ErrEmpty = errors.New("empty")', 'ErrEmpty = errors.New("empty") // Deprecated.');
-    const moved = rename({ ...files, "money/errors.go": trailing }, "money/errors.go", "ErrNeg", "ErrNegativeAmount", importers)["money/errors.go"]!;
-    expect(moved).toContain('\tErrEmpty          = errors.New("empty") // Deprecated.\n\tErrNegativeAmount = errors.New("negative")\n');
+    const moved = rename(
+      { ...files, "money/errors.go": trailing },
+      "money/errors.go",
+      "ErrNeg",
+      "ErrNegativeAmount",
+      importers,
+    )["money/errors.go"]!;
+    expect(moved).toContain(
+      '\tErrEmpty          = errors.New("empty") // Deprecated.\n\tErrNegativeAmount = errors.New("negative")\n',
+    );
     expect(gofmt(moved)).toBe(moved);
   });
 
   test("refuses a name whose new spelling would shadow a predeclared name a file uses", () => {
     const files = { ...MODULE, "money/size.go": "package money\n\nfunc size(all []Amount) int { return len(all) }\n" };
-    expect(() => rename(files, "money/round.go", "round", "len", ["money/money.go", "money/size.go"])).toThrow(/money\/size.go: the len used here \(Go's predeclared len\) would name the renamed round instead/);
+    expect(() => rename(files, "money/round.go", "round", "len", ["money/money.go", "money/size.go"])).toThrow(
+      /money\/size.go: the len used here \(Go's predeclared len\) would name the renamed round instead/,
+    );
   });
 });

@@ -17,7 +17,18 @@ import { executeStep } from "./execute.js";
 beforeAll(() => loadGrammars(["go"]));
 
 const rename = (source: string, name: string, newName: string, scope?: string): string =>
-  executeStep({ op: "rename_identifier", params: { file: "m.go", name, new_name: newName, ...(scope ? { scope: { kind: "function", name: scope, file: "m.go" } } : {}) } }, { "m.go": source }).files.get("m.go")!;
+  executeStep(
+    {
+      op: "rename_identifier",
+      params: {
+        file: "m.go",
+        name,
+        new_name: newName,
+        ...(scope ? { scope: { kind: "function", name: scope, file: "m.go" } } : {}),
+      },
+    },
+    { "m.go": source },
+  ).files.get("m.go")!;
 
 const SHADOW = `package main
 
@@ -54,13 +65,20 @@ describe("rename_identifier on Go", () => {
   });
 
   test("a parameter, and a range variable", () => {
-    expect(rename(SHADOW, "xs", "values", "sum")).toContain("func sum(values []int) int {\n\ttotal := 0\n\tfor _, x := range values {");
+    expect(rename(SHADOW, "xs", "values", "sum")).toContain(
+      "func sum(values []int) int {\n\ttotal := 0\n\tfor _, x := range values {",
+    );
     expect(rename(SHADOW, "x", "v", "sum")).toContain("\tfor _, v := range xs {\n\t\ttotal += v\n");
   });
 
   test.each([
     ["a name declared in the same block", "total", "xs", /xs is already declared in function sum/],
-    ["a use that an inner block's declaration would capture", "xs", "total", /total is already declared in function sum/],
+    [
+      "a use that an inner block's declaration would capture",
+      "xs",
+      "total",
+      /total is already declared in function sum/,
+    ],
     ["a predeclared name used in the scope", "total", "len", null],
     ["a package used in the scope", "x", "fmt", null],
   ])("refuses %s", (_name, name, newName, message) => {
@@ -69,7 +87,8 @@ describe("rename_identifier on Go", () => {
   });
 
   test("refuses a capture by an inner declaration, a package-level name, and a composite literal key", () => {
-    const capture = "package main\n\nfunc f() int {\n\ta := 1\n\tif true {\n\t\tb := 2\n\t\treturn a + b\n\t}\n\treturn a\n}\n";
+    const capture =
+      "package main\n\nfunc f() int {\n\ta := 1\n\tif true {\n\t\tb := 2\n\t\treturn a + b\n\t}\n\treturn a\n}\n";
     expect(() => rename(capture, "a", "b", "f")).toThrow(/would name another b \(declared in an inner block\) instead/);
     expect(() => rename(SHADOW, "sum", "total2")).toThrow(/declared at package level/);
     const keyed = "package main\n\ntype P struct{ x int }\n\nfunc f() P {\n\tx := 1\n\treturn P{x: x}\n}\n";
@@ -124,22 +143,32 @@ describe("rename_identifier on Go, judged by the Go toolchain", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const output = (source: string): string => {
     writeFileSync(join(dir, "main.go"), source);
-    return execFileSync("go", ["run", "main.go"], { cwd: dir, encoding: "utf8", env: { ...process.env, GOFLAGS: "-mod=mod", GO111MODULE: "off" } });
+    return execFileSync("go", ["run", "main.go"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, GOFLAGS: "-mod=mod", GO111MODULE: "off" },
+    });
   };
 
-  test.each(PROGRAMS.map((p, i) => [i, p]))("program %i: every local name renamed gives the same output, and renaming back the same bytes", (_i, program) => {
-    const before = output(program);
-    const locals = withTree(program, "go", (tree) => {
-      const analysis = analyzeGo(tree);
-      return analysis.scopes.filter((s) => s.kind !== "package").flatMap((s) => [...s.bindings.values()].map((b) => ({ name: b.name, fn: enclosingFunction(b.node) })));
-    });
-    expect(locals.length).toBeGreaterThan(3);
-    for (const { name, fn } of locals) {
-      const renamed = rename(program, name, `${name}Renamed`, fn);
-      expect(output(renamed), `${name} in ${fn}`).toBe(before);
-      expect(rename(renamed, `${name}Renamed`, name, fn)).toBe(program);
-    }
-  }, 120_000);
+  test.each(PROGRAMS.map((p, i) => [i, p]))(
+    "program %i: every local name renamed gives the same output, and renaming back the same bytes",
+    (_i, program) => {
+      const before = output(program);
+      const locals = withTree(program, "go", (tree) => {
+        const analysis = analyzeGo(tree);
+        return analysis.scopes
+          .filter((s) => s.kind !== "package")
+          .flatMap((s) => [...s.bindings.values()].map((b) => ({ name: b.name, fn: enclosingFunction(b.node) })));
+      });
+      expect(locals.length).toBeGreaterThan(3);
+      for (const { name, fn } of locals) {
+        const renamed = rename(program, name, `${name}Renamed`, fn);
+        expect(output(renamed), `${name} in ${fn}`).toBe(before);
+        expect(rename(renamed, `${name}Renamed`, name, fn)).toBe(program);
+      }
+    },
+    120_000,
+  );
 });
 
 function enclosingFunction(node: import("@graphplan/graph").Node): string | undefined {

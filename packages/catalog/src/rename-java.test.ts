@@ -16,8 +16,31 @@ import { executeStep } from "./execute.js";
 
 beforeAll(() => loadGrammars(["java"]));
 
-const rename = (source: string, name: string, newName: string, scope?: string | { kind: string; name: string }): string =>
-  executeStep({ op: "rename_identifier", params: { file: "Main.java", name, new_name: newName, ...(scope ? { scope: typeof scope === "string" ? { kind: "method", name: scope, file: "Main.java" } : { ...scope, file: "Main.java" } } : {}) } }, { "Main.java": source }).files.get("Main.java")!;
+const rename = (
+  source: string,
+  name: string,
+  newName: string,
+  scope?: string | { kind: string; name: string },
+): string =>
+  executeStep(
+    {
+      op: "rename_identifier",
+      params: {
+        file: "Main.java",
+        name,
+        new_name: newName,
+        ...(scope
+          ? {
+              scope:
+                typeof scope === "string"
+                  ? { kind: "method", name: scope, file: "Main.java" }
+                  : { ...scope, file: "Main.java" },
+            }
+          : {}),
+      },
+    },
+    { "Main.java": source },
+  ).files.get("Main.java")!;
 
 const MAIN = `import java.util.List;
 
@@ -61,16 +84,38 @@ describe("rename_identifier on Java", () => {
   });
 
   test("a parameter, a for-each variable and a catch parameter", () => {
-    expect(rename(MAIN, "xs", "values", "sum")).toContain("int sum(List<Integer> values) {\n        int acc = 0;\n        for (int x : values) {");
+    expect(rename(MAIN, "xs", "values", "sum")).toContain(
+      "int sum(List<Integer> values) {\n        int acc = 0;\n        for (int x : values) {",
+    );
     expect(rename(MAIN, "x", "v", "sum")).toContain("for (int v : xs) {\n            acc += v;\n");
-    expect(rename(MAIN, "e", "err", "main")).toContain("catch (IllegalStateException err) {\n            System.out.println(err.getMessage());");
+    expect(rename(MAIN, "e", "err", "main")).toContain(
+      "catch (IllegalStateException err) {\n            System.out.println(err.getMessage());",
+    );
   });
 
   test.each([
     ["a local of the same method", "acc", "xs", "sum", /xs is already a local of method sum/],
-    ["a local declared inside its scope", "acc", "i", "sum", /i is declared as a local in a block, inside the scope of acc/],
-    ["a field used unqualified in its scope", "acc", "total", "sum", /the total used here \(a field or another class's member\) would be shadowed by the renamed acc/],
-    ["a type", "Main", "App", undefined, /Main is a type \(rename_identifier renames Java locals and private fields and methods; types and non-private members are refused, since other files may use them\)/],
+    [
+      "a local declared inside its scope",
+      "acc",
+      "i",
+      "sum",
+      /i is declared as a local in a block, inside the scope of acc/,
+    ],
+    [
+      "a field used unqualified in its scope",
+      "acc",
+      "total",
+      "sum",
+      /the total used here \(a field or another class's member\) would be shadowed by the renamed acc/,
+    ],
+    [
+      "a type",
+      "Main",
+      "App",
+      undefined,
+      /Main is a type \(rename_identifier renames Java locals and private fields and methods; types and non-private members are refused, since other files may use them\)/,
+    ],
   ])("refuses to rename onto %s", (_name, name, newName, scope, message) => {
     expect(() => rename(MAIN, name, newName, scope)).toThrow(message);
   });
@@ -94,9 +139,23 @@ describe("rename_identifier on Java, judged by the JDK", () => {
     const before = output(MAIN);
     expect(before).toBe("109\n1\ndone\n");
     const locals = withTree(MAIN, "java", (tree) =>
-      analyzeJava(tree).scopes.flatMap((s) => [...s.bindings.values()].map((b) => ({ name: b.name, method: enclosingMethod(b.node) }))),
+      analyzeJava(tree).scopes.flatMap((s) =>
+        [...s.bindings.values()].map((b) => ({ name: b.name, method: enclosingMethod(b.node) })),
+      ),
     );
-    expect(locals.map((l) => l.name).sort()).toEqual(["acc", "args", "e", "i", "m", "n", "o", "result", "show", "x", "xs"]);
+    expect(locals.map((l) => l.name).sort()).toEqual([
+      "acc",
+      "args",
+      "e",
+      "i",
+      "m",
+      "n",
+      "o",
+      "result",
+      "show",
+      "x",
+      "xs",
+    ]);
     for (const { name, method } of locals) {
       const renamed = rename(MAIN, name, `${name}Renamed`, method);
       expect(output(renamed), `${name} in ${method}`).toBe(before);
@@ -106,7 +165,9 @@ describe("rename_identifier on Java, judged by the JDK", () => {
 });
 
 function enclosingMethod(node: Node): string | undefined {
-  for (let n: Node | null = node; n; n = n.parent) if (n.type === "method_declaration" || n.type === "constructor_declaration") return n.childForFieldName("name")?.text;
+  for (let n: Node | null = node; n; n = n.parent)
+    if (n.type === "method_declaration" || n.type === "constructor_declaration")
+      return n.childForFieldName("name")?.text;
   return undefined;
 }
 
@@ -173,8 +234,12 @@ describe("rename_identifier on a Java private field or method", () => {
   });
 
   test("x with no scope is the constructor's parameter (a local, as before); with the class as scope, the private field", () => {
-    expect(rename(POINT, "x", "x0")).toContain("private int x;\n    private final int y;\n\n    Point(int x0, int y) {\n        this.x = x0;");
-    expect(rename(POINT, "x", "x0", POINT_CLASS)).toContain("private int x0;\n    private final int y;\n\n    Point(int x, int y) {\n        this.x0 = x;");
+    expect(rename(POINT, "x", "x0")).toContain(
+      "private int x;\n    private final int y;\n\n    Point(int x0, int y) {\n        this.x = x0;",
+    );
+    expect(rename(POINT, "x", "x0", POINT_CLASS)).toContain(
+      "private int x0;\n    private final int y;\n\n    Point(int x, int y) {\n        this.x0 = x;",
+    );
   });
 
   test("a private method: its declaration, unqualified calls, this.norm() and the method reference this::norm", () => {
@@ -187,34 +252,125 @@ describe("rename_identifier on a Java private field or method", () => {
   });
 
   test("a private static method called as C.m() and referenced as C::m", () => {
-    const source = "class C {\n    private static int one() { return 1; }\n    int f() {\n        java.util.function.IntSupplier s = C::one;\n        return C.one() + s.getAsInt();\n    }\n}\n";
+    const source =
+      "class C {\n    private static int one() { return 1; }\n    int f() {\n        java.util.function.IntSupplier s = C::one;\n        return C.one() + s.getAsInt();\n    }\n}\n";
     expect(rename(source, "one", "unit")).toBe(source.replaceAll("one", "unit"));
-    const generic = "class C {\n    private static <T> T id(T t) { return t; }\n    java.util.function.UnaryOperator<String> f = C::<String>id;\n}\n";
-    expect(rename(generic, "id", "same")).toBe(generic.replace("T id(", "T same(").replace("::<String>id", "::<String>same"));
+    const generic =
+      "class C {\n    private static <T> T id(T t) { return t; }\n    java.util.function.UnaryOperator<String> f = C::<String>id;\n}\n";
+    expect(rename(generic, "id", "same")).toBe(
+      generic.replace("T id(", "T same(").replace("::<String>id", "::<String>same"),
+    );
   });
 
   test("the restricted identifiers are names: a private method record is renamed, a field may be renamed to record; yield may not name a method", () => {
-    const source = "class A {\n    private int n;\n    private String record(String k) { return k + n; }\n    String f() { return record(\"a\") + this.record(\"b\"); }\n}\n";
+    const source =
+      'class A {\n    private int n;\n    private String record(String k) { return k + n; }\n    String f() { return record("a") + this.record("b"); }\n}\n';
     expect(rename(source, "record", "note")).toBe(source.replaceAll("record(", "note("));
     expect(rename(source, "n", "var")).toBe(source.replace("int n;", "int var;").replace("k + n;", "k + var;"));
-    expect(() => rename(source, "record", "yield")).toThrow(/a method named yield cannot be called unqualified \(JLS §3\.9\)/);
+    expect(() => rename(source, "record", "yield")).toThrow(
+      /a method named yield cannot be called unqualified \(JLS §3\.9\)/,
+    );
   });
 
   test.each([
-    ["a public field", "class A {\n    public int count;\n    int f() { return count; }\n}\n", "count", "n", /count is not private: other classes and files may use it .*; rename it by hand with its users \(line 2\)/],
-    ["an overloaded private method", "class A {\n    private int f(int a) { return a; }\n    private int f(String s) { return 0; }\n    int g() { return f(1); }\n}\n", "f", "h", /f is overloaded \(2 methods, lines 2, 3\): which one a call resolves to could change; rename them by hand \(line 3\)/],
-    ["a field of an object of unknown type", "class A {\n    private int n;\n    A next() { return this; }\n    int f() { return next().n + n; }\n}\n", "n", "m", /`next\(\)\.n` may not name this field: the type of next\(\) is not known without a type checker; rename that use by hand \(line 4\)/],
-    ["a field of a local of another type", "class A {\n    private int n;\n    int f(B b) { return b.n + n; }\n}\nclass B { int n; }\n", "n", "m", /2 classes of the file declare a member n/],
-    ["a method of a local of another type", "class A {\n    private int n() { return 1; }\n    int f(Object o) { return o.n() + n(); }\n}\n", "n", "m", /`o\.n\(…\)` may not name this method: o is declared as Object, not A; rename that use by hand \(line 3\)/],
-    ["a new name already a member", "class A {\n    private int n;\n    private int m() { return n; }\n}\n", "n", "m", /m is already declared as a method in the file \(line 3\)/],
-    ["a new name used unqualified in the class", "import static java.lang.Math.PI;\n\nclass A {\n    private double r = 1;\n    double area() { return PI * r * r; }\n}\n", "r", "PI", /PI is already used here, naming another \(maybe inherited\) member, which the renamed r could capture \(line 5\)/],
-    ["a new name that is a local where a use is", "class A {\n    private int n;\n    int f() {\n        int m = 2;\n        return n + m;\n    }\n}\n", "n", "m", /the local m declared at line 4 is in scope here and would capture this use of n; rename that local first or choose another name \(line 5\)/],
-    ["a new name that is a local where a call is", "class A {\n    private int one() { return 1; }\n    int f(int unit) { return one() + unit; }\n}\n", "one", "unit", /the local unit declared at line 3 is in scope here and would capture this use of one/],
-    ["a class with a supertype of another file", "class A extends java.util.ArrayList<String> {\n    private int n;\n    int f() { return n; }\n}\n", "n", "m", /the declaring class extends or implements java\.util\.ArrayList, declared in another file, which may have a member m/],
-    ["an unqualified use in an anonymous class", "class A {\n    private int n;\n    Runnable f() { return new Runnable() { public void run() { n++; } }; }\n}\n", "n", "m", /this use of n is inside a class that extends or implements Runnable, declared in another file, which may have a member n or m; write A\.this\.n or rename it by hand \(line 3\)/],
-    ["this.x in an inner class", "class A {\n    private int n;\n    class B { int f() { return this.n; } }\n}\n", "n", "m", /`this\.n` may not name this field: `this` there is an instance of another class/],
-    ["a member of an enum constant's body qualified by the constant", "enum E {\n    A {\n        private int n = 1;\n        int f() { return A.n + n; }\n    };\n}\n", "n", "m", /`A\.n` may not name this field: the type of A is not known/],
-    ["a method named like Object's", "class A {\n    private int n() { return 1; }\n}\n", "n", "hashCode", /hashCode is the name of a method every class inherits/],
+    [
+      "a public field",
+      "class A {\n    public int count;\n    int f() { return count; }\n}\n",
+      "count",
+      "n",
+      /count is not private: other classes and files may use it .*; rename it by hand with its users \(line 2\)/,
+    ],
+    [
+      "an overloaded private method",
+      "class A {\n    private int f(int a) { return a; }\n    private int f(String s) { return 0; }\n    int g() { return f(1); }\n}\n",
+      "f",
+      "h",
+      /f is overloaded \(2 methods, lines 2, 3\): which one a call resolves to could change; rename them by hand \(line 3\)/,
+    ],
+    [
+      "a field of an object of unknown type",
+      "class A {\n    private int n;\n    A next() { return this; }\n    int f() { return next().n + n; }\n}\n",
+      "n",
+      "m",
+      /`next\(\)\.n` may not name this field: the type of next\(\) is not known without a type checker; rename that use by hand \(line 4\)/,
+    ],
+    [
+      "a field of a local of another type",
+      "class A {\n    private int n;\n    int f(B b) { return b.n + n; }\n}\nclass B { int n; }\n",
+      "n",
+      "m",
+      /2 classes of the file declare a member n/,
+    ],
+    [
+      "a method of a local of another type",
+      "class A {\n    private int n() { return 1; }\n    int f(Object o) { return o.n() + n(); }\n}\n",
+      "n",
+      "m",
+      /`o\.n\(…\)` may not name this method: o is declared as Object, not A; rename that use by hand \(line 3\)/,
+    ],
+    [
+      "a new name already a member",
+      "class A {\n    private int n;\n    private int m() { return n; }\n}\n",
+      "n",
+      "m",
+      /m is already declared as a method in the file \(line 3\)/,
+    ],
+    [
+      "a new name used unqualified in the class",
+      "import static java.lang.Math.PI;\n\nclass A {\n    private double r = 1;\n    double area() { return PI * r * r; }\n}\n",
+      "r",
+      "PI",
+      /PI is already used here, naming another \(maybe inherited\) member, which the renamed r could capture \(line 5\)/,
+    ],
+    [
+      "a new name that is a local where a use is",
+      "class A {\n    private int n;\n    int f() {\n        int m = 2;\n        return n + m;\n    }\n}\n",
+      "n",
+      "m",
+      /the local m declared at line 4 is in scope here and would capture this use of n; rename that local first or choose another name \(line 5\)/,
+    ],
+    [
+      "a new name that is a local where a call is",
+      "class A {\n    private int one() { return 1; }\n    int f(int unit) { return one() + unit; }\n}\n",
+      "one",
+      "unit",
+      /the local unit declared at line 3 is in scope here and would capture this use of one/,
+    ],
+    [
+      "a class with a supertype of another file",
+      "class A extends java.util.ArrayList<String> {\n    private int n;\n    int f() { return n; }\n}\n",
+      "n",
+      "m",
+      /the declaring class extends or implements java\.util\.ArrayList, declared in another file, which may have a member m/,
+    ],
+    [
+      "an unqualified use in an anonymous class",
+      "class A {\n    private int n;\n    Runnable f() { return new Runnable() { public void run() { n++; } }; }\n}\n",
+      "n",
+      "m",
+      /this use of n is inside a class that extends or implements Runnable, declared in another file, which may have a member n or m; write A\.this\.n or rename it by hand \(line 3\)/,
+    ],
+    [
+      "this.x in an inner class",
+      "class A {\n    private int n;\n    class B { int f() { return this.n; } }\n}\n",
+      "n",
+      "m",
+      /`this\.n` may not name this field: `this` there is an instance of another class/,
+    ],
+    [
+      "a member of an enum constant's body qualified by the constant",
+      "enum E {\n    A {\n        private int n = 1;\n        int f() { return A.n + n; }\n    };\n}\n",
+      "n",
+      "m",
+      /`A\.n` may not name this field: the type of A is not known/,
+    ],
+    [
+      "a method named like Object's",
+      "class A {\n    private int n() { return 1; }\n}\n",
+      "n",
+      "hashCode",
+      /hashCode is the name of a method every class inherits/,
+    ],
   ])("refuses %s", (_name, source, name, newName, message) => {
     expect(() => rename(source, name, newName)).toThrow(message);
   });
@@ -297,7 +453,13 @@ describe("rename_identifier on Java private members, judged by the JDK", () => {
       tree.rootNode
         .descendantsOfType(["field_declaration", "method_declaration"])
         .filter((d) => d?.namedChildren.some((c) => c?.type === "modifiers" && c.text.split(/\s+/).includes("private")))
-        .map((d) => (d!.type === "method_declaration" ? d!.childForFieldName("name")! : d!.childForFieldName("declarator")!.childForFieldName("name")!).text),
+        .map(
+          (d) =>
+            (d!.type === "method_declaration"
+              ? d!.childForFieldName("name")!
+              : d!.childForFieldName("declarator")!.childForFieldName("name")!
+            ).text,
+        ),
     );
     expect(members.sort()).toEqual(["count", "created", "label", "log", "note", "twice"]);
     for (const name of members) {

@@ -18,7 +18,17 @@ beforeAll(() => loadGrammars(["javascript", "typescript", "tsx"]));
 type ScopeRef = string | { kind: string; name: string };
 const rename = (source: string, name: string, newName: string, scope?: ScopeRef, file = "m.js"): string =>
   executeStep(
-    { op: "rename_identifier", params: { file, name, new_name: newName, ...(scope ? { scope: typeof scope === "string" ? { kind: "function", name: scope, file } : { ...scope, file } } : {}) } },
+    {
+      op: "rename_identifier",
+      params: {
+        file,
+        name,
+        new_name: newName,
+        ...(scope
+          ? { scope: typeof scope === "string" ? { kind: "function", name: scope, file } : { ...scope, file } }
+          : {}),
+      },
+    },
     { [file]: source },
   ).files.get(file)!;
 
@@ -67,7 +77,9 @@ try {
 describe("rename_identifier on JavaScript", () => {
   test("a local: its uses, a shorthand property keeps its key, an inner declaration of the same name is left", () => {
     const out = rename(PROGRAM, "sum", "acc", "total");
-    expect(out).toContain("  let acc = 0;\n  for (const item of items) {\n    acc += item.price * rate;\n  }\n  if (acc > 10) {\n    const sum = 10;\n    return { sum };\n  }");
+    expect(out).toContain(
+      "  let acc = 0;\n  for (const item of items) {\n    acc += item.price * rate;\n  }\n  if (acc > 10) {\n    const sum = 10;\n    return { sum };\n  }",
+    );
     expect(out).toContain("return { sum: acc, label, count: items.length };");
   });
 
@@ -83,8 +95,20 @@ describe("rename_identifier on JavaScript", () => {
 
   test.each([
     ["a name declared in the same scope", "sum", "label", "total", /label is already declared in function total/],
-    ["a use an inner declaration would capture", "items", "item", "total", /this use of items would name another item \(declared in an inner scope\) instead/],
-    ["a global used in the scope", "sum", "join", "total", /the join used here \(another declaration\) would be shadowed/],
+    [
+      "a use an inner declaration would capture",
+      "items",
+      "item",
+      "total",
+      /this use of items would name another item \(declared in an inner scope\) instead/,
+    ],
+    [
+      "a global used in the scope",
+      "sum",
+      "join",
+      "total",
+      /the join used here \(another declaration\) would be shadowed/,
+    ],
   ])("refuses %s", (_name, name, newName, scope, message) => {
     expect(() => rename(PROGRAM, name, newName, scope)).toThrow(message);
   });
@@ -106,7 +130,12 @@ describe("rename_identifier on JavaScript, judged by node", () => {
     const before = output(PROGRAM);
     expect(before).toBe('{"sum":5,"label":"a/b","count":2} 2 2\ndone\n');
     const names = withTree(PROGRAM, "javascript", (tree) =>
-      analyzeJavaScript(tree).scopes.flatMap((s) => [...s.bindings.values()].map((b) => ({ name: b.name, fn: enclosingFunction(b.node, b.scope.kind === "program") }))),
+      analyzeJavaScript(tree).scopes.flatMap((s) =>
+        [...s.bindings.values()].map((b) => ({
+          name: b.name,
+          fn: enclosingFunction(b.node, b.scope.kind === "program"),
+        })),
+      ),
     );
     expect(names.length).toBeGreaterThan(12);
     for (const { name, fn } of names) {
@@ -122,7 +151,11 @@ describe("rename_identifier on JavaScript, judged by node", () => {
 /** The named function whose scope a binding is in, as a locator's kind and name. */
 function enclosingFunction(node: Node, moduleLevel: boolean): ScopeRef | undefined {
   if (moduleLevel) return undefined;
-  const KINDS: Record<string, string> = { function_declaration: "function", method_definition: "method", function_expression: "lambda" };
+  const KINDS: Record<string, string> = {
+    function_declaration: "function",
+    method_definition: "method",
+    function_expression: "lambda",
+  };
   for (let n: Node | null = node.parent; n; n = n.parent) {
     const name = KINDS[n.type] ? n.childForFieldName("name")?.text : undefined;
     if (name) return { kind: KINDS[n.type]!, name };
@@ -153,7 +186,9 @@ describe("rename_identifier on TSX, judged by TypeScript's transpiler and node",
   const dir = mkdtempSync(join(tmpdir(), "rename-tsx-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const output = (source: string): string => {
-    const js = ts.transpileModule(source, { compilerOptions: { jsx: ts.JsxEmit.React, module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020 } }).outputText;
+    const js = ts.transpileModule(source, {
+      compilerOptions: { jsx: ts.JsxEmit.React, module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020 },
+    }).outputText;
     writeFileSync(join(dir, "m.cjs"), js);
     return execFileSync(process.execPath, [join(dir, "m.cjs")], { encoding: "utf8" });
   };
@@ -168,20 +203,31 @@ describe("rename_identifier on TSX, judged by TypeScript's transpiler and node",
     expect(defaults).toContain("const shown: typeof settings = settings;");
     expect(() => rename(TSX, "label", "li", "Row", "m.tsx")).not.toThrow();
     const react = 'import React from "react";\n\nexport const App = () => <div />;\n';
-    expect(() => rename(react, "React", "R", undefined, "app.tsx")).toThrow(/compiles to calls of React \(React.createElement, under the classic runtime\)/);
+    expect(() => rename(react, "React", "R", undefined, "app.tsx")).toThrow(
+      /compiles to calls of React \(React.createElement, under the classic runtime\)/,
+    );
   });
 
   test("every declared name renamed gives the same output, and renaming back the same bytes", () => {
     const before = output(TSX);
     expect(before).toBe("<ul><li>a: 2€</li><li>b: 3€</li></ul>\n");
     const names = withTree(TSX, "tsx", (tree) =>
-      analyzeJavaScript(tree).scopes.flatMap((s) => [...s.bindings.values()].map((b) => ({ name: b.name, fn: enclosingFunction(b.node, b.scope.kind === "program") }))),
+      analyzeJavaScript(tree).scopes.flatMap((s) =>
+        [...s.bindings.values()].map((b) => ({
+          name: b.name,
+          fn: enclosingFunction(b.node, b.scope.kind === "program"),
+        })),
+      ),
     );
-    expect(names.map((n) => n.name)).toEqual(expect.arrayContaining(["h", "defaults", "Row", "List", "label", "price", "shown", "items", "Item", "item"]));
+    expect(names.map((n) => n.name)).toEqual(
+      expect.arrayContaining(["h", "defaults", "Row", "List", "label", "price", "shown", "items", "Item", "item"]),
+    );
     for (const { name, fn } of names) {
       // The @jsx pragma's factory: every element calls it, unnamed.
       if (name === "h") {
-        expect(() => rename(TSX, name, `${name}Renamed`, fn, "m.tsx")).toThrow(/the file's JSX compiles to calls of h \(its @jsx pragma\)/);
+        expect(() => rename(TSX, name, `${name}Renamed`, fn, "m.tsx")).toThrow(
+          /the file's JSX compiles to calls of h \(its @jsx pragma\)/,
+        );
         continue;
       }
       const renamed = rename(TSX, name, `${name}Renamed`, fn, "m.tsx");
@@ -190,4 +236,3 @@ describe("rename_identifier on TSX, judged by TypeScript's transpiler and node",
     }
   }, 60_000);
 });
-

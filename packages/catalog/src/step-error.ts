@@ -32,4 +32,5 @@ const isCatalogError: (error: unknown) => error is CatalogError = errorGuard(...
 
 export type StepError = RunError | FragmentError | CatalogError;
 
-export const isStepError = (error: unknown): error is StepError => isRunError(error) || isFragmentError(error) || isCatalogError(error);
+export const isStepError = (error: unknown): error is StepError =>
+  isRunError(error) || isFragmentError(error) || isCatalogError(error);

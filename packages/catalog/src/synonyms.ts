@@ -71,4 +71,5 @@ export const SYNONYMS: Readonly<Record<string, string>> = {
 };
 
 /** The name `name` is a synonym of (an operator or a template), if any. */
-export const synonymOf = (name: string): string | undefined => (Object.hasOwn(SYNONYMS, name) ? SYNONYMS[name] : undefined);
+export const synonymOf = (name: string): string | undefined =>
+  Object.hasOwn(SYNONYMS, name) ? SYNONYMS[name] : undefined;

@@ -25,8 +25,12 @@ function causeOf(file: string, find: string, replace: string): string | undefine
 
 describe("text steps on data files", () => {
   it("refuses a result that is not valid JSON, TOML or YAML, naming the line", () => {
-    expect(causeOf("package.json", '"1.0.0"', '"1.0.1",')).toMatch(/package\.json: the result is not valid JSON \(line 3:\d+: .*\); keep the file's syntax, or change its keys with set_key and delete_key/);
-    expect(causeOf("pyproject.toml", 'version = "1.0.0"', 'version = "1.0.1')).toMatch(/the result is not valid TOML \(line 3:/);
+    expect(causeOf("package.json", '"1.0.0"', '"1.0.1",')).toMatch(
+      /package\.json: the result is not valid JSON \(line 3:\d+: .*\); keep the file's syntax, or change its keys with set_key and delete_key/,
+    );
+    expect(causeOf("pyproject.toml", 'version = "1.0.0"', 'version = "1.0.1')).toMatch(
+      /the result is not valid TOML \(line 3:/,
+    );
     expect(causeOf(".pre-commit-config.yaml", "    hooks: []", "    hooks: [")).toMatch(/the result is not valid YAML/);
   });
 

@@ -4,9 +4,27 @@
  * the workspace parses and frees them. Edits of one step refer to the texts the step started
  * from. Pure: no fs.
  */
-import { dataFormatOf, detectFileLanguage, parse, syntaxErrors, withTree, type LanguageId, type Node, type Tree, TaggedError } from "@graphplan/graph";
+import {
+  dataFormatOf,
+  detectFileLanguage,
+  parse,
+  syntaxErrors,
+  withTree,
+  type LanguageId,
+  type Node,
+  type Tree,
+  TaggedError,
+} from "@graphplan/graph";
 import { resolveOne } from "@graphplan/locators";
-import { applyEdits, errorSpans, newSyntaxErrors, FileNotInPlan, type Edit, type HandlerContext, type ParsedDoc } from "@graphplan/primitives";
+import {
+  applyEdits,
+  errorSpans,
+  newSyntaxErrors,
+  FileNotInPlan,
+  type Edit,
+  type HandlerContext,
+  type ParsedDoc,
+} from "@graphplan/primitives";
 
 /** File path → text; a Map or a plain object. */
 export type Files = ReadonlyMap<string, string> | Readonly<Record<string, string>>;
@@ -48,7 +66,10 @@ export class TransformBrokeSyntax extends TaggedError("TransformBrokeSyntax") {
     super(
       `${op} would leave ${file} with syntax errors (${errors
         .slice(0, 3)
-        .map((e) => `line ${e.line}:${e.column + 1} ${e.kind === "MISSING" ? `missing ${e.text}` : `unexpected ${JSON.stringify(e.text)}`}`)
+        .map(
+          (e) =>
+            `line ${e.line}:${e.column + 1} ${e.kind === "MISSING" ? `missing ${e.text}` : `unexpected ${JSON.stringify(e.text)}`}`,
+        )
         .join("; ")}); the file is unchanged. Check the code parameters.`,
     );
   }
@@ -73,7 +94,13 @@ interface Docs {
 }
 
 function contextDocs(ctx: HandlerContext): Docs {
-  return { paths: () => ctx.files, source: (f) => ctx.source(f), language: (f) => ctx.language(f), parsed: (f) => ctx.parsed(f), dispose: () => undefined };
+  return {
+    paths: () => ctx.files,
+    source: (f) => ctx.source(f),
+    language: (f) => ctx.language(f),
+    parsed: (f) => ctx.parsed(f),
+    dispose: () => undefined,
+  };
 }
 
 function fileDocs(files: Map<string, string>): Docs {
@@ -145,7 +172,13 @@ export class Workspace {
   /** The one node a locator names (LocatorNotFound / LocatorAmbiguous otherwise). */
   one(locator: unknown): Target {
     const doc = this.docs.parsed(fileOf(locator));
-    return { file: doc.path, source: doc.source, language: doc.language, tree: doc.tree, node: resolveOne(doc.tree, doc.source, doc.language, locator) };
+    return {
+      file: doc.path,
+      source: doc.source,
+      language: doc.language,
+      tree: doc.tree,
+      node: resolveOne(doc.tree, doc.source, doc.language, locator),
+    };
   }
 
   dispose(): void {
@@ -154,7 +187,10 @@ export class Workspace {
 }
 
 const isContext = (value: unknown): value is HandlerContext =>
-  !!value && typeof value === "object" && typeof (value as HandlerContext).parsed === "function" && typeof (value as HandlerContext).run === "function";
+  !!value &&
+  typeof value === "object" &&
+  typeof (value as HandlerContext).parsed === "function" &&
+  typeof (value as HandlerContext).run === "function";
 
 function fileOf(locator: unknown): string {
   const file = locator && typeof locator === "object" ? (locator as { file?: unknown }).file : undefined;
@@ -193,7 +229,8 @@ export function commitEdits(ws: Workspace, edits: FileEdits, op: string): Map<st
     withTree(after, doc.language, (tree) => {
       if (tree.rootNode.hasError) {
         const introduced = newSyntaxErrors(errorSpans(doc.tree), errorSpans(tree), list);
-        if (introduced.length > 0) throw new TransformBrokeSyntax(op, file, introduced.length ? introduced : syntaxErrors(tree));
+        if (introduced.length > 0)
+          throw new TransformBrokeSyntax(op, file, introduced.length ? introduced : syntaxErrors(tree));
       }
     });
     if (after !== doc.source) out.set(file, after);

@@ -16,7 +16,15 @@
  * (the text after the earlier steps), so every accepted step is known to produce the expected
  * bytes; locators are computed on that current text too.
  */
-import { codeEnd, detectFileLanguage, LANGUAGES, parse, type LanguageId, errorGuard, TaggedError } from "@graphplan/graph";
+import {
+  codeEnd,
+  detectFileLanguage,
+  LANGUAGES,
+  parse,
+  type LanguageId,
+  errorGuard,
+  TaggedError,
+} from "@graphplan/graph";
 import {
   applyEdits,
   MUTATORS,
@@ -66,7 +74,6 @@ export class CompileError extends TaggedError("CompileError") {
 /** Every error of the compiler: a diff it cannot read or apply, a change it cannot compile. */
 export type CompilerError = CompileError | PatchError;
 export const isCompilerError: (error: unknown) => error is CompilerError = errorGuard(CompileError, PatchError);
-
 
 /** Tier of a step: 0 primitives/composed, 1 surgery, 2 templates, 3 fragments; legacy is tier 0 too. */
 export type Tier = 0 | 1 | 2 | 3;
@@ -132,9 +139,11 @@ export interface CompileOptions {
    * running the plan (e.g. `stepEdits` of @graphplan/catalog); a filter like the primitives'
    * forecast, and trusted like it with `trustForecast`.
    */
-  readonly forecast?: (step: Step, doc: { path: string; source: string; language: LanguageId; tree: Tree }) => readonly Edit[] | undefined;
+  readonly forecast?: (
+    step: Step,
+    doc: { path: string; source: string; language: LanguageId; tree: Tree },
+  ) => readonly Edit[] | undefined;
 }
-
 
 /** A text-tier step: content-addressed, with no node behind it. */
 export const isTextStep = (step: Step): boolean => "op" in step && TEXT_OPS.has(step.op);
@@ -159,7 +168,8 @@ export function targetLocator(step: Step): Record<string, unknown> | undefined {
 export const banKey = (file: string, change: number, form: string, variant?: string): string =>
   `${file}#${change}#${form}${variant ? `@${variant}` : ""}`;
 
-const editBytes = (edits: readonly Edit[]): number => edits.reduce((sum, e) => sum + (e.end - e.start) + e.text.length, 0);
+const editBytes = (edits: readonly Edit[]): number =>
+  edits.reduce((sum, e) => sum + (e.end - e.start) + e.text.length, 0);
 
 interface Simulated {
   readonly text: string;
@@ -193,7 +203,8 @@ export function simulateStep(
   const result = runPlan([step], new Map([[file, source]]), { handlers: wrapped });
   if (!result.ok) return undefined;
   const text = result.files.get(file) ?? source;
-  const edits = captured && captured.length > 0 && applyEdits(source, captured) === text ? captured : minimalEdit(source, text);
+  const edits =
+    captured && captured.length > 0 && applyEdits(source, captured) === text ? captured : minimalEdit(source, text);
   return { text, edits };
 }
 
@@ -207,7 +218,9 @@ const lineIndentOf = (s: string, i: number): string => /^[ \t]*/.exec(s.slice(li
 function relative(text: string, indent: string): string {
   if (!indent) return text;
   const [head, ...rest] = text.split("\n");
-  return [head!, ...rest.map((l) => (l.startsWith(indent) ? l.slice(indent.length) : l.trim() === "" ? "" : l))].join("\n");
+  return [head!, ...rest.map((l) => (l.startsWith(indent) ? l.slice(indent.length) : l.trim() === "" ? "" : l))].join(
+    "\n",
+  );
 }
 
 /** The ways to write `text` as a replacement/code param, most natural first. */
@@ -267,7 +280,13 @@ interface FileState {
  * that owns the file's state (its text and tree after each accepted step) and both trees' lifetimes,
  * which `try`/`finally` frees; each change is delegated to `stepsForChange`.
  */
-function compileFile(file: string, language: LanguageId, pre: string, post: string, options: CompileOptions): StepRecord[] {
+function compileFile(
+  file: string,
+  language: LanguageId,
+  pre: string,
+  post: string,
+  options: CompileOptions,
+): StepRecord[] {
   const tierOf = options.tierOf ?? ((step: Step) => detectTier(step) as Tier);
   const handlers = options.handlers;
   const preTree = parse(pre, language);
@@ -275,9 +294,16 @@ function compileFile(file: string, language: LanguageId, pre: string, post: stri
   const state: FileState = { file, language, source: pre, tree: preTree, post, postTree };
   const records: StepRecord[] = [];
   try {
-    const changes = diffTrees(preTree.rootNode, pre, postTree.rootNode, post, language, { stepCost: options.stepCost ?? 60 });
+    const changes = diffTrees(preTree.rootNode, pre, postTree.rootNode, post, language, {
+      stepCost: options.stepCost ?? 60,
+    });
     /** Applied changes (pre coordinates), their size deltas, and the parent a splice lies in. */
-    const applied: Array<{ start: number; end: number; delta: number; inside: { start: number; end: number } | undefined }> = [];
+    const applied: Array<{
+      start: number;
+      end: number;
+      delta: number;
+      inside: { start: number; end: number } | undefined;
+    }> = [];
     const record = (c: Change): void => {
       applied.push({
         start: c.preRange.start,
@@ -340,8 +366,12 @@ function compileFile(file: string, language: LanguageId, pre: string, post: stri
     while (i < changes.length) {
       const change = changes[i]!;
       const cur = mapRange(change.preRange.start, change.preRange.end);
-      const expected = state.source.slice(0, cur.start) + post.slice(change.postRange.start, change.postRange.end) + state.source.slice(cur.end);
-      const isBanned = (form: string, variant?: string): boolean => !!options.banned?.has(banKey(file, i, form, variant));
+      const expected =
+        state.source.slice(0, cur.start) +
+        post.slice(change.postRange.start, change.postRange.end) +
+        state.source.slice(cur.end);
+      const isBanned = (form: string, variant?: string): boolean =>
+        !!options.banned?.has(banKey(file, i, form, variant));
       const found = stepsForChange(state, change, cur, expected, nodeOf, options, isBanned);
       if (found) {
         accept(found, i);
@@ -362,12 +392,14 @@ function compileFile(file: string, language: LanguageId, pre: string, post: stri
         continue;
       }
       const text = isBanned("text") ? undefined : textReplacement(state, expected, handlers);
-      if (!text) throw new CompileError(file, "no_exact_step", `no step reproduces the change at offset ${cur.start} exactly`);
+      if (!text)
+        throw new CompileError(file, "no_exact_step", `no step reproduces the change at offset ${cur.start} exactly`);
       accept([text], i);
       record(change);
       i++;
     }
-    if (state.source !== post) throw new CompileError(file, "internal", "the compiled steps do not reproduce the post-image");
+    if (state.source !== post)
+      throw new CompileError(file, "internal", "the compiled steps do not reproduce the post-image");
     return records;
   } finally {
     state.tree.delete();
@@ -395,7 +427,9 @@ function stepsForChange(
   const trySteps = (steps: readonly Candidate[]): Accepted | undefined => {
     for (const { step, form, predicted, variant } of steps) {
       if (isBanned(form, variant)) continue;
-      options.trace?.(`candidate ${form} ${JSON.stringify(step).slice(0, 300)} ${predicted ? gives(source, predicted, expected) : "-"} ${JSON.stringify(predicted ?? null).slice(0, 300)}`);
+      options.trace?.(
+        `candidate ${form} ${JSON.stringify(step).slice(0, 300)} ${predicted ? gives(source, predicted, expected) : "-"} ${JSON.stringify(predicted ?? null).slice(0, 300)}`,
+      );
       let forecast = predicted;
       if (!forecast && options.forecast && !("op" in step && OPERATOR_BY_NAME.has(step.op))) {
         try {
@@ -406,7 +440,10 @@ function stepsForChange(
         if (!forecast) continue;
       }
       if (forecast && !gives(source, forecast, expected)) continue;
-      const sim = forecast && options.trustForecast ? { text: expected, edits: forecast } : simulateStep(step, file, source, language, handlers);
+      const sim =
+        forecast && options.trustForecast
+          ? { text: expected, edits: forecast }
+          : simulateStep(step, file, source, language, handlers);
       if (sim && sim.text === expected) return { step, sim, form, ...(variant ? { variant } : {}) };
     }
     return undefined;
@@ -417,7 +454,10 @@ function stepsForChange(
   const next = change.kind === "splice" ? nodeOf(change.next) : undefined;
   const removed = change.kind === "splice" ? change.removed.map((r) => nodeOf(r)) : [];
   if (removed.some((r) => !r)) return undefined;
-  const added = change.kind === "splice" ? change.added.map((a) => post.slice(a.start, a.end)) : [post.slice(change.postRange.start, change.postRange.end)];
+  const added =
+    change.kind === "splice"
+      ? change.added.map((a) => post.slice(a.start, a.end))
+      : [post.slice(change.postRange.start, change.postRange.end)];
 
   // Higher tiers first.
   if (options.suggest?.length) {
@@ -461,16 +501,31 @@ function stepsForChange(
   // Splice. Inside an expression (an argument list, a parameter list, an import's names) the
   // verifier's kind-preservation layer rejects insertions next to a sibling (one node becomes
   // two): those splices go to templates or to the enclosing list instead.
-  const statementLike = (type: string) => /_statement$|_definition$|^comment$|^decorator$|_declaration$/.test(type) || LANGUAGES[language].commentTypes.includes(type);
-  const inBlock = (!!node && LANGUAGES[language].blockTypes.includes(node.type)) || (change.added.length > 0 && change.added.every((a) => !a.named || statementLike(a.type)) && change.added.some((a) => a.named));
+  const statementLike = (type: string) =>
+    /_statement$|_definition$|^comment$|^decorator$|_declaration$/.test(type) ||
+    LANGUAGES[language].commentTypes.includes(type);
+  const inBlock =
+    (!!node && LANGUAGES[language].blockTypes.includes(node.type)) ||
+    (change.added.length > 0 &&
+      change.added.every((a) => !a.named || statementLike(a.type)) &&
+      change.added.some((a) => a.named));
   const hit = trySteps([
     ...whitespaceCandidates(ctx, state, change, prev, next),
     ...composedInsertions(state, change, next, node),
     ...(inBlock || !options.avoidInlineInsertions ? insertCandidates(ctx, state, change, prev, next) : []),
-    ...neighbourCandidates(ctx, state, change, prev, next, removed as Node[], inBlock || !options.avoidInlineInsertions),
+    ...neighbourCandidates(
+      ctx,
+      state,
+      change,
+      prev,
+      next,
+      removed as Node[],
+      inBlock || !options.avoidInlineInsertions,
+    ),
   ]);
   if (hit) return [hit];
-  if (change.removed.length > 0 && !isBanned("delete_node")) return deletions(state, change, expected, removed as Node[], options);
+  if (change.removed.length > 0 && !isBanned("delete_node"))
+    return deletions(state, change, expected, removed as Node[], options);
   return undefined;
 }
 
@@ -590,13 +645,21 @@ function whitespaceCandidates(
     const [locator] = locatorsFor(ctx, prev, 1);
     const separator = postGap.slice(0, postGap.length - preGap.length);
     if (locator && separator.includes("\n"))
-      out.push({ step: { op: "insert_after_node", params: { locator, code: "", separator } }, form: "insert_after_node", predicted: [predictInsertAfter(doc, prev, "", separator)] });
+      out.push({
+        step: { op: "insert_after_node", params: { locator, code: "", separator } },
+        form: "insert_after_node",
+        predicted: [predictInsertAfter(doc, prev, "", separator)],
+      });
   }
   if (next && postGap.startsWith(preGap)) {
     const [locator] = locatorsFor(ctx, next, 1);
     const separator = postGap.slice(preGap.length);
     if (locator && separator.includes("\n"))
-      out.push({ step: { op: "insert_before_node", params: { locator, code: "", separator } }, form: "insert_before_node", predicted: [predictInsertBefore(doc, next, "", separator)] });
+      out.push({
+        step: { op: "insert_before_node", params: { locator, code: "", separator } },
+        form: "insert_before_node",
+        predicted: [predictInsertBefore(doc, next, "", separator)],
+      });
   }
   return out;
 }
@@ -653,7 +716,11 @@ function composedInsertions(
   const text = post.slice(added.start, added.end);
   const out: Candidate[] = [];
   const spec = LANGUAGES[language];
-  if (spec.importTypes.includes(added.type) && parent.type === (language === "python" ? "module" : parent.type) && !parent.parent) {
+  if (
+    spec.importTypes.includes(added.type) &&
+    parent.type === (language === "python" ? "module" : parent.type) &&
+    !parent.parent
+  ) {
     out.push({ step: { op: "add_import", params: { file, import_statement: text } }, form: "add_import" });
   }
   const cls = parent.parent;
@@ -662,10 +729,19 @@ function composedInsertions(
     if (className) {
       const indent = lineIndentOf(post, added.start);
       const code = relative(text, indent);
-      if (!next && ["function_definition", "decorated_definition", "method_definition", "method_declaration"].includes(added.type))
-        out.push({ step: { op: "add_method", params: { file, class_name: className, method_code: code } }, form: "add_method" });
+      if (
+        !next &&
+        ["function_definition", "decorated_definition", "method_definition", "method_declaration"].includes(added.type)
+      )
+        out.push({
+          step: { op: "add_method", params: { file, class_name: className, method_code: code } },
+          form: "add_method",
+        });
       if (added.type === "expression_statement" || added.type.includes("field"))
-        out.push({ step: { op: "add_class_attribute", params: { file, class_name: className, attribute_code: code } }, form: "add_class_attribute" });
+        out.push({
+          step: { op: "add_class_attribute", params: { file, class_name: className, attribute_code: code } },
+          form: "add_class_attribute",
+        });
     }
   }
   return out;
@@ -682,7 +758,9 @@ function deletions(
   const { file, language } = state;
   if (change.added.length > 0) return undefined;
   // Forecast: deleting from the last to the first, the earlier nodes keep their offsets.
-  const forecast = [...removed].reverse().flatMap((n) => predictDelete({ path: file, source: state.source, language, tree: state.tree }, n));
+  const forecast = [...removed]
+    .reverse()
+    .flatMap((n) => predictDelete({ path: file, source: state.source, language, tree: state.tree }, n));
   if (!gives(state.source, forecast, expected)) return undefined;
   let source = state.source;
   let tree = state.tree.copy();
@@ -732,7 +810,8 @@ function enclosingReplacement(
   const shift = cur.start - first.preRange.start;
   let node: Node | null = holder ?? state.tree.rootNode.descendantForIndex(cur.start, cur.end);
   const isOwn = (n: Node) => first.kind === "replace" && n.startIndex === cur.start && n.endIndex === cur.end;
-  while (node && (node.startIndex > cur.start || node.endIndex < cur.end || isOwn(node) || !node.isNamed)) node = node.parent;
+  while (node && (node.startIndex > cur.start || node.endIndex < cur.end || isOwn(node) || !node.isNamed))
+    node = node.parent;
   for (; node; node = node.parent) {
     if (!node.isNamed || node.type === "ERROR") continue;
     const start = node.startIndex;
@@ -768,7 +847,10 @@ function enclosingReplacement(
     if (isBanned(`enclosing:${node.type}`, variant)) continue;
     for (const { step, form, predicted } of replaceCandidates(ctx, node, text, `enclosing:${node.type}`)) {
       if (predicted && !gives(source, predicted, expected)) continue;
-      const sim = predicted && options.trustForecast ? { text: expected, edits: predicted } : simulateStep(step, file, source, language, options.handlers);
+      const sim =
+        predicted && options.trustForecast
+          ? { text: expected, edits: predicted }
+          : simulateStep(step, file, source, language, options.handlers);
       if (sim && sim.text === expected) return { accepted: { step, sim, form, variant }, last };
     }
   }
@@ -818,14 +900,19 @@ export const DEFAULT_COMPILE_OPTIONS: CompileOptions = {
   handlers: formalHandlers,
   tierOf: (step) => detectTier(step) as Tier,
   suggest: suggesters,
-  forecast: (step, doc) => forecastFormal(step, doc) ?? stepEdits(step, new Map([[doc.path, doc.source]])).get(doc.path),
+  forecast: (step, doc) =>
+    forecastFormal(step, doc) ?? stepEdits(step, new Map([[doc.path, doc.source]])).get(doc.path),
 };
 
 /**
  * Compiles a unified diff against the pre-images in `files` (path → text) into a plan, with
  * what the compiler knows of each step. Throws `CompileError` and `PatchError`.
  */
-export function compile(files: ReadonlyMap<string, string>, unifiedDiff: string, overrides: CompileOptions = {}): CompiledPlan {
+export function compile(
+  files: ReadonlyMap<string, string>,
+  unifiedDiff: string,
+  overrides: CompileOptions = {},
+): CompiledPlan {
   const options: CompileOptions = { ...DEFAULT_COMPILE_OPTIONS, ...overrides };
   const patches = parseUnifiedDiff(unifiedDiff);
   const post = postImages(patches, files);
@@ -838,16 +925,30 @@ export function compile(files: ReadonlyMap<string, string>, unifiedDiff: string,
     const before = patch.oldPath === undefined ? undefined : files.get(patch.oldPath);
     if (after === null || after === undefined) {
       // Deletions go last: the plan's edits of other files are checked against the file first.
-      deletions.push(fileRecord({ op: "delete_file", params: { path } }, path, before === undefined ? [] : [{ start: 0, end: before.length, text: "" }]));
+      deletions.push(
+        fileRecord(
+          { op: "delete_file", params: { path } },
+          path,
+          before === undefined ? [] : [{ start: 0, end: before.length, text: "" }],
+        ),
+      );
       continue;
     }
     out.set(path, after);
     const mode = patch.mode ? [fileRecord({ op: "set_file_mode", params: { path, mode: patch.mode } }, path, [])] : [];
     if (before === undefined) {
-      records.push(fileRecord({ op: "create_file", params: { path, content: after } }, path, after ? [{ start: 0, end: 0, text: after }] : []), ...mode);
+      records.push(
+        fileRecord(
+          { op: "create_file", params: { path, content: after } },
+          path,
+          after ? [{ start: 0, end: 0, text: after }] : [],
+        ),
+        ...mode,
+      );
       continue;
     }
-    if (patch.oldPath !== undefined && patch.oldPath !== path) records.push(fileRecord({ op: "rename_file", params: { from: patch.oldPath, to: path } }, path, []));
+    if (patch.oldPath !== undefined && patch.oldPath !== path)
+      records.push(fileRecord({ op: "rename_file", params: { from: patch.oldPath, to: path } }, path, []));
     records.push(...compileContent(path, before, after, options), ...mode);
   }
   records.push(...deletions);
@@ -871,8 +972,21 @@ function compileContent(path: string, before: string, after: string, options: Co
     }
   }
   const data = dataSteps(path, before, after, options.handlers);
-  if (data) return data.map(({ step, edits }, change) => ({ ...fileRecord(step as Step & { op: string }, path, edits), tier: 1, form: "data", change, key: banKey(path, change, "data") }));
-  return textSteps(path, before, after, options.handlers).map(({ step, edits }, change) => ({ ...fileRecord(step as Step & { op: string }, path, edits), form: "text", text: true, change, key: banKey(path, change, "text") }));
+  if (data)
+    return data.map(({ step, edits }, change) => ({
+      ...fileRecord(step as Step & { op: string }, path, edits),
+      tier: 1,
+      form: "data",
+      change,
+      key: banKey(path, change, "data"),
+    }));
+  return textSteps(path, before, after, options.handlers).map(({ step, edits }, change) => ({
+    ...fileRecord(step as Step & { op: string }, path, edits),
+    form: "text",
+    text: true,
+    change,
+    key: banKey(path, change, "text"),
+  }));
 }
 
 /** The record of a file operation's step (create_file, delete_file, rename_file, set_file_mode). */
@@ -893,6 +1007,10 @@ function fileRecord(step: Step & { op: string }, file: string, edits: readonly E
 }
 
 /** `compile`, the plan only: the JSON plan an LLM would write for this diff. */
-export function compilePatch(files: ReadonlyMap<string, string>, unifiedDiff: string, options: CompileOptions = {}): Plan {
+export function compilePatch(
+  files: ReadonlyMap<string, string>,
+  unifiedDiff: string,
+  options: CompileOptions = {},
+): Plan {
   return compile(files, unifiedDiff, options).plan;
 }

@@ -16,7 +16,8 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.str
 function stepsFor(file: string, a: unknown, b: unknown, path: KeySegment[], out: Step[]): void {
   const locator = (segments: readonly KeySegment[]) => ({ kind: "key", name: formatKeyPath(segments), file });
   if (isRecord(a) && isRecord(b)) {
-    for (const key of Object.keys(a)) if (!Object.hasOwn(b, key)) out.push({ op: "delete_key", params: { locator: locator([...path, { key }]) } });
+    for (const key of Object.keys(a))
+      if (!Object.hasOwn(b, key)) out.push({ op: "delete_key", params: { locator: locator([...path, { key }]) } });
     for (const [key, value] of Object.entries(b)) {
       if (!Object.hasOwn(a, key)) out.push({ op: "set_key", params: { locator: locator([...path, { key }]), value } });
       else if (!same(a[key], value)) stepsFor(file, a[key], value, [...path, { key }], out);
@@ -24,7 +25,8 @@ function stepsFor(file: string, a: unknown, b: unknown, path: KeySegment[], out:
     return;
   }
   if (Array.isArray(a) && Array.isArray(b) && b.length > a.length && a.every((item, i) => same(item, b[i]))) {
-    for (const item of b.slice(a.length)) out.push({ op: "append_item", params: { locator: locator(path), value: item } });
+    for (const item of b.slice(a.length))
+      out.push({ op: "append_item", params: { locator: locator(path), value: item } });
     return;
   }
   if (path.length === 0) return; // a top-level value that is not a mapping: text steps
@@ -32,7 +34,12 @@ function stepsFor(file: string, a: unknown, b: unknown, path: KeySegment[], out:
 }
 
 /** Data steps that reproduce `after` from `before` exactly, or undefined (not a data file, unreadable, or not exact). */
-export function dataSteps(file: string, before: string, after: string, handlers: Readonly<Record<string, StepHandler>> | undefined): TextStep[] | undefined {
+export function dataSteps(
+  file: string,
+  before: string,
+  after: string,
+  handlers: Readonly<Record<string, StepHandler>> | undefined,
+): TextStep[] | undefined {
   const format = dataFormatOf(file);
   if (!format || !handlers || before === after) return undefined;
   let steps: Step[];

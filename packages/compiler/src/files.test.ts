@@ -13,7 +13,8 @@ const CHANGES = "Version 3.2.0\n-------------\n\nUnreleased\n\n-   Drop Python 3
 
 beforeAll(() => loadGrammars(["python", "bash"])); // `run.sh` is shell code
 
-const UTIL = "def helper(x):\n    return x * 2\n\n\ndef twice(x):\n    return helper(helper(x))\n\n\ndef thrice(x):\n    return helper(x) + x\n";
+const UTIL =
+  "def helper(x):\n    return x * 2\n\n\ndef twice(x):\n    return helper(helper(x))\n\n\ndef thrice(x):\n    return helper(x) + x\n";
 const MAIN = "from pkg.util import helper\n\n\ndef main():\n    return helper(1)\n";
 const OLD = "OLD = 1\n";
 
@@ -35,7 +36,10 @@ describe("compiling diffs that add, delete and rename files", () => {
       writeFileSync(join(dir, "pkg/helpers.py"), UTIL.replace("x * 2", "x * 2  # doubled"));
       writeFileSync(join(dir, "pkg/main.py"), MAIN.replace("pkg.util", "pkg.helpers"));
       mkdirSync(join(dir, "tests"));
-      writeFileSync(join(dir, "tests/test_helpers.py"), "from pkg.helpers import helper\n\n\ndef test_helper():\n    assert helper(2) == 4\n");
+      writeFileSync(
+        join(dir, "tests/test_helpers.py"),
+        "from pkg.helpers import helper\n\n\ndef test_helper():\n    assert helper(2) == 4\n",
+      );
       rmSync(join(dir, "pkg/old.py"));
     });
     expect(diff).toContain("rename from pkg/util.py");
@@ -61,7 +65,12 @@ describe("compiling diffs that add, delete and rename files", () => {
       writeFileSync(join(dir, "run.sh"), "#!/bin/sh\nexec python -m pkg.main\n", { mode: 0o755 });
     });
     // Text files beside the code, changed the way real commits change them.
-    const base = new Map([...pre, ["CHANGES.rst", CHANGES], ["setup.cfg", "[metadata]\r\nname = demo  \r\nversion = 1.0\r\n"], ["VERSION", "1.0"]]);
+    const base = new Map([
+      ...pre,
+      ["CHANGES.rst", CHANGES],
+      ["setup.cfg", "[metadata]\r\nname = demo  \r\nversion = 1.0\r\n"],
+      ["VERSION", "1.0"],
+    ]);
     const post = new Map([
       ["CHANGES.rst", CHANGES.replace("Unreleased\n\n", "Unreleased\n\n-   Call every teardown callback.\n")],
       ["setup.cfg", "[metadata]\r\nname = demo  \r\nversion = 1.1\r\n"],
@@ -75,7 +84,9 @@ describe("compiling diffs that add, delete and rename files", () => {
     expect(compiled.plan).toContainEqual({ op: "set_file_mode", params: { path: "run.sh", mode: "100755" } });
     // The code change is structural; the text files' changes are text steps.
     expect(compiled.records.filter((r) => r.file === "pkg/util.py").every((r) => !r.text)).toBe(true);
-    expect(compiled.records.filter((r) => ["CHANGES.rst", "setup.cfg", "VERSION"].includes(r.file)).every((r) => r.text)).toBe(true);
+    expect(
+      compiled.records.filter((r) => ["CHANGES.rst", "setup.cfg", "VERSION"].includes(r.file)).every((r) => r.text),
+    ).toBe(true);
     const run = runFormalPlan(JSON.parse(JSON.stringify(compiled.plan)), base);
     expect(run.ok, run.ok ? "" : run.error.message).toBe(true);
     if (!run.ok) return;
@@ -94,9 +105,13 @@ describe("data files", () => {
   beforeAll(() => loadDataGrammars());
 
   it("compiles a change of values to data steps, and a change beside the values to text steps, both exactly", () => {
-    const pyproject = '[project]\nname = "demo"\nversion = "1.0.0"\ndependencies = ["click"]\n\n[tool.pytest.ini_options]\naddopts = "-ra"\n';
+    const pyproject =
+      '[project]\nname = "demo"\nversion = "1.0.0"\ndependencies = ["click"]\n\n[tool.pytest.ini_options]\naddopts = "-ra"\n';
     const pkg = '{\n  "name": "demo",\n  "scripts": {\n    "test": "vitest",\n    "prepublish": "tsc"\n  }\n}\n';
-    const pre = new Map([["pyproject.toml", pyproject], ["package.json", pkg]]);
+    const pre = new Map([
+      ["pyproject.toml", pyproject],
+      ["package.json", pkg],
+    ]);
     const post = new Map([
       ["pyproject.toml", pyproject.replace('"1.0.0"', '"1.1.0"').replace('["click"]', '["click", "rich"]')],
       ["package.json", pkg.replace(',\n    "prepublish": "tsc"', "")],
@@ -104,16 +119,27 @@ describe("data files", () => {
     const compiled = compile(pre, gitDiff(pre, post));
     expect(compiled.plan).toEqual([
       { op: "delete_key", params: { locator: { kind: "key", name: "scripts.prepublish", file: "package.json" } } },
-      { op: "set_key", params: { locator: { kind: "key", name: "project.version", file: "pyproject.toml" }, value: "1.1.0" } },
-      { op: "append_item", params: { locator: { kind: "key", name: "project.dependencies", file: "pyproject.toml" }, value: "rich" } },
+      {
+        op: "set_key",
+        params: { locator: { kind: "key", name: "project.version", file: "pyproject.toml" }, value: "1.1.0" },
+      },
+      {
+        op: "append_item",
+        params: { locator: { kind: "key", name: "project.dependencies", file: "pyproject.toml" }, value: "rich" },
+      },
     ]);
     expect(compiled.records.every((r) => !r.text)).toBe(true);
     const run = runFormalPlan(JSON.parse(JSON.stringify(compiled.plan)), pre);
     expect(run.ok && Object.fromEntries(run.files)).toEqual(Object.fromEntries(post));
 
     // A comment added beside a value: no data step writes it, so the change is text.
-    const commented = new Map([["pyproject.toml", pyproject.replace('addopts = "-ra"', '# verbose\naddopts = "-ra -v"')]]);
-    const text = compile(new Map([["pyproject.toml", pyproject]]), gitDiff(new Map([["pyproject.toml", pyproject]]), commented));
+    const commented = new Map([
+      ["pyproject.toml", pyproject.replace('addopts = "-ra"', '# verbose\naddopts = "-ra -v"')],
+    ]);
+    const text = compile(
+      new Map([["pyproject.toml", pyproject]]),
+      gitDiff(new Map([["pyproject.toml", pyproject]]), commented),
+    );
     expect(text.records.map((r) => r.text)).toEqual([true]);
     const again = runFormalPlan(JSON.parse(JSON.stringify(text.plan)), new Map([["pyproject.toml", pyproject]]));
     expect(again.ok && again.files.get("pyproject.toml")).toBe(commented.get("pyproject.toml"));

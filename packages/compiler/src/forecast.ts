@@ -27,7 +27,28 @@ function codeParam(value: unknown, kind: CodeKind, language: LanguageId): string
   return result.code;
 }
 
-const ATOMS = new Set(["identifier", "call", "attribute", "subscript", "string", "concatenated_string", "integer", "float", "true", "false", "none", "list", "tuple", "dictionary", "set", "parenthesized_expression", "list_comprehension", "dictionary_comprehension", "set_comprehension", "generator_expression"]);
+const ATOMS = new Set([
+  "identifier",
+  "call",
+  "attribute",
+  "subscript",
+  "string",
+  "concatenated_string",
+  "integer",
+  "float",
+  "true",
+  "false",
+  "none",
+  "list",
+  "tuple",
+  "dictionary",
+  "set",
+  "parenthesized_expression",
+  "list_comprehension",
+  "dictionary_comprehension",
+  "set_comprehension",
+  "generator_expression",
+]);
 
 /** Whether `code` is one primary expression (which no operator context needs to parenthesize). */
 function isAtom(code: string, language: LanguageId): boolean {
@@ -51,14 +72,20 @@ export function forecastFormal(step: Step, doc: ForecastDoc): Edit[] | undefined
   switch (step.template) {
     case "modify_condition": {
       const node = resolveOne(tree, source, language, params["target"]);
-      const condition = ["if_statement", "elif_clause", "while_statement"].includes(node.type) ? node.childForFieldName("condition") : node;
+      const condition = ["if_statement", "elif_clause", "while_statement"].includes(node.type)
+        ? node.childForFieldName("condition")
+        : node;
       if (!condition) return undefined;
-      return [placeBlock(source, language, condition, "replace", codeParam(params["condition"], "condition", language))];
+      return [
+        placeBlock(source, language, condition, "replace", codeParam(params["condition"], "condition", language)),
+      ];
     }
     case "change_return_value": {
       const node = resolveOne(tree, source, language, params["target"]);
       if (node.type !== "return_statement") return undefined;
-      return [placeBlock(source, language, node, "replace", `return ${codeParam(params["value"], "expression", language)}`)];
+      return [
+        placeBlock(source, language, node, "replace", `return ${codeParam(params["value"], "expression", language)}`),
+      ];
     }
     case "replace_expression": {
       let node = resolveOne(tree, source, language, params["target"]);

@@ -6,7 +6,14 @@
  * locator returned is checked against the tree: it resolves to exactly the node.
  */
 import { fieldOf, LANGUAGES, type LanguageId } from "@graphplan/graph";
-import { codeChildren, kindOfNode, NORMALIZED_KINDS, nodeName, resolveLocator, type StructuredLocator } from "@graphplan/locators";
+import {
+  codeChildren,
+  kindOfNode,
+  NORMALIZED_KINDS,
+  nodeName,
+  resolveLocator,
+  type StructuredLocator,
+} from "@graphplan/locators";
 import type { Node, Tree } from "web-tree-sitter";
 
 /** A locator without `file` (the shape of `parent`). */
@@ -46,7 +53,9 @@ function resolve(ctx: LocateContext, loc: Loc): Node[] {
 /** Whether a resolved node stands for `target` (same range; a decorated definition by its definition). */
 function standsFor(resolved: Node, target: Node): boolean {
   if (resolved.startIndex === target.startIndex && resolved.endIndex === target.endIndex) return true;
-  return target.type === "decorated_definition" && resolved.parent?.id === target.id && resolved.endIndex === target.endIndex;
+  return (
+    target.type === "decorated_definition" && resolved.parent?.id === target.id && resolved.endIndex === target.endIndex
+  );
 }
 
 /** `loc` if it resolves to `target` alone, else with the `index` that picks it, else undefined. */
@@ -119,7 +128,8 @@ export function locatorsFor(ctx: LocateContext, node: Node, limit = 3): Structur
 
   // A definition (a decorated one by its definition).
   const def = node.type === "decorated_definition" ? node.childForFieldName("definition") : node;
-  if (def && isDefinition(def, language) && push(definitionLocator(ctx, def, cache))) return out.map((l) => withFile(l, ctx.file));
+  if (def && isDefinition(def, language) && push(definitionLocator(ctx, def, cache)))
+    return out.map((l) => withFile(l, ctx.file));
   if (node.id === ctx.tree.rootNode.id) return [withFile({}, ctx.file)];
 
   const scope = enclosingDefinition(node, language);
@@ -154,7 +164,9 @@ export function locatorsFor(ctx: LocateContext, node: Node, limit = 3): Structur
     if (at >= 0) {
       const parentDef = parent.type === "decorated_definition" ? parent.childForFieldName("definition") : parent;
       const parentLoc =
-        parentDef && isDefinition(parentDef, language) ? definitionLocator(ctx, parentDef, cache) : kindLocator(ctx, parent, inScope);
+        parentDef && isDefinition(parentDef, language)
+          ? definitionLocator(ctx, parentDef, cache)
+          : kindLocator(ctx, parent, inScope);
       if (parentLoc && parentLoc.nth_child === undefined) {
         const { index: _index, ...rest } = parentLoc;
         const nth = at === children.length - 1 ? -1 : at;

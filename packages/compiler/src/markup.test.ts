@@ -14,10 +14,14 @@ import { compile, type CompiledPlan } from "./compile.js";
 
 beforeAll(() => loadGrammars(["bash", "css", "html"]));
 
-const SCRIPT = "#!/bin/bash\nset -e\n\n# build it\nbuild() {\n  make all\n}\n\ndeploy() {\n  build\n  scp out host:\n}\n\nbuild\n";
-const STYLE = "/* theme */\n.btn > a,\n.link {\n  color: red; /* brand */\n  margin: 0;\n}\n\n@media (max-width: 600px) {\n  .btn > a {\n    color: blue;\n  }\n}\n";
-const PAGE = '<!DOCTYPE html>\n<html>\n  <body>\n    <h1>Welcome home</h1>\n    <div id="main">\n      <p>Hello</p>\n    </div>\n    <footer id="foot">x</footer>\n  </body>\n</html>\n';
-const TEMPLATE = '{% extends "base.html" %}\n{% block content %}\n<div id="intro">\n  <p class="lead">Hello</p>\n</div>\n<ul id="items">\n  {% for item in items %}<li>{{ item }}</li>{% endfor %}\n</ul>\n{% endblock %}\n';
+const SCRIPT =
+  "#!/bin/bash\nset -e\n\n# build it\nbuild() {\n  make all\n}\n\ndeploy() {\n  build\n  scp out host:\n}\n\nbuild\n";
+const STYLE =
+  "/* theme */\n.btn > a,\n.link {\n  color: red; /* brand */\n  margin: 0;\n}\n\n@media (max-width: 600px) {\n  .btn > a {\n    color: blue;\n  }\n}\n";
+const PAGE =
+  '<!DOCTYPE html>\n<html>\n  <body>\n    <h1>Welcome home</h1>\n    <div id="main">\n      <p>Hello</p>\n    </div>\n    <footer id="foot">x</footer>\n  </body>\n</html>\n';
+const TEMPLATE =
+  '{% extends "base.html" %}\n{% block content %}\n<div id="intro">\n  <p class="lead">Hello</p>\n</div>\n<ul id="items">\n  {% for item in items %}<li>{{ item }}</li>{% endfor %}\n</ul>\n{% endblock %}\n';
 const LANGUAGE: Record<string, LanguageId> = { sh: "bash", css: "css", html: "html" };
 
 /** Commits `files`, writes `after`, and compiles `git diff` of the change. */
@@ -43,15 +47,22 @@ function compiled(files: Record<string, string>, after: Record<string, string>):
   return result;
 }
 
-const ops = (plan: CompiledPlan) => plan.records.map((r) => `${r.file} ${"op" in r.step ? r.step.op : "?"}${r.text ? " (text)" : ""}`);
+const ops = (plan: CompiledPlan) =>
+  plan.records.map((r) => `${r.file} ${"op" in r.step ? r.step.op : "?"}${r.text ? " (text)" : ""}`);
 
 describe("compiling changes of shell scripts, CSS and HTML", () => {
   it("expresses a function's change, a new function, declarations changed and added, an element's text and a deleted element as node steps", () => {
     const plan = compiled(
       { "deploy.sh": SCRIPT, "site.css": STYLE, "index.html": PAGE },
       {
-        "deploy.sh": SCRIPT.replace("make all", "make -j4 all").replace("deploy() {", "clean() {\n  rm -rf out\n}\n\ndeploy() {"),
-        "site.css": STYLE.replace("color: red", "color: green").replace("color: blue;", "color: navy;\n    margin: 1px;"),
+        "deploy.sh": SCRIPT.replace("make all", "make -j4 all").replace(
+          "deploy() {",
+          "clean() {\n  rm -rf out\n}\n\ndeploy() {",
+        ),
+        "site.css": STYLE.replace("color: red", "color: green").replace(
+          "color: blue;",
+          "color: navy;\n    margin: 1px;",
+        ),
         "index.html": PAGE.replace("<p>Hello</p>", "<p>Bye</p>").replace('    <footer id="foot">x</footer>\n', ""),
       },
     );
@@ -68,10 +79,18 @@ describe("compiling changes of shell scripts, CSS and HTML", () => {
   });
 
   it("compiles an HTML template (Jinja, EJS markup) as a text file: text steps, and no syntax judgement of markup tree-sitter-html cannot read", () => {
-    const jinja = compiled({ "page.html": TEMPLATE }, { "page.html": TEMPLATE.replace('class="lead"', 'class="lead big"').replace("<li>{{ item }}</li>", '<li><a href="{{ url_for("item") }}">{{ item.name }}</a></li>') });
+    const jinja = compiled(
+      { "page.html": TEMPLATE },
+      {
+        "page.html": TEMPLATE.replace('class="lead"', 'class="lead big"').replace(
+          "<li>{{ item }}</li>",
+          '<li><a href="{{ url_for("item") }}">{{ item.name }}</a></li>',
+        ),
+      },
+    );
     expect(ops(jinja)).toEqual(["page.html replace_text (text)", "page.html replace_text (text)"]);
     // A page turned into an EJS template: its markup is no syntax error of the steps that write it.
-    const ejs = '<header>\n  <title><%= title %></title>\n</header>\n';
+    const ejs = "<header>\n  <title><%= title %></title>\n</header>\n";
     expect(compiled({ "header.html": PAGE }, { "header.html": ejs }).records.length).toBeGreaterThan(0);
   });
 });

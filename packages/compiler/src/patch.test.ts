@@ -46,7 +46,16 @@ describe("unified diffs", () => {
   });
 
   it("writes created and deleted files with git's headers", () => {
-    const patch = gitDiff(new Map<string, string | null>([["new.py", null], ["old.py", "x\n"]]), new Map<string, string | null>([["new.py", "y\n"], ["old.py", null]]));
+    const patch = gitDiff(
+      new Map<string, string | null>([
+        ["new.py", null],
+        ["old.py", "x\n"],
+      ]),
+      new Map<string, string | null>([
+        ["new.py", "y\n"],
+        ["old.py", null],
+      ]),
+    );
     expect(patch).toContain("diff --git a/new.py b/new.py\nnew file mode 100644\n--- /dev/null\n+++ b/new.py\n");
     expect(patch).toContain("diff --git a/old.py b/old.py\ndeleted file mode 100644\n--- a/old.py\n+++ /dev/null\n");
     expect(gitDiff(new Map([["same.py", "z\n"]]), new Map([["same.py", "z\n"]]))).toBe("");

@@ -43,7 +43,9 @@ export function parseUnifiedDiff(diff: string): FilePatch[] {
   } catch (error) {
     throw new PatchError(undefined, `the patch is not a unified diff: ${(error as Error).message}`);
   }
-  const modeChange = (p: StructuredPatch): boolean => p.newMode !== undefined && (p.isCreate ? p.newMode !== "100644" : p.oldMode !== undefined && p.oldMode !== p.newMode);
+  const modeChange = (p: StructuredPatch): boolean =>
+    p.newMode !== undefined &&
+    (p.isCreate ? p.newMode !== "100644" : p.oldMode !== undefined && p.oldMode !== p.newMode);
   const files: FilePatch[] = parsed
     .filter((p) => p.hunks.length > 0 || p.isCreate || p.isDelete || p.isRename || modeChange(p))
     .map((patch) => ({
@@ -55,7 +57,10 @@ export function parseUnifiedDiff(diff: string): FilePatch[] {
   for (const file of files) {
     const mode = file.patch.newMode ?? file.patch.oldMode;
     if (mode !== undefined && !MODES.has(mode)) {
-      throw new PatchError(file.newPath ?? file.oldPath, `mode ${mode} is not a regular file's (a symlink or a submodule): a plan changes regular files only`);
+      throw new PatchError(
+        file.newPath ?? file.oldPath,
+        `mode ${mode} is not a regular file's (a symlink or a submodule): a plan changes regular files only`,
+      );
     }
   }
   if (files.length === 0) throw new PatchError(undefined, "the patch changes no file");
@@ -116,7 +121,11 @@ export interface ModeChange {
  * the file does not exist on that side), with `diff --git a/.. b/..` headers and 3 lines of context;
  * `modes` adds the mode changes (`old mode`/`new mode`, or a new file's mode).
  */
-export function gitDiff(before: ReadonlyMap<string, string | null>, after: ReadonlyMap<string, string | null>, modes: ReadonlyMap<string, ModeChange> = new Map()): string {
+export function gitDiff(
+  before: ReadonlyMap<string, string | null>,
+  after: ReadonlyMap<string, string | null>,
+  modes: ReadonlyMap<string, ModeChange> = new Map(),
+): string {
   const paths = [...new Set([...before.keys(), ...after.keys(), ...modes.keys()])].sort();
   const patches: StructuredPatch[] = [];
   for (const path of paths) {
@@ -139,7 +148,11 @@ export function gitDiff(before: ReadonlyMap<string, string | null>, after: Reado
       ...patch,
       ...(modeChanged && oldText === newText ? { oldFileName: `a/${path}`, newFileName: `b/${path}` } : {}),
       isGit: true,
-      ...(oldText === null ? { isCreate: true, newMode: mode?.to ?? "100644" } : modeChanged ? { oldMode: mode.from, newMode: mode.to } : {}),
+      ...(oldText === null
+        ? { isCreate: true, newMode: mode?.to ?? "100644" }
+        : modeChanged
+          ? { oldMode: mode.from, newMode: mode.to }
+          : {}),
       ...(newText === null ? { isDelete: true, oldMode: mode?.from ?? "100644" } : {}),
     });
   }

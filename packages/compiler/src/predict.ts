@@ -55,7 +55,8 @@ export function predictInsertAfter(doc: ParsedDoc, node: Node, code: string, sep
   const end = codeEnd(anchor, doc.language).endIndex;
   const { code: c, leading } = trimBlankLines(code);
   const indent = lineIndent(doc.source, anchor.startIndex);
-  const pos = separator.startsWith("\n") && onlyCommentAfter(doc.source, doc.language, end) ? lineEnd(doc.source, end) : end;
+  const pos =
+    separator.startsWith("\n") && onlyCommentAfter(doc.source, doc.language, end) ? lineEnd(doc.source, end) : end;
   const lead = separator.endsWith("\n") ? `${"\n".repeat(leading)}${indent}` : "";
   return { start: pos, end: pos, text: `${separator}${lead}${placements(c, indent)[0]!}` };
 }

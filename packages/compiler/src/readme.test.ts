@@ -8,7 +8,8 @@ it("README example: a gold patch becomes a plan that reproduces it", async () =>
 
   await loadGrammars(["python"]);
   const pre = new Map([["app/calc.py", "def area(w, h):\n    return w * h\n"]]);
-  const diff = "--- a/app/calc.py\n+++ b/app/calc.py\n@@ -1,2 +1,2 @@\n def area(w, h):\n-    return w * h\n+    return abs(w * h)\n";
+  const diff =
+    "--- a/app/calc.py\n+++ b/app/calc.py\n@@ -1,2 +1,2 @@\n def area(w, h):\n-    return w * h\n+    return abs(w * h)\n";
   const plan = compilePatch(pre, diff);
   const run = runFormalPlan(plan, pre);
   // plan: [{"template":"change_return_value","params":{"target":{"kind":"return", ...},"value":"abs(w * h)"}}]

@@ -64,9 +64,18 @@ function hunksOf(before: readonly string[], after: readonly string[]): Hunk[] {
 }
 
 /** Runs one step on one file; its text and edits, or undefined when it fails or gives other text. */
-function run(step: Step, file: string, source: string, expected: string, handlers: Readonly<Record<string, StepHandler>> | undefined): TextStep | undefined {
+function run(
+  step: Step,
+  file: string,
+  source: string,
+  expected: string,
+  handlers: Readonly<Record<string, StepHandler>> | undefined,
+): TextStep | undefined {
   // The same postconditions as a plan's run: a data file must still load after each step.
-  const result = runPlan([step], new Map([[file, source]]), { checkText: dataFileCheck, ...(handlers ? { handlers } : {}) });
+  const result = runPlan([step], new Map([[file, source]]), {
+    checkText: dataFileCheck,
+    ...(handlers ? { handlers } : {}),
+  });
   if (!result.ok || result.files.get(file) !== expected) return undefined;
   return { step, edits: minimalEdit(source, expected) };
 }
@@ -95,14 +104,17 @@ function hunkStep(file: string, lines: readonly string[], hunk: Hunk): Step | un
   const source = lines.join("");
   const added = hunk.added.join("");
   const removed = lines.slice(hunk.from, hunk.to).join("");
-  if (hunk.from === hunk.to && hunk.from === lines.length && source.length > 0) return { op: "append_text", params: { file, text: added } };
+  if (hunk.from === hunk.to && hunk.from === lines.length && source.length > 0)
+    return { op: "append_text", params: { file, text: added } };
   for (let before = 0, after = 0; hunk.from - before >= 0 && hunk.to + after <= lines.length; ) {
     const head = lines.slice(hunk.from - before, hunk.from).join("");
     const tail = lines.slice(hunk.to, hunk.to + after).join("");
     const find = head + removed + tail;
     if (find !== "" && find.trim() !== "" && occurrences(source, find) === 1) {
-      if (removed === "" && after > 0 && before === 0) return { op: "insert_text", params: { file, anchor: tail, position: "before", text: added } };
-      if (removed === "" && before > 0 && after === 0) return { op: "insert_text", params: { file, anchor: head, position: "after", text: added } };
+      if (removed === "" && after > 0 && before === 0)
+        return { op: "insert_text", params: { file, anchor: tail, position: "before", text: added } };
+      if (removed === "" && before > 0 && after === 0)
+        return { op: "insert_text", params: { file, anchor: head, position: "after", text: added } };
       return { op: "replace_text", params: { file, find, replace: head + added + tail } };
     }
     // Grow on the side that has lines left, alternating (after first: an insertion anchors on what follows it).
@@ -119,7 +131,12 @@ function hunkStep(file: string, lines: readonly string[], hunk: Hunk): Step | un
  * Text steps that turn `before` into `after`, each checked by running it. `handlers` are the
  * catalog's (so a code file's steps meet the same postconditions as in a plan).
  */
-export function textSteps(file: string, before: string, after: string, handlers?: Readonly<Record<string, StepHandler>>): TextStep[] {
+export function textSteps(
+  file: string,
+  before: string,
+  after: string,
+  handlers?: Readonly<Record<string, StepHandler>>,
+): TextStep[] {
   if (before === after) return [];
   const whole = (source: string): TextStep[] => {
     const step: Step = { op: "write_file", params: { path: file, content: after } };

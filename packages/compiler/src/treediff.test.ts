@@ -5,7 +5,9 @@ import { applyChanges, diffTrees, type Change } from "./treediff.js";
 beforeAll(() => loadGrammars(["python"]));
 
 function diff(pre: string, post: string): Change[] {
-  return withTree(pre, "python", (a) => withTree(post, "python", (b) => diffTrees(a.rootNode, pre, b.rootNode, post, "python")));
+  return withTree(pre, "python", (a) =>
+    withTree(post, "python", (b) => diffTrees(a.rootNode, pre, b.rootNode, post, "python")),
+  );
 }
 
 const describeChange = (c: Change, pre: string, post: string) =>
@@ -25,7 +27,10 @@ describe("the structural diff", () => {
   });
 
   it("says added and removed siblings as splices of their parent, not as a replaced parent", () => {
-    const post = PRE.replace("    return x\n", "    y = x * 2\n    return y\n").replace("\n\n\ndef g():\n    pass\n", "\n");
+    const post = PRE.replace("    return x\n", "    y = x * 2\n    return y\n").replace(
+      "\n\n\ndef g():\n    pass\n",
+      "\n",
+    );
     const changes = diff(PRE, post);
     expect(changes.map((c) => describeChange(c, PRE, post))).toEqual([
       "splice in block -[] +[expression_statement]",
@@ -53,7 +58,10 @@ describe("the structural diff", () => {
   it("replaces a node whole when its parts would cost more steps than its text", () => {
     const post = PRE.replace("x = a + b", "y = c * d").replace("def g():\n    pass", "def g():\n    return 1");
     const changes = diff(PRE, post);
-    expect(changes.map((c) => describeChange(c, PRE, post))).toEqual(["replace expression_statement: x = a + b -> y = c * d", "replace block: pass -> return 1"]);
+    expect(changes.map((c) => describeChange(c, PRE, post))).toEqual([
+      "replace expression_statement: x = a + b -> y = c * d",
+      "replace block: pass -> return 1",
+    ]);
     expect(applyChanges(PRE, post, changes)).toBe(post);
   });
 

@@ -120,7 +120,8 @@ export function diffTrees(
 
   const cost = (changes: readonly Change[]): number =>
     changes.reduce(
-      (sum, c) => sum + (c.preRange.end - c.preRange.start) + (c.postRange.end - c.postRange.start) + stepCost * stepsOf(c),
+      (sum, c) =>
+        sum + (c.preRange.end - c.preRange.start) + (c.postRange.end - c.postRange.start) + stepCost * stepsOf(c),
       0,
     );
   /** Steps a change needs: one replacement or insertion; a deletion per removed sibling beyond one replaced. */
@@ -132,7 +133,12 @@ export function diffTrees(
   };
 
   /** Whether a splice can be said with node steps (else the parent is replaced). */
-  const speakable = (removed: readonly Node[], added: readonly Node[], whitespaceOnly: boolean, parent: Node): boolean => {
+  const speakable = (
+    removed: readonly Node[],
+    added: readonly Node[],
+    whitespaceOnly: boolean,
+    parent: Node,
+  ): boolean => {
     if (whitespaceOnly) return LANGUAGES[language].blockTypes.includes(parent.type);
     const all = [...removed, ...added];
     if (!all.some((n) => n.isNamed)) return false;
@@ -159,7 +165,13 @@ export function diffTrees(
     const pc = p.children.filter((n): n is Node => n !== null);
     const qc = q.children.filter((n): n is Node => n !== null);
 
-    const pairs = alignChildren(pc, qc, (n) => `${n.type}\u0000${text(preSource, n)}`, (n) => `${n.type}\u0000${text(postSource, n)}`, (n) => definitionKey(n, language) ?? n.type);
+    const pairs = alignChildren(
+      pc,
+      qc,
+      (n) => `${n.type}\u0000${text(preSource, n)}`,
+      (n) => `${n.type}\u0000${text(postSource, n)}`,
+      (n) => definitionKey(n, language) ?? n.type,
+    );
     if (!pairs) return undefined;
 
     const changes: Change[] = [];

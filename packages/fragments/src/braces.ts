@@ -10,7 +10,10 @@ export const isClause = (kind: string): boolean => (CLAUSE_KINDS as readonly str
 /** A fragment's body statements (`pass_statement` writes nothing in a block) and its clauses. */
 export function bodyAndClauses(fragment: Fragment): { body: Fragment[]; clauses: Fragment[] } {
   const children = fragment.children ?? [];
-  return { body: children.filter((c) => !isClause(c.kind) && c.kind !== "pass_statement"), clauses: children.filter((c) => isClause(c.kind)) };
+  return {
+    body: children.filter((c) => !isClause(c.kind) && c.kind !== "pass_statement"),
+    clauses: children.filter((c) => isClause(c.kind)),
+  };
 }
 
 /**
@@ -18,7 +21,11 @@ export function bodyAndClauses(fragment: Fragment): { body: Fragment[]; clauses:
  * `}`; an empty block without clauses is `header {}`. `clauseLines` are each clause's own lines as
  * its writer gives them (`else {` … `}`, or `else {}`).
  */
-export function braceBlock(header: string, body: readonly string[], clauseLines: readonly (readonly string[])[]): string[] {
+export function braceBlock(
+  header: string,
+  body: readonly string[],
+  clauseLines: readonly (readonly string[])[],
+): string[] {
   if (body.length === 0 && clauseLines.length === 0) return [`${header} {}`];
   const out = [`${header} {`, ...body];
   for (const [head, ...rest] of clauseLines) {
@@ -37,13 +44,17 @@ export function docComment(text: string): string[] {
 }
 
 /** The text of a string property, trimmed; undefined when absent or blank. */
-export const str = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
+export const str = (v: unknown): string | undefined =>
+  typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
 
 /** Where code placed at `anchor` stands in JavaScript and Java: in a class body (a method, a field) or not. */
-export const classBodyPlace = (anchor: Node): { inClass: boolean } => ({ inClass: anchor.parent?.type === "class_body" });
+export const classBodyPlace = (anchor: Node): { inClass: boolean } => ({
+  inClass: anchor.parent?.type === "class_body",
+});
 
 /** `@name` lines of a fragment's decorators (annotations). */
-export const decoratorLines = (p: Record<string, unknown>): string[] => (Array.isArray(p["decorators"]) ? p["decorators"].map((d) => `@${String(d).trim().replace(/^@/, "")}`) : []);
+export const decoratorLines = (p: Record<string, unknown>): string[] =>
+  Array.isArray(p["decorators"]) ? p["decorators"].map((d) => `@${String(d).trim().replace(/^@/, "")}`) : [];
 
 /**
  * The kinds JavaScript, TypeScript and Java write alike: `if (c) {`, `} else if (c) {`, `} else {`,

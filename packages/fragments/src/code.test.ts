@@ -52,7 +52,10 @@ describe("checkCode: Python", () => {
   });
 
   test("statements are dedented; imports and functions are exactly one", () => {
-    expect(checkCode("    if x:\n        return 1\n    return 2\n", "statements", "python")).toEqual({ ok: true, code: "if x:\n    return 1\nreturn 2" });
+    expect(checkCode("    if x:\n        return 1\n    return 2\n", "statements", "python")).toEqual({
+      ok: true,
+      code: "if x:\n    return 1\nreturn 2",
+    });
     expect(ok("if x:\nreturn 1", "statements")).toBe(false);
     expect(ok("# only a comment", "statements")).toBe(false);
     expect(ok("from a import (b,\n    c)", "import")).toBe(true);
@@ -113,7 +116,10 @@ describe("checkCode: Java and Go statements (a method's or function's body)", ()
   });
 
   test("statements are dedented; a syntax error is placed in the code, not in the wrapper", () => {
-    expect(checkCode("    int n = 0;\n    n++;\n", "statements", "java")).toEqual({ ok: true, code: "int n = 0;\nn++;" });
+    expect(checkCode("    int n = 0;\n    n++;\n", "statements", "java")).toEqual({
+      ok: true,
+      code: "int n = 0;\nn++;",
+    });
     const bad = checkCode("x := (1", "statements", "go");
     expect(bad.ok).toBe(false);
     expect(!bad.ok && bad.message).toMatch(/^"x := \(1" does not parse as .*character [0-7]\b/);
@@ -124,19 +130,20 @@ describe("checkCode: Java and Go statements (a method's or function's body)", ()
   });
 
   test("a Java identifier is anything but a keyword or literal: the restricted identifiers (record, var, yield...) are names", () => {
-    for (const name of ["record", "var", "yield", "sealed", "permits", "count$", "_x"]) expect(ok(name, "identifier", "java")).toBe(true);
+    for (const name of ["record", "var", "yield", "sealed", "permits", "count$", "_x"])
+      expect(ok(name, "identifier", "java")).toBe(true);
     for (const name of ["class", "_", "null", "true", "goto", "1x"]) expect(ok(name, "identifier", "java")).toBe(false);
   });
 
   test("a Java function is one method or constructor, annotations included", () => {
-    expect(ok("@Override\npublic String toString() {\n    return \"x\";\n}", "function", "java")).toBe(true);
+    expect(ok('@Override\npublic String toString() {\n    return "x";\n}', "function", "java")).toBe(true);
     expect(ok("Cart(int n) {\n    this.n = n;\n}", "function", "java")).toBe(true);
     expect(ok("int n = 0;", "function", "java")).toBe(false);
     expect(ok("void a() {}\nvoid b() {}", "function", "java")).toBe(false);
     expect(ok('import "strings"', "import", "go")).toBe(true);
     expect(ok('import str "strings"', "import", "go")).toBe(true);
-    expect(ok('import strings', "import", "go")).toBe(false);
-    expect(ok('var x = 1', "import", "go")).toBe(false);
+    expect(ok("import strings", "import", "go")).toBe(false);
+    expect(ok("var x = 1", "import", "go")).toBe(false);
   });
 
   test("a Go function is one function or method declaration", () => {
@@ -144,6 +151,9 @@ describe("checkCode: Java and Go statements (a method's or function's body)", ()
     expect(ok("func (c *Cart) Reset() {\n\tc.items = nil\n}", "function", "go")).toBe(true);
     expect(ok("func (c *Cart) Reset() {\n\tc.items = nil\n", "function", "go")).toBe(false);
     expect(ok("func a() {}\nfunc b() {}", "function", "go")).toBe(false);
-    expect(checkCode("var x = 1", "function", "go")).toEqual({ ok: false, message: "expected a function definition, found a var_declaration" });
+    expect(checkCode("var x = 1", "function", "go")).toEqual({
+      ok: false,
+      message: "expected a function definition, found a var_declaration",
+    });
   });
 });

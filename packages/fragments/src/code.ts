@@ -79,7 +79,15 @@ interface Probe {
 function exactNode(root: Node, start: number, end: number): Node | null {
   let node: Node | null = root.namedDescendantForIndex(start, Math.max(start, end - 1));
   // Walk up to the outermost node that still has exactly this range (e.g. a `type` around an identifier).
-  while (node && node.parent && node.parent.startIndex === start && node.parent.endIndex === end && node.parent.type !== "expression_statement" && node.parent.type !== "module" && node.parent.type !== "program") {
+  while (
+    node &&
+    node.parent &&
+    node.parent.startIndex === start &&
+    node.parent.endIndex === end &&
+    node.parent.type !== "expression_statement" &&
+    node.parent.type !== "module" &&
+    node.parent.type !== "program"
+  ) {
     node = node.parent;
   }
   if (!node || node.startIndex !== start || node.endIndex !== end) return null;
@@ -89,7 +97,9 @@ function exactNode(root: Node, start: number, end: number): Node | null {
 const notOneOf =
   (banned: ReadonlySet<string>, what: string) =>
   (node: Node): string | null =>
-    banned.has(node.type) || node.type.endsWith("_statement") ? `it reads as ${an(node.type.replace(/_/g, " "))}, not ${what}` : null;
+    banned.has(node.type) || node.type.endsWith("_statement")
+      ? `it reads as ${an(node.type.replace(/_/g, " "))}, not ${what}`
+      : null;
 
 const an = (noun: string): string => (/^[aeiou]/.test(noun) ? `an ${noun}` : `a ${noun}`);
 
@@ -116,10 +126,19 @@ export function pythonProblems(root: Node): { line: number; message: string }[] 
       let seenDefault = false;
       for (const p of node.namedChildren) {
         if (!p) continue;
-        if (p.type === "keyword_separator" || p.type === "list_splat_pattern" || p.type === "dictionary_splat_pattern" || (p.type === "typed_parameter" && /^\*/.test(p.text))) break;
+        if (
+          p.type === "keyword_separator" ||
+          p.type === "list_splat_pattern" ||
+          p.type === "dictionary_splat_pattern" ||
+          (p.type === "typed_parameter" && /^\*/.test(p.text))
+        )
+          break;
         if (p.type === "default_parameter" || p.type === "typed_default_parameter") seenDefault = true;
         else if ((p.type === "identifier" || p.type === "typed_parameter") && seenDefault) {
-          out.push({ line: p.startPosition.row + 1, message: `parameter ${p.text} without a default follows a parameter with a default` });
+          out.push({
+            line: p.startPosition.row + 1,
+            message: `parameter ${p.text} without a default follows a parameter with a default`,
+          });
         }
       }
     }
@@ -132,17 +151,47 @@ export function pythonProblems(root: Node): { line: number; message: string }[] 
 const PY_PROBES: Partial<Record<CodeKind, Probe>> = {
   expression: { prefix: "_ = ", suffix: "\n", accept: notOneOf(PY_NOT_EXPRESSION, "an expression") },
   condition: { prefix: "if ", suffix: ":\n    pass\n", accept: notOneOf(PY_NOT_EXPRESSION, "a condition") },
-  type: { prefix: "_: ", suffix: " = 0\n", accept: (n) => (n.type === "type" ? null : `it reads as ${an(n.type)}, not a type`) },
-  target: { prefix: "", suffix: " = 0\n", accept: notOneOf(new Set(["ERROR", "augmented_assignment"]), "an assignment target") },
-  parameters: { prefix: "def _(", suffix: "):\n    pass\n", locate: bracketed("parameters"), accept: (n) => pythonProblems(n)[0]?.message ?? null },
+  type: {
+    prefix: "_: ",
+    suffix: " = 0\n",
+    accept: (n) => (n.type === "type" ? null : `it reads as ${an(n.type)}, not a type`),
+  },
+  target: {
+    prefix: "",
+    suffix: " = 0\n",
+    accept: notOneOf(new Set(["ERROR", "augmented_assignment"]), "an assignment target"),
+  },
+  parameters: {
+    prefix: "def _(",
+    suffix: "):\n    pass\n",
+    locate: bracketed("parameters"),
+    accept: (n) => pythonProblems(n)[0]?.message ?? null,
+  },
   arguments: { prefix: "class _(", suffix: "):\n    pass\n", locate: bracketed("argument_list"), accept: () => null },
-  with_items: { prefix: "with ", suffix: ":\n    pass\n", accept: (n) => (n.type === "with_clause" || n.type === "with_item" ? null : `it reads as ${an(n.type)}, not with-items`) },
-  exception: { prefix: "try:\n    pass\nexcept ", suffix: ":\n    pass\n", accept: notOneOf(new Set([...PY_NOT_EXPRESSION, "as_pattern"]), "an exception expression") },
-  decorator: { prefix: "@", suffix: "\ndef _():\n    pass\n", accept: notOneOf(PY_NOT_EXPRESSION, "a decorator expression") },
+  with_items: {
+    prefix: "with ",
+    suffix: ":\n    pass\n",
+    accept: (n) =>
+      n.type === "with_clause" || n.type === "with_item" ? null : `it reads as ${an(n.type)}, not with-items`,
+  },
+  exception: {
+    prefix: "try:\n    pass\nexcept ",
+    suffix: ":\n    pass\n",
+    accept: notOneOf(new Set([...PY_NOT_EXPRESSION, "as_pattern"]), "an exception expression"),
+  },
+  decorator: {
+    prefix: "@",
+    suffix: "\ndef _():\n    pass\n",
+    accept: notOneOf(PY_NOT_EXPRESSION, "a decorator expression"),
+  },
 };
 
 const JS_PROBES: Partial<Record<CodeKind, Probe>> = {
-  expression: { prefix: "_ = ", suffix: ";\n", accept: notOneOf(new Set([...JS_NOT_EXPRESSION, "sequence_expression"]), "an expression") },
+  expression: {
+    prefix: "_ = ",
+    suffix: ";\n",
+    accept: notOneOf(new Set([...JS_NOT_EXPRESSION, "sequence_expression"]), "an expression"),
+  },
   condition: { prefix: "if (", suffix: ") {}\n", accept: notOneOf(JS_NOT_EXPRESSION, "a condition") },
   type: {
     prefix: "let _: ",
@@ -153,7 +202,11 @@ const JS_PROBES: Partial<Record<CodeKind, Probe>> = {
   target: { prefix: "(", suffix: " = 0);\n", accept: notOneOf(new Set(["ERROR"]), "an assignment target") },
   parameters: { prefix: "function _(", suffix: ") {}\n", locate: bracketed("formal_parameters"), accept: () => null },
   arguments: { prefix: "_(", suffix: ");\n", locate: bracketed("arguments"), accept: () => null },
-  decorator: { prefix: "class _ {\n  @", suffix: "\n  m() {}\n}\n", accept: notOneOf(JS_NOT_EXPRESSION, "a decorator expression") },
+  decorator: {
+    prefix: "class _ {\n  @",
+    suffix: "\n  m() {}\n}\n",
+    accept: notOneOf(JS_NOT_EXPRESSION, "a decorator expression"),
+  },
 };
 
 /** Java code only stands inside a class (and statements inside a method): each probe puts it there. */
@@ -161,25 +214,68 @@ const IN_METHOD = "class _C {\n  void _m() {\n    ";
 const JAVA_NOT_EXPRESSION = new Set(["ERROR"]);
 
 const JAVA_PROBES: Partial<Record<CodeKind, Probe>> = {
-  expression: { prefix: `${IN_METHOD}Object _x = `, suffix: ";\n  }\n}\n", accept: notOneOf(JAVA_NOT_EXPRESSION, "an expression") },
-  condition: { prefix: `${IN_METHOD}if (`, suffix: ") {}\n  }\n}\n", accept: notOneOf(JAVA_NOT_EXPRESSION, "a condition") },
+  expression: {
+    prefix: `${IN_METHOD}Object _x = `,
+    suffix: ";\n  }\n}\n",
+    accept: notOneOf(JAVA_NOT_EXPRESSION, "an expression"),
+  },
+  condition: {
+    prefix: `${IN_METHOD}if (`,
+    suffix: ") {}\n  }\n}\n",
+    accept: notOneOf(JAVA_NOT_EXPRESSION, "a condition"),
+  },
   type: {
     prefix: "class _C {\n  ",
     suffix: " _f;\n}\n",
-    accept: (n) => (n.parent?.type === "field_declaration" && n.parent.childForFieldName("type")?.id === n.id ? null : `it reads as ${an(n.type)}, not a type`),
+    accept: (n) =>
+      n.parent?.type === "field_declaration" && n.parent.childForFieldName("type")?.id === n.id
+        ? null
+        : `it reads as ${an(n.type)}, not a type`,
   },
-  target: { prefix: IN_METHOD, suffix: " = null;\n  }\n}\n", accept: (n) => (["identifier", "field_access", "array_access"].includes(n.type) ? null : `it reads as ${an(n.type.replace(/_/g, " "))}, not a variable, field or array element`) },
-  parameters: { prefix: "class _C {\n  void _m(", suffix: ") {}\n}\n", locate: bracketed("formal_parameters"), accept: () => null },
-  arguments: { prefix: `${IN_METHOD}_f(`, suffix: ");\n  }\n}\n", locate: bracketed("argument_list"), accept: () => null },
+  target: {
+    prefix: IN_METHOD,
+    suffix: " = null;\n  }\n}\n",
+    accept: (n) =>
+      ["identifier", "field_access", "array_access"].includes(n.type)
+        ? null
+        : `it reads as ${an(n.type.replace(/_/g, " "))}, not a variable, field or array element`,
+  },
+  parameters: {
+    prefix: "class _C {\n  void _m(",
+    suffix: ") {}\n}\n",
+    locate: bracketed("formal_parameters"),
+    accept: () => null,
+  },
+  arguments: {
+    prefix: `${IN_METHOD}_f(`,
+    suffix: ");\n  }\n}\n",
+    locate: bracketed("argument_list"),
+    accept: () => null,
+  },
   // The annotation's node starts at its "@", one character before the code.
   decorator: {
     prefix: "class _C {\n  @",
     suffix: "\n  void _m() {}\n}\n",
-    locate: (root, start, end) => root.descendantsOfType(["marker_annotation", "annotation"]).find((n) => n && n.startIndex === start - 1 && n.endIndex === end) ?? null,
+    locate: (root, start, end) =>
+      root
+        .descendantsOfType(["marker_annotation", "annotation"])
+        .find((n) => n && n.startIndex === start - 1 && n.endIndex === end) ?? null,
     accept: () => null,
   },
-  exception: { prefix: `${IN_METHOD}try {} catch (`, suffix: " _e) {}\n  }\n}\n", accept: (n) => (n.type === "catch_type" || n.parent?.type === "catch_type" ? null : `it reads as ${an(n.type)}, not an exception type`) },
-  with_items: { prefix: `${IN_METHOD}try (`, suffix: ") {}\n  }\n}\n", locate: bracketed("resource_specification"), accept: () => null },
+  exception: {
+    prefix: `${IN_METHOD}try {} catch (`,
+    suffix: " _e) {}\n  }\n}\n",
+    accept: (n) =>
+      n.type === "catch_type" || n.parent?.type === "catch_type"
+        ? null
+        : `it reads as ${an(n.type)}, not an exception type`,
+  },
+  with_items: {
+    prefix: `${IN_METHOD}try (`,
+    suffix: ") {}\n  }\n}\n",
+    locate: bracketed("resource_specification"),
+    accept: () => null,
+  },
 };
 
 /** Go code stands in a file with a package clause, statements inside a function. */
@@ -187,14 +283,38 @@ const GO_IN_FUNC = "package _p\n\nfunc _f() {\n\t";
 const GO_PROBES: Partial<Record<CodeKind, Probe>> = {
   // Go returns and assigns several values: an expression list is an expression here (`a, err`).
   expression: { prefix: `${GO_IN_FUNC}_ = `, suffix: "\n}\n", accept: notOneOf(new Set(["ERROR"]), "an expression") },
-  condition: { prefix: `${GO_IN_FUNC}if `, suffix: " {\n\t}\n}\n", accept: notOneOf(new Set(["ERROR", "expression_list"]), "a condition") },
-  type: { prefix: "package _p\n\nvar _v ", suffix: "\n", accept: (n) => (n.parent?.type === "var_spec" && n.parent.childForFieldName("type")?.id === n.id ? null : `it reads as ${an(n.type)}, not a type`) },
+  condition: {
+    prefix: `${GO_IN_FUNC}if `,
+    suffix: " {\n\t}\n}\n",
+    accept: notOneOf(new Set(["ERROR", "expression_list"]), "a condition"),
+  },
+  type: {
+    prefix: "package _p\n\nvar _v ",
+    suffix: "\n",
+    accept: (n) =>
+      n.parent?.type === "var_spec" && n.parent.childForFieldName("type")?.id === n.id
+        ? null
+        : `it reads as ${an(n.type)}, not a type`,
+  },
   target: { prefix: GO_IN_FUNC, suffix: " = nil\n}\n", accept: notOneOf(new Set(["ERROR"]), "an assignment target") },
-  parameters: { prefix: "package _p\n\nfunc _f(", suffix: ") {\n}\n", locate: bracketed("parameter_list"), accept: () => null },
+  parameters: {
+    prefix: "package _p\n\nfunc _f(",
+    suffix: ") {\n}\n",
+    locate: bracketed("parameter_list"),
+    accept: () => null,
+  },
   arguments: { prefix: `${GO_IN_FUNC}_g(`, suffix: ")\n}\n", locate: bracketed("argument_list"), accept: () => null },
-  statement: { prefix: GO_IN_FUNC, suffix: "\n}\n", accept: (n) => (n.type === "ERROR" || n.type === "block" ? `it is not one statement` : null) },
+  statement: {
+    prefix: GO_IN_FUNC,
+    suffix: "\n}\n",
+    accept: (n) => (n.type === "ERROR" || n.type === "block" ? `it is not one statement` : null),
+  },
 };
-const GO_KEYWORDS = new Set("break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var".split(" "));
+const GO_KEYWORDS = new Set(
+  "break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var".split(
+    " ",
+  ),
+);
 
 /**
  * What a Java identifier may not be (JLS §3.8, §3.9): the reserved keywords, `_`, and the literals
@@ -214,16 +334,32 @@ function errorSummary(source: string, language: LanguageId, offset: number): str
     const errors = syntaxErrors(tree, 3);
     if (errors.length === 0) return null;
     const first = errors[0]!;
-    const lineStart = source.split("\n").slice(0, first.line - 1).join("\n").length + (first.line > 1 ? 1 : 0);
+    const lineStart =
+      source
+        .split("\n")
+        .slice(0, first.line - 1)
+        .join("\n").length + (first.line > 1 ? 1 : 0);
     const at = Math.max(0, lineStart + first.column - offset);
-    return first.kind === "MISSING" ? `a ${first.text} is missing near character ${at}` : `syntax error near character ${at} (${JSON.stringify(first.text)})`;
+    return first.kind === "MISSING"
+      ? `a ${first.text} is missing near character ${at}`
+      : `syntax error near character ${at} (${JSON.stringify(first.text)})`;
   });
 }
 
 function checkIdentifier(code: string, language: CodeLanguage): CodeCheck {
   const [pattern, reserved] =
-    language === "python" ? [PY_IDENTIFIER, PY_KEYWORDS] : language === "java" ? [JAVA_IDENTIFIER, JAVA_KEYWORDS] : language === "go" ? [PY_IDENTIFIER, GO_KEYWORDS] : [JS_IDENTIFIER, JS_RESERVED];
-  if (!pattern.test(code)) return { ok: false, message: `${JSON.stringify(code)} is not an identifier (letters, digits and _, not starting with a digit)` };
+    language === "python"
+      ? [PY_IDENTIFIER, PY_KEYWORDS]
+      : language === "java"
+        ? [JAVA_IDENTIFIER, JAVA_KEYWORDS]
+        : language === "go"
+          ? [PY_IDENTIFIER, GO_KEYWORDS]
+          : [JS_IDENTIFIER, JS_RESERVED];
+  if (!pattern.test(code))
+    return {
+      ok: false,
+      message: `${JSON.stringify(code)} is not an identifier (letters, digits and _, not starting with a digit)`,
+    };
   if (reserved.has(code)) return { ok: false, message: `${JSON.stringify(code)} is a reserved word of ${language}` };
   return { ok: true, code };
 }
@@ -233,16 +369,31 @@ function checkProbe(code: string, language: CodeLanguage, kind: CodeKind, probe:
   const start = probe.prefix.length;
   const end = start + code.length;
   return withTree(source, language, (tree) => {
-    const comment = tree.rootNode.descendantsOfType("comment").find((n) => n && n.startIndex >= start && n.startIndex < end);
-    if (comment) return { ok: false, message: `${JSON.stringify(code)} contains a comment (${JSON.stringify(comment.text)}): leave comments out of ${article(kind)}` };
+    const comment = tree.rootNode
+      .descendantsOfType("comment")
+      .find((n) => n && n.startIndex >= start && n.startIndex < end);
+    if (comment)
+      return {
+        ok: false,
+        message: `${JSON.stringify(code)} contains a comment (${JSON.stringify(comment.text)}): leave comments out of ${article(kind)}`,
+      };
     const errors = syntaxErrors(tree, 1);
     if (errors.length > 0) {
-      return { ok: false, message: `${JSON.stringify(code)} does not parse as ${article(kind)}: ${errorSummary(source, language, start)}` };
+      return {
+        ok: false,
+        message: `${JSON.stringify(code)} does not parse as ${article(kind)}: ${errorSummary(source, language, start)}`,
+      };
     }
     const node = (probe.locate ?? exactNode)(tree.rootNode, start, end);
-    if (!node) return { ok: false, message: `${JSON.stringify(code)} is not a single ${kind.replace("_", " ")}: it does not stay in one piece where ${article(kind)} goes` };
+    if (!node)
+      return {
+        ok: false,
+        message: `${JSON.stringify(code)} is not a single ${kind.replace("_", " ")}: it does not stay in one piece where ${article(kind)} goes`,
+      };
     const complaint = probe.accept(node);
-    return complaint ? { ok: false, message: `${JSON.stringify(code)} is not ${article(kind)}: ${complaint}` } : { ok: true, code };
+    return complaint
+      ? { ok: false, message: `${JSON.stringify(code)} is not ${article(kind)}: ${complaint}` }
+      : { ok: true, code };
   });
 }
 
@@ -271,41 +422,88 @@ function checkBlock(code: string, language: CodeLanguage, kind: "statements" | "
   const block = dedent(code).replace(/\s+$/, "");
   if (block.trim() === "") return { ok: false, message: `${ARTICLES[kind]} cannot be empty` };
   // A JS/TS method only parses inside a class body; Java and Go statements only inside a method or function body.
-  const wrapMethod = kind === "function" && language !== "python" && language !== "go" && !/^\s*(export\s+)?(async\s+)?function\b/.test(block);
+  const wrapMethod =
+    kind === "function" &&
+    language !== "python" &&
+    language !== "go" &&
+    !/^\s*(export\s+)?(async\s+)?function\b/.test(block);
   const inBody = kind === "statements" && (language === "java" || language === "go");
   // A Go import or function stands after a package clause.
   const goImport = (kind === "import" || kind === "function") && language === "go";
-  const prefix = wrapMethod ? "class _ {\n" : goImport ? "package _p\n" : !inBody ? "" : language === "java" ? "class _C {\n  void _m() {\n" : "package _p\n\nfunc _f() {\n";
+  const prefix = wrapMethod
+    ? "class _ {\n"
+    : goImport
+      ? "package _p\n"
+      : !inBody
+        ? ""
+        : language === "java"
+          ? "class _C {\n  void _m() {\n"
+          : "package _p\n\nfunc _f() {\n";
   const source = `${prefix}${block}\n${wrapMethod ? "}\n" : !inBody ? "" : language === "java" ? "  }\n}\n" : "}\n"}`;
   return withTree(source, language, (tree) => {
     const errors = syntaxErrors(tree, 1);
     if (errors.length > 0) {
-      return { ok: false, message: `${JSON.stringify(truncate(code))} does not parse as ${ARTICLES[kind]}: ${errorSummary(source, language, prefix.length)}` };
+      return {
+        ok: false,
+        message: `${JSON.stringify(truncate(code))} does not parse as ${ARTICLES[kind]}: ${errorSummary(source, language, prefix.length)}`,
+      };
     }
-    const body =
-      wrapMethod ? tree.rootNode.namedChildren[0]?.childForFieldName("body")
-      : inBody && language === "java" ? tree.rootNode.namedChildren[0]?.childForFieldName("body")?.namedChildren.find((n) => n?.type === "method_declaration")?.childForFieldName("body")
-      : inBody ? tree.rootNode.namedChildren.find((n) => n?.type === "function_declaration")?.childForFieldName("body")
-      : tree.rootNode;
-    const statements = body?.namedChildren.filter((n): n is Node => !!n && n.type !== "comment" && n.type !== "package_clause") ?? [];
+    const body = wrapMethod
+      ? tree.rootNode.namedChildren[0]?.childForFieldName("body")
+      : inBody && language === "java"
+        ? tree.rootNode.namedChildren[0]
+            ?.childForFieldName("body")
+            ?.namedChildren.find((n) => n?.type === "method_declaration")
+            ?.childForFieldName("body")
+        : inBody
+          ? tree.rootNode.namedChildren.find((n) => n?.type === "function_declaration")?.childForFieldName("body")
+          : tree.rootNode;
+    const statements =
+      body?.namedChildren.filter((n): n is Node => !!n && n.type !== "comment" && n.type !== "package_clause") ?? [];
     if (language === "python") {
       const problem = pythonProblems(tree.rootNode)[0];
-      if (problem) return { ok: false, message: `${JSON.stringify(truncate(code))} is not valid Python: ${problem.message} (line ${problem.line})` };
+      if (problem)
+        return {
+          ok: false,
+          message: `${JSON.stringify(truncate(code))} is not valid Python: ${problem.message} (line ${problem.line})`,
+        };
     }
-    if (kind === "statements") return statements.length > 0 ? { ok: true, code: block } : { ok: false, message: "the block has no statement (only comments)" };
-    if (statements.length !== 1) return { ok: false, message: `expected exactly one ${kind === "import" ? "import statement" : "definition"}, found ${statements.length} statements` };
+    if (kind === "statements")
+      return statements.length > 0
+        ? { ok: true, code: block }
+        : { ok: false, message: "the block has no statement (only comments)" };
+    if (statements.length !== 1)
+      return {
+        ok: false,
+        message: `expected exactly one ${kind === "import" ? "import statement" : "definition"}, found ${statements.length} statements`,
+      };
     const only = statements[0]!;
     if (kind === "import") {
-      const ok = language === "python" ? PY_IMPORTS.has(only.type) : language === "java" || language === "go" ? only.type === "import_declaration" : only.type === "import_statement";
-      return ok ? { ok: true, code: block } : { ok: false, message: `expected an import statement, found a ${only.type}` };
+      const ok =
+        language === "python"
+          ? PY_IMPORTS.has(only.type)
+          : language === "java" || language === "go"
+            ? only.type === "import_declaration"
+            : only.type === "import_statement";
+      return ok
+        ? { ok: true, code: block }
+        : { ok: false, message: `expected an import statement, found a ${only.type}` };
     }
-    const definition = language === "python" && only.type === "decorated_definition" ? only.childForFieldName("definition") : only;
+    const definition =
+      language === "python" && only.type === "decorated_definition" ? only.childForFieldName("definition") : only;
     const isFunction =
-      language === "python" ? definition?.type === "function_definition"
-      : language === "java" ? only.type === "method_declaration" || only.type === "constructor_declaration"
-      : language === "go" ? only.type === "function_declaration" || only.type === "method_declaration"
-        : JS_FUNCTIONS.has(only.type) || (only.type === "export_statement" && JS_FUNCTIONS.has(only.namedChildren.find((n) => n?.type !== "decorator")?.type ?? ""));
-    return isFunction ? { ok: true, code: block } : { ok: false, message: `expected a function definition, found a ${only.type}` };
+      language === "python"
+        ? definition?.type === "function_definition"
+        : language === "java"
+          ? only.type === "method_declaration" || only.type === "constructor_declaration"
+          : language === "go"
+            ? only.type === "function_declaration" || only.type === "method_declaration"
+            : JS_FUNCTIONS.has(only.type) ||
+              (only.type === "export_statement" &&
+                JS_FUNCTIONS.has(only.namedChildren.find((n) => n?.type !== "decorator")?.type ?? ""));
+    return isFunction
+      ? { ok: true, code: block }
+      : { ok: false, message: `expected a function definition, found a ${only.type}` };
   });
 }
 
@@ -321,11 +519,23 @@ export function checkCode(code: string, kind: CodeKind, language: CodeLanguage):
   }
   const trimmed = kind === "decorator" ? code.trim().replace(/^@\s*/, "") : code.trim();
   if (kind === "identifier") return checkIdentifier(trimmed, language);
-  if (kind === "type" && language === "javascript") return { ok: false, message: "JavaScript has no type annotations: leave the type out (types are for Python and TypeScript files)" };
-  if (trimmed === "" && kind !== "parameters" && kind !== "arguments") return { ok: false, message: `${ARTICLES[kind]} cannot be empty` };
-  const probe = (language === "python" ? PY_PROBES : language === "java" ? JAVA_PROBES : language === "go" ? GO_PROBES : JS_PROBES)[kind];
+  if (kind === "type" && language === "javascript")
+    return {
+      ok: false,
+      message: "JavaScript has no type annotations: leave the type out (types are for Python and TypeScript files)",
+    };
+  if (trimmed === "" && kind !== "parameters" && kind !== "arguments")
+    return { ok: false, message: `${ARTICLES[kind]} cannot be empty` };
+  const probe = (
+    language === "python" ? PY_PROBES : language === "java" ? JAVA_PROBES : language === "go" ? GO_PROBES : JS_PROBES
+  )[kind];
   if (!probe) {
-    if (kind === "exception") return { ok: false, message: "JavaScript/TypeScript catch clauses have no exception type: leave it out and test the error inside the handler" };
+    if (kind === "exception")
+      return {
+        ok: false,
+        message:
+          "JavaScript/TypeScript catch clauses have no exception type: leave it out and test the error inside the handler",
+      };
     return { ok: false, message: `${language} has no ${kind.replace("_", " ")}` };
   }
   return checkProbe(trimmed, language, kind, probe);

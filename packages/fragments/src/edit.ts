@@ -24,10 +24,14 @@ export class FragmentLanguageUnsupported extends TaggedError("FragmentLanguageUn
 
 /** Every error of the fragments package. */
 export type FragmentError = FragmentInvalid | FragmentLanguageUnsupported;
-export const isFragmentError: (error: unknown) => error is FragmentError = errorGuard(FragmentInvalid, FragmentLanguageUnsupported);
+export const isFragmentError: (error: unknown) => error is FragmentError = errorGuard(
+  FragmentInvalid,
+  FragmentLanguageUnsupported,
+);
 
 /** Whether fragments are written in `language` (it has an entry in {@link FRAGMENT_LANGUAGE}). */
-export const isFragmentLanguage = (language: LanguageId | undefined): language is CodeLanguage => language !== undefined && Object.hasOwn(FRAGMENT_LANGUAGE, language);
+export const isFragmentLanguage = (language: LanguageId | undefined): language is CodeLanguage =>
+  language !== undefined && Object.hasOwn(FRAGMENT_LANGUAGE, language);
 
 /**
  * The edit that applies `fragment` at `node` of `source` (Python, JavaScript, TypeScript, TSX, Java or Go).
@@ -37,18 +41,46 @@ export const isFragmentLanguage = (language: LanguageId | undefined): language i
  * its own decorators or is inserted before it. In a JavaScript or Java class body, a function is
  * written as a method and an assignment as a field.
  */
-export function fragmentEdit(source: string, node: Node, action: PlaceAction, fragment: unknown, file = "(file)", language: LanguageId = "python"): Edit {
+export function fragmentEdit(
+  source: string,
+  node: Node,
+  action: PlaceAction,
+  fragment: unknown,
+  file = "(file)",
+  language: LanguageId = "python",
+): Edit {
   if (!isFragmentLanguage(language)) throw new FragmentLanguageUnsupported(file, language);
-  const bringsDecorators = isRecord(fragment) && isRecord(fragment["properties"]) && Array.isArray(fragment["properties"]["decorators"]) && fragment["properties"]["decorators"].length > 0;
-  const anchor = action === "insert_before" ? statementOf(node, { exported: true }) : action === "replace" && bringsDecorators ? statementOf(node) : node;
+  const bringsDecorators =
+    isRecord(fragment) &&
+    isRecord(fragment["properties"]) &&
+    Array.isArray(fragment["properties"]["decorators"]) &&
+    fragment["properties"]["decorators"].length > 0;
+  const anchor =
+    action === "insert_before"
+      ? statementOf(node, { exported: true })
+      : action === "replace" && bringsDecorators
+        ? statementOf(node)
+        : node;
   // Where the code goes, as the language sees it (a class body, the top of the file): known now that the target is.
   const place = FRAGMENT_LANGUAGE[language].place?.(anchor) ?? {};
   const issues = validateFragment(fragment, { language, ...place });
   if (issues.length > 0) throw new FragmentInvalid(issues);
   const typed = fragment as Fragment;
-  const code = serialize(typed, 0, { unit: indentUnit(source, language), language, inClass: place.inClass ?? false, topLevel: place.topLevel ?? false });
+  const code = serialize(typed, 0, {
+    unit: indentUnit(source, language),
+    language,
+    inClass: place.inClass ?? false,
+    topLevel: place.topLevel ?? false,
+  });
   const spaced = action !== "replace" && (typed.kind === "function_definition" || typed.kind === "class_definition");
-  return placeBlock(source, language, anchor, action, code, spaced ? { blankLines: definitionGap(anchor, language) } : {});
+  return placeBlock(
+    source,
+    language,
+    anchor,
+    action,
+    code,
+    spaced ? { blankLines: definitionGap(anchor, language) } : {},
+  );
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -35,7 +35,11 @@ export interface FragmentLanguage {
   /** The language's own rules on a fragment whose shape is valid (they check its children too). */
   readonly issues?: (fragment: Fragment, path: string, place: Place) => FragmentIssue[];
   /** The fragment's lines at its own level (nested lines carry `unit`s); trusts the shape. */
-  readonly lines: (fragment: Fragment, unit: string, place: { readonly inClass: boolean; readonly topLevel: boolean }) => string[];
+  readonly lines: (
+    fragment: Fragment,
+    unit: string,
+    place: { readonly inClass: boolean; readonly topLevel: boolean },
+  ) => string[];
   /** A string that may span lines: its continuation lines are kept as written when the code is indented. */
   readonly multilineString: RegExp;
   /** Where code placed at `anchor` stands, as far as the language's rules care; none: nowhere matters. */

@@ -56,8 +56,17 @@ export function indentLine(line: string, prefix: string, multilineString: RegExp
  */
 export function reindent(code: string, indent: string, language?: LanguageId, unit?: () => string): string {
   // The file's conventions first: no trailing whitespace, the file's indentation character.
-  const fileUnit = unit ?? (indent.includes("\t") ? () => "\t" : indent.length > 0 ? () => (indent.length % 4 === 0 ? "    " : indent.length % 2 === 0 ? "  " : " ") : undefined);
-  const text = normalizeCode(code, fileUnit, language).code.replace(/\r\n/g, "\n").replace(/^(?:[ \t]*\n)+/, "").replace(/\s+$/, "");
+  const fileUnit =
+    unit ??
+    (indent.includes("\t")
+      ? () => "\t"
+      : indent.length > 0
+        ? () => (indent.length % 4 === 0 ? "    " : indent.length % 2 === 0 ? "  " : " ")
+        : undefined);
+  const text = normalizeCode(code, fileUnit, language)
+    .code.replace(/\r\n/g, "\n")
+    .replace(/^(?:[ \t]*\n)+/, "")
+    .replace(/\s+$/, "");
   const lines = text.split("\n");
   const frozen = frozenLines(text, language);
   let common: string | undefined;
@@ -94,7 +103,12 @@ export function nodeBlock(source: string, node: Node, language: LanguageId): str
 export function statementOf(node: Node, options: { readonly exported?: boolean } = {}): Node {
   const parent = node.parent;
   if (parent?.type === "decorated_definition" && parent.childForFieldName("definition")?.id === node.id) return parent;
-  if (options.exported && parent?.type === "export_statement" && parent.childForFieldName("declaration")?.id === node.id) return parent;
+  if (
+    options.exported &&
+    parent?.type === "export_statement" &&
+    parent.childForFieldName("declaration")?.id === node.id
+  )
+    return parent;
   return node;
 }
 
@@ -108,7 +122,14 @@ export interface PlaceOptions {
  * before / after it, indented like the node's line. The replaced range ends at `codeEnd` so
  * comments after a definition survive.
  */
-export function placeBlock(source: string, language: LanguageId, node: Node, action: PlaceAction, code: string, options: PlaceOptions = {}): Edit {
+export function placeBlock(
+  source: string,
+  language: LanguageId,
+  node: Node,
+  action: PlaceAction,
+  code: string,
+  options: PlaceOptions = {},
+): Edit {
   const indent = lineIndent(source, node.startIndex);
   let unit: string | undefined;
   const body = reindent(code, indent, language, () => (unit ??= indentUnit(source, language))).slice(indent.length);
@@ -138,7 +159,10 @@ const DEFINITIONS = new Set([
 
 /** True for function, class and method definitions (which get blank lines around them). */
 export function isDefinition(node: Node): boolean {
-  return DEFINITIONS.has(node.type) || (node.type === "export_statement" && DEFINITIONS.has(node.childForFieldName("declaration")?.type ?? ""));
+  return (
+    DEFINITIONS.has(node.type) ||
+    (node.type === "export_statement" && DEFINITIONS.has(node.childForFieldName("declaration")?.type ?? ""))
+  );
 }
 
 /** Blank lines that separate a definition placed next to `node`: 2 at Python module level (PEP 8), else 1. */

@@ -21,7 +21,8 @@ export function codeKindOf(schema: z.ZodType): CodeKind | undefined {
     const meta = current.meta() as Record<string, unknown> | undefined;
     const kind = meta?.[CODE_META];
     if (typeof kind === "string") return kind as CodeKind;
-    const def: { innerType?: z.ZodType } = (current as unknown as { _zod: { def: { innerType?: z.ZodType } } })._zod.def;
+    const def: { innerType?: z.ZodType } = (current as unknown as { _zod: { def: { innerType?: z.ZodType } } })._zod
+      .def;
     current = def.innerType;
   }
   return undefined;
@@ -83,7 +84,10 @@ export const KIND_SPECS: Readonly<Record<FragmentKind, KindSpec>> = {
     description: "A function or method: children are the body statements (empty body → pass)",
     properties: props({
       name: codeString("identifier", "Function name"),
-      parameters: codeString("parameters", 'Parameter list without parentheses: "self, path, *, strict=False"').optional(),
+      parameters: codeString(
+        "parameters",
+        'Parameter list without parentheses: "self, path, *, strict=False"',
+      ).optional(),
       return_type: codeString("type", 'Return annotation: "Optional[str]"').optional(),
       decorators,
       is_async: isAsync,
@@ -93,7 +97,11 @@ export const KIND_SPECS: Readonly<Record<FragmentKind, KindSpec>> = {
     }),
     body: true,
     clauses: [],
-    example: { kind: "function_definition", properties: { name: "area", parameters: "self" }, children: [{ kind: "return_statement", properties: { value: "self.w * self.h" } }] },
+    example: {
+      kind: "function_definition",
+      properties: { name: "area", parameters: "self" },
+      children: [{ kind: "return_statement", properties: { value: "self.w * self.h" } }],
+    },
   },
   class_definition: {
     description: "A class: children are the class body statements",
@@ -106,24 +114,37 @@ export const KIND_SPECS: Readonly<Record<FragmentKind, KindSpec>> = {
     }),
     body: true,
     clauses: [],
-    example: { kind: "class_definition", properties: { name: "Point", decorators: ["dataclass"] }, children: [{ kind: "assignment", properties: { target: "x", type: "int", value: "0" } }] },
+    example: {
+      kind: "class_definition",
+      properties: { name: "Point", decorators: ["dataclass"] },
+      children: [{ kind: "assignment", properties: { target: "x", type: "int", value: "0" } }],
+    },
   },
   if_statement: {
     description: "if: children are the body statements, then elif_clause*, then else_clause?",
     properties: props({ condition: codeString("condition", 'The condition: "x is None"') }),
     body: true,
     clauses: ["elif_clause", "else_clause"],
-    example: { kind: "if_statement", properties: { condition: "x is None" }, children: [{ kind: "return_statement", properties: { value: "None" } }] },
+    example: {
+      kind: "if_statement",
+      properties: { condition: "x is None" },
+      children: [{ kind: "return_statement", properties: { value: "None" } }],
+    },
   },
   elif_clause: {
     description: "elif branch (only inside an if_statement): children are its body",
     properties: props({ condition: codeString("condition", "The condition") }),
     body: true,
     clauses: [],
-    example: { kind: "elif_clause", properties: { condition: "x < 0" }, children: [{ kind: "raise_statement", properties: { exception: "ValueError(x)" } }] },
+    example: {
+      kind: "elif_clause",
+      properties: { condition: "x < 0" },
+      children: [{ kind: "raise_statement", properties: { exception: "ValueError(x)" } }],
+    },
   },
   else_clause: {
-    description: "else branch (inside if_statement, for_statement, while_statement or try_statement): children are its body",
+    description:
+      "else branch (inside if_statement, for_statement, while_statement or try_statement): children are its body",
     properties: props({}),
     body: true,
     clauses: [],
@@ -138,14 +159,22 @@ export const KIND_SPECS: Readonly<Record<FragmentKind, KindSpec>> = {
     }),
     body: true,
     clauses: ["else_clause"],
-    example: { kind: "for_statement", properties: { target: "item", iterable: "items" }, children: [{ kind: "expression_statement", properties: { expression: "print(item)" } }] },
+    example: {
+      kind: "for_statement",
+      properties: { target: "item", iterable: "items" },
+      children: [{ kind: "expression_statement", properties: { expression: "print(item)" } }],
+    },
   },
   while_statement: {
     description: "while loop: children are the body statements, then else_clause?",
     properties: props({ condition: codeString("condition", 'The condition: "queue"') }),
     body: true,
     clauses: ["else_clause"],
-    example: { kind: "while_statement", properties: { condition: "queue" }, children: [{ kind: "expression_statement", properties: { expression: "queue.pop()" } }] },
+    example: {
+      kind: "while_statement",
+      properties: { condition: "queue" },
+      children: [{ kind: "expression_statement", properties: { expression: "queue.pop()" } }],
+    },
   },
   with_statement: {
     description: "with block: children are the body statements",
@@ -155,10 +184,15 @@ export const KIND_SPECS: Readonly<Record<FragmentKind, KindSpec>> = {
     }),
     body: true,
     clauses: [],
-    example: { kind: "with_statement", properties: { items: "open(path) as f" }, children: [{ kind: "return_statement", properties: { value: "f.read()" } }] },
+    example: {
+      kind: "with_statement",
+      properties: { items: "open(path) as f" },
+      children: [{ kind: "return_statement", properties: { value: "f.read()" } }],
+    },
   },
   try_statement: {
-    description: "try block: children are the body statements, then except_clause*, else_clause?, finally_clause? (at least one except or finally)",
+    description:
+      "try block: children are the body statements, then except_clause*, else_clause?, finally_clause? (at least one except or finally)",
     properties: props({}),
     body: true,
     clauses: ["except_clause", "else_clause", "finally_clause"],
@@ -166,30 +200,46 @@ export const KIND_SPECS: Readonly<Record<FragmentKind, KindSpec>> = {
       kind: "try_statement",
       children: [
         { kind: "return_statement", properties: { value: "int(text)" } },
-        { kind: "except_clause", properties: { exception: "ValueError" }, children: [{ kind: "return_statement", properties: { value: "None" } }] },
+        {
+          kind: "except_clause",
+          properties: { exception: "ValueError" },
+          children: [{ kind: "return_statement", properties: { value: "None" } }],
+        },
       ],
     },
   },
   except_clause: {
     description: "except handler (only inside a try_statement): children are its body",
     properties: props({
-      exception: codeString("exception", 'What to catch: "ValueError" or "(KeyError, IndexError)"; omit for a bare except').optional(),
+      exception: codeString(
+        "exception",
+        'What to catch: "ValueError" or "(KeyError, IndexError)"; omit for a bare except',
+      ).optional(),
       alias: codeString("identifier", 'Name bound to the exception: "err" (needs exception)').optional(),
     }),
     body: true,
     clauses: [],
-    example: { kind: "except_clause", properties: { exception: "KeyError", alias: "err" }, children: [{ kind: "raise_statement", properties: { exception: "LookupError(str(err))", cause: "err" } }] },
+    example: {
+      kind: "except_clause",
+      properties: { exception: "KeyError", alias: "err" },
+      children: [{ kind: "raise_statement", properties: { exception: "LookupError(str(err))", cause: "err" } }],
+    },
   },
   finally_clause: {
     description: "finally block (only inside a try_statement): children are its body",
     properties: props({}),
     body: true,
     clauses: [],
-    example: { kind: "finally_clause", children: [{ kind: "expression_statement", properties: { expression: "handle.close()" } }] },
+    example: {
+      kind: "finally_clause",
+      children: [{ kind: "expression_statement", properties: { expression: "handle.close()" } }],
+    },
   },
   return_statement: {
     description: "return (no children)",
-    properties: props({ value: codeString("expression", 'Returned value; omit for a bare return: "result"').optional() }),
+    properties: props({
+      value: codeString("expression", 'Returned value; omit for a bare return: "result"').optional(),
+    }),
     body: false,
     clauses: [],
     example: { kind: "return_statement", properties: { value: "result" } },
@@ -211,10 +261,32 @@ export const KIND_SPECS: Readonly<Record<FragmentKind, KindSpec>> = {
       value: codeString("expression", 'Right side: "0" (may be omitted only with type)').optional(),
       type: codeString("type", 'Annotation: "int"').optional(),
       operator: z
-        .enum(["=", "+=", "-=", "*=", "/=", "//=", "%=", "**=", "|=", "&=", "^=", ">>=", "<<=", "@=", "??=", "||=", "&&=", ">>>="])
+        .enum([
+          "=",
+          "+=",
+          "-=",
+          "*=",
+          "/=",
+          "//=",
+          "%=",
+          "**=",
+          "|=",
+          "&=",
+          "^=",
+          ">>=",
+          "<<=",
+          "@=",
+          "??=",
+          "||=",
+          "&&=",
+          ">>>=",
+        ])
         .describe("Assignment operator, default = (//= and @= are Python's; ??=, ||=, &&= and >>>= JavaScript's)")
         .optional(),
-      declaration: z.enum(["const", "let", "var"]).describe("JavaScript/TypeScript/Java: declare a new variable (const x = 1; in Java const is final)").optional(),
+      declaration: z
+        .enum(["const", "let", "var"])
+        .describe("JavaScript/TypeScript/Java: declare a new variable (const x = 1; in Java const is final)")
+        .optional(),
       modifiers,
     }),
     body: false,
@@ -228,9 +300,27 @@ export const KIND_SPECS: Readonly<Record<FragmentKind, KindSpec>> = {
     clauses: [],
     example: { kind: "expression_statement", properties: { expression: "self.items.clear()" } },
   },
-  pass_statement: { description: "pass (no properties, no children)", properties: props({}), body: false, clauses: [], example: { kind: "pass_statement" } },
-  break_statement: { description: "break (no properties, no children)", properties: props({}), body: false, clauses: [], example: { kind: "break_statement" } },
-  continue_statement: { description: "continue (no properties, no children)", properties: props({}), body: false, clauses: [], example: { kind: "continue_statement" } },
+  pass_statement: {
+    description: "pass (no properties, no children)",
+    properties: props({}),
+    body: false,
+    clauses: [],
+    example: { kind: "pass_statement" },
+  },
+  break_statement: {
+    description: "break (no properties, no children)",
+    properties: props({}),
+    body: false,
+    clauses: [],
+    example: { kind: "break_statement" },
+  },
+  continue_statement: {
+    description: "continue (no properties, no children)",
+    properties: props({}),
+    body: false,
+    clauses: [],
+    example: { kind: "continue_statement" },
+  },
 };
 
 /** The kinds a child of `kind` may have. */
@@ -252,7 +342,9 @@ function kindSchema(kind: FragmentKind): z.ZodType {
       ? z.array(z.never()).max(0).describe(`${kind} has no children`).optional()
       : z
           .array(z.lazy(() => z.union(allowed.map(kindSchema) as [z.ZodType, z.ZodType, ...z.ZodType[]])))
-          .describe(`Children: ${spec.clauses.length ? `body statements, then ${spec.clauses.join(", ")}` : "body statements"}`)
+          .describe(
+            `Children: ${spec.clauses.length ? `body statements, then ${spec.clauses.join(", ")}` : "body statements"}`,
+          )
           .optional();
   schema = z
     .strictObject({

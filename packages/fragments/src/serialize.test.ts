@@ -8,7 +8,10 @@ beforeAll(() => loadGrammars(["python"]));
 const ret = (value?: string): Fragment => ({ kind: "return_statement", ...(value ? { properties: { value } } : {}) });
 
 /** One hand-written expectation per kind of the design (and the three extras). */
-const QUOTED_DOCSTRING: Fragment = { kind: "function_definition", properties: { name: "f", docstring: 'Say """hi""" \\ "bye"' } };
+const QUOTED_DOCSTRING: Fragment = {
+  kind: "function_definition",
+  properties: { name: "f", docstring: 'Say """hi""" \\ "bye"' },
+};
 
 const NESTED: Fragment = {
   kind: "function_definition",
@@ -17,7 +20,15 @@ const NESTED: Fragment = {
     {
       kind: "class_definition",
       properties: { name: "Impl", docstring: "Made\nat runtime." },
-      children: [{ kind: "function_definition", properties: { name: "go", parameters: "self" }, children: [{ kind: "while_statement", properties: { condition: "True" }, children: [{ kind: "break_statement" }] }] }],
+      children: [
+        {
+          kind: "function_definition",
+          properties: { name: "go", parameters: "self" },
+          children: [
+            { kind: "while_statement", properties: { condition: "True" }, children: [{ kind: "break_statement" }] },
+          ],
+        },
+      ],
     },
     { kind: "return_statement", properties: { value: "Impl" } },
   ],
@@ -28,15 +39,29 @@ const CASES: [string, Fragment, string][] = [
     "function_definition",
     {
       kind: "function_definition",
-      properties: { name: "area", parameters: "self, scale=1", return_type: "float", decorators: ["property", "@cache"], docstring: "Area." },
+      properties: {
+        name: "area",
+        parameters: "self, scale=1",
+        return_type: "float",
+        decorators: ["property", "@cache"],
+        docstring: "Area.",
+      },
       children: [ret("self.w * self.h * scale")],
     },
     '@property\n@cache\ndef area(self, scale=1) -> float:\n    """Area."""\n    return self.w * self.h * scale',
   ],
-  ["async function, empty body", { kind: "function_definition", properties: { name: "run", is_async: true } }, "async def run():\n    pass"],
+  [
+    "async function, empty body",
+    { kind: "function_definition", properties: { name: "run", is_async: true } },
+    "async def run():\n    pass",
+  ],
   [
     "class_definition",
-    { kind: "class_definition", properties: { name: "Point", bases: "Base, metaclass=Meta" }, children: [{ kind: "assignment", properties: { target: "x", type: "int", value: "0" } }] },
+    {
+      kind: "class_definition",
+      properties: { name: "Point", bases: "Base, metaclass=Meta" },
+      children: [{ kind: "assignment", properties: { target: "x", type: "int", value: "0" } }],
+    },
     "class Point(Base, metaclass=Meta):\n    x: int = 0",
   ],
   [
@@ -46,13 +71,21 @@ const CASES: [string, Fragment, string][] = [
       properties: { condition: "x is None" },
       children: [
         ret("None"),
-        { kind: "elif_clause", properties: { condition: "x < 0" }, children: [{ kind: "raise_statement", properties: { exception: "ValueError(x)" } }] },
+        {
+          kind: "elif_clause",
+          properties: { condition: "x < 0" },
+          children: [{ kind: "raise_statement", properties: { exception: "ValueError(x)" } }],
+        },
         { kind: "else_clause", children: [ret("x")] },
       ],
     },
     "if x is None:\n    return None\nelif x < 0:\n    raise ValueError(x)\nelse:\n    return x",
   ],
-  ["elif_clause alone", { kind: "elif_clause", properties: { condition: "ready" }, children: [{ kind: "pass_statement" }] }, "elif ready:\n    pass"],
+  [
+    "elif_clause alone",
+    { kind: "elif_clause", properties: { condition: "ready" }, children: [{ kind: "pass_statement" }] },
+    "elif ready:\n    pass",
+  ],
   ["else_clause alone", { kind: "else_clause", children: [{ kind: "break_statement" }] }, "else:\n    break"],
   [
     "for_statement with else",
@@ -63,32 +96,78 @@ const CASES: [string, Fragment, string][] = [
     },
     "for key, value in items.items():\n    continue\nelse:\n    return",
   ],
-  ["async for", { kind: "for_statement", properties: { target: "row", iterable: "cursor", is_async: true } }, "async for row in cursor:\n    pass"],
-  ["while_statement", { kind: "while_statement", properties: { condition: "queue" }, children: [{ kind: "expression_statement", properties: { expression: "queue.pop()" } }] }, "while queue:\n    queue.pop()"],
-  ["with_statement", { kind: "with_statement", properties: { items: "open(path) as f, lock" }, children: [ret("f.read()")] }, "with open(path) as f, lock:\n    return f.read()"],
+  [
+    "async for",
+    { kind: "for_statement", properties: { target: "row", iterable: "cursor", is_async: true } },
+    "async for row in cursor:\n    pass",
+  ],
+  [
+    "while_statement",
+    {
+      kind: "while_statement",
+      properties: { condition: "queue" },
+      children: [{ kind: "expression_statement", properties: { expression: "queue.pop()" } }],
+    },
+    "while queue:\n    queue.pop()",
+  ],
+  [
+    "with_statement",
+    { kind: "with_statement", properties: { items: "open(path) as f, lock" }, children: [ret("f.read()")] },
+    "with open(path) as f, lock:\n    return f.read()",
+  ],
   [
     "try_statement with every clause",
     {
       kind: "try_statement",
       children: [
         ret("int(text)"),
-        { kind: "except_clause", properties: { exception: "(KeyError, IndexError)", alias: "err" }, children: [{ kind: "raise_statement", properties: { exception: "LookupError(str(err))", cause: "err" } }] },
+        {
+          kind: "except_clause",
+          properties: { exception: "(KeyError, IndexError)", alias: "err" },
+          children: [{ kind: "raise_statement", properties: { exception: "LookupError(str(err))", cause: "err" } }],
+        },
         { kind: "except_clause", children: [{ kind: "raise_statement" }] },
         { kind: "else_clause", children: [{ kind: "pass_statement" }] },
-        { kind: "finally_clause", children: [{ kind: "expression_statement", properties: { expression: "handle.close()" } }] },
+        {
+          kind: "finally_clause",
+          children: [{ kind: "expression_statement", properties: { expression: "handle.close()" } }],
+        },
       ],
     },
     "try:\n    return int(text)\nexcept (KeyError, IndexError) as err:\n    raise LookupError(str(err)) from err\nexcept:\n    raise\nelse:\n    pass\nfinally:\n    handle.close()",
   ],
-  ["except_clause alone", { kind: "except_clause", properties: { exception: "OSError" }, children: [ret("None")] }, "except OSError:\n    return None"],
-  ["finally_clause alone", { kind: "finally_clause", children: [{ kind: "expression_statement", properties: { expression: "lock.release()" } }] }, "finally:\n    lock.release()"],
+  [
+    "except_clause alone",
+    { kind: "except_clause", properties: { exception: "OSError" }, children: [ret("None")] },
+    "except OSError:\n    return None",
+  ],
+  [
+    "finally_clause alone",
+    {
+      kind: "finally_clause",
+      children: [{ kind: "expression_statement", properties: { expression: "lock.release()" } }],
+    },
+    "finally:\n    lock.release()",
+  ],
   ["return_statement", ret("a, b"), "return a, b"],
   ["bare return", ret(), "return"],
-  ["raise_statement", { kind: "raise_statement", properties: { exception: 'TypeError("expected str")' } }, 'raise TypeError("expected str")'],
+  [
+    "raise_statement",
+    { kind: "raise_statement", properties: { exception: 'TypeError("expected str")' } },
+    'raise TypeError("expected str")',
+  ],
   ["assignment", { kind: "assignment", properties: { target: "self.count", value: "0" } }, "self.count = 0"],
-  ["augmented assignment", { kind: "assignment", properties: { target: "total", operator: "+=", value: "price * qty" } }, "total += price * qty"],
+  [
+    "augmented assignment",
+    { kind: "assignment", properties: { target: "total", operator: "+=", value: "price * qty" } },
+    "total += price * qty",
+  ],
   ["annotation only", { kind: "assignment", properties: { target: "name", type: "str" } }, "name: str"],
-  ["expression_statement", { kind: "expression_statement", properties: { expression: 'logger.info("done")' } }, 'logger.info("done")'],
+  [
+    "expression_statement",
+    { kind: "expression_statement", properties: { expression: 'logger.info("done")' } },
+    'logger.info("done")',
+  ],
 ];
 
 describe("serialize", () => {
@@ -114,7 +193,11 @@ describe("serialize", () => {
   });
 
   test("multi-line values keep their lines; continuation lines follow the indentation", () => {
-    const f: Fragment = { kind: "function_definition", properties: { name: "f" }, children: [{ kind: "assignment", properties: { target: "x", value: "call(\n    1,\n    2)" } }] };
+    const f: Fragment = {
+      kind: "function_definition",
+      properties: { name: "f" },
+      children: [{ kind: "assignment", properties: { target: "x", value: "call(\n    1,\n    2)" } }],
+    };
     expect(serialize(f)).toBe("def f():\n    x = call(\n        1,\n        2)");
   });
 
@@ -124,8 +207,15 @@ describe("serialize", () => {
 });
 
 describe("round trip: serialize → parse", () => {
-  const everything = [...CASES.map(([, f]) => f), ...FRAGMENT_KINDS.map((k) => KIND_SPECS[k].example), QUOTED_DOCSTRING, NESTED];
-  const statements = everything.filter((f) => !["elif_clause", "else_clause", "except_clause", "finally_clause"].includes(f.kind));
+  const everything = [
+    ...CASES.map(([, f]) => f),
+    ...FRAGMENT_KINDS.map((k) => KIND_SPECS[k].example),
+    QUOTED_DOCSTRING,
+    NESTED,
+  ];
+  const statements = everything.filter(
+    (f) => !["elif_clause", "else_clause", "except_clause", "finally_clause"].includes(f.kind),
+  );
   /** Clauses parse inside their statement. */
   const wrap = (f: Fragment): string => {
     const text = serialize(f);

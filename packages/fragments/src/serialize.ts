@@ -13,7 +13,6 @@ import { CLAUSE_KINDS } from "./schema.js";
 /** A Python string that may span lines: its continuation lines are kept as written. */
 const PY_MULTILINE_STRING = /"""|'''/;
 
-
 /** Python as a fragment language: its rules beyond the shapes are part of the validation (validate.ts). */
 export const PYTHON: FragmentLanguage = {
   lines: (fragment, unit) => lines(fragment, unit),
@@ -46,8 +45,14 @@ function lines(fragment: Fragment, unit: string): string[] {
   const clauses = children.filter((c) => (CLAUSE_KINDS as readonly string[]).includes(c.kind));
   const asyncPrefix = p["is_async"] === true ? "async " : "";
   const clauseLines = clauses.flatMap((c) => lines(c, unit));
-  const compound = (header: string, docstring?: string): string[] => [header, ...block(body, unit, docstring), ...clauseLines];
-  const decorators = Array.isArray(p["decorators"]) ? p["decorators"].map((d) => `@${String(d).trim().replace(/^@/, "")}`) : [];
+  const compound = (header: string, docstring?: string): string[] => [
+    header,
+    ...block(body, unit, docstring),
+    ...clauseLines,
+  ];
+  const decorators = Array.isArray(p["decorators"])
+    ? p["decorators"].map((d) => `@${String(d).trim().replace(/^@/, "")}`)
+    : [];
   const docstring = typeof p["docstring"] === "string" ? p["docstring"] : undefined;
 
   switch (fragment.kind) {

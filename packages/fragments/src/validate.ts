@@ -9,12 +9,30 @@ import { distance } from "fastest-levenshtein";
 import { checkCode, type CodeKind, type CodeLanguage } from "./code.js";
 import { JS_ONLY_OPERATORS } from "./javascript.js";
 import { FRAGMENT_LANGUAGE, type Place } from "./languages.js";
-import { CLAUSE_KINDS, FRAGMENT_KINDS, KIND_SPECS, allowedChildren, codeKindOf, type ClauseKind, type Fragment, type FragmentKind } from "./schema.js";
+import {
+  CLAUSE_KINDS,
+  FRAGMENT_KINDS,
+  KIND_SPECS,
+  allowedChildren,
+  codeKindOf,
+  type ClauseKind,
+  type Fragment,
+  type FragmentKind,
+} from "./schema.js";
 
 /** One thing wrong with a fragment. `path` is JSON-ish: `children[1].properties.condition`. */
 export interface FragmentIssue {
   readonly path: string;
-  readonly code: "kind" | "shape" | "missing_property" | "unknown_property" | "property_type" | "syntax" | "child_kind" | "child_order" | "structure";
+  readonly code:
+    | "kind"
+    | "shape"
+    | "missing_property"
+    | "unknown_property"
+    | "property_type"
+    | "syntax"
+    | "child_kind"
+    | "child_order"
+    | "structure";
   readonly message: string;
 }
 
@@ -99,12 +117,19 @@ export function assertFragment(fragment: unknown, options: ValidateOptions = {})
 
 function visit(node: unknown, path: string, issues: FragmentIssue[], language: CodeLanguage, place: Place): void {
   if (!isRecord(node)) {
-    issues.push({ path, code: "shape", message: `a fragment is an object {kind, properties, children}, got ${Array.isArray(node) ? "an array" : typeof node}` });
+    issues.push({
+      path,
+      code: "shape",
+      message: `a fragment is an object {kind, properties, children}, got ${Array.isArray(node) ? "an array" : typeof node}`,
+    });
     return;
   }
   for (const key of Object.keys(node)) {
     if (key === "kind" || key === "properties" || key === "children") continue;
-    const hint = key === "body" || key === "statements" ? ": put body statements in children" : ": a fragment has only kind, properties and children";
+    const hint =
+      key === "body" || key === "statements"
+        ? ": put body statements in children"
+        : ": a fragment has only kind, properties and children";
     issues.push({ path: join(path, key), code: "shape", message: `unknown field ${JSON.stringify(key)}${hint}` });
   }
   const kind = node["kind"];
@@ -126,12 +151,23 @@ function visit(node: unknown, path: string, issues: FragmentIssue[], language: C
   checkChildren(kind as FragmentKind, node["children"], path, issues, language);
 }
 
-function checkProperties(kind: FragmentKind, properties: unknown, path: string, issues: FragmentIssue[], language: CodeLanguage, place: Place): void {
+function checkProperties(
+  kind: FragmentKind,
+  properties: unknown,
+  path: string,
+  issues: FragmentIssue[],
+  language: CodeLanguage,
+  place: Place,
+): void {
   const spec = KIND_SPECS[kind];
   const shape = spec.properties.shape as Record<string, z.ZodType>;
   const names = Object.keys(shape);
   if (properties !== undefined && !isRecord(properties)) {
-    issues.push({ path, code: "shape", message: `properties must be an object, got ${Array.isArray(properties) ? "an array" : typeof properties}` });
+    issues.push({
+      path,
+      code: "shape",
+      message: `properties must be an object, got ${Array.isArray(properties) ? "an array" : typeof properties}`,
+    });
     return;
   }
   const given = (properties ?? {}) as Record<string, unknown>;
@@ -150,14 +186,22 @@ function checkProperties(kind: FragmentKind, properties: unknown, path: string, 
     const description = schema.description ?? (schema.meta() as { description?: string } | undefined)?.description;
     if (value === undefined || value === null) {
       if (!schema.safeParse(undefined).success) {
-        issues.push({ path: where, code: "missing_property", message: `${kind} needs property ${name}${description ? ` (${description})` : ""}` });
+        issues.push({
+          path: where,
+          code: "missing_property",
+          message: `${kind} needs property ${name}${description ? ` (${description})` : ""}`,
+        });
       }
       continue;
     }
     const parsed = schema.safeParse(value);
     if (!parsed.success) {
       const expected = parsed.error.issues[0]?.message ?? "wrong type";
-      issues.push({ path: where, code: "property_type", message: `${name} of ${kind} is invalid: ${expected}${description ? ` (${description})` : ""}` });
+      issues.push({
+        path: where,
+        code: "property_type",
+        message: `${name} of ${kind} is invalid: ${expected}${description ? ` (${description})` : ""}`,
+      });
       continue;
     }
     if (name === "receiver" && language !== "go") {
@@ -172,31 +216,72 @@ function checkProperties(kind: FragmentKind, properties: unknown, path: string, 
   if (language !== "python") return; // the other languages' own rules: FRAGMENT_LANGUAGE[language].issues
   // Cross-property rules the shapes cannot say.
   if (given["declaration"] !== undefined) {
-    issues.push({ path: join(path, "declaration"), code: "structure", message: "Python has no const/let/var: leave declaration out" });
+    issues.push({
+      path: join(path, "declaration"),
+      code: "structure",
+      message: "Python has no const/let/var: leave declaration out",
+    });
   }
   if (given["modifiers"] !== undefined) {
-    issues.push({ path: join(path, "modifiers"), code: "structure", message: "modifiers are Java's: leave them out in Python" });
+    issues.push({
+      path: join(path, "modifiers"),
+      code: "structure",
+      message: "modifiers are Java's: leave them out in Python",
+    });
   }
   if (typeof given["operator"] === "string" && JS_ONLY_OPERATORS.has(given["operator"])) {
-    issues.push({ path: join(path, "operator"), code: "structure", message: `${given["operator"]} is JavaScript's; Python has no such operator` });
+    issues.push({
+      path: join(path, "operator"),
+      code: "structure",
+      message: `${given["operator"]} is JavaScript's; Python has no such operator`,
+    });
   }
   if (kind === "except_clause" && given["alias"] !== undefined && given["exception"] === undefined) {
-    issues.push({ path: join(path, "alias"), code: "structure", message: "alias needs exception: a bare except binds no name" });
+    issues.push({
+      path: join(path, "alias"),
+      code: "structure",
+      message: "alias needs exception: a bare except binds no name",
+    });
   }
   if (kind === "raise_statement" && given["cause"] !== undefined && given["exception"] === undefined) {
-    issues.push({ path: join(path, "cause"), code: "structure", message: "cause needs exception: `raise from x` is not Python" });
+    issues.push({
+      path: join(path, "cause"),
+      code: "structure",
+      message: "cause needs exception: `raise from x` is not Python",
+    });
   }
   if (kind === "assignment") {
     const op = given["operator"] ?? "=";
     if (given["value"] === undefined && given["type"] === undefined) {
-      issues.push({ path: join(path, "value"), code: "missing_property", message: "assignment needs value (or type, for a bare annotation)" });
+      issues.push({
+        path: join(path, "value"),
+        code: "missing_property",
+        message: "assignment needs value (or type, for a bare annotation)",
+      });
     }
-    if (op !== "=" && given["type"] !== undefined) issues.push({ path: join(path, "type"), code: "structure", message: `an augmented assignment (${String(op)}) cannot have a type` });
-    if (op !== "=" && given["value"] === undefined) issues.push({ path: join(path, "value"), code: "missing_property", message: `an augmented assignment (${String(op)}) needs value` });
+    if (op !== "=" && given["type"] !== undefined)
+      issues.push({
+        path: join(path, "type"),
+        code: "structure",
+        message: `an augmented assignment (${String(op)}) cannot have a type`,
+      });
+    if (op !== "=" && given["value"] === undefined)
+      issues.push({
+        path: join(path, "value"),
+        code: "missing_property",
+        message: `an augmented assignment (${String(op)}) needs value`,
+      });
   }
 }
 
-function checkCodeValues(schema: z.ZodType, value: unknown, path: string, issues: FragmentIssue[], language: CodeLanguage, asKind?: CodeKind): void {
+function checkCodeValues(
+  schema: z.ZodType,
+  value: unknown,
+  path: string,
+  issues: FragmentIssue[],
+  language: CodeLanguage,
+  asKind?: CodeKind,
+): void {
   const codeKind = asKind ?? codeKindOf(schema);
   if (typeof value === "string" && codeKind) {
     const result = checkCode(value, codeKind, language);
@@ -205,23 +290,39 @@ function checkCodeValues(schema: z.ZodType, value: unknown, path: string, issues
   }
   if (Array.isArray(value)) {
     const element = (schema as unknown as { _zod: { def: { innerType?: z.ZodType; element?: z.ZodType } } })._zod.def;
-    const array = element.innerType ? (element.innerType as unknown as { _zod: { def: { element?: z.ZodType } } })._zod.def.element : element.element;
+    const array = element.innerType
+      ? (element.innerType as unknown as { _zod: { def: { element?: z.ZodType } } })._zod.def.element
+      : element.element;
     if (!array) return;
     value.forEach((v, i) => checkCodeValues(array, v, `${path}[${i}]`, issues, language));
   }
 }
 
-function checkChildren(kind: FragmentKind, children: unknown, path: string, issues: FragmentIssue[], language: CodeLanguage): void {
+function checkChildren(
+  kind: FragmentKind,
+  children: unknown,
+  path: string,
+  issues: FragmentIssue[],
+  language: CodeLanguage,
+): void {
   if (children === undefined || children === null) children = [];
   const where = join(path, "children");
   if (!Array.isArray(children)) {
-    issues.push({ path: where, code: "shape", message: `children must be an array of fragments, got ${typeof children}` });
+    issues.push({
+      path: where,
+      code: "shape",
+      message: `children must be an array of fragments, got ${typeof children}`,
+    });
     return;
   }
   const spec = KIND_SPECS[kind];
   const allowed = allowedChildren(kind);
   if (!spec.body && children.length > 0) {
-    issues.push({ path: where, code: "child_kind", message: `${kind} is a leaf: it has no children (found ${children.length})` });
+    issues.push({
+      path: where,
+      code: "child_kind",
+      message: `${kind} is a leaf: it has no children (found ${children.length})`,
+    });
     return;
   }
   // Body statements first, then clauses in the order the spec lists them.
@@ -233,8 +334,17 @@ function checkChildren(kind: FragmentKind, children: unknown, path: string, issu
     const childKind = isRecord(child) ? child["kind"] : undefined;
     if (typeof childKind === "string" && (FRAGMENT_KINDS as readonly string[]).includes(childKind)) {
       if (!allowed.includes(childKind as FragmentKind)) {
-        const where = childKind === "elif_clause" ? "only inside if_statement" : childKind === "else_clause" ? "only inside if_statement, for_statement, while_statement or try_statement" : "only inside try_statement";
-        issues.push({ path: join(childPath, "kind"), code: "child_kind", message: `${childKind} cannot be a child of ${kind}: it goes ${where}` });
+        const where =
+          childKind === "elif_clause"
+            ? "only inside if_statement"
+            : childKind === "else_clause"
+              ? "only inside if_statement, for_statement, while_statement or try_statement"
+              : "only inside try_statement";
+        issues.push({
+          path: join(childPath, "kind"),
+          code: "child_kind",
+          message: `${childKind} cannot be a child of ${kind}: it goes ${where}`,
+        });
       } else if (isClause(childKind)) {
         const rank = spec.clauses.indexOf(childKind);
         const repeatable = childKind === "elif_clause" || childKind === "except_clause";
@@ -249,16 +359,23 @@ function checkChildren(kind: FragmentKind, children: unknown, path: string, issu
         clauseRank = Math.max(clauseRank, rank);
         lastClause = childKind;
       } else if (clauseRank >= 0) {
-        issues.push({ path: join(childPath, "kind"), code: "child_order", message: `the statement ${childKind} comes after ${lastClause}: put body statements before the clauses, or inside the clause's children` });
+        issues.push({
+          path: join(childPath, "kind"),
+          code: "child_order",
+          message: `the statement ${childKind} comes after ${lastClause}: put body statements before the clauses, or inside the clause's children`,
+        });
       }
     }
     visit(child, childPath, issues, language, { inClass: kind === "class_definition", topLevel: false });
   });
   if (kind === "try_statement" && !counts.get("except_clause") && !counts.get("finally_clause")) {
-    issues.push({ path: where, code: "structure", message: "try_statement needs at least one except_clause or a finally_clause among its children" });
+    issues.push({
+      path: where,
+      code: "structure",
+      message: "try_statement needs at least one except_clause or a finally_clause among its children",
+    });
   }
   if (kind === "try_statement" && counts.get("else_clause") && !counts.get("except_clause")) {
     issues.push({ path: where, code: "structure", message: "try_statement with else_clause needs an except_clause" });
   }
 }
-

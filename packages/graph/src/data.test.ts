@@ -5,7 +5,11 @@ beforeAll(() => loadDataGrammars());
 
 describe("dataFormatOf", () => {
   it("reads JSON, YAML and TOML by extension and nothing else", () => {
-    expect(["a.json", "b/.pre-commit-config.yaml", "c.YML", "pyproject.toml", "x.py", "README.md", "json", "a.json/b"].map(dataFormatOf)).toEqual(["json", "yaml", "yaml", "toml", undefined, undefined, undefined, undefined]);
+    expect(
+      ["a.json", "b/.pre-commit-config.yaml", "c.YML", "pyproject.toml", "x.py", "README.md", "json", "a.json/b"].map(
+        dataFormatOf,
+      ),
+    ).toEqual(["json", "yaml", "yaml", "toml", undefined, undefined, undefined, undefined]);
   });
 });
 
@@ -33,7 +37,10 @@ describe("parseData", () => {
     expect(dataValue(doc.root)).toEqual({
       name: "x",
       num: 0x1f00,
-      tool: { pytest: { ini_options: { addopts: ["-ra", "q\tz"], "a.b": 1, b: { c: { d: true } } } }, black: { "line-length": 1000 } },
+      tool: {
+        pytest: { ini_options: { addopts: ["-ra", "q\tz"], "a.b": 1, b: { c: { d: true } } } },
+        black: { "line-length": 1000 },
+      },
       items: [{ x: { a: 1, b: { c: 2 } } }, { y: "two" }],
     });
   });
@@ -54,10 +61,14 @@ describe("parseData", () => {
     expect(json.slice(a!.spans[0]!.start, a!.spans[0]!.end)).toBe('"a": {"b": [1, 2]}');
     expect(a!.value.type === "mapping" && a!.value.style).toBe("flow");
 
-    const yaml = "# c\non:\n  push:\n    branches: [main, 'x']\njobs:\n  test:\n    steps:\n      - uses: a@v4  # pin\n      - run: |\n          pytest\n";
+    const yaml =
+      "# c\non:\n  push:\n    branches: [main, 'x']\njobs:\n  test:\n    steps:\n      - uses: a@v4  # pin\n      - run: |\n          pytest\n";
     const ydoc = parseData(yaml, "yaml");
     expect(ydoc.errors).toEqual([]);
-    expect(dataValue(ydoc.root)).toEqual({ on: { push: { branches: ["main", "x"] } }, jobs: { test: { steps: [{ uses: "a@v4" }, { run: "pytest\n" }] } } });
+    expect(dataValue(ydoc.root)).toEqual({
+      on: { push: { branches: ["main", "x"] } },
+      jobs: { test: { steps: [{ uses: "a@v4" }, { run: "pytest\n" }] } },
+    });
   });
 
   it("gives syntax errors of a file that does not read as its format, with their lines", () => {
@@ -69,9 +80,15 @@ describe("parseData", () => {
 
 describe("TOML sub-tables", () => {
   it("reads [a.b] under a section [a] and [[a.c]] under it, as pyproject files write them", () => {
-    const doc = parseData("[project]\nname = 'p'\n[project.urls]\nHome = 'h'\n[tool.mypy]\nstrict = true\n[[tool.mypy.overrides]]\nmodule = 'x'\n", "toml");
+    const doc = parseData(
+      "[project]\nname = 'p'\n[project.urls]\nHome = 'h'\n[tool.mypy]\nstrict = true\n[[tool.mypy.overrides]]\nmodule = 'x'\n",
+      "toml",
+    );
     expect(doc.errors).toEqual([]);
-    expect(dataValue(doc.root)).toEqual({ project: { name: "p", urls: { Home: "h" } }, tool: { mypy: { strict: true, overrides: [{ module: "x" }] } } });
+    expect(dataValue(doc.root)).toEqual({
+      project: { name: "p", urls: { Home: "h" } },
+      tool: { mypy: { strict: true, overrides: [{ module: "x" }] } },
+    });
     expect(parseData("a = {b = 1}\n[a.c]\nd = 2\n", "toml").errors).toHaveLength(1);
   });
 });

@@ -16,7 +16,12 @@ import { TaggedError } from "./tagged-error.js";
 export const DATA_FORMATS = ["json", "yaml", "toml"] as const;
 export type DataFormat = (typeof DATA_FORMATS)[number];
 
-const EXTENSIONS: Readonly<Record<string, DataFormat>> = { ".json": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml" };
+const EXTENSIONS: Readonly<Record<string, DataFormat>> = {
+  ".json": "json",
+  ".yaml": "yaml",
+  ".yml": "yaml",
+  ".toml": "toml",
+};
 /** The extensions read as data files, by format. */
 export const DATA_EXTENSIONS: readonly string[] = Object.keys(EXTENSIONS);
 
@@ -165,7 +170,10 @@ function treeErrors(tree: Tree, source: string): DataSyntaxError[] {
     if (out.length >= 5) return;
     if (node.isMissing || node.type === "ERROR") {
       const at = positionOf(source, node.startIndex);
-      out.push({ ...at, message: node.isMissing ? `missing ${node.type}` : `unexpected ${JSON.stringify(node.text.slice(0, 30))}` });
+      out.push({
+        ...at,
+        message: node.isMissing ? `missing ${node.type}` : `unexpected ${JSON.stringify(node.text.slice(0, 30))}`,
+      });
       return;
     }
     if (node.hasError) for (const child of node.children) if (child) visit(child);
@@ -194,7 +202,9 @@ function jsonNode(node: Node): DataNode {
       return { type: "mapping", style: isBlock(node) ? "block" : "flow", entries, ...range(node) };
     }
     case "array": {
-      const items = node.namedChildren.filter((n): n is Node => !!n && n.type !== "comment").map((n) => ({ spans: [range(n)], value: jsonNode(n) }));
+      const items = node.namedChildren
+        .filter((n): n is Node => !!n && n.type !== "comment")
+        .map((n) => ({ spans: [range(n)], value: jsonNode(n) }));
       return { type: "sequence", style: isBlock(node) ? "block" : "flow", items, ...range(node) };
     }
     default:
@@ -245,18 +255,33 @@ function yamlNode(node: YamlNode, source: string): DataNode {
       const value = pair.value as YamlNode | null;
       const colon = yamlColonEnd(source, keyRange.end);
       // `key:` with nothing after it (a comment at most) is null, written nowhere: its place is after the colon.
-      const blank = !value || (isScalar(value) && value.value === null && source.slice(value.range?.[0] ?? colon, value.range?.[1] ?? colon).trim() === "");
-      const valueNode: DataNode = blank ? { type: "scalar", value: null, start: colon, end: colon } : yamlNode(value, source);
+      const blank =
+        !value ||
+        (isScalar(value) &&
+          value.value === null &&
+          source.slice(value.range?.[0] ?? colon, value.range?.[1] ?? colon).trim() === "");
+      const valueNode: DataNode = blank
+        ? { type: "scalar", value: null, start: colon, end: colon }
+        : yamlNode(value, source);
       const end = Math.max(valueNode.end, colon);
-      entries.push({ key: isScalar(key) ? String(key.value) : source.slice(keyRange.start, keyRange.end), keyRange, spans: [{ start: keyRange.start, end }], value: valueNode });
+      entries.push({
+        key: isScalar(key) ? String(key.value) : source.slice(keyRange.start, keyRange.end),
+        keyRange,
+        spans: [{ start: keyRange.start, end }],
+        value: valueNode,
+      });
     }
     // A block collection ends with its last entry: yaml's range also holds the comments and blank lines after it.
-    const end = node.flow || entries.length === 0 ? at.end : Math.max(...entries[entries.length - 1]!.spans.map((s) => s.end));
+    const end =
+      node.flow || entries.length === 0 ? at.end : Math.max(...entries[entries.length - 1]!.spans.map((s) => s.end));
     return { type: "mapping", style: node.flow ? "flow" : "block", entries, start: at.start, end };
   }
   if (isSeq(node)) {
     const items = node.items.map((item) => {
-      const value = isCollection(item) || isScalar(item) ? yamlNode(item as YamlNode, source) : ({ type: "scalar", value: null, ...yamlRange(item as YamlNode, at.start) } as DataScalar);
+      const value =
+        isCollection(item) || isScalar(item)
+          ? yamlNode(item as YamlNode, source)
+          : ({ type: "scalar", value: null, ...yamlRange(item as YamlNode, at.start) } as DataScalar);
       return { spans: [{ start: value.start, end: value.end }], value };
     });
     const end = node.flow || items.length === 0 ? at.end : items[items.length - 1]!.value.end;
@@ -264,9 +289,15 @@ function yamlNode(node: YamlNode, source: string): DataNode {
   }
   if (isScalar(node)) {
     const value = node.value;
-    const plain = value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+    const plain =
+      value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean";
     const end = node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED" ? blockScalarEnd(source, at) : at.end;
-    return { type: "scalar", value: plain ? (value as string | number | boolean | null) : source.slice(at.start, at.end), start: at.start, end };
+    return {
+      type: "scalar",
+      value: plain ? (value as string | number | boolean | null) : source.slice(at.start, at.end),
+      start: at.start,
+      end,
+    };
   }
   return { type: "scalar", value: source.slice(at.start, at.end), ...at };
 }
@@ -336,7 +367,14 @@ class TomlReader {
   }
 
   /** The mapping at `names` under `mapping`, made (as `style`) where missing. */
-  descend(mapping: MutableMapping, names: readonly string[], at: Node, style: DataStyle, span: DataRange, header?: DataRange): MutableMapping | undefined {
+  descend(
+    mapping: MutableMapping,
+    names: readonly string[],
+    at: Node,
+    style: DataStyle,
+    span: DataRange,
+    header?: DataRange,
+  ): MutableMapping | undefined {
     let current = mapping;
     for (const [i, name] of names.entries()) {
       const existing = current.entries.find((e) => e.key === name);
@@ -403,7 +441,13 @@ class TomlReader {
       if (existing) {
         existing.spans.push(span);
         (existing.value as DataSequence).items.push({ spans: [span], value: body });
-      } else parent.entries.push({ key: name, keyRange: range(last), spans: [span], value: { type: "sequence", style: "tables", items: [{ spans: [span], value: body }], ...span } });
+      } else
+        parent.entries.push({
+          key: name,
+          keyRange: range(last),
+          spans: [span],
+          value: { type: "sequence", style: "tables", items: [{ spans: [span], value: body }], ...span },
+        });
     } else if (existing) {
       // `[a]` after `[a.b]` defined a: the section extends the implicit table, once.
       if (existing.value.type !== "mapping" || !this.#implicit.has(existing.value) || existing.value.header) {
@@ -430,7 +474,9 @@ class TomlReader {
       return mapping;
     }
     if (node.type === "array") {
-      const items = node.namedChildren.filter((n): n is Node => !!n && n.type !== "comment").map((n) => ({ spans: [range(n)], value: this.value(n) }));
+      const items = node.namedChildren
+        .filter((n): n is Node => !!n && n.type !== "comment")
+        .map((n) => ({ spans: [range(n)], value: this.value(n) }));
       return { type: "sequence", style: isBlock(node) ? "block" : "flow", items, ...range(node) };
     }
     return { type: "scalar", value: tomlScalar(node), ...range(node) };
@@ -454,7 +500,13 @@ function tomlScalar(node: Node): string | number | boolean | null {
   const text = node.text;
   switch (node.type) {
     case "string": {
-      if (text.startsWith('"""')) return unescapeBasic(text.slice(3, -3).replace(/^\r?\n/, "").replace(/\\[ \t]*\r?\n\s*/g, ""));
+      if (text.startsWith('"""'))
+        return unescapeBasic(
+          text
+            .slice(3, -3)
+            .replace(/^\r?\n/, "")
+            .replace(/\\[ \t]*\r?\n\s*/g, ""),
+        );
       if (text.startsWith("'''")) return text.slice(3, -3).replace(/^\r?\n/, "");
       if (text.startsWith("'")) return text.slice(1, -1);
       return unescapeBasic(text.slice(1, -1));

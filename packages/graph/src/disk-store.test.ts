@@ -23,9 +23,17 @@ afterEach(() => {
 });
 
 const files: SourceFile[] = [
-  { path: "shop/cart.py", source: "from .models import Item\n\n\nclass Cart:\n    def add(self, item):\n        if item:\n            return 1\n" },
+  {
+    path: "shop/cart.py",
+    source:
+      "from .models import Item\n\n\nclass Cart:\n    def add(self, item):\n        if item:\n            return 1\n",
+  },
   { path: "shop/util.ts", source: 'import { z } from "zod";\nexport const id = (x: string) => x;\n' },
-  { path: "shop/copy.py", source: "from .models import Item\n\n\nclass Cart:\n    def add(self, item):\n        if item:\n            return 1\n" },
+  {
+    path: "shop/copy.py",
+    source:
+      "from .models import Item\n\n\nclass Cart:\n    def add(self, item):\n        if item:\n            return 1\n",
+  },
   { path: "shop/broken.py", source: "def f(:\n    pass\n" },
   { path: "include/list.h", source: "namespace ds {\ntemplate <typename T>\nclass List {\n  T head;\n};\n}\n" },
 ];
@@ -66,14 +74,18 @@ describe("GraphCache with a DiskGraphStore", () => {
     expect(second.cache.lastStored).toEqual(files.map((f) => f.path));
     expect(store.stats.hits).toBe(files.length);
     // The syntax error names its own file, and the header was read as C++ (a class, a namespace).
-    expect(second.cache.get("shop/broken.py")!.errors).toEqual(expected.errors.filter((e) => e.includes("shop/broken.py")));
+    expect(second.cache.get("shop/broken.py")!.errors).toEqual(
+      expected.errors.filter((e) => e.includes("shop/broken.py")),
+    );
     expect(second.cache.get("include/list.h")!.symbols.map((s) => s.kind)).toEqual(["namespace", "class"]);
   });
 
   it("parses a file again when its content changed, and only that file", async () => {
     const dir = tempDir();
     await buildStored(files, new DiskGraphStore(dir));
-    const changed = files.map((f) => (f.path === "shop/util.ts" ? { ...f, source: f.source + "export function more() {}\n" } : f));
+    const changed = files.map((f) =>
+      f.path === "shop/util.ts" ? { ...f, source: f.source + "export function more() {}\n" } : f,
+    );
     const { graph, cache } = await buildStored(changed, new DiskGraphStore(dir));
     expect(cache.lastParsed).toEqual(["shop/util.ts"]);
     expect(graph.symbols.filter((s) => s.file === "shop/util.ts").map((s) => s.name)).toEqual(["id", "more"]);
@@ -126,7 +138,6 @@ describe("GraphCache with a DiskGraphStore", () => {
     await buildStored(many, store);
     expect(store.stats.evicted).toBeGreaterThan(0);
     expect(store.size()).toBeLessThanOrEqual(maxBytes);
-
   });
 
   it("evicts the least recently used: a hit refreshes an entry (older than refreshAfterMs), so entries read last survive", async () => {
@@ -161,7 +172,10 @@ describe("GraphCache with a DiskGraphStore", () => {
   it("on a directory that did not exist, reads nothing while it builds, then reads what it wrote in the next build", async () => {
     const dir = join(tempDir(), "new-cache");
     const store = new DiskGraphStore(dir);
-    const files: SourceFile[] = [{ path: "a.py", source: "def a():\n    return 1\n" }, { path: "b.py", source: "def b():\n    return 2\n" }];
+    const files: SourceFile[] = [
+      { path: "a.py", source: "def a():\n    return 1\n" },
+      { path: "b.py", source: "def b():\n    return 2\n" },
+    ];
     const first = await buildStored(files, store);
     expect(first.cache.lastParsed).toEqual(["a.py", "b.py"]);
     expect(store.stats).toMatchObject({ misses: 2, writes: 2 });
@@ -191,7 +205,10 @@ describe("GraphCache with a DiskGraphStore", () => {
     const graph = new GraphCache().fileGraphs(files.slice(0, 1))[0]!;
     // Three entries of one sub-directory: the second and third wait for the first one's mkdir.
     for (const key of ["aa01", "aa02", "aa03"]) store.put(`${key.padEnd(40, "0")}-000000000000-python`, graph);
-    const flushed = await Promise.race([store.flush().then(() => "flushed"), new Promise((resolve) => setTimeout(() => resolve("hung"), 2000))]);
+    const flushed = await Promise.race([
+      store.flush().then(() => "flushed"),
+      new Promise((resolve) => setTimeout(() => resolve("hung"), 2000)),
+    ]);
     expect(flushed).toBe("flushed");
     expect(store.stats).toMatchObject({ writes: 0, writeFailures: 3 });
   });
@@ -239,14 +256,21 @@ process.stdout.write(JSON.stringify(store.stats));
     );
     const run = (who: string) =>
       new Promise<string>((resolve, reject) => {
-        const child = spawn(process.execPath, ["--import", "tsx", script, dir, who], { cwd: import.meta.dirname, stdio: ["ignore", "pipe", "pipe"] });
+        const child = spawn(process.execPath, ["--import", "tsx", script, dir, who], {
+          cwd: import.meta.dirname,
+          stdio: ["ignore", "pipe", "pipe"],
+        });
         let out = "";
         let err = "";
         child.stdout.on("data", (d: Buffer) => (out += d.toString()));
         child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-        child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`writer ${who} exited ${code}: ${err}`))));
+        child.on("exit", (code) =>
+          code === 0 ? resolve(out) : reject(new Error(`writer ${who} exited ${code}: ${err}`)),
+        );
       });
-    const stats = (await Promise.all([run("python"), run("ruby")])).map((out) => JSON.parse(out) as DiskGraphStore["stats"]);
+    const stats = (await Promise.all([run("python"), run("ruby")])).map(
+      (out) => JSON.parse(out) as DiskGraphStore["stats"],
+    );
     for (const s of stats) {
       expect(s.writeFailures).toBe(0);
       expect(s.corrupt).toBe(0);
@@ -256,7 +280,10 @@ process.stdout.write(JSON.stringify(store.stats));
     expect(walk(dir).filter((p) => p.endsWith(".tmp"))).toEqual([]);
     const store = new DiskGraphStore(dir);
     for (const path of entries) {
-      const key = path.split("/").pop()!.replace(/\.json$/, "");
+      const key = path
+        .split("/")
+        .pop()!
+        .replace(/\.json$/, "");
       const stored = store.get(key);
       expect(stored?.key).toBe(key);
       const graph = fromStored(stored, key, "y.py", hashSource(""));

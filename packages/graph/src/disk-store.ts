@@ -3,7 +3,18 @@
  * process that opens the same directory. The only module of the package that touches the disk;
  * imported from `@graphplan/graph/disk`, so callers opt in.
  */
-import { mkdir, readdirSync, readFileSync, rename, statSync, unlink, unlinkSync, utimes, writeFile, type Stats } from "node:fs";
+import {
+  mkdir,
+  readdirSync,
+  readFileSync,
+  rename,
+  statSync,
+  unlink,
+  unlinkSync,
+  utimes,
+  writeFile,
+  type Stats,
+} from "node:fs";
 import { homedir, platform } from "node:os";
 import { join } from "node:path";
 import { toStored, type FileGraph, type GraphStore, type StoredFileGraph } from "./graph.js";
@@ -178,7 +189,8 @@ export class DiskGraphStore implements GraphStore {
     const waiting = [{ then, failed }];
     this.#dirs.set(sub, waiting);
     mkdir(sub, { recursive: true }, (error) => {
-      if (error) this.#dirs.delete(sub); // a later write tries again
+      if (error)
+        this.#dirs.delete(sub); // a later write tries again
       else this.#dirs.set(sub, true);
       for (const write of waiting) (error ? write.failed : write.then)();
     });
@@ -202,19 +214,24 @@ export class DiskGraphStore implements GraphStore {
         this.stats.writeFailures++;
         unlink(temp, finish);
       };
-      this.#withDir(join(this.dir, key.slice(0, 2)), () => {
-        const text = JSON.stringify(toStored(key, graph));
-        writeFile(temp, text, (error) => {
-          if (error) return failed();
-          rename(temp, path, (renameError) => {
-            if (renameError) return failed();
-            this.stats.writes++;
-            this.#empty = false;
-            if (this.#estimate === undefined || (this.#estimate += Buffer.byteLength(text)) > this.maxBytes) this.#prune();
-            finish();
+      this.#withDir(
+        join(this.dir, key.slice(0, 2)),
+        () => {
+          const text = JSON.stringify(toStored(key, graph));
+          writeFile(temp, text, (error) => {
+            if (error) return failed();
+            rename(temp, path, (renameError) => {
+              if (renameError) return failed();
+              this.stats.writes++;
+              this.#empty = false;
+              if (this.#estimate === undefined || (this.#estimate += Buffer.byteLength(text)) > this.maxBytes)
+                this.#prune();
+              finish();
+            });
           });
-        });
-      }, failed);
+        },
+        failed,
+      );
     }
   }
 

@@ -7,11 +7,21 @@ describe("documents in the graph", () => {
     const graph = await buildGraph(
       [
         { path: "app.py", source: "def main():\n    pass\n" },
-        { path: "pyproject.toml", source: "[project]\nname = 'shop'\n\n[tool.pytest.ini_options]\naddopts = '-ra'\n\n[[tool.mypy.overrides]]\nmodule = 'a'\n" },
-        { path: ".github/workflows/ci.yml", source: "name: ci\non:\n  push: {}\njobs:\n  test:\n    steps:\n      - run: pytest\n" },
+        {
+          path: "pyproject.toml",
+          source:
+            "[project]\nname = 'shop'\n\n[tool.pytest.ini_options]\naddopts = '-ra'\n\n[[tool.mypy.overrides]]\nmodule = 'a'\n",
+        },
+        {
+          path: ".github/workflows/ci.yml",
+          source: "name: ci\non:\n  push: {}\njobs:\n  test:\n    steps:\n      - run: pytest\n",
+        },
         { path: "package.json", source: '{\n  "name": "shop",\n  "scripts": {"test": "vitest"}\n}\n' },
         { path: "README.md", source: "# Shop\n\nIntro\n\n```sh\n# not a heading\n```\n\nUsage\n-----\n\n## API ##\n" },
-        { path: "docs/index.rst", source: "=====\nShop\n=====\n\nInstall\n-------\n\ntext\n\nFrom source\n~~~~~~~~~~~\n" },
+        {
+          path: "docs/index.rst",
+          source: "=====\nShop\n=====\n\nInstall\n-------\n\ntext\n\nFrom source\n~~~~~~~~~~~\n",
+        },
         { path: "CHANGES.txt", source: "one\ntwo\n" },
       ],
       { documents: true },
@@ -65,7 +75,9 @@ describe("documents in the graph", () => {
   });
 
   it("reads setext headings and skips thematic breaks and list items", () => {
-    expect(markdownHeadings("Title\n=====\n\n- item\n---\n\ntext\n\n***\n").map((h) => [h.name, h.level])).toEqual([["Title", 1]]);
+    expect(markdownHeadings("Title\n=====\n\n- item\n---\n\ntext\n\n***\n").map((h) => [h.name, h.level])).toEqual([
+      ["Title", 1],
+    ]);
     expect(rstHeadings("Short\n==\n\nTitle\n=====\n").map((h) => h.name)).toEqual(["Title"]);
   });
 });

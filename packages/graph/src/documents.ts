@@ -43,13 +43,27 @@ export function documentKindOf(path: string): DocumentKind {
   return "text";
 }
 
-const lineCount = (source: string): number => (source === "" ? 0 : source.split("\n").length - (source.endsWith("\n") ? 1 : 0));
+const lineCount = (source: string): number =>
+  source === "" ? 0 : source.split("\n").length - (source.endsWith("\n") ? 1 : 0);
 
 /** The document of one file. Data files need `loadDataGrammars()` first. A data file that does not parse lists what it could read. */
 export function documentOfFile(file: { readonly path: string; readonly source: string }): GraphDocument {
   const kind = documentKindOf(file.path);
-  const outline = kind === "markdown" ? markdownHeadings(file.source) : kind === "rst" ? rstHeadings(file.source) : kind === "text" ? [] : dataOutline(file.source, kind);
-  return { file: file.path, kind, lines: lineCount(file.source), outline: outline.slice(0, OUTLINE_LIMIT), omitted: Math.max(0, outline.length - OUTLINE_LIMIT) };
+  const outline =
+    kind === "markdown"
+      ? markdownHeadings(file.source)
+      : kind === "rst"
+        ? rstHeadings(file.source)
+        : kind === "text"
+          ? []
+          : dataOutline(file.source, kind);
+  return {
+    file: file.path,
+    kind,
+    lines: lineCount(file.source),
+    outline: outline.slice(0, OUTLINE_LIMIT),
+    omitted: Math.max(0, outline.length - OUTLINE_LIMIT),
+  };
 }
 
 function dataOutline(source: string, format: "json" | "yaml" | "toml"): DocumentEntry[] {
@@ -59,10 +73,16 @@ function dataOutline(source: string, format: "json" | "yaml" | "toml"): Document
   const visit = (node: DataNode, prefix: string, depth: number): void => {
     if (node.type !== "mapping") return;
     for (const entry of node.entries) {
-      const name = prefix ? `${prefix}.${/^[^.[\]"']+$/.test(entry.key) ? entry.key : JSON.stringify(entry.key)}` : /^[^.[\]"']+$/.test(entry.key) ? entry.key : JSON.stringify(entry.key);
+      const name = prefix
+        ? `${prefix}.${/^[^.[\]"']+$/.test(entry.key) ? entry.key : JSON.stringify(entry.key)}`
+        : /^[^.[\]"']+$/.test(entry.key)
+          ? entry.key
+          : JSON.stringify(entry.key);
       const value = entry.value;
-      if (format === "toml" && value.type === "mapping" && value.header) out.push({ kind: "section", name, line: lineOf(value.header.start), level: depth });
-      else if (format === "toml" && value.type === "sequence" && value.style === "tables") out.push({ kind: "section", name: `${name}[]`, line: lineOf(entry.spans[0]!.start), level: depth });
+      if (format === "toml" && value.type === "mapping" && value.header)
+        out.push({ kind: "section", name, line: lineOf(value.header.start), level: depth });
+      else if (format === "toml" && value.type === "sequence" && value.style === "tables")
+        out.push({ kind: "section", name: `${name}[]`, line: lineOf(entry.spans[0]!.start), level: depth });
       else if (format === "toml" && value.type === "mapping" && value.style === "table") {
         // A table only its sub-sections make (`tool` of `[tool.pytest]`): the sections say it.
       } else if (depth <= 2) out.push({ kind: "key", name, line: lineOf(entry.keyRange.start), level: depth });
@@ -93,7 +113,13 @@ export function markdownHeadings(source: string): DocumentEntry[] {
       continue;
     }
     const next = lines[i + 1];
-    if (next !== undefined && line.trim() !== "" && /^ {0,3}(=+|-+)[ \t]*$/.test(next) && !/^ {0,3}([-*+>]|\d+[.)])\s/.test(line) && !/^ {0,3}(-{3,}|\*{3,}|_{3,})\s*$/.test(line)) {
+    if (
+      next !== undefined &&
+      line.trim() !== "" &&
+      /^ {0,3}(=+|-+)[ \t]*$/.test(next) &&
+      !/^ {0,3}([-*+>]|\d+[.)])\s/.test(line) &&
+      !/^ {0,3}(-{3,}|\*{3,}|_{3,})\s*$/.test(line)
+    ) {
       // A setext heading: the paragraph line above the underline (a paragraph of one line; longer ones are rare in practice).
       const previous = lines[i - 1];
       if (previous === undefined || previous.trim() === "" || out.at(-1)?.line === i) {
@@ -123,9 +149,17 @@ export function rstHeadings(source: string): DocumentEntry[] {
     const title = lines[i]!;
     const under = lines[i + 1]!;
     if (title.trim() === "" || RST_ADORNMENT.test(title) || /^\s/.test(title) || !RST_ADORNMENT.test(under)) continue;
-    const over = i > 0 && RST_ADORNMENT.test(lines[i - 1]!) && lines[i - 1]!.trim()[0] === under.trim()[0] ? lines[i - 1]! : undefined;
+    const over =
+      i > 0 && RST_ADORNMENT.test(lines[i - 1]!) && lines[i - 1]!.trim()[0] === under.trim()[0]
+        ? lines[i - 1]!
+        : undefined;
     if (under.trim().length < title.trim().length) continue;
-    out.push({ kind: "heading", name: title.trim(), line: i + 1, level: levelOf(`${over ? "over" : ""}${under.trim()[0]}`) });
+    out.push({
+      kind: "heading",
+      name: title.trim(),
+      line: i + 1,
+      level: levelOf(`${over ? "over" : ""}${under.trim()[0]}`),
+    });
     i++;
   }
   return out;

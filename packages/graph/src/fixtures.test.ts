@@ -5,7 +5,16 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildGraph, GraphSchema, LANGUAGE_IDS, LANGUAGES, detectFileLanguage, languagesOf, loadGrammars, type Graph } from "./index.js";
+import {
+  buildGraph,
+  GraphSchema,
+  LANGUAGE_IDS,
+  LANGUAGES,
+  detectFileLanguage,
+  languagesOf,
+  loadGrammars,
+  type Graph,
+} from "./index.js";
 
 const root = join(import.meta.dirname, "fixtures");
 
@@ -38,7 +47,8 @@ describe.each(LANGUAGE_IDS)("the %s fixture", (language) => {
     expect(expected.symbols.length).toBeGreaterThanOrEqual(4);
     // Shell scripts and HTML read no imports, CSS no control flow: those checks are for the languages that have them.
     if (LANGUAGES[language].importTypes.length > 0) expect(expected.imports.length).toBeGreaterThanOrEqual(3);
-    if (Object.keys(LANGUAGES[language].lineKinds).length > 0) expect(Object.values(expected.line_kinds).flatMap(Object.keys).length).toBeGreaterThanOrEqual(5);
+    if (Object.keys(LANGUAGES[language].lineKinds).length > 0)
+      expect(Object.values(expected.line_kinds).flatMap(Object.keys).length).toBeGreaterThanOrEqual(5);
     expect(expected.errors).toEqual([]);
   });
 });

@@ -29,7 +29,9 @@ describe("buildGraph", () => {
   });
 
   it("appends the caller's own errors (files it could not read)", async () => {
-    const graph = await buildGraph([{ path: "a.py", source: python("a") }], { extraErrors: ["Cannot read b.py: EACCES"] });
+    const graph = await buildGraph([{ path: "a.py", source: python("a") }], {
+      extraErrors: ["Cannot read b.py: EACCES"],
+    });
     expect(graph.errors).toEqual(["Cannot read b.py: EACCES"]);
   });
 
@@ -185,7 +187,12 @@ describe("C and C++ macros and headers", () => {
     await loadGrammars(["c", "cpp"]);
     expect(detectFileLanguage("a.h", "struct point { int x; };\nint add(int a, int b);\n")).toBe("c");
     expect(detectFileLanguage("a.h", "namespace n {\nclass A { public: int x; };\n}\n")).toBe("cpp");
-    const graph = await buildGraph([{ path: "a.h", source: "namespace n {\ntemplate <typename T> class A { public: T f() const { return T(); } };\n}\n" }]);
+    const graph = await buildGraph([
+      {
+        path: "a.h",
+        source: "namespace n {\ntemplate <typename T> class A { public: T f() const { return T(); } };\n}\n",
+      },
+    ]);
     expect(graph.symbols.map((s) => `${s.kind} ${s.name}`)).toEqual(["namespace n", "class A", "function f"]);
     expect(graph.errors).toEqual([]);
   });
@@ -194,7 +201,9 @@ describe("C and C++ macros and headers", () => {
     await loadGrammars(["cpp"]);
     // As written, `WIDGET_API` hides the class; blanked, five `1 %` lose their operand: the file is
     // read as written (smaller errors), and the class and its method come from the blanked reading.
-    const fives = ["a", "b", "c", "d", "e"].map((name) => `int ${name}() { return 1 %\n  EXTRA_${name.toUpperCase()}\n  ; }`);
+    const fives = ["a", "b", "c", "d", "e"].map(
+      (name) => `int ${name}() { return 1 %\n  EXTRA_${name.toUpperCase()}\n  ; }`,
+    );
     const source = ["class WIDGET_API Widget {", " public:", "  void Draw() {}", "};", ...fives, ""].join("\n");
     const graph = graphOfFile({ path: "w.cc", source });
     expect(graph.symbols.map((s) => `${s.kind} ${s.name} ${s.start_line}-${s.end_line}`)).toEqual([
@@ -208,7 +217,11 @@ describe("C and C++ macros and headers", () => {
     ]);
     expect(graph.errors).toEqual(["Syntax error in w.cc: line 3"]);
     // A header's conversion operators are named as ctags and readers name them.
-    const ops = graphOfFile({ path: "h.cc", source: "struct H {\n  explicit operator bool() const { return true; }\n};\nH::operator int() const { return 1; }\n" });
+    const ops = graphOfFile({
+      path: "h.cc",
+      source:
+        "struct H {\n  explicit operator bool() const { return true; }\n};\nH::operator int() const { return 1; }\n",
+    });
     expect(ops.symbols.map((s) => s.name)).toEqual(["H", "operator bool", "H::operator int"]);
   });
 });

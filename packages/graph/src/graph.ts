@@ -5,7 +5,15 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { Language, Node, Tree } from "web-tree-sitter";
-import { detectLanguage, isHtmlTemplate, LANGUAGES, SUPPORTED_EXTENSIONS, type DefinitionRule, type LanguageId, type LanguageSpec } from "./languages.js";
+import {
+  detectLanguage,
+  isHtmlTemplate,
+  LANGUAGES,
+  SUPPORTED_EXTENSIONS,
+  type DefinitionRule,
+  type LanguageId,
+  type LanguageSpec,
+} from "./languages.js";
 import { grammar, isLoaded, loadGrammars, parse } from "./parser.js";
 import { codeEnd, syntaxErrors } from "./syntax.js";
 import { extractImports } from "./imports.js";
@@ -105,9 +113,7 @@ function compile(id: LanguageId): Compiled {
   const targetTypes = [
     ...new Set([...Object.keys(spec.definitions), ...importLike, ...Object.keys(spec.lineKinds)]),
   ].filter((type) => language.types.includes(type));
-  const scopes = spec.scopeTypes
-    ? new Set<number>([...idsOf(language, spec.scopeTypes).values()].flat())
-    : undefined;
+  const scopes = spec.scopeTypes ? new Set<number>([...idsOf(language, spec.scopeTypes).values()].flat()) : undefined;
   const result: Compiled = {
     id,
     spec,
@@ -188,7 +194,12 @@ function walk(tree: Tree, c: Compiled, source: string, strategy: "auto" | "full"
 }
 
 /** The nodes the graph reads from `tree`, in document order (exported for tests). */
-export function graphNodes(tree: Tree, language: LanguageId, source: string, strategy: "auto" | "full" = "auto"): Node[] {
+export function graphNodes(
+  tree: Tree,
+  language: LanguageId,
+  source: string,
+  strategy: "auto" | "full" = "auto",
+): Node[] {
   return walk(tree, compile(language), source, strategy).nodes;
 }
 
@@ -246,7 +257,8 @@ export function graphOfTree(
     }
     if (c.imports.has(type)) {
       const line = node.startPosition.row + 1;
-      for (const imp of extractImports(node, language)) imports.push({ file, module: imp.module, symbol: imp.symbol, line: imp.line ?? line });
+      for (const imp of extractImports(node, language))
+        imports.push({ file, module: imp.module, symbol: imp.symbol, line: imp.line ?? line });
     }
     const kind = c.lineKinds.get(type);
     if (kind !== undefined) {
@@ -259,7 +271,10 @@ export function graphOfTree(
     const where = found.map((e) => `line ${e.line}${e.kind === "MISSING" ? ` (missing ${e.text})` : ""}`).join(", ");
     errors.push(`Syntax error in ${file}: ${where || "unknown position"}`);
   } else if (misindented.length) {
-    const where = misindented.slice(0, 5).map((line) => `line ${line}`).join(", ");
+    const where = misindented
+      .slice(0, 5)
+      .map((line) => `line ${line}`)
+      .join(", ");
     errors.push(`Syntax error in ${file}: ${where} (indentation does not match the block's other statements)`);
   }
   return freeze({ file, hash, symbols, imports, lineKinds, errors });
@@ -319,7 +334,8 @@ function release(parsed: Parsed): void {
  */
 function parseFile(path: string, source: string, byExtension: LanguageId): Parsed {
   const first = parse(source, byExtension);
-  if ((byExtension !== "c" && byExtension !== "cpp") || !first.rootNode.hasError) return { tree: first, language: byExtension, text: source };
+  if ((byExtension !== "c" && byExtension !== "cpp") || !first.rootNode.hasError)
+    return { tree: first, language: byExtension, text: source };
   const read = withMacrosBlanked(first, source, byExtension);
   const { tree, text } = read;
   const macroNote = (blanked: boolean) => (blanked ? "macro lines read as blank" : undefined);
@@ -345,11 +361,23 @@ function parseFile(path: string, source: string, byExtension: LanguageId): Parse
     const cpp = read.blanked ? { tree: asCpp, text, blanked: true } : withMacrosBlanked(asCpp, source, "cpp");
     const also = cpp.blanked ? `; ${macroNote(true)}` : "";
     const why = asC.cppOnly && cppErrors >= cErrors ? `C++ syntax (\`${asC.cppOnly}\`) where C fails; ` : "";
-    return { tree: cpp.tree, language: "cpp", text: cpp.text, note: `read as C++: ${why}syntax errors span ${share(cppErrors)} of it as C++, ${share(cErrors)} as C${also}`, ...kept(cpp) };
+    return {
+      tree: cpp.tree,
+      language: "cpp",
+      text: cpp.text,
+      note: `read as C++: ${why}syntax errors span ${share(cppErrors)} of it as C++, ${share(cErrors)} as C${also}`,
+      ...kept(cpp),
+    };
   }
   asCpp.delete();
   const also = read.blanked ? `; ${macroNote(true)}` : "";
-  return { tree, language: "c", text, note: `read as C: syntax errors span ${share(cErrors)} of it as C, ${share(cppErrors)} as C++${also}`, ...kept(read) };
+  return {
+    tree,
+    language: "c",
+    text,
+    note: `read as C: syntax errors span ${share(cErrors)} of it as C, ${share(cppErrors)} as C++${also}`,
+    ...kept(read),
+  };
 }
 
 /**
@@ -357,7 +385,11 @@ function parseFile(path: string, source: string, byExtension: LanguageId): Parse
  * has fewer errors. When the reading as written wins, the blanked one is kept as `other` (its
  * definitions complete the graph, see `withBlankedReading`); otherwise the loser is deleted.
  */
-function withMacrosBlanked(tree: Tree, source: string, language: LanguageId): { tree: Tree; text: string; blanked: boolean; other?: Reading } {
+function withMacrosBlanked(
+  tree: Tree,
+  source: string,
+  language: LanguageId,
+): { tree: Tree; text: string; blanked: boolean; other?: Reading } {
   const withoutMacros = blankMacros(source);
   if (withoutMacros === source) return { tree, text: source, blanked: false };
   const again = parse(withoutMacros, language);
@@ -369,7 +401,8 @@ function withMacrosBlanked(tree: Tree, source: string, language: LanguageId): { 
 }
 
 /** Words that may follow a prefix macro (`FMT_CONSTEXPR auto`, `GTEST_API_ class`, `UV_EXTERN int`). */
-const DECLARATION_START = /^(auto|void|bool|char|short|int|long|float|double|signed|unsigned|size_t|const|constexpr|consteval|static|inline|extern|explicit|virtual|friend|struct|class|union|enum|typename|template|namespace|std|[A-Z][A-Z0-9_]*)\b/;
+const DECLARATION_START =
+  /^(auto|void|bool|char|short|int|long|float|double|signed|unsigned|size_t|const|constexpr|consteval|static|inline|extern|explicit|virtual|friend|struct|class|union|enum|typename|template|namespace|std|[A-Z][A-Z0-9_]*)\b/;
 /** An all-caps macro name of at least three characters. */
 const MACRO_NAME = /^[A-Z][A-Z0-9_]*[A-Z_][A-Z0-9_]*$/;
 
@@ -441,7 +474,9 @@ export function blankMacros(source: string): string {
     }
     // A calling convention inside a function pointer declarator: `typedef BOOL (WINAPI *fn)(...)`.
     let convention = line;
-    for (const match of trimmed.startsWith("typedef") ? line.matchAll(/\(\s*([A-Z][A-Z0-9_]*[A-Z_][A-Z0-9_]*)\s*\*/g) : []) {
+    for (const match of trimmed.startsWith("typedef")
+      ? line.matchAll(/\(\s*([A-Z][A-Z0-9_]*[A-Z_][A-Z0-9_]*)\s*\*/g)
+      : []) {
       if (!MACRO_NAME.test(match[1]!)) continue;
       const at = match.index + match[0].indexOf(match[1]!);
       convention = convention.slice(0, at) + " ".repeat(match[1]!.length) + convention.slice(at + match[1]!.length);
@@ -452,7 +487,10 @@ export function blankMacros(source: string): string {
       continue;
     }
     // An annotation macro after a parameter list: `void Wait(State s) LOCKS_EXCLUDED(mu_) {`.
-    const trailing = /\)\s*(?:const\s*)?(?:noexcept\s*)?(?:override\s*)?([A-Z][A-Z0-9_]*[A-Z_][A-Z0-9_]*(?:\([^()]*\))?)\s*(?:\{.*|;|=.*|\/\/.*)?$/.exec(line);
+    const trailing =
+      /\)\s*(?:const\s*)?(?:noexcept\s*)?(?:override\s*)?([A-Z][A-Z0-9_]*[A-Z_][A-Z0-9_]*(?:\([^()]*\))?)\s*(?:\{.*|;|=.*|\/\/.*)?$/.exec(
+        line,
+      );
     if (trailing && MACRO_NAME.test(trailing[1]!.replace(/\(.*$/, ""))) {
       const at = trailing.index + trailing[0].indexOf(trailing[1]!);
       lines[i] = line.slice(0, at) + " ".repeat(trailing[1]!.length) + line.slice(at + trailing[1]!.length);
@@ -460,7 +498,10 @@ export function blankMacros(source: string): string {
       continue;
     }
     // A macro between `class`/`struct` and the name: `class GTEST_API_ ScopedTrace {`.
-    const tagged = /^((?:template\s*<.*>\s*)?(?:class|struct)\s+)([A-Z][A-Z0-9_]*[A-Z_][A-Z0-9_]*)(\s+[A-Za-z_]\w*\s*(?:[:{]|final\b|$))/.exec(line.trimStart());
+    const tagged =
+      /^((?:template\s*<.*>\s*)?(?:class|struct)\s+)([A-Z][A-Z0-9_]*[A-Z_][A-Z0-9_]*)(\s+[A-Za-z_]\w*\s*(?:[:{]|final\b|$))/.exec(
+        line.trimStart(),
+      );
     if (tagged) {
       const at = line.length - line.trimStart().length + tagged[1]!.length;
       lines[i] = line.slice(0, at) + " ".repeat(tagged[2]!.length) + line.slice(at + tagged[2]!.length);
@@ -517,7 +558,22 @@ function errorExtent(tree: Tree): { extent: number; cppOnly: string | undefined 
  * Tokens that only C++ has: a header whose C parse fails on one of them is C++ (macros such as
  * `FMT_CONSTEXPR` make a C++ parse of real headers fail too, sometimes over more text).
  */
-const CPP_ONLY_TOKENS = new Set(["template", "namespace", "class", "public", "private", "protected", "::", "typename", "constexpr", "noexcept", "operator", "virtual", "nullptr", "decltype"]);
+const CPP_ONLY_TOKENS = new Set([
+  "template",
+  "namespace",
+  "class",
+  "public",
+  "private",
+  "protected",
+  "::",
+  "typename",
+  "constexpr",
+  "noexcept",
+  "operator",
+  "virtual",
+  "nullptr",
+  "decltype",
+]);
 
 /**
  * The language `path` is read as, given its text: the language of its extension, except for a
@@ -546,10 +602,18 @@ export function detectFileLanguage(path: string, source: string): LanguageId | u
  */
 function withBlankedReading(graph: FileGraph, blanked: Reading, language: LanguageId): FileGraph {
   const known = new Set(graph.symbols.map((s) => `${s.name}\0${s.start_line}`));
-  const added = graphOfTree(graph.file, blanked.text, blanked.tree, language, graph.hash).symbols.filter((s) => !known.has(`${s.name}\0${s.start_line}`));
+  const added = graphOfTree(graph.file, blanked.text, blanked.tree, language, graph.hash).symbols.filter(
+    (s) => !known.has(`${s.name}\0${s.start_line}`),
+  );
   if (added.length === 0) return graph;
   const symbols = [...graph.symbols, ...added].map((s) => ({ ...s })).sort((a, b) => a.start_line - b.start_line);
-  return freeze({ ...graph, symbols, imports: [...graph.imports], lineKinds: { ...graph.lineKinds }, errors: [...graph.errors] });
+  return freeze({
+    ...graph,
+    symbols,
+    imports: [...graph.imports],
+    lineKinds: { ...graph.lineKinds },
+    errors: [...graph.errors],
+  });
 }
 
 /**
@@ -558,20 +622,34 @@ function withBlankedReading(graph: FileGraph, blanked: Reading, language: Langua
  */
 export function graphOfFile(file: SourceFile, hash: string = hashSource(file.source)): FileGraph {
   const language = detectLanguage(file.path);
-  if (language === "html" && isHtmlTemplate(file.source)) return failed(file.path, hash, `${file.path} is an HTML template ({% %}, {{ }} or <% %> markup): read as text, change it with text steps`);
+  if (language === "html" && isHtmlTemplate(file.source))
+    return failed(
+      file.path,
+      hash,
+      `${file.path} is an HTML template ({% %}, {{ }} or <% %> markup): read as text, change it with text steps`,
+    );
   if (!language) {
-    return failed(file.path, hash, `Unsupported file type: ${file.path} (GraphPlan reads ${SUPPORTED_EXTENSIONS.join(" ")})`);
+    return failed(
+      file.path,
+      hash,
+      `Unsupported file type: ${file.path} (GraphPlan reads ${SUPPORTED_EXTENSIONS.join(" ")})`,
+    );
   }
   let parsed: Parsed | undefined;
   try {
     parsed = parseFile(file.path, file.source, language);
     const read = graphOfTree(file.path, parsed.text, parsed.tree, parsed.language, hash);
-    const graph = read.errors.length > 0 && parsed.blanked ? withBlankedReading(read, parsed.blanked, parsed.language) : read;
+    const graph =
+      read.errors.length > 0 && parsed.blanked ? withBlankedReading(read, parsed.blanked, parsed.language) : read;
     const note = parsed.note;
     if (!note || graph.errors.length === 0) return graph;
     return freeze({ ...graph, errors: graph.errors.map((error) => `${error} (${note})`) });
   } catch (error) {
-    return failed(file.path, hash, `Parse failed for ${file.path}: ${error instanceof Error ? error.message : String(error)}`);
+    return failed(
+      file.path,
+      hash,
+      `Parse failed for ${file.path}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   } finally {
     if (parsed) release(parsed);
   }
@@ -702,7 +780,8 @@ const isLine = (value: unknown): value is number => typeof value === "number" &&
 export function fromStored(stored: unknown, key: string, file: string, hash: string): FileGraph | undefined {
   if (typeof stored !== "object" || stored === null) return undefined;
   const { key: storedKey, symbols, imports, lineKinds, errors } = stored as Record<string, unknown>;
-  if (storedKey !== key || !Array.isArray(symbols) || !Array.isArray(imports) || !Array.isArray(errors)) return undefined;
+  if (storedKey !== key || !Array.isArray(symbols) || !Array.isArray(imports) || !Array.isArray(errors))
+    return undefined;
   if (typeof lineKinds !== "object" || lineKinds === null || Array.isArray(lineKinds)) return undefined;
   // Indexing rather than destructuring, and no regular expressions: this runs for every file a
   // warm store hands back (django: 2,800 files, 38,000 symbols).
@@ -710,16 +789,23 @@ export function fromStored(stored: unknown, key: string, file: string, hash: str
   for (let i = 0; i < symbols.length; i++) {
     const s = symbols[i] as unknown[];
     if (!Array.isArray(s) || s.length !== 4) return undefined;
-    const name = s[0], kind = s[1], start_line = s[2], end_line = s[3];
-    if (typeof name !== "string" || typeof kind !== "string" || !isLine(start_line) || !isLine(end_line)) return undefined;
+    const name = s[0],
+      kind = s[1],
+      start_line = s[2],
+      end_line = s[3];
+    if (typeof name !== "string" || typeof kind !== "string" || !isLine(start_line) || !isLine(end_line))
+      return undefined;
     outSymbols[i] = { name, kind, file, start_line, end_line };
   }
   const outImports: GraphImport[] = new Array(imports.length);
   for (let i = 0; i < imports.length; i++) {
     const imp = imports[i] as unknown[];
     if (!Array.isArray(imp) || imp.length !== 3) return undefined;
-    const module = imp[0], symbol = imp[1], line = imp[2];
-    if (typeof module !== "string" || !(symbol === null || typeof symbol === "string") || !isLine(line)) return undefined;
+    const module = imp[0],
+      symbol = imp[1],
+      line = imp[2];
+    if (typeof module !== "string" || !(symbol === null || typeof symbol === "string") || !isLine(line))
+      return undefined;
     outImports[i] = { file, module, symbol, line };
   }
   const kinds = lineKinds as Record<string, unknown>;
@@ -727,7 +813,9 @@ export function fromStored(stored: unknown, key: string, file: string, hash: str
     if (typeof kinds[line] !== "string" || !isLine(+line)) return undefined;
   }
   for (let i = 0; i < errors.length; i++) if (typeof errors[i] !== "string") return undefined;
-  const outErrors = (errors as string[]).map((error) => (error.includes("\u0000") ? error.split("\u0000").join(file) : error));
+  const outErrors = (errors as string[]).map((error) =>
+    error.includes("\u0000") ? error.split("\u0000").join(file) : error,
+  );
   // The parsed object is this file graph's own (one JSON.parse per read): no copy needed.
   const outKinds = kinds as Record<string, string>;
   return freeze({ file, hash, symbols: outSymbols, imports: outImports, lineKinds: outKinds, errors: outErrors });
@@ -851,7 +939,8 @@ export async function buildGraph(files: readonly SourceFile[], options: BuildGra
   await loadGrammars(languagesOf(files));
   if (!options.documents) return (options.cache ?? new GraphCache()).build(files, options.extraErrors);
   // An HTML template is a document, not code (see `isHtmlTemplate`).
-  const isCode = (file: SourceFile): boolean => !!detectLanguage(file.path) && !(detectLanguage(file.path) === "html" && isHtmlTemplate(file.source));
+  const isCode = (file: SourceFile): boolean =>
+    !!detectLanguage(file.path) && !(detectLanguage(file.path) === "html" && isHtmlTemplate(file.source));
   const code = files.filter(isCode);
   const graph = (options.cache ?? new GraphCache()).build(code, options.extraErrors);
   const others = files.filter((file) => !isCode(file));

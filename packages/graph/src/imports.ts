@@ -11,7 +11,8 @@ export interface ImportedName {
 }
 
 const unquote = (text: string): string => text.replace(/^[<"'`]|[>"'`]$/g, "");
-const fields = (node: Node, name: string): Node[] => node.childrenForFieldName(name).filter((n): n is Node => n !== null);
+const fields = (node: Node, name: string): Node[] =>
+  node.childrenForFieldName(name).filter((n): n is Node => n !== null);
 const named = (node: Node): Node[] => node.namedChildren.filter((n): n is Node => n !== null);
 
 /** A Python dotted name as `ast` spells it: `a . b`, and `a.` + backslash-newline + `b`, are both `a.b`. */
@@ -30,12 +31,21 @@ function javascript(node: Node): ImportedName[] {
   if (node.type === "call_expression") {
     // require("m") and import("m") with a literal module name; every other call is no import.
     const callee = node.childForFieldName("function");
-    if (!callee || !(callee.type === "import" || (callee.type === "identifier" && callee.text === "require"))) return [];
+    if (!callee || !(callee.type === "import" || (callee.type === "identifier" && callee.text === "require")))
+      return [];
     const first = node.childForFieldName("arguments")?.namedChild(0);
     return first?.type === "string" ? [{ module: unquote(first.text), symbol: null }] : [];
   }
-  const clause = named(node).find((n) => n.type === "import_clause" || n.type === "import_require_clause" || n.type === "export_clause" || n.type === "namespace_export");
-  const source = node.childForFieldName("source") ?? (clause?.type === "import_require_clause" ? clause.childForFieldName("source") : null);
+  const clause = named(node).find(
+    (n) =>
+      n.type === "import_clause" ||
+      n.type === "import_require_clause" ||
+      n.type === "export_clause" ||
+      n.type === "namespace_export",
+  );
+  const source =
+    node.childForFieldName("source") ??
+    (clause?.type === "import_require_clause" ? clause.childForFieldName("source") : null);
   if (!source) return [];
   const module = unquote(source.text);
   if (node.type === "export_statement") {
@@ -52,7 +62,8 @@ function javascript(node: Node): ImportedName[] {
     else if (part.type === "namespace_import") out.push({ module, symbol: "*" });
     else if (part.type === "named_imports") {
       for (const spec of named(part)) {
-        if (spec.type === "import_specifier") out.push({ module, symbol: spec.childForFieldName("name")?.text ?? spec.text });
+        if (spec.type === "import_specifier")
+          out.push({ module, symbol: spec.childForFieldName("name")?.text ?? spec.text });
       }
     }
   }
@@ -85,7 +96,8 @@ function go(node: Node): ImportedName[] {
 }
 
 function rust(node: Node): ImportedName[] {
-  if (node.type === "extern_crate_declaration") return [{ module: node.childForFieldName("name")?.text ?? "", symbol: null }];
+  if (node.type === "extern_crate_declaration")
+    return [{ module: node.childForFieldName("name")?.text ?? "", symbol: null }];
   const out: ImportedName[] = [];
   const walk = (n: Node | null, prefix: string): void => {
     if (!n) return;
@@ -143,7 +155,8 @@ function php(node: Node): ImportedName[] {
     // include/require: a literal path, or the literal parts of `__DIR__ . '/x.php'`.
     const argument = named(node)[0];
     if (!argument) return [];
-    if (argument.type === "string" || argument.type === "encapsed_string") return [{ module: unquote(argument.text), symbol: null }];
+    if (argument.type === "string" || argument.type === "encapsed_string")
+      return [{ module: unquote(argument.text), symbol: null }];
     const parts = argument.descendantsOfType(["string_value", "string_content"]).map((n) => n?.text ?? "");
     return [{ module: parts.length ? parts.join("") : argument.text, symbol: null }];
   }
@@ -153,7 +166,9 @@ function php(node: Node): ImportedName[] {
     // use App\Contracts\{Payable, Shippable as Ship};
     const prefix = named(node).find((n) => n.type === "namespace_name")?.text ?? "";
     for (const clause of named(group)) {
-      const path = named(clause).find((n) => n.type === "namespace_name" || n.type === "name" || n.type === "qualified_name");
+      const path = named(clause).find(
+        (n) => n.type === "namespace_name" || n.type === "name" || n.type === "qualified_name",
+      );
       if (path) out.push(phpName(`${prefix}\\${path.text}`));
     }
     return out;
@@ -176,14 +191,21 @@ function cFamily(node: Node): ImportedName[] {
   if (!target) return [];
   if (node.text.startsWith("using namespace")) return [{ module: target.text, symbol: "*" }];
   const cut = target.text.lastIndexOf("::");
-  return cut < 0 ? [{ module: target.text, symbol: null }] : [{ module: target.text.slice(0, cut), symbol: target.text.slice(cut + 2) }];
+  return cut < 0
+    ? [{ module: target.text, symbol: null }]
+    : [{ module: target.text.slice(0, cut), symbol: target.text.slice(cut + 2) }];
 }
 
 /** CSS `@import url("theme.css") screen;` / `@import "theme.css";` imports the stylesheet. */
 function css(node: Node): ImportedName[] {
   const target = named(node).find((n) => n.type === "string_value" || n.type === "call_expression");
   if (!target) return [];
-  const text = target.type === "call_expression" ? (named(target).find((n) => n.type === "arguments")?.text.slice(1, -1) ?? "") : target.text;
+  const text =
+    target.type === "call_expression"
+      ? (named(target)
+          .find((n) => n.type === "arguments")
+          ?.text.slice(1, -1) ?? "")
+      : target.text;
   return [{ module: unquote(text.trim()), symbol: null }];
 }
 

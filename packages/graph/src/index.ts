@@ -1,4 +1,12 @@
-export { LANGUAGES, LANGUAGE_IDS, SUPPORTED_EXTENSIONS, detectLanguage, htmlAttribute, htmlTag, isHtmlTemplate } from "./languages.js";
+export {
+  LANGUAGES,
+  LANGUAGE_IDS,
+  SUPPORTED_EXTENSIONS,
+  detectLanguage,
+  htmlAttribute,
+  htmlTag,
+  isHtmlTemplate,
+} from "./languages.js";
 export { moduleMayDenote, moduleCandidates, candidatesDenote, pathStem } from "./modules.js";
 export type { LanguageId } from "./languages.js";
 export type { GraphError } from "./parser.js";

@@ -115,7 +115,12 @@ function nameOfDeclarator(declarator: Node | null): string | null {
         // `S::operator int() const`: a qualified conversion operator holds its parameters; cut there.
         const cast = current.descendantsOfType("operator_cast")[0];
         const parameters = cast?.descendantsOfType("parameter_list")[0];
-        return parameters ? current.text.slice(0, parameters.startIndex - current.startIndex).replace(/\s+/g, " ").trim() : current.text;
+        return parameters
+          ? current.text
+              .slice(0, parameters.startIndex - current.startIndex)
+              .replace(/\s+/g, " ")
+              .trim()
+          : current.text;
       }
       case "identifier":
       case "field_identifier":
@@ -166,16 +171,18 @@ function typedefNames(node: Node): string[] {
 function functionName(node: Node): string | null {
   const declarator = node.childForFieldName("declarator");
   const type = node.childForFieldName("type");
-  if (declarator?.type === "parenthesized_declarator" && type && (type.type === "type_identifier" || type.type === "primitive_type")) {
+  if (
+    declarator?.type === "parenthesized_declarator" &&
+    type &&
+    (type.type === "type_identifier" || type.type === "primitive_type")
+  ) {
     return `${type.text}${declarator.text.replace(/\s+/g, " ")}`;
   }
   return declaratorName(node);
 }
 
 /** struct/enum/class specifiers define a symbol only when they have a body. */
-const namedWithBody = (node: Node): string | null =>
-  node.childForFieldName("body") ? nameField(node) : null;
-
+const namedWithBody = (node: Node): string | null => (node.childForFieldName("body") ? nameField(node) : null);
 
 const oneLine = (text: string): string => text.replace(/\s+/g, " ").trim();
 
@@ -189,7 +196,8 @@ function atRuleName(node: Node): string | null {
 const HTML_HEADING = /^h[1-6]$/i;
 
 /** An HTML element's start tag (`<div id="x">`), or null. */
-const startTag = (node: Node): Node | null => node.namedChildren.find((c) => c?.type === "start_tag" || c?.type === "self_closing_tag") ?? null;
+const startTag = (node: Node): Node | null =>
+  node.namedChildren.find((c) => c?.type === "start_tag" || c?.type === "self_closing_tag") ?? null;
 
 /** The value of an HTML element's attribute, unquoted; undefined when it has none. */
 export function htmlAttribute(element: Node, name: string): string | undefined {
@@ -199,7 +207,9 @@ export function htmlAttribute(element: Node, name: string): string | undefined {
     if (attribute?.type !== "attribute") continue;
     const key = attribute.namedChildren.find((c) => c?.type === "attribute_name");
     if (key?.text.toLowerCase() !== name) continue;
-    const value = attribute.namedChildren.find((c) => c?.type === "attribute_value" || c?.type === "quoted_attribute_value");
+    const value = attribute.namedChildren.find(
+      (c) => c?.type === "attribute_value" || c?.type === "quoted_attribute_value",
+    );
     return value ? value.text.replace(/^["']|["']$/g, "") : "";
   }
   return undefined;
@@ -207,7 +217,9 @@ export function htmlAttribute(element: Node, name: string): string | undefined {
 
 /** An HTML element's tag name, lower-cased. */
 export const htmlTag = (element: Node): string | undefined =>
-  startTag(element)?.namedChildren.find((c) => c?.type === "tag_name")?.text.toLowerCase();
+  startTag(element)
+    ?.namedChildren.find((c) => c?.type === "tag_name")
+    ?.text.toLowerCase();
 
 /** An element is named by its `id`; a heading without one by its text (tags and template markup stripped). */
 function htmlElementName(node: Node): string | null {
@@ -216,7 +228,10 @@ function htmlElementName(node: Node): string | null {
   if (!HTML_HEADING.test(htmlTag(node) ?? "")) return null;
   const open = startTag(node);
   const close = node.namedChildren.find((c) => c?.type === "end_tag");
-  const inner = node.text.slice((open?.endIndex ?? node.startIndex) - node.startIndex, (close?.startIndex ?? node.endIndex) - node.startIndex);
+  const inner = node.text.slice(
+    (open?.endIndex ?? node.startIndex) - node.startIndex,
+    (close?.startIndex ?? node.endIndex) - node.startIndex,
+  );
   return oneLine(inner.replace(/<[^>]*>/g, "")) || null;
 }
 const htmlElementKind = (node: Node): SymbolKind => (htmlAttribute(node, "id") ? "element" : "heading");
@@ -232,7 +247,8 @@ function variableValueName(node: Node): string | null {
   if (!value || !(JS_FUNCTION_VALUES.has(value.type) || value.type === "class")) return null;
   return nameField(node);
 }
-const variableValueKind = (node: Node): SymbolKind => (node.childForFieldName("value")?.type === "class" ? "class" : "function");
+const variableValueKind = (node: Node): SymbolKind =>
+  node.childForFieldName("value")?.type === "class" ? "class" : "function";
 
 /** The callee names under which a JS assignment defines a module-level function rather than a method. */
 const EXPORT_OBJECTS = new Set(["exports", "module.exports"]);
@@ -273,10 +289,13 @@ function functionExpressionName(node: Node): string | null {
   const parent = node.parent;
   if (parent) {
     const holder =
-      parent.type === "variable_declarator" ? variableValueName(parent)
-      : parent.type === "assignment_expression" ? assignedName(parent)
-      : parent.type === "pair" ? pairName(parent)
-      : null;
+      parent.type === "variable_declarator"
+        ? variableValueName(parent)
+        : parent.type === "assignment_expression"
+          ? assignedName(parent)
+          : parent.type === "pair"
+            ? pairName(parent)
+            : null;
     if (holder === name) return null;
   }
   return name;
@@ -603,7 +622,13 @@ export const LANGUAGES: Readonly<Record<LanguageId, LanguageSpec>> = {
       function_definition: { kind: "function" },
       method_declaration: { kind: "method" },
     },
-    importTypes: ["namespace_use_declaration", "include_expression", "include_once_expression", "require_expression", "require_once_expression"],
+    importTypes: [
+      "namespace_use_declaration",
+      "include_expression",
+      "include_once_expression",
+      "require_expression",
+      "require_once_expression",
+    ],
     lineKinds: {
       if_statement: "if_statement",
       for_statement: "for_statement",
@@ -673,7 +698,13 @@ export const LANGUAGES: Readonly<Record<LanguageId, LanguageSpec>> = {
     wasm: "tree-sitter-css.wasm",
     extensions: [".css"],
     definitions: {
-      rule_set: { kind: "rule", name: (node) => { const s = node.namedChildren.find((c) => c?.type === "selectors"); return s ? oneLine(s.text) : null; } },
+      rule_set: {
+        kind: "rule",
+        name: (node) => {
+          const s = node.namedChildren.find((c) => c?.type === "selectors");
+          return s ? oneLine(s.text) : null;
+        },
+      },
       media_statement: { kind: "at_rule", name: atRuleName },
       supports_statement: { kind: "at_rule", name: atRuleName },
       keyframes_statement: { kind: "at_rule", name: atRuleName },

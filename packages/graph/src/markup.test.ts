@@ -4,13 +4,23 @@ import { buildGraph, detectFileLanguage, detectLanguage, graphView, isHtmlTempla
 
 beforeAll(() => loadGrammars(["bash", "css", "html"]));
 
-const SCRIPT = "#!/bin/bash\nset -e\n\nbuild() {\n  make all\n}\n\nfunction deploy {\n  build\n  if [ -n \"$HOST\" ]; then scp out \"$HOST\":; fi\n}\n\nbuild\n";
-const STYLE = '@import url("base.css");\n\n.btn > a,\n.link {\n  color: red; /* brand */\n}\n\n@media (max-width: 600px) {\n  .btn > a { color: blue; }\n}\n';
-const PAGE = '<!DOCTYPE html>\n<html>\n  <body>\n    <h1>Welcome <em>home</em></h1>\n    <div id="main" class="x">\n      <h2 id="intro">Intro</h2>\n      <p>Hello</p>\n    </div>\n    <script id="boot">start();</script>\n  </body>\n</html>\n';
+const SCRIPT =
+  '#!/bin/bash\nset -e\n\nbuild() {\n  make all\n}\n\nfunction deploy {\n  build\n  if [ -n "$HOST" ]; then scp out "$HOST":; fi\n}\n\nbuild\n';
+const STYLE =
+  '@import url("base.css");\n\n.btn > a,\n.link {\n  color: red; /* brand */\n}\n\n@media (max-width: 600px) {\n  .btn > a { color: blue; }\n}\n';
+const PAGE =
+  '<!DOCTYPE html>\n<html>\n  <body>\n    <h1>Welcome <em>home</em></h1>\n    <div id="main" class="x">\n      <h2 id="intro">Intro</h2>\n      <p>Hello</p>\n    </div>\n    <script id="boot">start();</script>\n  </body>\n</html>\n';
 
 describe("shell scripts, CSS and HTML in the graph", () => {
   it("reads .sh, .bash, .css, .html and .htm by extension", () => {
-    expect(["a.sh", "a.bash", "a.css", "a.html", "a.HTM", "a.scss"].map(detectLanguage)).toEqual(["bash", "bash", "css", "html", "html", undefined]);
+    expect(["a.sh", "a.bash", "a.css", "a.html", "a.HTM", "a.scss"].map(detectLanguage)).toEqual([
+      "bash",
+      "bash",
+      "css",
+      "html",
+      "html",
+      undefined,
+    ]);
   });
 
   it("lists shell functions (both forms), CSS rule sets by selector and at-rules by prelude, and @import", async () => {

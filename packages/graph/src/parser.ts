@@ -50,7 +50,9 @@ function initRuntime(): Promise<void> {
   return Parser.init({
     instantiateWasm(imports: { env: Record<string, unknown> }, receive: (instance: object, module: object) => void) {
       for (const [name, fn] of Object.entries(MISSING_LIBC)) imports.env[name] ??= fn;
-      void wasm.instantiate(readFileSync(require.resolve("web-tree-sitter/tree-sitter.wasm")), imports).then(({ instance, module }) => receive(instance, module));
+      void wasm
+        .instantiate(readFileSync(require.resolve("web-tree-sitter/tree-sitter.wasm")), imports)
+        .then(({ instance, module }) => receive(instance, module));
       return {};
     },
   });

@@ -13,7 +13,9 @@ import { graphNodes } from "./graph.js";
 import { loadGrammars, withTree } from "./parser.js";
 
 const corpus = join(import.meta.dirname, "fixtures", "python-ast");
-const names = readdirSync(corpus).filter((name) => name.endsWith(".py")).sort();
+const names = readdirSync(corpus)
+  .filter((name) => name.endsWith(".py"))
+  .sort();
 const files = names.map((name) => ({ path: name, source: readFileSync(join(corpus, name), "utf8") }));
 
 type AstFacts =
@@ -24,16 +26,29 @@ type AstFacts =
     };
 
 const astFacts: Record<string, AstFacts> = JSON.parse(
-  execFileSync("python3", [join(import.meta.dirname, "fixtures", "ast_facts.py"), ...names], { cwd: corpus, encoding: "utf8" }),
+  execFileSync("python3", [join(import.meta.dirname, "fixtures", "ast_facts.py"), ...names], {
+    cwd: corpus,
+    encoding: "utf8",
+  }),
 );
 
 const byLine = <T extends { start_line?: number; line?: number }>(rows: T[]): T[] =>
-  [...rows].sort((a, b) => (a.start_line ?? a.line ?? 0) - (b.start_line ?? b.line ?? 0) || JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  [...rows].sort(
+    (a, b) =>
+      (a.start_line ?? a.line ?? 0) - (b.start_line ?? b.line ?? 0) ||
+      JSON.stringify(a).localeCompare(JSON.stringify(b)),
+  );
 
 function ours(graph: Graph, file: string) {
   return {
-    symbols: byLine(graph.symbols.filter((s) => s.file === file).map(({ name, kind, start_line, end_line }) => ({ name, kind, start_line, end_line }))),
-    imports: byLine(graph.imports.filter((i) => i.file === file).map(({ module, symbol, line }) => ({ module, symbol, line }))),
+    symbols: byLine(
+      graph.symbols
+        .filter((s) => s.file === file)
+        .map(({ name, kind, start_line, end_line }) => ({ name, kind, start_line, end_line })),
+    ),
+    imports: byLine(
+      graph.imports.filter((i) => i.file === file).map(({ module, symbol, line }) => ({ module, symbol, line })),
+    ),
   };
 }
 
@@ -64,7 +79,10 @@ describe("the Python graph against CPython's ast", async () => {
   });
 
   it("keeps the symbols before the error in a broken file", () => {
-    expect(graph.symbols.find((s) => s.file === "error_unclosed.py" && s.name === "fine")).toMatchObject({ start_line: 1, end_line: 2 });
+    expect(graph.symbols.find((s) => s.file === "error_unclosed.py" && s.name === "fine")).toMatchObject({
+      start_line: 1,
+      end_line: 2,
+    });
   });
 
   it.each(valid)("%s: the pruned walk finds the same nodes as a walk of every node", async (name) => {

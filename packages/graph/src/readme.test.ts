@@ -7,7 +7,11 @@ it("runs the README example", async () => {
   const { buildGraph, graphView } = await import("@graphplan/graph");
 
   const graph = await buildGraph([
-    { path: "shop/cart.py", source: "from .models import Item\n\n\nclass Cart:\n    def add(self, item):\n        if item:\n            return 1\n" },
+    {
+      path: "shop/cart.py",
+      source:
+        "from .models import Item\n\n\nclass Cart:\n    def add(self, item):\n        if item:\n            return 1\n",
+    },
     { path: "shop/util.ts", source: 'import { z } from "zod";\nexport const id = (x: string) => x;\n' },
   ]);
   console.log(graphView(graph));

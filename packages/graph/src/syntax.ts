@@ -24,11 +24,21 @@ export function syntaxErrors(tree: Tree, limit = 50): SyntaxError[] {
   const visit = (node: Node): void => {
     if (out.length >= limit) return;
     if (node.isMissing) {
-      out.push({ line: node.startPosition.row + 1, column: node.startPosition.column, kind: "MISSING", text: node.type });
+      out.push({
+        line: node.startPosition.row + 1,
+        column: node.startPosition.column,
+        kind: "MISSING",
+        text: node.type,
+      });
       return;
     }
     if (node.type === "ERROR") {
-      out.push({ line: node.startPosition.row + 1, column: node.startPosition.column, kind: "ERROR", text: node.text.slice(0, 40) });
+      out.push({
+        line: node.startPosition.row + 1,
+        column: node.startPosition.column,
+        kind: "ERROR",
+        text: node.text.slice(0, 40),
+      });
       return;
     }
     if (!node.hasError) return;

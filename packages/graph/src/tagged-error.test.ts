@@ -53,6 +53,10 @@ describe("errorGuard", () => {
         }
       }
     };
-    expect([describe(new NotFound("b.py")), describe(new Other("o")), describe(new Error("e"))]).toEqual(["missing b.py", "other", "bug"]);
+    expect([describe(new NotFound("b.py")), describe(new Other("o")), describe(new Error("e"))]).toEqual([
+      "missing b.py",
+      "other",
+      "bug",
+    ]);
   });
 });

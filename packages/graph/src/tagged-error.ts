@@ -20,7 +20,12 @@ export type TaggedClass = abstract new (...args: never[]) => Tagged;
  * The base class of the tagged error `tag`: `class LocatorNotFound extends TaggedError("LocatorNotFound") {
  * constructor(readonly file: string) { super(`... what to fix ...`) } }`.
  */
-export function TaggedError<const Tag extends string>(tag: Tag): new (message: string, options?: ErrorOptions) => Tagged<Tag> {
+export function TaggedError<const Tag extends string>(
+  tag: Tag,
+): new (
+  message: string,
+  options?: ErrorOptions,
+) => Tagged<Tag> {
   return class extends Error {
     readonly _tag: Tag = tag;
     constructor(message: string, options?: ErrorOptions) {
@@ -35,6 +40,8 @@ export function TaggedError<const Tag extends string>(tag: Tag): new (message: s
  * package exports it beside the union's type (`isLocatorError`, `isRunError`, `isStepError`) so callers
  * tell its errors from a bug before they switch over `_tag`.
  */
-export function errorGuard<const Classes extends readonly TaggedClass[]>(...classes: Classes): (error: unknown) => error is InstanceType<Classes[number]> {
+export function errorGuard<const Classes extends readonly TaggedClass[]>(
+  ...classes: Classes
+): (error: unknown) => error is InstanceType<Classes[number]> {
   return (error: unknown): error is InstanceType<Classes[number]> => classes.some((c) => error instanceof c);
 }

@@ -8,7 +8,8 @@ describe("graphView", () => {
       { path: "notes.md", source: "# not code" },
       {
         path: "src/a.py",
-        source: "from marshmallow.utils import missing\nimport json as j\n\n\nclass BaseSchema:\n    def __init__(self):\n        pass\n",
+        source:
+          "from marshmallow.utils import missing\nimport json as j\n\n\nclass BaseSchema:\n    def __init__(self):\n        pass\n",
       },
     ]);
     expect(graphView(graph)).toBe(

@@ -25,9 +25,15 @@ export function graphView(graph: Graph): string {
     if (!rows) files.set(file, (rows = []));
     rows.push({ line, order, text });
   };
-  for (const imp of graph.imports) add(imp.file, imp.line, 0, `IMPORT: ${importText(imp.module, imp.symbol)} [line ${imp.line}]`);
+  for (const imp of graph.imports)
+    add(imp.file, imp.line, 0, `IMPORT: ${importText(imp.module, imp.symbol)} [line ${imp.line}]`);
   for (const sym of graph.symbols) {
-    add(sym.file, sym.start_line, 1, `${sym.kind.toUpperCase()}: ${sym.name} (lines ${sym.start_line}-${sym.end_line})`);
+    add(
+      sym.file,
+      sym.start_line,
+      1,
+      `${sym.kind.toUpperCase()}: ${sym.name} (lines ${sym.start_line}-${sym.end_line})`,
+    );
   }
   for (const file of Object.keys(graph.line_kinds)) if (!files.has(file)) files.set(file, []);
   const headers = new Map<string, string>();
@@ -35,7 +41,10 @@ export function graphView(graph: Graph): string {
     headers.set(doc.file, `FILE: ${doc.file} (${doc.kind}, ${doc.lines} line${doc.lines === 1 ? "" : "s"})`);
     files.set(doc.file, []);
     for (const entry of doc.outline) {
-      const text = entry.kind === "heading" ? `HEADING: ${"#".repeat(entry.level)} ${entry.name} [line ${entry.line}]` : `${entry.kind.toUpperCase()}: ${entry.kind === "section" ? `[${entry.name}]` : entry.name} [line ${entry.line}]`;
+      const text =
+        entry.kind === "heading"
+          ? `HEADING: ${"#".repeat(entry.level)} ${entry.name} [line ${entry.line}]`
+          : `${entry.kind.toUpperCase()}: ${entry.kind === "section" ? `[${entry.name}]` : entry.name} [line ${entry.line}]`;
       add(doc.file, entry.line, 0, text);
     }
     if (doc.omitted > 0) add(doc.file, Number.MAX_SAFE_INTEGER, 0, `... ${doc.omitted} more`);

@@ -86,6 +86,21 @@ export class InvalidLocator extends TaggedError("InvalidLocator") {
   }
 }
 
-export type LocatorError = LocatorNotFound | LocatorAmbiguous | InvalidQuery | UnknownKind | InvalidLocator | KeyNotFound | KeyPathInvalid;
+export type LocatorError =
+  | LocatorNotFound
+  | LocatorAmbiguous
+  | InvalidQuery
+  | UnknownKind
+  | InvalidLocator
+  | KeyNotFound
+  | KeyPathInvalid;
 
-export const isLocatorError: (error: unknown) => error is LocatorError = errorGuard(LocatorNotFound, LocatorAmbiguous, InvalidQuery, UnknownKind, InvalidLocator, KeyNotFound, KeyPathInvalid);
+export const isLocatorError: (error: unknown) => error is LocatorError = errorGuard(
+  LocatorNotFound,
+  LocatorAmbiguous,
+  InvalidQuery,
+  UnknownKind,
+  InvalidLocator,
+  KeyNotFound,
+  KeyPathInvalid,
+);

@@ -18,5 +18,13 @@ export { LocatorNotFound, InvalidLocator, isLocatorError } from "./errors.js";
 export type { LocatorError } from "./errors.js";
 export { locatorJsonSchema } from "./jsonschema.js";
 export { formatIssues, locatorIssues } from "./issues.js";
-export { KeyLocatorSchema, KeyNotFound, parseKeyPath, formatKeyPath, walkKeyPath, keyNotFound, nearestKeys } from "./keys.js";
+export {
+  KeyLocatorSchema,
+  KeyNotFound,
+  parseKeyPath,
+  formatKeyPath,
+  walkKeyPath,
+  keyNotFound,
+  nearestKeys,
+} from "./keys.js";
 export type { KeySegment, KeyWalk } from "./keys.js";

@@ -11,7 +11,8 @@ function flatten(issues: readonly Issue[], prefix: readonly PropertyKey[]): stri
     if (issue.code === "invalid_union" && issue.errors.length > 0) {
       // The branch that got furthest: fewest issues.
       // Ties go to the branch that recognized the keys (the one the value was meant for).
-      const score = (branch: readonly Issue[]) => branch.length * 2 + branch.filter((i) => i.code === "unrecognized_keys").length;
+      const score = (branch: readonly Issue[]) =>
+        branch.length * 2 + branch.filter((i) => i.code === "unrecognized_keys").length;
       const best = [...issue.errors].sort((a, b) => score(a) - score(b))[0]!;
       out.push(...flatten(best, path));
       continue;

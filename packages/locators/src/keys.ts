@@ -10,7 +10,14 @@
  * A path may start with an index when the file's top level is a list (`[0].name`).
  */
 import { distance } from "fastest-levenshtein";
-import { TaggedError, type DataEntry, type DataItem, type DataMapping, type DataNode, type DataSequence } from "@graphplan/graph";
+import {
+  TaggedError,
+  type DataEntry,
+  type DataItem,
+  type DataMapping,
+  type DataNode,
+  type DataSequence,
+} from "@graphplan/graph";
 import { z } from "zod";
 
 export type KeySegment = { readonly key: string } | { readonly index: number };
@@ -19,7 +26,12 @@ export type KeySegment = { readonly key: string } | { readonly index: number };
 export const KeyLocatorSchema = z
   .strictObject({
     kind: z.literal("key"),
-    name: z.string().min(1).describe('Key path: dotted keys, quoted where a key holds a dot (tool."setuptools.packages"), list items by index (jobs.test.steps[2])'),
+    name: z
+      .string()
+      .min(1)
+      .describe(
+        'Key path: dotted keys, quoted where a key holds a dot (tool."setuptools.packages"), list items by index (jobs.test.steps[2])',
+      ),
     file: z.string().min(1).describe("Path of the JSON, YAML or TOML file, relative to the workspace root"),
   })
   .describe("Key locator: a value of a JSON, YAML or TOML file by its key path");
@@ -31,7 +43,9 @@ export class KeyPathInvalid extends TaggedError("KeyPathInvalid") {
     readonly path: string,
     readonly reason: string,
   ) {
-    super(`The key path ${JSON.stringify(path)} is not valid: ${reason}. Write keys separated by dots, quote a key that holds a dot (tool."setuptools.packages"), and index list items as steps[2].`);
+    super(
+      `The key path ${JSON.stringify(path)} is not valid: ${reason}. Write keys separated by dots, quote a key that holds a dot (tool."setuptools.packages"), and index list items as steps[2].`,
+    );
   }
 }
 
@@ -79,12 +93,17 @@ export function parseKeyPath(path: string): KeySegment[] {
     while (path[i] === "[") {
       const close = path.indexOf("]", i);
       const text = close < 0 ? "" : path.slice(i + 1, close).trim();
-      if (!/^-?\d+$/.test(text)) throw new KeyPathInvalid(path, `an index is a whole number between brackets, as in steps[2]; got ${JSON.stringify(path.slice(i, close < 0 ? undefined : close + 1))}`);
+      if (!/^-?\d+$/.test(text))
+        throw new KeyPathInvalid(
+          path,
+          `an index is a whole number between brackets, as in steps[2]; got ${JSON.stringify(path.slice(i, close < 0 ? undefined : close + 1))}`,
+        );
       out.push({ index: Number(text) });
       i = close + 1;
     }
     if (i >= path.length) break;
-    if (path[i] !== ".") throw new KeyPathInvalid(path, `expected "." or "[" at ${i + 1}, got ${JSON.stringify(path[i])}`);
+    if (path[i] !== ".")
+      throw new KeyPathInvalid(path, `expected "." or "[" at ${i + 1}, got ${JSON.stringify(path[i])}`);
     i++;
     if (i >= path.length) throw new KeyPathInvalid(path, "it ends with a dot");
     expectKey = true;
@@ -165,7 +184,11 @@ function stepInto(node: DataNode, segment: KeySegment): KeyStep | undefined {
 }
 
 /** The value a key path names; throws {@link KeyNotFound} naming the nearest keys where it stopped. */
-export function resolveKeyPath(root: DataNode | undefined, file: string, path: string): KeyWalk & { readonly node: DataNode; readonly last: KeyStep } {
+export function resolveKeyPath(
+  root: DataNode | undefined,
+  file: string,
+  path: string,
+): KeyWalk & { readonly node: DataNode; readonly last: KeyStep } {
   const segments = parseKeyPath(path);
   const walk = walkKeyPath(root, segments);
   if (walk.rest.length > 0) throw keyNotFound(walk, file, path, segments);
@@ -177,11 +200,25 @@ export function keyNotFound(walk: KeyWalk, file: string, path: string, segments:
   const found = formatKeyPath(segments.slice(0, walk.steps.length));
   const segment = walk.rest[0]!;
   const node = walk.container;
-  const nearest = node?.type === "mapping" ? nearestKeys("key" in segment ? segment.key : "", node.entries.map((e) => e.key)) : [];
+  const nearest =
+    node?.type === "mapping"
+      ? nearestKeys(
+          "key" in segment ? segment.key : "",
+          node.entries.map((e) => e.key),
+        )
+      : [];
   let missing: string;
   if (!node) missing = "the file is empty";
-  else if ("key" in segment) missing = node.type === "mapping" ? `there is no key ${JSON.stringify(segment.key)}` : `${describe(node)} has no keys (${JSON.stringify(segment.key)} asked)`;
-  else missing = node.type === "sequence" ? `index ${segment.index} is out of range (the list has ${node.items.length} item${node.items.length === 1 ? "" : "s"})` : `${describe(node)} is not a list (index ${segment.index} asked)`;
+  else if ("key" in segment)
+    missing =
+      node.type === "mapping"
+        ? `there is no key ${JSON.stringify(segment.key)}`
+        : `${describe(node)} has no keys (${JSON.stringify(segment.key)} asked)`;
+  else
+    missing =
+      node.type === "sequence"
+        ? `index ${segment.index} is out of range (the list has ${node.items.length} item${node.items.length === 1 ? "" : "s"})`
+        : `${describe(node)} is not a list (index ${segment.index} asked)`;
   return new KeyNotFound(file, path, found, missing, nearest);
 }
 
@@ -200,5 +237,9 @@ export function nearestKeys(key: string, keys: readonly string[], limit = 5): st
     if (lower && (kl.includes(lower) || lower.includes(kl))) return -1;
     return distance(lower, kl);
   };
-  return [...new Set(keys)].map((k) => [k, score(k)] as const).sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).slice(0, limit).map(([k]) => k);
+  return [...new Set(keys)]
+    .map((k) => [k, score(k)] as const)
+    .sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, limit)
+    .map(([k]) => k);
 }

@@ -26,7 +26,10 @@ describe("NORMALIZED_KINDS", () => {
   });
 
   test.each([
-    ["bash", ["function", "statement", "command", "call", "assignment", "string", "comment", "if", "for", "while", "case"]],
+    [
+      "bash",
+      ["function", "statement", "command", "call", "assignment", "string", "comment", "if", "for", "while", "case"],
+    ],
     ["css", ["rule", "at_rule", "declaration", "import", "comment", "block"]],
     ["html", ["element", "heading", "script", "style", "attribute", "comment", "text"]],
   ] as const)("%s maps the kinds its grammar makes natural", (language, expected) => {

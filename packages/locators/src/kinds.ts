@@ -43,7 +43,14 @@ const python: KindTable = {
   decorator: ["decorator"],
   call: ["call"],
   assignment: ["assignment", "augmented_assignment"],
-  parameter: ["identifier", "typed_parameter", "default_parameter", "typed_default_parameter", "list_splat_pattern", "dictionary_splat_pattern"],
+  parameter: [
+    "identifier",
+    "typed_parameter",
+    "default_parameter",
+    "typed_default_parameter",
+    "list_splat_pattern",
+    "dictionary_splat_pattern",
+  ],
   argument: ["argument_list"],
   identifier: ["identifier"],
   string: ["string"],
@@ -301,7 +308,14 @@ const ruby: KindTable = {
   ],
   call: ["call"],
   assignment: ["assignment", "operator_assignment"],
-  parameter: ["identifier", "optional_parameter", "keyword_parameter", "splat_parameter", "hash_splat_parameter", "block_parameter"],
+  parameter: [
+    "identifier",
+    "optional_parameter",
+    "keyword_parameter",
+    "splat_parameter",
+    "hash_splat_parameter",
+    "block_parameter",
+  ],
   identifier: ["identifier", "constant", "instance_variable"],
   string: ["string"],
   comment: ["comment"],
@@ -434,7 +448,6 @@ const cpp: KindTable = {
   lambda: ["lambda_expression"],
 };
 
-
 const BASH_STATEMENTS = [
   "command",
   "redirected_statement",
@@ -475,12 +488,30 @@ const bash: KindTable = {
 
 const css: KindTable = {
   rule: ["rule_set"],
-  at_rule: ["media_statement", "supports_statement", "keyframes_statement", "at_rule", "import_statement", "charset_statement", "namespace_statement"],
+  at_rule: [
+    "media_statement",
+    "supports_statement",
+    "keyframes_statement",
+    "at_rule",
+    "import_statement",
+    "charset_statement",
+    "namespace_statement",
+  ],
   media: ["media_statement"],
   declaration: ["declaration"],
   property: ["declaration"],
   import: ["import_statement"],
-  statement: ["rule_set", "media_statement", "supports_statement", "keyframes_statement", "at_rule", "import_statement", "charset_statement", "namespace_statement", "declaration"],
+  statement: [
+    "rule_set",
+    "media_statement",
+    "supports_statement",
+    "keyframes_statement",
+    "at_rule",
+    "import_statement",
+    "charset_statement",
+    "namespace_statement",
+    "declaration",
+  ],
   comment: ["comment"],
   block: ["block"],
 };
@@ -572,7 +603,8 @@ const JS_FILTERS: Readonly<Record<string, KindFilter>> = {
 export const KIND_FILTERS: Partial<Record<LanguageId, Readonly<Record<string, KindFilter>>>> = {
   python: {
     method: (n) => enclosingType(n, ["block"], ["class_definition"]),
-    constructor: (n: Node) => enclosingType(n, ["block"], ["class_definition"]) && n.childForFieldName("name")?.text === "__init__",
+    constructor: (n: Node) =>
+      enclosingType(n, ["block"], ["class_definition"]) && n.childForFieldName("name")?.text === "__init__",
     parameter: isParameter,
     statement: (n) => n.parent?.type !== "decorated_definition",
   },
@@ -595,11 +627,13 @@ export const KIND_FILTERS: Partial<Record<LanguageId, Readonly<Record<string, Ki
     throw: (n) => rubyMethodName(n) === "raise" && !n.childForFieldName("receiver"),
     parameter: isParameter,
     statement: (n) =>
-      !!n.parent && ["body_statement", "program", "then", "else", "do", "begin", "block_body", "ensure"].includes(n.parent.type),
+      !!n.parent &&
+      ["body_statement", "program", "then", "else", "do", "begin", "block_body", "ensure"].includes(n.parent.type),
   },
   php: {
     constructor: (n: Node) => n.childForFieldName("name")?.text === "__construct",
-    import: (n) => n.type === "namespace_use_declaration" || n.namedChildren.some((c) => !!c && PHP_INCLUDES.includes(c.type)),
+    import: (n) =>
+      n.type === "namespace_use_declaration" || n.namedChildren.some((c) => !!c && PHP_INCLUDES.includes(c.type)),
   },
   c: {
     class: (n) => !!n.childForFieldName("body"),
@@ -632,13 +666,17 @@ export const KIND_FILTERS: Partial<Record<LanguageId, Readonly<Record<string, Ki
 export const KIND_EXTRAS: Partial<Record<LanguageId, Readonly<Record<string, (scope: Node) => Node[]>>>> = {
   rust: {
     statement: (scope) =>
-      scope
-        .descendantsOfType("block")
-        .flatMap((block) => {
-          const last = block?.lastNamedChild;
-          if (!last || last.type.endsWith("comment") || last.type === "expression_statement" || last.type === "let_declaration") return [];
-          return [last];
-        }),
+      scope.descendantsOfType("block").flatMap((block) => {
+        const last = block?.lastNamedChild;
+        if (
+          !last ||
+          last.type.endsWith("comment") ||
+          last.type === "expression_statement" ||
+          last.type === "let_declaration"
+        )
+          return [];
+        return [last];
+      }),
   },
 };
 

@@ -53,7 +53,8 @@ function firstIdentifier(node: Node | null | undefined): string | undefined {
 function declaratorName(node: Node): string | undefined {
   let current: Node | null = node.childForFieldName("declarator");
   while (current) {
-    if (IDENTIFIER_LIKE.has(current.type) || current.type === "destructor_name" || current.type === "operator_name") return current.text;
+    if (IDENTIFIER_LIKE.has(current.type) || current.type === "destructor_name" || current.type === "operator_name")
+      return current.text;
     const next = current.childForFieldName("declarator") ?? current.childForFieldName("name");
     if (!next) return firstIdentifier(current);
     current = next;
@@ -115,7 +116,10 @@ export function nodeName(node: Node, language: LanguageId): string | undefined {
     case "new_expression":
       return node.childForFieldName("constructor")?.text ?? firstIdentifier(node);
     case "object_creation_expression":
-      return (node.childForFieldName("type") ?? node.namedChildren.find((c) => c?.type === "name" || c?.type === "qualified_name"))?.text;
+      return (
+        node.childForFieldName("type") ??
+        node.namedChildren.find((c) => c?.type === "name" || c?.type === "qualified_name")
+      )?.text;
     case "method_invocation":
     case "member_call_expression":
     case "scoped_call_expression":
@@ -183,8 +187,10 @@ const RUBY_IMPORTS = ["require", "require_relative", "load", "autoload"];
 const PHP_INCLUDES = ["include_expression", "include_once_expression", "require_expression", "require_once_expression"];
 
 function isImport(node: Node, language: LanguageId): boolean {
-  if (language === "ruby") return node.type === "call" && RUBY_IMPORTS.includes(node.childForFieldName("method")?.text ?? "");
-  if (language === "php" && node.type === "expression_statement") return node.namedChildren.some((c) => !!c && PHP_INCLUDES.includes(c.type));
+  if (language === "ruby")
+    return node.type === "call" && RUBY_IMPORTS.includes(node.childForFieldName("method")?.text ?? "");
+  if (language === "php" && node.type === "expression_statement")
+    return node.namedChildren.some((c) => !!c && PHP_INCLUDES.includes(c.type));
   return LANGUAGES[language].importTypes.includes(node.type);
 }
 

@@ -35,35 +35,55 @@ function matches(tree: Tree, source: string, language: LanguageId, locator: unkn
 }
 
 describe("narrowed searches equal whole-tree searches", () => {
-  test.each(samples.map((s) => [s.file, s] as const))("%s: every kind + name, name only, with a parent, and #eq? queries", (_file, { file, language, source }) => {
-    // Two trees of the same text: resolutions are cached per tree, so each mode gets its own.
-    const narrow = fresh(source, language);
-    const whole = fresh(source, language);
-    const locators: unknown[] = [];
-    const names = new Set<string>();
-    for (const kind of normalizedKinds(language)) {
-      for (const node of resolveLocator(whole, source, language, { kind, file })) {
-        const name = nodeName(node, language);
-        if (!name) continue;
-        names.add(name);
-        locators.push({ kind, name, file }, { kind, name: name.split(/\.|::/).pop(), file });
+  test.each(samples.map((s) => [s.file, s] as const))(
+    "%s: every kind + name, name only, with a parent, and #eq? queries",
+    (_file, { file, language, source }) => {
+      // Two trees of the same text: resolutions are cached per tree, so each mode gets its own.
+      const narrow = fresh(source, language);
+      const whole = fresh(source, language);
+      const locators: unknown[] = [];
+      const names = new Set<string>();
+      for (const kind of normalizedKinds(language)) {
+        for (const node of resolveLocator(whole, source, language, { kind, file })) {
+          const name = nodeName(node, language);
+          if (!name) continue;
+          names.add(name);
+          locators.push({ kind, name, file }, { kind, name: name.split(/\.|::/).pop(), file });
+        }
       }
-    }
-    for (const name of names) {
-      locators.push({ name, file }, { kind: "call", name, file, parent: { kind: "function", file } }, { kind: "identifier", name, file, parent: { kind: "class" } });
-      locators.push({ type: "sexp", file, query: `((_) @id (#eq? @id "${name.replace(/["\\]/g, "")}"))`, capture: "id" });
-      locators.push({ type: "sexp", file, query: `((_ (_) @inner (#eq? @inner "${name.replace(/["\\]/g, "")}")) @target)` });
-      locators.push({ type: "sexp", file, query: `((_ (_ (_) @a)) @target (#any-of? @a "${name.replace(/["\\]/g, "")}" "x"))` });
-    }
-    expect(locators.length).toBeGreaterThan(20);
-    let found = 0;
-    for (const locator of locators) {
-      const expected = matches(whole, source, language, locator, false);
-      expect(matches(narrow, source, language, locator, true), JSON.stringify(locator)).toEqual(expected);
-      if (expected.length && !expected[0]!.startsWith("error")) found++;
-    }
-    expect(found).toBeGreaterThan(10);
-  });
+      for (const name of names) {
+        locators.push(
+          { name, file },
+          { kind: "call", name, file, parent: { kind: "function", file } },
+          { kind: "identifier", name, file, parent: { kind: "class" } },
+        );
+        locators.push({
+          type: "sexp",
+          file,
+          query: `((_) @id (#eq? @id "${name.replace(/["\\]/g, "")}"))`,
+          capture: "id",
+        });
+        locators.push({
+          type: "sexp",
+          file,
+          query: `((_ (_) @inner (#eq? @inner "${name.replace(/["\\]/g, "")}")) @target)`,
+        });
+        locators.push({
+          type: "sexp",
+          file,
+          query: `((_ (_ (_) @a)) @target (#any-of? @a "${name.replace(/["\\]/g, "")}" "x"))`,
+        });
+      }
+      expect(locators.length).toBeGreaterThan(20);
+      let found = 0;
+      for (const locator of locators) {
+        const expected = matches(whole, source, language, locator, false);
+        expect(matches(narrow, source, language, locator, true), JSON.stringify(locator)).toEqual(expected);
+        if (expected.length && !expected[0]!.startsWith("error")) found++;
+      }
+      expect(found).toBeGreaterThan(10);
+    },
+  );
 });
 
 describe("resolution cost", () => {
@@ -96,7 +116,12 @@ describe("resolution cost", () => {
     const tree = fresh(big, "python");
     const spy = vi.spyOn(Query.prototype, "captures");
     try {
-      const nodes = resolveLocator(tree, big, "python", { type: "sexp", file: "big.py", query: '((identifier) @id (#eq? @id "x12"))', capture: "id" });
+      const nodes = resolveLocator(tree, big, "python", {
+        type: "sexp",
+        file: "big.py",
+        query: '((identifier) @id (#eq? @id "x12"))',
+        capture: "id",
+      });
       expect(nodes.map((n) => n.startPosition.row)).toEqual([64, 65]);
       expect(spy.mock.calls.length).toBeGreaterThan(0);
       for (const [node] of spy.mock.calls) expect(node.endIndex - node.startIndex).toBeLessThan(200);

@@ -50,7 +50,12 @@ function longestWord(name: string): string | undefined {
  * text: a definition's name field, a call's callee, an import's modules...). `undefined` when the
  * name is synthetic (`(anonymous)`), has no word, or occurs too often.
  */
-export function nodesContainingName(tree: Tree, scopes: readonly Node[], types: readonly string[], name: string): Node[] | undefined {
+export function nodesContainingName(
+  tree: Tree,
+  scopes: readonly Node[],
+  types: readonly string[],
+  name: string,
+): Node[] | undefined {
   if (!narrowing.enabled || name.includes("(")) return undefined;
   const word = longestWord(name);
   if (!word) return undefined;
@@ -168,7 +173,11 @@ function literalsOf(query: Query, source: string): readonly Literals[] | null {
 }
 
 function isInside(node: Node, ancestor: Node): boolean {
-  for (let n: Node | null = node; n && n.startIndex >= ancestor.startIndex && n.endIndex <= ancestor.endIndex; n = n.parent) {
+  for (
+    let n: Node | null = node;
+    n && n.startIndex >= ancestor.startIndex && n.endIndex <= ancestor.endIndex;
+    n = n.parent
+  ) {
     if (n.id === ancestor.id) return true;
   }
   return false;
@@ -179,7 +188,11 @@ function isInside(node: Node, ancestor: Node): boolean {
  * occurrences of each pattern's required literal. `undefined` when the query cannot be narrowed
  * (a pattern without a literal predicate, a non-local pattern, too many occurrences).
  */
-export function narrowedCaptures(tree: Tree, query: Query, querySource: string): { name: string; node: Node }[] | undefined {
+export function narrowedCaptures(
+  tree: Tree,
+  query: Query,
+  querySource: string,
+): { name: string; node: Node }[] | undefined {
   if (!narrowing.enabled) return undefined;
   const literals = literalsOf(query, querySource);
   if (!literals) return undefined;
@@ -200,7 +213,8 @@ export function narrowedCaptures(tree: Tree, query: Query, querySource: string):
         if (!exact) continue;
         let top = exact;
         for (let k = 0; k < depth && top.parent; k++) top = top.parent;
-        while (top.parent && top.parent.startIndex === top.startIndex && top.parent.endIndex === top.endIndex) top = top.parent;
+        while (top.parent && top.parent.startIndex === top.startIndex && top.parent.endIndex === top.endIndex)
+          top = top.parent;
         subtrees.set(top.id, top);
       }
     }

@@ -9,7 +9,10 @@ test("the README example runs", async () => {
   const source = "class QuerySet:\n    def defer(self):\n        return 1\n";
   const tree = parse(source, "python");
   const node = resolveOne(tree, source, "python", {
-    kind: "method", name: "defer", file: "query.py", parent: { kind: "class", name: "QuerySet" },
+    kind: "method",
+    name: "defer",
+    file: "query.py",
+    parent: { kind: "class", name: "QuerySet" },
   });
   console.log(node.startPosition.row + 1, node.text.split("\n")[0]); // 2 def defer(self):
   tree.delete();

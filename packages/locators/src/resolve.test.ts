@@ -53,20 +53,35 @@ describe("structured locators (python)", () => {
   const py = () => doc("python", PY);
 
   test("kind + name + parent finds the method", () => {
-    const node = py().one({ kind: "function", name: "defer", file: "q.py", parent: { kind: "class", name: "QuerySet" } });
+    const node = py().one({
+      kind: "function",
+      name: "defer",
+      file: "q.py",
+      parent: { kind: "class", name: "QuerySet" },
+    });
     expect(node.type).toBe("function_definition");
     expect(node.startPosition.row).toBe(5);
   });
 
   test("method matches only functions inside a class body", () => {
-    expect(py().all({ kind: "method", file: "q.py" }).map((t) => t.split("(")[0])).toEqual(["def defer", "def only"]);
+    expect(
+      py()
+        .all({ kind: "method", file: "q.py" })
+        .map((t) => t.split("(")[0]),
+    ).toEqual(["def defer", "def only"]);
     expect(py().all({ kind: "function", file: "q.py" })).toHaveLength(4);
   });
 
   test("field and nth_child (-1) navigate from the match", () => {
-    expect(py().all({ kind: "function", name: "defer", file: "q.py", field: "parameters" })).toEqual(["(self, *fields)"]);
-    expect(py().all({ kind: "function", name: "defer", file: "q.py", field: "body", nth_child: -1 })).toEqual(["return 2"]);
-    expect(py().all({ kind: "class", name: "QuerySet", file: "q.py", field: "body", nth_child: 0 })[0]).toMatch(/^def defer/);
+    expect(py().all({ kind: "function", name: "defer", file: "q.py", field: "parameters" })).toEqual([
+      "(self, *fields)",
+    ]);
+    expect(py().all({ kind: "function", name: "defer", file: "q.py", field: "body", nth_child: -1 })).toEqual([
+      "return 2",
+    ]);
+    expect(py().all({ kind: "class", name: "QuerySet", file: "q.py", field: "body", nth_child: 0 })[0]).toMatch(
+      /^def defer/,
+    );
   });
 
   test("index picks one of several matches, -1 the last", () => {
@@ -76,7 +91,9 @@ describe("structured locators (python)", () => {
 
   test("a raw node type works as a kind", () => {
     expect(py().all({ kind: "if_statement", file: "q.py" })).toHaveLength(1);
-    expect(py().all({ kind: "return_statement", file: "q.py", parent: { kind: "method", name: "only" } })).toEqual(["return 3"]);
+    expect(py().all({ kind: "return_statement", file: "q.py", parent: { kind: "method", name: "only" } })).toEqual([
+      "return 3",
+    ]);
   });
 
   test("a name without kind matches any definition", () => {
@@ -119,20 +136,37 @@ describe("locator errors", () => {
   });
 
   test("a match outside the parent is offered", () => {
-    const e = py().error({ kind: "function", name: "helper", file: "q.py", parent: { kind: "class", name: "QuerySet" } }) as LocatorNotFound;
+    const e = py().error({
+      kind: "function",
+      name: "helper",
+      file: "q.py",
+      parent: { kind: "class", name: "QuerySet" },
+    }) as LocatorNotFound;
     expect(e.candidates).toContainEqual({ kind: "function", name: "helper", line: 19, reason: "outside_parent" });
   });
 
   test("a missing parent is reported as such", () => {
-    const e = py().error({ kind: "function", name: "defer", file: "q.py", parent: { kind: "class", name: "QuerySett" } }) as LocatorNotFound;
+    const e = py().error({
+      kind: "function",
+      name: "defer",
+      file: "q.py",
+      parent: { kind: "class", name: "QuerySett" },
+    }) as LocatorNotFound;
     expect(e.message).toContain("its parent");
     expect(e.candidates.map((c) => c.name)).toContain("QuerySet");
   });
 
   test("index out of range and missing field say so", () => {
-    expect((py().error({ kind: "import", file: "q.py", index: 5 }) as LocatorNotFound).reason).toMatch(/index 5 is out of range: 2 nodes matched/);
-    expect((py().error({ kind: "function", name: "helper", file: "q.py", field: "bdy" }) as LocatorNotFound).reason).toMatch(/no field "bdy".*body/);
-    expect((py().error({ kind: "function", name: "helper", file: "q.py", field: "body", nth_child: 3 }) as LocatorNotFound).reason).toMatch(/nth_child 3/);
+    expect((py().error({ kind: "import", file: "q.py", index: 5 }) as LocatorNotFound).reason).toMatch(
+      /index 5 is out of range: 2 nodes matched/,
+    );
+    expect(
+      (py().error({ kind: "function", name: "helper", file: "q.py", field: "bdy" }) as LocatorNotFound).reason,
+    ).toMatch(/no field "bdy".*body/);
+    expect(
+      (py().error({ kind: "function", name: "helper", file: "q.py", field: "body", nth_child: 3 }) as LocatorNotFound)
+        .reason,
+    ).toMatch(/nth_child 3/);
   });
 
   test("an unknown kind is UnknownKind listing valid kinds, closest first", () => {
@@ -192,7 +226,16 @@ describe.each(Object.entries(HELPERS))("%s", (language, [fn, cls]) => {
     expect(f.some({ kind: "function", name: "helper", file: "x" })).toHaveLength(1);
     const c = doc(language as LanguageId, cls);
     expect(c.some({ kind: "class", name: "Box", file: "x" })).toHaveLength(1);
-    expect((() => { try { c.one({ kind: "class", name: "Bx", file: "x" }); } catch (e) { return (e as LocatorNotFound).candidates.map((x) => x.name); } return []; })()).toContain("Box");
+    expect(
+      (() => {
+        try {
+          c.one({ kind: "class", name: "Bx", file: "x" });
+        } catch (e) {
+          return (e as LocatorNotFound).candidates.map((x) => x.name);
+        }
+        return [];
+      })(),
+    ).toContain("Box");
   });
 });
 

@@ -26,7 +26,22 @@ import { LocatorSchema, type Locator, type ParentLocator, type SexpLocator } fro
 type Structured = ParentLocator;
 
 /** Kinds tried in this order when naming a node's kind (the most specific first). */
-const KIND_PRIORITY = ["constructor", "method", "function", "class", "struct", "interface", "trait", "enum", "impl", "module", "namespace", "type_alias", "typedef", "import"];
+const KIND_PRIORITY = [
+  "constructor",
+  "method",
+  "function",
+  "class",
+  "struct",
+  "interface",
+  "trait",
+  "enum",
+  "impl",
+  "module",
+  "namespace",
+  "type_alias",
+  "typedef",
+  "import",
+];
 
 interface KindSpec {
   readonly types: readonly string[];
@@ -62,7 +77,12 @@ function kindSpec(file: string, language: LanguageId, kind: string | undefined, 
   const types = Object.hasOwn(table, kind) ? table[kind] : undefined;
   if (types) {
     const extras = KIND_EXTRAS[language];
-    return { types, filter: ownFilter(language, kind), extra: extras && Object.hasOwn(extras, kind) ? extras[kind] : undefined, normalized: true };
+    return {
+      types,
+      filter: ownFilter(language, kind),
+      extra: extras && Object.hasOwn(extras, kind) ? extras[kind] : undefined,
+      normalized: true,
+    };
   }
   if (isNodeType(language, kind)) return { types: [kind], normalized: false };
   throw new UnknownKind(file, kind, language, closestKinds(language, kind));
@@ -179,7 +199,11 @@ function resolveSexp(tree: Tree, language: LanguageId, locator: SexpLocator): Re
   const capture = (locator.capture ?? "target").replace(/^@/, "");
   if (!query.captureNames.includes(capture)) {
     const names = query.captureNames.map((n) => `@${n}`).join(", ") || "none";
-    throw new InvalidQuery(locator.file, locator.query, `the query has no capture @${capture} (its captures: ${names}); set "capture" to one of them`);
+    throw new InvalidQuery(
+      locator.file,
+      locator.query,
+      `the query has no capture @${capture} (its captures: ${names}); set "capture" to one of them`,
+    );
   }
   let nodes: Node[];
   try {
@@ -196,7 +220,11 @@ function resolveSexp(tree: Tree, language: LanguageId, locator: SexpLocator): Re
  * name → the text of that capture's (first) node in the match that produced the target. Predicates
  * (`#eq?`, `#match?`, ...) apply as in resolution. The templates of `replace_all_matching` use it.
  */
-export function sexpCaptures(tree: Tree, language: LanguageId, locator: SexpLocator): Map<number, Readonly<Record<string, string>>> {
+export function sexpCaptures(
+  tree: Tree,
+  language: LanguageId,
+  locator: SexpLocator,
+): Map<number, Readonly<Record<string, string>>> {
   const query = compileQuery(locator.file, language, locator.query);
   const capture = (locator.capture ?? "target").replace(/^@/, "");
   const out = new Map<number, Readonly<Record<string, string>>>();
@@ -220,7 +248,11 @@ export function sexpCaptureNames(file: string, language: LanguageId, query: stri
 function withIndex(nodes: Node[], index: number | undefined): Resolution {
   if (index === undefined || nodes.length === 0) return { nodes };
   const chosen = pick(nodes, index);
-  if (!chosen) return { nodes: [], reason: `index ${index} is out of range: ${nodes.length} node${nodes.length === 1 ? "" : "s"} matched (use 0..${nodes.length - 1} or -1)` };
+  if (!chosen)
+    return {
+      nodes: [],
+      reason: `index ${index} is out of range: ${nodes.length} node${nodes.length === 1 ? "" : "s"} matched (use 0..${nodes.length - 1} or -1)`,
+    };
   return { nodes: [chosen] };
 }
 
@@ -245,7 +277,10 @@ function resolveStructured(tree: Tree, language: LanguageId, file: string, locat
   } else {
     const everyOfKind = (): Node[] => uniqueInOrder(scopes.flatMap((scope) => ofKind(scope, spec, language)));
     // A named search looks only at the nodes whose text contains the name.
-    const near = locator.name !== undefined && !spec.extra ? nodesContainingName(tree, scopes, spec.types, locator.name) : undefined;
+    const near =
+      locator.name !== undefined && !spec.extra
+        ? nodesContainingName(tree, scopes, spec.types, locator.name)
+        : undefined;
     nodes = near ? uniqueInOrder(near.filter((n) => keep(n, spec, language))) : everyOfKind();
     if (locator.name !== undefined) {
       const name = locator.name;
@@ -257,14 +292,18 @@ function resolveStructured(tree: Tree, language: LanguageId, file: string, locat
       nodes = named;
     }
   }
-  if (nodes.length === 0) return { nodes, candidates: () => (spec === "root" ? [] : otherKinds(tree, language, locator)) };
+  if (nodes.length === 0)
+    return { nodes, candidates: () => (spec === "root" ? [] : otherKinds(tree, language, locator)) };
 
   if (locator.field !== undefined) {
     const field = locator.field;
     const withField = nodes.map((n) => n.childForFieldName(field)).filter((n): n is Node => n !== null);
     if (withField.length === 0) {
       const fields = fieldNames(nodes[0]!);
-      return { nodes: [], reason: `the matched ${nodes[0]!.type} has no field "${field}" (its fields: ${fields.join(", ") || "none"})` };
+      return {
+        nodes: [],
+        reason: `the matched ${nodes[0]!.type} has no field "${field}" (its fields: ${fields.join(", ") || "none"})`,
+      };
     }
     nodes = withField;
   }
@@ -274,7 +313,10 @@ function resolveStructured(tree: Tree, language: LanguageId, file: string, locat
     const children = nodes.map((n) => pick(codeChildren(n, language), nth)).filter((n): n is Node => n !== undefined);
     if (children.length === 0) {
       const counts = nodes.map((n) => codeChildren(n, language).length);
-      return { nodes: [], reason: `nth_child ${nth} is out of range (the matched node has ${counts[0]} named non-comment children)` };
+      return {
+        nodes: [],
+        reason: `nth_child ${nth} is out of range (the matched node has ${counts[0]} named non-comment children)`,
+      };
     }
     nodes = children;
   }
@@ -290,7 +332,14 @@ function fieldNames(node: Node): string[] {
   return [...names];
 }
 
-function candidatesFor(tree: Tree, language: LanguageId, locator: Structured, spec: KindSpec, scopes: Node[], sameKindInScope: Node[]): Candidate[] {
+function candidatesFor(
+  tree: Tree,
+  language: LanguageId,
+  locator: Structured,
+  spec: KindSpec,
+  scopes: Node[],
+  sameKindInScope: Node[],
+): Candidate[] {
   const name = locator.name ?? "";
   const out: Candidate[] = [];
   const kindLabel = locator.kind ?? "symbol";
@@ -300,13 +349,22 @@ function candidatesFor(tree: Tree, language: LanguageId, locator: Structured, sp
     .map((n) => ({ n, nm: nodeName(n, language) }))
     .filter((x): x is { n: Node; nm: string } => !!x.nm)
     .map((x) => ({ ...x, d: distance(x.nm.toLowerCase(), name.toLowerCase()) }))
-    .filter((x) => x.d <= limit || x.nm.toLowerCase().includes(name.toLowerCase()) || name.toLowerCase().includes(x.nm.toLowerCase()))
+    .filter(
+      (x) =>
+        x.d <= limit ||
+        x.nm.toLowerCase().includes(name.toLowerCase()) ||
+        name.toLowerCase().includes(x.nm.toLowerCase()),
+    )
     .sort((a, b) => a.d - b.d);
-  for (const { n, nm } of similar.slice(0, 5)) out.push({ kind: kindLabel, name: nm, line: n.startPosition.row + 1, reason: "similar_name" });
+  for (const { n, nm } of similar.slice(0, 5))
+    out.push({ kind: kindLabel, name: nm, line: n.startPosition.row + 1, reason: "similar_name" });
   // Same kind and name, but outside the parent.
   if (locator.parent) {
     for (const n of ofKind(tree.rootNode, spec, language)) {
-      if (nodeNames(n, language).includes(name) && !scopes.some((s) => s.startIndex <= n.startIndex && n.endIndex <= s.endIndex)) {
+      if (
+        nodeNames(n, language).includes(name) &&
+        !scopes.some((s) => s.startIndex <= n.startIndex && n.endIndex <= s.endIndex)
+      ) {
         out.push({ kind: kindLabel, name, line: n.startPosition.row + 1, reason: "outside_parent" });
       }
     }
@@ -372,11 +430,16 @@ function resolveAny(tree: Tree, language: LanguageId, locator: unknown): Resolve
   const hit = key === undefined ? undefined : cache?.get(key);
   if (hit) return hit;
   const valid = parseLocator(locator);
-  const resolution = "type" in valid && valid.type === "sexp" ? resolveSexp(tree, language, valid) : resolveStructured(tree, language, valid.file, valid as Structured);
+  const resolution =
+    "type" in valid && valid.type === "sexp"
+      ? resolveSexp(tree, language, valid)
+      : resolveStructured(tree, language, valid.file, valid as Structured);
   let candidates: Candidate[] | undefined;
   const resolved: Resolved = {
     locator: valid,
-    resolution: resolution.candidates ? { ...resolution, candidates: () => (candidates ??= resolution.candidates!()) } : resolution,
+    resolution: resolution.candidates
+      ? { ...resolution, candidates: () => (candidates ??= resolution.candidates!()) }
+      : resolution,
   };
   if (key !== undefined) {
     if (!cache) {

@@ -21,7 +21,10 @@ const structuredFields = {
     )
     .optional(),
   name: z.string().describe("Name of the symbol (for named nodes)").optional(),
-  field: z.string().describe("Named tree-sitter field of the matched node: body, parameters, condition, name, ...").optional(),
+  field: z
+    .string()
+    .describe("Named tree-sitter field of the matched node: body, parameters, condition, name, ...")
+    .optional(),
   nth_child: int.describe("Select the Nth named child of the matched node (-1 for the last)").optional(),
   index: int.describe("Which match to take when several match (0-based, -1 for the last)").optional(),
 };

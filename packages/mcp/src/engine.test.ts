@@ -67,7 +67,12 @@ describe("Engine", () => {
     const engine = new Engine({ root });
     const cancelled = new AbortController();
     cancelled.abort();
-    await expect(engine.apply([{ op: "rename_identifier", params: { file: "a.py", name: "old", new_name: "fresh" } }], cancelled.signal)).rejects.toBeInstanceOf(CallCancelled);
+    await expect(
+      engine.apply(
+        [{ op: "rename_identifier", params: { file: "a.py", name: "old", new_name: "fresh" } }],
+        cancelled.signal,
+      ),
+    ).rejects.toBeInstanceOf(CallCancelled);
     expect(readFileSync(join(root, "a.py"), "utf8")).toBe(OLD);
     expect(existsSync(join(root, ".graphplan"))).toBe(false);
   });
@@ -102,16 +107,22 @@ describe("CallQueue", () => {
   it("starts a call only when the one before it has settled, failed ones included", async () => {
     const queue = new CallQueue();
     const events: string[] = [];
-    const task = (name: string, ms: number, fail = false) => () =>
-      new Promise<string>((resolve, reject) => {
-        events.push(`start ${name}`);
-        setTimeout(() => {
-          events.push(`end ${name}`);
-          if (fail) reject(new Error(name));
-          else resolve(name);
-        }, ms);
-      });
-    const results = await Promise.allSettled([queue.run(task("a", 30)), queue.run(task("b", 5, true)), queue.run(task("c", 1))]);
+    const task =
+      (name: string, ms: number, fail = false) =>
+      () =>
+        new Promise<string>((resolve, reject) => {
+          events.push(`start ${name}`);
+          setTimeout(() => {
+            events.push(`end ${name}`);
+            if (fail) reject(new Error(name));
+            else resolve(name);
+          }, ms);
+        });
+    const results = await Promise.allSettled([
+      queue.run(task("a", 30)),
+      queue.run(task("b", 5, true)),
+      queue.run(task("c", 1)),
+    ]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect(events).toEqual(["start a", "end a", "start b", "end b", "start c", "end c"]);
   });
@@ -119,13 +130,18 @@ describe("CallQueue", () => {
 
 describe("the tools' schemas", () => {
   it("show the catalog's plan schema (every operator, its shared definitions) for verify_plan and apply_plan", () => {
-    const { $defs, $schema: _schema, ...plan } = planJsonSchema() as { $defs: Record<string, unknown>; $schema?: unknown };
+    const {
+      $defs,
+      $schema: _schema,
+      ...plan
+    } = planJsonSchema() as { $defs: Record<string, unknown>; $schema?: unknown };
     for (const name of ["verify_plan", "apply_plan"]) {
       const listed = listedTool(TOOLS.find((t) => t.name === name)!);
       const schema = listed.inputSchema as { properties: { plan: unknown }; $defs: Record<string, unknown> };
       expect(schema.properties.plan).toEqual({ ...plan, description: expect.any(String) });
       expect(schema.$defs).toEqual(expect.objectContaining($defs));
-      for (const entry of CATALOG) if (entry.step !== "fragment") expect(JSON.stringify(schema), entry.name).toContain(`"const":"${entry.name}"`);
+      for (const entry of CATALOG)
+        if (entry.step !== "fragment") expect(JSON.stringify(schema), entry.name).toContain(`"const":"${entry.name}"`);
     }
   });
 
@@ -142,10 +158,17 @@ describe("one connection over the SDK's in-memory transport", () => {
     await mcpServer({ engine: new Engine({ root }), readOnly: false, version: "0" }).connect(serverSide);
     const client = new Client({ name: "test", version: "0" });
     await client.connect(clientSide);
-    const located = await client.callTool({ name: "locate", arguments: { locator: { kind: "function", name: "old", file: "a.py" } } });
-    expect(located.structuredContent).toEqual({ matches: [{ file: "a.py", start_line: 1, end_line: 2, kind: "function", preview: "def old():\n    return 1" }] });
+    const located = await client.callTool({
+      name: "locate",
+      arguments: { locator: { kind: "function", name: "old", file: "a.py" } },
+    });
+    expect(located.structuredContent).toEqual({
+      matches: [{ file: "a.py", start_line: 1, end_line: 2, kind: "function", preview: "def old():\n    return 1" }],
+    });
     const plan = [{ op: "rename_identifier", params: { file: "a.py", name: "old", new_name: "fresh" } }];
-    expect((await client.callTool({ name: "verify_plan", arguments: { plan } })).content).toEqual([{ type: "text", text: "PASSED\n" }]);
+    expect((await client.callTool({ name: "verify_plan", arguments: { plan } })).content).toEqual([
+      { type: "text", text: "PASSED\n" },
+    ]);
     expect((await client.callTool({ name: "apply_plan", arguments: { plan } })).isError).toBeFalsy();
     expect(readFileSync(join(root, "a.py"), "utf8")).toBe("def fresh():\n    return 1\n");
     expect((await client.callTool({ name: "undo_last_apply", arguments: {} })).isError).toBeFalsy();

@@ -11,12 +11,37 @@ import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
 import { buildGraph, detectLanguage, grammarsFor, graphView, loadGrammars, withTree } from "@graphplan/graph";
-import { kindOfNode, LocatorSchema, locatorIssues, resolveLocator, resolveSome, type Locator } from "@graphplan/locators";
+import {
+  kindOfNode,
+  LocatorSchema,
+  locatorIssues,
+  resolveLocator,
+  resolveSome,
+  type Locator,
+} from "@graphplan/locators";
 import { planFiles, type Plan } from "@graphplan/primitives";
-import { applyPlan, findSourceFiles, readTexts, recover, stepCauseTag, Workspace, writeFiles, type ApplyOptions, type RecoverReport } from "@graphplan/runtime";
+import {
+  applyPlan,
+  findSourceFiles,
+  readTexts,
+  recover,
+  stepCauseTag,
+  Workspace,
+  writeFiles,
+  type ApplyOptions,
+  type RecoverReport,
+} from "@graphplan/runtime";
 import { loadPlanGrammars } from "@graphplan/catalog";
 import { verifyAndParse, type VerifyResult } from "@graphplan/verifier";
-import { compile, gitDiff, isCompilerError, parseUnifiedDiff, postImages, preImagePaths, type CompiledPlan } from "@graphplan/compiler";
+import {
+  compile,
+  gitDiff,
+  isCompilerError,
+  parseUnifiedDiff,
+  postImages,
+  preImagePaths,
+  type CompiledPlan,
+} from "@graphplan/compiler";
 import { CallQueue } from "./lock.js";
 
 /** The arguments of a call are unusable (what is wrong and how to fix it). */
@@ -88,9 +113,21 @@ export interface AppliedChange {
 }
 
 export type ApplyOutcome =
-  | { readonly kind: "applied"; readonly change: AppliedChange; readonly verification: VerifyResult; readonly recovered: RecoverReport }
+  | {
+      readonly kind: "applied";
+      readonly change: AppliedChange;
+      readonly verification: VerifyResult;
+      readonly recovered: RecoverReport;
+    }
   | { readonly kind: "rejected"; readonly verification: VerifyResult }
-  | { readonly kind: "failed"; readonly message: string; readonly step: number; readonly op: string; readonly cause: string; readonly verification: VerifyResult };
+  | {
+      readonly kind: "failed";
+      readonly message: string;
+      readonly step: number;
+      readonly op: string;
+      readonly cause: string;
+      readonly verification: VerifyResult;
+    };
 
 export interface CompiledPatch {
   readonly plan: Plan;
@@ -143,11 +180,15 @@ export class Engine {
       while (index < files.length && parts.length < PAGE_FILES) {
         const path = files[index]!;
         const source = await this.#run(Workspace.use((ws) => ws.read(path))).catch((error: Error) => error);
-        const graph = await buildGraph(typeof source === "string" ? [{ path, source }] : [], typeof source === "string" ? {} : { extraErrors: [`cannot read ${path}: ${source.message}`] });
+        const graph = await buildGraph(
+          typeof source === "string" ? [{ path, source }] : [],
+          typeof source === "string" ? {} : { extraErrors: [`cannot read ${path}: ${source.message}`] },
+        );
         let view = graphView(graph);
         if (view.length === 0) view = `FILE: ${path}`;
         if (parts.length > 0 && size + view.length + 1 > maxChars) break;
-        if (view.length > maxChars) view = `${view.slice(0, maxChars)}\n  … (this file's view is cut at ${maxChars} characters; locate its symbols to see more)`;
+        if (view.length > maxChars)
+          view = `${view.slice(0, maxChars)}\n  … (this file's view is cut at ${maxChars} characters; locate its symbols to see more)`;
         parts.push(view);
         size += view.length + 1;
         index++;
@@ -161,11 +202,16 @@ export class Engine {
     const out = new Set<string>();
     for (const path of paths) {
       const exists = await this.#run(Workspace.use((ws) => ws.exists(path)));
-      if (!exists) throw new CallInputInvalid({ detail: `no such file or directory under the root: ${path}; give paths relative to ${this.root}` });
+      if (!exists)
+        throw new CallInputInvalid({
+          detail: `no such file or directory under the root: ${path}; give paths relative to ${this.root}`,
+        });
       const clean = path.replace(/^\.\/+/, "").replace(/\/+$/, "");
       const info = await stat(join(this.root, clean));
       if (!info.isDirectory()) out.add(clean);
-      else for (const file of await findSourceFiles(join(this.root, clean))) out.add(clean === "." || clean === "" ? file : `${clean}/${file}`);
+      else
+        for (const file of await findSourceFiles(join(this.root, clean)))
+          out.add(clean === "." || clean === "" ? file : `${clean}/${file}`);
     }
     return [...out].sort();
   }
@@ -174,11 +220,15 @@ export class Engine {
   locate(input: unknown): Promise<LocatedNode[]> {
     return this.queue.run(async () => {
       const parsed = LocatorSchema.safeParse(input);
-      if (!parsed.success) throw new CallInputInvalid({ detail: `the locator is not valid: ${locatorIssues(input).join("; ")}` });
+      if (!parsed.success)
+        throw new CallInputInvalid({ detail: `the locator is not valid: ${locatorIssues(input).join("; ")}` });
       const locator = parsed.data;
       const source = await this.#run(Workspace.use((ws) => ws.read(locator.file)));
       const language = detectLanguage(locator.file);
-      if (!language) throw new CallInputInvalid({ detail: `${locator.file} is not a file GraphPlan parses (by its extension); locate nodes in a source file` });
+      if (!language)
+        throw new CallInputInvalid({
+          detail: `${locator.file} is not a file GraphPlan parses (by its extension); locate nodes in a source file`,
+        });
       const sourceLines = source.split("\n");
       await loadGrammars([language]);
       return withTree(source, language, (tree) => {
@@ -187,7 +237,9 @@ export class Engine {
         return nodes.map((node, index): LocatedNode => {
           // Whole lines, from the start of the node's first line, so indentation reads as in the file.
           const lines = sourceLines.slice(node.startPosition.row, node.endPosition.row + 1);
-          const preview = lines.slice(0, PREVIEW_LINES).join("\n") + (lines.length > PREVIEW_LINES ? `\n… (${lines.length - PREVIEW_LINES} more lines)` : "");
+          const preview =
+            lines.slice(0, PREVIEW_LINES).join("\n") +
+            (lines.length > PREVIEW_LINES ? `\n… (${lines.length - PREVIEW_LINES} more lines)` : "");
           return {
             file: locator.file,
             startLine: node.startPosition.row + 1,
@@ -208,10 +260,13 @@ export class Engine {
 
   async #verify(plan: unknown): Promise<{ result: VerifyResult; plan: Plan | undefined }> {
     // Every path the plan names is confined to the root first (an absolute one under it is the plan's front door's to correct).
-    for (const path of planFiles(plan)) if (!path.startsWith(`${this.root}/`)) await this.#run(Workspace.use((ws) => ws.exists(path)));
+    for (const path of planFiles(plan))
+      if (!path.startsWith(`${this.root}/`)) await this.#run(Workspace.use((ws) => ws.exists(path)));
     const files = await this.#workspaceFiles(plan);
     await loadPlanGrammars(plan);
-    const graph = await buildGraph([...files].filter(([path]) => detectLanguage(path)).map(([path, source]) => ({ path, source })));
+    const graph = await buildGraph(
+      [...files].filter(([path]) => detectLanguage(path)).map(([path, source]) => ({ path, source })),
+    );
     return verifyAndParse(plan, files, graph, { root: this.root });
   }
 
@@ -236,16 +291,33 @@ export class Engine {
       const { result: verification, plan: parsed } = await this.#verify(plan);
       if (!verification.passed || !parsed) return { kind: "rejected", verification };
       if (signal?.aborted) throw new CallCancelled();
-      const applied = await this.#run(applyPlan(parsed, this.options.onBeforeWrite ? { onBeforeWrite: this.options.onBeforeWrite } : {}));
+      const applied = await this.#run(
+        applyPlan(parsed, this.options.onBeforeWrite ? { onBeforeWrite: this.options.onBeforeWrite } : {}),
+      );
       if (!applied.ok) {
         const { failure } = applied;
-        return { kind: "failed", message: failure.message, step: failure.step, op: failure.op, cause: stepCauseTag(failure.cause), verification };
+        return {
+          kind: "failed",
+          message: failure.message,
+          step: failure.step,
+          op: failure.op,
+          cause: stepCauseTag(failure.cause),
+          verification,
+        };
       }
       const after = new Map<string, Uint8Array | null>();
       for (const path of applied.written) after.set(path, await this.#run(Workspace.use((ws) => ws.readBytes(path))));
       for (const path of applied.deleted) after.set(path, null);
       const executableBefore = new Map(applied.modes.map((m) => [m.path, m.mode !== "100755"] as const));
-      const change: AppliedChange = { diff: diffOf(applied.originals, after), written: applied.written, created: applied.created, deleted: applied.deleted, before: applied.originals, after, executableBefore };
+      const change: AppliedChange = {
+        diff: diffOf(applied.originals, after),
+        written: applied.written,
+        created: applied.created,
+        deleted: applied.deleted,
+        before: applied.originals,
+        after,
+        executableBefore,
+      };
       return { kind: "applied", change, verification, recovered };
     });
   }
@@ -261,7 +333,9 @@ export class Engine {
       try {
         patches = parseUnifiedDiff(diff);
       } catch (error) {
-        throw new CallInputInvalid({ detail: `the diff is not a unified diff GraphPlan reads: ${(error as Error).message}` });
+        throw new CallInputInvalid({
+          detail: `the diff is not a unified diff GraphPlan reads: ${(error as Error).message}`,
+        });
       }
       const pre = new Map<string, string>();
       for (const path of preImagePaths(patches)) pre.set(path, await this.#run(Workspace.use((ws) => ws.read(path))));
@@ -274,7 +348,8 @@ export class Engine {
         const { result: verification, plan } = await this.#verify(JSON.parse(JSON.stringify(compiled.plan)) as unknown);
         if (verification.passed && plan) {
           const reproduces = await reproducesPost(plan, pre, post);
-          if (reproduces || !trustForecast) return { plan: compiled.plan, steps: compiled.records.length, reproduces, verification, revisions };
+          if (reproduces || !trustForecast)
+            return { plan: compiled.plan, steps: compiled.records.length, reproduces, verification, revisions };
           trustForecast = false;
           continue;
         }
@@ -283,7 +358,8 @@ export class Engine {
           .filter((i) => i.severity === "error" && i.step !== null && compiled.records[i.step])
           .map((i) => compiled.records[i.step!]!.key)
           .filter((key) => !banned.has(key));
-        if (fresh.length === 0 || revisions >= MAX_REVISIONS) return { plan: compiled.plan, steps: compiled.records.length, reproduces: false, verification, revisions };
+        if (fresh.length === 0 || revisions >= MAX_REVISIONS)
+          return { plan: compiled.plan, steps: compiled.records.length, reproduces: false, verification, revisions };
         for (const key of fresh) banned.add(key);
         revisions++;
       }
@@ -295,9 +371,18 @@ export class Engine {
     return this.queue.run(async () => {
       const now = new Map<string, Uint8Array | null>();
       for (const path of change.after.keys()) {
-        now.set(path, await this.#run(Workspace.use((ws) => Effect.flatMap(ws.exists(path), (exists) => (exists ? ws.readBytes(path) : Effect.succeed(null))))));
+        now.set(
+          path,
+          await this.#run(
+            Workspace.use((ws) =>
+              Effect.flatMap(ws.exists(path), (exists) => (exists ? ws.readBytes(path) : Effect.succeed(null))),
+            ),
+          ),
+        );
       }
-      const moved = [...change.after].filter(([path, bytes]) => !sameBytes(now.get(path) ?? null, bytes)).map(([path]) => path);
+      const moved = [...change.after]
+        .filter(([path, bytes]) => !sameBytes(now.get(path) ?? null, bytes))
+        .map(([path]) => path);
       if (moved.length > 0) throw new UndoConflict({ paths: moved });
       const writes = [...change.after.keys()].map((path) => {
         const executable = change.executableBefore.get(path);
@@ -309,15 +394,24 @@ export class Engine {
   }
 }
 
-function postImagesOrInput(patches: ReturnType<typeof parseUnifiedDiff>, pre: ReadonlyMap<string, string>): Map<string, string | null> {
+function postImagesOrInput(
+  patches: ReturnType<typeof parseUnifiedDiff>,
+  pre: ReadonlyMap<string, string>,
+): Map<string, string | null> {
   try {
     return postImages(patches, pre);
   } catch (error) {
-    throw new CallInputInvalid({ detail: `the diff does not apply to the files under the root: ${(error as Error).message}` });
+    throw new CallInputInvalid({
+      detail: `the diff does not apply to the files under the root: ${(error as Error).message}`,
+    });
   }
 }
 
-function compileOrInput(pre: ReadonlyMap<string, string>, diff: string, options: { banned: ReadonlySet<string>; trustForecast: boolean }): CompiledPlan {
+function compileOrInput(
+  pre: ReadonlyMap<string, string>,
+  diff: string,
+  options: { banned: ReadonlySet<string>; trustForecast: boolean },
+): CompiledPlan {
   try {
     return compile(pre, diff, options);
   } catch (error) {
@@ -327,7 +421,11 @@ function compileOrInput(pre: ReadonlyMap<string, string>, diff: string, options:
 }
 
 /** Whether running `plan` on `pre` in memory gives `post` (null: the file is gone). */
-async function reproducesPost(plan: Plan, pre: ReadonlyMap<string, string>, post: ReadonlyMap<string, string | null>): Promise<boolean> {
+async function reproducesPost(
+  plan: Plan,
+  pre: ReadonlyMap<string, string>,
+  post: ReadonlyMap<string, string | null>,
+): Promise<boolean> {
   const program = Effect.gen(function* () {
     const result = yield* applyPlan(plan);
     if (!result.ok) return false;
@@ -348,7 +446,10 @@ function sameBytes(a: Uint8Array | null, b: Uint8Array | null): boolean {
 }
 
 /** The unified diff from `before` to `after` (bytes as UTF-8 text; absent or null: no file). */
-export function diffOf(before: ReadonlyMap<string, Uint8Array | null>, after: ReadonlyMap<string, Uint8Array | null>): string {
+export function diffOf(
+  before: ReadonlyMap<string, Uint8Array | null>,
+  after: ReadonlyMap<string, Uint8Array | null>,
+): string {
   const text = (map: ReadonlyMap<string, Uint8Array | null>, path: string): string | null => {
     const bytes = map.get(path);
     return bytes ? decoder.decode(bytes) : null;

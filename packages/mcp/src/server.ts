@@ -35,7 +35,8 @@ const RESOURCES = [
     uri: "graphplan://catalog",
     name: "operator-catalog",
     title: "GraphPlan operator catalog",
-    description: "Every plan operator (templates, surgery, fragments, primitives, file operations) with its params and an example, grouped by use case",
+    description:
+      "Every plan operator (templates, surgery, fragments, primitives, file operations) with its params and an example, grouped by use case",
     mimeType: "text/markdown",
     read: () => catalogPrompt(),
   },
@@ -87,23 +88,35 @@ export function mcpServer(options: ServerOptions): Server {
     const tool = tools.find((t) => t.name === request.params.name);
     if (!tool) {
       const known = TOOLS.some((t) => t.name === request.params.name);
-      const why = known ? `${request.params.name} writes files and the server runs with --read-only` : `there is no tool ${request.params.name}`;
+      const why = known
+        ? `${request.params.name} writes files and the server runs with --read-only`
+        : `there is no tool ${request.params.name}`;
       throw new McpError(ErrorCode.InvalidParams, `${why}; the tools offered: ${tools.map((t) => t.name).join(", ")}`);
     }
     return callTool(tool, request.params.arguments, { engine: options.engine, session, signal: extra.signal });
   });
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: RESOURCES.map(({ read: _read, ...resource }) => resource) }));
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: RESOURCES.map(({ read: _read, ...resource }) => resource),
+  }));
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {
     const resource = RESOURCES.find((r) => r.uri === request.params.uri);
-    if (!resource) throw new McpError(ErrorCode.InvalidParams, `no resource ${request.params.uri}; the resources: ${RESOURCES.map((r) => r.uri).join(", ")}`);
+    if (!resource)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `no resource ${request.params.uri}; the resources: ${RESOURCES.map((r) => r.uri).join(", ")}`,
+      );
     return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: resource.read() }] };
   });
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [PROMPT] }));
   server.setRequestHandler(GetPromptRequestSchema, (request) => {
-    if (request.params.name !== PROMPT.name) throw new McpError(ErrorCode.InvalidParams, `no prompt ${request.params.name}; the prompt: ${PROMPT.name}`);
+    if (request.params.name !== PROMPT.name)
+      throw new McpError(ErrorCode.InvalidParams, `no prompt ${request.params.name}; the prompt: ${PROMPT.name}`);
     const task = request.params.arguments?.["task"];
     if (!task) throw new McpError(ErrorCode.InvalidParams, `the prompt ${PROMPT.name} needs the argument task`);
-    return { description: PROMPT.description, messages: [{ role: "user", content: { type: "text", text: promptText(task, options.readOnly) } }] };
+    return {
+      description: PROMPT.description,
+      messages: [{ role: "user", content: { type: "text", text: promptText(task, options.readOnly) } }],
+    };
   });
   return server;
 }
@@ -145,7 +158,15 @@ export async function serveHttp(options: ServerOptions, port: number): Promise<H
       let transport = typeof id === "string" ? sessions.get(id) : undefined;
       if (!transport) {
         if (typeof id === "string") {
-          res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: `no session ${id}: initialize again` }, id: null }));
+          res
+            .writeHead(404, { "content-type": "application/json" })
+            .end(
+              JSON.stringify({
+                jsonrpc: "2.0",
+                error: { code: -32001, message: `no session ${id}: initialize again` },
+                id: null,
+              }),
+            );
           return;
         }
         const fresh: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({

@@ -40,7 +40,10 @@ interface ToolDef<A extends z.ZodType> {
   readonly run: (args: z.output<A>, context: ToolContext) => Promise<CallToolResult>;
 }
 
-const text = (body: string, extra: Omit<CallToolResult, "content"> = {}): CallToolResult => ({ content: [{ type: "text", text: body }], ...extra });
+const text = (body: string, extra: Omit<CallToolResult, "content"> = {}): CallToolResult => ({
+  content: [{ type: "text", text: body }],
+  ...extra,
+});
 
 /** `body`, cut at {@link MAX_TEXT} characters with `how` (how to get the rest) said at the cut. */
 export function capped(body: string, how: string): string {
@@ -48,7 +51,11 @@ export function capped(body: string, how: string): string {
   return `${body.slice(0, MAX_TEXT)}\n… cut at ${MAX_TEXT} of ${body.length} characters: ${how}`;
 }
 
-const PlanArg = z.unknown().describe("The plan: a JSON array of steps (or {define_operators, plan}), as the operator catalog (resource graphplan://catalog) describes");
+const PlanArg = z
+  .unknown()
+  .describe(
+    "The plan: a JSON array of steps (or {define_operators, plan}), as the operator catalog (resource graphplan://catalog) describes",
+  );
 
 const define = <A extends z.ZodType>(def: ToolDef<A>): ToolDef<A> => def;
 
@@ -60,30 +67,59 @@ const RenameArgs = z.strictObject({
   ...renameOne.shape,
   importers: (renameAcross.shape["importers"] as z.ZodType)
     .optional()
-    .describe("Rename across files (rename_across_files): the files that import the name or its module; omit to rename in one file (rename_identifier)"),
+    .describe(
+      "Rename across files (rename_across_files): the files that import the name or its module; omit to rename in one file (rename_identifier)",
+    ),
 });
 
 function applyAnswer(outcome: Awaited<ReturnType<Engine["apply"]>>, session: CallSession): CallToolResult {
   if (outcome.kind === "rejected") {
-    return text(capped(`${formatResult(outcome.verification)}no file was changed\n`, "verify_plan lists every issue in structuredContent.issues"), {
-      isError: true,
-      structuredContent: { applied: false, verification: outcome.verification },
-    });
+    return text(
+      capped(
+        `${formatResult(outcome.verification)}no file was changed\n`,
+        "verify_plan lists every issue in structuredContent.issues",
+      ),
+      {
+        isError: true,
+        structuredContent: { applied: false, verification: outcome.verification },
+      },
+    );
   }
   if (outcome.kind === "failed") {
     return text(`step ${outcome.step} (${outcome.op}) failed: ${outcome.message}\nno file was changed\n`, {
       isError: true,
-      structuredContent: { applied: false, failure: { step: outcome.step, op: outcome.op, cause: outcome.cause, message: outcome.message } },
+      structuredContent: {
+        applied: false,
+        failure: { step: outcome.step, op: outcome.op, cause: outcome.cause, message: outcome.message },
+      },
     });
   }
   const { change, verification } = outcome;
   session.applies.push(change);
-  const recovered = outcome.recovered.interrupted ? "recovered an interrupted apply first (its files are as they were before it)\n" : "";
-  const changed = change.written.length + change.deleted.length === 0 ? "no file changed\n" : `changed ${[...change.written, ...change.deleted].join(", ")}\n`;
+  const recovered = outcome.recovered.interrupted
+    ? "recovered an interrupted apply first (its files are as they were before it)\n"
+    : "";
+  const changed =
+    change.written.length + change.deleted.length === 0
+      ? "no file changed\n"
+      : `changed ${[...change.written, ...change.deleted].join(", ")}\n`;
   const warnings = verification.warnings.map((w) => `warning: ${w}\n`).join("");
-  return text(capped(`${recovered}${warnings}${changed}${change.diff}`, "the files are written; `git diff` shows the whole change"), {
-    structuredContent: { applied: true, written: change.written, created: change.created, deleted: change.deleted, diff: change.diff, warnings: verification.warnings },
-  });
+  return text(
+    capped(
+      `${recovered}${warnings}${changed}${change.diff}`,
+      "the files are written; `git diff` shows the whole change",
+    ),
+    {
+      structuredContent: {
+        applied: true,
+        written: change.written,
+        created: change.created,
+        deleted: change.deleted,
+        diff: change.diff,
+        warnings: verification.warnings,
+      },
+    },
+  );
 }
 
 export const TOOLS = [
@@ -93,9 +129,24 @@ export const TOOLS = [
     description:
       "The code graph of files or directories under the root: per file its imports, classes, functions and methods with their line ranges. Large trees come in pages: when the answer ends with a next offset, call again with that offset.",
     args: z.strictObject({
-      paths: z.array(z.string().min(1)).min(1).default(["."]).describe("Files or directories, relative to the root (default: the whole root)"),
-      offset: z.number().int().nonnegative().default(0).describe("Index of the first file of the page (files in path order)"),
-      max_chars: z.number().int().min(1000).max(MAX_TEXT).default(30_000).describe("Size of a page's view in characters"),
+      paths: z
+        .array(z.string().min(1))
+        .min(1)
+        .default(["."])
+        .describe("Files or directories, relative to the root (default: the whole root)"),
+      offset: z
+        .number()
+        .int()
+        .nonnegative()
+        .default(0)
+        .describe("Index of the first file of the page (files in path order)"),
+      max_chars: z
+        .number()
+        .int()
+        .min(1000)
+        .max(MAX_TEXT)
+        .default(30_000)
+        .describe("Size of a page's view in characters"),
     }),
     writes: false,
     run: async (args, { engine }) => {
@@ -105,7 +156,9 @@ export const TOOLS = [
         page.nextOffset === null
           ? `\n(files ${Math.min(page.offset + 1, page.files)}–${page.files} of ${page.files})`
           : `\n(files ${page.offset + 1}–${page.nextOffset} of ${page.files}; the rest: call graph with offset ${page.nextOffset})`;
-      return text(`${page.view}${note}`, { structuredContent: { files: page.files, offset: page.offset, shown, next_offset: page.nextOffset } });
+      return text(`${page.view}${note}`, {
+        structuredContent: { files: page.files, offset: page.offset, shown, next_offset: page.nextOffset },
+      });
     },
   }),
   define({
@@ -118,12 +171,25 @@ export const TOOLS = [
     writes: false,
     run: async (args, { engine }) => {
       const nodes = await engine.locate(args.locator);
-      const head = nodes.length === 1 ? "1 node matches" : `${nodes.length} nodes match; each one's locator picks it alone`;
+      const head =
+        nodes.length === 1 ? "1 node matches" : `${nodes.length} nodes match; each one's locator picks it alone`;
       const body = nodes
-        .map((n, i) => `${nodes.length > 1 ? `[${i}] ` : ""}${n.file}:${n.startLine}-${n.endLine} ${n.kind}${n.locator ? `\n  locator: ${JSON.stringify(n.locator)}` : ""}\n${indent(n.preview)}`)
+        .map(
+          (n, i) =>
+            `${nodes.length > 1 ? `[${i}] ` : ""}${n.file}:${n.startLine}-${n.endLine} ${n.kind}${n.locator ? `\n  locator: ${JSON.stringify(n.locator)}` : ""}\n${indent(n.preview)}`,
+        )
         .join("\n");
       return text(capped(`${head}\n${body}`, "narrow the locator (a parent, a kind) to see fewer nodes"), {
-        structuredContent: { matches: nodes.map((n) => ({ file: n.file, start_line: n.startLine, end_line: n.endLine, kind: n.kind, preview: n.preview, ...(n.locator ? { locator: n.locator } : {}) })) },
+        structuredContent: {
+          matches: nodes.map((n) => ({
+            file: n.file,
+            start_line: n.startLine,
+            end_line: n.endLine,
+            kind: n.kind,
+            preview: n.preview,
+            ...(n.locator ? { locator: n.locator } : {}),
+          })),
+        },
       });
     },
   }),
@@ -137,7 +203,14 @@ export const TOOLS = [
     writes: false,
     run: async (args, { engine }) => {
       const result = await engine.verify(args.plan);
-      return text(capped(formatResult(result), "structuredContent.issues lists every issue"), { structuredContent: { passed: result.passed, errors: result.errors, warnings: result.warnings, issues: result.issues } });
+      return text(capped(formatResult(result), "structuredContent.issues lists every issue"), {
+        structuredContent: {
+          passed: result.passed,
+          errors: result.errors,
+          warnings: result.warnings,
+          issues: result.issues,
+        },
+      });
     },
   }),
   define({
@@ -165,7 +238,10 @@ export const TOOLS = [
     writes: true,
     run: async (args, { engine, session, signal }) => {
       const { importers, ...params } = args as { importers?: string[] } & Record<string, unknown>;
-      const step = importers === undefined ? { op: "rename_identifier", params } : { op: "rename_across_files", params: { ...params, importers } };
+      const step =
+        importers === undefined
+          ? { op: "rename_identifier", params }
+          : { op: "rename_across_files", params: { ...params, importers } };
       return applyAnswer(await engine.apply([step], signal), session);
     },
   }),
@@ -174,16 +250,34 @@ export const TOOLS = [
     title: "Compile a patch to a plan",
     description:
       "A unified diff (as `git diff` prints it; paths relative to the root) → the structural plan that reproduces it on the files under the root: node-addressed steps, checked by running them. Nothing is written; pass the plan to verify_plan or apply_plan.",
-    args: z.strictObject({ diff: z.string().min(1).describe("A unified diff whose a/ and b/ paths are relative to the root") }),
+    args: z.strictObject({
+      diff: z.string().min(1).describe("A unified diff whose a/ and b/ paths are relative to the root"),
+    }),
     writes: false,
     run: async (args, { engine }) => {
       const compiled = await engine.compilePatch(args.diff);
-      const verdict = compiled.reproduces ? "the plan reproduces the diff exactly" : "the plan does NOT reproduce the diff exactly";
-      const verified = compiled.verification.passed ? "it passes verification" : `verification: ${formatResult(compiled.verification).trim()}`;
-      return text(capped(`${compiled.steps} step${compiled.steps === 1 ? "" : "s"}; ${verdict}; ${verified}\n${JSON.stringify(compiled.plan, null, 2)}`, "structuredContent.plan holds the whole plan"), {
-        isError: !compiled.verification.passed,
-        structuredContent: { plan: compiled.plan, steps: compiled.steps, reproduces: compiled.reproduces, passed: compiled.verification.passed, revisions: compiled.revisions },
-      });
+      const verdict = compiled.reproduces
+        ? "the plan reproduces the diff exactly"
+        : "the plan does NOT reproduce the diff exactly";
+      const verified = compiled.verification.passed
+        ? "it passes verification"
+        : `verification: ${formatResult(compiled.verification).trim()}`;
+      return text(
+        capped(
+          `${compiled.steps} step${compiled.steps === 1 ? "" : "s"}; ${verdict}; ${verified}\n${JSON.stringify(compiled.plan, null, 2)}`,
+          "structuredContent.plan holds the whole plan",
+        ),
+        {
+          isError: !compiled.verification.passed,
+          structuredContent: {
+            plan: compiled.plan,
+            steps: compiled.steps,
+            reproduces: compiled.reproduces,
+            passed: compiled.verification.passed,
+            revisions: compiled.revisions,
+          },
+        },
+      );
     },
   }),
   define({
@@ -198,9 +292,15 @@ export const TOOLS = [
       if (!last) throw new NothingToUndo();
       const undone = await engine.undo(last);
       session.applies.pop();
-      return text(capped(`restored ${undone.restored.join(", ") || "nothing (the apply changed no file)"}\n${undone.diff}`, "`git diff` shows the whole change"), {
-        structuredContent: { restored: undone.restored, diff: undone.diff },
-      });
+      return text(
+        capped(
+          `restored ${undone.restored.join(", ") || "nothing (the apply changed no file)"}\n${undone.diff}`,
+          "`git diff` shows the whole change",
+        ),
+        {
+          structuredContent: { restored: undone.restored, diff: undone.diff },
+        },
+      );
     },
   }),
 ] as const;
@@ -220,7 +320,10 @@ export function offeredTools(readOnly: boolean): readonly (typeof TOOLS)[number]
 
 /** A tool as `tools/list` shows it: the JSON Schema of its arguments, with the plan's and the locator's own schemas. */
 export function listedTool(tool: (typeof TOOLS)[number]): Tool {
-  const base = z.toJSONSchema(tool.args, { io: "input", unrepresentable: "any" }) as Record<string, unknown> & { properties?: Record<string, unknown>; $defs?: Record<string, unknown> };
+  const base = z.toJSONSchema(tool.args, { io: "input", unrepresentable: "any" }) as Record<string, unknown> & {
+    properties?: Record<string, unknown>;
+    $defs?: Record<string, unknown>;
+  };
   const { $schema: _schema, ...schema } = base;
   const properties = { ...(schema.properties ?? {}) };
   let defs: Record<string, unknown> = { ...(schema.$defs ?? {}) };
@@ -234,18 +337,36 @@ export function listedTool(tool: (typeof TOOLS)[number]): Tool {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: { ...schema, type: "object", properties, ...(Object.keys(defs).length > 0 ? { $defs: defs } : {}) } as Tool["inputSchema"],
-    annotations: { title: tool.title, readOnlyHint: !tool.writes, destructiveHint: false, idempotentHint: !tool.writes, openWorldHint: false },
+    inputSchema: {
+      ...schema,
+      type: "object",
+      properties,
+      ...(Object.keys(defs).length > 0 ? { $defs: defs } : {}),
+    } as Tool["inputSchema"],
+    annotations: {
+      title: tool.title,
+      readOnlyHint: !tool.writes,
+      destructiveHint: false,
+      idempotentHint: !tool.writes,
+      openWorldHint: false,
+    },
   };
 }
 
 /** Runs a call: arguments parsed at the edge, the engine's tagged errors and locator errors as `isError` answers. */
-export async function callTool(tool: (typeof TOOLS)[number], args: unknown, context: ToolContext): Promise<CallToolResult> {
+export async function callTool(
+  tool: (typeof TOOLS)[number],
+  args: unknown,
+  context: ToolContext,
+): Promise<CallToolResult> {
   const given = (args ?? {}) as Record<string, unknown>;
   const parsed = tool.args.safeParse("prepare" in tool && tool.prepare ? tool.prepare(given) : given);
   if (!parsed.success) {
     const issues = formatIssues(parsed.error);
-    return text(`${tool.name}: the arguments are not valid: ${issues.join("; ")}; the tool's inputSchema describes them`, { isError: true });
+    return text(
+      `${tool.name}: the arguments are not valid: ${issues.join("; ")}; the tool's inputSchema describes them`,
+      { isError: true },
+    );
   }
   try {
     return await (tool.run as (a: unknown, c: ToolContext) => Promise<CallToolResult>)(parsed.data, context);

@@ -9,7 +9,10 @@ import { loadGrammars, withTree } from "@graphplan/graph";
 import { runPlan } from "../src/run.js";
 import { bigFile, hundredSteps } from "../src/fixtures/big-plan.js";
 
-const { values } = parseArgs({ args: process.argv.slice(2).filter((a) => a !== "--"), options: { runs: { type: "string", default: "5" } } });
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== "--"),
+  options: { runs: { type: "string", default: "5" } },
+});
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) {
   console.error(`--runs must be a positive integer, got "${values.runs}"`);
@@ -39,9 +42,17 @@ for (let run = 0; run < runs; run++) {
       if (!result.ok) throw result.error;
     }) / steps.length,
   );
-  perParse.push(cpuMs(() => { for (let i = 0; i < steps.length; i++) withTree(source, "python", (tree) => tree.rootNode.childCount); }) / steps.length);
+  perParse.push(
+    cpuMs(() => {
+      for (let i = 0; i < steps.length; i++) withTree(source, "python", (tree) => tree.rootNode.childCount);
+    }) / steps.length,
+  );
 }
 console.log(`${steps.length} steps on a ${lines}-line Python file, ${runs} runs, CPU per step (median, min–max):`);
-console.log(`  GraphPlan step (locate, edit, checks, incremental re-parse)  ${median(perStep).toFixed(2)} ms  (${Math.min(...perStep).toFixed(2)}–${Math.max(...perStep).toFixed(2)})`);
-console.log(`  peer: a full tree-sitter parse of the file                 ${median(perParse).toFixed(2)} ms  (${Math.min(...perParse).toFixed(2)}–${Math.max(...perParse).toFixed(2)})`);
+console.log(
+  `  GraphPlan step (locate, edit, checks, incremental re-parse)  ${median(perStep).toFixed(2)} ms  (${Math.min(...perStep).toFixed(2)}–${Math.max(...perStep).toFixed(2)})`,
+);
+console.log(
+  `  peer: a full tree-sitter parse of the file                 ${median(perParse).toFixed(2)} ms  (${Math.min(...perParse).toFixed(2)}–${Math.max(...perParse).toFixed(2)})`,
+);
 console.log(`  a whole step costs ${(median(perStep) / median(perParse)).toFixed(2)}× one full parse`);

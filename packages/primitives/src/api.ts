@@ -7,7 +7,18 @@ import { isLocatorError, type LocatorError } from "@graphplan/locators";
 import type { Edit } from "./edits.js";
 import { OverlappingEdits, EditOutOfRange } from "./edits.js";
 import { OPERATOR_BY_NAME } from "./registry.js";
-import { MUTATORS, locateIn, locateRegionIn, mutatorCheck, mutatorEdits, applyChecked, type Doc, type LocateOutput, type MutatorName, type RegionOutput } from "./primitives.js";
+import {
+  MUTATORS,
+  locateIn,
+  locateRegionIn,
+  mutatorCheck,
+  mutatorEdits,
+  applyChecked,
+  type Doc,
+  type LocateOutput,
+  type MutatorName,
+  type RegionOutput,
+} from "./primitives.js";
 import { InvalidParams, PostconditionFailed, PreconditionFailed, UnknownOperator } from "./errors.js";
 import { closestOperators, paramIssues } from "./validate.js";
 
@@ -20,12 +31,22 @@ export type PrimitiveError =
   | OverlappingEdits
   | EditOutOfRange;
 
-const isOwnError = errorGuard(InvalidParams, PreconditionFailed, PostconditionFailed, UnknownOperator, OverlappingEdits, EditOutOfRange);
+const isOwnError = errorGuard(
+  InvalidParams,
+  PreconditionFailed,
+  PostconditionFailed,
+  UnknownOperator,
+  OverlappingEdits,
+  EditOutOfRange,
+);
 const isPrimitiveError = (e: unknown): e is PrimitiveError => isLocatorError(e) || isOwnError(e);
 
 function validated(name: string, params: unknown): Record<string, unknown> {
   if (!(MUTATORS as readonly string[]).includes(name) && name !== "locate" && name !== "locate_region") {
-    throw new UnknownOperator(name, closestOperators(name).filter((n) => OPERATOR_BY_NAME.get(n)?.kind === "primitive"));
+    throw new UnknownOperator(
+      name,
+      closestOperators(name).filter((n) => OPERATOR_BY_NAME.get(n)?.kind === "primitive"),
+    );
   }
   const parsed = OPERATOR_BY_NAME.get(name)!.paramsSchema.safeParse(params);
   if (!parsed.success) throw new InvalidParams(name, paramIssues(parsed.error, params));
@@ -44,10 +65,16 @@ function guard<T>(f: () => T): T | PrimitiveError {
 /** One mutator on `doc`, checked: the new text and the edits (throws the primitive's tagged errors). */
 function runMutator(name: string, doc: Doc, params: unknown): { source: string; edits: Edit[] } {
   const p = validated(name, params);
-  if (!(MUTATORS as readonly string[]).includes(name)) throw new InvalidParams(name, ["read-only primitive: use locate()"]);
+  if (!(MUTATORS as readonly string[]).includes(name))
+    throw new InvalidParams(name, ["read-only primitive: use locate()"]);
   return withTree(doc.source, doc.language, (tree) => {
     const parsed = { ...doc, tree };
-    const applied = applyChecked(parsed, name, mutatorEdits(name as MutatorName, parsed, p as never), mutatorCheck(name as MutatorName, parsed, p as never));
+    const applied = applyChecked(
+      parsed,
+      name,
+      mutatorEdits(name as MutatorName, parsed, p as never),
+      mutatorCheck(name as MutatorName, parsed, p as never),
+    );
     applied.tree.delete();
     return { source: applied.source, edits: [...applied.edits] };
   });
@@ -63,7 +90,11 @@ export function primitiveEdits(name: string, doc: Doc, params: unknown): Edit[] 
 }
 
 /** `primitiveEdits`, applied: the new text and the edits. */
-export function applyPrimitive(name: string, doc: Doc, params: unknown): { source: string; edits: Edit[] } | PrimitiveError {
+export function applyPrimitive(
+  name: string,
+  doc: Doc,
+  params: unknown,
+): { source: string; edits: Edit[] } | PrimitiveError {
   return guard(() => runMutator(name, doc, params));
 }
 

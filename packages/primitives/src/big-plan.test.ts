@@ -16,7 +16,11 @@ test("a 100-step plan on a 5,000-line file applies all four mutators, each in it
   expect(out).toContain("def f0(a, b):\n    x = a - b\n");
   expect(out).toContain("def f5(a, b):\n    x = a + b\n    y = x * 2\n    w = y + 1\n");
   // a statement locator counts nested statements: index 3 of f10 is `return y`, and its emptied block gets `pass`
-  expect(out).toContain("def f10(a, b):\n    x = a + b\n    y = x * 2\n    if y > 10:\n        pass\n    z = [a, b, x]\n");
-  expect(out).toContain("def f15(a, b):\n    x = a + b\n    y = x * 2\n    if y > 10:\n        return y\n    z = [a, b, x]\n    if DEBUG:\n        print(\"value\", z)\n    return x\n");
+  expect(out).toContain(
+    "def f10(a, b):\n    x = a + b\n    y = x * 2\n    if y > 10:\n        pass\n    z = [a, b, x]\n",
+  );
+  expect(out).toContain(
+    'def f15(a, b):\n    x = a + b\n    y = x * 2\n    if y > 10:\n        return y\n    z = [a, b, x]\n    if DEBUG:\n        print("value", z)\n    return x\n',
+  );
   expect(out.match(/if DEBUG:/g)).toHaveLength(25);
 });

@@ -56,7 +56,9 @@ test("an error-free result has no errors and an introduced error is found inside
   const next = applyEdits(source, edits);
   const { tree, changedRanges } = reparseWithRanges(old, source, edits, next, "python");
   try {
-    expect(errorSpansAfter([], tree, next, edits, changedRanges)).toMatchObject([{ kind: "ERROR", start: 13, line: 2, column: 4 }]);
+    expect(errorSpansAfter([], tree, next, edits, changedRanges)).toMatchObject([
+      { kind: "ERROR", start: 13, line: 2, column: 4 },
+    ]);
   } finally {
     old.delete();
     tree.delete();

@@ -76,7 +76,10 @@ export function errorSpansAfter(
   limit = 500,
 ): ErrorSpan[] {
   if (!tree.rootNode.hasError) return [];
-  const regions: Region[] = [...editedRanges(edits), ...changedRanges.map((r) => ({ start: r.startIndex, end: r.endIndex }))];
+  const regions: Region[] = [
+    ...editedRanges(edits),
+    ...changedRanges.map((r) => ({ start: r.startIndex, end: r.endIndex })),
+  ];
   const byNode = new Map<number, ErrorSpan>();
   for (const region of regions) collectIn(tree.rootNode, region, byNode, limit);
   const found = [...byNode.values()];
@@ -88,7 +91,8 @@ export function errorSpansAfter(
     const end = mapOffset(edits, e.end);
     if (start === undefined || end === undefined) continue;
     const moved = { start, end: Math.max(start, end) };
-    if (regions.some((r) => touches(moved, r)) || found.some((f) => f.start <= moved.start && moved.end <= f.end)) continue;
+    if (regions.some((r) => touches(moved, r)) || found.some((f) => f.start <= moved.start && moved.end <= f.end))
+      continue;
     starts ??= lineStarts(newSource);
     let row = 0;
     for (let lo = 0, hi = starts.length - 1; lo <= hi; ) {
@@ -109,7 +113,11 @@ export function errorSpansAfter(
  * reshapes old errors, the edit is still accepted if there are no more errors than before
  * and none touches the edited text.
  */
-export function newSyntaxErrors(before: readonly ErrorSpan[], after: readonly ErrorSpan[], edits: readonly Edit[]): SyntaxProblem[] {
+export function newSyntaxErrors(
+  before: readonly ErrorSpan[],
+  after: readonly ErrorSpan[],
+  edits: readonly Edit[],
+): SyntaxProblem[] {
   if (after.length === 0) return [];
   const old = new Set<string>();
   for (const e of before) {

@@ -22,7 +22,8 @@ export interface View {
 
 export type Expansion<P> = (params: P, view: View) => DslStep[];
 
-const step = (primitive: string, params: Record<string, unknown>, bind?: string): DslStep => (bind ? { primitive, params, bind } : { primitive, params });
+const step = (primitive: string, params: Record<string, unknown>, bind?: string): DslStep =>
+  bind ? { primitive, params, bind } : { primitive, params };
 
 /** The locator of the node whose body holds a class's members, per language. */
 function classLocator(language: LanguageId, file: string, name: string, op: string): { file: string } & ParentLocator {
@@ -39,7 +40,12 @@ function classLocator(language: LanguageId, file: string, name: string, op: stri
 }
 
 /** Steps that put `code` into an empty class body (`{}` or Ruby's bodiless `class A ... end`). */
-function intoEmptyBody(language: LanguageId, cls: { file: string } & ParentLocator, code: string, view: View): DslStep[] {
+function intoEmptyBody(
+  language: LanguageId,
+  cls: { file: string } & ParentLocator,
+  code: string,
+  view: View,
+): DslStep[] {
   const unit = indentUnit(view.source(cls.file), language);
   const inner = indentBlock(code, unit);
   if (language === "ruby") {
@@ -97,7 +103,12 @@ export const addClassAttribute: Expansion<z.infer<typeof AddClassAttributeParams
     return [step("insert_before_node", { locator: first, code: attribute_code, separator: "\n" })];
   }
   if (language === "go" || language === "rust") {
-    return [step("replace_node", { locator: members, replacement: `{\n${indentBlock(attribute_code, indentUnit(view.source(file), language))}\n}` })];
+    return [
+      step("replace_node", {
+        locator: members,
+        replacement: `{\n${indentBlock(attribute_code, indentUnit(view.source(file), language))}\n}`,
+      }),
+    ];
   }
   return intoEmptyBody(language, cls, attribute_code, view);
 };
@@ -121,7 +132,8 @@ function firstImportSteps(language: LanguageId, file: string, code: string, view
       break;
     case "php": {
       const ns = view.locate({ kind: "namespace_definition", file });
-      if (ns.count > 0 && !/\{/.test(ns.nodes[0]!.text_preview)) return after({ kind: "namespace_definition", file, index: 0 });
+      if (ns.count > 0 && !/\{/.test(ns.nodes[0]!.text_preview))
+        return after({ kind: "namespace_definition", file, index: 0 });
       return after({ kind: "php_tag", file, index: 0 });
     }
   }
@@ -146,7 +158,9 @@ export const addImport: Expansion<z.infer<typeof AddImportParams>> = (params, vi
         break;
       }
     }
-    return [step("insert_after_node", { locator: { kind: "import", file, index }, code: import_statement, separator: "\n" })];
+    return [
+      step("insert_after_node", { locator: { kind: "import", file, index }, code: import_statement, separator: "\n" }),
+    ];
   }
   return firstImportSteps(language, file, import_statement, view);
 };

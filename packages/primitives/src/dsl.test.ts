@@ -83,7 +83,10 @@ describe("define_operators", () => {
       ],
       plan: [
         { op: "add_import", params: { file: "q.py", import_statement: "from functools import cached_property" } },
-        { op: "add_cached_property", params: { file: "q.py", class_name: "QuerySet", prop_name: "_key", body: "        return hash(self.query)" } },
+        {
+          op: "add_cached_property",
+          params: { file: "q.py", class_name: "QuerySet", prop_name: "_key", body: "        return hash(self.query)" },
+        },
       ],
     };
     const result = runPlan(plan, new Map([["q.py", PY]]));
@@ -102,13 +105,28 @@ describe("define_operators", () => {
         { primitive: "locate", params: { locator: { kind: "method", name: "$name", file: "$file" } }, bind: "found" },
         {
           if: "$found.count == 0",
-          then: { primitive: "add_method", params: { file: "$file", class_name: "QuerySet", method_code: "def $name(self):\n    return None" } },
-          else: { primitive: "replace_node", params: { locator: { kind: "method", name: "$name", file: "$file" }, replacement: "def $name(self):\n    return $found.count" } },
+          then: {
+            primitive: "add_method",
+            params: { file: "$file", class_name: "QuerySet", method_code: "def $name(self):\n    return None" },
+          },
+          else: {
+            primitive: "replace_node",
+            params: {
+              locator: { kind: "method", name: "$name", file: "$file" },
+              replacement: "def $name(self):\n    return $found.count",
+            },
+          },
         },
       ],
     });
     const result = runPlan(
-      { define_operators: [op()], plan: [{ op: "ensure_method", params: { file: "q.py", name: "only" } }, { op: "ensure_method", params: { file: "q.py", name: "defer" } }] },
+      {
+        define_operators: [op()],
+        plan: [
+          { op: "ensure_method", params: { file: "q.py", name: "only" } },
+          { op: "ensure_method", params: { file: "q.py", name: "defer" } },
+        ],
+      },
       new Map([["q.py", PY]]),
     );
     if (!result.ok) throw result.error;
@@ -120,7 +138,16 @@ describe("define_operators", () => {
   test("custom operators live only for their plan", () => {
     const files = new Map([["q.py", PY]]);
     const first = runPlan(
-      { define_operators: [{ define: "noop_op", params_schema: { file: "string" }, steps: [{ primitive: "locate", params: { locator: { file: "$file" } } }] }], plan: [{ op: "noop_op", params: { file: "q.py" } }] },
+      {
+        define_operators: [
+          {
+            define: "noop_op",
+            params_schema: { file: "string" },
+            steps: [{ primitive: "locate", params: { locator: { file: "$file" } } }],
+          },
+        ],
+        plan: [{ op: "noop_op", params: { file: "q.py" } }],
+      },
       files,
     );
     expect(first.ok).toBe(true);
@@ -132,16 +159,37 @@ describe("define_operators", () => {
 
   test("parameters are checked against params_schema", () => {
     const result = runPlan(
-      { define_operators: [{ define: "needs_two", params_schema: { file: "string", count: "number" }, steps: [{ primitive: "locate", params: { locator: { file: "$file" } } }] }], plan: [{ op: "needs_two", params: { file: "q.py", count: "many" } }] },
+      {
+        define_operators: [
+          {
+            define: "needs_two",
+            params_schema: { file: "string", count: "number" },
+            steps: [{ primitive: "locate", params: { locator: { file: "$file" } } }],
+          },
+        ],
+        plan: [{ op: "needs_two", params: { file: "q.py", count: "many" } }],
+      },
       new Map([["q.py", PY]]),
     );
     expect(!result.ok && result.error.message).toMatch(/"count" should be a number/);
   });
 
   test("redefining an operator and self-recursion are tagged errors", () => {
-    const redefined = runPlan({ define_operators: [{ define: "replace_node", params_schema: {}, steps: [{ primitive: "locate", params: {} }] }], plan: [{ op: "locate", params: {} }] }, new Map());
+    const redefined = runPlan(
+      {
+        define_operators: [{ define: "replace_node", params_schema: {}, steps: [{ primitive: "locate", params: {} }] }],
+        plan: [{ op: "locate", params: {} }],
+      },
+      new Map(),
+    );
     expect(!redefined.ok && redefined.error).toMatchObject({ _tag: "OperatorRedefined" });
-    const loop = runPlan({ define_operators: [{ define: "loop", params_schema: {}, steps: [{ primitive: "loop", params: {} }] }], plan: [{ op: "loop", params: {} }] }, new Map());
+    const loop = runPlan(
+      {
+        define_operators: [{ define: "loop", params_schema: {}, steps: [{ primitive: "loop", params: {} }] }],
+        plan: [{ op: "loop", params: {} }],
+      },
+      new Map(),
+    );
     expect(!loop.ok && loop.error).toMatchObject({ _tag: "StepFailed", cause: { _tag: "RecursionLimit" } });
   });
 });

@@ -62,7 +62,8 @@ function operand(token: string, vars: Vars, condition: string): unknown {
   if (t === "") throw new InvalidCondition(condition, "an operand is missing");
   if (t.startsWith("$")) {
     const path = t.slice(1);
-    if (!/^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*$/.test(path)) throw new InvalidCondition(condition, `${t} is not a variable reference`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*$/.test(path))
+      throw new InvalidCondition(condition, `${t} is not a variable reference`);
     const found = lookup(path, vars);
     if (!found.found) throw new UnresolvedVariable(path, Object.keys(vars));
     return found.value;
@@ -72,11 +73,15 @@ function operand(token: string, vars: Vars, condition: string): unknown {
   if (t === "true") return true;
   if (t === "false") return false;
   if (t === "null" || t === "None") return null;
-  throw new InvalidCondition(condition, `cannot read ${JSON.stringify(t)} (use $var, a number, 'text', true, false or null)`);
+  throw new InvalidCondition(
+    condition,
+    `cannot read ${JSON.stringify(t)} (use $var, a number, 'text', true, false or null)`,
+  );
 }
 
 const scalar = (v: unknown): Operand => {
-  if (v === null || v === undefined || typeof v === "string" || typeof v === "number" || typeof v === "boolean") return v;
+  if (v === null || v === undefined || typeof v === "string" || typeof v === "number" || typeof v === "boolean")
+    return v;
   if (Array.isArray(v)) return v.length;
   return JSON.stringify(v);
 };
@@ -98,7 +103,10 @@ function compare(a: unknown, op: string, b: unknown, condition: string): boolean
       return x !== y;
   }
   if (typeof x !== typeof y || (typeof x !== "number" && typeof x !== "string")) {
-    throw new InvalidCondition(condition, `${op} compares two numbers or two strings, not ${JSON.stringify(x)} and ${JSON.stringify(y)}`);
+    throw new InvalidCondition(
+      condition,
+      `${op} compares two numbers or two strings, not ${JSON.stringify(x)} and ${JSON.stringify(y)}`,
+    );
   }
   const [p, q] = [x as number | string, y as number | string];
   switch (op) {
@@ -156,14 +164,20 @@ export function evaluateCondition(condition: string, vars: Vars): boolean {
         t = t.slice(4).trim();
       }
       const m = /^(.+?)\s*(==|!=|>=|<=|>|<)\s*(.+)$/s.exec(t);
-      const result = m ? compare(operand(m[1]!, vars, condition), m[2]!, operand(m[3]!, vars, condition), condition) : truthy(operand(t, vars, condition));
+      const result = m
+        ? compare(operand(m[1]!, vars, condition), m[2]!, operand(m[3]!, vars, condition), condition)
+        : truthy(operand(t, vars, condition));
       return negate ? !result : result;
     }),
   );
 }
 
 /** Runs DSL steps: primitives through `exec`, `bind` into the variables, `if` branches. Returns the final variables. */
-export function runDsl(steps: readonly DslStep[], vars: Record<string, unknown>, exec: (op: string, params: Record<string, unknown>) => unknown): Record<string, unknown> {
+export function runDsl(
+  steps: readonly DslStep[],
+  vars: Record<string, unknown>,
+  exec: (op: string, params: Record<string, unknown>) => unknown,
+): Record<string, unknown> {
   for (const step of steps) {
     if ("if" in step) {
       const branch = evaluateCondition(step.if, vars) ? step.then : step.else;

@@ -3,15 +3,17 @@ import fc from "fast-check";
 import { applyEdits, composeEdits, type Edit } from "./edits.js";
 
 const edit = (length: number) =>
-  fc.array(fc.tuple(fc.nat(length), fc.nat(5), fc.constantFrom("", "a", "bc", "\n", "xyz\n")), { maxLength: 4 }).map((raw) => {
-    const out: Edit[] = [];
-    for (const [at, len, text] of raw.sort((a, b) => a[0] - b[0])) {
-      const start = Math.max(at, out.length ? out[out.length - 1]!.end : 0);
-      if (start > length) continue;
-      out.push({ start, end: Math.min(length, start + len), text });
-    }
-    return out;
-  });
+  fc
+    .array(fc.tuple(fc.nat(length), fc.nat(5), fc.constantFrom("", "a", "bc", "\n", "xyz\n")), { maxLength: 4 })
+    .map((raw) => {
+      const out: Edit[] = [];
+      for (const [at, len, text] of raw.sort((a, b) => a[0] - b[0])) {
+        const start = Math.max(at, out.length ? out[out.length - 1]!.end : 0);
+        if (start > length) continue;
+        out.push({ start, end: Math.min(length, start + len), text });
+      }
+      return out;
+    });
 
 test("composed edits take the original text straight to the text after both lists", () => {
   const source = "0123456789abcdefghij\nklmnop";

@@ -50,7 +50,13 @@ export function applyEdits(source: string, edits: readonly Edit[]): string {
   const sorted = sortEdits(edits);
   let previous: Edit | undefined;
   for (const edit of sorted) {
-    if (!Number.isInteger(edit.start) || !Number.isInteger(edit.end) || edit.start < 0 || edit.end < edit.start || edit.end > source.length) {
+    if (
+      !Number.isInteger(edit.start) ||
+      !Number.isInteger(edit.end) ||
+      edit.start < 0 ||
+      edit.end < edit.start ||
+      edit.end > source.length
+    ) {
       throw new EditOutOfRange(edit, source.length);
     }
     if (previous && edit.start < previous.end) throw new OverlappingEdits(previous, edit);
@@ -121,7 +127,11 @@ export function composeEdits(first: readonly Edit[], second: readonly Edit[], re
   };
   const groups = [
     ...a.map((e) => ({ start: e.start, end: e.end, delta: e.text.length - (e.end - e.start) })),
-    ...b.map((e) => ({ start: back(e.start, "start"), end: back(e.end, "end"), delta: e.text.length - (e.end - e.start) })),
+    ...b.map((e) => ({
+      start: back(e.start, "start"),
+      end: back(e.end, "end"),
+      delta: e.text.length - (e.end - e.start),
+    })),
   ].sort((x, y) => x.start - y.start || x.end - y.end);
   const merged: { start: number; end: number; delta: number }[] = [];
   for (const g of groups) {

@@ -20,7 +20,10 @@ export class PostconditionFailed extends TaggedError("PostconditionFailed") {
   ) {
     const where = syntaxErrors
       .slice(0, 5)
-      .map((e) => `line ${e.line}:${e.column + 1} ${e.kind === "MISSING" ? `missing ${e.text}` : `unexpected ${JSON.stringify(e.text)}`}`)
+      .map(
+        (e) =>
+          `line ${e.line}:${e.column + 1} ${e.kind === "MISSING" ? `missing ${e.text}` : `unexpected ${JSON.stringify(e.text)}`}`,
+      )
       .join("; ");
     super(`${op} on ${file}: ${reason}${where ? ` (${where})` : ""}. The file was left unchanged.`);
   }
@@ -41,7 +44,12 @@ export class UnknownOperator extends TaggedError("UnknownOperator") {
     /** Valid operator names, closest to `op` first. */
     readonly validOps: readonly string[],
   ) {
-    super(`Unknown operator "${op}". Did you mean ${validOps.slice(0, 3).map((o) => `"${o}"`).join(", ")}? Valid operators: ${validOps.join(", ")}.`);
+    super(
+      `Unknown operator "${op}". Did you mean ${validOps
+        .slice(0, 3)
+        .map((o) => `"${o}"`)
+        .join(", ")}? Valid operators: ${validOps.join(", ")}.`,
+    );
   }
 }
 
@@ -62,7 +70,9 @@ export class FileExists extends TaggedError("FileExists") {
     readonly file: string,
     readonly op: string,
   ) {
-    super(`${op}: ${JSON.stringify(file)} already exists; change it with the node operators (replace_node, insert_after_node, ...), or delete_file it first.`);
+    super(
+      `${op}: ${JSON.stringify(file)} already exists; change it with the node operators (replace_node, insert_after_node, ...), or delete_file it first.`,
+    );
   }
 }
 
@@ -73,7 +83,9 @@ export class FileDeleted extends TaggedError("FileDeleted") {
     /** The 0-based index of the step that deleted it; the message numbers it from 1. */
     readonly byStep: number,
   ) {
-    super(`File ${JSON.stringify(file)} was deleted by step ${byStep + 1} (delete_file or rename_file); address the file by the path it has now, or drop the step.`);
+    super(
+      `File ${JSON.stringify(file)} was deleted by step ${byStep + 1} (delete_file or rename_file); address the file by the path it has now, or drop the step.`,
+    );
   }
 }
 
@@ -91,7 +103,9 @@ export class BinaryFile extends TaggedError("BinaryFile") {
     readonly file: string,
     readonly op: string,
   ) {
-    super(`${op}: ${file} is a binary file (it holds NUL bytes); GraphPlan edits text files only: leave it out of the plan, or delete_file it and create_file a text file.`);
+    super(
+      `${op}: ${file} is a binary file (it holds NUL bytes); GraphPlan edits text files only: leave it out of the plan, or delete_file it and create_file a text file.`,
+    );
   }
 }
 
@@ -150,7 +164,9 @@ export class PatternAmbiguous extends TaggedError("PatternAmbiguous") {
     super(
       `${op}: pattern ${JSON.stringify(preview)} matches ${count} places${file ? ` in ${file}` : ""} equally well (${layer === "similar" ? `${Math.round((places[0]?.score ?? 0) * 100)}% similar` : layer === "exact" ? "exactly" : `${layer} match`}): ${places
         .map((s) => `line ${s.line}: ${JSON.stringify(s.text.length > 60 ? `${s.text.slice(0, 57)}...` : s.text)}`)
-        .join("; ")}${count > places.length ? "; ..." : ""}. Add the lines around the one you mean to the pattern so it matches one place, or use replace_node with a locator.`,
+        .join(
+          "; ",
+        )}${count > places.length ? "; ..." : ""}. Add the lines around the one you mean to the pattern so it matches one place, or use replace_node with a locator.`,
     );
   }
 
@@ -167,7 +183,9 @@ export class LineOutOfRange extends TaggedError("LineOutOfRange") {
     readonly line: number,
     readonly lineCount: number,
   ) {
-    super(`${op}: line ${line} is out of range for ${file} (1..${lineCount}); line numbers drift after earlier steps, prefer an AST locator.`);
+    super(
+      `${op}: line ${line} is out of range for ${file} (1..${lineCount}); line numbers drift after earlier steps, prefer an AST locator.`,
+    );
   }
 }
 
@@ -186,13 +204,17 @@ export class InvalidCondition extends TaggedError("InvalidCondition") {
     readonly condition: string,
     readonly detail: string,
   ) {
-    super(`Invalid condition ${JSON.stringify(condition)}: ${detail}. Write e.g. "$found.count > 0" or "$x == 'name'".`);
+    super(
+      `Invalid condition ${JSON.stringify(condition)}: ${detail}. Write e.g. "$found.count > 0" or "$x == 'name'".`,
+    );
   }
 }
 
 export class OperatorRedefined extends TaggedError("OperatorRedefined") {
   constructor(readonly op: string) {
-    super(`define_operators: "${op}" is already an operator (or defined twice); give the custom operator another name.`);
+    super(
+      `define_operators: "${op}" is already an operator (or defined twice); give the custom operator another name.`,
+    );
   }
 }
 

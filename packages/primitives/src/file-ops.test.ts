@@ -13,16 +13,26 @@ const FILES = new Map([
   ["pkg/main.py", "from pkg.util import helper\n\n\ndef main():\n    return helper(1)\n"],
 ]);
 
-const causeOf = (result: ReturnType<typeof runPlan>): Error | undefined => (result.ok ? undefined : result.error instanceof StepFailed ? result.error.cause : result.error);
+const causeOf = (result: ReturnType<typeof runPlan>): Error | undefined =>
+  result.ok ? undefined : result.error instanceof StepFailed ? result.error.cause : result.error;
 
 describe("file operations", () => {
   it("creates a file that later steps edit, deletes one and renames one, all in one run", () => {
     const result = runPlan(
       [
         { op: "create_file", params: { path: "pkg/strings.py", content: "def shout(s):\n    return s.upper()\n" } },
-        { op: "insert_after_node", params: { locator: { kind: "function", name: "shout", file: "pkg/strings.py" }, code: "def whisper(s):\n    return s.lower()" } },
+        {
+          op: "insert_after_node",
+          params: {
+            locator: { kind: "function", name: "shout", file: "pkg/strings.py" },
+            code: "def whisper(s):\n    return s.lower()",
+          },
+        },
         { op: "rename_file", params: { from: "pkg/util.py", to: "pkg/helpers.py" } },
-        { op: "replace_node", params: { locator: { kind: "import", file: "pkg/main.py" }, replacement: "from pkg.helpers import helper" } },
+        {
+          op: "replace_node",
+          params: { locator: { kind: "import", file: "pkg/main.py" }, replacement: "from pkg.helpers import helper" },
+        },
         { op: "delete_file", params: { path: "pkg/strings.py" } },
         { op: "create_file", params: { path: "pkg/strings.py", content: "X = 1\n" } },
       ],
@@ -35,13 +45,17 @@ describe("file operations", () => {
     expect(result.files.get("pkg/strings.py")).toBe("X = 1\n");
     expect(result.files.get("pkg/main.py")).toMatch(/^from pkg\.helpers import helper\n/);
     expect(result.deleted).toEqual(["pkg/util.py"]);
-    expect(result.changed).toEqual(expect.arrayContaining(["pkg/strings.py", "pkg/util.py", "pkg/helpers.py", "pkg/main.py"]));
+    expect(result.changed).toEqual(
+      expect.arrayContaining(["pkg/strings.py", "pkg/util.py", "pkg/helpers.py", "pkg/main.py"]),
+    );
   });
 
   it("refuses to create a file that exists, a code file that does not parse, and a binary file; the run changes nothing", () => {
     const exists = runPlan([{ op: "create_file", params: { path: "pkg/util.py", content: "x = 1\n" } }], FILES);
     expect(causeOf(exists)).toBeInstanceOf(FileExists);
-    expect(causeOf(exists)?.message).toMatch(/already exists; change it with the node operators .* or delete_file it first/);
+    expect(causeOf(exists)?.message).toMatch(
+      /already exists; change it with the node operators .* or delete_file it first/,
+    );
     const broken = runPlan([{ op: "create_file", params: { path: "pkg/new.py", content: "def f(:\n" } }], FILES);
     expect(causeOf(broken)).toBeInstanceOf(PostconditionFailed);
     expect(causeOf(broken)?.message).toMatch(/does not parse \(line 1:/);
@@ -54,15 +68,25 @@ describe("file operations", () => {
     const later = runPlan(
       [
         { op: "delete_file", params: { path: "pkg/util.py" } },
-        { op: "replace_node", params: { locator: { kind: "function", name: "helper", file: "pkg/util.py" }, replacement: "def helper(x):\n    return x" } },
+        {
+          op: "replace_node",
+          params: {
+            locator: { kind: "function", name: "helper", file: "pkg/util.py" },
+            replacement: "def helper(x):\n    return x",
+          },
+        },
       ],
       FILES,
     );
     expect(later.ok).toBe(false);
     expect(causeOf(later)).toBeInstanceOf(FileDeleted);
     expect(causeOf(later)?.message).toMatch(/"pkg\/util\.py" was deleted by step 1/);
-    expect(causeOf(runPlan([{ op: "delete_file", params: { path: "pkg/nope.py" } }], FILES))).toBeInstanceOf(FileNotInPlan);
-    expect(causeOf(runPlan([{ op: "rename_file", params: { from: "pkg/util.py", to: "pkg/main.py" } }], FILES))).toBeInstanceOf(FileExists);
+    expect(causeOf(runPlan([{ op: "delete_file", params: { path: "pkg/nope.py" } }], FILES))).toBeInstanceOf(
+      FileNotInPlan,
+    );
+    expect(
+      causeOf(runPlan([{ op: "rename_file", params: { from: "pkg/util.py", to: "pkg/main.py" } }], FILES)),
+    ).toBeInstanceOf(FileExists);
   });
 
   it("takes only relative paths inside the root", () => {

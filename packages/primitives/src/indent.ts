@@ -100,7 +100,8 @@ function minIndent(lines: readonly string[]): number {
 const dedent = (lines: readonly string[], n: number): string[] =>
   lines.map((line) => (isBlank(line) ? "" : line.slice(Math.min(n, leadingWhitespace(line).length))));
 
-const prefixed = (lines: readonly string[], prefix: string): string[] => lines.map((line) => (isBlank(line) ? "" : prefix + line));
+const prefixed = (lines: readonly string[], prefix: string): string[] =>
+  lines.map((line) => (isBlank(line) ? "" : prefix + line));
 
 /** Removes leading and trailing blank lines; reports how many leading newlines there were. */
 export function trimBlankLines(code: string): { code: string; leading: number; trailing: number } {
@@ -198,7 +199,8 @@ export function normalizeCode(code: string, unit: (() => string) | undefined, la
     if (trimmed !== line && trimmed !== "") trailing++;
     return trimmed;
   });
-  if (trailing > 0) notes.push(`removed trailing whitespace from ${trailing} line${trailing === 1 ? "" : "s"} of the code`);
+  if (trailing > 0)
+    notes.push(`removed trailing whitespace from ${trailing} line${trailing === 1 ? "" : "s"} of the code`);
   const leads = stripped.map((line, row) => (frozen.has(row) || line === "" ? "" : leadingWhitespace(line)));
   const hasTab = leads.some((l) => l.includes("\t"));
   const hasSpace = leads.some((l) => l.includes(" "));
@@ -206,7 +208,9 @@ export function normalizeCode(code: string, unit: (() => string) | undefined, la
   if (unit && (hasTab || hasSpace)) {
     const fileUnit = unit();
     if (fileUnit !== "\t" && hasTab) {
-      out = stripped.map((line, row) => (leads[row]!.includes("\t") ? leads[row]!.replace(/\t/g, fileUnit) + line.slice(leads[row]!.length) : line));
+      out = stripped.map((line, row) =>
+        leads[row]!.includes("\t") ? leads[row]!.replace(/\t/g, fileUnit) + line.slice(leads[row]!.length) : line,
+      );
       notes.push(`wrote the code's tab indentation with the file's unit (${fileUnit.length} spaces)`);
     } else if (fileUnit === "\t" && hasSpace) {
       const codeUnit = indentUnit(stripped.filter((_, row) => !frozen.has(row)).join("\n"));
@@ -233,7 +237,13 @@ export interface Placement {
  * {@link placements} after {@link normalizeCode}, each with the sentences that say what was
  * changed (a step's result reports those of the placement that was applied).
  */
-export function placeCode(code: string, indent: string, unit: () => string, language?: string, column = indent.length): Placement[] {
+export function placeCode(
+  code: string,
+  indent: string,
+  unit: () => string,
+  language?: string,
+  column = indent.length,
+): Placement[] {
   const normalized = normalizeCode(code, unit, language);
   let texts = placements(normalized.code, indent);
   const codeLines = normalized.code.split("\n");
@@ -244,8 +254,12 @@ export function placeCode(code: string, indent: string, unit: () => string, lang
   } else if (language === "python" && texts.length === 2 && closesItself(codeLines[0]!)) {
     // Python: lines after a first line that opens no block, bracket or continuation cannot be
     // indented deeper than it, so the rest at the target's column is absolute, not relative.
-    const rest = normalized.code.split("\n").slice(1).filter((l) => !isBlank(l));
-    if (rest.length > 0 && Math.min(...rest.map((l) => leadingWhitespace(l).length)) === indent.length) texts = [texts[1]!, texts[0]!];
+    const rest = normalized.code
+      .split("\n")
+      .slice(1)
+      .filter((l) => !isBlank(l));
+    if (rest.length > 0 && Math.min(...rest.map((l) => leadingWhitespace(l).length)) === indent.length)
+      texts = [texts[1]!, texts[0]!];
   }
   if (texts.length === 2 && texts[0] !== texts[1]) {
     // Continuation lines lined up under the character after an open bracket (PEP 8's visual
@@ -262,10 +276,19 @@ export function placeCode(code: string, indent: string, unit: () => string, lang
     }
   }
   const lines = normalized.code.split("\n");
-  const absolute = lines.length > 1 && leadingWhitespace(lines[0]!) === "" && texts.length > 1 ? [lines[0]!, ...lines.slice(1).map((l) => (isBlank(l) ? "" : l))].join("\n") : undefined;
+  const absolute =
+    lines.length > 1 && leadingWhitespace(lines[0]!) === "" && texts.length > 1
+      ? [lines[0]!, ...lines.slice(1).map((l) => (isBlank(l) ? "" : l))].join("\n")
+      : undefined;
   return texts.map((text) => ({
     text,
-    notes: text === absolute ? [...normalized.notes, `read the code's lines after the first as already indented for the target (${JSON.stringify(indent)}), so they were not indented again`] : normalized.notes,
+    notes:
+      text === absolute
+        ? [
+            ...normalized.notes,
+            `read the code's lines after the first as already indented for the target (${JSON.stringify(indent)}), so they were not indented again`,
+          ]
+        : normalized.notes,
   }));
 }
 
@@ -311,7 +334,8 @@ export function closersAligned(text: string, indent: number): number {
       if ("([{".includes(c)) open.push(row);
       else if (")]}".includes(c)) {
         const opener = open.pop();
-        if (i === 0 && row > 0 && opener !== undefined && opener < row && (lead === leads[opener] || lead === indent)) aligned++;
+        if (i === 0 && row > 0 && opener !== undefined && opener < row && (lead === leads[opener] || lead === indent))
+          aligned++;
       }
     }
   });
@@ -333,7 +357,8 @@ function closesFirstLineAt(lines: readonly string[], column: number): boolean {
   // The line where the brackets the first line leaves open close (strings skipped roughly).
   const net = (line: string): number => {
     let d = 0;
-    for (const c of line.replace(/#.*$/, "").replace(/("|')(?:\\.|(?!\1).)*\1/g, "")) d += "([{".includes(c) ? 1 : ")]}".includes(c) ? -1 : 0;
+    for (const c of line.replace(/#.*$/, "").replace(/("|')(?:\\.|(?!\1).)*\1/g, ""))
+      d += "([{".includes(c) ? 1 : ")]}".includes(c) ? -1 : 0;
     return d;
   };
   let depth = net(first);

@@ -30,48 +30,147 @@ interface Case {
 
 const CASES: Record<LanguageId, Case> = {
   python: {
-    file: "sample.py", member: "    ", body: "    ", import: "import sys", method: "def size(self):\n    return len(self.data)", attr: "cache = None",
-    withoutA: "def helper(b):", stmt: "log(a)", wrapBefore: "if DEBUG:\n", wrapAfter: "", wrapped: "    if DEBUG:\n        return total\n",
+    file: "sample.py",
+    member: "    ",
+    body: "    ",
+    import: "import sys",
+    method: "def size(self):\n    return len(self.data)",
+    attr: "cache = None",
+    withoutA: "def helper(b):",
+    stmt: "log(a)",
+    wrapBefore: "if DEBUG:\n",
+    wrapAfter: "",
+    wrapped: "    if DEBUG:\n        return total\n",
   },
   javascript: {
-    file: "sample.js", member: "  ", body: "  ", import: 'import os from "os";', method: "size() {\n  return 0;\n}", attr: "cache = null;",
-    withoutA: "function helper(b) {", stmt: "log(a);", wrapBefore: "if (DEBUG) {\n", wrapAfter: "\n}", wrapped: "  if (DEBUG) {\n    return total;\n  }\n",
+    file: "sample.js",
+    member: "  ",
+    body: "  ",
+    import: 'import os from "os";',
+    method: "size() {\n  return 0;\n}",
+    attr: "cache = null;",
+    withoutA: "function helper(b) {",
+    stmt: "log(a);",
+    wrapBefore: "if (DEBUG) {\n",
+    wrapAfter: "\n}",
+    wrapped: "  if (DEBUG) {\n    return total;\n  }\n",
   },
   typescript: {
-    file: "sample.ts", member: "  ", body: "  ", import: 'import os from "os";', method: "size(): number {\n  return 0;\n}", attr: "cache: number = 0;",
-    withoutA: "function helper(b: number): number {", stmt: "log(a);", wrapBefore: "if (DEBUG) {\n", wrapAfter: "\n}", wrapped: "  if (DEBUG) {\n    return total;\n  }\n",
+    file: "sample.ts",
+    member: "  ",
+    body: "  ",
+    import: 'import os from "os";',
+    method: "size(): number {\n  return 0;\n}",
+    attr: "cache: number = 0;",
+    withoutA: "function helper(b: number): number {",
+    stmt: "log(a);",
+    wrapBefore: "if (DEBUG) {\n",
+    wrapAfter: "\n}",
+    wrapped: "  if (DEBUG) {\n    return total;\n  }\n",
   },
   tsx: {
-    file: "sample.tsx", member: "  ", body: "  ", import: 'import os from "os";', method: "size(): number {\n  return 0;\n}", attr: "cache: number = 0;",
-    withoutA: "function helper(b: number): number {", stmt: "log(a);", wrapBefore: "if (DEBUG) {\n", wrapAfter: "\n}", wrapped: "  if (DEBUG) {\n    return total;\n  }\n",
+    file: "sample.tsx",
+    member: "  ",
+    body: "  ",
+    import: 'import os from "os";',
+    method: "size(): number {\n  return 0;\n}",
+    attr: "cache: number = 0;",
+    withoutA: "function helper(b: number): number {",
+    stmt: "log(a);",
+    wrapBefore: "if (DEBUG) {\n",
+    wrapAfter: "\n}",
+    wrapped: "  if (DEBUG) {\n    return total;\n  }\n",
   },
   java: {
-    file: "Sample.java", member: "    ", body: "        ", import: "import java.util.Set;", method: "public int size() {\n    return 0;\n}", attr: "private int cache = 0;",
-    withoutA: "public static int helper(int b) {", stmt: "log(a);", wrapBefore: "if (DEBUG) {\n", wrapAfter: "\n}", wrapped: "        if (DEBUG) {\n            return total;\n        }\n",
+    file: "Sample.java",
+    member: "    ",
+    body: "        ",
+    import: "import java.util.Set;",
+    method: "public int size() {\n    return 0;\n}",
+    attr: "private int cache = 0;",
+    withoutA: "public static int helper(int b) {",
+    stmt: "log(a);",
+    wrapBefore: "if (DEBUG) {\n",
+    wrapAfter: "\n}",
+    wrapped: "        if (DEBUG) {\n            return total;\n        }\n",
   },
   go: {
-    file: "sample.go", member: "", body: "\t", import: 'import "os"', method: "func (s *Store) Size() int {\n\treturn 0\n}", attr: "cache int",
-    withoutA: "func helper(b int) int {", stmt: "log(a)", wrapBefore: "if debug {\n", wrapAfter: "\n}", wrapped: "\tif debug {\n\t\treturn total\n\t}\n",
+    file: "sample.go",
+    member: "",
+    body: "\t",
+    import: 'import "os"',
+    method: "func (s *Store) Size() int {\n\treturn 0\n}",
+    attr: "cache int",
+    withoutA: "func helper(b int) int {",
+    stmt: "log(a)",
+    wrapBefore: "if debug {\n",
+    wrapAfter: "\n}",
+    wrapped: "\tif debug {\n\t\treturn total\n\t}\n",
   },
   rust: {
-    file: "sample.rs", member: "    ", body: "    ", import: "use std::fmt;", method: "pub fn size(&self) -> u32 {\n    0\n}", attr: "cache: u32,",
-    withoutA: "pub fn helper(b: u32) -> u32 {", stmt: "log(a);", wrapBefore: "if DEBUG {\n", wrapAfter: "\n} else { 0 }", wrapped: "    if DEBUG {\n        total\n    } else { 0 }\n",
+    file: "sample.rs",
+    member: "    ",
+    body: "    ",
+    import: "use std::fmt;",
+    method: "pub fn size(&self) -> u32 {\n    0\n}",
+    attr: "cache: u32,",
+    withoutA: "pub fn helper(b: u32) -> u32 {",
+    stmt: "log(a);",
+    wrapBefore: "if DEBUG {\n",
+    wrapAfter: "\n} else { 0 }",
+    wrapped: "    if DEBUG {\n        total\n    } else { 0 }\n",
   },
   ruby: {
-    file: "sample.rb", member: "  ", body: "  ", import: "require 'set'", method: "def size\n  0\nend", attr: "CACHE = nil",
-    withoutA: "def helper(b)", stmt: "log(a)", wrapBefore: "if debug\n", wrapAfter: "\nend", wrapped: "  if debug\n    total\n  end\n",
+    file: "sample.rb",
+    member: "  ",
+    body: "  ",
+    import: "require 'set'",
+    method: "def size\n  0\nend",
+    attr: "CACHE = nil",
+    withoutA: "def helper(b)",
+    stmt: "log(a)",
+    wrapBefore: "if debug\n",
+    wrapAfter: "\nend",
+    wrapped: "  if debug\n    total\n  end\n",
   },
   php: {
-    file: "sample.php", member: "    ", body: "    ", import: "use App\\Models\\Post;", method: "public function size()\n{\n    return 0;\n}", attr: "private $cache = null;",
-    withoutA: "function helper($b)", stmt: "log($a);", wrapBefore: "if ($debug) {\n", wrapAfter: "\n}", wrapped: "    if ($debug) {\n        return $total;\n    }\n",
+    file: "sample.php",
+    member: "    ",
+    body: "    ",
+    import: "use App\\Models\\Post;",
+    method: "public function size()\n{\n    return 0;\n}",
+    attr: "private $cache = null;",
+    withoutA: "function helper($b)",
+    stmt: "log($a);",
+    wrapBefore: "if ($debug) {\n",
+    wrapAfter: "\n}",
+    wrapped: "    if ($debug) {\n        return $total;\n    }\n",
   },
   c: {
-    file: "sample.c", member: "    ", body: "    ", import: "#include <stdlib.h>", method: "", attr: "",
-    withoutA: "int helper(int b) {", stmt: "log(a);", wrapBefore: "if (DEBUG) {\n", wrapAfter: "\n}", wrapped: "    if (DEBUG) {\n        return total;\n    }\n",
+    file: "sample.c",
+    member: "    ",
+    body: "    ",
+    import: "#include <stdlib.h>",
+    method: "",
+    attr: "",
+    withoutA: "int helper(int b) {",
+    stmt: "log(a);",
+    wrapBefore: "if (DEBUG) {\n",
+    wrapAfter: "\n}",
+    wrapped: "    if (DEBUG) {\n        return total;\n    }\n",
   },
   cpp: {
-    file: "sample.cpp", member: "    ", body: "    ", import: "#include <map>", method: "int size() {\n    return 0;\n}", attr: "int cache = 0;",
-    withoutA: "int helper(int b) {", stmt: "log(a);", wrapBefore: "if (DEBUG) {\n", wrapAfter: "\n}", wrapped: "    if (DEBUG) {\n        return total;\n    }\n",
+    file: "sample.cpp",
+    member: "    ",
+    body: "    ",
+    import: "#include <map>",
+    method: "int size() {\n    return 0;\n}",
+    attr: "int cache = 0;",
+    withoutA: "int helper(int b) {",
+    stmt: "log(a);",
+    wrapBefore: "if (DEBUG) {\n",
+    wrapAfter: "\n}",
+    wrapped: "    if (DEBUG) {\n        return total;\n    }\n",
   },
 };
 
@@ -116,12 +215,16 @@ describe.each(Object.entries(CASES) as [LanguageId, Case][])("%s", (language, c)
   });
 
   test.skipIf(language === "c")("add_method puts the method in the class, indented as a member", () => {
-    const out = apply(language, file, [{ op: "add_method", params: { file, class_name: "Store", method_code: c.method } }]);
+    const out = apply(language, file, [
+      { op: "add_method", params: { file, class_name: "Store", method_code: c.method } },
+    ]);
     expect(out).toContain(`\n${indentLines(c.method, c.member)}\n`);
   });
 
   test.skipIf(language === "c")("add_class_attribute puts the attribute first in the class body", () => {
-    const out = apply(language, file, [{ op: "add_class_attribute", params: { file, class_name: "Store", attribute_code: c.attr } }]);
+    const out = apply(language, file, [
+      { op: "add_class_attribute", params: { file, class_name: "Store", attribute_code: c.attr } },
+    ]);
     expect(out).toContain(`\n${language === "cpp" ? "" : language === "go" ? "\t" : c.member}${c.attr}\n`);
   });
 
@@ -132,7 +235,12 @@ describe.each(Object.entries(CASES) as [LanguageId, Case][])("%s", (language, c)
   });
 
   test("delete_node of a parameter takes its comma", () => {
-    const out = apply(language, file, [{ op: "delete_node", params: { locator: { kind: "parameter", file, parent: { kind: "function", name: "helper" }, index: 0 } } }]);
+    const out = apply(language, file, [
+      {
+        op: "delete_node",
+        params: { locator: { kind: "parameter", file, parent: { kind: "function", name: "helper" }, index: 0 } },
+      },
+    ]);
     expect(out).toContain(c.withoutA);
   });
 
@@ -153,13 +261,22 @@ describe.each(Object.entries(CASES) as [LanguageId, Case][])("%s", (language, c)
   });
 
   test("wrap_node wraps the last statement and indents it", () => {
-    const out = apply(language, file, [{ op: "wrap_node", params: { locator: lastStmt, before: c.wrapBefore, after: c.wrapAfter } }]);
+    const out = apply(language, file, [
+      { op: "wrap_node", params: { locator: lastStmt, before: c.wrapBefore, after: c.wrapAfter } },
+    ]);
     expect(out).toContain(c.wrapped);
   });
 
   test("replace_all_matching renames an identifier everywhere but strings", () => {
     const out = apply(language, file, [
-      { op: "replace_all_matching", params: { locator: { kind: "identifier", name: language === "php" ? "total" : "total", file }, replacement: "sum", filter: "not_in_string_or_comment" } },
+      {
+        op: "replace_all_matching",
+        params: {
+          locator: { kind: "identifier", name: language === "php" ? "total" : "total", file },
+          replacement: "sum",
+          filter: "not_in_string_or_comment",
+        },
+      },
     ]);
     const code = out.replace(/"[^"\n]*"/g, '""');
     expect(code).not.toMatch(/\btotal\b/);

@@ -10,7 +10,15 @@ import { codeEnd } from "@graphplan/graph";
 import { resolveOne } from "@graphplan/locators";
 import type { z } from "zod";
 import type { Edit } from "./edits.js";
-import { indentBlock, indentUnit, leadingWhitespace, lineIndent, normalizeCode, placeCode, placements } from "./indent.js";
+import {
+  indentBlock,
+  indentUnit,
+  leadingWhitespace,
+  lineIndent,
+  normalizeCode,
+  placeCode,
+  placements,
+} from "./indent.js";
 import { LineOutOfRange, PatternAmbiguous, PatternNotFound, PreconditionFailed, type SimilarLine } from "./errors.js";
 import type { Alternatives, ParsedDoc } from "./primitives.js";
 import type {
@@ -118,7 +126,10 @@ function votedWindows(lines: readonly string[], wanted: readonly string[], limit
     if (!at || at.length > 64) return;
     for (const j of at) if (j - k >= 0 && j - k + n <= lines.length) votes.set(j - k, (votes.get(j - k) ?? 0) + 1);
   });
-  return [...votes].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit).map(([i]) => i);
+  return [...votes]
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, limit)
+    .map(([i]) => i);
 }
 
 /**
@@ -131,7 +142,9 @@ function linesSimilarity(a: readonly string[], b: readonly string[], threshold: 
   const size = (ls: readonly string[]) => ls.reduce((t, l) => t + l.length + 1, 0);
   const total = Math.max(size(a), size(b));
   if (total === 0) return 1;
-  const parts = diffArrays([...a], [...b], { maxEditLength: Math.ceil(Math.max(a.length, b.length) * (1 - threshold) * 2) + 2 });
+  const parts = diffArrays([...a], [...b], {
+    maxEditLength: Math.ceil(Math.max(a.length, b.length) * (1 - threshold) * 2) + 2,
+  });
   if (!parts) return 0;
   let cost = 0;
   for (let k = 0; k < parts.length; k++) {
@@ -175,7 +188,13 @@ const lineAt = (source: string, offset: number): number => {
 
 /** Several places match a pattern equally well: the caller must choose (listed with their lines). */
 function ambiguous(source: string, pattern: string, matches: readonly TextMatch[]): PatternAmbiguous {
-  const places = matches.slice(0, 5).map((m) => ({ line: lineAt(source, m.start), text: source.slice(m.start, m.end).trim().split("\n")[0]!, score: m.score }));
+  const places = matches
+    .slice(0, 5)
+    .map((m) => ({
+      line: lineAt(source, m.start),
+      text: source.slice(m.start, m.end).trim().split("\n")[0]!,
+      score: m.score,
+    }));
   return new PatternAmbiguous(pattern, matches[0]!.layer, places, matches.length);
 }
 
@@ -199,7 +218,8 @@ export function findPattern(source: string, pattern: string, threshold = 0.8): T
   const exact: TextMatch[] = [];
   if (pattern !== "") {
     for (let at = source.indexOf(pattern); at >= 0; at = source.indexOf(pattern, at + 1)) {
-      if (atBoundaries(source, at, at + pattern.length, multiline)) exact.push({ start: at, end: at + pattern.length, layer: "exact", score: 1 });
+      if (atBoundaries(source, at, at + pattern.length, multiline))
+        exact.push({ start: at, end: at + pattern.length, layer: "exact", score: 1 });
     }
   }
   if (exact.length > 1) throw ambiguous(source, pattern, exact);
@@ -234,7 +254,13 @@ export function findPattern(source: string, pattern: string, threshold = 0.8): T
   const wanted = patternLines.map(normalizeLine);
   const windowMatch = (i: number, layer: MatchLayer, score: number): TextMatch => {
     const last = i + n - 1;
-    return { start: offsets[i]!, end: offsets[last]! + lines[last]!.length, layer, score, indent: leadingWhitespace(lines[i]!) };
+    return {
+      start: offsets[i]!,
+      end: offsets[last]! + lines[last]!.length,
+      layer,
+      score,
+      indent: leadingWhitespace(lines[i]!),
+    };
   };
   const whole: TextMatch[] = [];
   for (let i = 0; i + n <= lines.length; i++) {
@@ -247,7 +273,10 @@ export function findPattern(source: string, pattern: string, threshold = 0.8): T
   const joined = wanted.join("\n");
   let best: { i: number; score: number }[] = [];
   const normalized = n >= LONG_QUOTE ? lines.map(normalizeLine) : [];
-  const windows = n >= LONG_QUOTE ? votedWindows(normalized, wanted) : lines.slice(0, Math.max(0, lines.length - n + 1)).map((_, i) => i);
+  const windows =
+    n >= LONG_QUOTE
+      ? votedWindows(normalized, wanted)
+      : lines.slice(0, Math.max(0, lines.length - n + 1)).map((_, i) => i);
   for (const i of windows) {
     if (n >= LONG_QUOTE) {
       const score = linesSimilarity(normalized.slice(i, i + n), wanted, threshold);
@@ -255,14 +284,22 @@ export function findPattern(source: string, pattern: string, threshold = 0.8): T
       else if (Math.abs(score - best[0]!.score) <= 1e-9) best.push({ i, score });
       continue;
     }
-    const window = lines.slice(i, i + n).map(normalizeLine).join("\n");
+    const window = lines
+      .slice(i, i + n)
+      .map(normalizeLine)
+      .join("\n");
     if (Math.abs(window.length - joined.length) > joined.length * (1 - threshold) + 2) continue;
     const score = similarity(window, joined);
     if (best.length === 0 || score > best[0]!.score + 1e-9) best = [{ i, score }];
     else if (Math.abs(score - best[0]!.score) <= 1e-9) best.push({ i, score });
   }
   if (best.length === 0 || best[0]!.score < threshold) return undefined;
-  if (best.length > 1) throw ambiguous(source, pattern, best.map((b) => windowMatch(b.i, "similar", b.score)));
+  if (best.length > 1)
+    throw ambiguous(
+      source,
+      pattern,
+      best.map((b) => windowMatch(b.i, "similar", b.score)),
+    );
   return windowMatch(best[0]!.i, "similar", best[0]!.score);
 }
 
@@ -276,7 +313,8 @@ export function partialSimilarity(line: string, pattern: string): number {
   let best = 0;
   for (let i = 0; i <= line.length - Math.floor(pattern.length / 2); i++) {
     if (i > 0 && /\w/.test(line[i - 1]!) && /\w/.test(line[i]!)) continue;
-    for (const length of [pattern.length - 1, pattern.length, pattern.length + 1]) best = Math.max(best, similarity(line.slice(i, i + length), pattern));
+    for (const length of [pattern.length - 1, pattern.length, pattern.length + 1])
+      best = Math.max(best, similarity(line.slice(i, i + length), pattern));
   }
   return best;
 }
@@ -292,7 +330,14 @@ export function mostSimilar(source: string, pattern: string, count = 3): Similar
     // A long quote: the windows its lines vote for, compared line by line (see LONG_QUOTE).
     const normalized = lines.map(normalizeLine);
     for (const i of votedWindows(normalized, patternLines, Math.max(count, 8))) {
-      scored.push({ line: i + 1, text: lines.slice(i, i + n).join("\n").trim(), score: linesSimilarity(normalized.slice(i, i + n), patternLines, 0.5) });
+      scored.push({
+        line: i + 1,
+        text: lines
+          .slice(i, i + n)
+          .join("\n")
+          .trim(),
+        score: linesSimilarity(normalized.slice(i, i + n), patternLines, 0.5),
+      });
     }
     return scored.sort((a, b) => b.score - a.score || a.line - b.line).slice(0, count);
   }
@@ -300,7 +345,11 @@ export function mostSimilar(source: string, pattern: string, count = 3): Similar
     const window = lines.slice(i, i + n);
     if (window.every((l) => l.trim() === "")) continue;
     const text = window.map(normalizeLine).join("\n");
-    scored.push({ line: i + 1, text: window.join("\n").trim(), score: n === 1 ? partialSimilarity(text, joined) : similarity(text, joined) });
+    scored.push({
+      line: i + 1,
+      text: window.join("\n").trim(),
+      score: n === 1 ? partialSimilarity(text, joined) : similarity(text, joined),
+    });
   }
   return scored.sort((a, b) => b.score - a.score || a.line - b.line).slice(0, count);
 }
@@ -312,7 +361,12 @@ export function mostSimilar(source: string, pattern: string, count = 3): Similar
  * The file's conventions are applied ({@link normalizeCode}: trailing whitespace, tabs), except
  * to a last line that does not end the matched line.
  */
-function replacementsFor(doc: ParsedDoc, match: TextMatch, replacement: string, pattern: string): { texts: string[]; notes: readonly string[] } {
+function replacementsFor(
+  doc: ParsedDoc,
+  match: TextMatch,
+  replacement: string,
+  pattern: string,
+): { texts: string[]; notes: readonly string[] } {
   const unit = (): string => indentUnit(doc.source, doc.language);
   const endsLine = /^[ \t]*(\r?\n|$)/.test(doc.source.slice(match.end));
   if (match.layer === "exact" || match.layer === "whitespace" || match.indent === undefined) {
@@ -328,7 +382,10 @@ function replacementsFor(doc: ParsedDoc, match: TextMatch, replacement: string, 
   const after = "\n".repeat(Math.max(0, trail - patternTrail));
   const placed = placeCode(replacement.replace(/^(?:[ \t]*\n)+/, "").replace(/\s+$/, ""), indent, unit, doc.language);
   // An empty replacement leaves the lines empty: the indentation alone would be trailing spaces.
-  return { texts: placed.map((p) => before + (p.text === "" ? "" : indent + p.text) + after), notes: placed[0]?.notes ?? [] };
+  return {
+    texts: placed.map((p) => before + (p.text === "" ? "" : indent + p.text) + after),
+    notes: placed[0]?.notes ?? [],
+  };
 }
 
 /** How many blank lines a text starts and ends with (a final line break does not end a blank line). */
@@ -359,12 +416,18 @@ export function replaceCode(doc: ParsedDoc, p: z.infer<typeof ReplaceCodeParams>
   };
 }
 
-function lineBounds(doc: ParsedDoc, op: string, startLine: number, endLine: number): { start: number; end: number; lines: string[] } {
+function lineBounds(
+  doc: ParsedDoc,
+  op: string,
+  startLine: number,
+  endLine: number,
+): { start: number; end: number; lines: string[] } {
   const lines = doc.source.split("\n");
   const count = doc.source.endsWith("\n") ? lines.length - 1 : lines.length;
   if (startLine < 1 || startLine > count) throw new LineOutOfRange(doc.path, op, startLine, count);
   if (endLine < startLine || endLine > count) {
-    if (endLine < startLine) throw new PreconditionFailed(doc.path, op, `start_line ${startLine} > end_line ${endLine}`);
+    if (endLine < startLine)
+      throw new PreconditionFailed(doc.path, op, `start_line ${startLine} > end_line ${endLine}`);
     throw new LineOutOfRange(doc.path, op, endLine, count);
   }
   const offsets = lineOffsets(doc.source);
@@ -378,7 +441,10 @@ export function insertCode(doc: ParsedDoc, p: z.infer<typeof InsertCodeParams>):
   const code = p.code.endsWith("\n") ? p.code : `${p.code}\n`;
   if (p.position === "before") return { alternatives: [[{ start, end: start, text: code }]], output: {} };
   const needsNewline = end === doc.source.length && !doc.source.endsWith("\n");
-  return { alternatives: [[{ start: end, end, text: needsNewline ? `\n${code.replace(/\n$/, "")}` : code }]], output: {} };
+  return {
+    alternatives: [[{ start: end, end, text: needsNewline ? `\n${code.replace(/\n$/, "")}` : code }]],
+    output: {},
+  };
 }
 
 export function deleteLines(doc: ParsedDoc, p: z.infer<typeof DeleteLinesParams>): LegacyResult {
@@ -405,12 +471,17 @@ export function renameSymbol(doc: ParsedDoc, p: z.infer<typeof RenameSymbolParam
   const escaped = p.old_name.replace(/[$]/g, "\\$");
   const re = new RegExp(`(?<![\\w$])${escaped}(?![\\w$])`, "g");
   const edits: Edit[] = [];
-  for (const m of doc.source.matchAll(re)) edits.push({ start: m.index, end: m.index + p.old_name.length, text: p.new_name });
-  if (edits.length === 0) throw new PatternNotFound(doc.path, "rename_symbol", p.old_name, mostSimilar(doc.source, p.old_name));
+  for (const m of doc.source.matchAll(re))
+    edits.push({ start: m.index, end: m.index + p.old_name.length, text: p.new_name });
+  if (edits.length === 0)
+    throw new PatternNotFound(doc.path, "rename_symbol", p.old_name, mostSimilar(doc.source, p.old_name));
   return { alternatives: [edits], output: { occurrences: edits.length } };
 }
 
-export function modifyFunctionSignature(doc: ParsedDoc, p: z.infer<typeof ModifyFunctionSignatureParams>): LegacyResult {
+export function modifyFunctionSignature(
+  doc: ParsedDoc,
+  p: z.infer<typeof ModifyFunctionSignatureParams>,
+): LegacyResult {
   const fn = resolveOne(doc.tree, doc.source, doc.language, { kind: "function", name: p.func_name, file: doc.path });
   const body = fn.childForFieldName("body");
   const headerEnd = body ? body.startIndex : fn.endIndex;
@@ -422,8 +493,17 @@ export function modifyFunctionSignature(doc: ParsedDoc, p: z.infer<typeof Modify
     if (error instanceof PatternAmbiguous) throw error.in(doc.path, "modify_function_signature");
     throw error;
   }
-  if (!match) throw new PatternNotFound(doc.path, "modify_function_signature", p.old_signature, mostSimilar(header, p.old_signature));
-  const text = match.layer === "exact" || match.layer === "whitespace" || match.indent === undefined ? p.new_signature : indentBlock(p.new_signature, match.indent);
+  if (!match)
+    throw new PatternNotFound(
+      doc.path,
+      "modify_function_signature",
+      p.old_signature,
+      mostSimilar(header, p.old_signature),
+    );
+  const text =
+    match.layer === "exact" || match.layer === "whitespace" || match.indent === undefined
+      ? p.new_signature
+      : indentBlock(p.new_signature, match.indent);
   return {
     alternatives: [[{ start: fn.startIndex + match.start, end: fn.startIndex + match.end, text }]],
     output: { match: match.layer },
@@ -431,24 +511,47 @@ export function modifyFunctionSignature(doc: ParsedDoc, p: z.infer<typeof Modify
 }
 
 export function replaceFunctionBody(doc: ParsedDoc, p: z.infer<typeof ReplaceFunctionBodyParams>): LegacyResult {
-  const body = resolveOne(doc.tree, doc.source, doc.language, { kind: "function", name: p.func_name, file: doc.path, field: "body" });
+  const body = resolveOne(doc.tree, doc.source, doc.language, {
+    kind: "function",
+    name: p.func_name,
+    file: doc.path,
+    field: "body",
+  });
   const text = p.new_body.replace(/^\n+|\s+$/g, "");
   if (doc.language === "python") {
     // The block starts at its first statement; put the new statements at that indentation.
     const indent = lineIndent(doc.source, body.startIndex);
     const end = codeEnd(body, doc.language).endIndex;
-    return { alternatives: placements(indentBlock(text, "").trimStart(), indent).map((t) => [{ start: body.startIndex, end, text: t }]), output: {} };
+    return {
+      alternatives: placements(indentBlock(text, "").trimStart(), indent).map((t) => [
+        { start: body.startIndex, end, text: t },
+      ]),
+      output: {},
+    };
   }
   if (doc.language === "ruby") {
     const indent = lineIndent(doc.source, body.startIndex);
-    return { alternatives: [[{ start: body.startIndex, end: body.endIndex, text: indentBlock(text, indent).trimStart() }]], output: {} };
+    return {
+      alternatives: [[{ start: body.startIndex, end: body.endIndex, text: indentBlock(text, indent).trimStart() }]],
+      output: {},
+    };
   }
   if (text.trimStart().startsWith("{")) {
-    return { alternatives: placements(text, lineIndent(doc.source, body.startIndex)).map((t) => [{ start: body.startIndex, end: body.endIndex, text: t }]), output: {} };
+    return {
+      alternatives: placements(text, lineIndent(doc.source, body.startIndex)).map((t) => [
+        { start: body.startIndex, end: body.endIndex, text: t },
+      ]),
+      output: {},
+    };
   }
   const outer = lineIndent(doc.source, body.startIndex);
   const unit = indentUnit(doc.source, doc.language);
-  return { alternatives: [[{ start: body.startIndex, end: body.endIndex, text: `{\n${indentBlock(text, outer + unit)}\n${outer}}` }]], output: {} };
+  return {
+    alternatives: [
+      [{ start: body.startIndex, end: body.endIndex, text: `{\n${indentBlock(text, outer + unit)}\n${outer}}` }],
+    ],
+    output: {},
+  };
 }
 
 type LegacyOp = (doc: ParsedDoc, params: never) => LegacyResult;

@@ -18,16 +18,31 @@ const PY = `class Cart:
 function run(plan: unknown, source = PY, file = "cart.py") {
   const result = runPlan(plan, new Map([[file, source]]));
   if (!result.ok) throw result.error;
-  return { text: result.files.get(file)!, output: result.results[0]?.ok ? (result.results[0] as { output?: unknown }).output : undefined };
+  return {
+    text: result.files.get(file)!,
+    output: result.results[0]?.ok ? (result.results[0] as { output?: unknown }).output : undefined,
+  };
 }
 
-const countLine = { kind: "expression_statement", index: 0, file: "cart.py", parent: { kind: "method", name: "total" } };
+const countLine = {
+  kind: "expression_statement",
+  index: 0,
+  file: "cart.py",
+  parent: { kind: "method", name: "total" },
+};
 const ifBlock = { kind: "if", file: "cart.py", parent: { kind: "method", name: "total" } };
 
 describe("the code's whitespace follows the file's conventions, and the step says what changed", () => {
   test("tabs in a file indented with spaces are written with the file's unit", () => {
-    const { text, output } = run([{ op: "replace_node", params: { locator: ifBlock, replacement: "if items:\n\tfor i in items:\n\t\tprint(i)\n\treturn sum(items)" } }]);
-    expect(text).toContain("        if items:\n            for i in items:\n                print(i)\n            return sum(items)\n");
+    const { text, output } = run([
+      {
+        op: "replace_node",
+        params: { locator: ifBlock, replacement: "if items:\n\tfor i in items:\n\t\tprint(i)\n\treturn sum(items)" },
+      },
+    ]);
+    expect(text).toContain(
+      "        if items:\n            for i in items:\n                print(i)\n            return sum(items)\n",
+    );
     expect(text).not.toContain("\t");
     expect(output).toMatchObject({ normalized: [expect.stringContaining("tab")] });
     expect(cpythonParse([text])).toEqual([null]);
@@ -35,49 +50,86 @@ describe("the code's whitespace follows the file's conventions, and the step say
 
   test("spaces in a file indented with tabs are written as tabs", () => {
     const tabbed = PY.replace(/ {4}/g, "\t");
-    const { text } = run([{ op: "replace_node", params: { locator: ifBlock, replacement: "if items:\n    return 1" } }], tabbed);
+    const { text } = run(
+      [{ op: "replace_node", params: { locator: ifBlock, replacement: "if items:\n    return 1" } }],
+      tabbed,
+    );
     expect(text).toContain("\t\tif items:\n\t\t\treturn 1\n");
   });
 
   test("trailing whitespace is removed from code lines, but not from the lines of a multi-line string", () => {
-    const { text, output } = run([{ op: "replace_node", params: { locator: ifBlock, replacement: 'if items:  \n    s = """a  \n    b"""   \n    return s\t' } }]);
+    const { text, output } = run([
+      {
+        op: "replace_node",
+        params: { locator: ifBlock, replacement: 'if items:  \n    s = """a  \n    b"""   \n    return s\t' },
+      },
+    ]);
     expect(text).toContain('        if items:\n            s = """a  \n            b"""\n            return s\n');
     expect(output).toMatchObject({ normalized: [expect.stringContaining("trailing whitespace from 3 lines")] });
   });
 
   test("code whose first line is at column 0 and whose other lines carry the target's indentation is not indented twice", () => {
-    const { text } = run([{ op: "replace_node", params: { locator: countLine, replacement: "count = len(items)\n            assert count > 0" } }]);
-    expect(text).toContain("            count = len(items)\n            assert count > 0\n            return sum(items)");
+    const { text } = run([
+      {
+        op: "replace_node",
+        params: { locator: countLine, replacement: "count = len(items)\n            assert count > 0" },
+      },
+    ]);
+    expect(text).toContain(
+      "            count = len(items)\n            assert count > 0\n            return sum(items)",
+    );
     expect(cpythonParse([text])).toEqual([null]);
   });
 
   test("an edit that would leave an unexpected indent (which tree-sitter accepts) is refused with the rule it breaks", () => {
-    const result = runPlan([{ op: "replace_node", params: { locator: countLine, replacement: "count = len(items)\n  assert count > 0" } }], new Map([["cart.py", PY]]));
+    const result = runPlan(
+      [{ op: "replace_node", params: { locator: countLine, replacement: "count = len(items)\n  assert count > 0" } }],
+      new Map([["cart.py", PY]]),
+    );
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error.message).toMatch(/would not compile: line 5: unexpected indent/);
   });
 
   test("a block opener left without a body is refused (expected an indented block)", () => {
-    const result = runPlan([{ op: "insert_after_node", params: { locator: countLine, code: "if count > 3:" } }], new Map([["cart.py", PY]]));
+    const result = runPlan(
+      [{ op: "insert_after_node", params: { locator: countLine, code: "if count > 3:" } }],
+      new Map([["cart.py", PY]]),
+    );
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error.message).toContain("expected an indented block");
   });
 
   test("a first line that continues nothing followed by lines at the target's column is read as absolute (comments too)", () => {
-    const { text } = run([{ op: "insert_before_node", params: { locator: countLine, code: "# first\n            # second" } }]);
+    const { text } = run([
+      { op: "insert_before_node", params: { locator: countLine, code: "# first\n            # second" } },
+    ]);
     expect(text).toContain("            # first\n            # second\n            count = len(items)");
   });
 
   test("a first line that opens a bracket whose closing line sits at the target's column is read as absolute", () => {
-    const { text } = run([{ op: "insert_before_node", params: { locator: countLine, code: "log(\n                'msg',\n            )" } }]);
+    const { text } = run([
+      { op: "insert_before_node", params: { locator: countLine, code: "log(\n                'msg',\n            )" } },
+    ]);
     expect(text).toContain("            log(\n                'msg',\n            )\n            count = len(items)");
     const relative = run([{ op: "insert_before_node", params: { locator: countLine, code: "log(\n    'msg',\n)" } }]);
-    expect(relative.text).toContain("            log(\n                'msg',\n            )\n            count = len(items)");
+    expect(relative.text).toContain(
+      "            log(\n                'msg',\n            )\n            count = len(items)",
+    );
   });
 
   test("a condition in brackets whose closing line sits at the target's column, then a body, is read as absolute", () => {
-    const { text } = run([{ op: "replace_node", params: { locator: countLine, replacement: "if (\n                items\n            ):\n                count = len(items)" } }]);
-    expect(text).toContain("            if (\n                items\n            ):\n                count = len(items)\n            return sum(items)");
+    const { text } = run([
+      {
+        op: "replace_node",
+        params: {
+          locator: countLine,
+          replacement: "if (\n                items\n            ):\n                count = len(items)",
+        },
+      },
+    ]);
+    expect(text).toContain(
+      "            if (\n                items\n            ):\n                count = len(items)\n            return sum(items)",
+    );
   });
 
   test("trailing whitespace goes from a docstring's lines but stays in a data string", () => {
@@ -86,31 +138,56 @@ describe("the code's whitespace follows the file's conventions, and the step say
   });
 
   test("a break or continue the edit puts outside any loop is refused (CPython's compiler rejects it)", () => {
-    const result = runPlan([{ op: "insert_after_node", params: { locator: countLine, code: "if count > 3:\n    continue" } }], new Map([["cart.py", PY]]));
+    const result = runPlan(
+      [{ op: "insert_after_node", params: { locator: countLine, code: "if count > 3:\n    continue" } }],
+      new Map([["cart.py", PY]]),
+    );
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error.message).toContain("'continue' not properly in loop");
     const inLoop = runPlan(
-      [{ op: "insert_after_node", params: { locator: countLine, code: "for i in items:\n    if i:\n        continue\n    else:\n        break" } }],
+      [
+        {
+          op: "insert_after_node",
+          params: {
+            locator: countLine,
+            code: "for i in items:\n    if i:\n        continue\n    else:\n        break",
+          },
+        },
+      ],
       new Map([["cart.py", PY]]),
     );
     expect(inLoop.ok).toBe(true);
   });
 
   test("a starred assignment target outside a tuple is refused", () => {
-    const result = runPlan([{ op: "replace_node", params: { locator: countLine, replacement: "*count = items" } }], new Map([["cart.py", PY]]));
+    const result = runPlan(
+      [{ op: "replace_node", params: { locator: countLine, replacement: "*count = items" } }],
+      new Map([["cart.py", PY]]),
+    );
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error.message).toContain("starred assignment target must be in a list or tuple");
   });
 
   test("an edit inside an assignment's target that leaves it starred alone is refused", () => {
     const source = "def f(items):\n    first, rest = items[0], items[1:]\n    return rest\n";
-    const result = runPlan([{ op: "replace_node", params: { locator: { kind: "pattern_list", file: "m.py" }, replacement: "*rest" } }], new Map([["m.py", source]]));
+    const result = runPlan(
+      [{ op: "replace_node", params: { locator: { kind: "pattern_list", file: "m.py" }, replacement: "*rest" } }],
+      new Map([["m.py", source]]),
+    );
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error.message).toContain("starred assignment target must be in a list or tuple");
   });
 
   test("a return the edit puts at module level is refused", () => {
-    const result = runPlan([{ op: "insert_after_node", params: { locator: { kind: "class", name: "Cart", file: "cart.py" }, code: "return 0", separator: "\n\n" } }], new Map([["cart.py", PY]]));
+    const result = runPlan(
+      [
+        {
+          op: "insert_after_node",
+          params: { locator: { kind: "class", name: "Cart", file: "cart.py" }, code: "return 0", separator: "\n\n" },
+        },
+      ],
+      new Map([["cart.py", PY]]),
+    );
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error.message).toContain("'return' outside function");
   });
@@ -139,15 +216,34 @@ describe("legacy text patterns never match inside a token or from mid-line, nor 
 
   test("replace_code names the file when it refuses an ambiguous pattern", () => {
     const source = "def f():\n    return compute(a)\n\ndef g():\n    return compute(a)\n";
-    const result = runPlan([{ op: "replace_code", params: { file: "m.py", pattern: "return compute(a)", replacement: "return 0" } }], new Map([["m.py", source]]));
+    const result = runPlan(
+      [{ op: "replace_code", params: { file: "m.py", pattern: "return compute(a)", replacement: "return 0" } }],
+      new Map([["m.py", source]]),
+    );
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error.message).toContain("in m.py equally well");
   });
 
   test("a similar match re-indents the replacement once, whether it was written relative or with the file's indentation", () => {
     const source = "class A:\n    def f(self):\n        if ready:\n            go(1)\n        return 2\n";
-    const relative = runPlan([{ op: "replace_code", params: { file: "a.py", pattern: "if redy:\n    go(1)", replacement: "if ready:\n    go(2)" } }], new Map([["a.py", source]]));
-    const absolute = runPlan([{ op: "replace_code", params: { file: "a.py", pattern: "if redy:\n            go(1)", replacement: "if ready:\n            go(2)" } }], new Map([["a.py", source]]));
+    const relative = runPlan(
+      [
+        {
+          op: "replace_code",
+          params: { file: "a.py", pattern: "if redy:\n    go(1)", replacement: "if ready:\n    go(2)" },
+        },
+      ],
+      new Map([["a.py", source]]),
+    );
+    const absolute = runPlan(
+      [
+        {
+          op: "replace_code",
+          params: { file: "a.py", pattern: "if redy:\n            go(1)", replacement: "if ready:\n            go(2)" },
+        },
+      ],
+      new Map([["a.py", source]]),
+    );
     for (const result of [relative, absolute]) {
       expect(result.ok).toBe(true);
       if (result.ok) expect(result.files.get("a.py")).toBe(source.replace("go(1)", "go(2)"));

@@ -23,16 +23,22 @@ export const InsertNodeParams = z.strictObject({
 export const DeleteNodeParams = z.strictObject({ locator: LocatorSchema });
 export const WrapNodeParams = z.strictObject({
   locator: LocatorSchema,
-  before: code("Code placed before the node (at the node's indentation); end it with a newline to put the node on its own line").default(""),
+  before: code(
+    "Code placed before the node (at the node's indentation); end it with a newline to put the node on its own line",
+  ).default(""),
   after: code("Code placed after the node").default(""),
   indent_body: z
     .union([z.number().int().min(0), z.string()])
-    .describe("Extra indentation for the wrapped node: a number of spaces or a string; defaults to one indent unit when `before` ends with a block opener and a newline")
+    .describe(
+      "Extra indentation for the wrapped node: a number of spaces or a string; defaults to one indent unit when `before` ends with a block opener and a newline",
+    )
     .optional(),
 });
 export const ReplaceAllMatchingParams = z.strictObject({
   locator: LocatorSchema,
-  replacement: code("Text that replaces every matching node; with an S-expression locator, $name (or ${name}) is the text its capture @name matched in that match ($$ for a literal $)"),
+  replacement: code(
+    "Text that replaces every matching node; with an S-expression locator, $name (or ${name}) is the text its capture @name matched in that match ($$ for a literal $)",
+  ),
   filter: z.literal("not_in_string_or_comment").describe("Skip matches inside strings and comments").optional(),
 });
 export const LocateParams = z.strictObject({ locator: LocatorSchema });
@@ -42,7 +48,10 @@ export const AddMethodParams = z.strictObject({
   class_name: z.string().min(1),
   method_code: code("The whole method, written at column 0"),
 });
-export const AddImportParams = z.strictObject({ file, import_statement: code("One import statement, e.g. `from x import y`") });
+export const AddImportParams = z.strictObject({
+  file,
+  import_statement: code("One import statement, e.g. `from x import y`"),
+});
 export const AddClassAttributeParams = z.strictObject({
   file,
   class_name: z.string().min(1),
@@ -51,7 +60,10 @@ export const AddClassAttributeParams = z.strictObject({
 
 export const ReplaceCodeParams = z.strictObject({
   file,
-  pattern: z.string().min(1).describe("Text to find (exact, then whitespace-insensitive, indentation-preserving, then similar)"),
+  pattern: z
+    .string()
+    .min(1)
+    .describe("Text to find (exact, then whitespace-insensitive, indentation-preserving, then similar)"),
   replacement: z.string(),
   similarity_threshold: z.number().min(0.5).max(1).default(0.8).optional(),
 });
@@ -98,14 +110,22 @@ const relativePath = (what: string) =>
   z
     .string()
     .min(1)
-    .refine((path) => !path.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(path) && path.split(/[\\/]/).every((part) => part !== "" && part !== ".."), "a path relative to the workspace root, inside it (no leading /, no .., no empty part)")
+    .refine(
+      (path) =>
+        !path.startsWith("/") &&
+        !/^[A-Za-z]:[\\/]/.test(path) &&
+        path.split(/[\\/]/).every((part) => part !== "" && part !== ".."),
+      "a path relative to the workspace root, inside it (no leading /, no .., no empty part)",
+    )
     .describe(what);
 
 export const CreateFileParams = z.strictObject({
   path: relativePath("The new file's path, relative to the workspace root; it must not exist"),
   content: z.string().describe("The whole file, verbatim; a code file (of a language GraphPlan parses) must parse"),
 });
-export const DeleteFileParams = z.strictObject({ path: relativePath("The file to delete, relative to the workspace root") });
+export const DeleteFileParams = z.strictObject({
+  path: relativePath("The file to delete, relative to the workspace root"),
+});
 export const RenameFileParams = z.strictObject({
   from: relativePath("The file to rename, relative to the workspace root"),
   to: relativePath("Its new path; it must not exist"),
@@ -134,7 +154,12 @@ export const InsertTextParams = z.strictObject({
 });
 export const AppendTextParams = z.strictObject({
   file,
-  text: z.string().min(1).describe("Text added at the very end of the file, verbatim (if the file does not end with a line break, start with one)"),
+  text: z
+    .string()
+    .min(1)
+    .describe(
+      "Text added at the very end of the file, verbatim (if the file does not end with a line break, start with one)",
+    ),
 });
 export const WriteFileParams = z.strictObject({
   path: relativePath("An existing file, relative to the workspace root"),
@@ -142,7 +167,9 @@ export const WriteFileParams = z.strictObject({
 });
 export const SetFileModeParams = z.strictObject({
   path: relativePath("An existing file (or one an earlier step created), relative to the workspace root"),
-  mode: z.enum(["100644", "100755"]).describe('Git\'s file mode: "100755" makes the file executable, "100644" makes it a plain file'),
+  mode: z
+    .enum(["100644", "100755"])
+    .describe('Git\'s file mode: "100755" makes the file executable, "100644" makes it a plain file'),
 });
 
 export type ReplaceTextParams = z.infer<typeof ReplaceTextParams>;

@@ -83,7 +83,13 @@ export function stepFiles(step: unknown, out = new Set<string>()): Set<string> {
     else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) visit(v, k);
   };
   const s = step as { op?: unknown; params?: Record<string, unknown> } | null;
-  if (s && typeof s.op === "string" && (FILE_OPS.has(s.op) || TEXT_OPS.has(s.op)) && s.params && typeof s.params === "object") {
+  if (
+    s &&
+    typeof s.op === "string" &&
+    (FILE_OPS.has(s.op) || TEXT_OPS.has(s.op)) &&
+    s.params &&
+    typeof s.params === "object"
+  ) {
     for (const key of ["path", "from", "to"]) if (typeof s.params[key] === "string") out.add(s.params[key]);
   }
   visit(step);

@@ -20,7 +20,18 @@ import {
 } from "@graphplan/locators";
 import { applyEdits, editedRanges, type Edit } from "./edits.js";
 import { errorSpans, errorSpansAfter, newSyntaxErrors, type ErrorSpan } from "./check.js";
-import { indentUnit, lineEnd, lineIndent, lineStart, notesOf, placeCode, relativeToColumn, startsLine, trimBlankLines, withNotes } from "./indent.js";
+import {
+  indentUnit,
+  lineEnd,
+  lineIndent,
+  lineStart,
+  notesOf,
+  placeCode,
+  relativeToColumn,
+  startsLine,
+  trimBlankLines,
+  withNotes,
+} from "./indent.js";
 import { cachedIndentProblems, indentProblemsAfter, pythonStructureProblems } from "./pyindent.js";
 import { attachedStart, codeEndIndex, deletionRange, onlyCommentAfter, outerNode } from "./targets.js";
 import { PostconditionFailed, PreconditionFailed } from "./errors.js";
@@ -66,26 +77,39 @@ export function replaceNodeEdits(doc: ParsedDoc, params: ReplaceNodeParams): Alt
   let target = node;
   const outer = outerNode(node, doc.language);
   // A replacement that restates the wrapper (`@decorator`, `export`) replaces the wrapper too.
-  if (outer.id !== node.id && ((head.startsWith("@") && outer.type === "decorated_definition") || (head.startsWith("export") && outer.type === "export_statement"))) {
+  if (
+    outer.id !== node.id &&
+    ((head.startsWith("@") && outer.type === "decorated_definition") ||
+      (head.startsWith("export") && outer.type === "export_statement"))
+  ) {
     target = outer;
   }
   const start = head.startsWith("@") || head.startsWith("#[") ? attachedStart(target, doc.language) : target.startIndex;
   const end = codeEndIndex(target, doc.language);
   const indent = lineIndent(doc.source, start);
   const column = start - lineStart(doc.source, start);
-  return placeCode(replacement, indent, unitOf(doc), doc.language, column).map((p) => withNotes([{ start, end, text: p.text }], p.notes));
+  return placeCode(replacement, indent, unitOf(doc), doc.language, column).map((p) =>
+    withNotes([{ start, end, text: p.text }], p.notes),
+  );
 }
 
 const PYTHON_DEFINITIONS = new Set(["function_definition", "class_definition", "decorated_definition"]);
-const blankLinesBetween = (source: string, from: number, to: number): number => Math.max(0, source.slice(from, to).split("\n").length - 2);
+const blankLinesBetween = (source: string, from: number, to: number): number =>
+  Math.max(0, source.slice(from, to).split("\n").length - 2);
 
 /**
  * The definitions that files of a language set apart with blank lines, and what code that starts
  * one looks like: Python's functions and classes, shell functions, CSS rule sets and at-rules.
  * `fallback` is the gap when the anchor has no neighbouring definition to copy (PEP 8's for Python).
  */
-const SPACED_DEFINITIONS: Partial<Record<LanguageId, { types: ReadonlySet<string>; code: RegExp; fallback: (anchor: Node) => number }>> = {
-  python: { types: PYTHON_DEFINITIONS, code: /^(@|def\s|async\s+def\s|class\s)/, fallback: (anchor) => (anchor.parent?.type === "module" ? 2 : 1) },
+const SPACED_DEFINITIONS: Partial<
+  Record<LanguageId, { types: ReadonlySet<string>; code: RegExp; fallback: (anchor: Node) => number }>
+> = {
+  python: {
+    types: PYTHON_DEFINITIONS,
+    code: /^(@|def\s|async\s+def\s|class\s)/,
+    fallback: (anchor) => (anchor.parent?.type === "module" ? 2 : 1),
+  },
   bash: { types: new Set(["function_definition"]), code: /^(function\s+\S|[\w.:-]+\s*\(\s*\))/, fallback: () => 0 },
   css: {
     types: new Set(["rule_set", "media_statement", "supports_statement", "keyframes_statement", "at_rule"]),
@@ -106,7 +130,8 @@ function definitionGap(doc: ParsedDoc, anchor: Node, code: string): number {
   const next = anchor.nextNamedSibling;
   if (next && spaced.types.has(next.type)) return blankLinesBetween(doc.source, anchor.endIndex, next.startIndex);
   const previous = anchor.previousNamedSibling;
-  if (previous && spaced.types.has(previous.type)) return blankLinesBetween(doc.source, previous.endIndex, anchor.startIndex);
+  if (previous && spaced.types.has(previous.type))
+    return blankLinesBetween(doc.source, previous.endIndex, anchor.startIndex);
   return spaced.fallback(anchor);
 }
 
@@ -121,10 +146,14 @@ export function insertBeforeEdits(doc: ParsedDoc, params: InsertNodeParams): Alt
     const pos = lineStart(doc.source, start);
     const gap = params.separator === undefined ? definitionGap(doc, anchor, code) : 0;
     const sep = `${separator.endsWith("\n") ? separator : `${separator}\n`}${"\n".repeat(gap)}`;
-    return placeCode(code, indent, unitOf(doc), doc.language).map((p) => withNotes([{ start: pos, end: pos, text: `${"\n".repeat(leading)}${indent}${p.text}${sep}` }], p.notes));
+    return placeCode(code, indent, unitOf(doc), doc.language).map((p) =>
+      withNotes([{ start: pos, end: pos, text: `${"\n".repeat(leading)}${indent}${p.text}${sep}` }], p.notes),
+    );
   }
   const tail = separator.endsWith("\n") ? indent : "";
-  return placeCode(code, indent, unitOf(doc), doc.language).map((p) => withNotes([{ start, end: start, text: `${p.text}${separator}${tail}` }], p.notes));
+  return placeCode(code, indent, unitOf(doc), doc.language).map((p) =>
+    withNotes([{ start, end: start, text: `${p.text}${separator}${tail}` }], p.notes),
+  );
 }
 
 export function insertAfterEdits(doc: ParsedDoc, params: InsertNodeParams): Alternatives {
@@ -137,9 +166,13 @@ export function insertAfterEdits(doc: ParsedDoc, params: InsertNodeParams): Alte
   const indent = lineIndent(doc.source, anchor.startIndex);
   const separator = params.separator ?? "\n";
   const pos =
-    separator.startsWith("\n") && onlyCommentAfter(doc.tree, doc.source, doc.language, end) ? lineEnd(doc.source, end) : end;
+    separator.startsWith("\n") && onlyCommentAfter(doc.tree, doc.source, doc.language, end)
+      ? lineEnd(doc.source, end)
+      : end;
   const lead = separator.endsWith("\n") ? `${"\n".repeat(leading)}${indent}` : "";
-  return placeCode(code, indent, unitOf(doc), doc.language).map((p) => withNotes([{ start: pos, end: pos, text: `${separator}${lead}${p.text}` }], p.notes));
+  return placeCode(code, indent, unitOf(doc), doc.language).map((p) =>
+    withNotes([{ start: pos, end: pos, text: `${separator}${lead}${p.text}` }], p.notes),
+  );
 }
 
 export function deleteNodeEdits(doc: ParsedDoc, params: DeleteNodeParams): Alternatives {
@@ -187,8 +220,15 @@ export function wrapNodeEdits(doc: ParsedDoc, params: WrapNodeParams): Alternati
   if (typeof params.indent_body === "number") extra = " ".repeat(params.indent_body);
   else if (typeof params.indent_body === "string") extra = params.indent_body;
   else {
-    const lastNonBlank = before.split("\n").filter((l) => l.trim() !== "").pop() ?? "";
-    extra = before.endsWith("\n") && (BLOCK_OPENER.test(lastNonBlank) || KEYWORD_OPENER.test(lastNonBlank)) ? indentUnit(doc.source, doc.language) : "";
+    const lastNonBlank =
+      before
+        .split("\n")
+        .filter((l) => l.trim() !== "")
+        .pop() ?? "";
+    extra =
+      before.endsWith("\n") && (BLOCK_OPENER.test(lastNonBlank) || KEYWORD_OPENER.test(lastNonBlank))
+        ? indentUnit(doc.source, doc.language)
+        : "";
   }
   const beforeTail = before.includes("\n") ? before.slice(before.lastIndexOf("\n") + 1) : "";
   const bodyPrefix = (/^[ \t]*$/.test(beforeTail) ? beforeTail : "") + extra;
@@ -202,7 +242,14 @@ export function wrapNodeEdits(doc: ParsedDoc, params: WrapNodeParams): Alternati
 }
 
 /** The matches replace_all_matching acts on: filtered, outermost only. */
-export function replaceAllTargets(tree: Tree, source: string, language: LanguageId, locator: Locator, filter: string | undefined, some: boolean): Node[] {
+export function replaceAllTargets(
+  tree: Tree,
+  source: string,
+  language: LanguageId,
+  locator: Locator,
+  filter: string | undefined,
+  some: boolean,
+): Node[] {
   const all = some ? resolveSome(tree, source, language, locator) : resolveLocator(tree, source, language, locator);
   const kept = filter === "not_in_string_or_comment" ? all.filter((n) => !inStringOrComment(n, language)) : all;
   const outermost: Node[] = [];
@@ -217,7 +264,11 @@ export function replaceAllTargets(tree: Tree, source: string, language: Language
 export function replaceAllMatchingEdits(doc: ParsedDoc, params: ReplaceAllMatchingParams): Alternatives {
   const targets = replaceAllTargets(doc.tree, doc.source, doc.language, params.locator, params.filter, true);
   if (targets.length === 0) {
-    throw new PreconditionFailed(doc.path, "replace_all_matching", "every match is inside a string or comment; drop the filter or change the locator");
+    throw new PreconditionFailed(
+      doc.path,
+      "replace_all_matching",
+      "every match is inside a string or comment; drop the filter or change the locator",
+    );
   }
   const replacement = trimBlankLines(params.replacement).code;
   const fill = captureTemplate(doc, params.locator, replacement);
@@ -238,10 +289,15 @@ const TEMPLATE_VARIABLE = /\$\$|\$\{([A-Za-z_][\w.-]*)\}|\$([A-Za-z_]\w*)/g;
  * text the query's capture `@name` matched in the match that produced the node (`$$` is `$`); a `$word`
  * that names no capture of the query is left as written (code may use `$`). Other locators: as written.
  */
-function captureTemplate(doc: ParsedDoc, locator: ReplaceAllMatchingParams["locator"], replacement: string): (node: Node) => string {
+function captureTemplate(
+  doc: ParsedDoc,
+  locator: ReplaceAllMatchingParams["locator"],
+  replacement: string,
+): (node: Node) => string {
   if (!("type" in locator) || locator.type !== "sexp" || !replacement.includes("$")) return () => replacement;
   const names = new Set(sexpCaptureNames(locator.file, doc.language, locator.query));
-  if (![...replacement.matchAll(TEMPLATE_VARIABLE)].some((m) => m[0] === "$$" || names.has(m[1] ?? m[2]!))) return () => replacement;
+  if (![...replacement.matchAll(TEMPLATE_VARIABLE)].some((m) => m[0] === "$$" || names.has(m[1] ?? m[2]!)))
+    return () => replacement;
   const captured = sexpCaptures(doc.tree, doc.language, locator);
   return (node) => {
     const texts = captured.get(node.id) ?? {};
@@ -331,7 +387,13 @@ export function locateRegionIn(doc: ParsedDoc, params: LocateParams): RegionOutp
 // ---------------------------------------------------------------------------------------------
 // Execution of one mutator on one document: choose the alternative, check postconditions.
 
-export type MutatorName = "replace_node" | "insert_before_node" | "insert_after_node" | "delete_node" | "wrap_node" | "replace_all_matching";
+export type MutatorName =
+  | "replace_node"
+  | "insert_before_node"
+  | "insert_after_node"
+  | "delete_node"
+  | "wrap_node"
+  | "replace_all_matching";
 export const MUTATORS: readonly MutatorName[] = [
   "replace_node",
   "insert_before_node",
@@ -341,7 +403,12 @@ export const MUTATORS: readonly MutatorName[] = [
   "replace_all_matching",
 ];
 
-type MutatorParams = ReplaceNodeParams | InsertNodeParams | DeleteNodeParams | WrapNodeParams | ReplaceAllMatchingParams;
+type MutatorParams =
+  | ReplaceNodeParams
+  | InsertNodeParams
+  | DeleteNodeParams
+  | WrapNodeParams
+  | ReplaceAllMatchingParams;
 
 /** In a file whose lines end with CRLF, the inserted line breaks are CRLF too. */
 export function matchLineEndings(source: string, alternatives: Alternatives): Alternatives {
@@ -349,7 +416,12 @@ export function matchLineEndings(source: string, alternatives: Alternatives): Al
   if (crlf < 0) return alternatives;
   const lf = source.replace(/\r\n/g, "").indexOf("\n");
   if (lf >= 0 && source.split("\r\n").length < source.split("\n").length / 2) return alternatives;
-  return alternatives.map((edits) => withNotes(edits.map((e) => ({ ...e, text: e.text.replace(/\r?\n/g, "\r\n") })), notesOf(edits)));
+  return alternatives.map((edits) =>
+    withNotes(
+      edits.map((e) => ({ ...e, text: e.text.replace(/\r?\n/g, "\r\n") })),
+      notesOf(edits),
+    ),
+  );
 }
 
 export function mutatorEdits(name: MutatorName, doc: ParsedDoc, params: MutatorParams): Alternatives {
@@ -392,7 +464,13 @@ export type ExtraCheck = (after: ParsedDoc, edits: readonly Edit[]) => string | 
  * `beforeErrors` are the errors of `doc.tree`. Throws `PostconditionFailed` (reporting the
  * first alternative's problems) when none passes. The caller owns the returned tree.
  */
-export function applyChecked(doc: ParsedDoc, op: string, alternatives: Alternatives, extra?: ExtraCheck, beforeErrors?: readonly ErrorSpan[]): Applied {
+export function applyChecked(
+  doc: ParsedDoc,
+  op: string,
+  alternatives: Alternatives,
+  extra?: ExtraCheck,
+  beforeErrors?: readonly ErrorSpan[],
+): Applied {
   const before = beforeErrors ?? errorSpans(doc.tree);
   let firstFailure: PostconditionFailed | undefined;
   for (const edits of alternatives) {
@@ -404,7 +482,10 @@ export function applyChecked(doc: ParsedDoc, op: string, alternatives: Alternati
     // An HTML template's markup reads as errors to tree-sitter-html; a template is judged as text (`isHtmlTemplate`).
     if (introduced.length > 0 && !(doc.language === "html" && isHtmlTemplate(source))) {
       failure = new PostconditionFailed(doc.path, op, syntaxHint(op), introduced);
-    } else if (doc.language === "python" && (failure = indentationFailure(doc, op, source, edits) ?? structureFailure(doc, op, tree, edits))) {
+    } else if (
+      doc.language === "python" &&
+      (failure = indentationFailure(doc, op, source, edits) ?? structureFailure(doc, op, tree, edits))
+    ) {
       // CPython's indentation rules, which tree-sitter does not enforce.
     } else if (extra) {
       const reason = extra({ ...doc, source, tree }, edits);
@@ -422,10 +503,21 @@ export function applyChecked(doc: ParsedDoc, op: string, alternatives: Alternati
  * the file before did not: an edit may not make a Python file uncompilable. A file that already
  * had such problems may be edited as long as it gets no more of them.
  */
-function indentationFailure(doc: ParsedDoc, op: string, source: string, edits: readonly Edit[]): PostconditionFailed | undefined {
+function indentationFailure(
+  doc: ParsedDoc,
+  op: string,
+  source: string,
+  edits: readonly Edit[],
+): PostconditionFailed | undefined {
   const ranges = editedRanges(edits);
   if (ranges.length === 0) return undefined;
-  const after = indentProblemsAfter(doc.source, source, ranges[0]!.start, ranges[ranges.length - 1]!.end, source.length - doc.source.length);
+  const after = indentProblemsAfter(
+    doc.source,
+    source,
+    ranges[0]!.start,
+    ranges[ranges.length - 1]!.end,
+    source.length - doc.source.length,
+  );
   if (after.length === 0) return undefined;
   const before = cachedIndentProblems(doc.source);
   if (before.length > 0 && after.length <= before.length) return undefined;
@@ -439,10 +531,22 @@ function indentationFailure(doc: ParsedDoc, op: string, source: string, edits: r
 }
 
 /** The new code puts a `break`/`continue` outside a loop or a `return`/`yield` outside a function: CPython would not compile the file. */
-function structureFailure(doc: ParsedDoc, op: string, tree: Tree, edits: readonly Edit[]): PostconditionFailed | undefined {
-  const problem = pythonStructureProblems(tree.rootNode, editedRanges(edits).filter((r) => r.end > r.start))[0];
+function structureFailure(
+  doc: ParsedDoc,
+  op: string,
+  tree: Tree,
+  edits: readonly Edit[],
+): PostconditionFailed | undefined {
+  const problem = pythonStructureProblems(
+    tree.rootNode,
+    editedRanges(edits).filter((r) => r.end > r.start),
+  )[0];
   if (!problem) return undefined;
-  return new PostconditionFailed(doc.path, op, `the result would not compile: line ${problem.line}: ${problem.message}; check that the locator names the node you mean (its parent, its index)`);
+  return new PostconditionFailed(
+    doc.path,
+    op,
+    `the result would not compile: line ${problem.line}: ${problem.message}; check that the locator names the node you mean (its parent, its index)`,
+  );
 }
 
 function syntaxHint(op: string): string {
@@ -501,7 +605,12 @@ function withoutIndex(locator: Locator): Locator {
  * Runs one mutator on a parsed document: edits, application, postconditions. Pure; throws
  * tagged errors (locator errors, `PreconditionFailed`, `PostconditionFailed`).
  */
-export function runMutator(name: MutatorName, doc: ParsedDoc, params: MutatorParams, beforeErrors?: readonly ErrorSpan[]): Applied {
+export function runMutator(
+  name: MutatorName,
+  doc: ParsedDoc,
+  params: MutatorParams,
+  beforeErrors?: readonly ErrorSpan[],
+): Applied {
   const alternatives = mutatorEdits(name, doc, params);
   return applyChecked(doc, name, alternatives, mutatorCheck(name, doc, params), beforeErrors);
 }

@@ -62,15 +62,30 @@ describe("CPython's indentation rules", () => {
   test.each([
     ["an indented line after a line that opens no block", "x = 1\n    y = 2\n", 2, "unexpected indent"],
     ["the first line indented", "  x = 1\n", 1, "unexpected indent"],
-    ["a dedent to a column no block started at", "if x:\n        a = 1\n    b = 2\n", 3, "unindent does not match any outer indentation level"],
+    [
+      "a dedent to a column no block started at",
+      "if x:\n        a = 1\n    b = 2\n",
+      3,
+      "unindent does not match any outer indentation level",
+    ],
     ["a block opener followed by a line at the same column", "def f():\nreturn 1\n", 1, "expected an indented block"],
     ["a block opener at the end of the file", "class A:\n", 1, "expected an indented block"],
     ["a tab where the block used eight spaces", "if x:\n        a = 1\n\tb = 2\n", 3, "TabError"],
     ["an unterminated string", "x = 'abc\n", 1, "unterminated string"],
-    ["an else left behind by a dedented line", "for x in y:\n    a(x)\npass\nelse:\n    b()\n", 4, "'else' does not follow"],
+    [
+      "an else left behind by a dedented line",
+      "for x in y:\n    a(x)\npass\nelse:\n    b()\n",
+      4,
+      "'else' does not follow",
+    ],
     ["a statement that ends with an operator outside brackets", "meta = a and\n# note\nnot b\n", 1, 'ends with "and"'],
     ["an assignment that ends with =", "x =\ny = 1\n", 1, 'ends with "="'],
-    ["an except inside its try block", "try:\n    a()\n    except E:\n        b()\n", 3, "'except' does not follow 'try'"],
+    [
+      "an except inside its try block",
+      "try:\n    a()\n    except E:\n        b()\n",
+      3,
+      "'except' does not follow 'try'",
+    ],
     ["an unterminated triple-quoted string", 'x = """abc\n', 1, "unterminated triple-quoted"],
   ])("reports %s", (_what, source, line, message) => {
     const problems = pythonIndentProblems(source);
@@ -137,7 +152,8 @@ describe("CPython's indentation rules", () => {
       const treeError = withTree(source, "python", (tree) => tree.rootNode.hasError);
       const ours = pythonIndentProblems(source);
       const rejected = treeError || ours.length > 0;
-      if (rejected !== (oracle[k] !== null)) disagreements.push(`${oracle[k] ?? "CPython compiles it"} / ours: ${ours[0]?.message ?? "none"}\n${source}`);
+      if (rejected !== (oracle[k] !== null))
+        disagreements.push(`${oracle[k] ?? "CPython compiles it"} / ours: ${ours[0]?.message ?? "none"}\n${source}`);
     });
     expect(disagreements.slice(0, 3)).toEqual([]);
   });
@@ -148,7 +164,19 @@ describe("CPython's indentation rules", () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       return seed % n;
     };
-    const pieces = ["    x = 1\n", "if a:\n", "        pass\n", "else:\n", '"""\n', "  )\n", "def g():\n    return (1,\n", "\tb = 2\n", "# c\n", "y = 3\n", ""];
+    const pieces = [
+      "    x = 1\n",
+      "if a:\n",
+      "        pass\n",
+      "else:\n",
+      '"""\n',
+      "  )\n",
+      "def g():\n    return (1,\n",
+      "\tb = 2\n",
+      "# c\n",
+      "y = 3\n",
+      "",
+    ];
     const bases = [TRICKY, sample("sample.py"), `${TRICKY}\n\n${sample("sample.py")}`];
     const mismatches: string[] = [];
     for (let k = 0; k < 600; k++) {
@@ -159,7 +187,10 @@ describe("CPython's indentation rules", () => {
       const after = before.slice(0, at) + text + before.slice(cut);
       const incremental = indentProblemsAfter(before, after, at, at + text.length, after.length - before.length);
       const full = pythonIndentProblems(after);
-      if (JSON.stringify(incremental) !== JSON.stringify(full)) mismatches.push(`${at}..${cut} ${JSON.stringify(text)}: ${JSON.stringify(incremental)} vs ${JSON.stringify(full)}`);
+      if (JSON.stringify(incremental) !== JSON.stringify(full))
+        mismatches.push(
+          `${at}..${cut} ${JSON.stringify(text)}: ${JSON.stringify(incremental)} vs ${JSON.stringify(full)}`,
+        );
     }
     expect(mismatches.slice(0, 3)).toEqual([]);
   });

@@ -47,7 +47,8 @@ function danglingOperator(source: string, lineStart: number, lastAt: number): st
   const c = source.charCodeAt(lastAt);
   if (OPERATOR_CHARS.has(c)) {
     if (c === 46 && source.startsWith("...", lastAt - 2)) return undefined;
-    if (c === 46 && /(^|[^A-Za-z0-9_])[0-9][0-9_]*\.$/.test(source.slice(Math.max(lineStart, lastAt - 40), lastAt + 1))) return undefined; // `3.`, a float
+    if (c === 46 && /(^|[^A-Za-z0-9_])[0-9][0-9_]*\.$/.test(source.slice(Math.max(lineStart, lastAt - 40), lastAt + 1)))
+      return undefined; // `3.`, a float
     if (c === 42 /* * */ && /\bimport\s*\*$/.test(source.slice(lineStart, lastAt + 1))) return undefined;
     let k = lastAt;
     while (k > lineStart && OPERATOR_CHARS.has(source.charCodeAt(k - 1))) k--;
@@ -156,13 +157,21 @@ export function scanPython(source: string, options: ScanOptions = {}): PythonLin
         const top = stack[stack.length - 1]!;
         const altTop = altStack[altStack.length - 1]!;
         if (col > top) {
-          if (!opener) report(line, "unexpected indent (this line is indented deeper than the line before, which does not open a block with ':')");
+          if (!opener)
+            report(
+              line,
+              "unexpected indent (this line is indented deeper than the line before, which does not open a block with ':')",
+            );
           else if (alt <= altTop) report(line, "inconsistent use of tabs and spaces in indentation (TabError)");
           stack.push(col);
           altStack.push(alt);
           words.push("");
         } else {
-          if (opener) report(openerLine, `expected an indented block after line ${openerLine + 1}, which ends with ':' (the next statement, line ${line + 1}, is not indented deeper)`);
+          if (opener)
+            report(
+              openerLine,
+              `expected an indented block after line ${openerLine + 1}, which ends with ':' (the next statement, line ${line + 1}, is not indented deeper)`,
+            );
           if (col === top) {
             if (alt !== altTop) report(line, "inconsistent use of tabs and spaces in indentation (TabError)");
           } else {
@@ -172,7 +181,8 @@ export function scanPython(source: string, options: ScanOptions = {}): PythonLin
               words.pop();
             }
             if (col !== stack[stack.length - 1]) report(line, "unindent does not match any outer indentation level");
-            else if (alt !== altStack[altStack.length - 1]) report(line, "inconsistent use of tabs and spaces in indentation (TabError)");
+            else if (alt !== altStack[altStack.length - 1])
+              report(line, "inconsistent use of tabs and spaces in indentation (TabError)");
           }
         }
         opener = false;
@@ -187,7 +197,13 @@ export function scanPython(source: string, options: ScanOptions = {}): PythonLin
         if (allowed && !allowed.includes(words[words.length - 1]!)) {
           const next = source.charCodeAt(j + word.length);
           if (next === SPACE || next === TAB || next === 58 /* : */ || next === 40 /* ( */) {
-            report(line, `invalid syntax: '${word}' does not follow ${allowed.filter((w) => w !== "else" || word === "finally").map((w) => `'${w}'`).join(" or ")} at the same indentation`);
+            report(
+              line,
+              `invalid syntax: '${word}' does not follow ${allowed
+                .filter((w) => w !== "else" || word === "finally")
+                .map((w) => `'${w}'`)
+                .join(" or ")} at the same indentation`,
+            );
           }
         }
         words[words.length - 1] = word;
@@ -257,7 +273,11 @@ export function scanPython(source: string, options: ScanOptions = {}): PythonLin
       if (opener) openerLine = line;
       else if (lastAt >= 0) {
         const dangling = danglingOperator(source, i, lastAt);
-        if (dangling) report(line, `invalid syntax: the statement ends with ${JSON.stringify(dangling)}, an operator without its right operand (outside brackets a statement ends at the line's end)`);
+        if (dangling)
+          report(
+            line,
+            `invalid syntax: the statement ends with ${JSON.stringify(dangling)}, an operator without its right operand (outside brackets a statement ends at the line's end)`,
+          );
       }
     }
     if (end >= n) break;
@@ -265,8 +285,16 @@ export function scanPython(source: string, options: ScanOptions = {}): PythonLin
     line++;
   }
   if (stoppedAt === undefined) {
-    if (triple !== undefined) report(tripleLine, triple.length === 3 ? "unterminated triple-quoted string literal" : "unterminated string literal");
-    if (opener) report(openerLine, `expected an indented block after line ${openerLine + 1}, which ends with ':' (the file ends)`);
+    if (triple !== undefined)
+      report(
+        tripleLine,
+        triple.length === 3 ? "unterminated triple-quoted string literal" : "unterminated string literal",
+      );
+    if (opener)
+      report(
+        openerLine,
+        `expected an indented block after line ${openerLine + 1}, which ends with ':' (the file ends)`,
+      );
   }
   return { problems, inString, stringStart, safe, stoppedAt };
 }
@@ -337,7 +365,13 @@ const countLines = (source: string, end: number): number => {
  * point before it to the first one after it that was a restart point of `before` too (the rest
  * scans as before, with no problem). The result is remembered for the next step.
  */
-export function indentProblemsAfter(before: string, after: string, start: number, end: number, delta: number): readonly IndentProblem[] {
+export function indentProblemsAfter(
+  before: string,
+  after: string,
+  start: number,
+  end: number,
+  delta: number,
+): readonly IndentProblem[] {
   const hit = cache.get(after);
   if (hit) return hit.problems;
   const old = fullScan(before);
@@ -345,10 +379,16 @@ export function indentProblemsAfter(before: string, after: string, start: number
   const k = lastAtMost(old.safe, start);
   const from = k >= 0 ? old.safe[k]! : 0;
   const oldSafe = new Set(old.safe);
-  const window = scanPython(after, { from, fromLine: countLines(after, from), stopAt: (offset) => offset >= end && oldSafe.has(offset - delta) });
+  const window = scanPython(after, {
+    from,
+    fromLine: countLines(after, from),
+    stopAt: (offset) => offset >= end && oldSafe.has(offset - delta),
+  });
   const stop = window.stoppedAt;
   const safe = [...old.safe.slice(0, Math.max(0, k)), ...window.safe];
-  if (stop !== undefined) for (let m = lastAtMost(old.safe, stop - delta); m >= 0 && m < old.safe.length; m++) safe.push(old.safe[m]! + delta);
+  if (stop !== undefined)
+    for (let m = lastAtMost(old.safe, stop - delta); m >= 0 && m < old.safe.length; m++)
+      safe.push(old.safe[m]! + delta);
   return remember(after, { problems: window.problems, safe }).problems;
 }
 
@@ -365,22 +405,28 @@ const JUMPS = ["break_statement", "continue_statement", "return_statement", "yie
  * the grammar accepts them: `break`/`continue` outside a loop (a loop's `else` clause is outside
  * it), `return`/`yield` outside a function. Looks only at the nodes inside the ranges.
  */
-export function pythonStructureProblems(root: Node, ranges: readonly { start: number; end: number }[]): StructureProblem[] {
+export function pythonStructureProblems(
+  root: Node,
+  ranges: readonly { start: number; end: number }[],
+): StructureProblem[] {
   const problems: StructureProblem[] = [];
   for (const range of ranges) {
     const startNode = root.descendantForIndex(range.start, Math.max(range.start, range.end));
     // Widen to a statement that holds the whole range, so its jumps are all seen.
     let scope: Node | null = startNode;
-    while (scope && scope.parent && (scope.startIndex > range.start || scope.endIndex < range.end)) scope = scope.parent;
+    while (scope && scope.parent && (scope.startIndex > range.start || scope.endIndex < range.end))
+      scope = scope.parent;
     if (!scope) continue;
     // Only the nodes that overlap the range (a module-level insertion must not walk the module).
     const last = Math.max(range.start, range.end - 1);
     const from = (root.descendantForIndex(range.start, range.start) ?? root).startPosition;
     const to = (root.descendantForIndex(last, last) ?? root).endPosition;
     const nodes: Node[] = [];
-    for (const node of scope.descendantsOfType(JUMPS, from, to)) if (node && node.endIndex >= range.start && node.startIndex <= range.end) nodes.push(node);
+    for (const node of scope.descendantsOfType(JUMPS, from, to))
+      if (node && node.endIndex >= range.start && node.startIndex <= range.end) nodes.push(node);
     // The statement around the range too (an edit inside an assignment's target).
-    for (let a: Node | null = scope; a && a.type !== "block" && a.type !== "module"; a = a.parent) if (JUMPS.includes(a.type)) nodes.push(a);
+    for (let a: Node | null = scope; a && a.type !== "block" && a.type !== "module"; a = a.parent)
+      if (JUMPS.includes(a.type)) nodes.push(a);
     for (const node of nodes) {
       const message = jumpProblem(node);
       if (message) problems.push({ line: node.startPosition.row + 1, message });
@@ -392,15 +438,20 @@ export function pythonStructureProblems(root: Node, ranges: readonly { start: nu
 function jumpProblem(node: Node): string | undefined {
   if (node.type === "assignment") {
     const left = node.childForFieldName("left");
-    return left && (left.type === "list_splat_pattern" || left.type === "list_splat") ? "starred assignment target must be in a list or tuple" : undefined;
+    return left && (left.type === "list_splat_pattern" || left.type === "list_splat")
+      ? "starred assignment target must be in a list or tuple"
+      : undefined;
   }
   const loopJump = node.type === "break_statement" || node.type === "continue_statement";
   const word = node.type === "yield" ? "yield" : node.type.replace("_statement", "");
   let child: Node = node;
   for (let p = node.parent; p; child = p, p = p.parent) {
-    if (p.type === "function_definition" || p.type === "lambda") return loopJump ? `'${word}' not properly in loop` : undefined;
-    if (p.type === "class_definition") return loopJump ? `'${word}' not properly in loop` : `'${word}' outside function`;
-    if (loopJump && LOOPS.has(p.type) && child.type !== "else_clause" && p.childForFieldName("body")?.id === child.id) return undefined;
+    if (p.type === "function_definition" || p.type === "lambda")
+      return loopJump ? `'${word}' not properly in loop` : undefined;
+    if (p.type === "class_definition")
+      return loopJump ? `'${word}' not properly in loop` : `'${word}' outside function`;
+    if (loopJump && LOOPS.has(p.type) && child.type !== "else_clause" && p.childForFieldName("body")?.id === child.id)
+      return undefined;
   }
   return loopJump ? `'${word}' not properly in loop` : `'${word}' outside function`;
 }

@@ -11,7 +11,14 @@ const SOURCE = "def f(a):\n    x = 'é中' + a\n    return x\n\nclass C:\n    y 
 test("incremental re-parse gives the same tree as a full parse", () => {
   fc.assert(
     fc.property(
-      fc.array(fc.tuple(fc.nat(SOURCE.length), fc.nat(6), fc.constantFrom("", "z", "\n", "    w = 1\n", "é", "(", "def g():\n    pass\n")), { maxLength: 3 }),
+      fc.array(
+        fc.tuple(
+          fc.nat(SOURCE.length),
+          fc.nat(6),
+          fc.constantFrom("", "z", "\n", "    w = 1\n", "é", "(", "def g():\n    pass\n"),
+        ),
+        { maxLength: 3 },
+      ),
       (raw) => {
         // Non-overlapping edits.
         const edits: Edit[] = [];
@@ -42,7 +49,10 @@ test("incremental re-parse gives the same tree as a full parse", () => {
 test("line starts carried through edits equal the line starts of the new text", () => {
   fc.assert(
     fc.property(
-      fc.array(fc.tuple(fc.nat(SOURCE.length), fc.nat(8), fc.constantFrom("", "z", "\n", "\n\n", "a\nb", "    w = 1\n")), { maxLength: 4 }),
+      fc.array(
+        fc.tuple(fc.nat(SOURCE.length), fc.nat(8), fc.constantFrom("", "z", "\n", "\n\n", "a\nb", "    w = 1\n")),
+        { maxLength: 4 },
+      ),
       (raw) => {
         const edits: Edit[] = [];
         for (const [at, len, text] of raw.sort((a, b) => a[0] - b[0])) {

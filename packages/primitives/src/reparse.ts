@@ -167,6 +167,12 @@ export function reparseWithRanges(
  * The tree of `newSource` (= `oldSource` with `edits` applied), parsed incrementally from
  * `oldTree`, which is left untouched. The caller owns the returned tree.
  */
-export function reparse(oldTree: Tree, oldSource: string, edits: readonly Edit[], newSource: string, language: LanguageId): Tree {
+export function reparse(
+  oldTree: Tree,
+  oldSource: string,
+  edits: readonly Edit[],
+  newSource: string,
+  language: LanguageId,
+): Tree {
   return reparseWithRanges(oldTree, oldSource, edits, newSource, language).tree;
 }

@@ -52,4 +52,5 @@ const isOwnError = errorGuard(...PRIMITIVE_ERRORS);
 /** What a step fails with in `runPlan`/`PlanSession` without handlers (`StepFailed.cause`): the primitives' errors, the locators' and the graph's. */
 export type RunError = GraphError | LocatorError | OwnError;
 
-export const isRunError = (error: unknown): error is RunError => isOwnError(error) || isLocatorError(error) || isGraphError(error);
+export const isRunError = (error: unknown): error is RunError =>
+  isOwnError(error) || isLocatorError(error) || isGraphError(error);

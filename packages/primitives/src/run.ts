@@ -14,7 +14,13 @@ export type { HandlerContext, HandlerResult, StepHandler, RunOptions } from "./s
 export { closestOperators, paramIssues } from "./validate.js";
 
 export type StepResult =
-  | { readonly step: number; readonly op: string; readonly ok: true; readonly changed: readonly string[]; readonly output?: unknown }
+  | {
+      readonly step: number;
+      readonly op: string;
+      readonly ok: true;
+      readonly changed: readonly string[];
+      readonly output?: unknown;
+    }
   | { readonly step: number; readonly op: string; readonly ok: false; readonly error: StepFailed };
 
 export type RunResult =
@@ -60,7 +66,14 @@ export function runPlan(plan: Plan, files: ReadonlyMap<string, string>, options:
       results.push({ step: index, op: run.op, ok: true, changed: run.changes.map((c) => c.file), output: run.output });
       session.commit();
     }
-    return { ok: true, files: session.files(), changed: session.changed, deleted: session.deleted, modes: session.modes(), results };
+    return {
+      ok: true,
+      files: session.files(),
+      changed: session.changed,
+      deleted: session.deleted,
+      modes: session.modes(),
+      results,
+    };
   } finally {
     session.dispose();
   }

@@ -19,7 +19,11 @@ def main():
     return data
 `;
 const B = "def b():\n    return 2\n";
-const files = () => new Map([["a.py", A], ["b.py", B]]);
+const files = () =>
+  new Map([
+    ["a.py", A],
+    ["b.py", B],
+  ]);
 
 let open: PlanSession[] = [];
 afterEach(() => {
@@ -46,7 +50,13 @@ function checkChange(change: StepChange): void {
 describe("PlanSession", () => {
   test("a step reports each changed file's versions, edits and changed ranges; commit makes them current", () => {
     const s = session(files());
-    const r = s.run({ op: "replace_node", params: { locator: { kind: "function", name: "helper", file: "a.py" }, replacement: "def helper(value, k=2):\n    return value * k" } });
+    const r = s.run({
+      op: "replace_node",
+      params: {
+        locator: { kind: "function", name: "helper", file: "a.py" },
+        replacement: "def helper(value, k=2):\n    return value * k",
+      },
+    });
     if (!r.ok) throw r.error;
     expect(r.changes.map((c) => c.file)).toEqual(["a.py"]);
     const [change] = r.changes;
@@ -57,11 +67,15 @@ describe("PlanSession", () => {
     // tree-sitter's changed ranges lie around the edit (not to the end of the file).
     expect(change!.changedRanges.length).toBeGreaterThan(0);
     const main = change!.after.source.indexOf("data = helper");
-    expect(change!.changedRanges.every((range) => range.startIndex >= A.indexOf("\n\n") && range.endIndex <= main)).toBe(true);
+    expect(
+      change!.changedRanges.every((range) => range.startIndex >= A.indexOf("\n\n") && range.endIndex <= main),
+    ).toBe(true);
     expect(change!.errorsAfter).toEqual([]);
     // Pending: the committed text is still the old one.
     expect(s.text("a.py")).toBe(A);
-    expect(() => s.run({ op: "locate", params: { locator: { kind: "function", file: "a.py" } } })).toThrow(/commit\(\) or discard\(\)/);
+    expect(() => s.run({ op: "locate", params: { locator: { kind: "function", file: "a.py" } } })).toThrow(
+      /commit\(\) or discard\(\)/,
+    );
     s.commit();
     expect(s.text("a.py")).toBe(change!.after.source);
     expect(s.parsed("a.py").tree).toBe(change!.after.tree);
@@ -88,7 +102,12 @@ describe("PlanSession", () => {
     const r = s.run({ op: "delete_node", params: { locator: { kind: "function", name: "nope", file: "a.py" } } }, 4);
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.error).toMatchObject({ _tag: "StepFailed", step: 4, op: "delete_node", cause: { _tag: "LocatorNotFound" } });
+    expect(r.error).toMatchObject({
+      _tag: "StepFailed",
+      step: 4,
+      op: "delete_node",
+      cause: { _tag: "LocatorNotFound" },
+    });
     expect(r.error.message).toMatch(/^Step 5 \(delete_node\)/);
     expect(s.pending).toBe(false);
     expect(s.text("a.py")).toBe(A);
@@ -101,8 +120,20 @@ describe("PlanSession", () => {
           define: "touch_both",
           params_schema: { file: "string" },
           steps: [
-            { primitive: "replace_node", params: { locator: { kind: "return", file: "$file", parent: { kind: "function", name: "helper" } }, replacement: "return value * 3" } },
-            { primitive: "insert_before_node", params: { locator: { kind: "return", file: "$file", parent: { kind: "function", name: "main" } }, code: "data += 1" } },
+            {
+              primitive: "replace_node",
+              params: {
+                locator: { kind: "return", file: "$file", parent: { kind: "function", name: "helper" } },
+                replacement: "return value * 3",
+              },
+            },
+            {
+              primitive: "insert_before_node",
+              params: {
+                locator: { kind: "return", file: "$file", parent: { kind: "function", name: "main" } },
+                code: "data += 1",
+              },
+            },
           ],
         },
       ],
@@ -117,7 +148,9 @@ describe("PlanSession", () => {
   });
 
   test("commit of some files keeps only their changes", () => {
-    const handler: StepHandler = () => ({ edits: { "a.py": [{ start: 0, end: 9, text: "import re" }], "b.py": [{ start: 20, end: 21, text: "3" }] } });
+    const handler: StepHandler = () => ({
+      edits: { "a.py": [{ start: 0, end: 9, text: "import re" }], "b.py": [{ start: 20, end: 21, text: "3" }] },
+    });
     const s = session(files(), { handlers: { both: handler } });
     const r = s.run({ op: "both", params: {} });
     if (!r.ok) throw r.error;
@@ -128,15 +161,31 @@ describe("PlanSession", () => {
   });
 
   test("open() refuses a custom operator that takes an operator's name", () => {
-    const redefined = { define_operators: [{ define: "replace_node", params_schema: {}, steps: [{ primitive: "locate", params: {} }] }], plan: [{ op: "replace_node", params: {} }] };
+    const redefined = {
+      define_operators: [{ define: "replace_node", params_schema: {}, steps: [{ primitive: "locate", params: {} }] }],
+      plan: [{ op: "replace_node", params: {} }],
+    };
     expect(PlanSession.open(redefined, files())).toMatchObject({ ok: false, error: { _tag: "OperatorRedefined" } });
   });
 
   test("runPlan is the session run to the end", () => {
     const plan = [
       { op: "add_import", params: { file: "a.py", import_statement: "import sys" } },
-      { op: "wrap_node", params: { locator: { kind: "statement", file: "a.py", parent: { kind: "function", name: "main" }, index: 0 }, before: "try:\n", after: "\nexcept ValueError:\n    data = 0" } },
-      { op: "replace_all_matching", params: { locator: { type: "sexp", file: "a.py", query: '((identifier) @id (#eq? @id "data"))', capture: "id" }, replacement: "payload" } },
+      {
+        op: "wrap_node",
+        params: {
+          locator: { kind: "statement", file: "a.py", parent: { kind: "function", name: "main" }, index: 0 },
+          before: "try:\n",
+          after: "\nexcept ValueError:\n    data = 0",
+        },
+      },
+      {
+        op: "replace_all_matching",
+        params: {
+          locator: { type: "sexp", file: "a.py", query: '((identifier) @id (#eq? @id "data"))', capture: "id" },
+          replacement: "payload",
+        },
+      },
     ];
     const viaRunPlan = runPlan(plan, files());
     if (!viaRunPlan.ok) throw viaRunPlan.error;
@@ -148,21 +197,37 @@ describe("PlanSession", () => {
       s.commit();
     }
     expect(s.files()).toEqual(viaRunPlan.files);
-    expect(viaRunPlan.files.get("a.py")).toContain("try:\n        payload = helper(1)\n    except ValueError:\n        payload = 0\n    return payload");
+    expect(viaRunPlan.files.get("a.py")).toContain(
+      "try:\n        payload = helper(1)\n    except ValueError:\n        payload = 0\n    return payload",
+    );
   });
 });
 
 describe("a .h header", () => {
-  const WIDGET_H = "#pragma once\nnamespace ui {\nclass Widget {\n public:\n  int size() const { return 0; }\n};\n}  // namespace ui\n";
+  const WIDGET_H =
+    "#pragma once\nnamespace ui {\nclass Widget {\n public:\n  int size() const { return 0; }\n};\n}  // namespace ui\n";
   const POINT_H = "struct point { int x; };\nint add(int a, int b);\n";
 
   test("is edited as C++ when it holds C++, and as C otherwise, as the graph reads it", async () => {
     await loadGrammars(["c", "cpp"]);
-    const s = session(new Map([["widget.h", WIDGET_H], ["point.h", POINT_H]]));
+    const s = session(
+      new Map([
+        ["widget.h", WIDGET_H],
+        ["point.h", POINT_H],
+      ]),
+    );
     expect(s.language("widget.h")).toBe("cpp");
     expect(s.language("point.h")).toBe("c");
     const result = runPlan(
-      [{ op: "replace_node", params: { locator: { kind: "function", name: "size", file: "widget.h", parent: { kind: "class", name: "Widget" } }, replacement: "int size() const { return 42; }" } }],
+      [
+        {
+          op: "replace_node",
+          params: {
+            locator: { kind: "function", name: "size", file: "widget.h", parent: { kind: "class", name: "Widget" } },
+            replacement: "int size() const { return 42; }",
+          },
+        },
+      ],
       new Map([["widget.h", WIDGET_H]]),
     );
     expect(result.files.get("widget.h")).toContain("  int size() const { return 42; }\n");

@@ -17,15 +17,46 @@ import type { Range, Tree } from "web-tree-sitter";
 import { applyEdits, composeEdits, sortEdits, type Edit } from "./edits.js";
 import { errorSpans, errorSpansAfter, type ErrorSpan } from "./check.js";
 import { notesOf } from "./indent.js";
-import { applyChecked, locateIn, locateRegionIn, matchLineEndings, MUTATORS, runMutator, type Applied, type MutatorName, type ParsedDoc } from "./primitives.js";
+import {
+  applyChecked,
+  locateIn,
+  locateRegionIn,
+  matchLineEndings,
+  MUTATORS,
+  runMutator,
+  type Applied,
+  type MutatorName,
+  type ParsedDoc,
+} from "./primitives.js";
 import { COMPOSED, type View } from "./composed.js";
 import { LEGACY, closestMatchPlace, type MatchLayer } from "./legacy.js";
 import { runDsl } from "./dsl.js";
 import { FILE_OPS, LEGACY_TO_PRIMITIVE, OPERATOR_BY_NAME, TEXT_OPS } from "./registry.js";
 import { appendTextEdits, insertTextEdits, isBinaryText, replaceTextEdits, type TextEdits } from "./text.js";
 import type { AppendTextParams, InsertTextParams, ReplaceTextParams, WriteFileParams } from "./params.js";
-import { BinaryFile, FileDeleted, FileExists, FileNotInPlan, InvalidParams, PostconditionFailed, OperatorRedefined, RecursionLimit, StepFailed, UnknownOperator, UnsupportedLanguage } from "./errors.js";
-import { planParts, stepLabel, stepLocator, StepSchema, type DslStep, type OperatorDefinition, type Plan, type Step } from "./plan.js";
+import {
+  BinaryFile,
+  FileDeleted,
+  FileExists,
+  FileNotInPlan,
+  InvalidParams,
+  PostconditionFailed,
+  OperatorRedefined,
+  RecursionLimit,
+  StepFailed,
+  UnknownOperator,
+  UnsupportedLanguage,
+} from "./errors.js";
+import {
+  planParts,
+  stepLabel,
+  stepLocator,
+  StepSchema,
+  type DslStep,
+  type OperatorDefinition,
+  type Plan,
+  type Step,
+} from "./plan.js";
 import { lineStartsOf, parseFull, reparseWithRanges } from "./reparse.js";
 import { closestOperators, paramIssues, parseParams } from "./validate.js";
 
@@ -132,7 +163,13 @@ export interface TextChange extends ChangeBase {
 export type StepChange = CodeChange | TextChange;
 
 export type SessionStepResult =
-  | { readonly ok: true; readonly step: number; readonly op: string; readonly output: unknown; readonly changes: readonly StepChange[] }
+  | {
+      readonly ok: true;
+      readonly step: number;
+      readonly op: string;
+      readonly output: unknown;
+      readonly changes: readonly StepChange[];
+    }
   | { readonly ok: false; readonly step: number; readonly op: string; readonly error: StepFailed };
 
 interface Version {
@@ -177,7 +214,8 @@ function missingFile(file: string, committed: Committed): FileDeleted | FileNotI
   return by === undefined ? new FileNotInPlan(file, committed.paths()) : new FileDeleted(file, by);
 }
 
-const startsOf = (version: Version): readonly number[] => (version.lineStarts ??= version.tree ? lineStartsOf(version.tree, version.source) : textLineStarts(version.source));
+const startsOf = (version: Version): readonly number[] =>
+  (version.lineStarts ??= version.tree ? lineStartsOf(version.tree, version.source) : textLineStarts(version.source));
 
 /** Offsets of the line starts of a text with no tree. */
 function textLineStarts(source: string): number[] {
@@ -186,7 +224,8 @@ function textLineStarts(source: string): number[] {
   return out;
 }
 
-const errorsOf = (version: Version): readonly ErrorSpan[] => (version.errors ??= version.tree ? errorSpans(version.tree) : []);
+const errorsOf = (version: Version): readonly ErrorSpan[] =>
+  (version.errors ??= version.tree ? errorSpans(version.tree) : []);
 
 /** The versions one step creates, file by file, on top of the committed ones. */
 class StepScope {
@@ -220,7 +259,11 @@ class StepScope {
   recordText(file: string, source: string, edits: readonly Edit[]): void {
     if (source === this.source(file)) return;
     const list = this.changes.get(file) ?? [];
-    list.push({ version: { source, tree: undefined, errors: [], lineStarts: undefined }, edits: sortEdits(edits), changedRanges: [] });
+    list.push({
+      version: { source, tree: undefined, errors: [], lineStarts: undefined },
+      edits: sortEdits(edits),
+      changedRanges: [],
+    });
     this.changes.set(file, list);
   }
 
@@ -276,7 +319,14 @@ class StepScope {
         }
         for (const c of list) c.version.tree?.delete();
         if (last.version.source === start.source) continue;
-        const reparsed = reparseWithRanges(start.tree, start.source, edits, last.version.source, language, startsOf(start));
+        const reparsed = reparseWithRanges(
+          start.tree,
+          start.source,
+          edits,
+          last.version.source,
+          language,
+          startsOf(start),
+        );
         changedRanges = reparsed.changedRanges;
         version = {
           source: last.version.source,
@@ -310,10 +360,20 @@ function textChangeOf(file: string, start: Version, list: readonly Change[]): { 
   let edits = list[0]!.edits;
   for (const c of list.slice(1)) edits = composeEdits(edits, c.edits, c.version.source);
   const version = list[list.length - 1]!.version;
-  return { version, change: { kind: "text", file, before: { path: file, source: start.source }, after: { path: file, source: version.source }, edits } };
+  return {
+    version,
+    change: {
+      kind: "text",
+      file,
+      before: { path: file, source: start.source },
+      after: { path: file, source: version.source },
+      edits,
+    },
+  };
 }
 
-const hasLocator = (params: Record<string, unknown>): boolean => params.locator !== undefined && params.locator !== null;
+const hasLocator = (params: Record<string, unknown>): boolean =>
+  params.locator !== undefined && params.locator !== null;
 
 /**
  * A legacy edit placed at a pattern's closest match (not its exact text) that then fails: the
@@ -331,7 +391,10 @@ function fuzzyMatchFailure(error: PostconditionFailed, output: unknown): Postcon
 }
 
 /** Parameters of a legacy operator's `{locator, ...}` form, translated for its primitive. */
-function legacyToPrimitive(op: string, params: Record<string, unknown>): { op: string; params: Record<string, unknown> } {
+function legacyToPrimitive(
+  op: string,
+  params: Record<string, unknown>,
+): { op: string; params: Record<string, unknown> } {
   const { locator } = params;
   switch (op) {
     case "replace_code":
@@ -339,16 +402,30 @@ function legacyToPrimitive(op: string, params: Record<string, unknown>): { op: s
     case "insert_code":
       return {
         op: params.position === "before" ? "insert_before_node" : "insert_after_node",
-        params: { locator, code: params.code, ...(params.separator !== undefined ? { separator: params.separator } : {}) },
+        params: {
+          locator,
+          code: params.code,
+          ...(params.separator !== undefined ? { separator: params.separator } : {}),
+        },
       };
     case "delete_lines":
       return { op: "delete_node", params: { locator } };
     case "modify_function_signature":
       return { op: "replace_node", params: { locator, replacement: params.new_signature ?? params.replacement } };
     case "rename_symbol":
-      return { op: "replace_all_matching", params: { locator, replacement: params.new_name ?? params.replacement, filter: "not_in_string_or_comment" } };
+      return {
+        op: "replace_all_matching",
+        params: { locator, replacement: params.new_name ?? params.replacement, filter: "not_in_string_or_comment" },
+      };
     case "wrap_block":
-      return { op: "wrap_node", params: { locator, before: params.before_code ?? params.before ?? "", after: params.after_code ?? params.after ?? "" } };
+      return {
+        op: "wrap_node",
+        params: {
+          locator,
+          before: params.before_code ?? params.before ?? "",
+          after: params.after_code ?? params.after ?? "",
+        },
+      };
     case "replace_function_body":
       return { op: "replace_node", params: { locator, replacement: params.new_body ?? params.replacement } };
     default:
@@ -384,7 +461,9 @@ function checkCustomParams(def: OperatorDefinition, params: Record<string, unkno
     const check = PARAM_TYPES[base];
     if (check && !check(params[name])) issues.push(`"${name}" should be a ${base}`);
   }
-  for (const name of Object.keys(params)) if (!(name in def.params_schema)) issues.push(`unknown parameter "${name}" (declared: ${Object.keys(def.params_schema).join(", ")})`);
+  for (const name of Object.keys(params))
+    if (!(name in def.params_schema))
+      issues.push(`unknown parameter "${name}" (declared: ${Object.keys(def.params_schema).join(", ")})`);
   if (issues.length) throw new InvalidParams(def.define, issues);
 }
 
@@ -460,7 +539,12 @@ class Runner {
       }
     }
     if (result.edits.length > 0) this.applyEditsTo(file, op, result.edits);
-    return { ok: true, file, ...(result.place ? { match: result.place.layer, line: result.place.line } : {}), ...(result.correction ? { corrected: result.correction } : {}) };
+    return {
+      ok: true,
+      file,
+      ...(result.place ? { match: result.place.layer, line: result.place.line } : {}),
+      ...(result.correction ? { corrected: result.correction } : {}),
+    };
   }
 
   private withDepth<T>(op: string, f: () => T): T {
@@ -535,7 +619,10 @@ class Runner {
       });
       return { ok: true, file: p.file, ...(output as object) };
     }
-    throw new UnknownOperator(op, closestOperators(op, [...this.custom.keys(), ...Object.keys(this.options.handlers ?? {})]));
+    throw new UnknownOperator(
+      op,
+      closestOperators(op, [...this.custom.keys(), ...Object.keys(this.options.handlers ?? {})]),
+    );
   }
 
   runHandler(handler: StepHandler, step: Step): unknown {
@@ -589,12 +676,14 @@ export class PlanSession {
     this.#languageOf =
       options.languageOf ??
       ((path) => {
-        if (!decided.has(path)) decided.set(path, detectFileLanguage(path, files.get(path) ?? this.#files.get(path) ?? ""));
+        if (!decided.has(path))
+          decided.set(path, detectFileLanguage(path, files.get(path) ?? this.#files.get(path) ?? ""));
         return decided.get(path);
       });
     this.#options = options;
     for (const def of options.operators ?? []) {
-      if (this.#custom.has(def.define) || OPERATOR_BY_NAME.has(def.define) || options.handlers?.[def.define]) throw new OperatorRedefined(def.define);
+      if (this.#custom.has(def.define) || OPERATOR_BY_NAME.has(def.define) || options.handlers?.[def.define])
+        throw new OperatorRedefined(def.define);
       this.#custom.set(def.define, def);
     }
   }
@@ -608,7 +697,9 @@ export class PlanSession {
     plan: Plan,
     files: ReadonlyMap<string, string>,
     options: RunOptions = {},
-  ): { readonly ok: true; readonly session: PlanSession; readonly steps: readonly Step[] } | { readonly ok: false; readonly error: OperatorRedefined } {
+  ):
+    | { readonly ok: true; readonly session: PlanSession; readonly steps: readonly Step[] }
+    | { readonly ok: false; readonly error: OperatorRedefined } {
     const { steps, operators } = planParts(plan);
     try {
       return { ok: true, session: new PlanSession(files, { ...options, operators }), steps };
@@ -632,7 +723,12 @@ export class PlanSession {
     if (hit) return hit;
     const source = this.source(file);
     const language = this.#languageOf(file);
-    const version: Version = { source, tree: language ? parseFull(source, language) : undefined, errors: undefined, lineStarts: undefined };
+    const version: Version = {
+      source,
+      tree: language ? parseFull(source, language) : undefined,
+      errors: undefined,
+      lineStarts: undefined,
+    };
     this.#versions.set(file, version);
     return version;
   }
@@ -725,12 +821,21 @@ export class PlanSession {
     this.#next = index + 1;
     const parsed = StepSchema.safeParse(step);
     if (!parsed.success) {
-      const op = step && typeof step === "object" && typeof (step as { op?: unknown }).op === "string" ? (step as { op: string }).op : "?";
-      return { ok: false, step: index, op, error: new StepFailed(index, op, undefined, new InvalidParams(op, paramIssues(parsed.error, step))) };
+      const op =
+        step && typeof step === "object" && typeof (step as { op?: unknown }).op === "string"
+          ? (step as { op: string }).op
+          : "?";
+      return {
+        ok: false,
+        step: index,
+        op,
+        error: new StepFailed(index, op, undefined, new InvalidParams(op, paramIssues(parsed.error, step))),
+      };
     }
     const valid = parsed.data;
     const op = stepLabel(valid);
-    if ("op" in valid && FILE_OPS.has(valid.op) && !this.#custom.has(valid.op) && !this.#options.handlers?.[valid.op]) return this.#fileStep(valid.op, valid.params, index);
+    if ("op" in valid && FILE_OPS.has(valid.op) && !this.#custom.has(valid.op) && !this.#options.handlers?.[valid.op])
+      return this.#fileStep(valid.op, valid.params, index);
     const scope = new StepScope(this.#committed);
     const runner = new Runner(scope, this.#custom, this.#options);
     let output: unknown;
@@ -743,14 +848,24 @@ export class PlanSession {
       }
     } catch (cause) {
       scope.discard();
-      return { ok: false, step: index, op, error: new StepFailed(index, op, stepLocator(valid), cause instanceof Error ? cause : new Error(String(cause))) };
+      return {
+        ok: false,
+        step: index,
+        op,
+        error: new StepFailed(index, op, stepLocator(valid), cause instanceof Error ? cause : new Error(String(cause))),
+      };
     }
     let finished: { change: StepChange; version: Version }[];
     try {
       finished = scope.finish();
     } catch (cause) {
       scope.discard();
-      return { ok: false, step: index, op, error: new StepFailed(index, op, stepLocator(valid), cause instanceof Error ? cause : new Error(String(cause))) };
+      return {
+        ok: false,
+        step: index,
+        op,
+        error: new StepFailed(index, op, stepLocator(valid), cause instanceof Error ? cause : new Error(String(cause))),
+      };
     }
     this.#pending = finished.map((f) => ({ ...f, index }));
     return { ok: true, step: index, op, output, changes: finished.map((f) => f.change) };
@@ -769,23 +884,70 @@ export class PlanSession {
         p.free?.delete();
       }
     };
-    const docOf = (file: string, version: Version): { before: ParsedDoc | TextDoc; language: LanguageId | undefined } => {
+    const docOf = (
+      file: string,
+      version: Version,
+    ): { before: ParsedDoc | TextDoc; language: LanguageId | undefined } => {
       const language = this.#languageOf(file);
-      return { language, before: language ? { path: file, source: version.source, language, tree: version.tree! } : { path: file, source: version.source } };
+      return {
+        language,
+        before: language
+          ? { path: file, source: version.source, language, tree: version.tree! }
+          : { path: file, source: version.source },
+      };
     };
-    const changeOf = (file: string, language: LanguageId | undefined, before: ParsedDoc | TextDoc, after: ParsedDoc | TextDoc, rest: Omit<ChangeBase, "file">, errors: { before: readonly ErrorSpan[]; after: readonly ErrorSpan[] }): StepChange =>
+    const changeOf = (
+      file: string,
+      language: LanguageId | undefined,
+      before: ParsedDoc | TextDoc,
+      after: ParsedDoc | TextDoc,
+      rest: Omit<ChangeBase, "file">,
+      errors: { before: readonly ErrorSpan[]; after: readonly ErrorSpan[] },
+    ): StepChange =>
       language
-        ? { kind: "code", file, language, before: before as ParsedDoc, after: after as ParsedDoc, changedRanges: [], errorsBefore: errors.before, errorsAfter: errors.after, ...rest }
+        ? {
+            kind: "code",
+            file,
+            language,
+            before: before as ParsedDoc,
+            after: after as ParsedDoc,
+            changedRanges: [],
+            errorsBefore: errors.before,
+            errorsAfter: errors.after,
+            ...rest,
+          }
         : { kind: "text", file, before, after, ...rest };
     try {
-      const params = parseParams(op, OPERATOR_BY_NAME.get(op)!.paramsSchema, raw) as { path?: string; content?: string; from?: string; to?: string; mode?: FileMode };
+      const params = parseParams(op, OPERATOR_BY_NAME.get(op)!.paramsSchema, raw) as {
+        path?: string;
+        content?: string;
+        from?: string;
+        to?: string;
+        mode?: FileMode;
+      };
       const remove = (file: string) => {
         const current = this.#version(file);
         const { before, language } = docOf(file, current);
-        const empty: Version = { source: "", tree: language ? parseFull("", language) : undefined, errors: [], lineStarts: undefined };
+        const empty: Version = {
+          source: "",
+          tree: language ? parseFull("", language) : undefined,
+          errors: [],
+          lineStarts: undefined,
+        };
         const after = language ? { path: file, source: "", language, tree: empty.tree! } : { path: file, source: "" };
         const edits = before.source ? [{ start: 0, end: before.source.length, text: "" }] : [];
-        pending.push({ version: empty, index, change: changeOf(file, language, before, after, { edits, existence: "deleted" }, { before: this.errors(file), after: [] }) });
+        pending.push({
+          version: empty,
+          index,
+          change: changeOf(
+            file,
+            language,
+            before,
+            after,
+            { edits, existence: "deleted" },
+            { before: this.errors(file), after: [] },
+          ),
+        });
       };
       const create = (file: string, content: string, mode?: FileMode) => {
         if (this.#files.has(file)) throw new FileExists(file, op);
@@ -796,8 +958,15 @@ export class PlanSession {
         if (!language) {
           const problem = this.#options.checkText?.(file, "", content);
           if (problem) throw new PostconditionFailed(file, op, problem);
-          const change = changeOf(file, undefined, { path: file, source: "" }, { path: file, source: content }, rest, { before: [], after: [] });
-          pending.push({ version: { source: content, tree: undefined, errors: [], lineStarts: undefined }, index, change });
+          const change = changeOf(file, undefined, { path: file, source: "" }, { path: file, source: content }, rest, {
+            before: [],
+            after: [],
+          });
+          pending.push({
+            version: { source: content, tree: undefined, errors: [], lineStarts: undefined },
+            index,
+            change,
+          });
           return;
         }
         const tree = parseFull(content, language);
@@ -805,11 +974,28 @@ export class PlanSession {
         // An HTML template's markup reads as errors to tree-sitter-html: a template is judged as text (`isHtmlTemplate`).
         if (errors.length > 0 && !(language === "html" && isHtmlTemplate(content))) {
           tree.delete();
-          throw new PostconditionFailed(file, op, "the new file's content does not parse", errors.map(({ line, column, kind, text }) => ({ line, column, kind, text })));
+          throw new PostconditionFailed(
+            file,
+            op,
+            "the new file's content does not parse",
+            errors.map(({ line, column, kind, text }) => ({ line, column, kind, text })),
+          );
         }
         const empty = parseFull("", language);
-        const change = changeOf(file, language, { path: file, source: "", language, tree: empty }, { path: file, source: content, language, tree }, rest, { before: [], after: [] });
-        pending.push({ version: { source: content, tree, errors: [], lineStarts: undefined }, index, free: empty, change });
+        const change = changeOf(
+          file,
+          language,
+          { path: file, source: "", language, tree: empty },
+          { path: file, source: content, language, tree },
+          rest,
+          { before: [], after: [] },
+        );
+        pending.push({
+          version: { source: content, tree, errors: [], lineStarts: undefined },
+          index,
+          free: empty,
+          change,
+        });
       };
       if (op === "create_file") create(params.path!, params.content!);
       else if (op === "delete_file") remove(params.path!);
@@ -818,7 +1004,19 @@ export class PlanSession {
         const current = this.#version(file);
         const { before, language } = docOf(file, current);
         const errors = this.errors(file);
-        pending.push({ version: current, index, shared: true, change: changeOf(file, language, before, before, { edits: [], mode: params.mode! }, { before: errors, after: errors }) });
+        pending.push({
+          version: current,
+          index,
+          shared: true,
+          change: changeOf(
+            file,
+            language,
+            before,
+            before,
+            { edits: [], mode: params.mode! },
+            { before: errors, after: errors },
+          ),
+        });
       } else {
         if (params.to === params.from) throw new InvalidParams(op, ["`to` is the same path as `from`"]);
         remove(params.from!);
@@ -826,7 +1024,12 @@ export class PlanSession {
       }
     } catch (cause) {
       drop();
-      return { ok: false, step: index, op, error: new StepFailed(index, op, undefined, cause instanceof Error ? cause : new Error(String(cause))) };
+      return {
+        ok: false,
+        step: index,
+        op,
+        error: new StepFailed(index, op, undefined, cause instanceof Error ? cause : new Error(String(cause))),
+      };
     }
     this.#pending = pending;
     return { ok: true, step: index, op, output: { ok: true }, changes: pending.map((p) => p.change) };

@@ -9,7 +9,12 @@ import { lineEnd, lineStart, startsLine, endsLine } from "./indent.js";
 
 const JS_LIKE: readonly LanguageId[] = ["javascript", "typescript", "tsx"];
 const DECLARATOR_WRAPPERS: Readonly<Record<string, readonly string[]>> = {
-  variable_declarator: ["lexical_declaration", "variable_declaration", "local_variable_declaration", "field_declaration"],
+  variable_declarator: [
+    "lexical_declaration",
+    "variable_declaration",
+    "local_variable_declaration",
+    "field_declaration",
+  ],
   init_declarator: ["declaration"],
   type_spec: ["type_declaration"],
   type_alias: ["type_declaration"],
@@ -17,7 +22,8 @@ const DECLARATOR_WRAPPERS: Readonly<Record<string, readonly string[]>> = {
   const_spec: ["const_declaration"],
 };
 
-const sameTypeChildren = (parent: Node, type: string): number => parent.namedChildren.filter((c) => c?.type === type).length;
+const sameTypeChildren = (parent: Node, type: string): number =>
+  parent.namedChildren.filter((c) => c?.type === type).length;
 
 /**
  * The node as a statement: a decorated Python definition with its decorators, an exported
@@ -33,7 +39,11 @@ export function outerNode(node: Node, language: LanguageId): Node {
       n = p;
       continue;
     }
-    if (JS_LIKE.includes(language) && p.type === "export_statement" && p.childForFieldName("declaration")?.id === n.id) {
+    if (
+      JS_LIKE.includes(language) &&
+      p.type === "export_statement" &&
+      p.childForFieldName("declaration")?.id === n.id
+    ) {
       n = p;
       continue;
     }
@@ -79,12 +89,17 @@ export function onlyCommentAfter(tree: Tree, source: string, language: LanguageI
   if (!node) return false;
   const comments = LANGUAGES[language].commentTypes;
   for (let n: Node | null = node; n; n = n.parent) {
-    if (comments.includes(n.type)) return n.startIndex === index + offset && n.endIndex >= lineEnd(source, index) - (source[lineEnd(source, index) - 1] === "\r" ? 1 : 0);
+    if (comments.includes(n.type))
+      return (
+        n.startIndex === index + offset &&
+        n.endIndex >= lineEnd(source, index) - (source[lineEnd(source, index) - 1] === "\r" ? 1 : 0)
+      );
   }
   return false;
 }
 
-const isBlankLine = (source: string, start: number): boolean => source.slice(start, lineEnd(source, start)).trim() === "";
+const isBlankLine = (source: string, start: number): boolean =>
+  source.slice(start, lineEnd(source, start)).trim() === "";
 
 /** Blank lines immediately before the line starting at `start`: the offset of the first one and their count. */
 function blankRunBefore(source: string, start: number): { from: number; count: number } {
@@ -149,7 +164,11 @@ export function deletionRange(source: string, start: number, end: number): Range
       to = e < source.length ? e + 1 : e;
     }
     delEnd = to;
-  } else if (before.count > 0 && after.count === 0 && /^\s*(\}|\)|\]|end\b)/.test(source.slice(delEnd, lineEnd(source, delEnd)))) {
+  } else if (
+    before.count > 0 &&
+    after.count === 0 &&
+    /^\s*(\}|\)|\]|end\b)/.test(source.slice(delEnd, lineEnd(source, delEnd)))
+  ) {
     // Last member of a block: no blank line before the closing brace/`end`.
     delStart = before.from;
   } else if (before.count === 0 && after.count > 0 && ls === 0) {

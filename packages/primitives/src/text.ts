@@ -68,7 +68,9 @@ export function findSnippet(source: string, snippet: string, file: string, op: s
   const line = lineOf(source, match.start);
   if (match.layer === "similar") {
     // Unique means clearly the closest: a runner-up nearly as similar elsewhere is an ambiguity.
-    const rivals = mostSimilar(source, snippet, 4).filter((s) => s.line !== line && s.score >= match.score - SIMILAR_MARGIN);
+    const rivals = mostSimilar(source, snippet, 4).filter(
+      (s) => s.line !== line && s.score >= match.score - SIMILAR_MARGIN,
+    );
     if (rivals.length > 0) {
       const here = { line, text: source.slice(match.start, match.end).trim().split("\n")[0]!, score: match.score };
       throw new PatternAmbiguous(snippet, "similar", [here, ...rivals], rivals.length + 1, file, op);
@@ -149,7 +151,8 @@ function inFileBreaks(source: string, text: string): string {
 }
 
 const splitLines = (text: string): string[] => text.split("\n");
-const sameLine = (a: string, b: string): boolean => a.replace(/\r$/, "").trim().replace(/\s+/g, " ") === b.replace(/\r$/, "").trim().replace(/\s+/g, " ");
+const sameLine = (a: string, b: string): boolean =>
+  a.replace(/\r$/, "").trim().replace(/\s+/g, " ") === b.replace(/\r$/, "").trim().replace(/\s+/g, " ");
 
 /**
  * The new text of the matched lines when the match needed a correction: the line diff from
@@ -203,7 +206,8 @@ function applyLineDiff(matched: string, find: string, replace: string, source: s
   }
   if (lineBreakOf(source) === "\r\n") {
     const lastHasCr = fileLines[fileLines.length - 1]!.endsWith("\r");
-    for (let i = 0; i < out.length; i++) if (!out[i]!.endsWith("\r") && (i < out.length - 1 || lastHasCr)) out[i] += "\r";
+    for (let i = 0; i < out.length; i++)
+      if (!out[i]!.endsWith("\r") && (i < out.length - 1 || lastHasCr)) out[i] += "\r";
   }
   return out.join("\n");
 }
@@ -216,7 +220,11 @@ function refuseBinary(source: string, file: string, op: string): void {
 export function replaceTextEdits(source: string, p: ReplaceTextParams, op = "replace_text"): TextEdits {
   refuseBinary(source, p.file, op);
   if (p.find === p.replace) {
-    throw new PreconditionFailed(p.file, op, `find and replace are the same text, so the step would change nothing. If the change is to whitespace or line endings, quote the lines exactly as the file has them (trailing spaces, CRLF); else write the new text in replace, or drop the step`);
+    throw new PreconditionFailed(
+      p.file,
+      op,
+      `find and replace are the same text, so the step would change nothing. If the change is to whitespace or line endings, quote the lines exactly as the file has them (trailing spaces, CRLF); else write the new text in replace, or drop the step`,
+    );
   }
   const place = findSnippet(source, p.find, p.file, op);
   const correction = correctionOf(place);
@@ -226,7 +234,11 @@ export function replaceTextEdits(source: string, p: ReplaceTextParams, op = "rep
   if (result.edits.every((e) => source.slice(e.start, e.end) === e.text)) {
     // The quote and the replacement differ only in what the correction ignored (trailing spaces, line
     // endings, indentation): applied, the step would silently do nothing.
-    throw new PreconditionFailed(p.file, op, `the text matched at line ${place.line} only once ${IGNORED[place.layer]} ignored, and there the replacement changes nothing. If the change is to whitespace or line endings, quote the lines exactly as the file has them`);
+    throw new PreconditionFailed(
+      p.file,
+      op,
+      `the text matched at line ${place.line} only once ${IGNORED[place.layer]} ignored, and there the replacement changes nothing. If the change is to whitespace or line endings, quote the lines exactly as the file has them`,
+    );
   }
   return { ...result, ...corrected };
 }
@@ -243,9 +255,11 @@ function correctedReplacement(source: string, place: TextPlace, p: ReplaceTextPa
   const lineStart = source.lastIndexOf("\n", place.start - 1) + 1;
   const nl = source.indexOf("\n", Math.max(place.end - 1, place.start));
   const lineEnd = nl < 0 ? source.length : nl;
-  const wholeLines = source.slice(lineStart, place.start).trim() === "" && source.slice(place.end, lineEnd).trim() === "";
+  const wholeLines =
+    source.slice(lineStart, place.start).trim() === "" && source.slice(place.end, lineEnd).trim() === "";
   const text = wholeLines ? applyLineDiff(source.slice(lineStart, lineEnd), p.find, p.replace, source) : undefined;
-  if (text === undefined) return { edits: [{ start: place.start, end: place.end, text: inFileBreaks(source, p.replace) }], place };
+  if (text === undefined)
+    return { edits: [{ start: place.start, end: place.end, text: inFileBreaks(source, p.replace) }], place };
   // The blank lines the snippet quoted around its lines (which the line layers leave out of the match)
   // go when the replacement does not keep them; every line deleted, its line break goes too.
   const after = Math.max(0, blankRun(p.find, "tail") - blankRun(p.replace, "tail"));
@@ -268,12 +282,21 @@ function exactReplacement(source: string, place: TextPlace, replace: string): Te
   const lineStart = source.lastIndexOf("\n", place.start - 1) + 1;
   const indent = source.slice(lineStart, place.start);
   const rest = replace.split("\n").slice(1);
-  const toLineEnd = source[place.end - 1] === "\n" || source[place.end] === "\n" || source.startsWith("\r\n", place.end) || place.end === source.length;
-  const relative = indent !== "" && indent.trim() === "" && toLineEnd && rest.some((l) => l.trim() !== "" && !l.startsWith(indent));
+  const toLineEnd =
+    source[place.end - 1] === "\n" ||
+    source[place.end] === "\n" ||
+    source.startsWith("\r\n", place.end) ||
+    place.end === source.length;
+  const relative =
+    indent !== "" && indent.trim() === "" && toLineEnd && rest.some((l) => l.trim() !== "" && !l.startsWith(indent));
   if (!relative) return { edits: [{ start: place.start, end: place.end, text: replace }], place };
   const [first, ...others] = replace.split("\n");
   const text = [first, ...others.map((l) => (l.trim() === "" ? l : indent + l))].join("\n");
-  return { edits: [{ start: place.start, end: place.end, text }], place, correction: `the new lines were written relative to the quoted line (line ${place.line}) and were indented like it` };
+  return {
+    edits: [{ start: place.start, end: place.end, text }],
+    place,
+    correction: `the new lines were written relative to the quoted line (line ${place.line}) and were indented like it`,
+  };
 }
 
 /** insert_text: `text` just before or after the one place `anchor` occurs. */
@@ -285,7 +308,13 @@ export function insertTextEdits(source: string, p: InsertTextParams, op = "inser
   // Whole lines inserted before an anchor quoted without its line's indentation go before that line,
   // not between the indentation and the anchor (which would move the anchor line to column 0).
   const lineStart = source.lastIndexOf("\n", place.start - 1) + 1;
-  if (p.position === "before" && p.text.endsWith("\n") && place.start > lineStart && source.slice(lineStart, place.start).trim() === "") at = lineStart;
+  if (
+    p.position === "before" &&
+    p.text.endsWith("\n") &&
+    place.start > lineStart &&
+    source.slice(lineStart, place.start).trim() === ""
+  )
+    at = lineStart;
   // A corrected anchor matches whole lines; a text that is whole lines goes between lines.
   if (place.layer !== "exact" && p.text.endsWith("\n")) {
     if (p.position === "before") at = source.lastIndexOf("\n", place.start - 1) + 1;
@@ -295,8 +324,18 @@ export function insertTextEdits(source: string, p: InsertTextParams, op = "inser
     }
   }
   const text = place.layer === "exact" ? p.text : inFileBreaks(source, p.text);
-  const needsBreak = at === source.length && source.length > 0 && !source.endsWith("\n") && p.position === "after" && place.layer !== "exact" && p.text.endsWith("\n");
-  return { edits: [{ start: at, end: at, text: needsBreak ? lineBreakOf(source) + text.replace(/\r?\n$/, "") : text }], place, ...(correction ? { correction } : {}) };
+  const needsBreak =
+    at === source.length &&
+    source.length > 0 &&
+    !source.endsWith("\n") &&
+    p.position === "after" &&
+    place.layer !== "exact" &&
+    p.text.endsWith("\n");
+  return {
+    edits: [{ start: at, end: at, text: needsBreak ? lineBreakOf(source) + text.replace(/\r?\n$/, "") : text }],
+    place,
+    ...(correction ? { correction } : {}),
+  };
 }
 
 /** append_text: `text` at the very end of the file. */

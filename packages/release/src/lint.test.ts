@@ -11,9 +11,22 @@ function tarball(exports: unknown): string {
   mkdirSync(join(dir, "dist"));
   writeFileSync(join(dir, "dist", "index.js"), "export const answer = 42;\n");
   writeFileSync(join(dir, "dist", "index.d.ts"), "export declare const answer: number;\n");
-  const manifest = { name: "lint-fixture", version: "1.0.0", license: "MIT", type: "module", sideEffects: false, engines: { node: ">=20" }, exports, files: ["dist"] };
+  const manifest = {
+    name: "lint-fixture",
+    version: "1.0.0",
+    license: "MIT",
+    type: "module",
+    sideEffects: false,
+    engines: { node: ">=20" },
+    exports,
+    files: ["dist"],
+  };
   writeFileSync(join(dir, "package.json"), JSON.stringify(manifest, null, 2));
-  const packed = spawnSync("npm", ["pack", "--silent", "--pack-destination", dir], { cwd: dir, encoding: "utf8", env: { ...process.env, npm_config_loglevel: "error" } });
+  const packed = spawnSync("npm", ["pack", "--silent", "--pack-destination", dir], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, npm_config_loglevel: "error" },
+  });
   expect(packed.status, packed.stderr).toBe(0);
   return join(dir, packed.stdout.trim().split("\n").at(-1)!);
 }
@@ -24,7 +37,9 @@ describe("the linters of a packed package", () => {
   });
 
   it("report an export of a file the tarball lacks (publint) and an entry point without types (arethetypeswrong)", async () => {
-    const problems = await lintTarball(tarball({ ".": { types: "./dist/index.d.ts", default: "./dist/index.js" }, "./extra": "./dist/extra.js" }));
+    const problems = await lintTarball(
+      tarball({ ".": { types: "./dist/index.d.ts", default: "./dist/index.js" }, "./extra": "./dist/extra.js" }),
+    );
     expect(problems.some((p) => p.startsWith("publint error:") && p.includes("./dist/extra.js"))).toBe(true);
     expect(problems.some((p) => p.startsWith("arethetypeswrong:") && p.includes("./extra"))).toBe(true);
   });

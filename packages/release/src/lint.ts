@@ -24,18 +24,31 @@ export async function lintTarball(tarball: string): Promise<string[]> {
   const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   const problems: string[] = [];
 
-  const { messages, pkg } = await publint({ pack: { tarball: bytes.slice().buffer }, level: "suggestion", strict: true });
-  for (const message of messages) problems.push(`publint ${message.type}: ${formatMessage(message, pkg, { color: false }) ?? message.code}`);
+  const { messages, pkg } = await publint({
+    pack: { tarball: bytes.slice().buffer },
+    level: "suggestion",
+    strict: true,
+  });
+  for (const message of messages)
+    problems.push(`publint ${message.type}: ${formatMessage(message, pkg, { color: false }) ?? message.code}`);
 
   const result = await checkPackage(createPackageFromTarballData(bytes));
   if (result.types === false) problems.push("arethetypeswrong: the package has no types");
   else {
     for (const problem of result.problems) {
       const affected = CHECKED.filter((kind) => problemAffectsResolutionKind(problem, kind, result));
-      const ignoredOnly = affected.length === 0 && ESM_ONLY_IGNORES.some((kind) => problemAffectsResolutionKind(problem, kind, result));
+      const ignoredOnly =
+        affected.length === 0 && ESM_ONLY_IGNORES.some((kind) => problemAffectsResolutionKind(problem, kind, result));
       if (ignoredOnly) continue;
-      const where = "entrypoint" in problem ? ` (${String(problem.entrypoint)}, ${affected.join(", ")})` : "fileName" in problem ? ` (${String(problem.fileName)})` : "";
-      problems.push(`arethetypeswrong: ${problemKindInfo[problem.kind].title}${where}: ${problemKindInfo[problem.kind].shortDescription}`);
+      const where =
+        "entrypoint" in problem
+          ? ` (${String(problem.entrypoint)}, ${affected.join(", ")})`
+          : "fileName" in problem
+            ? ` (${String(problem.fileName)})`
+            : "";
+      problems.push(
+        `arethetypeswrong: ${problemKindInfo[problem.kind].title}${where}: ${problemKindInfo[problem.kind].shortDescription}`,
+      );
     }
   }
   return problems;

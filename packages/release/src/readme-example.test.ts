@@ -18,7 +18,7 @@ const README = [
   "xs.length; // 3",
   "const first = xs[0]; // first === 1",
   "const m = new Map([['a', 1]]); // { a: 1 }",
-  "const plan = xs.map(String); // [\"1\", ...]",
+  'const plan = xs.map(String); // ["1", ...]',
   "```",
   "",
   "prints",

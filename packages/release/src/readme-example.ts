@@ -18,7 +18,12 @@ const FENCE = /^```([A-Za-z]*)[^\n]*\n([\s\S]*?)^```[ \t]*$/gm;
 
 /** The first `ts`/`typescript`/`js`/`javascript` block of `readme`, and the "prints" block after it. */
 export function firstExample(readme: string): Example | undefined {
-  const blocks = [...readme.matchAll(FENCE)].map((m) => ({ lang: m[1]!.toLowerCase(), body: m[2]!, start: m.index, end: m.index + m[0].length }));
+  const blocks = [...readme.matchAll(FENCE)].map((m) => ({
+    lang: m[1]!.toLowerCase(),
+    body: m[2]!,
+    start: m.index,
+    end: m.index + m[0].length,
+  }));
   const index = blocks.findIndex((b) => ["ts", "typescript", "js", "javascript", "mjs"].includes(b.lang));
   if (index < 0) return undefined;
   const code = blocks[index]!;
@@ -68,7 +73,9 @@ export function checkedScript(code: string): { readonly script: string; readonly
     const declared = /^(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=/.exec(statement);
     if (declared) {
       claims++;
-      const check = COMPARISON.test(comment) ? `__true(${n}, (${comment}), ${text});` : `__equal(${n}, ${declared[1]}, (${comment}), ${text});`;
+      const check = COMPARISON.test(comment)
+        ? `__true(${n}, (${comment}), ${text});`
+        : `__equal(${n}, ${declared[1]}, (${comment}), ${text});`;
       return `${line}\n${indent}${check}`;
     }
     const logged = /^console\.log\(([\s\S]*)\);$/.exec(statement);

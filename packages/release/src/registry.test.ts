@@ -22,7 +22,9 @@ describe("an unreachable registry", () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(RegistryUnreachable);
-    expect((error as Error).message).toBe(`the registry ${url} is unreachable (ECONNREFUSED); start it, or check the network and the registry address`);
+    expect((error as Error).message).toBe(
+      `the registry ${url} is unreachable (ECONNREFUSED); start it, or check the network and the registry address`,
+    );
   });
 
   it("is the error of an npm install against it, in one line, instead of npm's output", async () => {
@@ -30,7 +32,11 @@ describe("an unreachable registry", () => {
     const dir = mkdtempSync(join(tmpdir(), "unreachable-"));
     writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "x", private: true }));
     writeFileSync(join(dir, ".npmrc"), "");
-    const error = await runTool("npm", ["install", "@graphplan/graph"], { cwd: dir, env: npmEnv(url, join(dir, "cache"), join(dir, ".npmrc")), registries: [url] }).then(
+    const error = await runTool("npm", ["install", "@graphplan/graph"], {
+      cwd: dir,
+      env: npmEnv(url, join(dir, "cache"), join(dir, ".npmrc")),
+      registries: [url],
+    }).then(
       () => undefined,
       (e: unknown) => e,
     );

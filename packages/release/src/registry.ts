@@ -17,14 +17,21 @@ import { stringify } from "yaml";
 export const VERDACCIO_VERSION = "6.8.0";
 
 /** A registry that did not answer: the message is one line naming it. */
-export class RegistryUnreachable extends Data.TaggedError("RegistryUnreachable")<{ readonly url: string; readonly detail: string }> {
+export class RegistryUnreachable extends Data.TaggedError("RegistryUnreachable")<{
+  readonly url: string;
+  readonly detail: string;
+}> {
   override get message(): string {
     return `the registry ${this.url} is unreachable (${this.detail}); start it, or check the network and the registry address`;
   }
 }
 
 /** A command that failed for another reason: the command, its exit and the tail of its output. */
-export class ToolFailed extends Data.TaggedError("ToolFailed")<{ readonly command: string; readonly code: number | null; readonly output: string }> {
+export class ToolFailed extends Data.TaggedError("ToolFailed")<{
+  readonly command: string;
+  readonly code: number | null;
+  readonly output: string;
+}> {
   override get message(): string {
     return `${this.command} exited ${this.code}:\n${this.output.trimEnd().split("\n").slice(-30).join("\n")}`;
   }
@@ -52,7 +59,10 @@ export async function ensureReachable(url: string, timeoutMs = 10_000): Promise<
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     const detail = cause?.code ?? cause?.message ?? (error as Error).name ?? String(error);
-    throw new RegistryUnreachable({ url: withSlash(url), detail: detail === "TimeoutError" ? `no answer in ${timeoutMs / 1000} s` : detail });
+    throw new RegistryUnreachable({
+      url: withSlash(url),
+      detail: detail === "TimeoutError" ? `no answer in ${timeoutMs / 1000} s` : detail,
+    });
   }
 }
 
@@ -72,7 +82,11 @@ export interface ToolResult {
 }
 
 /** Runs a command to its end and returns its exit and output, whatever the exit. */
-export function runCommand(command: string, args: readonly string[], options: Omit<ToolOptions, "registries">): Promise<ToolResult> {
+export function runCommand(
+  command: string,
+  args: readonly string[],
+  options: Omit<ToolOptions, "registries">,
+): Promise<ToolResult> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
@@ -100,7 +114,11 @@ export async function runTool(command: string, args: readonly string[], options:
   const result = await runCommand(command, args, options);
   if (result.code === 0) return result;
   for (const registry of options.registries) await ensureReachable(registry);
-  throw new ToolFailed({ command: `${command} ${args.join(" ")}`, code: result.code, output: `${result.stderr}\n${result.stdout}` });
+  throw new ToolFailed({
+    command: `${command} ${args.join(" ")}`,
+    code: result.code,
+    output: `${result.stderr}\n${result.stdout}`,
+  });
 }
 
 /**
@@ -110,7 +128,8 @@ export async function runTool(command: string, args: readonly string[], options:
  */
 export function npmEnv(registry: string, cache: string, userconfig: string, graphplan = registry): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!/^(npm|pnpm)_(config|package|lifecycle)_/i.test(key)) env[key] = value;
+  for (const [key, value] of Object.entries(process.env))
+    if (!/^(npm|pnpm)_(config|package|lifecycle)_/i.test(key)) env[key] = value;
   return {
     ...env,
     npm_config_registry: registry,
@@ -147,7 +166,11 @@ export async function installVerdaccio(cacheRoot = defaultCacheRoot(), upstream 
   try {
     writeFileSync(
       join(staging, "package.json"),
-      JSON.stringify({ private: true, dependencies: { verdaccio: VERDACCIO_VERSION }, overrides: { "node-fetch": "2.7.0" } }, null, 2),
+      JSON.stringify(
+        { private: true, dependencies: { verdaccio: VERDACCIO_VERSION }, overrides: { "node-fetch": "2.7.0" } },
+        null,
+        2,
+      ),
     );
     writeFileSync(join(staging, ".npmrc"), "");
     await runTool("npm", ["install", "--no-save"], {
@@ -184,7 +207,9 @@ async function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -213,7 +238,9 @@ export async function startVerdaccio(entry: string, dir: string, upstream = upst
       web: { enable: false },
     }),
   );
-  const child = spawn(process.execPath, [entry, "--config", config, "--listen", `127.0.0.1:${port}`], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [entry, "--config", config, "--listen", `127.0.0.1:${port}`], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
@@ -226,7 +253,10 @@ export async function startVerdaccio(entry: string, dir: string, upstream = upst
   };
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`Verdaccio exited ${child.exitCode} before answering on ${url}: ${output.trim().split("\n").slice(-3).join(" / ")}`);
+    if (child.exitCode !== null)
+      throw new Error(
+        `Verdaccio exited ${child.exitCode} before answering on ${url}: ${output.trim().split("\n").slice(-3).join(" / ")}`,
+      );
     try {
       await ensureReachable(url, 2_000);
       break;
@@ -245,7 +275,8 @@ export async function startVerdaccio(entry: string, dir: string, upstream = upst
       body: JSON.stringify({ name: "rehearsal", password: "rehearsal-password", email: "rehearsal@example.com" }),
     });
     const body = (await response.json()) as { token?: string; error?: string };
-    if (!body.token) throw new Error(`Verdaccio on ${url} gave no token for a new user (${response.status} ${body.error ?? ""})`);
+    if (!body.token)
+      throw new Error(`Verdaccio on ${url} gave no token for a new user (${response.status} ${body.error ?? ""})`);
     const userconfig = join(dir, ".npmrc");
     writeFileSync(userconfig, `//127.0.0.1:${port}/:_authToken=${body.token}\n`);
     const published = async (name: string): Promise<Record<string, string>> => {

@@ -38,7 +38,9 @@ describe("the packed packages", () => {
   });
 
   it("pass publint and arethetypeswrong", () => {
-    expect(Object.fromEntries(r.packed.map((p) => [p.name, p.problems]))).toEqual(Object.fromEntries(NEEDED.map((n) => [n, []])));
+    expect(Object.fromEntries(r.packed.map((p) => [p.name, p.problems]))).toEqual(
+      Object.fromEntries(NEEDED.map((n) => [n, []])),
+    );
   });
 
   it("carry the license, repository, engines and public access, and exports without the workspace's source condition", () => {
@@ -57,7 +59,11 @@ describe("the packed packages", () => {
   it("ship no tests, fixtures, source maps or TypeScript sources (but the viewer's page sources, bundled at run time)", () => {
     for (const p of r.packed) {
       const shipped = [...p.files.keys()];
-      const unwanted = shipped.filter((f) => /\.test\.|[\\/]fixtures[\\/]|\.map$|\.bench\./.test(f) || (/\.tsx?$/.test(f) && !f.endsWith(".d.ts") && !f.startsWith("src/client/") && !f.startsWith("examples/")));
+      const unwanted = shipped.filter(
+        (f) =>
+          /\.test\.|[\\/]fixtures[\\/]|\.map$|\.bench\./.test(f) ||
+          (/\.tsx?$/.test(f) && !f.endsWith(".d.ts") && !f.startsWith("src/client/") && !f.startsWith("examples/")),
+      );
       expect(unwanted, p.name).toEqual([]);
     }
   });
@@ -80,7 +86,10 @@ describe("the packed packages", () => {
   });
 
   it("give the command-line tools compiled JS run by node", () => {
-    for (const [name, bin] of [["@graphplan/cli", "graphplan"], ["@graphplan/bench", "bench"]] as const) {
+    for (const [name, bin] of [
+      ["@graphplan/cli", "graphplan"],
+      ["@graphplan/bench", "bench"],
+    ] as const) {
       const p = r.packed.find((q) => q.name === name)!;
       expect(p.manifest.bin).toEqual({ [bin]: "./dist/cli.js" });
       expect(p.files.get("dist/cli.js")?.toString("utf8").split("\n")[0]).toBe("#!/usr/bin/env node");
@@ -103,7 +112,11 @@ describe("a new user, with npm outside the workspace", () => {
   it("runs the first example of the graph, catalog and compiler READMEs, and it does what they say", () => {
     expect(r.examples.map((e) => e.name)).toEqual([...README_PACKAGES]);
     for (const e of r.examples) {
-      expect({ name: e.name, code: e.code, stderr: e.stderr }).toEqual({ name: e.name, code: 0, stderr: expect.stringMatching(/^README example: \d+ claim\(s\) hold\n$/) });
+      expect({ name: e.name, code: e.code, stderr: e.stderr }).toEqual({
+        name: e.name,
+        code: 0,
+        stderr: expect.stringMatching(/^README example: \d+ claim\(s\) hold\n$/),
+      });
       expect(e.claims, `${e.name}: the README's example claims nothing checkable`).toBeGreaterThan(0);
       if (e.prints !== undefined) expect(e.stdout.startsWith(e.prints), `${e.name} printed:\n${e.stdout}`).toBe(true);
     }
@@ -130,7 +143,10 @@ describe("a new user, with npm outside the workspace", () => {
   });
 
   it("exits 2 with one line for a bad command or a missing path", () => {
-    for (const [result, names] of [[r.badCommand, "frobnicate"], [r.badPath, "no-such-file.py"]] as const) {
+    for (const [result, names] of [
+      [r.badCommand, "frobnicate"],
+      [r.badPath, "no-such-file.py"],
+    ] as const) {
       expect(result.code, result.stderr).toBe(2);
       expect(result.stderr.trimEnd().split("\n"), result.stderr).toHaveLength(1);
       expect(result.stderr).toContain(names);
@@ -146,6 +162,8 @@ describe("a new user, with npm outside the workspace", () => {
 
   it("installs no TypeScript runner, compiler, test runner or test kit with the command-line tools", () => {
     expect(r.userInstall).toContain("@graphplan/cli");
-    expect(r.userInstall.filter((n) => ["tsx", "typescript", "vitest", "@graphplan/testkit", "playwright-core"].includes(n))).toEqual([]);
+    expect(
+      r.userInstall.filter((n) => ["tsx", "typescript", "vitest", "@graphplan/testkit", "playwright-core"].includes(n)),
+    ).toEqual([]);
   });
 });

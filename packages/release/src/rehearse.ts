@@ -19,13 +19,20 @@ try {
   for (const p of r.packed) {
     const install = r.installs[p.name];
     const i = install ? `${MB(install.bytes)} | ${install.packages}` : "- | -";
-    console.log(`| ${p.name} | ${kB(p.tarballBytes)} | ${kB(p.unpackedBytes)} | ${i} | ${p.problems.length === 0 ? "clean" : p.problems.join("; ")} |`);
+    console.log(
+      `| ${p.name} | ${kB(p.tarballBytes)} | ${kB(p.unpackedBytes)} | ${i} | ${p.problems.length === 0 ? "clean" : p.problems.join("; ")} |`,
+    );
   }
   const cli = r.cliInstall;
-  console.log(`\nnpx @graphplan/cli demo in an empty directory, cold npm cache: ${((r.coldDemo?.ms ?? Number.NaN) / 1000).toFixed(1)} s (exit ${r.coldDemo?.code}); the same with the CLI installed: ${(r.demo.ms / 1000).toFixed(1)} s`);
+  console.log(
+    `\nnpx @graphplan/cli demo in an empty directory, cold npm cache: ${((r.coldDemo?.ms ?? Number.NaN) / 1000).toFixed(1)} s (exit ${r.coldDemo?.code}); the same with the CLI installed: ${(r.demo.ms / 1000).toFixed(1)} s`,
+  );
   console.log(`the CLI as npx installed it: ${cli ? `${cli.packages} packages, ${MB(cli.bytes)}` : "not found"}`);
-  for (const e of r.examples) console.log(`${e.name} README example: exit ${e.code}, ${e.claims} claim(s)${e.prints ? ", prints block" : ""}`);
-  console.log(`npx @graphplan/cli graph: exit ${r.graph.code}; bad command: exit ${r.badCommand.code}; bad path: exit ${r.badPath.code}; bench images list: exit ${r.bench.code}`);
+  for (const e of r.examples)
+    console.log(`${e.name} README example: exit ${e.code}, ${e.claims} claim(s)${e.prints ? ", prints block" : ""}`);
+  console.log(
+    `npx @graphplan/cli graph: exit ${r.graph.code}; bad command: exit ${r.badCommand.code}; bad path: exit ${r.badPath.code}; bench images list: exit ${r.bench.code}`,
+  );
 } catch (error) {
   console.error(`error: ${(error as Error).message}`);
   process.exit(1);

@@ -12,19 +12,25 @@ import { resolve } from "node:path";
 import { parsePatch } from "diff";
 import { findWeakening } from "../src/weakening.js";
 
-const USAGE = "usage: pnpm --filter @graphplan/rfsn-planner bench:test-patches DATASET.jsonl   (e.g. ../shared/datasets/swe-bench-lite.test.jsonl from the repository's root)";
+const USAGE =
+  "usage: pnpm --filter @graphplan/rfsn-planner bench:test-patches DATASET.jsonl   (e.g. ../shared/datasets/swe-bench-lite.test.jsonl from the repository's root)";
 const args = process.argv.slice(2).filter((a) => a !== "--");
 if (args.length !== 1) {
   console.error(`give one dataset (JSONL with instance_id, test_patch, problem_statement)\n${USAGE}`);
   process.exit(2);
 }
 // pnpm runs a package's script in the package's folder and says where it was called from in INIT_CWD.
-const path = resolve((process.env.npm_lifecycle_event === "bench:test-patches" && process.env.INIT_CWD) || process.cwd(), args[0]!);
+const path = resolve(
+  (process.env.npm_lifecycle_event === "bench:test-patches" && process.env.INIT_CWD) || process.cwd(),
+  args[0]!,
+);
 if (!statSync(path, { throwIfNoEntry: false })?.isFile()) {
   console.error(`${args[0]}: no such file\n${USAGE}`);
   process.exit(2);
 }
-const lines = readFileSync(path, "utf8").split("\n").filter((l) => l.trim() !== "");
+const lines = readFileSync(path, "utf8")
+  .split("\n")
+  .filter((l) => l.trim() !== "");
 const flagged = { withTask: new Map<string, string[]>(), withoutTask: new Map<string, string[]>() };
 let files = 0;
 /** Real assertions of the patches with their expected value changed (weakenings an agent could make): caught / tried. */
@@ -55,12 +61,19 @@ for (const line of lines) {
       const mutated = changeExpected(after, index);
       if (mutated === undefined) return;
       mutations.tried++;
-      const found = findWeakening({ path: name, before: after, after: mutated }, instance.problem_statement).some((v) => v.rule === "expected-value-changed");
-      if (findWeakening({ path: name, before: after, after: mutated }).some((v) => v.rule === "expected-value-changed")) mutations.caughtWithoutTask++;
+      const found = findWeakening({ path: name, before: after, after: mutated }, instance.problem_statement).some(
+        (v) => v.rule === "expected-value-changed",
+      );
+      if (findWeakening({ path: name, before: after, after: mutated }).some((v) => v.rule === "expected-value-changed"))
+        mutations.caughtWithoutTask++;
       if (found) mutations.caught++;
-      else if (mutations.missed.length < 5) mutations.missed.push(`${instance.instance_id} ${name}: ${text.trim().slice(0, 120)}`);
+      else if (mutations.missed.length < 5)
+        mutations.missed.push(`${instance.instance_id} ${name}: ${text.trim().slice(0, 120)}`);
     });
-    for (const [key, task] of [["withTask", instance.problem_statement], ["withoutTask", undefined]] as const) {
+    for (const [key, task] of [
+      ["withTask", instance.problem_statement],
+      ["withoutTask", undefined],
+    ] as const) {
       for (const v of findWeakening({ path: name, before, after }, task)) {
         const list = flagged[key].get(v.rule) ?? [];
         list.push(`${instance.instance_id} ${name}: ${v.detail}`);
@@ -77,5 +90,7 @@ for (const key of ["withoutTask", "withTask"] as const) {
     if (key === "withTask") for (const example of list.slice(0, 3)) console.log(`    e.g. ${example.slice(0, 220)}`);
   }
 }
-console.log(`\nreal assertions of the patches with their expected value changed: ${mutations.caught}/${mutations.tried} caught as expected-value-changed with the problem statement as the task, ${mutations.caughtWithoutTask}/${mutations.tried} without a task`);
+console.log(
+  `\nreal assertions of the patches with their expected value changed: ${mutations.caught}/${mutations.tried} caught as expected-value-changed with the problem statement as the task, ${mutations.caughtWithoutTask}/${mutations.tried} without a task`,
+);
 for (const example of mutations.missed) console.log(`  missed: ${example}`);

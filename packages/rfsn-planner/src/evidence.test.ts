@@ -41,9 +41,16 @@ describe("pytest output", () => {
   });
 
   it("reads node ids from the short test summary, with classes", () => {
-    expect(parsePytestNodeids(pytestLong)).toEqual(["tests/test_auth.py::test_login", "tests/test_auth.py::test_logout"]);
+    expect(parsePytestNodeids(pytestLong)).toEqual([
+      "tests/test_auth.py::test_login",
+      "tests/test_auth.py::test_logout",
+    ]);
     expect(parseFailingTests(pytestShort)).toEqual([
-      { id: "tests/test_client.py::TestClient::test_fetch_prices", name: "test_fetch_prices", file: "tests/test_client.py" },
+      {
+        id: "tests/test_client.py::TestClient::test_fetch_prices",
+        name: "test_fetch_prices",
+        file: "tests/test_client.py",
+      },
     ]);
   });
 
@@ -64,7 +71,11 @@ describe("pytest output", () => {
   });
 
   it("falls back to a test file when the failure is raised in the test itself", () => {
-    const out = ["tests/test_math.py:9: in test_div", "    assert div(1, 0) == 0", "E   ZeroDivisionError: division by zero"].join("\n");
+    const out = [
+      "tests/test_math.py:9: in test_div",
+      "    assert div(1, 0) == 0",
+      "E   ZeroDivisionError: division by zero",
+    ].join("\n");
     expect(extractTracebackFile(out)).toBe("tests/test_math.py");
     expect(extractExceptionType(out)).toBe("ZeroDivisionError");
   });
@@ -97,7 +108,12 @@ describe("Django runtests output", () => {
       "/usr/lib/python3.11/unittest/case.py",
       "/usr/lib/python3.11/unittest/case.py",
     ]);
-    expect(frames.at(-1)).toEqual({ file: "django/contrib/admin/views/main.py", line: 388, name: "get_ordering", project: true });
+    expect(frames.at(-1)).toEqual({
+      file: "django/contrib/admin/views/main.py",
+      line: 388,
+      name: "get_ordering",
+      project: true,
+    });
   });
 
   it("reads Ran/FAILED into passed and failed counts", () => {
@@ -124,7 +140,10 @@ describe("SymPy bin/test output", () => {
   it("counts exceptions as failures in the tests finished line, in both banner styles", () => {
     expect(parseTestSummary(sympy)).toEqual({ passed: 2, failed: 2 });
     expect(parseTestSummary("________ tests finished: 3 passed, 1 failed ________")).toEqual({ passed: 3, failed: 1 });
-    expect(parseTestSummary("== tests finished: 7 passed, 1 expected to fail, in 2.0 seconds ==")).toEqual({ passed: 7, failed: 0 });
+    expect(parseTestSummary("== tests finished: 7 passed, 1 expected to fail, in 2.0 seconds ==")).toEqual({
+      passed: 7,
+      failed: 0,
+    });
   });
 
   it("reads the exception of a bare AssertionError", () => {
@@ -147,7 +166,9 @@ describe("extractEvidence", () => {
   it("fingerprints the symptom without line numbers, so a moved line is the same symptom", () => {
     const a = extractEvidence(django, { projectRoot: "/testbed" });
     const b = extractEvidence(django.replace("line 388", "line 391"), { projectRoot: "/testbed" });
-    const c = extractEvidence(django.replace("TypeError: 'NoneType'", "ValueError: 'NoneType'"), { projectRoot: "/testbed" });
+    const c = extractEvidence(django.replace("TypeError: 'NoneType'", "ValueError: 'NoneType'"), {
+      projectRoot: "/testbed",
+    });
     expect(a.signature).toBe(b.signature);
     expect(a.signature).not.toBe(c.signature);
     expect(a.signature).toContain("TypeError|django/contrib/admin/views/main.py:get_ordering|");

@@ -25,7 +25,9 @@ export function detectFramework(output: string): TestFramework {
     return "sympy";
   }
   if (/^Ran \d+ tests? in /m.test(output) || lines(output).some((l) => DJANGO_HEADER.test(l))) return "django";
-  if (/test session starts|^(FAILED|ERROR|PASSED) \S|::\S+ (PASSED|FAILED|ERROR)|^=+ .*\b(passed|failed)\b/m.test(output)) {
+  if (
+    /test session starts|^(FAILED|ERROR|PASSED) \S|::\S+ (PASSED|FAILED|ERROR)|^=+ .*\b(passed|failed)\b/m.test(output)
+  ) {
     return "pytest";
   }
   return "unknown";
@@ -196,8 +198,7 @@ export function parseTestSummary(output: string): TestSummary | null {
     const s = sympy[1]!;
     return {
       passed: count(s, /(\d+) passed/),
-      failed:
-        count(s, /(\d+) failed/) + count(s, /(\d+) exceptions?/) + count(s, /(\d+) expected to fail but passed/),
+      failed: count(s, /(\d+) failed/) + count(s, /(\d+) exceptions?/) + count(s, /(\d+) expected to fail but passed/),
     };
   }
   const ran = /^Ran (\d+) tests? in /m.exec(output);

@@ -47,15 +47,18 @@ describe("Gate: schema", () => {
   });
 
   it("rejects HIGH risk and non-objects", () => {
-    expect(rejection(new Gate().validate({ ...edit(insert("a.py", "pass")), risk_level: "high" }, patching)).reason).toMatch(
-      /HIGH risk/,
-    );
+    expect(
+      rejection(new Gate().validate({ ...edit(insert("a.py", "pass")), risk_level: "high" }, patching)).reason,
+    ).toMatch(/HIGH risk/);
     const r = rejection(new Gate().validate("rm -rf /", patching));
     expect([r.type, r.proposalId]).toEqual(["SCHEMA_VIOLATION", null]);
   });
 
   it("returns the accepted proposal validated and frozen", () => {
-    const result = new Gate().validate(edit(insert("src/shop/auth.py", "if user.password is None:\n    return False")), patching);
+    const result = new Gate().validate(
+      edit(insert("src/shop/auth.py", "if user.password is None:\n    return False")),
+      patching,
+    );
     expect(result._tag).toBe("Accepted");
     expect(result._tag === "Accepted" && Object.isFrozen(result.proposal)).toBe(true);
   });
@@ -82,7 +85,9 @@ describe("Gate: ordering", () => {
   it("rejects a broad run before a targeted pass, and accepts it after", () => {
     const r = rejection(new Gate().validate(run("broad"), { phase: "EXPAND", localized: true }));
     expect([r.type, r.requiredPhase]).toEqual(["ORDERING_VIOLATION", "VERIFY"]);
-    expect(new Gate().validate(run("broad"), { phase: "EXPAND", localized: true, targetedPassed: true })._tag).toBe("Accepted");
+    expect(new Gate().validate(run("broad"), { phase: "EXPAND", localized: true, targetedPassed: true })._tag).toBe(
+      "Accepted",
+    );
     expect(rejection(new Gate().validate(run("targeted"), { phase: "EXPAND" })).type).toBe("ORDERING_VIOLATION");
     expect(new Gate().validate(run("targeted"), { phase: "REPRODUCE" })._tag).toBe("Accepted");
   });
@@ -124,18 +129,33 @@ describe("Gate: invariants without file changes (plan code strings)", () => {
   it("rejects any plan that touches a test file under the default policy", () => {
     const r = rejection(new Gate().validate(edit(insert("tests/test_auth.py", "assert True is True")), patching));
     expect(r.type).toBe("INVARIANT_VIOLATION");
-    expect(r.violations).toContainEqual({ rule: "test-file-edit", path: "tests/test_auth.py", detail: "edits a test file" });
+    expect(r.violations).toContainEqual({
+      rule: "test-file-edit",
+      path: "tests/test_auth.py",
+      detail: "edits a test file",
+    });
   });
 
   it("rejects skip markers written by the plan even when test edits are allowed", () => {
     const gate = new Gate({ policy: { allowTestEdits: true } });
-    const plan = [{ op: "wrap_node", params: { locator: { kind: "function", name: "test_login", file: "tests/test_auth.py" }, before: "@pytest.mark.skip\n", after: "" } }];
+    const plan = [
+      {
+        op: "wrap_node",
+        params: {
+          locator: { kind: "function", name: "test_login", file: "tests/test_auth.py" },
+          before: "@pytest.mark.skip\n",
+          after: "",
+        },
+      },
+    ];
     expect(rejection(gate.validate(edit(plan), patching)).violations.map((v) => v.rule)).toEqual(["skip-marker-added"]);
   });
 
   it("rejects a deletion in a test file, whose content it cannot see", () => {
     const gate = new Gate({ policy: { allowTestEdits: true } });
-    const plan = [{ op: "delete_node", params: { locator: { kind: "function", name: "test_login", file: "tests/test_auth.py" } } }];
+    const plan = [
+      { op: "delete_node", params: { locator: { kind: "function", name: "test_login", file: "tests/test_auth.py" } } },
+    ];
     expect(rejection(gate.validate(edit(plan), patching)).violations[0]?.detail).toBe(
       "delete_node removes function test_login from a test file",
     );
@@ -143,7 +163,15 @@ describe("Gate: invariants without file changes (plan code strings)", () => {
 
   it("rejects a rewritten test that asserts nothing", () => {
     const gate = new Gate({ policy: { allowTestEdits: true } });
-    const plan = [{ op: "replace_node", params: { locator: { kind: "function", name: "test_login", file: "tests/test_auth.py" }, replacement: "def test_login():\n    authenticate(user, 'x')" } }];
+    const plan = [
+      {
+        op: "replace_node",
+        params: {
+          locator: { kind: "function", name: "test_login", file: "tests/test_auth.py" },
+          replacement: "def test_login():\n    authenticate(user, 'x')",
+        },
+      },
+    ];
     expect(rejection(gate.validate(edit(plan), patching)).violations.map((v) => v.rule)).toEqual(["assertion-removed"]);
   });
 
@@ -154,7 +182,16 @@ describe("Gate: invariants without file changes (plan code strings)", () => {
   });
 
   it("uses the target path for steps that name no file", () => {
-    const guard = { define: "guard_user", params_schema: {}, steps: [{ primitive: "insert_before_node", params: { locator: { kind: "statement", file: "src/shop/auth.py", index: 0 }, code: "assert user" } }] };
+    const guard = {
+      define: "guard_user",
+      params_schema: {},
+      steps: [
+        {
+          primitive: "insert_before_node",
+          params: { locator: { kind: "statement", file: "src/shop/auth.py", index: 0 }, code: "assert user" },
+        },
+      ],
+    };
     const plan = { define_operators: [guard], plan: [{ op: "guard_user", params: {} }] };
     expect(rejection(new Gate().validate(edit(plan, "tests/test_auth.py"), patching)).violations[0]?.path).toBe(
       "tests/test_auth.py",
@@ -180,7 +217,10 @@ describe("Gate: invariants with file changes", () => {
       }),
     );
     // The edit both touches a test file and changes an existing assertion's expected value.
-    expect(r.violations.map((v) => `${v.rule}:${v.path}`)).toEqual(["test-file-edit:tests/test_auth.py", "expected-value-changed:tests/test_auth.py"]);
+    expect(r.violations.map((v) => `${v.rule}:${v.path}`)).toEqual([
+      "test-file-edit:tests/test_auth.py",
+      "expected-value-changed:tests/test_auth.py",
+    ]);
   });
 
   it("ignores file changes that change nothing", () => {

@@ -115,7 +115,8 @@ export class Gate {
     if (changes) {
       for (const change of changes) violations.push(...findWeakening(change, ctx.task));
     } else {
-      for (const edit of planEdits(p.change)) violations.push(...findStepWeakening(edit, edit.file ?? p.target.path, ctx.task));
+      for (const edit of planEdits(p.change))
+        violations.push(...findStepWeakening(edit, edit.file ?? p.target.path, ctx.task));
     }
     if (violations.length === 0) return null;
     const rules = [...new Set(violations.map((x) => x.rule))].join(", ");
@@ -135,7 +136,10 @@ export function editedFiles(p: EditFileProposal): string[] {
  * Files and changed lines (added + removed) of an edit: exact from file changes when given (line diffs), else
  * estimated from the plan.
  */
-export function measureEdit(p: EditFileProposal, fileChanges?: ReadonlyArray<{ path: string; before: string; after: string }>): Scope {
+export function measureEdit(
+  p: EditFileProposal,
+  fileChanges?: ReadonlyArray<{ path: string; before: string; after: string }>,
+): Scope {
   const changed = fileChanges?.filter((c) => c.before !== c.after);
   if (!changed) return { files: editedFiles(p).length, lines: estimateChangedLines(p.change) };
   const files = new Set([...editedFiles(p), ...changed.map((c) => c.path)]);

@@ -40,7 +40,10 @@ function candidate(
       rollback_plan: "revert the edit",
       change: files.map((file) => ({
         op: "insert_before_node",
-        params: { locator: { kind: "statement", file, parent: { kind: "function", name: "authenticate" }, index: 0 }, code },
+        params: {
+          locator: { kind: "statement", file, parent: { kind: "function", name: "authenticate" }, index: 0 },
+          code,
+        },
       })),
     },
   };
@@ -51,7 +54,10 @@ const tooLong = { measured: { files: 1, lines: 120 }, limits: { files: 3, lines:
 const guard = (id = "guard", model = "claude") => candidate(model, id, GUARD.replace(":", `:  # ${id}`));
 
 function planner(extra: ConstructorParameters<typeof MetaPlanner>[0] = {}): MetaPlanner {
-  return new MetaPlanner({ task: { failingTests: [TEST], issueText: "login crashes with AttributeError when the password is None" }, ...extra });
+  return new MetaPlanner({
+    task: { failingTests: [TEST], issueText: "login crashes with AttributeError when the password is None" },
+    ...extra,
+  });
 }
 
 /** Feeds `inputs` one by one; returns "PHASE/kind" for every proposal emitted, and the proposals. */
@@ -75,7 +81,13 @@ describe("MetaPlanner phases", () => {
   it("goes REPRODUCE → LOCALIZE → PATCH → VERIFY → EXPAND → DONE on success, and the gate accepts every step", () => {
     const meta = planner();
     const gate = new Gate();
-    const responses: NextProposalInput[] = [ok(FAILING), { ...ok("def authenticate(user, password): ..."), candidates: [guard()] }, ok(), ok(PASSING), ok(PASSING)];
+    const responses: NextProposalInput[] = [
+      ok(FAILING),
+      { ...ok("def authenticate(user, password): ..."), candidates: [guard()] },
+      ok(),
+      ok(PASSING),
+      ok(PASSING),
+    ];
     let p = meta.nextProposal();
     const trace: string[] = [];
     for (const response of responses) {
@@ -85,7 +97,13 @@ describe("MetaPlanner phases", () => {
       p = meta.nextProposal(response);
     }
     expect(p).toBeNull();
-    expect(trace).toEqual(["REPRODUCE:run_tests", "LOCALIZE:read_file", "PATCH:edit_file", "VERIFY:run_tests", "EXPAND:run_tests"]);
+    expect(trace).toEqual([
+      "REPRODUCE:run_tests",
+      "LOCALIZE:read_file",
+      "PATCH:edit_file",
+      "VERIFY:run_tests",
+      "EXPAND:run_tests",
+    ]);
     expect([meta.phase, meta.outcome]).toEqual(["DONE", "success"]);
     expect(meta.state.reproductionConfirmed).toBe(true);
     expect(meta.state.hypothesesTried.map((h) => [h.proposalId, h.outcome])).toEqual([["guard", "success"]]);
@@ -94,7 +112,10 @@ describe("MetaPlanner phases", () => {
   it("anchors localization on the traceback: reads the innermost project file at its failing function", () => {
     const meta = planner();
     const { proposals } = drive(meta, [{}, ok(FAILING)]);
-    expect(proposals[1]).toMatchObject({ action_type: "read_file", target: { path: "src/shop/auth.py", symbol: "authenticate" } });
+    expect(proposals[1]).toMatchObject({
+      action_type: "read_file",
+      target: { path: "src/shop/auth.py", symbol: "authenticate" },
+    });
     expect(meta.state.suspectFiles[0]).toMatchObject({ path: "src/shop/auth.py", confidence: 0.9 });
   });
 
@@ -113,14 +134,22 @@ describe("MetaPlanner phases", () => {
 
   it("verifies the failing tests after a patch and expands to their files only after a targeted pass", () => {
     const { proposals } = drive(planner(), [{}, ok(FAILING), { ...ok(), candidates: [guard()] }, ok(), ok(PASSING)]);
-    expect(proposals[3]).toMatchObject({ action_type: "run_tests", scope: "targeted", tests: [TEST, "tests/test_auth.py::test_logout"] });
+    expect(proposals[3]).toMatchObject({
+      action_type: "run_tests",
+      scope: "targeted",
+      tests: [TEST, "tests/test_auth.py::test_logout"],
+    });
     expect(proposals[4]).toMatchObject({ action_type: "run_tests", scope: "broad", tests: ["tests/test_auth.py"] });
   });
 
   it("widens reproduction (test, its file, the suite) and is stuck when nothing fails", () => {
     const meta = planner();
     const { trace, proposals } = drive(meta, [{}, ok(PASSING), ok(PASSING), ok(PASSING), ok(PASSING)]);
-    expect(proposals.slice(0, 3).map((p) => (p.action_type === "run_tests" ? p.tests : null))).toEqual([[TEST], ["tests/test_auth.py"], []]);
+    expect(proposals.slice(0, 3).map((p) => (p.action_type === "run_tests" ? p.tests : null))).toEqual([
+      [TEST],
+      ["tests/test_auth.py"],
+      [],
+    ]);
     expect(trace).toEqual(["REPRODUCE/reproduce", "REPRODUCE/reproduce", "REPRODUCE/reproduce", "STUCK/explain"]);
     expect(meta.stuckReason).toMatch(/^phase_attempts_exhausted/);
   });
@@ -143,7 +172,8 @@ describe("MetaPlanner phases", () => {
 describe("MetaPlanner scenarios", () => {
   it("pivots to LOCALIZE after two patch failures with the same symptom, searching first", () => {
     const meta = planner();
-    const search = "src/shop/auth.py:42:    return check_hash(user.password.encode(), password, salt)\nsrc/shop/salt.py:7:def load_salt(user):\n";
+    const search =
+      "src/shop/auth.py:42:    return check_hash(user.password.encode(), password, salt)\nsrc/shop/salt.py:7:def load_salt(user):\n";
     const { trace, proposals } = drive(meta, [
       {},
       ok(FAILING),
@@ -181,7 +211,10 @@ describe("MetaPlanner scenarios", () => {
 
   it("is stuck when the same symptom repeats after the pivot, and explains why", () => {
     const meta = planner();
-    const patches = (n: number, input: NextProposalInput) => ({ ...input, candidates: [candidate("m", `p${n}`, `x = ${n}`)] });
+    const patches = (n: number, input: NextProposalInput) => ({
+      ...input,
+      candidates: [candidate("m", `p${n}`, `x = ${n}`)],
+    });
     const { trace, proposals } = drive(meta, [
       {},
       ok(FAILING),
@@ -311,7 +344,10 @@ describe("MetaPlanner scenarios", () => {
       {},
       ok(FAILING),
       { ...ok(), candidates: [big, small] },
-      { ...rejected("BOUNDS_VIOLATION", { measured: { files: 2, lines: 4 }, limits: { files: 1, lines: 100 } }), candidates: [otherBig, small] },
+      {
+        ...rejected("BOUNDS_VIOLATION", { measured: { files: 2, lines: 4 }, limits: { files: 1, lines: 100 } }),
+        candidates: [otherBig, small],
+      },
     ]);
     expect(proposals.map((p) => p.id).slice(2)).toEqual(["big", "small"]);
     expect(meta.patchRequest()?.scope).toEqual({ files: 1, lines: 2 });
@@ -321,7 +357,13 @@ describe("MetaPlanner scenarios", () => {
   it("searches for evidence when no model offers a viable patch, and is stuck when that keeps happening", () => {
     const meta = planner();
     const { trace, proposals } = drive(meta, [{}, ok(FAILING), ok(), ok(""), ok("")]);
-    expect(trace).toEqual(["REPRODUCE/reproduce", "LOCALIZE/read", "LOCALIZE/search", "LOCALIZE/search", "STUCK/explain"]);
+    expect(trace).toEqual([
+      "REPRODUCE/reproduce",
+      "LOCALIZE/read",
+      "LOCALIZE/search",
+      "LOCALIZE/search",
+      "STUCK/explain",
+    ]);
     expect(proposals.slice(2, 4).map((p) => (p.action_type === "search_repo" ? p.query : null))).toEqual([
       "authenticate",
       "AttributeError",
@@ -347,7 +389,9 @@ describe("MetaPlanner scenarios", () => {
   it("returns to patching with the regression's evidence when the broader run fails", () => {
     const meta = planner();
     const regression = FAILING.replaceAll("src/shop/auth.py", "src/shop/session.py");
-    const fix = candidate("claude", "session-fix", "if session is None:\n    return", { files: ["src/shop/session.py"] });
+    const fix = candidate("claude", "session-fix", "if session is None:\n    return", {
+      files: ["src/shop/session.py"],
+    });
     const { trace, proposals } = drive(meta, [
       {},
       ok(FAILING),
@@ -386,8 +430,12 @@ describe("MetaPlanner contract", () => {
     const meta = planner();
     const p = meta.nextProposal()!;
     expect(() => meta.nextProposal({ ...ok(), ...rejected("SCHEMA_VIOLATION") })).toThrow(/not both/);
-    expect(() => meta.nextProposal({ controllerFeedback: { ok: true, output: "", proposalId: "other" } })).toThrow(/last proposal/);
-    expect(meta.nextProposal({ controllerFeedback: { ok: true, output: FAILING, proposalId: p.id } })?.action_type).toBe("read_file");
+    expect(() => meta.nextProposal({ controllerFeedback: { ok: true, output: "", proposalId: "other" } })).toThrow(
+      /last proposal/,
+    );
+    expect(
+      meta.nextProposal({ controllerFeedback: { ok: true, output: FAILING, proposalId: p.id } })?.action_type,
+    ).toBe("read_file");
   });
 
   it("uses the injected id generator for its own proposals", () => {

@@ -96,7 +96,12 @@ export interface NextProposalInput {
   readonly candidates?: readonly ModelCandidate[] | undefined;
 }
 
-const PREVIOUS: Partial<Record<Phase, Phase>> = { LOCALIZE: "REPRODUCE", PATCH: "LOCALIZE", VERIFY: "PATCH", EXPAND: "VERIFY" };
+const PREVIOUS: Partial<Record<Phase, Phase>> = {
+  LOCALIZE: "REPRODUCE",
+  PATCH: "LOCALIZE",
+  VERIFY: "PATCH",
+  EXPAND: "VERIFY",
+};
 const unique = <T>(xs: readonly T[]): T[] => [...new Set(xs)];
 
 export class MetaPlanner {
@@ -238,7 +243,9 @@ export class MetaPlanner {
         const ev = evidence();
         if (failed(ev) > 0 || (!fb.ok && ev.exceptionType !== null)) {
           const tests = proposal.action_type === "run_tests" ? proposal.tests : [];
-          this.state.confirmReproduction(this.options.task.testCommand ?? (tests.length > 0 ? tests.join(" ") : "default test suite"));
+          this.state.confirmReproduction(
+            this.options.task.testCommand ?? (tests.length > 0 ? tests.join(" ") : "default test suite"),
+          );
           this.absorb(ev);
           this.setPhase("LOCALIZE");
         }
@@ -281,7 +288,11 @@ export class MetaPlanner {
       case "verify": {
         const ev = evidence();
         if (fb.ok && failed(ev) === 0) {
-          this.state.recordHypothesis({ proposalId: this.lastPatch?.id ?? proposal.id, hypothesis: this.lastPatch?.hypothesis ?? proposal.hypothesis, outcome: "success" });
+          this.state.recordHypothesis({
+            proposalId: this.lastPatch?.id ?? proposal.id,
+            hypothesis: this.lastPatch?.hypothesis ?? proposal.hypothesis,
+            outcome: "success",
+          });
           this.targetedPassed = true;
           this.setPhase("EXPAND");
         } else {
@@ -309,7 +320,12 @@ export class MetaPlanner {
 
   /** A patch failed: record it, then pivot to LOCALIZE on a repeated symptom, else try another patch. */
   private recordFailure(patch: Proposal, signature: string): void {
-    this.state.recordHypothesis({ proposalId: patch.id, hypothesis: patch.hypothesis, outcome: "failure", failureSignature: signature });
+    this.state.recordHypothesis({
+      proposalId: patch.id,
+      hypothesis: patch.hypothesis,
+      outcome: "failure",
+      failureSignature: signature,
+    });
     if (this.state.shouldPivotToLocalization()) {
       this.state.recordPivot();
       const top = this.state.suspectFiles[0];
@@ -471,7 +487,10 @@ export class MetaPlanner {
     const query = this.searchQuery();
     if (query) {
       this.searched.add(query);
-      return this.emit(this.planner.proposeSearchRepo({ pattern: query, reason: "find where the failing behaviour is implemented" }), "search");
+      return this.emit(
+        this.planner.proposeSearchRepo({ pattern: query, reason: "find where the failing behaviour is implemented" }),
+        "search",
+      );
     }
     if (read) return this.emit(this.planner.proposeLocalizeFile({ filePath: read.path, reason: read.reason }), "read");
     return this.explainStuck("nothing left to localize: no unread suspect and no new search term");
@@ -495,7 +514,10 @@ export class MetaPlanner {
     if (this._mode !== "normal") {
       const top = this.state.suspectFiles[0];
       if (top) {
-        return this.emit(this.planner.proposeLocalizeFile({ filePath: top.path, reason: "re-read before patching (compliance mode)" }), "read");
+        return this.emit(
+          this.planner.proposeLocalizeFile({ filePath: top.path, reason: "re-read before patching (compliance mode)" }),
+          "read",
+        );
       }
       return this.emit(this.planner.proposeReproduce({ tests: this.failingTests() }), "reproduce");
     }
@@ -533,7 +555,12 @@ export class MetaPlanner {
       `hypotheses tried: ${s.hypothesesTried.length} (${s.hypothesesTried.filter((h) => h.outcome === "failure").length} failed)`,
       `gate rejections: ${s.gateRejections.length}`,
       `last failure: ${s.lastFailureSignature ?? this.lastEvidence?.signature ?? "none"}`,
-      `suspects: ${s.suspectFiles.slice(0, 3).map((x) => `${x.path} (${x.confidence.toFixed(2)})`).join(", ") || "none"}`,
+      `suspects: ${
+        s.suspectFiles
+          .slice(0, 3)
+          .map((x) => `${x.path} (${x.confidence.toFixed(2)})`)
+          .join(", ") || "none"
+      }`,
     ];
     return this.emit(this.planner.proposeExplainStuck({ reason, details, path: s.suspectFiles[0]?.path }), "explain");
   }

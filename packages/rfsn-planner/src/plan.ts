@@ -21,11 +21,18 @@ export const PlanSchema = z
     const parsed = parsePlan(json);
     if (parsed.ok) return parsed.plan;
     for (const issue of parsed.issues.filter((i) => i.severity === "error")) {
-      ctx.addIssue({ code: "custom", message: `${issue.step === null ? "plan" : `step ${issue.step + 1} (${issue.op})`}: ${issue.message} — ${issue.fix}`, input: json });
+      ctx.addIssue({
+        code: "custom",
+        message: `${issue.step === null ? "plan" : `step ${issue.step + 1} (${issue.op})`}: ${issue.message} — ${issue.fix}`,
+        input: json,
+      });
     }
     return z.NEVER;
   })
-  .meta({ description: "A GraphPlan plan: a non-empty list of steps ({op, params}, {template, params} or {fragment, action, locator})" });
+  .meta({
+    description:
+      "A GraphPlan plan: a non-empty list of steps ({op, params}, {template, params} or {fragment, action, locator})",
+  });
 
 /** Keys whose string values are code a step writes into a file. */
 const NEW_CODE_KEYS = new Set([

@@ -5,7 +5,10 @@ import { ProposalSchema } from "./schemas.js";
 const plan = [
   {
     op: "insert_before_node",
-    params: { locator: { kind: "statement", file: "src/auth.py", index: 0 }, code: "if user is None:\n    return False" },
+    params: {
+      locator: { kind: "statement", file: "src/auth.py", index: 0 },
+      code: "if user is None:\n    return False",
+    },
   },
 ];
 
@@ -34,10 +37,25 @@ describe("ProposalPlanner", () => {
     const planner = new ProposalPlanner();
     const made = [
       planner.proposeReproduce(),
-      planner.proposeLocalizeFile({ filePath: "src/auth.py", reason: "File appears in failure traceback", symbol: "authenticate" }),
+      planner.proposeLocalizeFile({
+        filePath: "src/auth.py",
+        reason: "File appears in failure traceback",
+        symbol: "authenticate",
+      }),
       planner.proposeSearchRepo({ pattern: "load_salt", reason: "find callers" }),
-      planner.proposeAddGuard({ filePath: "src/auth.py", symbol: "authenticate", guardType: "none", condition: "a None user", change: plan }),
-      planner.proposeFixLogicError({ filePath: "src/auth.py", symbol: "authenticate", description: "the salt is read twice", change: plan }),
+      planner.proposeAddGuard({
+        filePath: "src/auth.py",
+        symbol: "authenticate",
+        guardType: "none",
+        condition: "a None user",
+        change: plan,
+      }),
+      planner.proposeFixLogicError({
+        filePath: "src/auth.py",
+        symbol: "authenticate",
+        description: "the salt is read twice",
+        change: plan,
+      }),
       planner.proposeVerifyTargeted({ tests: ["tests/test_auth.py::test_login"], afterFix: "guard added" }),
       planner.proposeExpandVerification({ testPaths: ["tests/test_auth.py"] }),
       planner.proposeExplainStuck({ reason: "same failure after re-localizing", details: ["iterations: 9"] }),
@@ -57,14 +75,24 @@ describe("ProposalPlanner", () => {
       "analyze/explain_stuck/low",
     ]);
     expect(made.map((p) => (p.action_type === "run_tests" ? p.scope : "-"))).toEqual([
-      "targeted", "-", "-", "-", "-", "targeted", "broad", "-",
+      "targeted",
+      "-",
+      "-",
+      "-",
+      "-",
+      "targeted",
+      "broad",
+      "-",
     ]);
     expect(made[2]?.action_type === "search_repo" && made[2].query).toBe("load_salt");
     expect(made[3]?.change_summary).toBe("Add a None check for a None user in authenticate");
   });
 
   it("keeps hypotheses on one line when names or reasons carry newlines", () => {
-    const p = new ProposalPlanner().proposeLocalizeFile({ filePath: "src/auth.py", reason: "appears in\nthe traceback" });
+    const p = new ProposalPlanner().proposeLocalizeFile({
+      filePath: "src/auth.py",
+      reason: "appears in\nthe traceback",
+    });
     expect(p.hypothesis).toBe("The fault is in src/auth.py: appears in the traceback.");
   });
 });
@@ -72,7 +100,10 @@ describe("ProposalPlanner", () => {
 describe("testTarget", () => {
   it("reads the file and function of pytest, Django and SymPy ids", () => {
     expect(testTarget("tests/test_x.py::TestX::test_y[1-2]")).toEqual({ path: "tests/test_x.py", symbol: "test_y" });
-    expect(testTarget("test_override (test_utils.tests.OverrideSettingsTests)")).toEqual({ path: null, symbol: "test_override" });
+    expect(testTarget("test_override (test_utils.tests.OverrideSettingsTests)")).toEqual({
+      path: null,
+      symbol: "test_override",
+    });
     expect(testTarget("test_ccode_sinc")).toEqual({ path: null, symbol: "test_ccode_sinc" });
     expect(testTarget("tests/test_x.py")).toEqual({ path: "tests/test_x.py", symbol: "tests/test_x.py" });
   });

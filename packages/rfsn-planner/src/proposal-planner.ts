@@ -106,7 +106,10 @@ export class ProposalPlanner {
       hypothesis: `${args.symbol} fails because it does not handle ${args.condition}; a ${kind} guard fixes it.`,
       target: { path: args.filePath, symbol: args.symbol },
       change_summary: `Add a ${kind} check for ${args.condition} in ${args.symbol}`,
-      expected_effect: { tests: [...(args.tests ?? [])], behavior: `${args.symbol} handles ${args.condition} instead of raising` },
+      expected_effect: {
+        tests: [...(args.tests ?? [])],
+        behavior: `${args.symbol} handles ${args.condition} instead of raising`,
+      },
       risk_level: "low",
       rollback_plan: `Revert the edit to ${args.filePath}`,
       change: args.change,
@@ -127,7 +130,10 @@ export class ProposalPlanner {
       hypothesis: `${args.symbol} is wrong because ${args.description}.`,
       target: { path: args.filePath, symbol: args.symbol },
       change_summary: `Fix the logic of ${args.symbol}: ${args.description}`,
-      expected_effect: { tests: [...(args.tests ?? [])], behavior: `${args.symbol} behaves as the failing tests expect` },
+      expected_effect: {
+        tests: [...(args.tests ?? [])],
+        behavior: `${args.symbol} behaves as the failing tests expect`,
+      },
       risk_level: "medium",
       rollback_plan: `Revert the edit to ${args.filePath}`,
       change: args.change,

@@ -3,7 +3,9 @@ import { z } from "zod";
 import { loadPlanGrammars } from "@graphplan/catalog";
 import { ProposalSchema, createProposal } from "./schemas.js";
 
-beforeAll(() => loadPlanGrammars([{ op: "locate", params: { locator: { kind: "module", file: "src/shop/auth.py" } } }]));
+beforeAll(() =>
+  loadPlanGrammars([{ op: "locate", params: { locator: { kind: "module", file: "src/shop/auth.py" } } }]),
+);
 
 const validEdit = {
   id: "p-1",
@@ -12,14 +14,22 @@ const validEdit = {
   action_type: "edit_file",
   target: { path: "src/shop/auth.py", symbol: "authenticate" },
   change_summary: "Return False when the stored password is None",
-  expected_effect: { tests: ["tests/test_auth.py::test_login"], behavior: "authenticate returns False instead of raising" },
+  expected_effect: {
+    tests: ["tests/test_auth.py::test_login"],
+    behavior: "authenticate returns False instead of raising",
+  },
   risk_level: "low",
   rollback_plan: "Revert the edit to src/shop/auth.py",
   change: [
     {
       op: "insert_before_node",
       params: {
-        locator: { kind: "statement", file: "src/shop/auth.py", parent: { kind: "function", name: "authenticate" }, index: 0 },
+        locator: {
+          kind: "statement",
+          file: "src/shop/auth.py",
+          parent: { kind: "function", name: "authenticate" },
+          index: 0,
+        },
         code: "if user.password is None:\n    return False",
       },
     },
@@ -75,16 +85,38 @@ describe("proposal validation", () => {
         {
           define: "add_guard",
           params_schema: { file: "string", fn: "string" },
-          steps: [{ primitive: "insert_before_node", params: { locator: { kind: "statement", file: "$file" }, code: "pass" } }],
+          steps: [
+            {
+              primitive: "insert_before_node",
+              params: { locator: { kind: "statement", file: "$file" }, code: "pass" },
+            },
+          ],
         },
       ],
       plan: [{ op: "add_guard", params: { file: "src/shop/auth.py", fn: "authenticate" } }],
     };
     expect(ProposalSchema.safeParse({ ...validEdit, change: objectFormat }).success).toBe(true);
-    const guard = { template: "guard_clause", params: { target: { kind: "function", name: "authenticate", file: "src/shop/auth.py" }, condition: "user is None", body: "return None" } };
+    const guard = {
+      template: "guard_clause",
+      params: {
+        target: { kind: "function", name: "authenticate", file: "src/shop/auth.py" },
+        condition: "user is None",
+        body: "return None",
+      },
+    };
     expect(ProposalSchema.safeParse({ ...validEdit, change: [guard] }).success).toBe(true);
-    const unknown = ProposalSchema.safeParse({ ...validEdit, change: [{ template: "guard_none", params: { var: "x" } }] });
-    expect(unknown.error?.issues.map((i) => [i.path, i.message])).toEqual([[["change"], expect.stringMatching(/^step 1 \(guard_none\): Unknown template 'guard_none' — valid templates: guard_clause, /)]]);
+    const unknown = ProposalSchema.safeParse({
+      ...validEdit,
+      change: [{ template: "guard_none", params: { var: "x" } }],
+    });
+    expect(unknown.error?.issues.map((i) => [i.path, i.message])).toEqual([
+      [
+        ["change"],
+        expect.stringMatching(
+          /^step 1 \(guard_none\): Unknown template 'guard_none' — valid templates: guard_clause, /,
+        ),
+      ],
+    ]);
   });
 
   it("requires the per-action fields: tests and scope for run_tests, query for search_repo", () => {

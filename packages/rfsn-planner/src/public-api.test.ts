@@ -4,9 +4,7 @@ import * as api from "./index.js";
 
 describe("public API", () => {
   it("exports what the agent uses: the gate, the meta-planner, createProposal and parseTestSummary", () => {
-    expect(Object.keys(api).sort()).toEqual(
-      ["Gate", "MetaPlanner", "createProposal", "parseTestSummary"].sort(),
-    );
+    expect(Object.keys(api).sort()).toEqual(["Gate", "MetaPlanner", "createProposal", "parseTestSummary"].sort());
   });
 
   it("closes deep imports: the exports map has only the package root", () => {

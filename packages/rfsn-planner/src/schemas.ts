@@ -59,7 +59,10 @@ export const SearchRepoProposalSchema = z.strictObject({
   action_type: z.literal("search_repo"),
   query: text.describe("Text or regular expression to search for"),
 });
-export const ExplainStuckProposalSchema = z.strictObject({ ...proposalFields, action_type: z.literal("explain_stuck") });
+export const ExplainStuckProposalSchema = z.strictObject({
+  ...proposalFields,
+  action_type: z.literal("explain_stuck"),
+});
 
 /** A proposal: every field is required; `edit_file` carries its `change` as a GraphPlan plan. */
 export const ProposalSchema = z.discriminatedUnion("action_type", [
@@ -113,10 +116,18 @@ export type Phase = z.infer<typeof PhaseSchema>;
 
 /** What the controller reports after executing an accepted proposal. */
 export const ControllerFeedbackSchema = z.strictObject({
-  proposalId: z.string().optional().describe("The proposal this is about; checked against the last proposal when given"),
+  proposalId: z
+    .string()
+    .optional()
+    .describe("The proposal this is about; checked against the last proposal when given"),
   ok: z.boolean().describe("The action ran (tests ran, file was read, edit applied)"),
   output: z.string().default("").describe("Raw output: test run output, file content, search hits, error text"),
-  testsFailed: z.number().int().nonnegative().optional().describe("Failed + errored tests; parsed from output when absent"),
+  testsFailed: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe("Failed + errored tests; parsed from output when absent"),
   testsPassed: z.number().int().nonnegative().optional(),
 });
 export type ControllerFeedback = z.input<typeof ControllerFeedbackSchema>;
@@ -187,7 +198,10 @@ export const GateContextSchema = z.strictObject({
     .array(FileChangeSchema)
     .optional()
     .describe("The edit simulated by the caller; when absent the gate inspects the plan's code strings"),
-  task: z.string().optional().describe("The task's text: an expected value of an existing test that it states may change"),
+  task: z
+    .string()
+    .optional()
+    .describe("The task's text: an expected value of an existing test that it states may change"),
 });
 export type GateContext = z.input<typeof GateContextSchema>;
 
@@ -248,14 +262,16 @@ export type ScoringFactor = keyof ScoringWeights;
 export const ScoreBreakdownSchema = z.strictObject({
   proposalId: z.string(),
   total: z.number(),
-  factors: z.strictObject({
-    fileCount: z.number(),
-    tracebackRelevance: z.number(),
-    guardQuality: z.number(),
-    apiPreservation: z.number(),
-    refactorPenalty: z.number(),
-    testNarrativeMatch: z.number(),
-  }).describe("Raw factor values in [0, 1]; total = Σ weight × factor"),
+  factors: z
+    .strictObject({
+      fileCount: z.number(),
+      tracebackRelevance: z.number(),
+      guardQuality: z.number(),
+      apiPreservation: z.number(),
+      refactorPenalty: z.number(),
+      testNarrativeMatch: z.number(),
+    })
+    .describe("Raw factor values in [0, 1]; total = Σ weight × factor"),
 });
 export type ScoreBreakdown = z.infer<typeof ScoreBreakdownSchema>;
 

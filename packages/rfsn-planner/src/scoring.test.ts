@@ -36,23 +36,38 @@ describe("ScoringEngine factors", () => {
   });
 
   it("traceback relevance: the frame's file (0.7), and its function as target symbol (1.0)", () => {
-    const elsewhere = editProposal("a", [step("src/other.py", "x = 1")], { target: { path: "src/other.py", symbol: "get" } });
-    const sameFile = editProposal("b", [step("src/module.py", "x = 1")], { target: { path: "src/module.py", symbol: "put" } });
+    const elsewhere = editProposal("a", [step("src/other.py", "x = 1")], {
+      target: { path: "src/other.py", symbol: "get" },
+    });
+    const sameFile = editProposal("b", [step("src/module.py", "x = 1")], {
+      target: { path: "src/module.py", symbol: "put" },
+    });
     const sameFn = editProposal("c", [step("src/module.py", "x = 1")]);
     expect([elsewhere, sameFile, sameFn].map((p) => engine.score(p).factors.tracebackRelevance)).toEqual([0, 0.7, 1]);
   });
 
   it("guard quality: None, boundary and type checks count; plain code does not", () => {
-    const guards = ["if obj is None:\n    return None", "if len(items) == 0:\n    return []", "if not isinstance(v, str):\n    raise TypeError(v)"];
-    for (const code of guards) expect(engine.score(editProposal("g", [step("src/module.py", code)])).factors.guardQuality, code).toBe(1);
+    const guards = [
+      "if obj is None:\n    return None",
+      "if len(items) == 0:\n    return []",
+      "if not isinstance(v, str):\n    raise TypeError(v)",
+    ];
+    for (const code of guards)
+      expect(engine.score(editProposal("g", [step("src/module.py", code)])).factors.guardQuality, code).toBe(1);
     expect(engine.score(editProposal("n", [step("src/module.py", "total += 1")])).factors.guardQuality).toBe(0);
   });
 
   it("API preservation: renames, deletions and incompatible signatures break it; a new defaulted parameter does not", () => {
-    const rename = editProposal("r", [{ op: "rename_symbol", params: { file: "src/module.py", old_name: "get", new_name: "fetch" } }]);
-    const del = editProposal("d", [{ op: "delete_node", params: { locator: { kind: "function", name: "get", file: "src/module.py" } } }]);
+    const rename = editProposal("r", [
+      { op: "rename_symbol", params: { file: "src/module.py", old_name: "get", new_name: "fetch" } },
+    ]);
+    const del = editProposal("d", [
+      { op: "delete_node", params: { locator: { kind: "function", name: "get", file: "src/module.py" } } },
+    ]);
     const sig = (after: string) =>
-      editProposal("s", [{ op: "replace_code", params: { file: "src/module.py", pattern: "def get(self, key):", replacement: after } }]);
+      editProposal("s", [
+        { op: "replace_code", params: { file: "src/module.py", pattern: "def get(self, key):", replacement: after } },
+      ]);
     expect(engine.score(rename).factors.apiPreservation).toBe(0);
     expect(engine.score(del).factors.apiPreservation).toBe(0);
     expect(engine.score(sig("def get(self, name):")).factors.apiPreservation).toBe(0);
@@ -63,8 +78,12 @@ describe("ScoringEngine factors", () => {
   it("refactor penalty: refactor intent, rename-everywhere ops and long edits, subtracted from the total", () => {
     const small = engine.score(editProposal("a", [step("src/module.py", "x = 1")]));
     const refactor = engine.score(editProposal("b", [step("src/module.py", "x = 1")], { intent: "refactor" }));
-    const long = engine.score(editProposal("c", [step("src/module.py", Array.from({ length: 60 }, (_, i) => `x${i} = ${i}`).join("\n"))]));
-    expect([small.factors.refactorPenalty, refactor.factors.refactorPenalty, long.factors.refactorPenalty]).toEqual([0, 0.5, 0.5]);
+    const long = engine.score(
+      editProposal("c", [step("src/module.py", Array.from({ length: 60 }, (_, i) => `x${i} = ${i}`).join("\n"))]),
+    );
+    expect([small.factors.refactorPenalty, refactor.factors.refactorPenalty, long.factors.refactorPenalty]).toEqual([
+      0, 0.5, 0.5,
+    ]);
     expect(small.total - refactor.total).toBeCloseTo(0.5);
   });
 
@@ -84,7 +103,12 @@ describe("ScoringEngine factors", () => {
     const s = engine.score(p);
     const f = s.factors;
     expect(s.total).toBeCloseTo(
-      f.fileCount + 3 * f.tracebackRelevance + 2 * f.guardQuality + 1.5 * f.apiPreservation - f.refactorPenalty + 2 * f.testNarrativeMatch,
+      f.fileCount +
+        3 * f.tracebackRelevance +
+        2 * f.guardQuality +
+        1.5 * f.apiPreservation -
+        f.refactorPenalty +
+        2 * f.testNarrativeMatch,
     );
     const onlyGuards = new ScoringEngine({
       weights: { fileCount: 0, tracebackRelevance: 0, guardQuality: 10, apiPreservation: 0, testNarrativeMatch: 0 },
@@ -96,11 +120,19 @@ describe("ScoringEngine factors", () => {
 
 describe("ScoringEngine selection", () => {
   const guard = editProposal("guard", [step("src/module.py", "if self.parent is None:\n    return None")]);
-  const broad = editProposal("broad", [step("src/module.py", "x = 1"), step("src/a.py", "y = 1"), step("src/b.py", "z = 1")], {
-    intent: "refactor",
+  const broad = editProposal(
+    "broad",
+    [step("src/module.py", "x = 1"), step("src/a.py", "y = 1"), step("src/b.py", "z = 1")],
+    {
+      intent: "refactor",
+    },
+  );
+  const twinA = editProposal("twin-a", [step("src/other.py", "x = 1")], {
+    target: { path: "src/other.py", symbol: null },
   });
-  const twinA = editProposal("twin-a", [step("src/other.py", "x = 1")], { target: { path: "src/other.py", symbol: null } });
-  const twinB = editProposal("twin-b", [step("src/other.py", "x = 1")], { target: { path: "src/other.py", symbol: null } });
+  const twinB = editProposal("twin-b", [step("src/other.py", "x = 1")], {
+    target: { path: "src/other.py", symbol: null },
+  });
 
   it("prefers the small guard in the failing frame over a broad refactor", () => {
     expect(engine.selectBest([broad, guard], 1).map((s) => s.proposal.id)).toEqual(["guard"]);
@@ -136,7 +168,11 @@ describe("ScoringEngine selection", () => {
       { model: "alpha", proposal: twinA },
       { model: "beta", proposal: twinB },
     ]);
-    expect(selection.ranking.map((c) => `${c.proposal.id}@${c.model}`)).toEqual(["twin-a@alpha", "twin-a@zeta", "twin-b@beta"]);
+    expect(selection.ranking.map((c) => `${c.proposal.id}@${c.model}`)).toEqual([
+      "twin-a@alpha",
+      "twin-a@zeta",
+      "twin-b@beta",
+    ]);
     expect(engine.selectBestCandidate([]).winner).toBeNull();
   });
 });

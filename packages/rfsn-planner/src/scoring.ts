@@ -26,7 +26,9 @@ import {
 export interface ScoringContext {
   readonly failingTests?: readonly string[] | undefined;
   /** Frames of the failure (file, and the function when known); only project frames should be passed. */
-  readonly tracebackFrames?: ReadonlyArray<{ readonly file: string; readonly name?: string | null | undefined }> | undefined;
+  readonly tracebackFrames?:
+    | ReadonlyArray<{ readonly file: string; readonly name?: string | null | undefined }>
+    | undefined;
   /** The failure in words, e.g. "AttributeError when accessing .foo()". */
   readonly testNarrative?: string | undefined;
   readonly weights?: Partial<ScoringWeights> | undefined;
@@ -76,7 +78,13 @@ function tokens(text: string): Set<string> {
 function signatures(code: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const m of code.matchAll(/\b(?:def|function)\s+(\w+)\s*\(([^)]*)\)/g)) {
-    out.set(m[1]!, m[2]!.split(",").map((p) => p.trim()).filter(Boolean));
+    out.set(
+      m[1]!,
+      m[2]!
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean),
+    );
   }
   return out;
 }
@@ -84,8 +92,10 @@ function signatures(code: string): Map<string, string[]> {
 /** A new signature is compatible when it keeps the old parameters in order and every added one has a default. */
 function compatible(before: readonly string[], after: readonly string[]): boolean {
   const name = (p: string): string => p.split(/[:=]/)[0]!.trim();
-  return before.every((p, i) => after[i] !== undefined && name(after[i]!) === name(p)) &&
-    after.slice(before.length).every((p) => p.includes("=") || p.startsWith("*"));
+  return (
+    before.every((p, i) => after[i] !== undefined && name(after[i]!) === name(p)) &&
+    after.slice(before.length).every((p) => p.includes("=") || p.startsWith("*"))
+  );
 }
 
 const round = (x: number): number => Math.round(x * 1e9) / 1e9;
@@ -107,7 +117,11 @@ export class ScoringEngine {
   /** The six factors of one proposal and their weighted total. */
   score(proposal: Proposal): ScoreBreakdown {
     const edit = proposal.action_type === "edit_file" ? proposal : null;
-    const files = edit ? (planFiles(edit.change).length > 0 ? planFiles(edit.change) : [edit.target.path]) : [proposal.target.path];
+    const files = edit
+      ? planFiles(edit.change).length > 0
+        ? planFiles(edit.change)
+        : [edit.target.path]
+      : [proposal.target.path];
     const steps = edit ? planEdits(edit.change) : [];
     const added = steps.flatMap((s) => s.added).join("\n");
     const removed = steps.flatMap((s) => s.removed).join("\n");
@@ -116,9 +130,12 @@ export class ScoringEngine {
 
     const hits = this.frames.filter((f) => files.some((file) => samePath(file, f.file)));
     const tracebackRelevance =
-      hits.length === 0 ? 0 : 0.7 + (proposal.target.symbol && hits.some((f) => f.name === proposal.target.symbol) ? 0.3 : 0);
+      hits.length === 0
+        ? 0
+        : 0.7 + (proposal.target.symbol && hits.some((f) => f.name === proposal.target.symbol) ? 0.3 : 0);
 
-    const guardQuality = edit && GUARDS.some((re) => (added.match(re)?.length ?? 0) > (removed.match(re)?.length ?? 0)) ? 1 : 0;
+    const guardQuality =
+      edit && GUARDS.some((re) => (added.match(re)?.length ?? 0) > (removed.match(re)?.length ?? 0)) ? 1 : 0;
 
     const oldSigs = signatures(removed);
     const breaking =
@@ -145,7 +162,8 @@ export class ScoringEngine {
       added,
     ].join(" ");
     const words = tokens(text);
-    const overlap = this.narrative.size === 0 ? 0 : [...this.narrative].filter((t) => words.has(t)).length / this.narrative.size;
+    const overlap =
+      this.narrative.size === 0 ? 0 : [...this.narrative].filter((t) => words.has(t)).length / this.narrative.size;
     const covered =
       this.failingTests.length === 0
         ? 0
@@ -153,7 +171,14 @@ export class ScoringEngine {
     const testNarrativeMatch =
       this.failingTests.length === 0 ? overlap : this.narrative.size === 0 ? covered : 0.6 * overlap + 0.4 * covered;
 
-    const factors = { fileCount, tracebackRelevance, guardQuality, apiPreservation, refactorPenalty, testNarrativeMatch };
+    const factors = {
+      fileCount,
+      tracebackRelevance,
+      guardQuality,
+      apiPreservation,
+      refactorPenalty,
+      testNarrativeMatch,
+    };
     const w = this.weights;
     const total =
       w.fileCount * fileCount +
@@ -184,14 +209,18 @@ export class ScoringEngine {
       const candidate = ModelCandidateSchema.parse(raw);
       const parsed = ProposalSchema.safeParse(candidate.proposal);
       if (!parsed.success) {
-        invalid.push({ model: candidate.model, reason: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") });
+        invalid.push({
+          model: candidate.model,
+          reason: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
+        });
         continue;
       }
       const proposal = createProposal(parsed.data);
       scored.push({ model: candidate.model, proposal, score: this.score(proposal) });
     }
     scored.sort(
-      (a, b) => b.score.total - a.score.total || compareIds(a.proposal.id, b.proposal.id) || compareIds(a.model, b.model),
+      (a, b) =>
+        b.score.total - a.score.total || compareIds(a.proposal.id, b.proposal.id) || compareIds(a.model, b.model),
     );
     return { winner: scored[0] ?? null, ranking: scored, invalid };
   }

@@ -4,7 +4,13 @@
  */
 import { z } from "zod";
 import { logicalClock, type Clock } from "./ids.js";
-import { RejectionTypeSchema, type Evidence, type GateRejection, type RiskLevel, type TracebackFrame } from "./schemas.js";
+import {
+  RejectionTypeSchema,
+  type Evidence,
+  type GateRejection,
+  type RiskLevel,
+  type TracebackFrame,
+} from "./schemas.js";
 
 export const StateTrackerOptionsSchema = z.strictObject({
   riskBudget: z.number().int().nonnegative().default(3).describe("Medium-risk proposals that may be executed"),
@@ -181,7 +187,12 @@ export class StateTracker {
   }
 
   recordGateRejection(rejection: Pick<GateRejection, "proposalId" | "type" | "reason">): void {
-    this._gateRejections.push({ proposalId: rejection.proposalId, type: rejection.type, reason: rejection.reason, at: this.clock.now() });
+    this._gateRejections.push({
+      proposalId: rejection.proposalId,
+      type: rejection.type,
+      reason: rejection.reason,
+      at: this.clock.now(),
+    });
     this._consecutiveRejections++;
   }
   /** A proposal got past the gate: the rejection streak ends. */

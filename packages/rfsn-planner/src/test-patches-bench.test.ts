@@ -13,7 +13,12 @@ const root = mkdtempSync(join(tmpdir(), "graphplan-test-patches-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 /** The repository's tsx (a root dev dependency). */
 const TSX = join(import.meta.dirname, "..", "..", "..", "node_modules", ".bin", "tsx");
-const bench = (args: string[]) => spawnSync(TSX, [join(import.meta.dirname, "..", "bench", "test-patches.ts"), ...args], { cwd: root, encoding: "utf8", timeout: 60_000 });
+const bench = (args: string[]) =>
+  spawnSync(TSX, [join(import.meta.dirname, "..", "bench", "test-patches.ts"), ...args], {
+    cwd: root,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
 
 const TEST_PATCH = `diff --git a/tests/test_calc.py b/tests/test_calc.py
 --- a/tests/test_calc.py
@@ -34,13 +39,18 @@ const TEST_PATCH = `diff --git a/tests/test_calc.py b/tests/test_calc.py
 
 describe("bench:test-patches, short", () => {
   it("judges a dataset's test patches: each assertion's expected value changed is caught", () => {
-    writeFileSync(join(root, "lite.jsonl"), `${JSON.stringify({ instance_id: "acme__calc-1", test_patch: TEST_PATCH, problem_statement: "add() is wrong" })}\n`);
+    writeFileSync(
+      join(root, "lite.jsonl"),
+      `${JSON.stringify({ instance_id: "acme__calc-1", test_patch: TEST_PATCH, problem_statement: "add() is wrong" })}\n`,
+    );
     const run = bench(["lite.jsonl"]);
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("1 instances, 1 test files changed");
     expect(run.stdout).toContain("\nflagged (no task):\n");
-    expect(run.stdout).toContain("real assertions of the patches with their expected value changed: 3/3 caught as expected-value-changed with the problem statement as the task, 3/3 without a task");
+    expect(run.stdout).toContain(
+      "real assertions of the patches with their expected value changed: 3/3 caught as expected-value-changed with the problem statement as the task, 3/3 without a task",
+    );
   }, 60_000);
 
   it("prints its usage and exits 2 on bad input", () => {

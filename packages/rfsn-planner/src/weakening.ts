@@ -157,7 +157,10 @@ const JS: Patterns = {
     /\b(?:test|modulePath)PathIgnorePatterns\b|\btestIgnore\b/g,
   ],
   tests: [/(?<![.\w$])(?:it|test)\s*\(/g],
-  swallows: [/\bcatch\s*(?:\(\s*\w*\s*\))?\s*\{\s*\}/g, /\.catch\s*\(\s*\(\s*\w*\s*\)\s*=>\s*(?:\{\s*\}|undefined|null)\s*\)/g],
+  swallows: [
+    /\bcatch\s*(?:\(\s*\w*\s*\))?\s*\{\s*\}/g,
+    /\.catch\s*\(\s*\(\s*\w*\s*\)\s*=>\s*(?:\{\s*\}|undefined|null)\s*\)/g,
+  ],
 };
 /** Markers of other languages' runners, checked in every test file. */
 const OTHER_SKIPS: readonly RegExp[] = [/\bt\.Skip(?:f|Now)?\s*\(/g, /@(?:Ignore|Disabled)\b/g, /#\[ignore\]/g];
@@ -183,7 +186,8 @@ interface Metrics {
 function metrics(source: string, language: Language): Metrics {
   const code = stripComments(source, language);
   const sets = language === "python" ? [PYTHON] : language === "js" ? [JS] : [PYTHON, JS];
-  const sum = (pick: (p: Patterns) => readonly RegExp[]): number => sets.reduce((n, p) => n + countAll(code, pick(p)), 0);
+  const sum = (pick: (p: Patterns) => readonly RegExp[]): number =>
+    sets.reduce((n, p) => n + countAll(code, pick(p)), 0);
   return {
     assertions: sum((p) => p.assertions),
     strong: sum((p) => p.strong),
@@ -233,7 +237,8 @@ function toleranceLoosened(removed: string, added: string): string | null {
   const after = withDefault(added);
   for (const [kind, values] of after) {
     const old = before.get(kind);
-    if (old && Math.max(...values) > Math.max(...old)) return `${kind} tolerance ${Math.max(...old)} → ${Math.max(...values)}`;
+    if (old && Math.max(...values) > Math.max(...old))
+      return `${kind} tolerance ${Math.max(...old)} → ${Math.max(...values)}`;
   }
   const beforeP = tolerances(removed, LOOSER_WHEN_SMALLER);
   for (const [kind, values] of tolerances(added, LOOSER_WHEN_SMALLER)) {
@@ -265,14 +270,20 @@ function hunks(before: string, after: string): Array<{ removed: string; added: s
 // --- expected values --------------------------------------------------------------------------------------------------
 
 /** Lines that assert: Python `assert`, unittest's `self.assert*(`, `raises(` / `pytest.raises(`, JS `expect(` and `assert.*(`. */
-const ASSERTION_LINE = /^\s*(?:assert\b|self\.assert\w*\s*\(|with\s+(?:pytest\.raises|self\.assertRaises\w*)\s*\(|(?:pytest\.)?raises\s*\(|expect\s*\(|assert\.\w+\s*\()/;
+const ASSERTION_LINE =
+  /^\s*(?:assert\b|self\.assert\w*\s*\(|with\s+(?:pytest\.raises|self\.assertRaises\w*)\s*\(|(?:pytest\.)?raises\s*\(|expect\s*\(|assert\.\w+\s*\()/;
 /** Literals: strings, numbers, and the constants of Python and JavaScript. */
-const LITERAL = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`]*`|(?<![\w.])\d+(?:\.\d*)?(?:[eE][-+]?\d+)?(?![\w.])|\b(?:True|False|None|true|false|null|undefined)\b/g;
+const LITERAL =
+  /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`]*`|(?<![\w.])\d+(?:\.\d*)?(?:[eE][-+]?\d+)?(?![\w.])|\b(?:True|False|None|true|false|null|undefined)\b/g;
 /** The exception an assertion expects: `raises(X`, `assertRaises(X`, `toThrow(X`. */
 const RAISED = /\b(raises|assertRaises\w*|toThrow)\s*\(\s*([A-Za-z_][\w.]*)/g;
 
 /** An assertion line as a shape (its expected values masked) and those values, in order. */
-function expectation(line: string): { readonly line: string; readonly shape: string; readonly values: readonly string[] } {
+function expectation(line: string): {
+  readonly line: string;
+  readonly shape: string;
+  readonly values: readonly string[];
+} {
   const values: string[] = [];
   const shape = line
     .trim()
@@ -299,7 +310,11 @@ function statedIn(task: string, value: string): boolean {
  * left. Not weakening when the task states every new value (`task`).
  */
 function expectedValueChanged(removed: string, added: string, task: string | undefined): string | null {
-  const asserts = (code: string) => code.split("\n").filter((l) => ASSERTION_LINE.test(l)).map(expectation);
+  const asserts = (code: string) =>
+    code
+      .split("\n")
+      .filter((l) => ASSERTION_LINE.test(l))
+      .map(expectation);
   const before = asserts(removed);
   const after = asserts(added);
   const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -323,13 +338,15 @@ const v = (rule: WeakeningRule, path: string, detail: string): Violation => ({ r
 function compareMetrics(path: string, before: Metrics, after: Metrics): Violation[] {
   const out: Violation[] = [];
   if (after.skips > before.skips) out.push(v("skip-marker-added", path, "adds a skip / xfail / focus marker"));
-  if (after.tests < before.tests) out.push(v("test-removed", path, `test definitions ${before.tests} → ${after.tests}`));
+  if (after.tests < before.tests)
+    out.push(v("test-removed", path, `test definitions ${before.tests} → ${after.tests}`));
   if (after.assertions < before.assertions) {
     out.push(v("assertion-removed", path, `assertions ${before.assertions} → ${after.assertions}`));
   } else if (after.strong < before.strong) {
     out.push(v("assertion-loosened", path, `specific assertions ${before.strong} → ${after.strong}`));
   }
-  if (after.trivial > before.trivial) out.push(v("trivial-assertion-added", path, "adds an assertion that always passes"));
+  if (after.trivial > before.trivial)
+    out.push(v("trivial-assertion-added", path, "adds an assertion that always passes"));
   if (after.swallows > before.swallows) out.push(v("failure-swallowed", path, "catches and discards failures"));
   if (after.returns > before.returns) out.push(v("early-return-added", path, "adds a bare return in a test"));
   return out;
@@ -392,7 +409,10 @@ export function findStepWeakening(edit: StepEdit, path: string, task?: string): 
   if (edit.removed.length > 0) {
     const loosened = toleranceLoosened(stripComments(before, language), stripComments(after, language));
     if (loosened) out.push(v("tolerance-loosened", path, loosened));
-    const changed = written.tests <= metrics(before, language).tests ? expectedValueChanged(stripComments(before, language), stripComments(after, language), task) : null;
+    const changed =
+      written.tests <= metrics(before, language).tests
+        ? expectedValueChanged(stripComments(before, language), stripComments(after, language), task)
+        : null;
     if (changed) out.push(v("expected-value-changed", path, changed));
   }
   if (edit.deleted) {

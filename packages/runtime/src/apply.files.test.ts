@@ -26,8 +26,17 @@ const apply = (root: string, steps: unknown, options: ApplyOptions = {}) =>
 
 const STEPS = [
   { op: "rename_file", params: { from: "pkg/util.py", to: "pkg/helpers.py" } },
-  { op: "replace_node", params: { locator: { kind: "import", file: "pkg/main.py" }, replacement: "from pkg.helpers import helper" } },
-  { op: "create_file", params: { path: "tests/test_helpers.py", content: "from pkg.helpers import helper\n\n\ndef test_helper():\n    assert helper(2) == 4\n" } },
+  {
+    op: "replace_node",
+    params: { locator: { kind: "import", file: "pkg/main.py" }, replacement: "from pkg.helpers import helper" },
+  },
+  {
+    op: "create_file",
+    params: {
+      path: "tests/test_helpers.py",
+      content: "from pkg.helpers import helper\n\n\ndef test_helper():\n    assert helper(2) == 4\n",
+    },
+  },
   { op: "delete_file", params: { path: "pkg/old.py" } },
 ];
 
@@ -37,7 +46,11 @@ describe("file operations on disk", () => {
     const result = await apply(root, STEPS);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(Object.keys(snapshot(root)).filter((k) => !k.endsWith("/")).sort()).toEqual(["pkg/helpers.py", "pkg/main.py", "tests/test_helpers.py"]);
+    expect(
+      Object.keys(snapshot(root))
+        .filter((k) => !k.endsWith("/"))
+        .sort(),
+    ).toEqual(["pkg/helpers.py", "pkg/main.py", "tests/test_helpers.py"]);
     expect(readFileSync(join(root, "pkg/helpers.py"), "utf8")).toBe(UTIL);
     expect(readFileSync(join(root, "pkg/main.py"), "utf8")).toMatch(/^from pkg\.helpers import helper\n/);
     expect([...result.created].sort()).toEqual(["pkg/helpers.py", "tests/test_helpers.py"]);
@@ -48,7 +61,10 @@ describe("file operations on disk", () => {
   it("changes nothing when a later step fails, and a create onto an existing file fails", async () => {
     const root = project();
     const before = snapshot(root);
-    const result = await apply(root, [...STEPS, { op: "create_file", params: { path: "pkg/main.py", content: "x = 1\n" } }]);
+    const result = await apply(root, [
+      ...STEPS,
+      { op: "create_file", params: { path: "pkg/main.py", content: "x = 1\n" } },
+    ]);
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.failure).toMatchObject({ step: 5, op: "create_file" });
@@ -60,7 +76,8 @@ describe("file operations on disk", () => {
     const root = project();
     const before = snapshot(root);
     // Writes (and deletions) happen one by one: crash before the last one.
-    const crash: ApplyOptions["onBeforeWrite"] = ({ index, total }) => (index === total - 1 ? Effect.die("simulated crash") : Effect.void);
+    const crash: ApplyOptions["onBeforeWrite"] = ({ index, total }) =>
+      index === total - 1 ? Effect.die("simulated crash") : Effect.void;
     await expect(apply(root, STEPS, { onBeforeWrite: crash })).rejects.toThrow("simulated crash");
     expect(snapshot(root)).not.toEqual(before);
     const recovered = await Effect.runPromise(recover().pipe(Effect.provide(Workspace.layer(root))));
@@ -77,7 +94,10 @@ describe("text steps and file modes on disk", () => {
     writeFileSync(join(root, "CHANGES.rst"), "Unreleased\r\n\r\n-   First.\r\n");
     writeFileSync(join(root, "release.sh"), "#!/bin/sh\necho release\n", { mode: 0o644 });
     const result = await apply(root, [
-      { op: "insert_text", params: { file: "CHANGES.rst", anchor: "-   First.\r\n", position: "after", text: "-   Second.\r\n" } },
+      {
+        op: "insert_text",
+        params: { file: "CHANGES.rst", anchor: "-   First.\r\n", position: "after", text: "-   Second.\r\n" },
+      },
       { op: "set_file_mode", params: { path: "release.sh", mode: "100755" } },
       { op: "create_file", params: { path: "tools/check.sh", content: "#!/bin/sh\ntrue\n" } },
       { op: "set_file_mode", params: { path: "tools/check.sh", mode: "100755" } },
@@ -96,7 +116,13 @@ describe("text steps and file modes on disk", () => {
     const steps = [
       { op: "set_file_mode", params: { path: "release.sh", mode: "100755" } },
       { op: "append_text", params: { file: "release.sh", text: "echo done\n" } },
-      { op: "replace_node", params: { locator: { kind: "function", name: "helper", file: "pkg/util.py" }, replacement: "def helper(x):\n    return x * 3" } },
+      {
+        op: "replace_node",
+        params: {
+          locator: { kind: "function", name: "helper", file: "pkg/util.py" },
+          replacement: "def helper(x):\n    return x * 3",
+        },
+      },
     ];
     const withScript = () => {
       const root = project();
@@ -108,7 +134,10 @@ describe("text steps and file modes on disk", () => {
       Workspace,
       Effect.map(Workspace, (ws) => ({
         ...ws,
-        write: (path: string, text: string) => (path === "pkg/util.py" ? Effect.fail(new WorkspaceIOError({ operation: "write", path, detail: "disk full" })) : ws.write(path, text)),
+        write: (path: string, text: string) =>
+          path === "pkg/util.py"
+            ? Effect.fail(new WorkspaceIOError({ operation: "write", path, detail: "disk full" }))
+            : ws.write(path, text),
       })),
     ).pipe(Layer.provide(Workspace.layer(root)));
     const failed = await Effect.runPromise(Effect.result(applyPlan(planOf(steps)).pipe(Effect.provide(failingUtil))));
@@ -117,7 +146,8 @@ describe("text steps and file modes on disk", () => {
     expect(mode(root, "release.sh")).toBe(0o644);
 
     const crashed = withScript();
-    const crash: ApplyOptions["onBeforeWrite"] = ({ index }) => (index === 1 ? Effect.die("simulated crash") : Effect.void);
+    const crash: ApplyOptions["onBeforeWrite"] = ({ index }) =>
+      index === 1 ? Effect.die("simulated crash") : Effect.void;
     await expect(apply(crashed, steps, { onBeforeWrite: crash })).rejects.toThrow();
     expect(mode(crashed, "release.sh")).toBe(0o755); // the crash left a half-applied plan
     const report = await Effect.runPromise(recover().pipe(Effect.provide(Workspace.layer(crashed))));
@@ -134,8 +164,16 @@ describe("text steps and file modes on disk", () => {
     const before = snapshot(root);
     const missing = await apply(root, [{ op: "set_file_mode", params: { path: "nope.sh", mode: "100755" } }]);
     expect(!missing.ok && missing.failure.message).toMatch(/nope\.sh/);
-    const binary = await Effect.runPromise(Effect.result(applyPlan(planOf([{ op: "append_text", params: { file: "logo.png", text: "x" } }])).pipe(Effect.provide(Workspace.layer(root)))));
-    expect(binary._tag === "Failure" && binary.failure.message).toMatch(/"logo\.png" is binary .*GraphPlan edits text files only/);
+    const binary = await Effect.runPromise(
+      Effect.result(
+        applyPlan(planOf([{ op: "append_text", params: { file: "logo.png", text: "x" } }])).pipe(
+          Effect.provide(Workspace.layer(root)),
+        ),
+      ),
+    );
+    expect(binary._tag === "Failure" && binary.failure.message).toMatch(
+      /"logo\.png" is binary .*GraphPlan edits text files only/,
+    );
     const nul = await apply(root, [{ op: "replace_text", params: { file: "data.bin", find: "abc", replace: "xyz" } }]);
     expect(!nul.ok && nul.failure.message).toMatch(/data\.bin is a binary file/);
     expect(snapshot(root)).toEqual(before);
@@ -146,8 +184,17 @@ describe("grammars", () => {
   it("loads the grammar of a file the plan creates in a language no existing file has", async () => {
     const root = project();
     const result = await apply(root, [
-      { op: "create_file", params: { path: "src/Main.java", content: "class Main {\n    public static void main(String[] args) {}\n}\n" } },
-      { op: "replace_node", params: { locator: { kind: "class", name: "Main", file: "src/Main.java" }, replacement: "class Main {\n    static int x = 1;\n}" } },
+      {
+        op: "create_file",
+        params: { path: "src/Main.java", content: "class Main {\n    public static void main(String[] args) {}\n}\n" },
+      },
+      {
+        op: "replace_node",
+        params: {
+          locator: { kind: "class", name: "Main", file: "src/Main.java" },
+          replacement: "class Main {\n    static int x = 1;\n}",
+        },
+      },
     ]);
     expect(result.ok, result.ok ? "" : result.failure.message).toBe(true);
     expect(readFileSync(join(root, "src/Main.java"), "utf8")).toBe("class Main {\n    static int x = 1;\n}\n");

@@ -52,9 +52,16 @@ describe("applyPlan with @graphplan/primitives' runPlan", () => {
       action: "replace",
       locator: { kind: "return", file: "a.py", parent: { kind: "function", name: "g" }, index: -1 },
     };
-    const result = await apply(root, [replaceF, guard, fragment, { op: "rename_identifier", params: { file: "pkg/b.py", name: "K", new_name: "Kit" } }]);
+    const result = await apply(root, [
+      replaceF,
+      guard,
+      fragment,
+      { op: "rename_identifier", params: { file: "pkg/b.py", name: "K", new_name: "Kit" } },
+    ]);
     expect(result.steps.map((s) => `${s.step} ${s.status}`)).toEqual(["1 ok", "2 ok", "3 ok", "4 ok"]);
-    expect(readFileSync(join(root, "a.py"), "utf8")).toBe("def f():\n    return 10\n\n\ndef g():\n    if x is None:\n        return 0\n    return 3\n");
+    expect(readFileSync(join(root, "a.py"), "utf8")).toBe(
+      "def f():\n    return 10\n\n\ndef g():\n    if x is None:\n        return 0\n    return 3\n",
+    );
     expect(readFileSync(join(root, "pkg/b.py"), "utf8")).toBe(B.replace("class K:", "class Kit:"));
   });
 
@@ -64,9 +71,19 @@ describe("applyPlan with @graphplan/primitives' runPlan", () => {
     const locator = { kind: "function", name: "nope", file: "a.py" };
     const result = await apply(root, [replaceF, { op: "delete_node", params: { locator } }, deleteM]);
     expect(snapshot(root)).toEqual(before);
-    expect(result.steps.map((s) => `${s.step} ${s.op} ${s.status}`)).toEqual(["1 replace_node ok", "2 delete_node failed", "3 delete_node skipped"]);
+    expect(result.steps.map((s) => `${s.step} ${s.op} ${s.status}`)).toEqual([
+      "1 replace_node ok",
+      "2 delete_node failed",
+      "3 delete_node skipped",
+    ]);
     if (result.ok) return;
-    expect(result.failure).toMatchObject({ _tag: "StepFailed", step: 2, op: "delete_node", locator, cause: { _tag: "LocatorNotFound" } });
+    expect(result.failure).toMatchObject({
+      _tag: "StepFailed",
+      step: 2,
+      op: "delete_node",
+      locator,
+      cause: { _tag: "LocatorNotFound" },
+    });
     expect(result.failure.message).toContain("No node in a.py matches the locator");
   });
 
@@ -85,19 +102,24 @@ describe("applyPlan with @graphplan/primitives' runPlan", () => {
     const missing = { op: "delete_node", params: { locator: { kind: "function", name: "f", file: "src/gone.py" } } };
     const result = await apply(root, [replaceF, missing]);
     expect(readFileSync(join(root, "a.py"), "utf8")).toBe(A);
-    expect(!result.ok && result.failure).toMatchObject({ step: 2, cause: { _tag: "FileNotFound", path: "src/gone.py" } });
-    expect(!result.ok && result.failure.message).toBe(`file "src/gone.py" does not exist in the workspace ${root}; check the path (it is relative to the workspace root)`);
+    expect(!result.ok && result.failure).toMatchObject({
+      step: 2,
+      cause: { _tag: "FileNotFound", path: "src/gone.py" },
+    });
+    expect(!result.ok && result.failure.message).toBe(
+      `file "src/gone.py" does not exist in the workspace ${root}; check the path (it is relative to the workspace root)`,
+    );
   });
 
   it("fails with PlanRejected when a custom operator redefines a built-in one (a typed plan that parsePlan would have refused)", async () => {
     const root = project();
     const plan: Plan = {
-      define_operators: [{ define: "replace_node", params_schema: {}, steps: [{ primitive: "delete_node", params: {} }] }],
+      define_operators: [
+        { define: "replace_node", params_schema: {}, steps: [{ primitive: "delete_node", params: {} }] },
+      ],
       plan: [replaceF],
     };
-    const error = await Effect.runPromise(
-      Effect.flip(applyPlan(plan)).pipe(Effect.provide(Workspace.layer(root))),
-    );
+    const error = await Effect.runPromise(Effect.flip(applyPlan(plan)).pipe(Effect.provide(Workspace.layer(root))));
     expect(error._tag).toBe("PlanRejected");
     expect(error.message).toContain('"replace_node" is already an operator');
     expect(readFileSync(join(root, "a.py"), "utf8")).toBe(A);

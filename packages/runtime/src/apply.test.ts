@@ -24,10 +24,14 @@ function project(files: Record<string, string | Buffer>): string {
 }
 
 const apply = (root: string, steps: unknown, options: ApplyOptions = {}) =>
-  Effect.runPromise(applyPlan(plan(steps), { runPlan: fakeRunner, ...options }).pipe(Effect.provide(Workspace.layer(root))));
+  Effect.runPromise(
+    applyPlan(plan(steps), { runPlan: fakeRunner, ...options }).pipe(Effect.provide(Workspace.layer(root))),
+  );
 const applyError = (root: string, steps: unknown, options: ApplyOptions = {}) =>
   Effect.runPromise(
-    Effect.flip(applyPlan(plan(steps), { runPlan: fakeRunner, ...options })).pipe(Effect.provide(Workspace.layer(root))),
+    Effect.flip(applyPlan(plan(steps), { runPlan: fakeRunner, ...options })).pipe(
+      Effect.provide(Workspace.layer(root)),
+    ),
   );
 const recoverIn = (root: string, journalDir?: string) =>
   Effect.runPromise(recover(journalDir ? { journalDir } : {}).pipe(Effect.provide(Workspace.layer(root))));
@@ -51,7 +55,12 @@ describe("applyPlan", () => {
       { step: 3, op: "set", status: "ok" },
     ]);
     expect(result.ok && result.written).toEqual(["a.py", "src/b.py"]); // c.py did not change
-    expect(snapshot(root)).toEqual({ "a.py": hex("a = 2\n"), "c.py": hex("c = 1\n"), "src/": "dir", "src/b.py": hex("b = 1\nb2 = 2\n") });
+    expect(snapshot(root)).toEqual({
+      "a.py": hex("a = 2\n"),
+      "c.py": hex("c = 1\n"),
+      "src/": "dir",
+      "src/b.py": hex("b = 1\nb2 = 2\n"),
+    });
   });
 
   it("changes nothing when a step fails, and reports ok / failed / skipped with the step, op, locator and what to fix", async () => {
@@ -78,8 +87,14 @@ describe("applyPlan", () => {
 
   it("unwraps a runner's own step error, keeping its locator and the primitive's message", async () => {
     const root = project({ "a.py": "a\n" });
-    const result = await apply(root, [{ op: "fail-wrapped", params: { file: "a.py", message: "no method m in class K; candidates: n" } }]);
-    expect(!result.ok && result.failure).toMatchObject({ step: 1, op: "fail-wrapped", locator: { file: "a.py", class_name: "K" } });
+    const result = await apply(root, [
+      { op: "fail-wrapped", params: { file: "a.py", message: "no method m in class K; candidates: n" } },
+    ]);
+    expect(!result.ok && result.failure).toMatchObject({
+      step: 1,
+      op: "fail-wrapped",
+      locator: { file: "a.py", class_name: "K" },
+    });
     expect(!result.ok && result.failure.message).toBe("no method m in class K; candidates: n");
   });
 
@@ -241,8 +256,11 @@ describe("applyPlan", () => {
       const out = fakeRunner(p, files);
       return out.ok ? { ...out, files: new Map([...out.files, ["other.py", "rewritten\n"]]) } : out;
     };
-    const crash: ApplyOptions["onBeforeWrite"] = ({ index }) => (index === 1 ? Effect.die("simulated crash") : Effect.void);
-    await expect(apply(root, [{ op: "set", params: { file: "a.py", text: "A\n" } }], { runPlan: sneaky, onBeforeWrite: crash })).rejects.toThrow();
+    const crash: ApplyOptions["onBeforeWrite"] = ({ index }) =>
+      index === 1 ? Effect.die("simulated crash") : Effect.void;
+    await expect(
+      apply(root, [{ op: "set", params: { file: "a.py", text: "A\n" } }], { runPlan: sneaky, onBeforeWrite: crash }),
+    ).rejects.toThrow();
     const report = await recoverIn(root);
     expect(report).toMatchObject({ restored: ["a.py"], removed: [] });
     expect(snapshot(root)).toEqual(before);
@@ -261,17 +279,36 @@ describe("applyPlan", () => {
             ephemeral: true,
             write: (path: string, text: string) => {
               writes.push(path);
-              return path === failOn ? Effect.fail(new WorkspaceIOError({ operation: "write", path, detail: "no space left on device" })) : memory.write(path, text);
+              return path === failOn
+                ? Effect.fail(new WorkspaceIOError({ operation: "write", path, detail: "no space left on device" }))
+                : memory.write(path, text);
             },
           };
-          const result = yield* Effect.result(applyPlan(plan(steps), { runPlan: fakeRunner }).pipe(Effect.provideService(Workspace, ephemeral)));
-          return { result, writes, a: yield* memory.read("a.py"), b: yield* memory.read("b.py"), journal: yield* memory.exists(".graphplan") };
+          const result = yield* Effect.result(
+            applyPlan(plan(steps), { runPlan: fakeRunner }).pipe(Effect.provideService(Workspace, ephemeral)),
+          );
+          return {
+            result,
+            writes,
+            a: yield* memory.read("a.py"),
+            b: yield* memory.read("b.py"),
+            journal: yield* memory.exists(".graphplan"),
+          };
         }).pipe(Effect.provide(Workspace.layerMemory({ "a.py": "a\n", "b.py": "b\n" }))),
       );
-    const ok = await run([{ op: "set", params: { file: "a.py", text: "A\n" } }, { op: "set", params: { file: "b.py", text: "B\n" } }]);
+    const ok = await run([
+      { op: "set", params: { file: "a.py", text: "A\n" } },
+      { op: "set", params: { file: "b.py", text: "B\n" } },
+    ]);
     expect(ok.writes).toEqual(["a.py", "b.py"]); // no journal.json among them
     expect(ok).toMatchObject({ a: "A\n", b: "B\n", journal: false });
-    const failed = await run([{ op: "set", params: { file: "a.py", text: "A\n" } }, { op: "set", params: { file: "b.py", text: "B\n" } }], "b.py");
+    const failed = await run(
+      [
+        { op: "set", params: { file: "a.py", text: "A\n" } },
+        { op: "set", params: { file: "b.py", text: "B\n" } },
+      ],
+      "b.py",
+    );
     expect(failed.result._tag).toBe("Failure");
     expect(failed.writes).toEqual(["a.py", "b.py"]);
     expect(failed).toMatchObject({ a: "a\n", b: "b\n", journal: false }); // a.py written back
@@ -280,7 +317,9 @@ describe("applyPlan", () => {
   it("works over the in-memory workspace too", async () => {
     const result = await Effect.runPromise(
       Effect.gen(function* () {
-        const result = yield* applyPlan(plan([{ op: "append", params: { file: "a.py", text: "b\n" } }]), { runPlan: fakeRunner });
+        const result = yield* applyPlan(plan([{ op: "append", params: { file: "a.py", text: "b\n" } }]), {
+          runPlan: fakeRunner,
+        });
         const ws = yield* Workspace;
         return { result, text: yield* ws.read("a.py"), journal: yield* ws.exists(".graphplan") };
       }).pipe(Effect.provide(Workspace.layerMemory({ "a.py": "a\n" }))),
@@ -312,16 +351,21 @@ describe("recover", () => {
     await expect(apply(root, steps, crashAt(2))).rejects.toThrow("simulated crash");
     expect(readFileSync(join(root, "a.py"), "utf8")).toBe("A\n"); // the crash left a half-applied plan
     expect(existsSync(join(root, ".graphplan/journal.json"))).toBe(true);
-    expect(await recoverIn(root)).toEqual({ interrupted: true, restored: ["a.py", "b.py"], removed: [], tempFiles: [] });
+    expect(await recoverIn(root)).toEqual({
+      interrupted: true,
+      restored: ["a.py", "b.py"],
+      removed: [],
+      tempFiles: [],
+    });
     expect(snapshot(root)).toEqual(before);
   });
 
   it("deletes created files and the directories made for them when the crash came after them", async () => {
     const root = project({ "a.py": "a\n", "b.py": "b\n" });
     const before = snapshot(root);
-    await expect(apply(root, [...steps, { op: "create", params: { file: "z.py", text: "z" } }], crashAt(3))).rejects.toThrow(
-      "simulated crash",
-    );
+    await expect(
+      apply(root, [...steps, { op: "create", params: { file: "z.py", text: "z" } }], crashAt(3)),
+    ).rejects.toThrow("simulated crash");
     expect(existsSync(join(root, "new/n.py"))).toBe(true);
     expect(await recoverIn(root)).toMatchObject({ restored: ["a.py", "b.py"], removed: ["new/n.py"] });
     expect(snapshot(root)).toEqual(before);
@@ -335,12 +379,18 @@ describe("recover", () => {
     writeFileSync(join(root, ".graphplan/journal.json.graphplan-tmp-9-f"), "{");
     writeFileSync(join(root, "other.graphplan-tmp-1-1"), "not ours: its file is not journaled");
     const report = await recoverIn(root);
-    expect([...report.tempFiles].sort()).toEqual([".graphplan/journal.json.graphplan-tmp-9-f", "b.py.graphplan-tmp-123-abc"]);
-    expect(snapshot(root)).toEqual({ ...before, "other.graphplan-tmp-1-1": hex("not ours: its file is not journaled") });
+    expect([...report.tempFiles].sort()).toEqual([
+      ".graphplan/journal.json.graphplan-tmp-9-f",
+      "b.py.graphplan-tmp-123-abc",
+    ]);
+    expect(snapshot(root)).toEqual({
+      ...before,
+      "other.graphplan-tmp-1-1": hex("not ours: its file is not journaled"),
+    });
   });
 
   it("removes an interrupted journal write's temporary file even when no journal was committed", async () => {
-    const root = project({ "a.py": "a\n", ".graphplan/journal.json.graphplan-tmp-1-2": "{\"vers" });
+    const root = project({ "a.py": "a\n", ".graphplan/journal.json.graphplan-tmp-1-2": '{"vers' });
     expect(await recoverIn(root)).toEqual({
       interrupted: false,
       restored: [],
@@ -362,7 +412,11 @@ describe("recover", () => {
   });
 
   it("refuses a corrupt journal without touching any file", async () => {
-    for (const content of ["{not json", JSON.stringify({ version: 2, files: [] }), JSON.stringify({ version: 1, files: [{ path: "a.py", original: "%%%" }], dirs: [] })]) {
+    for (const content of [
+      "{not json",
+      JSON.stringify({ version: 2, files: [] }),
+      JSON.stringify({ version: 1, files: [{ path: "a.py", original: "%%%" }], dirs: [] }),
+    ]) {
       const root = project({ "a.py": "A\n", ".graphplan/journal.json": content });
       const before = snapshot(root);
       const error = await Effect.runPromise(Effect.flip(recover()).pipe(Effect.provide(Workspace.layer(root))));
@@ -394,8 +448,11 @@ describe("recover", () => {
 });
 
 describe("writeFiles", () => {
-  const writeIn = (root: string, writes: Parameters<typeof writeFiles>[0], options: Parameters<typeof writeFiles>[1] = {}) =>
-    Effect.runPromise(writeFiles(writes, options).pipe(Effect.provide(Workspace.layer(root))));
+  const writeIn = (
+    root: string,
+    writes: Parameters<typeof writeFiles>[0],
+    options: Parameters<typeof writeFiles>[1] = {},
+  ) => Effect.runPromise(writeFiles(writes, options).pipe(Effect.provide(Workspace.layer(root))));
 
   it("puts back what an apply changed and created, byte for byte, from the originals the apply returned", async () => {
     const bom = Buffer.from([0xef, 0xbb, 0xbf, 0x62, 0x0d, 0x0a]);
@@ -409,7 +466,10 @@ describe("writeFiles", () => {
     if (!result.ok) throw new Error("the apply failed");
     expect([...result.originals.keys()].sort()).toEqual(["a.py", "b.py"]);
     const touched = [...result.written, ...result.deleted];
-    const restored = await writeIn(root, touched.map((path) => ({ path, bytes: result.originals.get(path) ?? null })));
+    const restored = await writeIn(
+      root,
+      touched.map((path) => ({ path, bytes: result.originals.get(path) ?? null })),
+    );
     expect([...restored].sort()).toEqual(["a.py", "b.py", "pkg/c.py"]);
     const after = snapshot(root);
     delete after["pkg/"]; // the directory the apply made stays; its file is gone
@@ -419,8 +479,18 @@ describe("writeFiles", () => {
   it("journals the current bytes first, so a crash between writes is undone by recover", async () => {
     const root = project({ "a.py": "a\n", "b.py": "b\n" });
     const before = snapshot(root);
-    const crash: ApplyOptions["onBeforeWrite"] = ({ index }) => (index === 1 ? Effect.die("simulated crash") : Effect.void);
-    await expect(writeIn(root, [{ path: "a.py", bytes: new TextEncoder().encode("A\n") }, { path: "b.py", bytes: null }], { onBeforeWrite: crash })).rejects.toThrow();
+    const crash: ApplyOptions["onBeforeWrite"] = ({ index }) =>
+      index === 1 ? Effect.die("simulated crash") : Effect.void;
+    await expect(
+      writeIn(
+        root,
+        [
+          { path: "a.py", bytes: new TextEncoder().encode("A\n") },
+          { path: "b.py", bytes: null },
+        ],
+        { onBeforeWrite: crash },
+      ),
+    ).rejects.toThrow();
     expect(readFileSync(join(root, "a.py"), "utf8")).toBe("A\n");
     const report = await recoverIn(root);
     expect(report).toMatchObject({ interrupted: true, restored: ["a.py"] });
@@ -430,7 +500,14 @@ describe("writeFiles", () => {
   it("refuses a path outside the root before writing anything", async () => {
     const root = project({ "a.py": "a\n" });
     const before = snapshot(root);
-    const error = await Effect.runPromise(Effect.flip(writeFiles([{ path: "a.py", bytes: new Uint8Array([0x41]) }, { path: "../x.py", bytes: new Uint8Array([0x41]) }])).pipe(Effect.provide(Workspace.layer(root))));
+    const error = await Effect.runPromise(
+      Effect.flip(
+        writeFiles([
+          { path: "a.py", bytes: new Uint8Array([0x41]) },
+          { path: "../x.py", bytes: new Uint8Array([0x41]) },
+        ]),
+      ).pipe(Effect.provide(Workspace.layer(root))),
+    );
     expect(error._tag).toBe("PathOutsideWorkspace");
     expect(snapshot(root)).toEqual(before);
   });

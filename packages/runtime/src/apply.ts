@@ -14,7 +14,14 @@
 import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
 import { loadGrammarsFor } from "@graphplan/graph";
-import { FileNotInPlan, StepFailed as PlanStepFailed, planFiles, planParts, stepLabel, stepLocator } from "@graphplan/primitives";
+import {
+  FileNotInPlan,
+  StepFailed as PlanStepFailed,
+  planFiles,
+  planParts,
+  stepLabel,
+  stepLocator,
+} from "@graphplan/primitives";
 import { runFormalPlan } from "@graphplan/catalog";
 import type { Plan, Step } from "@graphplan/primitives";
 import {
@@ -23,13 +30,13 @@ import {
   FileNotFound,
   JournalCorrupt,
   JournalPresent,
-  NotUtf8Text,
+  type NotUtf8Text,
   PathOutsideWorkspace,
   PlanRejected,
   ReservedPath,
   StepFailed,
   type StepCause,
-  WorkspaceIOError,
+  type WorkspaceIOError,
   errorText,
 } from "./errors.js";
 import { DEFAULT_JOURNAL_DIR, JOURNAL_FILE, JournalSchema, fromBase64, toBase64 } from "./journal.js";
@@ -48,7 +55,12 @@ export type PlanRunOutcome =
       /** The git modes the plan gives files (`set_file_mode`); a file absent keeps its mode. */
       readonly modes?: ReadonlyMap<string, "100644" | "100755">;
     }
-  | { readonly ok: false; readonly failedStep: number; readonly error: Error; readonly results: ReadonlyArray<unknown> };
+  | {
+      readonly ok: false;
+      readonly failedStep: number;
+      readonly error: Error;
+      readonly results: ReadonlyArray<unknown>;
+    };
 export type PlanRunner = (plan: Plan, files: ReadonlyMap<string, string>) => PlanRunOutcome;
 
 export interface StepReport {
@@ -132,7 +144,8 @@ export type RecoverError = PathOutsideWorkspace | FileNotFound | WorkspaceIOErro
 const journalOf = (ws: { readonly root: string }, options: { journalDir?: string } | undefined) => {
   const dir = options?.journalDir ?? DEFAULT_JOURNAL_DIR;
   const lexical = confine(dir);
-  if (lexical.ok && lexical.path !== ".") return Effect.succeed({ dir: lexical.path, path: `${lexical.path}/${JOURNAL_FILE}` });
+  if (lexical.ok && lexical.path !== ".")
+    return Effect.succeed({ dir: lexical.path, path: `${lexical.path}/${JOURNAL_FILE}` });
   const reason = lexical.ok ? "the journal directory cannot be the root" : lexical.reason;
   return Effect.fail(new PathOutsideWorkspace({ path: dir, root: ws.root, reason }));
 };
@@ -175,7 +188,9 @@ export function applyPlan(plan: Plan, options: ApplyOptions = {}): Effect.Effect
     const outcome = runner(plan, texts);
     if (!outcome.ok && outcome.failedStep < 0) return yield* new PlanRejected({ cause: outcome.error });
     const missing = (file: unknown) =>
-      typeof file === "string" && existing.get(file) === false ? new FileNotFound({ path: file, root: ws.root }) : undefined;
+      typeof file === "string" && existing.get(file) === false
+        ? new FileNotFound({ path: file, root: ws.root })
+        : undefined;
     const reports = steps.map((step, index): StepReport => {
       const base = { step: index + 1, op: stepLabel(step) };
       if (outcome.ok || index < outcome.failedStep) return { ...base, status: "ok" };
@@ -219,7 +234,9 @@ export function applyPlan(plan: Plan, options: ApplyOptions = {}): Effect.Effect
       created: changes.filter((c) => c.text !== null && !originals.has(c.path)).map((c) => c.path),
       deleted: changes.filter((c) => c.text === null).map((c) => c.path),
       modes,
-      originals: new Map(changes.flatMap((c) => (originals.has(c.path) ? [[c.path, originals.get(c.path)!] as const] : []))),
+      originals: new Map(
+        changes.flatMap((c) => (originals.has(c.path) ? [[c.path, originals.get(c.path)!] as const] : [])),
+      ),
     };
   });
 }
@@ -237,7 +254,10 @@ export interface FileWrite {
  * by `recover`): each path confined to the root, its current bytes journaled, then the new bytes written
  * (or the file deleted). An undo of an apply writes the `originals` it returned this way.
  */
-export function writeFiles(writes: ReadonlyArray<FileWrite>, options: Pick<ApplyOptions, "journalDir" | "onBeforeWrite"> = {}): Effect.Effect<ReadonlyArray<string>, ApplyError, Workspace> {
+export function writeFiles(
+  writes: ReadonlyArray<FileWrite>,
+  options: Pick<ApplyOptions, "journalDir" | "onBeforeWrite"> = {},
+): Effect.Effect<ReadonlyArray<string>, ApplyError, Workspace> {
   return Effect.gen(function* () {
     const ws = yield* Workspace;
     const { dir: journalDir, path: journalPath } = yield* journalOf(ws, options);
@@ -245,12 +265,18 @@ export function writeFiles(writes: ReadonlyArray<FileWrite>, options: Pick<Apply
     const existing = new Map<string, boolean>();
     for (const { path } of writes) yield* checkPath(ws, path, journalDir, existing);
     const originals = new Map<string, Uint8Array>();
-    const changes: Array<{ path: string; text: string | Uint8Array | null; executable?: boolean; wasExecutable?: boolean }> = [];
+    const changes: Array<{
+      path: string;
+      text: string | Uint8Array | null;
+      executable?: boolean;
+      wasExecutable?: boolean;
+    }> = [];
     for (const { path, bytes, executable } of writes) {
       const exists = existing.get(path) === true;
       if (exists) originals.set(path, yield* ws.readBytes(path));
       else if (bytes === null) continue; // deleting a file that is not there: nothing to do
-      const mode = executable === undefined ? {} : { executable, wasExecutable: exists ? yield* ws.executable(path) : false };
+      const mode =
+        executable === undefined ? {} : { executable, wasExecutable: exists ? yield* ws.executable(path) : false };
       changes.push({ path, text: bytes, ...mode });
     }
     if (changes.length > 0) yield* commit(ws, changes, originals, journalDir, journalPath, options.onBeforeWrite);
@@ -289,8 +315,7 @@ function checkPath(ws: WorkspaceShape, path: string, journalDir: string, existin
     if (isWithin(lexical.path, journalDir)) return yield* new ReservedPath({ path, journalDir });
     for (const other of existing.keys()) {
       const o = confine(other);
-      if (o.ok && o.path === lexical.path && other !== path)
-        return yield* new AmbiguousPath({ path, other });
+      if (o.ok && o.path === lexical.path && other !== path) return yield* new AmbiguousPath({ path, other });
     }
     existing.set(path, yield* ws.exists(path));
   });
@@ -298,7 +323,12 @@ function checkPath(ws: WorkspaceShape, path: string, journalDir: string, existin
 
 function commit(
   ws: WorkspaceShape,
-  changes: ReadonlyArray<{ path: string; text: string | Uint8Array | null; executable?: boolean; wasExecutable?: boolean }>,
+  changes: ReadonlyArray<{
+    path: string;
+    text: string | Uint8Array | null;
+    executable?: boolean;
+    wasExecutable?: boolean;
+  }>,
   originals: ReadonlyMap<string, Uint8Array>,
   journalDir: string,
   journalPath: string,
@@ -321,7 +351,11 @@ function commit(
       files: changes.map(({ path, wasExecutable }) => {
         const original = originals.get(path);
         if (!original) return { path, created: true as const };
-        return { path, original: toBase64(original), ...(wasExecutable !== undefined ? { executable: wasExecutable } : {}) };
+        return {
+          path,
+          original: toBase64(original),
+          ...(wasExecutable !== undefined ? { executable: wasExecutable } : {}),
+        };
       }),
       dirs,
     };
@@ -358,7 +392,10 @@ function commit(
       const wrote = yield* Effect.result(
         text === null
           ? Effect.asVoid(ws.remove(path))
-          : Effect.andThen(typeof text === "string" ? ws.write(path, text) : ws.writeBytes(path, text), executable === undefined ? Effect.void : ws.setExecutable(path, executable)),
+          : Effect.andThen(
+              typeof text === "string" ? ws.write(path, text) : ws.writeBytes(path, text),
+              executable === undefined ? Effect.void : ws.setExecutable(path, executable),
+            ),
       );
       if (Result.isFailure(wrote)) return yield* rollback(path, wrote.failure);
       written.push(path);
@@ -393,7 +430,8 @@ export function recover(options: RecoverOptions = {}): Effect.Effect<RecoverRepo
         if (!(yield* ws.exists(dir))) return;
         const prefix = `${path.slice(slash + 1)}${TEMP_MARKER}`;
         for (const entry of yield* ws.list(dir))
-          if (entry.kind === "file" && entry.name.startsWith(prefix) && (yield* ws.remove(entry.path))) tempFiles.push(entry.path);
+          if (entry.kind === "file" && entry.name.startsWith(prefix) && (yield* ws.remove(entry.path)))
+            tempFiles.push(entry.path);
       });
 
     yield* removeTemps(journalPath);
@@ -402,9 +440,13 @@ export function recover(options: RecoverOptions = {}): Effect.Effect<RecoverRepo
       return { interrupted: false, restored: [], removed: [], tempFiles };
     }
 
-    const raw = yield* ws.read(journalPath).pipe(
-      Effect.catchTag("NotUtf8Text", () => Effect.fail(new JournalCorrupt({ journal: journalPath, detail: "it is not UTF-8 text" }))),
-    );
+    const raw = yield* ws
+      .read(journalPath)
+      .pipe(
+        Effect.catchTag("NotUtf8Text", () =>
+          Effect.fail(new JournalCorrupt({ journal: journalPath, detail: "it is not UTF-8 text" })),
+        ),
+      );
     const journal = yield* Effect.try({
       try: () => JournalSchema.parse(JSON.parse(raw)),
       catch: (error) => new JournalCorrupt({ journal: journalPath, detail: errorText(error).split("\n")[0] ?? "" }),

@@ -151,6 +151,7 @@ export function stepCauseTag(cause: StepCause): string {
 
 export function errorText(error: unknown): string {
   if (error instanceof Error) return error.message;
-  if (error && typeof error === "object" && "message" in error && typeof error.message === "string") return error.message;
+  if (error && typeof error === "object" && "message" in error && typeof error.message === "string")
+    return error.message;
   return String(error);
 }

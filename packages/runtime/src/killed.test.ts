@@ -39,9 +39,13 @@ interface Kill {
 /** Run the child; kill it as `kill` says (never, if undefined). Times are from "start". */
 function runChild(root: string, planPath: string, mode: string, kill?: Kill) {
   return new Promise<{ output: string; killed: boolean; ms: number; firstWriteMs: number }>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", tsx, "--conditions=source", childScript, root, planPath, String(SLEEP_MS), mode], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", tsx, "--conditions=source", childScript, root, planPath, String(SLEEP_MS), mode],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let output = "";
     let started = 0;
     let firstWrite = 0;
@@ -49,14 +53,20 @@ function runChild(root: string, planPath: string, mode: string, kill?: Kill) {
     child.stdout.on("data", (chunk: Buffer) => {
       output += chunk.toString();
       if (!started && output.includes("start\n")) started = performance.now();
-      if (kill && !timer && output.includes(`${kill.after}\n`)) timer = setTimeout(() => child.kill("SIGKILL"), kill.ms);
+      if (kill && !timer && output.includes(`${kill.after}\n`))
+        timer = setTimeout(() => child.kill("SIGKILL"), kill.ms);
       if (!firstWrite && output.includes("write 0\n")) firstWrite = performance.now();
     });
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.on("error", reject);
     child.on("close", (_code, signal) => {
       clearTimeout(timer);
-      resolve({ output, killed: signal === "SIGKILL", ms: performance.now() - started, firstWriteMs: firstWrite - started });
+      resolve({
+        output,
+        killed: signal === "SIGKILL",
+        ms: performance.now() - started,
+        firstWriteMs: firstWrite - started,
+      });
     });
   });
 }
@@ -70,7 +80,8 @@ interface Scenario {
   readonly plan: unknown;
 }
 
-const functions = (i: number) => `def f${i}(x):\n    return x + ${i}\n\n\ndef keep${i}():\n    return ${i}\n` + `# filler ${i}\n`.repeat(200);
+const functions = (i: number) =>
+  `def f${i}(x):\n    return x + ${i}\n\n\ndef keep${i}():\n    return ${i}\n` + `# filler ${i}\n`.repeat(200);
 const names = ["a.py", "b.py", "pkg/c.py", "pkg/d.py", "e.py"];
 
 const scenarios: Array<[string, Scenario]> = [
@@ -82,7 +93,10 @@ const scenarios: Array<[string, Scenario]> = [
       files: Object.fromEntries(names.map((n, i) => [n, functions(i)])),
       plan: names.map((file, i) => ({
         op: "replace_node",
-        params: { locator: { kind: "function", name: `f${i}`, file }, replacement: `def f${i}(x):\n    return x * ${i}` },
+        params: {
+          locator: { kind: "function", name: `f${i}`, file },
+          replacement: `def f${i}(x):\n    return x * ${i}`,
+        },
       })),
     },
   ],
@@ -150,11 +164,18 @@ describe.each(scenarios)("a killed apply: %s", (_name, scenario) => {
       const recovered = JSON.stringify(snapshot(root));
       if (recovered === JSON.stringify(before)) outcomes.original++;
       else if (recovered === JSON.stringify(after)) outcomes.applied++;
-      else expect.fail(`trial ${index} (kill ${kill.ms} ms after "${kill.after}"): neither original nor applied: ${recovered}`);
+      else
+        expect.fail(
+          `trial ${index} (kill ${kill.ms} ms after "${kill.after}"): neither original nor applied: ${recovered}`,
+        );
     };
     // Two children at a time (the machine has two cores); each kill is timed from its own child's start.
-    for (let i = 0; i < scenario.trials; i += 2) await Promise.all([trial(i), ...(i + 1 < scenario.trials ? [trial(i + 1)] : [])]);
-    console.log(`killed apply (${scenario.mode}): first write ${Math.round(done.firstWriteMs)} ms, done ${Math.round(done.ms)} ms; outcomes`, outcomes);
+    for (let i = 0; i < scenario.trials; i += 2)
+      await Promise.all([trial(i), ...(i + 1 < scenario.trials ? [trial(i + 1)] : [])]);
+    console.log(
+      `killed apply (${scenario.mode}): first write ${Math.round(done.firstWriteMs)} ms, done ${Math.round(done.ms)} ms; outcomes`,
+      outcomes,
+    );
     expect(outcomes.original + outcomes.applied).toBe(scenario.trials);
     expect(outcomes.journalLeft).toBeGreaterThan(0);
     expect(outcomes.mixedBeforeRecover).toBeGreaterThan(0);

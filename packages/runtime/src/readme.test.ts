@@ -15,7 +15,10 @@ it("runs the README example", async () => {
   const root = mkdtempSync(join(tmpdir(), "demo-"));
   writeFileSync(join(root, "a.py"), "def f():\n    return 1\n");
   const json = [
-    { op: "replace_node", params: { locator: { kind: "function", name: "f", file: "a.py" }, replacement: "def f():\n    return 2" } },
+    {
+      op: "replace_node",
+      params: { locator: { kind: "function", name: "f", file: "a.py" }, replacement: "def f():\n    return 2" },
+    },
   ];
   await loadPlanGrammars(json);
   const parsed = parsePlan(json); // the plan's one front door: a typed plan, or every problem with its fix

@@ -7,8 +7,17 @@ import { tempDir } from "./fixtures/tmp.js";
 describe("findSourceFiles", () => {
   it("lists supported files relative to the directory, sorted, skipping node_modules, .git and directory symlinks", async () => {
     const root = tempDir();
-    for (const dir of ["src/deep", "node_modules/x", ".git/hooks", ".github", "outside"]) mkdirSync(join(root, dir), { recursive: true });
-    for (const file of ["src/a.py", "src/deep/B.TS", "src/notes.txt", "node_modules/x/i.js", ".git/hooks/h.py", ".github/c.py", "outside/o.go"]) {
+    for (const dir of ["src/deep", "node_modules/x", ".git/hooks", ".github", "outside"])
+      mkdirSync(join(root, dir), { recursive: true });
+    for (const file of [
+      "src/a.py",
+      "src/deep/B.TS",
+      "src/notes.txt",
+      "node_modules/x/i.js",
+      ".git/hooks/h.py",
+      ".github/c.py",
+      "outside/o.go",
+    ]) {
       writeFileSync(join(root, file), "");
     }
     symlinkSync(join(root, "outside"), join(root, "src/link"));

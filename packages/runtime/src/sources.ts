@@ -13,7 +13,10 @@ const globOf = (extensions: readonly string[]): string => `**/*.{${extensions.ma
  * as paths relative to `dir`, sorted; hidden directories are walked, `SKIPPED_DIRECTORIES` and
  * directory symlinks are not.
  */
-export async function findSourceFiles(dir: string, extensions: readonly string[] = SUPPORTED_EXTENSIONS): Promise<string[]> {
+export async function findSourceFiles(
+  dir: string,
+  extensions: readonly string[] = SUPPORTED_EXTENSIONS,
+): Promise<string[]> {
   const found = await glob(globOf(extensions), {
     cwd: dir,
     dot: true,

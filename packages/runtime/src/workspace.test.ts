@@ -1,8 +1,17 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import * as Effect from "effect/Effect";
-import * as Layer from "effect/Layer";
+import type * as Layer from "effect/Layer";
 import { describe, expect, it } from "vitest";
 import { snapshot, tempDir } from "./fixtures/tmp.js";
 import type { WorkspaceRootInvalid } from "./errors.js";
@@ -48,18 +57,30 @@ describe.each(layers)("Workspace contract: %s", (_name, make) => {
   it("rejects absolute paths and '..' segments with PathOutsideWorkspace", async () => {
     const layer = make({ "a.txt": "x" });
     for (const path of ["/etc/passwd", "../a.txt", "sub/../../a.txt", "sub/../a.txt", "C:\\x", ""]) {
-      const error = await fail(Workspace.use((ws) => ws.read(path)), layer);
+      const error = await fail(
+        Workspace.use((ws) => ws.read(path)),
+        layer,
+      );
       expect(error._tag, path).toBe("PathOutsideWorkspace");
-      const writeError = await fail(Workspace.use((ws) => ws.write(path, "y")), layer);
+      const writeError = await fail(
+        Workspace.use((ws) => ws.write(path, "y")),
+        layer,
+      );
       expect(writeError._tag, path).toBe("PathOutsideWorkspace");
     }
-    const error = await fail(Workspace.use((ws) => ws.exists("../x")), layer);
+    const error = await fail(
+      Workspace.use((ws) => ws.exists("../x")),
+      layer,
+    );
     expect(error.message).toContain('".." segment');
   });
 
   it("reports a missing file as FileNotFound and answers exists", async () => {
     const layer = make({ "src/a.py": "x" });
-    const error = await fail(Workspace.use((ws) => ws.read("src/nope.py")), layer);
+    const error = await fail(
+      Workspace.use((ws) => ws.read("src/nope.py")),
+      layer,
+    );
     expect(error._tag).toBe("FileNotFound");
     expect(error.message).toContain('"src/nope.py" does not exist');
     const found = await run(
@@ -71,7 +92,10 @@ describe.each(layers)("Workspace contract: %s", (_name, make) => {
 
   it("lists a directory's entries sorted by name, and FileNotFound for a missing one", async () => {
     const layer = make({ "b.txt": "", "a/x.py": "", "a/sub/y.py": "" });
-    const entries = await run(Workspace.use((ws) => Effect.all([ws.list("."), ws.list("a")])), layer);
+    const entries = await run(
+      Workspace.use((ws) => Effect.all([ws.list("."), ws.list("a")])),
+      layer,
+    );
     expect(entries[0].map((e) => [e.path, e.kind])).toEqual([
       ["a", "directory"],
       ["b.txt", "file"],
@@ -80,7 +104,14 @@ describe.each(layers)("Workspace contract: %s", (_name, make) => {
       ["a/sub", "directory"],
       ["a/x.py", "file"],
     ]);
-    expect((await fail(Workspace.use((ws) => ws.list("missing")), layer))._tag).toBe("FileNotFound");
+    expect(
+      (
+        await fail(
+          Workspace.use((ws) => ws.list("missing")),
+          layer,
+        )
+      )._tag,
+    ).toBe("FileNotFound");
   });
 
   it("removes files, answers false for a missing path and keeps a non-empty directory", async () => {
@@ -119,7 +150,14 @@ describe("Workspace.layer (local directory)", () => {
     const dir = tempDir();
     writeFileSync(join(dir, "file"), "");
     for (const root of [join(dir, "missing"), join(dir, "file")]) {
-      const error = await Effect.runPromise(Effect.flip(Effect.provide(Workspace.use((ws) => ws.exists("x")), Workspace.layer(root))));
+      const error = await Effect.runPromise(
+        Effect.flip(
+          Effect.provide(
+            Workspace.use((ws) => ws.exists("x")),
+            Workspace.layer(root),
+          ),
+        ),
+      );
       expect(error._tag).toBe("WorkspaceRootInvalid");
     }
   });
@@ -128,7 +166,10 @@ describe("Workspace.layer (local directory)", () => {
     const root = tempDir();
     writeFileSync(join(root, "run.sh"), "echo old\n");
     chmodSync(join(root, "run.sh"), 0o751);
-    await run(Workspace.use((ws) => ws.write("run.sh", "echo new\n")), Workspace.layer(root));
+    await run(
+      Workspace.use((ws) => ws.write("run.sh", "echo new\n")),
+      Workspace.layer(root),
+    );
     expect(readFileSync(join(root, "run.sh"), "utf8")).toBe("echo new\n");
     expect(statSync(join(root, "run.sh")).mode & 0o777).toBe(0o751);
     expect(readdirSync(root)).toEqual(["run.sh"]);
@@ -142,14 +183,27 @@ describe("Workspace.layer (local directory)", () => {
     symlinkSync(outside, join(root, "link"));
     const layer = Workspace.layer(root);
     for (const path of ["link/fifo", "link/secret.txt", "link/new.txt", "link"]) {
-      const error = await fail(Workspace.use((ws) => ws.readBytes(path)), layer);
+      const error = await fail(
+        Workspace.use((ws) => ws.readBytes(path)),
+        layer,
+      );
       expect(error._tag, path).toBe("PathOutsideWorkspace");
       expect(error.message).toContain(`resolves to ${outside}`);
     }
-    const writeError = await fail(Workspace.use((ws) => ws.write("link/new.txt", "x")), layer);
+    const writeError = await fail(
+      Workspace.use((ws) => ws.write("link/new.txt", "x")),
+      layer,
+    );
     expect(writeError._tag).toBe("PathOutsideWorkspace");
     expect(existsSync(join(outside, "new.txt"))).toBe(false);
-    expect((await fail(Workspace.use((ws) => ws.list("link")), layer))._tag).toBe("PathOutsideWorkspace");
+    expect(
+      (
+        await fail(
+          Workspace.use((ws) => ws.list("link")),
+          layer,
+        )
+      )._tag,
+    ).toBe("PathOutsideWorkspace");
   });
 
   it("rejects a symlinked file and a dangling symlink that point outside the root", async () => {
@@ -159,10 +213,38 @@ describe("Workspace.layer (local directory)", () => {
     symlinkSync(join(outside, "secret.txt"), join(root, "file-link"));
     symlinkSync(join(outside, "not-yet.txt"), join(root, "dangling"));
     const layer = Workspace.layer(root);
-    expect((await fail(Workspace.use((ws) => ws.read("file-link")), layer))._tag).toBe("PathOutsideWorkspace");
-    expect((await fail(Workspace.use((ws) => ws.write("file-link", "x")), layer))._tag).toBe("PathOutsideWorkspace");
-    expect((await fail(Workspace.use((ws) => ws.write("dangling", "x")), layer))._tag).toBe("PathOutsideWorkspace");
-    expect((await fail(Workspace.use((ws) => ws.remove("file-link")), layer))._tag).toBe("PathOutsideWorkspace");
+    expect(
+      (
+        await fail(
+          Workspace.use((ws) => ws.read("file-link")),
+          layer,
+        )
+      )._tag,
+    ).toBe("PathOutsideWorkspace");
+    expect(
+      (
+        await fail(
+          Workspace.use((ws) => ws.write("file-link", "x")),
+          layer,
+        )
+      )._tag,
+    ).toBe("PathOutsideWorkspace");
+    expect(
+      (
+        await fail(
+          Workspace.use((ws) => ws.write("dangling", "x")),
+          layer,
+        )
+      )._tag,
+    ).toBe("PathOutsideWorkspace");
+    expect(
+      (
+        await fail(
+          Workspace.use((ws) => ws.remove("file-link")),
+          layer,
+        )
+      )._tag,
+    ).toBe("PathOutsideWorkspace");
     expect(snapshot(outside)).toEqual({ "secret.txt": Buffer.from("secret").toString("hex") });
   });
 
@@ -173,8 +255,16 @@ describe("Workspace.layer (local directory)", () => {
     symlinkSync(join(root, "real"), join(root, "alias"));
     symlinkSync("real/a.py", join(root, "a-link.py"));
     const layer = Workspace.layer(root);
-    await run(Workspace.use((ws) => ws.write("a-link.py", "new")), layer);
-    expect(await run(Workspace.use((ws) => ws.read("alias/a.py")), layer)).toBe("new");
+    await run(
+      Workspace.use((ws) => ws.write("a-link.py", "new")),
+      layer,
+    );
+    expect(
+      await run(
+        Workspace.use((ws) => ws.read("alias/a.py")),
+        layer,
+      ),
+    ).toBe("new");
     expect(snapshot(root)).toEqual({
       "a-link.py": "-> real/a.py",
       alias: `-> ${join(root, "real")}`,
@@ -189,7 +279,10 @@ describe("Workspace.layer (local directory)", () => {
     writeFileSync(join(real, "a.txt"), "a");
     symlinkSync(real, join(holder, "root"));
     const layer = Workspace.layer(join(holder, "root"));
-    await run(Workspace.use((ws) => ws.write("a.txt", "b")), layer);
+    await run(
+      Workspace.use((ws) => ws.write("a.txt", "b")),
+      layer,
+    );
     expect(readFileSync(join(real, "a.txt"), "utf8")).toBe("b");
   });
 });

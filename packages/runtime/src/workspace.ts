@@ -9,13 +9,7 @@ import { basename, dirname, join, resolve, sep } from "node:path";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
-import {
-  FileNotFound,
-  NotUtf8Text,
-  PathOutsideWorkspace,
-  WorkspaceIOError,
-  WorkspaceRootInvalid,
-} from "./errors.js";
+import { FileNotFound, NotUtf8Text, PathOutsideWorkspace, WorkspaceIOError, WorkspaceRootInvalid } from "./errors.js";
 import { confine } from "./paths.js";
 
 export interface WorkspaceEntry {
@@ -48,12 +42,17 @@ export interface WorkspaceShape {
    * fails is still rolled back at once, in the process). Absent: the files are durable.
    */
   readonly ephemeral?: boolean;
-  readonly readBytes: (path: string) => Effect.Effect<Uint8Array, PathOutsideWorkspace | FileNotFound | WorkspaceIOError>;
+  readonly readBytes: (
+    path: string,
+  ) => Effect.Effect<Uint8Array, PathOutsideWorkspace | FileNotFound | WorkspaceIOError>;
   /** The file as UTF-8 text (a byte-order mark is kept as U+FEFF so writing the text back is byte-identical). */
   readonly read: (
     path: string,
   ) => Effect.Effect<string, PathOutsideWorkspace | FileNotFound | NotUtf8Text | WorkspaceIOError>;
-  readonly writeBytes: (path: string, bytes: Uint8Array) => Effect.Effect<void, PathOutsideWorkspace | WorkspaceIOError>;
+  readonly writeBytes: (
+    path: string,
+    bytes: Uint8Array,
+  ) => Effect.Effect<void, PathOutsideWorkspace | WorkspaceIOError>;
   readonly write: (path: string, text: string) => Effect.Effect<void, PathOutsideWorkspace | WorkspaceIOError>;
   readonly exists: (path: string) => Effect.Effect<boolean, PathOutsideWorkspace | WorkspaceIOError>;
   /** The entries directly inside a directory (`"."` is the root), sorted by name. */
@@ -64,7 +63,10 @@ export interface WorkspaceShape {
   /** Whether a file is executable (git's mode 100755 rather than 100644). */
   readonly executable: (path: string) => Effect.Effect<boolean, PathOutsideWorkspace | FileNotFound | WorkspaceIOError>;
   /** Makes a file executable for everyone who may read it (`chmod a+x` as git does), or not. */
-  readonly setExecutable: (path: string, executable: boolean) => Effect.Effect<void, PathOutsideWorkspace | FileNotFound | WorkspaceIOError>;
+  readonly setExecutable: (
+    path: string,
+    executable: boolean,
+  ) => Effect.Effect<void, PathOutsideWorkspace | FileNotFound | WorkspaceIOError>;
 }
 
 /** The texts of `paths` read through the Workspace; a file that is missing, outside the root or not text is left out. */
@@ -125,7 +127,9 @@ export class Workspace extends Context.Service<Workspace, WorkspaceShape>()("@gr
    * replay applies each plan in one) and tests. It rejects absolute and `..` paths like the live one;
    * it has no symlinks and no directories other than those implied by files.
    */
-  static layerMemory(files: Iterable<readonly [string, string | Uint8Array]> | Record<string, string | Uint8Array> = {}): Layer.Layer<Workspace> {
+  static layerMemory(
+    files: Iterable<readonly [string, string | Uint8Array]> | Record<string, string | Uint8Array> = {},
+  ): Layer.Layer<Workspace> {
     return Layer.sync(Workspace, () => makeMemory(files));
   }
 }
@@ -142,7 +146,10 @@ function makeLocal(rootShown: string, rootReal: string): WorkspaceShape {
    * The real path `abs` designates, following symlinks, or why it is outside the root. The deepest
    * existing ancestor is resolved with realpath; a dangling symlink is followed to its target.
    */
-  const resolveReal = async (abs: string, depth = 0): Promise<{ ok: true; real: string } | { ok: false; reason: string }> => {
+  const resolveReal = async (
+    abs: string,
+    depth = 0,
+  ): Promise<{ ok: true; real: string } | { ok: false; reason: string }> => {
     if (depth > 40) return { ok: false, reason: "too many levels of symlinks" };
     let current = abs;
     const rest: string[] = [];
@@ -230,11 +237,19 @@ function makeLocal(rootShown: string, rootReal: string): WorkspaceShape {
         const { rel, real } = yield* locate(dir, "list");
         const entries = yield* ioFind("list", dir, () => fs.readdir(real, { withFileTypes: true }));
         return entries
-          .map((entry): WorkspaceEntry => ({
-            name: entry.name,
-            path: rel === "." ? entry.name : `${rel}/${entry.name}`,
-            kind: entry.isFile() ? "file" : entry.isDirectory() ? "directory" : entry.isSymbolicLink() ? "symlink" : "other",
-          }))
+          .map(
+            (entry): WorkspaceEntry => ({
+              name: entry.name,
+              path: rel === "." ? entry.name : `${rel}/${entry.name}`,
+              kind: entry.isFile()
+                ? "file"
+                : entry.isDirectory()
+                  ? "directory"
+                  : entry.isSymbolicLink()
+                    ? "symlink"
+                    : "other",
+            }),
+          )
           .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       }),
     executable: (path) =>
@@ -315,11 +330,14 @@ async function syncDir(dir: string): Promise<void> {
 // ---------------------------------------------------------------------------------------------------
 // Test: in memory.
 
-function makeMemory(seed: Iterable<readonly [string, string | Uint8Array]> | Record<string, string | Uint8Array>): WorkspaceShape {
+function makeMemory(
+  seed: Iterable<readonly [string, string | Uint8Array]> | Record<string, string | Uint8Array>,
+): WorkspaceShape {
   const root = "memory:";
   const files = new Map<string, Uint8Array>();
   const executables = new Set<string>();
-  const entries = Symbol.iterator in seed ? [...(seed as Iterable<readonly [string, string | Uint8Array]>)] : Object.entries(seed);
+  const entries =
+    Symbol.iterator in seed ? [...(seed as Iterable<readonly [string, string | Uint8Array]>)] : Object.entries(seed);
   for (const [path, content] of entries) {
     const lexical = confine(path);
     if (!lexical.ok) throw new Error(`layerMemory: ${path}: ${lexical.reason}`);
@@ -343,10 +361,15 @@ function makeMemory(seed: Iterable<readonly [string, string | Uint8Array]> | Rec
     });
   const writeBytes: WorkspaceShape["writeBytes"] = (path, bytes) =>
     Effect.flatMap(locate(path), (rel): Effect.Effect<void, WorkspaceIOError> => {
-      if (isDir(rel)) return Effect.fail(new WorkspaceIOError({ operation: "write", path, detail: "it is a directory" }));
-      const parents = rel.split("/").slice(0, -1).map((_, i, all) => all.slice(0, i + 1).join("/"));
+      if (isDir(rel))
+        return Effect.fail(new WorkspaceIOError({ operation: "write", path, detail: "it is a directory" }));
+      const parents = rel
+        .split("/")
+        .slice(0, -1)
+        .map((_, i, all) => all.slice(0, i + 1).join("/"));
       const blocking = parents.find((p) => files.has(p));
-      if (blocking) return Effect.fail(new WorkspaceIOError({ operation: "write", path, detail: `"${blocking}" is a file` }));
+      if (blocking)
+        return Effect.fail(new WorkspaceIOError({ operation: "write", path, detail: `"${blocking}" is a file` }));
       files.set(rel, Uint8Array.from(bytes));
       return Effect.void;
     });
@@ -377,7 +400,9 @@ function makeMemory(seed: Iterable<readonly [string, string | Uint8Array]> | Rec
         return files.delete(rel);
       }),
     executable: (path) =>
-      Effect.flatMap(locate(path), (rel) => (files.has(rel) ? Effect.succeed(executables.has(rel)) : Effect.fail(new FileNotFound({ path, root })))),
+      Effect.flatMap(locate(path), (rel) =>
+        files.has(rel) ? Effect.succeed(executables.has(rel)) : Effect.fail(new FileNotFound({ path, root })),
+      ),
     setExecutable: (path, executable) =>
       Effect.flatMap(locate(path), (rel): Effect.Effect<void, FileNotFound> => {
         if (!files.has(rel)) return Effect.fail(new FileNotFound({ path, root }));

@@ -50,7 +50,17 @@ export interface GoScopeAnalysis {
 }
 
 const named = (node: Node | null | undefined): Node[] => (node ? node.namedChildren.filter((c): c is Node => !!c) : []);
-const IMPLICIT_BLOCKS = new Set(["if_statement", "for_statement", "expression_switch_statement", "type_switch_statement", "select_statement", "expression_case", "default_case", "type_case", "communication_case"]);
+const IMPLICIT_BLOCKS = new Set([
+  "if_statement",
+  "for_statement",
+  "expression_switch_statement",
+  "type_switch_statement",
+  "select_statement",
+  "expression_case",
+  "default_case",
+  "type_case",
+  "communication_case",
+]);
 const FUNCTIONS = new Set(["function_declaration", "method_declaration", "func_literal"]);
 
 /**
@@ -82,15 +92,22 @@ export function analyzeGo(tree: Tree): GoScopeAnalysis {
   };
   /** The identifiers a declaration's names field or expression list holds. */
   const names = (node: Node | null | undefined): Node[] =>
-    !node ? [] : node.type === "identifier" || node.type === "type_identifier" || node.type === "package_identifier" ? [node] : named(node).filter((n) => n.type === "identifier");
+    !node
+      ? []
+      : node.type === "identifier" || node.type === "type_identifier" || node.type === "package_identifier"
+        ? [node]
+        : named(node).filter((n) => n.type === "identifier");
 
   const pkg = open("package", tree.rootNode, undefined);
   // The package block first: its names are in scope everywhere in the file.
   for (const top of named(tree.rootNode)) {
     if (top.type === "function_declaration") declare(top.childForFieldName("name")!, pkg, 0);
-    if (top.type === "type_declaration") for (const spec of named(top)) if (spec.childForFieldName("name")) declare(spec.childForFieldName("name")!, pkg, 0);
+    if (top.type === "type_declaration")
+      for (const spec of named(top))
+        if (spec.childForFieldName("name")) declare(spec.childForFieldName("name")!, pkg, 0);
     if (top.type === "var_declaration" || top.type === "const_declaration") {
-      for (const spec of top.descendantsOfType(["var_spec", "const_spec"])) if (spec) for (const n of spec.childrenForFieldName("name")) if (n) declare(n, pkg, 0);
+      for (const spec of top.descendantsOfType(["var_spec", "const_spec"]))
+        if (spec) for (const n of spec.childrenForFieldName("name")) if (n) declare(n, pkg, 0);
     }
     if (top.type === "import_declaration") {
       for (const spec of top.descendantsOfType("import_spec")) {
@@ -116,7 +133,12 @@ export function analyzeGo(tree: Tree): GoScopeAnalysis {
     for (const decl of decls) {
       const names = decl.childrenForFieldName("name").filter((n): n is Node => !!n);
       const type = decl.childForFieldName("type");
-      if (withNames && names.length === 0 && decl.type === "parameter_declaration" && type?.type === "type_identifier") {
+      if (
+        withNames &&
+        names.length === 0 &&
+        decl.type === "parameter_declaration" &&
+        type?.type === "type_identifier"
+      ) {
         declare(type, scope, from);
         continue;
       }
@@ -151,7 +173,8 @@ export function analyzeGo(tree: Tree): GoScopeAnalysis {
           declareParameters(list, fn, node.startIndex);
           // `func (r *T[K, V]) m()`: the receiver's type arguments declare the method's type parameters.
           if (field === "receiver") {
-            for (const args of list.descendantsOfType("type_arguments")) for (const t of named(args)) if (t.type === "type_identifier") declare(t, fn, node.startIndex);
+            for (const args of list.descendantsOfType("type_arguments"))
+              for (const t of named(args)) if (t.type === "type_identifier") declare(t, fn, node.startIndex);
           }
         }
         const body = node.childForFieldName("body");
@@ -171,8 +194,10 @@ export function analyzeGo(tree: Tree): GoScopeAnalysis {
       }
       case "var_spec":
       case "const_spec": {
-        for (const c of named(node)) if (!node.childrenForFieldName("name").some((n) => n?.id === c.id)) visit(c, scope);
-        if (scope.kind !== "package") for (const n of node.childrenForFieldName("name")) if (n) declare(n, scope, node.endIndex);
+        for (const c of named(node))
+          if (!node.childrenForFieldName("name").some((n) => n?.id === c.id)) visit(c, scope);
+        if (scope.kind !== "package")
+          for (const n of node.childrenForFieldName("name")) if (n) declare(n, scope, node.endIndex);
         return;
       }
       case "type_spec":
@@ -208,7 +233,8 @@ export function analyzeGo(tree: Tree): GoScopeAnalysis {
         if (initializer) visit(initializer, implicit);
         visit(node.childForFieldName("value")!, implicit);
         // `switch v := x.(type)`: v is declared in each clause; one variable here.
-        for (const n of names(node.childForFieldName("alias"))) declare(n, implicit, node.childForFieldName("value")!.endIndex);
+        for (const n of names(node.childForFieldName("alias")))
+          declare(n, implicit, node.childForFieldName("value")!.endIndex);
         for (const c of named(node)) if (c.type === "type_case" || c.type === "default_case") visit(c, implicit);
         return;
       }
@@ -217,8 +243,14 @@ export function analyzeGo(tree: Tree): GoScopeAnalysis {
         // In a function type or an interface's method: its names are in no scope; its type is read
         // (not a bare type name beside named parameters: that is a name, see declareParameters).
         const siblings = named(node.parent).filter((d) => d.type !== "comment");
-        if (node.childrenForFieldName("name").every((n) => !n) && node.childForFieldName("type")?.type === "type_identifier" && siblings.some((d) => d.childrenForFieldName("name").some((n) => n))) return;
-        for (const c of named(node)) if (!node.childrenForFieldName("name").some((n) => n?.id === c.id)) visit(c, scope);
+        if (
+          node.childrenForFieldName("name").every((n) => !n) &&
+          node.childForFieldName("type")?.type === "type_identifier" &&
+          siblings.some((d) => d.childrenForFieldName("name").some((n) => n))
+        )
+          return;
+        for (const c of named(node))
+          if (!node.childrenForFieldName("name").some((n) => n?.id === c.id)) visit(c, scope);
         return;
       }
       case "keyed_element": {
@@ -271,15 +303,21 @@ export function analyzeGo(tree: Tree): GoScopeAnalysis {
     return undefined;
   };
   const occurrences: GoOccurrence[] = [
-    ...declared.filter((d) => d.node.type !== "import_spec").map((d) => ({ node: d.node, name: d.node.text, binding: d.binding })),
-    ...pending.filter((p) => !declaredAt.has(p.node.id)).map((p) => ({ node: p.node, name: p.node.text, binding: resolveAt(p.node.text, p.scope, p.node.startIndex) })),
+    ...declared
+      .filter((d) => d.node.type !== "import_spec")
+      .map((d) => ({ node: d.node, name: d.node.text, binding: d.binding })),
+    ...pending
+      .filter((p) => !declaredAt.has(p.node.id))
+      .map((p) => ({ node: p.node, name: p.node.text, binding: resolveAt(p.node.text, p.scope, p.node.startIndex) })),
   ].sort((a, b) => a.node.startIndex - b.node.startIndex);
   return { package: pkg, scopes, occurrences, keys };
 }
 
 /** The Go specification's predeclared identifiers (the universe block): types, constants, zero value, functions. */
 export const GO_PREDECLARED: ReadonlySet<string> = new Set([
-  ..."any bool byte comparable complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string uint uint8 uint16 uint32 uint64 uintptr".split(" "),
+  ..."any bool byte comparable complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string uint uint8 uint16 uint32 uint64 uintptr".split(
+    " ",
+  ),
   ..."true false iota nil".split(" "),
   ..."append cap clear close complex copy delete imag len make max min new panic print println real recover".split(" "),
 ]);

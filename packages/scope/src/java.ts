@@ -41,10 +41,22 @@ export interface JavaScopeAnalysis {
 }
 
 const named = (node: Node | null | undefined): Node[] => (node ? node.namedChildren.filter((c): c is Node => !!c) : []);
-const METHODS = new Set(["method_declaration", "constructor_declaration", "compact_constructor_declaration", "lambda_expression"]);
+const METHODS = new Set([
+  "method_declaration",
+  "constructor_declaration",
+  "compact_constructor_declaration",
+  "lambda_expression",
+]);
 const CLASSES = new Set(["class_body", "interface_body", "enum_body", "annotation_type_body", "record_declaration"]);
 /** Statements with a scope of their own around their parts (the loop's variables, the resources, the handler's parameter). */
-const IMPLICIT = new Set(["for_statement", "enhanced_for_statement", "try_with_resources_statement", "catch_clause", "switch_block", "switch_rule"]);
+const IMPLICIT = new Set([
+  "for_statement",
+  "enhanced_for_statement",
+  "try_with_resources_statement",
+  "catch_clause",
+  "switch_block",
+  "switch_rule",
+]);
 /** Children that are never a variable: a name of a method, field, label, type or annotation. */
 const NOT_VARIABLES: Readonly<Record<string, readonly string[]>> = {
   method_invocation: ["name"],
@@ -72,7 +84,8 @@ const NOT_VARIABLES: Readonly<Record<string, readonly string[]>> = {
 
 /** Whether `node` is under a `!` below `stop`. */
 function negated(node: Node, stop: Node): boolean {
-  for (let n = node.parent; n && n.id !== stop.id; n = n.parent) if (n.type === "unary_expression" && n.childForFieldName("operator")?.text === "!") return true;
+  for (let n = node.parent; n && n.id !== stop.id; n = n.parent)
+    if (n.type === "unary_expression" && n.childForFieldName("operator")?.text === "!") return true;
   return false;
 }
 
@@ -99,7 +112,8 @@ export function analyzeJava(tree: Tree): JavaScopeAnalysis {
     if (!list) return;
     if (list.type === "identifier") return declare(list, scope, from); // x -> ...
     for (const p of named(list)) {
-      if (p.type === "identifier") declare(p, scope, from); // (x, y) -> ...
+      if (p.type === "identifier")
+        declare(p, scope, from); // (x, y) -> ...
       else if (p.type === "formal_parameter" || p.type === "receiver_parameter") {
         declare(p.childForFieldName("name"), scope, from);
         for (const c of named(p)) if (c.id !== p.childForFieldName("name")?.id) visit(c, scope);
@@ -121,10 +135,14 @@ export function analyzeJava(tree: Tree): JavaScopeAnalysis {
     if (METHODS.has(node.type)) {
       const method = open("method", node, scope);
       parameters(node.childForFieldName("parameters"), method, node.startIndex);
-      for (const c of named(node)) if (c.id !== node.childForFieldName("parameters")?.id && c.id !== node.childForFieldName("body")?.id) visit(c, scope);
+      for (const c of named(node))
+        if (c.id !== node.childForFieldName("parameters")?.id && c.id !== node.childForFieldName("body")?.id)
+          visit(c, scope);
       const body = node.childForFieldName("body");
       // The body's statements are in the method's scope with its parameters.
-      if (body) for (const c of body.type === "block" || body.type === "constructor_body" ? named(body) : [body]) visit(c, method);
+      if (body)
+        for (const c of body.type === "block" || body.type === "constructor_body" ? named(body) : [body])
+          visit(c, method);
       return;
     }
     switch (node.type) {
@@ -137,14 +155,21 @@ export function analyzeJava(tree: Tree): JavaScopeAnalysis {
         // A field's declarator declares a member, not a local.
         const value = node.childForFieldName("value");
         for (const c of named(node)) if (c.id !== node.childForFieldName("name")?.id) visit(c, scope);
-        if (node.parent?.type !== "field_declaration" && node.parent?.type !== "constant_declaration" && scope.kind !== "class") declare(node.childForFieldName("name"), scope, value ? value.startIndex : node.endIndex);
+        if (
+          node.parent?.type !== "field_declaration" &&
+          node.parent?.type !== "constant_declaration" &&
+          scope.kind !== "class"
+        )
+          declare(node.childForFieldName("name"), scope, value ? value.startIndex : node.endIndex);
         return;
       }
       case "enhanced_for_statement": {
         const implicit = open("block", node, scope);
         visit(node.childForFieldName("value")!, scope);
         declare(node.childForFieldName("name"), implicit, node.childForFieldName("name")!.endIndex);
-        for (const c of named(node)) if (c.id !== node.childForFieldName("value")?.id && c.id !== node.childForFieldName("name")?.id) visit(c, implicit);
+        for (const c of named(node))
+          if (c.id !== node.childForFieldName("value")?.id && c.id !== node.childForFieldName("name")?.id)
+            visit(c, implicit);
         return;
       }
       case "resource": {
@@ -167,7 +192,8 @@ export function analyzeJava(tree: Tree): JavaScopeAnalysis {
       case "instanceof_expression": {
         for (const c of named(node)) if (c.id !== node.childForFieldName("name")?.id) visit(c, scope);
         // `if (!(o instanceof String s)) return;` puts `s` in scope after the `if`.
-        const target = scope.node.type === "if_statement" && negated(node, scope.node) && scope.parent ? scope.parent : scope;
+        const target =
+          scope.node.type === "if_statement" && negated(node, scope.node) && scope.parent ? scope.parent : scope;
         declare(node.childForFieldName("name"), target, node.endIndex);
         return;
       }
@@ -207,7 +233,9 @@ export function analyzeJava(tree: Tree): JavaScopeAnalysis {
   };
   const occurrences: JavaOccurrence[] = [
     ...declared.map((d) => ({ node: d.node, name: d.node.text, binding: d.binding })),
-    ...pending.filter((p) => !declaredAt.has(p.node.id)).map((p) => ({ node: p.node, name: p.node.text, binding: resolveAt(p.node.text, p.scope, p.node.startIndex) })),
+    ...pending
+      .filter((p) => !declaredAt.has(p.node.id))
+      .map((p) => ({ node: p.node, name: p.node.text, binding: resolveAt(p.node.text, p.scope, p.node.startIndex) })),
   ].sort((a, b) => a.node.startIndex - b.node.startIndex);
   return { scopes, occurrences };
 }
@@ -217,7 +245,9 @@ export function javaScopeLabel(scope: JavaScope, line = true): string {
   const at = line ? ` (line ${scope.node.startPosition.row + 1})` : "";
   if (scope.kind === "method") {
     const name = scope.node.childForFieldName("name")?.text;
-    return scope.node.type === "lambda_expression" ? `a lambda${at}` : `${scope.node.type === "method_declaration" ? "method" : "constructor"}${name ? ` ${name}` : ""}${at}`;
+    return scope.node.type === "lambda_expression"
+      ? `a lambda${at}`
+      : `${scope.node.type === "method_declaration" ? "method" : "constructor"}${name ? ` ${name}` : ""}${at}`;
   }
   return scope.kind === "class" ? `a class body${at}` : `a block${at}`;
 }

@@ -43,10 +43,38 @@ export interface JsScopeAnalysis {
 }
 
 const named = (node: Node | null | undefined): Node[] => (node ? node.namedChildren.filter((c): c is Node => !!c) : []);
-const FUNCTIONS = new Set(["function_declaration", "generator_function_declaration", "function_expression", "function", "generator_function", "arrow_function", "method_definition"]);
-const BLOCKS = new Set(["statement_block", "for_statement", "for_in_statement", "switch_body", "catch_clause", "class_body", "class_static_block"]);
+const FUNCTIONS = new Set([
+  "function_declaration",
+  "generator_function_declaration",
+  "function_expression",
+  "function",
+  "generator_function",
+  "arrow_function",
+  "method_definition",
+]);
+const BLOCKS = new Set([
+  "statement_block",
+  "for_statement",
+  "for_in_statement",
+  "switch_body",
+  "catch_clause",
+  "class_body",
+  "class_static_block",
+]);
 /** Identifier-like children that are never variables. */
-const TYPES = new Set(["type_annotation", "type_arguments", "type_parameters", "type_alias_declaration", "interface_declaration", "implements_clause", "abstract_method_signature", "method_signature", "property_signature", "index_signature", "enum_declaration"]);
+const TYPES = new Set([
+  "type_annotation",
+  "type_arguments",
+  "type_parameters",
+  "type_alias_declaration",
+  "interface_declaration",
+  "implements_clause",
+  "abstract_method_signature",
+  "method_signature",
+  "property_signature",
+  "index_signature",
+  "enum_declaration",
+]);
 
 /**
  * The scopes, bindings and occurrences of one JavaScript or TypeScript file.
@@ -118,7 +146,11 @@ export function analyzeJavaScript(tree: Tree): JsScopeAnalysis {
       const name = node.type === "method_definition" ? null : node.childForFieldName("name");
       const fn = open("function", node, scope);
       // A named function expression sees its own name; a declaration's name is its block's.
-      if (name && (node.type === "function_expression" || node.type === "function" || node.type === "generator_function")) declare(name, fn, "function");
+      if (
+        name &&
+        (node.type === "function_expression" || node.type === "function" || node.type === "generator_function")
+      )
+        declare(name, fn, "function");
       const key = node.type === "method_definition" ? node.childForFieldName("name") : null;
       if (key?.type === "computed_property_name") visit(key, scope);
       const params = node.childForFieldName("parameters") ?? node.childForFieldName("parameter");
@@ -139,7 +171,8 @@ export function analyzeJavaScript(tree: Tree): JsScopeAnalysis {
       case "import_statement": {
         for (const spec of node.descendantsOfType(["import_specifier", "namespace_import", "import_clause"])) {
           if (!spec) continue;
-          if (spec.type === "import_specifier") declare(spec.childForFieldName("alias") ?? spec.childForFieldName("name")!, scope, "import");
+          if (spec.type === "import_specifier")
+            declare(spec.childForFieldName("alias") ?? spec.childForFieldName("name")!, scope, "import");
           else for (const id of named(spec)) if (id.type === "identifier") declare(id, scope, "import");
         }
         return;
@@ -147,7 +180,9 @@ export function analyzeJavaScript(tree: Tree): JsScopeAnalysis {
       case "export_statement": {
         const declaration = node.childForFieldName("declaration");
         if (declaration) {
-          for (const n of declaration.type === "lexical_declaration" || declaration.type === "variable_declaration" ? named(declaration).map((d) => d.childForFieldName("name")) : [declaration.childForFieldName("name")]) {
+          for (const n of declaration.type === "lexical_declaration" || declaration.type === "variable_declaration"
+            ? named(declaration).map((d) => d.childForFieldName("name"))
+            : [declaration.childForFieldName("name")]) {
             if (n?.type === "identifier") exported.add(n.text);
           }
           visit(declaration, scope);
@@ -165,7 +200,13 @@ export function analyzeJavaScript(tree: Tree): JsScopeAnalysis {
       }
       case "variable_declarator": {
         const value = node.childForFieldName("value");
-        const kind = node.parent?.type === "variable_declaration" ? "var" : node.parent?.childForFieldName("kind")?.text === "const" || node.parent?.children.some((c) => c?.type === "const") ? "const" : "let";
+        const kind =
+          node.parent?.type === "variable_declaration"
+            ? "var"
+            : node.parent?.childForFieldName("kind")?.text === "const" ||
+                node.parent?.children.some((c) => c?.type === "const")
+              ? "const"
+              : "let";
         const target = kind === "var" ? functionOf(scope) : scope;
         pattern(node.childForFieldName("name"), target, kind, scope);
         if (value) visit(value, scope);
@@ -250,10 +291,13 @@ export function analyzeJavaScript(tree: Tree): JsScopeAnalysis {
       if (!declaration) continue;
       const name = declaration.childForFieldName("name");
       if (!name || name.type !== "identifier") continue;
-      if (declaration.type === "function_declaration" || declaration.type === "generator_function_declaration") declare(name, scope, "function");
-      if (declaration.type === "class_declaration" || declaration.type === "abstract_class_declaration") declare(name, scope, "class");
+      if (declaration.type === "function_declaration" || declaration.type === "generator_function_declaration")
+        declare(name, scope, "function");
+      if (declaration.type === "class_declaration" || declaration.type === "abstract_class_declaration")
+        declare(name, scope, "class");
       // TypeScript enums and namespaces are values too.
-      if (declaration.type === "enum_declaration" || declaration.type === "internal_module") declare(name, scope, "class");
+      if (declaration.type === "enum_declaration" || declaration.type === "internal_module")
+        declare(name, scope, "class");
     }
   };
 
@@ -266,7 +310,8 @@ export function analyzeJavaScript(tree: Tree): JsScopeAnalysis {
     let id: Node | null | undefined = query?.namedChildren[0];
     while (id?.type === "member_expression") id = id.childForFieldName("object");
     if (!id || id.type !== "identifier" || listed.has(id.id)) continue;
-    const around = scopes.filter((s) => s.node.startIndex <= id!.startIndex && id!.endIndex <= s.node.endIndex).at(-1) ?? scopes[0]!;
+    const around =
+      scopes.filter((s) => s.node.startIndex <= id!.startIndex && id!.endIndex <= s.node.endIndex).at(-1) ?? scopes[0]!;
     pending.push({ node: id, scope: around });
   }
   const declaredAt = new Set(declared.map((d) => d.node.id));
@@ -279,7 +324,9 @@ export function analyzeJavaScript(tree: Tree): JsScopeAnalysis {
   };
   const occurrences: JsOccurrence[] = [
     ...declared.map((d) => ({ node: d.node, name: d.node.text, binding: d.binding })),
-    ...pending.filter((p) => !declaredAt.has(p.node.id)).map((p) => ({ node: p.node, name: p.node.text, binding: resolve(p.node.text, p.scope) })),
+    ...pending
+      .filter((p) => !declaredAt.has(p.node.id))
+      .map((p) => ({ node: p.node, name: p.node.text, binding: resolve(p.node.text, p.scope) })),
   ].sort((a, b) => a.node.startIndex - b.node.startIndex);
   return { program, scopes, occurrences, exported };
 }
@@ -289,7 +336,11 @@ export function jsScopeLabel(scope: JsScope, line = true): string {
   if (scope.kind === "program") return "the module";
   const at = line ? ` (line ${scope.node.startPosition.row + 1})` : "";
   if (scope.kind === "function") {
-    const name = scope.node.childForFieldName("name")?.text ?? (scope.node.parent?.type === "variable_declarator" ? scope.node.parent.childForFieldName("name")?.text : undefined);
+    const name =
+      scope.node.childForFieldName("name")?.text ??
+      (scope.node.parent?.type === "variable_declarator"
+        ? scope.node.parent.childForFieldName("name")?.text
+        : undefined);
     return `function${name ? ` ${name}` : ""}${at}`;
   }
   return `a block${at}`;

@@ -4,7 +4,11 @@ import { PYTHON_BUILTINS, PYTHON_BUILTINS_AFTER_311 } from "./python-builtins.js
 
 function python3Builtins(): { version: [number, number]; names: string[] } | undefined {
   try {
-    const out = execFileSync("python3", ["-c", "import builtins, json, sys; print(json.dumps([sys.version_info[:2], sorted(dir(builtins))]))"], { encoding: "utf8" });
+    const out = execFileSync(
+      "python3",
+      ["-c", "import builtins, json, sys; print(json.dumps([sys.version_info[:2], sorted(dir(builtins))]))"],
+      { encoding: "utf8" },
+    );
     const [version, names] = JSON.parse(out) as [[number, number], string[]];
     return { version, names };
   } catch {
@@ -23,7 +27,8 @@ describe("the static Python builtins list", () => {
   it.skipIf(!found)("holds nothing that python3 lacks, except the names added after 3.11", () => {
     const extra = PYTHON_BUILTINS.filter((n) => !found!.names.includes(n));
     expect(extra.filter((n) => !PYTHON_BUILTINS_AFTER_311.includes(n))).toEqual([]);
-    if (found!.version[0] === 3 && found!.version[1] <= 11) expect(extra.sort()).toEqual([...PYTHON_BUILTINS_AFTER_311].sort());
+    if (found!.version[0] === 3 && found!.version[1] <= 11)
+      expect(extra.sort()).toEqual([...PYTHON_BUILTINS_AFTER_311].sort());
   });
 
   it("is sorted and has no duplicates", () => {

@@ -168,7 +168,13 @@ export const PYTHON_BUILTINS: readonly string[] = [
 export const PYTHON_BUILTINS_AFTER_311: readonly string[] = ["PythonFinalizationError", "_IncompleteInputError"];
 
 /** Module attributes every module has (not in `builtins`), usable as bare names at any point. */
-export const PYTHON_MODULE_NAMES: readonly string[] = ["__file__", "__builtins__", "__cached__", "__annotations__", "__path__"];
+export const PYTHON_MODULE_NAMES: readonly string[] = [
+  "__file__",
+  "__builtins__",
+  "__cached__",
+  "__annotations__",
+  "__path__",
+];
 
 const ALWAYS_DEFINED = new Set([...PYTHON_BUILTINS, ...PYTHON_MODULE_NAMES]);
 

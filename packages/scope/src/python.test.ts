@@ -5,7 +5,12 @@ import { analyzePython, type Scope, type ScopeAnalysis } from "./python.js";
 
 beforeAll(() => loadGrammars(["python"]));
 
-const COMPREHENSION_NAMES: Record<string, string> = { list_comprehension: "listcomp", set_comprehension: "setcomp", dictionary_comprehension: "dictcomp", generator_expression: "genexpr" };
+const COMPREHENSION_NAMES: Record<string, string> = {
+  list_comprehension: "listcomp",
+  set_comprehension: "setcomp",
+  dictionary_comprehension: "dictcomp",
+  generator_expression: "genexpr",
+};
 
 /** The model's view in symtable's terms: every non-module scope, each name it uses or binds → local / free / global. */
 function modelScopes(a: ScopeAnalysis): CpythonScopes {
@@ -22,14 +27,25 @@ function modelScopes(a: ScopeAnalysis): CpythonScopes {
       const used = new Set([...a.occurrences.filter((o) => o.scope.id === s.id).map((o) => o.name), ...s.bound.keys()]);
       for (const name of used) {
         const where = a.lookup(name, s);
-        names[name] = s.globals.has(name) ? "global" : s.nonlocals.has(name) ? "free" : s.bound.has(name) ? "local" : where && where.kind !== "module" ? "free" : "global";
+        names[name] = s.globals.has(name)
+          ? "global"
+          : s.nonlocals.has(name)
+            ? "free"
+            : s.bound.has(name)
+              ? "local"
+              : where && where.kind !== "module"
+                ? "free"
+                : "global";
       }
       return { scope: label(s), names };
     });
   return { module: [...a.module.bound.keys()].sort(), scopes };
 }
 
-const byScope = (c: CpythonScopes) => ({ module: c.module, scopes: Object.fromEntries(c.scopes.map((s) => [s.scope, s.names])) });
+const byScope = (c: CpythonScopes) => ({
+  module: c.module,
+  scopes: Object.fromEntries(c.scopes.map((s) => [s.scope, s.names])),
+});
 
 /** Hand-written modules, each exercising a group of binding rules. */
 const FIXTURES: Record<string, string> = {
@@ -155,26 +171,37 @@ function unresolved(source: string, analyze: (a: ScopeAnalysis) => boolean = () 
   return withTree(source, "python", (tree) => {
     const a = analyzePython(tree);
     expect(analyze(a)).toBe(true);
-    return a.occurrences.filter((o) => o.reads && !a.resolves(o)).map((o) => `${o.name}@${o.node.startPosition.row + 1}`);
+    return a.occurrences
+      .filter((o) => o.reads && !a.resolves(o))
+      .map((o) => `${o.name}@${o.node.startPosition.row + 1}`);
   });
 }
 
 describe("which reads find a value", () => {
   test("`x += 1` and `del x` read a name that they also make local", () => {
-    expect(unresolved("count = 0\ndef bump():\n    count += 1\ndef drop():\n    del count\ndef fine():\n    global count\n    count += 1\n")).toEqual(["count@3", "count@5"]);
+    expect(
+      unresolved(
+        "count = 0\ndef bump():\n    count += 1\ndef drop():\n    del count\ndef fine():\n    global count\n    count += 1\n",
+      ),
+    ).toEqual(["count@3", "count@5"]);
   });
 
   test("a name assigned only under `global` in a function is a module name; a `global` without assignment binds nothing", () => {
-    expect(unresolved("def setup():\n    global conf, ghost\n    conf = 1\n    return ghost\nprint(conf)\n")).toEqual(["ghost@4"]);
+    expect(unresolved("def setup():\n    global conf, ghost\n    conf = 1\n    return ghost\nprint(conf)\n")).toEqual([
+      "ghost@4",
+    ]);
   });
 
   test("__class__ exists only in code nested in a class; __qualname__ and __module__ only in a class body", () => {
-    const src = "class A:\n    q = __qualname__, __module__\n    def m(self):\n        return __class__, (lambda: __class__), __qualname__\ndef f():\n    return __class__\n";
+    const src =
+      "class A:\n    q = __qualname__, __module__\n    def m(self):\n        return __class__, (lambda: __class__), __qualname__\ndef f():\n    return __class__\n";
     expect(unresolved(src)).toEqual(["__qualname__@4", "__class__@6"]);
   });
 
   test("builtins and module attributes resolve; comprehension variables and lambda parameters do not leak", () => {
-    expect(unresolved("print(len(__file__), __name__)\nxs = [y for y in range(3)]\nf = lambda p: p\nprint(y, p)\n")).toEqual(["y@4", "p@4"]);
+    expect(
+      unresolved("print(len(__file__), __name__)\nxs = [y for y in range(3)]\nf = lambda p: p\nprint(y, p)\n"),
+    ).toEqual(["y@4", "p@4"]);
   });
 
   test("a comprehension's first iterable is read outside the comprehension", () => {
@@ -186,7 +213,12 @@ describe("which reads find a value", () => {
   });
 
   test("lists `from m import *`, whose names it cannot know", () => {
-    expect(unresolved("from m import *\nimport os\n", (a) => a.starImports.length === 1 && a.starImports[0]!.text === "from m import *")).toEqual([]);
+    expect(
+      unresolved(
+        "from m import *\nimport os\n",
+        (a) => a.starImports.length === 1 && a.starImports[0]!.text === "from m import *",
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -213,7 +245,9 @@ def total(xs):
   test("resolves every read in the range exactly as the whole analysis does, given the module's names", () => {
     withTree(SRC, "python", (tree) => {
       const whole = analyzePython(tree);
-      const wholeVerdict = new Map(whole.occurrences.filter((o) => o.reads).map((o) => [o.node.startIndex, whole.resolves(o)]));
+      const wholeVerdict = new Map(
+        whole.occurrences.filter((o) => o.reads).map((o) => [o.node.startIndex, whole.resolves(o)]),
+      );
       expect([...wholeVerdict.values()].filter((v) => !v)).toHaveLength(3); // kind and missing in inner, unknown in total
       const statements = tree.rootNode.namedChildren.filter((n) => n !== null);
       // Every line of the file as the range, in turn.
@@ -224,7 +258,9 @@ def total(xs):
         const part = analyzePython(tree, { statements: touched, focus: { start, end } });
         for (const o of part.occurrences) {
           if (!o.reads || o.node.startIndex < start || o.node.endIndex > end) continue;
-          expect(part.resolves(o, whole.module.assigned), `${o.name} at ${o.node.startIndex}`).toBe(wholeVerdict.get(o.node.startIndex));
+          expect(part.resolves(o, whole.module.assigned), `${o.name} at ${o.node.startIndex}`).toBe(
+            wholeVerdict.get(o.node.startIndex),
+          );
           checked++;
         }
       }

@@ -83,7 +83,18 @@ export interface AnalyzeOptions {
 }
 
 /** Nodes through which a binding target reaches its names (`a, (b, *c) = ...`). */
-const TARGET_CONTAINERS = new Set(["pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "expression_list", "parenthesized_expression", "as_pattern_target", "list_splat_pattern", "list_splat"]);
+const TARGET_CONTAINERS = new Set([
+  "pattern_list",
+  "tuple_pattern",
+  "list_pattern",
+  "tuple",
+  "list",
+  "expression_list",
+  "parenthesized_expression",
+  "as_pattern_target",
+  "list_splat_pattern",
+  "list_splat",
+]);
 /** Names a class body has without binding them. */
 const CLASS_BODY_NAMES = new Set(["__qualname__", "__module__"]);
 
@@ -107,7 +118,8 @@ class Analysis implements ScopeAnalysis {
   constructor(tree: Tree, options: AnalyzeOptions) {
     this.#focus = options.focus;
     this.module = this.#newScope("module", tree.rootNode, undefined);
-    for (const statement of options.statements ?? tree.rootNode.namedChildren) if (statement) this.#visit(statement, this.module);
+    for (const statement of options.statements ?? tree.rootNode.namedChildren)
+      if (statement) this.#visit(statement, this.module);
     // Bindings in their own scope or (global) the module's first; then `nonlocal` ones, which go
     // to the enclosing function that binds the name.
     const nonlocalBindings: Occurrence[] = [];
@@ -166,7 +178,17 @@ class Analysis implements ScopeAnalysis {
   // ---- the binding rules ----
 
   #newScope(kind: ScopeKind, node: Node, parent: Scope | undefined, name?: string): Scope {
-    const scope: Scope = { id: this.scopes.length, kind, node, name, parent, bound: new Map(), assigned: new Set(), globals: new Set(), nonlocals: new Set() };
+    const scope: Scope = {
+      id: this.scopes.length,
+      kind,
+      node,
+      name,
+      parent,
+      bound: new Map(),
+      assigned: new Set(),
+      globals: new Set(),
+      nonlocals: new Set(),
+    };
     this.scopes.push(scope);
     return scope;
   }
@@ -203,7 +225,11 @@ class Analysis implements ScopeAnalysis {
   /** A parameter's name(s): `x`, `*args`, `**kw`, and Python 2's `(a, b)`. */
   #parameterName(node: Node, inner: Scope): void {
     if (node.type === "identifier") return this.#add(node, inner, "binding");
-    if (node.type === "list_splat_pattern" || node.type === "dictionary_splat_pattern" || node.type === "tuple_pattern") {
+    if (
+      node.type === "list_splat_pattern" ||
+      node.type === "dictionary_splat_pattern" ||
+      node.type === "tuple_pattern"
+    ) {
       for (const child of node.namedChildren) if (child) this.#parameterName(child, inner);
     }
   }
@@ -373,7 +399,8 @@ class Analysis implements ScopeAnalysis {
           } else if (item.type === "dotted_name") {
             const first = item.namedChildren[0];
             // `import a.b` binds a; `from m import a` binds a.
-            if (first && (node.type === "import_statement" || item.namedChildCount === 1)) this.#add(first, scope, "binding");
+            if (first && (node.type === "import_statement" || item.namedChildCount === 1))
+              this.#add(first, scope, "binding");
           }
         }
         return;

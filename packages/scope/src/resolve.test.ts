@@ -19,7 +19,8 @@ function resolved(source: string, name: string): string[] {
 }
 
 test("class bodies do not enclose their methods or comprehensions (but the first iterable is the class's)", () => {
-  const src = "size = 1\nclass A:\n    size = 2\n    items = [size for _ in range(size)]\n    def m(self):\n        return size\n";
+  const src =
+    "size = 1\nclass A:\n    size = 2\n    items = [size for _ in range(size)]\n    def m(self):\n        return size\n";
   expect(resolved(src, "size")).toEqual([
     "1:binding→the module",
     "3:binding→class A (line 2)",
@@ -31,16 +32,27 @@ test("class bodies do not enclose their methods or comprehensions (but the first
 
 test("a walrus in a comprehension binds in the enclosing function", () => {
   const src = "def f(xs):\n    ys = [y for x in xs if (y := x * 2)]\n    return y\n";
-  expect(resolved(src, "y")).toEqual(["2:reference→function f (line 1)", "2:binding→function f (line 1)", "3:reference→function f (line 1)"]);
+  expect(resolved(src, "y")).toEqual([
+    "2:reference→function f (line 1)",
+    "2:binding→function f (line 1)",
+    "3:reference→function f (line 1)",
+  ]);
 });
 
 test("defaults and decorators are evaluated in the enclosing scope; parameters bind in the function", () => {
   const src = "d = 1\n@deco(d)\ndef f(d=d):\n    return d\n";
-  expect(resolved(src, "d")).toEqual(["1:binding→the module", "2:reference→the module", "3:binding→function f (line 3)", "3:reference→the module", "4:reference→function f (line 3)"]);
+  expect(resolved(src, "d")).toEqual([
+    "1:binding→the module",
+    "2:reference→the module",
+    "3:binding→function f (line 3)",
+    "3:reference→the module",
+    "4:reference→function f (line 3)",
+  ]);
 });
 
 test("except/with aliases, del, match captures and unbound names", () => {
-  const src = "try:\n    pass\nexcept E as err:\n    print(err)\nwith open(p) as fh:\n    del fh\nmatch cmd:\n    case [op, *args]:\n        print(op, args)\n";
+  const src =
+    "try:\n    pass\nexcept E as err:\n    print(err)\nwith open(p) as fh:\n    del fh\nmatch cmd:\n    case [op, *args]:\n        print(op, args)\n";
   expect(resolved(src, "err")).toEqual(["3:binding→the module", "4:reference→the module"]);
   expect(resolved(src, "fh")).toEqual(["5:binding→the module", "6:binding→the module"]);
   expect(resolved(src, "args")).toEqual(["8:binding→the module", "9:reference→the module"]);

@@ -25,6 +25,10 @@ export type OracleLoad = { readonly ok: true; readonly data: unknown } | { reado
 
 /** What Python's reader of each format makes of each text (`json.loads`, `tomllib.loads`, `yaml.safe_load`). */
 export function pythonDataLoad(format: "json" | "yaml" | "toml", texts: readonly string[]): OracleLoad[] {
-  const output = execFileSync("python3", ["-c", SCRIPT], { input: JSON.stringify(texts.map((t) => [format, t])), encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  const output = execFileSync("python3", ["-c", SCRIPT], {
+    input: JSON.stringify(texts.map((t) => [format, t])),
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
   return JSON.parse(output) as OracleLoad[];
 }

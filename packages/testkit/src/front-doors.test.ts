@@ -6,7 +6,14 @@
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { exportedNames, frontDoors, importedNames, ROOT, sourceFiles as sources, staleExampleImports } from "./front-doors.js";
+import {
+  exportedNames,
+  frontDoors,
+  importedNames,
+  ROOT,
+  sourceFiles as sources,
+  staleExampleImports,
+} from "./front-doors.js";
 
 /**
  * Types no file imports that a front door still exports: the declarations TypeScript emits for other packages
@@ -22,7 +29,11 @@ const doors = frontDoors();
 
 describe("front doors", () => {
   it("reads every name an index exports, values and types", () => {
-    expect(exportedNames('export { a, type T, b as c } from "./x.js";\nexport type { U } from "./y.js";\nexport * as N from "./n.js";\nexport const k = 1;\nexport interface I {}')).toEqual(["a", "T", "c", "U", "N", "k", "I"]);
+    expect(
+      exportedNames(
+        'export { a, type T, b as c } from "./x.js";\nexport type { U } from "./y.js";\nexport * as N from "./n.js";\nexport const k = 1;\nexport interface I {}',
+      ),
+    ).toEqual(["a", "T", "c", "U", "N", "k", "I"]);
   });
 
   it("reads the names a file imports from a package's main entry, not from its subpaths or its mentions", () => {
@@ -47,7 +58,10 @@ describe("front doors", () => {
     it(`${door.name} exports only names another workspace or a CI-run README example imports`, () => {
       const allowed = NAMED_BY_DECLARATIONS[door.name] ?? [];
       const unused = door.exported.filter((name) => !door.used.includes(name) && !allowed.includes(name));
-      expect(unused, `${door.dir}/src/index.ts: drop these exports (import them from their module inside the package)`).toEqual([]);
+      expect(
+        unused,
+        `${door.dir}/src/index.ts: drop these exports (import them from their module inside the package)`,
+      ).toEqual([]);
     });
   }
 
@@ -62,14 +76,28 @@ describe("front doors", () => {
   });
 
   /** The pure packages: every package left of the runtime, whose errors are not Effect's. */
-  const PURE = ["graph", "locators", "scope", "primitives", "fragments", "catalog", "verifier", "compiler", "rfsn-planner"];
+  const PURE = [
+    "graph",
+    "locators",
+    "scope",
+    "primitives",
+    "fragments",
+    "catalog",
+    "verifier",
+    "compiler",
+    "rfsn-planner",
+  ];
   it("every error class of the pure packages extends the one tagged-error base (TaggedError of @graphplan/graph)", () => {
     const direct = PURE.flatMap((name) =>
       sources(join(ROOT, "packages", name, "src"))
         .filter((file) => !/\.test\.tsx?$/.test(file) && !file.includes("/fixtures/"))
-        .flatMap((file) => [...readFileSync(file, "utf8").matchAll(/class (\w+) extends (?:Error|TypeError|RangeError)\b/g)].map((m) => `${relative(ROOT, file)}: ${m[1]}`)),
+        .flatMap((file) =>
+          [...readFileSync(file, "utf8").matchAll(/class (\w+) extends (?:Error|TypeError|RangeError)\b/g)].map(
+            (m) => `${relative(ROOT, file)}: ${m[1]}`,
+          ),
+        ),
     );
-    expect(direct, "declare these as `class X extends TaggedError(\"X\")`").toEqual([]);
+    expect(direct, 'declare these as `class X extends TaggedError("X")`').toEqual([]);
   });
 
   /** The runtime and everything above it, apps included: their errors are Effect's. */
@@ -85,8 +113,13 @@ describe("front doors", () => {
           const text = readFileSync(file, "utf8");
           const where = relative(ROOT, file);
           return [
-            ...[...text.matchAll(/class (\w+) extends (?:Error|TypeError|RangeError|TaggedError\()/g)].map((m) => `${where}: ${m[1]} (declare it as \`class ${m[1]} extends Data.TaggedError("${m[1]}")<{...}>\`)`),
-            ...[...text.matchAll(/as \{ _tag\??: \w+ \}/g)].map((m) => `${where}: \`${m[0]}\` (read the typed failure with Cause.findErrorOption, or use the error's guard)`),
+            ...[...text.matchAll(/class (\w+) extends (?:Error|TypeError|RangeError|TaggedError\()/g)].map(
+              (m) => `${where}: ${m[1]} (declare it as \`class ${m[1]} extends Data.TaggedError("${m[1]}")<{...}>\`)`,
+            ),
+            ...[...text.matchAll(/as \{ _tag\??: \w+ \}/g)].map(
+              (m) =>
+                `${where}: \`${m[0]}\` (read the typed failure with Cause.findErrorOption, or use the error's guard)`,
+            ),
           ];
         }),
     );

@@ -39,11 +39,18 @@ export function exportedNames(index: string): string[] {
       else throw new Error("`export *` hides what a front door exports: name the exports");
       continue;
     }
-    const exported = ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+    const exported =
+      ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
     if (!exported) continue;
     if (ts.isVariableStatement(statement)) {
       for (const d of statement.declarationList.declarations) if (ts.isIdentifier(d.name)) names.push(d.name.text);
-    } else if ((ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) && statement.name) {
+    } else if (
+      (ts.isFunctionDeclaration(statement) ||
+        ts.isClassDeclaration(statement) ||
+        ts.isInterfaceDeclaration(statement) ||
+        ts.isTypeAliasDeclaration(statement)) &&
+      statement.name
+    ) {
       names.push(statement.name.text);
     }
   }
@@ -59,7 +66,11 @@ function splitSpecifier(specifier: string): { pkg: string; subpath: string } {
 
 /** The names a file imports from the main entry (`"@scope/pkg"`, not a subpath) of each package, by package name. */
 export function importedNames(text: string, fileName = "file.ts"): Map<string, Set<string>> {
-  const kind = /\.tsx$/.test(fileName) ? ts.ScriptKind.TSX : /\.m?js$/.test(fileName) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
+  const kind = /\.tsx$/.test(fileName)
+    ? ts.ScriptKind.TSX
+    : /\.m?js$/.test(fileName)
+      ? ts.ScriptKind.JS
+      : ts.ScriptKind.TS;
   const file = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, kind);
   const used = new Map<string, Set<string>>();
   const add = (specifier: string, name: string): void => {
@@ -70,25 +81,41 @@ export function importedNames(text: string, fileName = "file.ts"): Map<string, S
   };
   const namespaces = new Map<string, string>();
   const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       const specifier = node.moduleSpecifier.text;
       if (ts.isImportDeclaration(node)) {
         const clause = node.importClause;
         if (clause?.name) add(specifier, "default");
         const bindings = clause?.namedBindings;
-        if (bindings && ts.isNamedImports(bindings)) for (const e of bindings.elements) add(specifier, (e.propertyName ?? e.name).text);
+        if (bindings && ts.isNamedImports(bindings))
+          for (const e of bindings.elements) add(specifier, (e.propertyName ?? e.name).text);
         if (bindings && ts.isNamespaceImport(bindings)) namespaces.set(bindings.name.text, specifier);
       } else {
         const clause = node.exportClause;
-        if (clause && ts.isNamedExports(clause)) for (const e of clause.elements) add(specifier, (e.propertyName ?? e.name).text);
+        if (clause && ts.isNamedExports(clause))
+          for (const e of clause.elements) add(specifier, (e.propertyName ?? e.name).text);
       }
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal) && node.qualifier) {
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal) &&
+      node.qualifier
+    ) {
       const first = ts.isIdentifier(node.qualifier) ? node.qualifier : node.qualifier.left;
       if (ts.isIdentifier(first)) add(node.argument.literal.text, first.text);
     } else if (ts.isVariableDeclaration(node) && node.initializer && ts.isObjectBindingPattern(node.name)) {
       let init: ts.Expression = node.initializer;
       if (ts.isAwaitExpression(init)) init = init.expression;
-      if (ts.isCallExpression(init) && init.expression.kind === ts.SyntaxKind.ImportKeyword && init.arguments[0] && ts.isStringLiteral(init.arguments[0])) {
+      if (
+        ts.isCallExpression(init) &&
+        init.expression.kind === ts.SyntaxKind.ImportKeyword &&
+        init.arguments[0] &&
+        ts.isStringLiteral(init.arguments[0])
+      ) {
         const specifier = init.arguments[0].text;
         for (const e of node.name.elements) {
           const name = e.propertyName ?? e.name;
@@ -101,7 +128,10 @@ export function importedNames(text: string, fileName = "file.ts"): Map<string, S
   visit(file);
   if (namespaces.size > 0) {
     const qualified = (node: ts.Node): void => {
-      if ((ts.isPropertyAccessExpression(node) || ts.isQualifiedName(node)) && ts.isIdentifier(ts.isPropertyAccessExpression(node) ? node.expression : node.left)) {
+      if (
+        (ts.isPropertyAccessExpression(node) || ts.isQualifiedName(node)) &&
+        ts.isIdentifier(ts.isPropertyAccessExpression(node) ? node.expression : node.left)
+      ) {
         const base = (ts.isPropertyAccessExpression(node) ? node.expression : node.left) as ts.Identifier;
         const specifier = namespaces.get(base.text);
         if (specifier) add(specifier, ts.isPropertyAccessExpression(node) ? node.name.text : node.right.text);
@@ -145,7 +175,10 @@ function workspaces(root: string): Workspace[] {
       ? readdirSync(join(root, group))
           .map((name) => join(root, group, name))
           .filter((dir) => existsSync(join(dir, "package.json")))
-          .map((dir) => ({ dir, name: (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string }).name }))
+          .map((dir) => ({
+            dir,
+            name: (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string }).name,
+          }))
       : [],
   );
 }
@@ -157,7 +190,12 @@ export function frontDoors(root: string = ROOT): FrontDoor[] {
   const files = all.flatMap((w) => sourceFiles(w.dir).map((path) => ({ path, owner: w.name })));
   const imports = files.map((f) => ({ ...f, names: importedNames(readFileSync(f.path, "utf8"), f.path) }));
   return all
-    .filter((w) => w.dir.startsWith(join(root, "packages")) && existsSync(join(w.dir, "src", "index.ts")) && w.name !== "@graphplan/testkit")
+    .filter(
+      (w) =>
+        w.dir.startsWith(join(root, "packages")) &&
+        existsSync(join(w.dir, "src", "index.ts")) &&
+        w.name !== "@graphplan/testkit",
+    )
     .map((w) => {
       const exported = exportedNames(readFileSync(join(w.dir, "src", "index.ts"), "utf8"));
       const used = new Set<string>();
@@ -168,7 +206,10 @@ export function frontDoors(root: string = ROOT): FrontDoor[] {
       // The README example CI runs: the package's `src/readme.test.ts` (which imports the index by path or by name).
       const readmeTest = join(w.dir, "src", "readme.test.ts");
       if (existsSync(readmeTest)) {
-        const names = importedNames(readFileSync(readmeTest, "utf8").replaceAll('"./index.js"', `"${w.name}"`), readmeTest);
+        const names = importedNames(
+          readFileSync(readmeTest, "utf8").replaceAll('"./index.js"', `"${w.name}"`),
+          readmeTest,
+        );
         for (const name of names.get(w.name) ?? []) used.add(name);
       }
       // ... and the README's first example, which the release rehearsal runs from the installed package.
@@ -184,7 +225,11 @@ export function frontDoors(root: string = ROOT): FrontDoor[] {
 /** The markdown files whose examples a reader copies: every workspace's README, the root README and `docs/`. */
 function markdownFiles(root: string): string[] {
   const readmes = workspaces(root).map((w) => join(w.dir, "README.md"));
-  const docs = existsSync(join(root, "docs")) ? readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => join(root, "docs", f)) : [];
+  const docs = existsSync(join(root, "docs"))
+    ? readdirSync(join(root, "docs"))
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => join(root, "docs", f))
+    : [];
   return [join(root, "README.md"), ...readmes, ...docs].filter((path) => existsSync(path));
 }
 
@@ -194,7 +239,9 @@ export function staleExampleImports(root: string = ROOT, doors: readonly FrontDo
   return markdownFiles(root).flatMap((path) =>
     [...readFileSync(path, "utf8").matchAll(new RegExp(EXAMPLE.source, "gm"))].flatMap((block) =>
       [...importedNames(block[2]!, "example.ts")].flatMap(([pkg, names]) =>
-        [...names].filter((name) => exports.has(pkg) && !exports.get(pkg)!.has(name)).map((name) => `${relative(root, path)}: ${name} from ${pkg}`),
+        [...names]
+          .filter((name) => exports.has(pkg) && !exports.get(pkg)!.has(name))
+          .map((name) => `${relative(root, path)}: ${name} from ${pkg}`),
       ),
     ),
   );
@@ -209,7 +256,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     exported += d.exported.length;
     used += d.used.length;
     const unused = d.exported.filter((n) => !d.used.includes(n));
-    console.log(`${d.name.padEnd(width)}  ${String(d.exported.length).padStart(3)} exported  ${String(d.used.length).padStart(3)} used${process.argv.includes("--unused") && unused.length ? `  unused: ${unused.join(", ")}` : ""}`);
+    console.log(
+      `${d.name.padEnd(width)}  ${String(d.exported.length).padStart(3)} exported  ${String(d.used.length).padStart(3)} used${process.argv.includes("--unused") && unused.length ? `  unused: ${unused.join(", ")}` : ""}`,
+    );
   }
   console.log(`${"total".padEnd(width)}  ${String(exported).padStart(3)} exported  ${String(used).padStart(3)} used`);
   for (const stale of staleExampleImports(ROOT, doors)) console.log(`stale example import: ${stale}`);

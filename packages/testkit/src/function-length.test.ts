@@ -24,11 +24,19 @@ function sources(dir: string): string[] {
 
 /** Named functions over `limit` lines whose comment above gives no reason. */
 export function unexplainedLongFunctions(fileName: string, text: string, limit = LIMIT): string[] {
-  const file = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, fileName.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const file = ts.createSourceFile(
+    fileName,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    fileName.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const out: string[] = [];
   const lineOf = (pos: number) => file.getLineAndCharacterOfPosition(pos).line + 1;
   const reasoned = (holder: ts.Node) =>
-    (ts.getLeadingCommentRanges(text, holder.getFullStart()) ?? []).some((c) => /Long on purpose:/.test(text.slice(c.pos, c.end).replace(/\s*\n\s*\*?\s*/g, " ")));
+    (ts.getLeadingCommentRanges(text, holder.getFullStart()) ?? []).some((c) =>
+      /Long on purpose:/.test(text.slice(c.pos, c.end).replace(/\s*\n\s*\*?\s*/g, " ")),
+    );
   const visit = (node: ts.Node): void => {
     let name: string | undefined;
     let holder: ts.Node | undefined;
@@ -53,14 +61,24 @@ export function unexplainedLongFunctions(fileName: string, text: string, limit =
 describe("function length", () => {
   it("finds a long function without a reason, and accepts one with", () => {
     const body = Array.from({ length: 90 }, (_, i) => `  const v${i} = ${i};`).join("\n");
-    expect(unexplainedLongFunctions("a.ts", `function long() {\n${body}\n}\nconst short = () => 1;\n`)).toEqual(["long (line 1, 92 lines)"]);
-    expect(unexplainedLongFunctions("a.ts", `/** Long on purpose: a table. */\nexport const long = () => {\n${body}\n};\n`)).toEqual([]);
-    expect(unexplainedLongFunctions("a.ts", `class K {\n  /** Does a lot. */\n  run(): void {\n${body}\n  }\n}\n`)).toEqual(["run (line 3, 92 lines)"]);
+    expect(unexplainedLongFunctions("a.ts", `function long() {\n${body}\n}\nconst short = () => 1;\n`)).toEqual([
+      "long (line 1, 92 lines)",
+    ]);
+    expect(
+      unexplainedLongFunctions("a.ts", `/** Long on purpose: a table. */\nexport const long = () => {\n${body}\n};\n`),
+    ).toEqual([]);
+    expect(
+      unexplainedLongFunctions("a.ts", `class K {\n  /** Does a lot. */\n  run(): void {\n${body}\n  }\n}\n`),
+    ).toEqual(["run (line 3, 92 lines)"]);
   });
 
-  const files = ["packages", "apps"].flatMap((group) => readdirSync(join(ROOT, group)).flatMap((name) => sources(join(ROOT, group, name, "src"))));
+  const files = ["packages", "apps"].flatMap((group) =>
+    readdirSync(join(ROOT, group)).flatMap((name) => sources(join(ROOT, group, name, "src"))),
+  );
   it(`no function in packages/*/src or apps/*/src is over ${LIMIT} lines without "Long on purpose: <why>" above it`, () => {
-    const found = files.flatMap((path) => unexplainedLongFunctions(path, readFileSync(path, "utf8")).map((f) => `${relative(ROOT, path)}: ${f}`));
+    const found = files.flatMap((path) =>
+      unexplainedLongFunctions(path, readFileSync(path, "utf8")).map((f) => `${relative(ROOT, path)}: ${f}`),
+    );
     expect(found, "split these, or say above each why it is long").toEqual([]);
   });
 });

@@ -5,7 +5,8 @@ import { spawnSync } from "node:child_process";
 export function goParse(sources: readonly string[]): (string | null)[] {
   return sources.map((source) => {
     const run = spawnSync("gofmt", ["-e"], { input: source, encoding: "utf8" });
-    if (run.error && (run.error as NodeJS.ErrnoException).code === "ENOENT") throw new Error("no Go toolchain: run `bash .ci/go-setup.sh` (Debian's golang-go)");
+    if (run.error && (run.error as NodeJS.ErrnoException).code === "ENOENT")
+      throw new Error("no Go toolchain: run `bash .ci/go-setup.sh` (Debian's golang-go)");
     return run.status === 0 ? null : (run.stderr.trim().split("\n")[0] ?? `gofmt exited ${run.status}`);
   });
 }

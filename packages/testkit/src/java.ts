@@ -9,9 +9,14 @@ export function javacParse(sources: readonly string[]): (string | null)[] {
   const java = process.env["JAVA_HOME"] ? join(process.env["JAVA_HOME"], "bin", "java") : "java";
   let output: string;
   try {
-    output = execFileSync(java, [CHECKER], { input: JSON.stringify(sources), encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    output = execFileSync(java, [CHECKER], {
+      input: JSON.stringify(sources),
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new Error("no JDK: run `bash .ci/jdk-setup.sh` (Debian's default-jdk-headless), or set JAVA_HOME");
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      throw new Error("no JDK: run `bash .ci/jdk-setup.sh` (Debian's default-jdk-headless), or set JAVA_HOME");
     throw error;
   }
   return JSON.parse(output) as (string | null)[];

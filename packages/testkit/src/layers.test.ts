@@ -50,7 +50,12 @@ function workspacePackages(): Pkg[] {
           dependencies?: Record<string, string>;
           devDependencies?: Record<string, string>;
         };
-        return { dir, name: json.name, dependencies: new Set(Object.keys(json.dependencies ?? {})), devDependencies: new Set(Object.keys(json.devDependencies ?? {})) };
+        return {
+          dir,
+          name: json.name,
+          dependencies: new Set(Object.keys(json.dependencies ?? {})),
+          devDependencies: new Set(Object.keys(json.devDependencies ?? {})),
+        };
       }),
   );
 }
@@ -58,7 +63,10 @@ function workspacePackages(): Pkg[] {
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === "node_modules" || entry.name === "dist" || entry.name === "fixtures" ? [] : sourceFiles(path);
+    if (entry.isDirectory())
+      return entry.name === "node_modules" || entry.name === "dist" || entry.name === "fixtures"
+        ? []
+        : sourceFiles(path);
     return /\.(ts|tsx|mts)$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [path] : [];
   });
 }
@@ -69,8 +77,10 @@ function graphplanImports(file: string): string[] {
   return [...text.matchAll(/(?:from|import)\s*\(?\s*["'](@graphplan\/[a-z0-9-]+)(?:\/[^"']*)?["']/g)].map((m) => m[1]!);
 }
 
-const isTestFile = (file: string): boolean => /\.(test|e2e\.test|bench)\.ts$/.test(file) || /[\\/]testing(\.ts|[\\/])/.test(file);
-const rankOf = (pkg: Pkg): number => RANK[pkg.name] ?? (relative(ROOT, pkg.dir).startsWith("benchmarks") ? BENCHMARK_RANK : Number.NaN);
+const isTestFile = (file: string): boolean =>
+  /\.(test|e2e\.test|bench)\.ts$/.test(file) || /[\\/]testing(\.ts|[\\/])/.test(file);
+const rankOf = (pkg: Pkg): number =>
+  RANK[pkg.name] ?? (relative(ROOT, pkg.dir).startsWith("benchmarks") ? BENCHMARK_RANK : Number.NaN);
 
 describe("the layers of ARCHITECTURE.md", () => {
   const packages = workspacePackages();
@@ -102,8 +112,12 @@ describe("the layers of ARCHITECTURE.md", () => {
         const test = isTestFile(file);
         for (const target of graphplanImports(file)) {
           if (target === pkg.name) continue;
-          if (target === TEST_ONLY && !test && pkg.name !== TEST_ONLY) undeclared.push(`${relative(ROOT, file)}: ${TEST_ONLY} outside a test`);
-          else if (!pkg.dependencies.has(target) && !(test && pkg.devDependencies.has(target))) undeclared.push(`${relative(ROOT, file)}: ${target} is not in ${pkg.name}'s ${test ? "devDependencies" : "dependencies"}`);
+          if (target === TEST_ONLY && !test && pkg.name !== TEST_ONLY)
+            undeclared.push(`${relative(ROOT, file)}: ${TEST_ONLY} outside a test`);
+          else if (!pkg.dependencies.has(target) && !(test && pkg.devDependencies.has(target)))
+            undeclared.push(
+              `${relative(ROOT, file)}: ${target} is not in ${pkg.name}'s ${test ? "devDependencies" : "dependencies"}`,
+            );
         }
       }
     }

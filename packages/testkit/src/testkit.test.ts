@@ -4,7 +4,19 @@ import { cpythonParse, cpythonScopes, sample, SAMPLE_FILES, tempDir } from "./in
 
 describe("the samples", () => {
   it("hold one file per language the graph supports, each with a class or struct", () => {
-    expect(SAMPLE_FILES).toEqual(["Sample.java", "sample.c", "sample.cpp", "sample.go", "sample.js", "sample.php", "sample.py", "sample.rb", "sample.rs", "sample.ts", "sample.tsx"]);
+    expect(SAMPLE_FILES).toEqual([
+      "Sample.java",
+      "sample.c",
+      "sample.cpp",
+      "sample.go",
+      "sample.js",
+      "sample.php",
+      "sample.py",
+      "sample.rb",
+      "sample.rs",
+      "sample.ts",
+      "sample.tsx",
+    ]);
     for (const file of SAMPLE_FILES) expect(sample(file), file).toMatch(/\b(class|struct)\b/);
   });
 });

@@ -4,7 +4,16 @@
  * duplicates), `drift`, `context` (a pattern in a string or comment), `rename` (occurrences).
  */
 import { inStringOrComment, LANGUAGES, type Graph, type GraphSymbol } from "@graphplan/graph";
-import { describeMatch, kindOfNode, nodeName, resolveLocator, resolveSome, isLocatorError, type LocatorError, type LocatorNotFound } from "@graphplan/locators";
+import {
+  describeMatch,
+  kindOfNode,
+  nodeName,
+  resolveLocator,
+  resolveSome,
+  isLocatorError,
+  type LocatorError,
+  type LocatorNotFound,
+} from "@graphplan/locators";
 import type { Node } from "web-tree-sitter";
 import { didYouMean } from "@graphplan/catalog";
 import { nearMatch, preview } from "./fuzzy.js";
@@ -27,9 +36,26 @@ export interface StepView {
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
 const hasVariable = (v: unknown): boolean =>
-  typeof v === "string" ? v.includes("$") : Array.isArray(v) ? v.some(hasVariable) : isObject(v) ? Object.values(v).some(hasVariable) : false;
+  typeof v === "string"
+    ? v.includes("$")
+    : Array.isArray(v)
+      ? v.some(hasVariable)
+      : isObject(v)
+        ? Object.values(v).some(hasVariable)
+        : false;
 
-const LOCATOR_KEYS = new Set(["kind", "name", "file", "parent", "field", "nth_child", "index", "type", "query", "capture"]);
+const LOCATOR_KEYS = new Set([
+  "kind",
+  "name",
+  "file",
+  "parent",
+  "field",
+  "nth_child",
+  "index",
+  "type",
+  "query",
+  "capture",
+]);
 
 /** Locators anywhere in a value: objects with a `file` and a `kind`, `name`, `type` or `query`. */
 export function findLocators(value: unknown, out: Record<string, unknown>[] = []): Record<string, unknown>[] {
@@ -64,7 +90,10 @@ export function findFiles(value: unknown, out = new Set<string>()): Set<string> 
 
 /** What is said of a step that names a file an earlier step deleted (`byStep`, 0-based). */
 export function deletedFileIssue(file: string, byStep: number): { message: string; fix: string } {
-  return { message: `File '${file}' was deleted by step ${byStep + 1} (delete_file or rename_file)`, fix: "address the file by the path it has now (after a rename_file, its `to`), or drop this step" };
+  return {
+    message: `File '${file}' was deleted by step ${byStep + 1} (delete_file or rename_file)`,
+    fix: "address the file by the path it has now (after a rename_file, its `to`), or drop this step",
+  };
 }
 
 export function checkFiles(view: StepView, sim: Sim, report: Report): boolean {
@@ -78,14 +107,22 @@ export function checkFiles(view: StepView, sim: Sim, report: Report): boolean {
       continue;
     }
     // An absolute path that ends with a workspace path: the relative path is meant.
-    const absolute = file.startsWith("/") ? [...sim.paths()].filter((p: string) => file.endsWith(`/${p}`)).sort((a: string, b: string) => b.length - a.length)[0] : undefined;
+    const absolute = file.startsWith("/")
+      ? [...sim.paths()]
+          .filter((p: string) => file.endsWith(`/${p}`))
+          .sort((a: string, b: string) => b.length - a.length)[0]
+      : undefined;
     const suggestion = absolute ?? didYouMean(file, sim.paths());
     report({
       check: "files",
       severity: "error",
       file,
-      message: absolute ? `File '${file}' is an absolute path; paths are relative to the workspace root` : `File '${file}' does not exist`,
-      fix: suggestion ? `did you mean '${suggestion}'? Use a path relative to the workspace root ("file": "${suggestion}")` : "use the path of an existing file, relative to the workspace root (see the graph)",
+      message: absolute
+        ? `File '${file}' is an absolute path; paths are relative to the workspace root`
+        : `File '${file}' does not exist`,
+      fix: suggestion
+        ? `did you mean '${suggestion}'? Use a path relative to the workspace root ("file": "${suggestion}")`
+        : "use the path of an existing file, relative to the workspace root (see the graph)",
     });
   }
   return ok;
@@ -101,7 +138,8 @@ interface SymbolDef {
 function symbolsOf(file: string, sim: Sim, graph: Graph, kinds?: ReadonlySet<string>): SymbolDef[] {
   if (!sim.touched.has(file)) {
     const fromGraph = graph.symbols.filter((s) => s.file === file);
-    if (fromGraph.length || Object.hasOwn(graph.line_kinds, file)) return fromGraph.map((s) => ({ name: s.name, kind: s.kind, line: s.start_line }));
+    if (fromGraph.length || Object.hasOwn(graph.line_kinds, file))
+      return fromGraph.map((s) => ({ name: s.name, kind: s.kind, line: s.start_line }));
   }
   const doc = sim.doc(file);
   if (!doc) return [];
@@ -134,7 +172,9 @@ function definedElsewhere(error: LocatorNotFound, graph: Graph | undefined): str
   const found = graph.symbols.filter((s) => s.name === name && s.file !== error.file);
   if (found.length === 0 || found.length > 5) return undefined;
   const owner = (s: GraphSymbol): string | undefined =>
-    graph.symbols.find((o) => o.file === s.file && o.kind === "class" && o.start_line < s.start_line && o.end_line >= s.end_line)?.name;
+    graph.symbols.find(
+      (o) => o.file === s.file && o.kind === "class" && o.start_line < s.start_line && o.end_line >= s.end_line,
+    )?.name;
   const places = found.slice(0, 3).map((s) => {
     const cls = owner(s);
     return `${s.file} (${cls ? `method '${name}' of class ${cls}` : `${s.kind} '${name}'`}, line ${s.start_line})`;
@@ -150,7 +190,8 @@ function definedElsewhere(error: LocatorNotFound, graph: Graph | undefined): str
 function defines(file: string, name: string, kinds: ReadonlySet<string>, sim: Sim, graph: Graph): boolean {
   if (!sim.touched.has(file)) {
     const fromGraph = graph.symbols.filter((s) => s.file === file);
-    if (fromGraph.length || Object.hasOwn(graph.line_kinds, file)) return fromGraph.some((s) => s.name === name && kinds.has(s.kind));
+    if (fromGraph.length || Object.hasOwn(graph.line_kinds, file))
+      return fromGraph.some((s) => s.name === name && kinds.has(s.kind));
   }
   const doc = sim.doc(file);
   if (!doc) return false;
@@ -159,7 +200,8 @@ function defines(file: string, name: string, kinds: ReadonlySet<string>, sim: Si
   try {
     candidates = resolveLocator(doc.tree, doc.source, doc.language, { file, name });
   } catch (error) {
-    if (isLocatorError(error)) return symbolsOf(file, sim, graph, kinds).some((s) => s.name === name && kinds.has(s.kind));
+    if (isLocatorError(error))
+      return symbolsOf(file, sim, graph, kinds).some((s) => s.name === name && kinds.has(s.kind));
     throw error;
   }
   return candidates.some((node) => {
@@ -187,7 +229,10 @@ export function checkSymbols(view: StepView, sim: Sim, graph: Graph, report: Rep
     if (symbols.some((s) => s.name === name && kinds.has(s.kind))) continue;
     ok = false;
     const other = symbols.find((s) => s.name === name);
-    const suggestion = didYouMean(name, symbols.filter((s) => kinds.has(s.kind)).map((s) => s.name));
+    const suggestion = didYouMean(
+      name,
+      symbols.filter((s) => kinds.has(s.kind)).map((s) => s.name),
+    );
     const label = want === "class" ? "Class" : "Function";
     report({
       check: "symbols",
@@ -228,7 +273,13 @@ export function checkBounds(view: StepView, sim: Sim, report: Report): boolean {
   const e = view.params["end_line"];
   if (typeof s === "number" && typeof e === "number" && s > e) {
     ok = false;
-    report({ check: "lines", severity: "error", file, message: `start_line ${s} > end_line ${e}`, fix: "give the first line as start_line and the last as end_line" });
+    report({
+      check: "lines",
+      severity: "error",
+      file,
+      message: `start_line ${s} > end_line ${e}`,
+      fix: "give the first line as start_line and the last as end_line",
+    });
   }
   return ok;
 }
@@ -246,28 +297,54 @@ export function locatorMessage(error: LocatorError, graph?: Graph): { message: s
         fix: elsewhere
           ? elsewhere
           : c.length
-            ? `did you mean ${c.slice(0, 3).map((x) => `${x.kind} '${x.name}' (line ${x.line}${x.reason === "outside_parent" ? ", outside the given parent" : ""})`).join(", ")}? Correct the locator's kind, name or parent`
+            ? `did you mean ${c
+                .slice(0, 3)
+                .map(
+                  (x) =>
+                    `${x.kind} '${x.name}' (line ${x.line}${x.reason === "outside_parent" ? ", outside the given parent" : ""})`,
+                )
+                .join(", ")}? Correct the locator's kind, name or parent`
             : "check the kind and name against the graph; for an S-expression locator check the query against the file's syntax tree",
       };
     }
     case "LocatorAmbiguous":
       return {
-        message: `Locator matches ${error.matches.length} nodes in ${error.file}: ${error.matches.slice(0, 4).map((m, i) => `[${i}] line ${m.line}: ${m.text}`).join("; ")}`,
+        message: `Locator matches ${error.matches.length} nodes in ${error.file}: ${error.matches
+          .slice(0, 4)
+          .map((m, i) => `[${i}] line ${m.line}: ${m.text}`)
+          .join("; ")}`,
         fix: 'add "index" (0-based, -1 for the last) or a "parent" locator to choose one',
       };
     case "InvalidQuery":
-      return { message: `Invalid S-expression query for ${error.file}: ${error.detail}`, fix: 'write a valid tree-sitter query with a capture such as "@target", and name it in "capture"' };
+      return {
+        message: `Invalid S-expression query for ${error.file}: ${error.detail}`,
+        fix: 'write a valid tree-sitter query with a capture such as "@target", and name it in "capture"',
+      };
     case "UnknownKind":
       return {
         message: `Unknown locator kind '${error.kind}' for ${error.language} (${error.file})`,
         fix: `did you mean '${error.validKinds[0]}'? The kinds of ${error.language}: ${[...error.validKinds].sort().join(", ")}`,
       };
     case "InvalidLocator":
-      return { message: `Invalid locator ${JSON.stringify(error.locator)}: ${error.issues.join("; ")}`, fix: 'a locator is {"kind", "name", "file", "parent"?, "field"?, "nth_child"?, "index"?} or {"type": "sexp", "file", "query", "capture"}' };
+      return {
+        message: `Invalid locator ${JSON.stringify(error.locator)}: ${error.issues.join("; ")}`,
+        fix: 'a locator is {"kind", "name", "file", "parent"?, "field"?, "nth_child"?, "index"?} or {"type": "sexp", "file", "query", "capture"}',
+      };
     case "KeyNotFound":
-      return { message: error.message, fix: error.nearest.length ? `did you mean ${error.nearest.slice(0, 3).map((k) => `${error.found ? `${error.found}.` : ""}${k}`).join(", ")}? Correct the key path` : "check the key path against the file (set_key adds a missing key)" };
+      return {
+        message: error.message,
+        fix: error.nearest.length
+          ? `did you mean ${error.nearest
+              .slice(0, 3)
+              .map((k) => `${error.found ? `${error.found}.` : ""}${k}`)
+              .join(", ")}? Correct the key path`
+          : "check the key path against the file (set_key adds a missing key)",
+      };
     case "KeyPathInvalid":
-      return { message: error.message, fix: 'write keys separated by dots, quote a key holding a dot (tool."setuptools.packages"), index list items as steps[2]' };
+      return {
+        message: error.message,
+        fix: 'write keys separated by dots, quote a key holding a dot (tool."setuptools.packages"), index list items as steps[2]',
+      };
   }
 }
 
@@ -279,7 +356,12 @@ export interface ResolvedTarget {
 }
 
 /** Resolves every locator of the step; reports each that fails. Returns the targets that resolved. */
-export function checkLocators(view: StepView, sim: Sim, report: Report, graph?: Graph): { ok: boolean; targets: ResolvedTarget[] } {
+export function checkLocators(
+  view: StepView,
+  sim: Sim,
+  report: Report,
+  graph?: Graph,
+): { ok: boolean; targets: ResolvedTarget[] } {
   const targets: ResolvedTarget[] = [];
   let ok = true;
   for (const locator of view.locators) {
@@ -313,7 +395,8 @@ export function checkContent(view: StepView, sim: Sim, report: Report): { ok: bo
   if (!file || content === undefined) return { ok: true };
   const quoted: [string, string][] = [];
   if (view.op === "replace_code" && typeof p["pattern"] === "string") quoted.push(["pattern", p["pattern"]]);
-  if (view.op === "modify_function_signature" && typeof p["old_signature"] === "string") quoted.push(["old_signature", p["old_signature"]]);
+  if (view.op === "modify_function_signature" && typeof p["old_signature"] === "string")
+    quoted.push(["old_signature", p["old_signature"]]);
   let ok = true;
   let nearMiss: string | undefined;
   for (const [param, text] of quoted) {
@@ -361,13 +444,25 @@ export function checkContent(view: StepView, sim: Sim, report: Report): { ok: bo
   if (view.op === "add_import" && typeof p["import_statement"] === "string") {
     const statement = p["import_statement"].trim();
     if (statement && content.split("\n").some((l) => l.trim() === statement)) {
-      report({ check: "content", severity: "warning", file, message: `duplicate import: '${statement}' is already in ${file}`, fix: "drop this step" });
+      report({
+        check: "content",
+        severity: "warning",
+        file,
+        message: `duplicate import: '${statement}' is already in ${file}`,
+        fix: "drop this step",
+      });
     }
   }
   const methodCode = typeof p["method_code"] === "string" ? p["method_code"] : undefined;
   if (methodCode && typeof p["class_name"] === "string") {
     const name = definedName(methodCode);
-    if (name && new RegExp(`(?:def|function|fn|func)\\s+${escapeRegExp(name)}\\s*\\(|^\\s*(?:(?:public|private|protected|static|async)\\s+)*${escapeRegExp(name)}\\s*\\([^)]*\\)\\s*\\{`, "m").test(content)) {
+    if (
+      name &&
+      new RegExp(
+        `(?:def|function|fn|func)\\s+${escapeRegExp(name)}\\s*\\(|^\\s*(?:(?:public|private|protected|static|async)\\s+)*${escapeRegExp(name)}\\s*\\([^)]*\\)\\s*\\{`,
+        "m",
+      ).test(content)
+    ) {
       report({
         check: "content",
         severity: "warning",
@@ -385,15 +480,22 @@ export function checkDuplicateInsert(view: StepView, sim: Sim, report: Report): 
   if (!/^insert_|^add_class_attribute$|^insert_code$/.test(view.op)) return;
   const code = view.params["code"] ?? view.params["attribute_code"];
   if (typeof code !== "string") return;
-  const file = (view.locators[0]?.["file"] as string | undefined) ?? (typeof view.params["file"] === "string" ? view.params["file"] : undefined);
+  const file =
+    (view.locators[0]?.["file"] as string | undefined) ??
+    (typeof view.params["file"] === "string" ? view.params["file"] : undefined);
   const content = file ? sim.text(file) : undefined;
   if (!file || content === undefined) return;
-  const lines = code.split("\n").map((l) => l.trim()).filter(Boolean);
+  const lines = code
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   if (lines.length === 0 || lines.join("").length < 12) return;
   // Only the lines where the first code line occurs are compared (no split of the whole file).
   const lineAt = (start: number): { text: string; next: number } => {
     const end = content.indexOf("\n", start);
-    return end < 0 ? { text: content.slice(start), next: content.length + 1 } : { text: content.slice(start, end), next: end + 1 };
+    return end < 0
+      ? { text: content.slice(start), next: content.length + 1 }
+      : { text: content.slice(start, end), next: end + 1 };
   };
   for (let at = content.indexOf(lines[0]!); at >= 0; at = content.indexOf(lines[0]!, at + 1)) {
     const lineStart = content.lastIndexOf("\n", at - 1) + 1;
@@ -424,7 +526,10 @@ export function checkDuplicateInsert(view: StepView, sim: Sim, report: Report): 
 
 /** Per file, how each committed step moved lines: a list of (first old line, old line count, new line count). */
 export class LineDrift {
-  readonly #moves = new Map<string, { step: number; edits: { line: number; oldLines: number; newLines: number }[] }[]>();
+  readonly #moves = new Map<
+    string,
+    { step: number; edits: { line: number; oldLines: number; newLines: number }[] }[]
+  >();
 
   record(step: number, doc: FileVersion, edits: readonly Edit[]): void {
     const list = this.#moves.get(doc.path) ?? [];
@@ -493,7 +598,12 @@ export function checkDrift(view: StepView, drift: LineDrift, report: Report): vo
 // Check `context`: is a pattern's match code, or inside a string or comment?
 
 export function checkPatternContext(view: StepView, sim: Sim, report: Report): void {
-  const pattern = view.op === "replace_code" ? view.params["pattern"] : view.op === "modify_function_signature" ? view.params["old_signature"] : undefined;
+  const pattern =
+    view.op === "replace_code"
+      ? view.params["pattern"]
+      : view.op === "modify_function_signature"
+        ? view.params["old_signature"]
+        : undefined;
   const file = typeof view.params["file"] === "string" ? view.params["file"] : undefined;
   if (typeof pattern !== "string" || !file) return;
   const doc = sim.doc(file);
@@ -535,7 +645,12 @@ export function classifyOccurrences(doc: FileVersion, name: string): Occurrences
     const where = inStringOrComment(node, doc.language);
     if (where === "string") counts.inStrings++;
     else if (where === "comment") counts.inComments++;
-    else if (node.parent && node.parent.childForFieldName("name")?.id === node.id && LANGUAGES[doc.language].definitions[node.parent.type]) counts.definitions++;
+    else if (
+      node.parent &&
+      node.parent.childForFieldName("name")?.id === node.id &&
+      LANGUAGES[doc.language].definitions[node.parent.type]
+    )
+      counts.definitions++;
     else counts.references++;
   }
   return counts;
@@ -543,7 +658,8 @@ export function classifyOccurrences(doc: FileVersion, name: string): Occurrences
 
 export function checkRename(view: StepView, sim: Sim, report: Report): void {
   const names = RENAME_OPS[view.op];
-  const file = typeof view.params["file"] === "string" ? view.params["file"] : (view.locators[0]?.["file"] as string | undefined);
+  const file =
+    typeof view.params["file"] === "string" ? view.params["file"] : (view.locators[0]?.["file"] as string | undefined);
   const doc = file ? sim.doc(file) : undefined;
   if (!doc) return;
   const oldName = names ? view.params[names.old] : sexpIdentifier(view);
@@ -551,7 +667,10 @@ export function checkRename(view: StepView, sim: Sim, report: Report): void {
   const counts = classifyOccurrences(doc, oldName);
   const filtered = view.op === "replace_all_matching" && view.params["filter"] === "not_in_string_or_comment";
   if (!filtered && view.op !== "rename_identifier" && (counts.inStrings > 0 || counts.inComments > 0)) {
-    const parts = [counts.inStrings ? `strings (${counts.inStrings}x)` : "", counts.inComments ? `comments (${counts.inComments}x)` : ""].filter(Boolean);
+    const parts = [
+      counts.inStrings ? `strings (${counts.inStrings}x)` : "",
+      counts.inComments ? `comments (${counts.inComments}x)` : "",
+    ].filter(Boolean);
     report({
       check: "rename",
       severity: "warning",
@@ -580,7 +699,10 @@ function sexpIdentifier(view: StepView): string | undefined {
   if (view.op !== "replace_all_matching") return undefined;
   const locator = view.params["locator"];
   if (!isObject(locator) || locator["type"] !== "sexp" || typeof locator["query"] !== "string") return undefined;
-  const m = /\(\s*(?:identifier|property_identifier|field_identifier|type_identifier)\s*\)\s*@\w+\s*\(#eq\?\s*@\w+\s*"([^"]+)"\s*\)/.exec(locator["query"]);
+  const m =
+    /\(\s*(?:identifier|property_identifier|field_identifier|type_identifier)\s*\)\s*@\w+\s*\(#eq\?\s*@\w+\s*"([^"]+)"\s*\)/.exec(
+      locator["query"],
+    );
   return m?.[1];
 }
 
@@ -589,7 +711,18 @@ export { describeMatch };
 // ---------------------------------------------------------------------------------------------
 // Positional locators: an index off by one is another valid plan, so say when a name or parent would do
 
-const SCOPE_KINDS = new Set(["function", "method", "class", "interface", "struct", "impl", "module", "namespace", "trait", "enum"]);
+const SCOPE_KINDS = new Set([
+  "function",
+  "method",
+  "class",
+  "interface",
+  "struct",
+  "impl",
+  "module",
+  "namespace",
+  "trait",
+  "enum",
+]);
 
 /**
  * Warns when a locator picks its node by position (`index`) although a name would address it
@@ -601,7 +734,11 @@ const SCOPE_KINDS = new Set(["function", "method", "class", "interface", "struct
  * When a positional locator's parent matches several nodes, its index counts the nodes of all of
  * them: say which parent the picked node is in, and the parent locator (with its index) that names it.
  */
-function severalParents(locator: Record<string, unknown>, node: Node, doc: FileVersion): { message: string; fix: string } | undefined {
+function severalParents(
+  locator: Record<string, unknown>,
+  node: Node,
+  doc: FileVersion,
+): { message: string; fix: string } | undefined {
   const parent = locator["parent"];
   if (!isObject(parent) || parent["index"] !== undefined) return undefined;
   let parents: Node[];
@@ -678,7 +815,9 @@ export function checkPositional(view: StepView, sim: Sim, report: Report): void 
       }
     };
     const better =
-      (name && scope && unique({ ...locator, name, parent: scope })) || (name && unique({ ...locator, name })) || (scope && unique({ ...locator, parent: scope }));
+      (name && scope && unique({ ...locator, name, parent: scope })) ||
+      (name && unique({ ...locator, name })) ||
+      (scope && unique({ ...locator, parent: scope }));
     if (!better) continue;
     report({
       check: "locator",

@@ -13,13 +13,19 @@ const FILES = new Map([
 ]);
 
 async function warnings(plan: unknown) {
-  const graph = await buildGraph([...FILES].map(([path, source]) => ({ path, source })), { documents: true });
+  const graph = await buildGraph(
+    [...FILES].map(([path, source]) => ({ path, source })),
+    { documents: true },
+  );
   const result = await verifyPlan(plan, FILES, graph);
   expect(result.errors).toEqual([]);
   return result.issues.filter((i) => i.severity === "warning" && i.check === "locator");
 }
 
-const setKey = (file: string, name: string, value: unknown) => ({ op: "set_key", params: { locator: { kind: "key", name, file }, value } });
+const setKey = (file: string, name: string, value: unknown) => ({
+  op: "set_key",
+  params: { locator: { kind: "key", name, file }, value },
+});
 
 describe("set_key and append_item on a key that is not there", () => {
   it("warns when the new key is one letter off a key of the same mapping, naming the key meant", async () => {
@@ -27,7 +33,12 @@ describe("set_key and append_item on a key that is not there", () => {
     expect(rest).toEqual([]);
     expect(issue?.message).toMatch(/set_key makes a new key "addopt" in pyproject\.toml, next to the key "addopts"/);
     expect(issue?.fix).toContain('"tool.pytest.ini_options.addopts"');
-    const [json] = await warnings([{ op: "append_item", params: { locator: { kind: "key", name: "script.lint", file: "package.json" }, value: "biome" } }]);
+    const [json] = await warnings([
+      {
+        op: "append_item",
+        params: { locator: { kind: "key", name: "script.lint", file: "package.json" }, value: "biome" },
+      },
+    ]);
     expect(json?.message).toMatch(/append_item makes a new key "script" in package\.json, next to the key "scripts"/);
     expect(json?.fix).toContain('"scripts.lint"'); // the rest of the path kept
     const [typo] = await warnings([setKey("package.json", "scripts.tests", "vitest run")]);

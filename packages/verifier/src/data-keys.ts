@@ -12,7 +12,8 @@ import type { Sim } from "./sim.js";
 const MAKING_OPS = new Set(["set_key", "append_item"]);
 
 /** Edit distance under which a new key reads as a typo of an existing one: 1, or 2 for keys of 8+ letters. */
-const nearEnough = (a: string, b: string): boolean => distance(a.toLowerCase(), b.toLowerCase()) <= (Math.min(a.length, b.length) >= 8 ? 2 : 1);
+const nearEnough = (a: string, b: string): boolean =>
+  distance(a.toLowerCase(), b.toLowerCase()) <= (Math.min(a.length, b.length) >= 8 ? 2 : 1);
 
 export function checkNewKey(view: StepView, sim: Sim, report: Report): void {
   if (!MAKING_OPS.has(view.op)) return;
@@ -36,7 +37,11 @@ export function checkNewKey(view: StepView, sim: Sim, report: Report): void {
     const missing = walk.rest[0];
     const container = walk.container;
     if (!missing || !("key" in missing) || container?.type !== "mapping") continue;
-    const near = nearestKeys(missing.key, container.entries.map((e) => e.key), 1).filter((k) => k !== missing.key && nearEnough(k, missing.key));
+    const near = nearestKeys(
+      missing.key,
+      container.entries.map((e) => e.key),
+      1,
+    ).filter((k) => k !== missing.key && nearEnough(k, missing.key));
     if (near.length === 0) continue;
     const meant = formatKeyPath([...segments.slice(0, walk.steps.length), { key: near[0]! }, ...walk.rest.slice(1)]);
     report({

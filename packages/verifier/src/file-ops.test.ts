@@ -17,11 +17,25 @@ describe("file operations in verification", () => {
   it("passes a plan that creates a module, edits it and imports it, with the new file's place", async () => {
     const result = await verify([
       { op: "create_file", params: { path: "pkg/strings.py", content: "def shout(s):\n    return s.upper()\n" } },
-      { op: "insert_after_node", params: { locator: { kind: "function", name: "shout", file: "pkg/strings.py" }, code: "def whisper(s):\n    return s.lower()" } },
-      { op: "insert_after_node", params: { locator: { kind: "import", file: "pkg/main.py" }, code: "from pkg.strings import shout" } },
+      {
+        op: "insert_after_node",
+        params: {
+          locator: { kind: "function", name: "shout", file: "pkg/strings.py" },
+          code: "def whisper(s):\n    return s.lower()",
+        },
+      },
+      {
+        op: "insert_after_node",
+        params: { locator: { kind: "import", file: "pkg/main.py" }, code: "from pkg.strings import shout" },
+      },
     ]);
     expect(result.errors).toEqual([]);
-    expect(result.places?.[0]).toMatchObject({ step: 0, file: "pkg/strings.py", before: "", after: "def shout(s):\n    return s.upper()" });
+    expect(result.places?.[0]).toMatchObject({
+      step: 0,
+      file: "pkg/strings.py",
+      before: "",
+      after: "def shout(s):\n    return s.upper()",
+    });
   });
 
   it("says a created file exists, a deleted file does not, and which step deleted a file a later step edits", async () => {
@@ -29,19 +43,36 @@ describe("file operations in verification", () => {
       { op: "create_file", params: { path: "pkg/util.py", content: "x = 1\n" } },
       { op: "delete_file", params: { path: "pkg/nope.py" } },
       { op: "delete_file", params: { path: "pkg/main.py" } },
-      { op: "replace_node", params: { locator: { kind: "function", name: "main", file: "pkg/main.py" }, replacement: "def main():\n    return 0" } },
+      {
+        op: "replace_node",
+        params: {
+          locator: { kind: "function", name: "main", file: "pkg/main.py" },
+          replacement: "def main():\n    return 0",
+        },
+      },
     ]);
     expect(result.passed).toBe(false);
-    const byStep = (step: number) => result.issues.filter((i) => i.step === step && i.severity === "error").map((i) => `${i.message} — ${i.fix}`);
-    expect(byStep(0)).toEqual([expect.stringMatching(/^create_file: .pkg\/util\.py. already exists — change the existing file with the node operators .*, or delete_file it in an earlier step/)]);
-    expect(byStep(1)).toEqual([expect.stringMatching(/^File 'pkg\/nope\.py' does not exist — use the path of an existing file/)]);
+    const byStep = (step: number) =>
+      result.issues.filter((i) => i.step === step && i.severity === "error").map((i) => `${i.message} — ${i.fix}`);
+    expect(byStep(0)).toEqual([
+      expect.stringMatching(
+        /^create_file: .pkg\/util\.py. already exists — change the existing file with the node operators .*, or delete_file it in an earlier step/,
+      ),
+    ]);
+    expect(byStep(1)).toEqual([
+      expect.stringMatching(/^File 'pkg\/nope\.py' does not exist — use the path of an existing file/),
+    ]);
     expect(byStep(3)).toEqual([expect.stringMatching(/deleted by step 3/)]);
   });
 
   it("reports the importers of a module the plan deletes or renames away", async () => {
     const result = await verify([{ op: "rename_file", params: { from: "pkg/util.py", to: "pkg/helpers.py" } }]);
     expect(result.passed).toBe(false);
-    expect(result.errors).toEqual([expect.stringMatching(/renaming pkg\/util\.py to pkg\/helpers\.py breaks imports of files not in this plan: pkg\/main\.py line 1 \(pkg\.util: helper\) — fix: add steps that change those imports to the new module \(pkg\/helpers\.py\)/)]);
+    expect(result.errors).toEqual([
+      expect.stringMatching(
+        /renaming pkg\/util\.py to pkg\/helpers\.py breaks imports of files not in this plan: pkg\/main\.py line 1 \(pkg\.util: helper\) — fix: add steps that change those imports to the new module \(pkg\/helpers\.py\)/,
+      ),
+    ]);
   });
 });
 
@@ -52,7 +83,10 @@ describe("file operations and the plan's own files", () => {
       [
         { op: "rename_file", params: { from: "pkg/util.py", to: "pkg/helpers.py" } },
         { op: "rename_file", params: { from: "pkg/main.py", to: "pkg/app.py" } },
-        { op: "replace_node", params: { locator: { kind: "import", file: "pkg/app.py" }, replacement: "from pkg.helpers import helper" } },
+        {
+          op: "replace_node",
+          params: { locator: { kind: "import", file: "pkg/app.py" }, replacement: "from pkg.helpers import helper" },
+        },
       ],
       FILES,
       graph,
@@ -65,13 +99,19 @@ describe("rename_across_files in verification", () => {
   it("passes with every importer listed, and warns naming an importer left out", async () => {
     const files = new Map([...FILES, ["pkg/extra.py", "from pkg.util import helper\n\nX = helper(2)\n"]]);
     const graph = await buildGraph([...files].map(([path, source]) => ({ path, source })));
-    const step = (importers: string[]) => [{ op: "rename_across_files", params: { file: "pkg/util.py", name: "helper", new_name: "double", importers } }];
+    const step = (importers: string[]) => [
+      { op: "rename_across_files", params: { file: "pkg/util.py", name: "helper", new_name: "double", importers } },
+    ];
     const all = await verifyPlan(step(["pkg/main.py", "pkg/extra.py"]), files, graph);
     expect(all.errors).toEqual([]);
     expect(all.warnings).toEqual([]);
     const some = await verifyPlan(step(["pkg/main.py"]), files, graph);
     expect(some.errors).toEqual([]);
-    expect(some.warnings).toEqual([expect.stringMatching(/'helper' \(renamed to 'double'\) is imported by files not in this plan: \['pkg\/extra\.py'\]/)]);
+    expect(some.warnings).toEqual([
+      expect.stringMatching(
+        /'helper' \(renamed to 'double'\) is imported by files not in this plan: \['pkg\/extra\.py'\]/,
+      ),
+    ]);
   });
 });
 
@@ -83,8 +123,12 @@ describe("rename_across_files on Go in verification", () => {
       ["money/round.go", "package money\n\nfunc Total() int {\n\treturn 0\n}\n"],
       ["main.go", 'package main\n\nimport "example.com/shop/money"\n\nfunc main() {\n\t_ = money.Sum(1, 2)\n}\n'],
     ]);
-    const graph = await buildGraph([...files].filter(([p]) => p.endsWith(".go")).map(([path, source]) => ({ path, source })));
-    const step = (importers: string[]) => [{ op: "rename_across_files", params: { file: "money/money.go", name: "Sum", new_name: "Total", importers } }];
+    const graph = await buildGraph(
+      [...files].filter(([p]) => p.endsWith(".go")).map(([path, source]) => ({ path, source })),
+    );
+    const step = (importers: string[]) => [
+      { op: "rename_across_files", params: { file: "money/money.go", name: "Sum", new_name: "Total", importers } },
+    ];
     const left = await verifyPlan(step(["main.go"]), files, graph);
     expect(left.errors).toEqual([expect.stringMatching(/the package's files money\/round.go are not in "importers"/)]);
     const all = await verifyPlan(step(["main.go", "money/round.go"]), files, graph);
@@ -98,12 +142,31 @@ describe("a plan that touches a file twice, around a created file", () => {
   const files = new Map([
     ["pkg/__init__.py", '"""The package."""\n\n__version__ = "1.0"\n__author__ = "someone"\n\nfrom .core import run\n'],
     ["pkg/core.py", "def run():\n    return 1\n"],
-    ["setup.py", 'import re\n\nwith open("pkg/__init__.py") as fd:\n    version = re.search(r"__version__ = \\"(.*)\\"", fd.read()).group(1)\n\nsetup(version=version)\n'],
+    [
+      "setup.py",
+      'import re\n\nwith open("pkg/__init__.py") as fd:\n    version = re.search(r"__version__ = \\"(.*)\\"", fd.read()).group(1)\n\nsetup(version=version)\n',
+    ],
   ]);
   const plan = [
-    { op: "replace_node", params: { locator: { file: "pkg/__init__.py" }, replacement: '"""The package."""\n\nfrom .__version__ import *\n\nfrom . import core\nfrom .core import run\n' } },
-    { op: "create_file", params: { path: "pkg/__version__.py", content: '__version__ = "1.0"\n__author__ = "someone"\n' } },
-    { op: "replace_node", params: { locator: { file: "setup.py" }, replacement: 'about = {}\nwith open("pkg/__version__.py") as f:\n    exec(f.read(), about)\n\nsetup(version=about["__version__"])\n' } },
+    {
+      op: "replace_node",
+      params: {
+        locator: { file: "pkg/__init__.py" },
+        replacement: '"""The package."""\n\nfrom .__version__ import *\n\nfrom . import core\nfrom .core import run\n',
+      },
+    },
+    {
+      op: "create_file",
+      params: { path: "pkg/__version__.py", content: '__version__ = "1.0"\n__author__ = "someone"\n' },
+    },
+    {
+      op: "replace_node",
+      params: {
+        locator: { file: "setup.py" },
+        replacement:
+          'about = {}\nwith open("pkg/__version__.py") as f:\n    exec(f.read(), about)\n\nsetup(version=about["__version__"])\n',
+      },
+    },
   ];
 
   it("verifies it (it used to throw 'stale change' when a check after the first step read the module it replaced)", async () => {
@@ -125,7 +188,13 @@ describe("a plan that touches a file twice, around a created file", () => {
     const result = await verifyPlan(plan, files, broken);
     expect(result.passed).toBe(false);
     expect(result.issues.filter((i) => i.severity === "error")).toEqual([
-      expect.objectContaining({ step: 0, op: "replace_node", message: expect.stringMatching(/could not simulate this step \(the graph is unreadable\).*the 2 later steps were not checked/) }),
+      expect.objectContaining({
+        step: 0,
+        op: "replace_node",
+        message: expect.stringMatching(
+          /could not simulate this step \(the graph is unreadable\).*the 2 later steps were not checked/,
+        ),
+      }),
     ]);
   });
 });

@@ -33,7 +33,10 @@ export function nearMatch(content: string, pattern: string, candidates = 12): Ne
   const patternLines = pattern.split("\n");
   const firstIndex = patternLines.findIndex((l) => l.trim() !== "");
   if (firstIndex < 0 || lines.length === 0) return undefined;
-  const longestIndex = patternLines.reduce((best, l, i) => (l.trim().length > patternLines[best]!.trim().length ? i : best), firstIndex);
+  const longestIndex = patternLines.reduce(
+    (best, l, i) => (l.trim().length > patternLines[best]!.trim().length ? i : best),
+    firstIndex,
+  );
   const single = patternLines.filter((l) => l.trim() !== "").length === 1;
   const starts = new Set<number>();
   for (const anchor of new Set([firstIndex, longestIndex])) {

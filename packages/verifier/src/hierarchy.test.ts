@@ -55,7 +55,10 @@ async function verify(plan: unknown): Promise<VerifyResult> {
 }
 
 const checked = (result: VerifyResult, check: Issue["check"]) => result.issues.filter((i) => i.check === check);
-const replace = (locator: Record<string, unknown>, replacement: string) => ({ op: "replace_node", params: { locator, replacement } });
+const replace = (locator: Record<string, unknown>, replacement: string) => ({
+  op: "replace_node",
+  params: { locator, replacement },
+});
 const runMethod = { kind: "method", name: "run", file: "pkg/app.py", parent: { kind: "class", name: "Service" } };
 const main = { kind: "function", name: "main", file: "pkg/app.py" };
 
@@ -65,13 +68,17 @@ describe("L1 kind preservation (error)", () => {
     const result = await verify([replace(runMethod, "data = helper(x)\nresult = data + 1")]);
     const [issue] = checked(result, "kind");
     expect(issue?.severity).toBe("error");
-    expect(issue?.message).toMatch(/the function_definition at lines 7-9 \(definition:function\) was replaced by expression_statement, expression_statement \(statement\)/);
+    expect(issue?.message).toMatch(
+      /the function_definition at lines 7-9 \(definition:function\) was replaced by expression_statement, expression_statement \(statement\)/,
+    );
     expect(result.passed).toBe(false);
   });
 
   it("rejects a function replaced by a class", async () => {
     const result = await verify([replace(main, "class main:\n    pass")]);
-    expect(checked(result, "kind")[0]?.message).toMatch(/\(definition:function\) was replaced by class_definition \(definition:class\)/);
+    expect(checked(result, "kind")[0]?.message).toMatch(
+      /\(definition:function\) was replaced by class_definition \(definition:class\)/,
+    );
   });
 
   it("accepts a method replaced by a method, decorated or not", async () => {
@@ -85,15 +92,31 @@ describe("L1 kind preservation (error)", () => {
 
 describe("L2 containment (error)", () => {
   it("rejects new code that swallows the code after it (an unclosed block comment)", async () => {
-    const result = await verify([replace({ kind: "statement", file: "web/a.js", parent: { kind: "function", name: "a" }, index: 0 }, "first(); /*")]);
+    const result = await verify([
+      replace(
+        { kind: "statement", file: "web/a.js", parent: { kind: "function", name: "a" }, index: 0 },
+        "first(); /*",
+      ),
+    ]);
     const [issue] = checked(result, "containment");
     expect(issue?.severity).toBe("error");
-    expect(issue?.message).toMatch(/^the step changes how code outside the edit parses in web\/a.js: line 3 \(second\(\); \/\/ end \*\/\) now parse as part of comment/);
+    expect(issue?.message).toMatch(
+      /^the step changes how code outside the edit parses in web\/a.js: line 3 \(second\(\); \/\/ end \*\/\) now parse as part of comment/,
+    );
     expect(checked(result, "containment")).toHaveLength(1);
   });
 
   it("rejects an insertion that changes what the following definition is (a stray decorator)", async () => {
-    const result = await verify([{ op: "insert_after_node", params: { locator: { kind: "function", name: "helper", file: "pkg/util.py" }, code: "@staticmethod", separator: "\n\n\n" } }]);
+    const result = await verify([
+      {
+        op: "insert_after_node",
+        params: {
+          locator: { kind: "function", name: "helper", file: "pkg/util.py" },
+          code: "@staticmethod",
+          separator: "\n\n\n",
+        },
+      },
+    ]);
     expect(checked(result, "containment").length).toBeGreaterThan(0);
     expect(result.passed).toBe(false);
   });
@@ -104,19 +127,37 @@ describe("L2 containment (error)", () => {
       const params = (step as { params: { locator: { file: string }; replacement: string } }).params;
       const source = ctx.source(params.locator.file);
       const at = source.indexOf("def main");
-      return { edits: { [params.locator.file]: [{ start: 0, end: 9, text: "import re" }, { start: at, end: source.length - 1, text: params.replacement }] } };
+      return {
+        edits: {
+          [params.locator.file]: [
+            { start: 0, end: 9, text: "import re" },
+            { start: at, end: source.length - 1, text: params.replacement },
+          ],
+        },
+      };
     };
     const graph = await buildGraph([...FILES].map(([path, source]) => ({ path, source })));
-    const result = await verifyPlan([replace(main, "def main():\n    return 2")], FILES, graph, { handlers: { replace_node: sloppy } });
+    const result = await verifyPlan([replace(main, "def main():\n    return 2")], FILES, graph, {
+      handlers: { replace_node: sloppy },
+    });
     const [issue] = checked(result, "containment");
-    expect(issue?.message).toMatch(/^the step changes pkg\/app.py outside its target: lines? 1(-\d+)? \(.*\) lie outside lines 13-16$/);
+    expect(issue?.message).toMatch(
+      /^the step changes pkg\/app.py outside its target: lines? 1(-\d+)? \(.*\) lie outside lines 13-16$/,
+    );
     expect(result.passed).toBe(false);
   });
 
   it("accepts edits that stay inside their node", async () => {
     const result = await verify([
       replace({ kind: "statement", file: "web/a.js", parent: { kind: "function", name: "a" }, index: 0 }, "first(1);"),
-      { op: "insert_after_node", params: { locator: { kind: "function", name: "helper", file: "pkg/util.py" }, code: "def twice(value):\n    return helper(helper(value))", separator: "\n\n\n" } },
+      {
+        op: "insert_after_node",
+        params: {
+          locator: { kind: "function", name: "helper", file: "pkg/util.py" },
+          code: "def twice(value):\n    return helper(helper(value))",
+          separator: "\n\n\n",
+        },
+      },
     ]);
     expect(checked(result, "containment")).toEqual([]);
     expect(result.passed).toBe(true);
@@ -128,13 +169,20 @@ describe("L3 referential integrity (warning)", () => {
     const result = await verify([replace(runMethod, "def run(self, x):\n    result = helper(x)\n    return reslt")]);
     const [issue] = checked(result, "references");
     expect(issue?.severity).toBe("warning");
-    expect(issue?.message).toBe("'reslt' (line 9 of pkg/app.py) is not defined: not in scope at the edit point, not defined in the new code, not a builtin and not imported");
+    expect(issue?.message).toBe(
+      "'reslt' (line 9 of pkg/app.py) is not defined: not in scope at the edit point, not defined in the new code, not a builtin and not imported",
+    );
     expect(issue?.fix).toMatch(/did you mean 'result'/);
     expect(result.passed).toBe(true);
   });
 
   it("is quiet when every name is a parameter, a new local, a module name, an import or a builtin", async () => {
-    const result = await verify([replace(runMethod, "def run(self, x):\n    result = [helper(v) for v in range(x)]\n    print(os.sep, Service, main, len(result))\n    return result")]);
+    const result = await verify([
+      replace(
+        runMethod,
+        "def run(self, x):\n    result = [helper(v) for v in range(x)]\n    print(os.sep, Service, main, len(result))\n    return result",
+      ),
+    ]);
     expect(checked(result, "references")).toEqual([]);
   });
 });
@@ -149,14 +197,18 @@ describe("L4 import closure (warning)", () => {
   });
 
   it("suggests the relative import for JavaScript", async () => {
-    const result = await verify([replace({ kind: "function", name: "b", file: "web/a.js" }, "function b() {\n  return helperJs();\n}")]);
+    const result = await verify([
+      replace({ kind: "function", name: "b", file: "web/a.js" }, "function b() {\n  return helperJs();\n}"),
+    ]);
     const [issue] = checked(result, "imports");
     expect(issue?.message).toBe("'helperJs' (line 8) is defined in web/lib/b.js but not imported in web/a.js");
     expect(issue?.fix).toBe('add an add_import step for `import { helperJs } from "./lib/b"` before this step');
   });
 
   it("warns when a new import names something the module does not define", async () => {
-    const result = await verify([{ op: "add_import", params: { file: "pkg/app.py", import_statement: "from pkg.util import scaled" } }]);
+    const result = await verify([
+      { op: "add_import", params: { file: "pkg/app.py", import_statement: "from pkg.util import scaled" } },
+    ]);
     const [issue] = checked(result, "imports");
     expect(issue?.message).toMatch(/names 'scaled', which pkg\/util.py does not define/);
     expect(issue?.fix).toMatch(/did you mean 'scale'/);
@@ -184,7 +236,9 @@ describe("L6 non-triviality (warning)", () => {
 
   it("warns about a replacement identical to the original", async () => {
     const result = await verify([replace(main, "def main():\n    return Service().run(1)")]);
-    expect(checked(result, "triviality")[0]?.message).toMatch(/changes nothing: the new code is identical to the original/);
+    expect(checked(result, "triviality")[0]?.message).toMatch(
+      /changes nothing: the new code is identical to the original/,
+    );
   });
 
   it("is quiet about real code", async () => {

@@ -9,7 +9,18 @@ import { didYouMean } from "@graphplan/catalog";
 import { preview } from "./fuzzy.js";
 import type { Check, Severity } from "./issues.js";
 import { bodyStatements, containsClass, keepsKind, kindClass, trivialBody, trivialStatements } from "./kinds.js";
-import { ancestry, childrenTouching, container, lineRegion, mergeSpans, newSpans, topNodes, trim, within, type Span } from "./regions.js";
+import {
+  ancestry,
+  childrenTouching,
+  container,
+  lineRegion,
+  mergeSpans,
+  newSpans,
+  topNodes,
+  trim,
+  within,
+  type Span,
+} from "./regions.js";
 import { scopeModel } from "./scope/index.js";
 import type { FileChange, FileVersion, Sim } from "./sim.js";
 
@@ -61,7 +72,10 @@ function kindPreservation(input: HierarchyInput, out: Finding[]): void {
     const fresh = topNodes(after.tree.rootNode, newSpan, after.language);
     if (!fresh) return; // straddles: `containment`'s business
     const was = kindClass(old, before.language);
-    const now = fresh.map((n) => ({ cls: kindClass(n, after.language), contains: (cls: string) => containsClass(n, cls, after.language) }));
+    const now = fresh.map((n) => ({
+      cls: kindClass(n, after.language),
+      contains: (cls: string) => containsClass(n, cls, after.language),
+    }));
     if (keepsKind(was, now)) return;
     const nowText = now.length ? [...new Set(now.map((n) => n.cls))].join(" + ") : "nothing";
     out.push({
@@ -146,7 +160,11 @@ function containment(input: HierarchyInput, out: Finding[]): void {
  * and ends inside targets and every stretch of old text between targets is still there, in
  * order, in the new text.
  */
-function gapsKept(source: string, edit: { start: number; end: number; text: string }, allowed: readonly Span[]): boolean {
+function gapsKept(
+  source: string,
+  edit: { start: number; end: number; text: string },
+  allowed: readonly Span[],
+): boolean {
   const inside = (i: number) => allowed.some((a) => a.start <= i && i <= a.end);
   if (!inside(edit.start) || !inside(edit.end)) return false;
   let at = 0;
@@ -212,7 +230,8 @@ function sameStructure(change: FileChange, segment: Span): boolean {
     delta += e.text.length - (e.end - e.start);
   }
   const old = { start: segment.start - delta, end: segment.end - delta };
-  if (change.before.source.slice(old.start, old.end) !== change.after.source.slice(segment.start, segment.end)) return false;
+  if (change.before.source.slice(old.start, old.end) !== change.after.source.slice(segment.start, segment.end))
+    return false;
   const a = leaves(change.before.tree.rootNode, old);
   const b = leaves(change.after.tree.rootNode, segment);
   return a.length === b.length && a.every((x, i) => x === b[i]);
@@ -240,7 +259,11 @@ function onlyComments(root: Node, span: Span, language: FileChange["after"]["lan
 function references(input: HierarchyInput, out: Finding[]): void {
   const { change, graph, sim } = input;
   const { after } = change;
-  const regions = mergeSpans(newSpans(change.edits).map((s) => trim(after.source, s)).filter((s) => s.end > s.start));
+  const regions = mergeSpans(
+    newSpans(change.edits)
+      .map((s) => trim(after.source, s))
+      .filter((s) => s.end > s.start),
+  );
   nameFindings(after, regions, graph, sim, out);
 }
 
@@ -257,7 +280,9 @@ function nameFindings(doc: FileVersion, regions: readonly Span[], graph: Graph, 
       if (seen.has(use.name)) continue;
       seen.add(use.name);
       // Only what an import brings in: a method, a constructor or a field of another file's class is not.
-      const elsewhere = graph.symbols.filter((s) => s.name === use.name && s.file !== doc.path && model.importable(s.kind));
+      const elsewhere = graph.symbols.filter(
+        (s) => s.name === use.name && s.file !== doc.path && model.importable(s.kind),
+      );
       if (elsewhere.length) {
         const where = [...new Set(elsewhere.map((s) => s.file))];
         out.push({
@@ -266,7 +291,9 @@ function nameFindings(doc: FileVersion, regions: readonly Span[], graph: Graph, 
           file: doc.path,
           line: use.line,
           message: `'${use.name}' (line ${use.line}) is defined in ${where.join(", ")} but not imported in ${doc.path}`,
-          fix: model.importFix(use.name, where[0]!, doc, context) ?? `import '${use.name}' in ${doc.path} before this step`,
+          fix:
+            model.importFix(use.name, where[0]!, doc, context) ??
+            `import '${use.name}' in ${doc.path} before this step`,
         });
         continue;
       }
@@ -277,12 +304,15 @@ function nameFindings(doc: FileVersion, regions: readonly Span[], graph: Graph, 
         file: doc.path,
         line: use.line,
         message: `'${use.name}' (line ${use.line} of ${doc.path}) is not defined: not in scope at the edit point, not defined in the new code, not a builtin and not imported`,
-        fix: suggestion ? `did you mean '${suggestion}'? Otherwise define or import '${use.name}'` : `define '${use.name}' in the new code, or import it, or correct the name`,
+        fix: suggestion
+          ? `did you mean '${suggestion}'? Otherwise define or import '${use.name}'`
+          : `define '${use.name}' in the new code, or import it, or correct the name`,
       });
     }
   }
   for (const region of regions) {
-    for (const problem of model.importProblems(doc, region.start, region.end, context)) out.push({ check: "imports", severity: "warning", file: doc.path, ...problem });
+    for (const problem of model.importProblems(doc, region.start, region.end, context))
+      out.push({ check: "imports", severity: "warning", file: doc.path, ...problem });
   }
 }
 
@@ -300,12 +330,20 @@ export function nameFindingsOfFile(doc: FileVersion, graph: Graph, sim: Sim): Fi
 }
 
 /** What identifies a finding from one version of its file to the next: its check, file and message without line numbers (lines move). */
-export function findingKey(finding: { readonly check: string; readonly file?: string | undefined; readonly message: string }): string {
+export function findingKey(finding: {
+  readonly check: string;
+  readonly file?: string | undefined;
+  readonly message: string;
+}): string {
   const message = finding.message.replace(/ ?\(line \d+[^)]*\)/g, "").replace(/\blines? \d+(-\d+)?\b/g, "");
   return `${finding.check}\u0000${finding.file ?? ""}\u0000${message}`;
 }
 
-function candidateNames(doc: FileVersion, region: Span, model: NonNullable<ReturnType<typeof scopeModel>>): Set<string> {
+function candidateNames(
+  doc: FileVersion,
+  region: Span,
+  model: NonNullable<ReturnType<typeof scopeModel>>,
+): Set<string> {
   const names = new Set(model.definedAtTopLevel(doc));
   // Names used near the edit (the enclosing top-level definition).
   let top: Node = container(doc.tree.rootNode, region);
@@ -339,7 +377,12 @@ function nonTriviality(input: HierarchyInput, out: Finding[]): void {
       // An insertion: only a bare placeholder is degenerate.
       if (newSpan.end <= newSpan.start) return;
       const nodes = topNodes(after.tree.rootNode, newSpan, after.language);
-      if (nodes && nodes.length && trivialStatements(nodes, after.language) && nodes.every((n) => n.type !== "comment")) {
+      if (
+        nodes &&
+        nodes.length &&
+        trivialStatements(nodes, after.language) &&
+        nodes.every((n) => n.type !== "comment")
+      ) {
         out.push({
           check: "triviality",
           severity: "warning",
@@ -388,7 +431,11 @@ function nonTriviality(input: HierarchyInput, out: Finding[]): void {
       }
     }
     // Statements replaced by placeholders.
-    if (trivialStatements(news, after.language) && !trivialStatements(olds, before.language) && news.every((n) => kindClass(n, after.language) === "statement")) {
+    if (
+      trivialStatements(news, after.language) &&
+      !trivialStatements(olds, before.language) &&
+      news.every((n) => kindClass(n, after.language) === "statement")
+    ) {
       out.push({
         check: "triviality",
         severity: "warning",

@@ -18,7 +18,11 @@ interface Def {
   readonly start: number;
 }
 
-const squash = (s: string): string => s.replace(/\s+/g, " ").replace(/\s*([(),:=])\s*/g, "$1").trim();
+const squash = (s: string): string =>
+  s
+    .replace(/\s+/g, " ")
+    .replace(/\s*([(),:=])\s*/g, "$1")
+    .trim();
 
 function defName(doc: FileVersion, node: Node): string | null {
   const rule = LANGUAGES[doc.language].definitions[node.type];
@@ -34,7 +38,10 @@ function describe(doc: FileVersion, node: Node): Def | undefined {
     const owner = defName(doc, p);
     if (owner) owners.unshift(owner);
   }
-  const params = node.childForFieldName("parameters") ?? node.childForFieldName("declarator")?.childForFieldName("parameters") ?? null;
+  const params =
+    node.childForFieldName("parameters") ??
+    node.childForFieldName("declarator")?.childForFieldName("parameters") ??
+    null;
   return { name, owners, signature: params ? squash(params.text) : undefined, start: node.startIndex };
 }
 
@@ -68,14 +75,19 @@ export interface SymbolChange {
 
 /** What a change did to the definitions it touched. */
 export function symbolChanges(change: FileChange): SymbolChange[] {
-  const before = touched(change.before, change.edits.map((e) => ({ start: e.start, end: e.end })));
+  const before = touched(
+    change.before,
+    change.edits.map((e) => ({ start: e.start, end: e.end })),
+  );
   const after = touched(change.after, newSpans(change.edits));
   const out: SymbolChange[] = [];
   const gone = [...before].filter(([key]) => !after.has(key));
   const fresh = [...after].filter(([key]) => !before.has(key));
   for (const [, def] of gone) {
     // A definition of the same owners at the same place under another name: a rename.
-    const twin = fresh.find(([, d]) => d.owners.join(".") === def.owners.join(".") && Math.abs(d.start - def.start) <= 2);
+    const twin = fresh.find(
+      ([, d]) => d.owners.join(".") === def.owners.join(".") && Math.abs(d.start - def.start) <= 2,
+    );
     out.push(
       twin
         ? { kind: "renamed", name: def.name, owners: def.owners, detail: `renamed to '${twin[1].name}'` }
@@ -85,13 +97,24 @@ export function symbolChanges(change: FileChange): SymbolChange[] {
   for (const [key, def] of before) {
     const now = after.get(key);
     if (now && def.signature !== undefined && now.signature !== undefined && def.signature !== now.signature) {
-      out.push({ kind: "signature", name: def.name, owners: def.owners, detail: `signature changed from ${def.signature} to ${now.signature}` });
+      out.push({
+        kind: "signature",
+        name: def.name,
+        owners: def.owners,
+        detail: `signature changed from ${def.signature} to ${now.signature}`,
+      });
     }
   }
   return out;
 }
 
-export function checkImpact(change: FileChange, sim: Sim, graph: Graph, planFiles: ReadonlySet<string>, report: Report): void {
+export function checkImpact(
+  change: FileChange,
+  sim: Sim,
+  graph: Graph,
+  planFiles: ReadonlySet<string>,
+  report: Report,
+): void {
   const file = change.before.path;
   for (const c of symbolChanges(change)) {
     // Files import top-level names: a method's change reaches them through its class.
@@ -101,12 +124,20 @@ export function checkImpact(change: FileChange, sim: Sim, graph: Graph, planFile
     const importers = [
       ...new Set(
         graph.imports
-          .filter((i) => i.symbol === imported && i.file !== file && !planFiles.has(i.file) && mayReferTo(i.module, i.file, file, sim, graph))
+          .filter(
+            (i) =>
+              i.symbol === imported &&
+              i.file !== file &&
+              !planFiles.has(i.file) &&
+              mayReferTo(i.module, i.file, file, sim, graph),
+          )
           .map((i) => i.file),
       ),
     ];
     if (importers.length === 0) continue;
-    const what = c.owners.length ? `'${[...c.owners, c.name].join(".")}' (${c.detail}; its ${c.owners.length === 1 ? "class" : "owner"} '${imported}'` : `'${c.name}' (${c.detail}`;
+    const what = c.owners.length
+      ? `'${[...c.owners, c.name].join(".")}' (${c.detail}; its ${c.owners.length === 1 ? "class" : "owner"} '${imported}'`
+      : `'${c.name}' (${c.detail}`;
     report({
       check: "importers",
       severity: "warning",
@@ -149,8 +180,17 @@ function stillDefined(doc: FileVersion, imported: string, c: SymbolChange): bool
  * break (an ImportError in Python), so it is an error naming each import, and, for a rename, the
  * module path to import instead.
  */
-export function checkDeletedFile(file: string, renamedTo: string | undefined, sim: Sim, graph: Graph, planFiles: ReadonlySet<string>, report: Report): void {
-  const imports = graph.imports.filter((i) => i.file !== file && !planFiles.has(i.file) && mayReferTo(i.module, i.file, file, sim, graph));
+export function checkDeletedFile(
+  file: string,
+  renamedTo: string | undefined,
+  sim: Sim,
+  graph: Graph,
+  planFiles: ReadonlySet<string>,
+  report: Report,
+): void {
+  const imports = graph.imports.filter(
+    (i) => i.file !== file && !planFiles.has(i.file) && mayReferTo(i.module, i.file, file, sim, graph),
+  );
   if (imports.length === 0) return;
   const listed = imports.map((i) => `${i.file} line ${i.line} (${i.module}${i.symbol ? `: ${i.symbol}` : ""})`);
   report({

@@ -77,7 +77,22 @@ export const IssueSchema = z.object({
 export type Issue = z.infer<typeof IssueSchema>;
 
 /** What an issue written before the checks had names carried (`layer` 0–6, `hierarchy` with `level` L1–L6). */
-const FORMER: Readonly<Record<string, Check>> = { plan: "plan", "0": "operator", "0b": "locator", "1": "content", "2": "drift", "3": "context", "4": "rename", "5": "syntax", "6": "importers", L1: "kind", L2: "containment", L3: "references", L4: "imports", L6: "triviality" };
+const FORMER: Readonly<Record<string, Check>> = {
+  plan: "plan",
+  "0": "operator",
+  "0b": "locator",
+  "1": "content",
+  "2": "drift",
+  "3": "context",
+  "4": "rename",
+  "5": "syntax",
+  "6": "importers",
+  L1: "kind",
+  L2: "containment",
+  L3: "references",
+  L4: "imports",
+  L6: "triviality",
+};
 
 /**
  * An issue as stored, also one written before the checks had names (a trajectory of an earlier run):
@@ -139,7 +154,9 @@ export function toResult(issues: readonly Issue[], places: readonly StepPlace[] 
     .map((issue, i) => ({ issue, i }))
     .sort(
       (a, b) =>
-        (a.issue.step ?? -1) - (b.issue.step ?? -1) || checkOrder(a.issue.check) - checkOrder(b.issue.check) || a.i - b.i,
+        (a.issue.step ?? -1) - (b.issue.step ?? -1) ||
+        checkOrder(a.issue.check) - checkOrder(b.issue.check) ||
+        a.i - b.i,
     )
     .map(({ issue }) => issue);
   const errors = sorted.filter((i) => i.severity === "error");
@@ -174,7 +191,9 @@ export function revisionPrompt(result: VerifyResult, options: RevisionPromptOpti
     `Your plan had ${count(result.errors.length, "error")}${result.warnings.length ? ` and ${count(result.warnings.length, "warning")}` : ""}.` +
       (attempt !== undefined ? ` This is revision ${attempt} of ${maxAttempts}.` : ""),
   );
-  lines.push("Steps are numbered from 1 in the order of the plan array (Step 1 is the first step); each step was checked against the files as the earlier steps leave them.");
+  lines.push(
+    "Steps are numbered from 1 in the order of the plan array (Step 1 is the first step); each step was checked against the files as the earlier steps leave them.",
+  );
   if (result.errors.length) {
     lines.push("", "Errors (the plan will not run until every one is fixed):");
     for (const e of result.errors) lines.push(`- ${e}`);
@@ -202,7 +221,8 @@ function wholeLines(text: string, start: number, end: number): { from: number; t
 function excerpt(text: string, from: number, to: number): { line: number; text: string } {
   // A whole file's lines (a created file's) end at its last line, not after its final line break.
   const lines = text.slice(from, to).replace(/\n$/, "").split("\n");
-  const cut = lines.length > PLACE_LINES ? [...lines.slice(0, PLACE_LINES), `… ${lines.length - PLACE_LINES} more lines`] : lines;
+  const cut =
+    lines.length > PLACE_LINES ? [...lines.slice(0, PLACE_LINES), `… ${lines.length - PLACE_LINES} more lines`] : lines;
   return { line: text.slice(0, from).split("\n").length, text: cut.join("\n") };
 }
 
@@ -211,7 +231,13 @@ function excerpt(text: string, from: number, to: number): { line: number; text: 
  * (string offsets in `before`, sorted) as they were, and the same lines as the step left them (an
  * insertion shows the line it was anchored to on both sides).
  */
-export function stepPlace(step: number, file: string, before: string, after: string, edits: readonly { start: number; end: number; text: string }[]): StepPlace | undefined {
+export function stepPlace(
+  step: number,
+  file: string,
+  before: string,
+  after: string,
+  edits: readonly { start: number; end: number; text: string }[],
+): StepPlace | undefined {
   const first = edits[0];
   const last = edits[edits.length - 1];
   if (!first || !last) return undefined;

@@ -7,9 +7,18 @@
 import { LANGUAGES, type LanguageId } from "@graphplan/graph";
 import type { Node } from "web-tree-sitter";
 
-const NAME_TYPES = new Set(["identifier", "property_identifier", "field_identifier", "type_identifier", "constant", "name", "shorthand_property_identifier"]);
+const NAME_TYPES = new Set([
+  "identifier",
+  "property_identifier",
+  "field_identifier",
+  "type_identifier",
+  "constant",
+  "name",
+  "shorthand_property_identifier",
+]);
 const WRAPPERS = new Set(["decorated_definition", "export_statement", "template_declaration"]);
-const STRUCTURAL = /(^|_)(parameters|parameter_list|formal_parameters|arguments|argument_list|type_parameters|decorator|clause|case|heritage|superclasses|body)$/;
+const STRUCTURAL =
+  /(^|_)(parameters|parameter_list|formal_parameters|arguments|argument_list|type_parameters|decorator|clause|case|heritage|superclasses|body)$/;
 
 function definitionKind(node: Node, language: LanguageId): string | undefined {
   const spec = LANGUAGES[language];
@@ -20,7 +29,11 @@ function definitionKind(node: Node, language: LanguageId): string | undefined {
     return rule.kindOf ? rule.kindOf(node) : rule.kind === "method" ? "function" : rule.kind;
   }
   if (WRAPPERS.has(node.type)) {
-    const inner = node.childForFieldName("definition") ?? node.childForFieldName("declaration") ?? node.namedChildren.at(-1) ?? null;
+    const inner =
+      node.childForFieldName("definition") ??
+      node.childForFieldName("declaration") ??
+      node.namedChildren.at(-1) ??
+      null;
     return inner ? definitionKind(inner, language) : undefined;
   }
   return undefined;
@@ -45,10 +58,16 @@ export function kindClass(node: Node, language: LanguageId): string {
  * A definition must still be there as a definition of the same kind (alone, next to others,
  * or wrapped); statement-level code may become definitions.
  */
-export function keepsKind(before: string, after: readonly { cls: string; contains: (cls: string) => boolean }[]): boolean {
+export function keepsKind(
+  before: string,
+  after: readonly { cls: string; contains: (cls: string) => boolean }[],
+): boolean {
   if (after.length === 0) return false;
   if (before.startsWith("definition:")) {
-    return after.some((a) => a.cls === before || a.contains(before)) && after.every((a) => a.cls === "statement" || a.cls.startsWith("definition:"));
+    return (
+      after.some((a) => a.cls === before || a.contains(before)) &&
+      after.every((a) => a.cls === "statement" || a.cls.startsWith("definition:"))
+    );
   }
   if (before === "statement") return after.every((a) => a.cls === "statement" || a.cls.startsWith("definition:"));
   if (before === "name") return after.length === 1 && (after[0]!.cls === "name" || after[0]!.cls === "expression");
@@ -84,10 +103,19 @@ const PY_TRIVIAL = (stmt: Node): boolean => {
 };
 
 const C_LIKE_TRIVIAL = (stmt: Node): boolean => {
-  if (stmt.type === "comment" || stmt.type === "line_comment" || stmt.type === "block_comment" || stmt.type === "empty_statement") return true;
+  if (
+    stmt.type === "comment" ||
+    stmt.type === "line_comment" ||
+    stmt.type === "block_comment" ||
+    stmt.type === "empty_statement"
+  )
+    return true;
   if (stmt.type === "return_statement" || stmt.type === "return_expression") {
     const value = stmt.namedChildren.filter((c) => c && !/comment/.test(c.type));
-    return value.length === 0 || (value.length === 1 && ["null", "undefined", "nil", "none", "unit_expression"].includes(value[0]!.type));
+    return (
+      value.length === 0 ||
+      (value.length === 1 && ["null", "undefined", "nil", "none", "unit_expression"].includes(value[0]!.type))
+    );
   }
   return false;
 };

@@ -40,7 +40,11 @@ export function mayReferTo(module: string, importer: string, file: string, sim: 
     const resolved = resolveModule(module, importer, sim, graph);
     return resolved === file;
   }
-  const last = module.split(/[./\\:]+/).filter(Boolean).at(-1) ?? module;
+  const last =
+    module
+      .split(/[./\\:]+/)
+      .filter(Boolean)
+      .at(-1) ?? module;
   const base = pathStem(file).split("/").at(-1) ?? file;
   return last === base || module.includes(pathStem(file));
 }

@@ -9,7 +9,12 @@ import { MUTATORS } from "@graphplan/primitives";
 export const LOCAL_OPS: ReadonlySet<string> = new Set([...MUTATORS, "rename_identifier"]);
 
 /** Ops whose purpose is to remove code (an empty replacement is not a placeholder). */
-export const REMOVING_OPS: ReadonlySet<string> = new Set(["delete_node", "delete_lines", "inline_variable", "move_node"]);
+export const REMOVING_OPS: ReadonlySet<string> = new Set([
+  "delete_node",
+  "delete_lines",
+  "inline_variable",
+  "move_node",
+]);
 
 /** Legacy ops that address code by line number, and the parameters holding lines. */
 export const LINE_OPS: Readonly<Record<string, readonly string[]>> = {
@@ -32,7 +37,14 @@ export const SYMBOL_PARAMS: Readonly<Record<string, "class" | "function">> = {
 };
 
 /** Parameters holding new source code (read by `content`'s duplicate check). */
-export const CODE_PARAMS: readonly string[] = ["replacement", "code", "method_code", "attribute_code", "new_body", "import_statement"];
+export const CODE_PARAMS: readonly string[] = [
+  "replacement",
+  "code",
+  "method_code",
+  "attribute_code",
+  "new_body",
+  "import_statement",
+];
 
 /** The name of the method a piece of code defines (`def name(` / `name(...) {`). */
 export function definedName(code: string): string | undefined {
@@ -40,6 +52,9 @@ export function definedName(code: string): string | undefined {
   if (py) return py[1];
   const cls = /^\s*class\s+([A-Za-z_]\w*)/.exec(code);
   if (cls) return cls[1];
-  const js = /^\s*(?:(?:public|private|protected|static|async|override|readonly|abstract|export|function|fn|func|def)\s+)*\*?\s*([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\(/.exec(code);
+  const js =
+    /^\s*(?:(?:public|private|protected|static|async|override|readonly|abstract|export|function|fn|func|def)\s+)*\*?\s*([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\(/.exec(
+      code,
+    );
   return js?.[1];
 }

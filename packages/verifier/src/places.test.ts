@@ -25,21 +25,56 @@ async function verify(plan: unknown, files: ReadonlyMap<string, string> = FILES)
 describe("step places", () => {
   it("gives each step the lines its locator led to, before and after, on the state the earlier steps left", async () => {
     const result = await verify([
-      { op: "replace_node", params: { locator: { kind: "return", file: "app/parser.py", parent: { kind: "function", name: "parse" } }, replacement: 'return [part.strip() for part in tmp.split(",")]' } },
-      { op: "insert_before_node", params: { locator: { kind: "function", name: "main", file: "app/parser.py" }, code: "def helper():\n    return 1\n\n\n" } },
+      {
+        op: "replace_node",
+        params: {
+          locator: { kind: "return", file: "app/parser.py", parent: { kind: "function", name: "parse" } },
+          replacement: 'return [part.strip() for part in tmp.split(",")]',
+        },
+      },
+      {
+        op: "insert_before_node",
+        params: {
+          locator: { kind: "function", name: "main", file: "app/parser.py" },
+          code: "def helper():\n    return 1\n\n\n",
+        },
+      },
     ]);
     expect(result.errors).toEqual([]);
     expect(result.places).toEqual([
-      { step: 0, file: "app/parser.py", line: 6, afterLine: 6, before: '    return tmp.split(",")', after: '    return [part.strip() for part in tmp.split(",")]' },
-      { step: 1, file: "app/parser.py", line: 9, afterLine: 9, before: "def main():", after: "def helper():\n    return 1\n\n\ndef main():" },
+      {
+        step: 0,
+        file: "app/parser.py",
+        line: 6,
+        afterLine: 6,
+        before: '    return tmp.split(",")',
+        after: '    return [part.strip() for part in tmp.split(",")]',
+      },
+      {
+        step: 1,
+        file: "app/parser.py",
+        line: 9,
+        afterLine: 9,
+        before: "def main():",
+        after: "def helper():\n    return 1\n\n\ndef main():",
+      },
     ]);
   });
 
   it("gives no place to a step that failed, and cuts a long change at PLACE_LINES lines", async () => {
     const long = Array.from({ length: PLACE_LINES + 10 }, (_, i) => `    x${i} = ${i}`).join("\n");
     const result = await verify([
-      { op: "replace_node", params: { locator: { kind: "function", name: "nowhere", file: "app/parser.py" }, replacement: "pass" } },
-      { op: "replace_node", params: { locator: { kind: "function", name: "main", file: "app/parser.py" }, replacement: `def main():\n${long}\n    return parse("a,b")` } },
+      {
+        op: "replace_node",
+        params: { locator: { kind: "function", name: "nowhere", file: "app/parser.py" }, replacement: "pass" },
+      },
+      {
+        op: "replace_node",
+        params: {
+          locator: { kind: "function", name: "main", file: "app/parser.py" },
+          replacement: `def main():\n${long}\n    return parse("a,b")`,
+        },
+      },
     ]);
     expect(result.places?.map((p) => p.step)).toEqual([1]);
     const after = result.places?.[0]?.after.split("\n") ?? [];

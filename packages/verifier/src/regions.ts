@@ -94,7 +94,12 @@ export function exactNode(root: Node, span: Span): Node | undefined {
 /** The smallest node strictly larger than `span` that contains it. */
 export function container(root: Node, span: Span): Node {
   let node: Node | null = root.descendantForIndex(span.start, Math.max(span.start, span.end - 1));
-  while (node && (node.startIndex > span.start || node.endIndex < span.end || (node.startIndex === span.start && node.endIndex === span.end))) {
+  while (
+    node &&
+    (node.startIndex > span.start ||
+      node.endIndex < span.end ||
+      (node.startIndex === span.start && node.endIndex === span.end))
+  ) {
     node = node.parent;
   }
   return node ?? root;
@@ -107,7 +112,8 @@ export function container(root: Node, span: Span): Node {
 export function childrenTouching(node: Node, span: Span): Node[] {
   if (node.childCount <= 16) {
     const out: Node[] = [];
-    for (const child of node.children) if (child && child.endIndex > span.start && child.startIndex < span.end) out.push(child);
+    for (const child of node.children)
+      if (child && child.endIndex > span.start && child.startIndex < span.end) out.push(child);
     return out;
   }
   return childrenBetween(node, span.start, span.end, false);

@@ -31,23 +31,73 @@ const OPERATORS = [
     define: "bump_both",
     params_schema: { file: "string" },
     steps: [
-      { primitive: "replace_node", params: { locator: { kind: "return", file: "$file", parent: { kind: "function", name: "helper" } }, replacement: "return value * 3" } },
-      { primitive: "insert_before_node", params: { locator: { kind: "return", file: "$file", parent: { kind: "function", name: "main" } }, code: "data += 1" } },
+      {
+        primitive: "replace_node",
+        params: {
+          locator: { kind: "return", file: "$file", parent: { kind: "function", name: "helper" } },
+          replacement: "return value * 3",
+        },
+      },
+      {
+        primitive: "insert_before_node",
+        params: {
+          locator: { kind: "return", file: "$file", parent: { kind: "function", name: "main" } },
+          code: "data += 1",
+        },
+      },
     ],
   },
 ];
 
 const STEPS: Step[] = [
-  { op: "replace_node", params: { locator: { kind: "function", name: "helper", file: "m.py" }, replacement: "def helper(value, k=2):\n    return value * k" } },
-  { op: "insert_after_node", params: { locator: { kind: "function", name: "helper", file: "m.py" }, code: "def twice(v):\n    return helper(helper(v))", separator: "\n\n\n" } },
-  { op: "add_method", params: { file: "m.py", class_name: "Service", method_code: "def stop(self):\n    return None" } },
-  { op: "wrap_node", params: { locator: { kind: "statement", file: "m.py", parent: { kind: "function", name: "main" }, index: 0 }, before: "try:\n", after: "\nexcept ValueError:\n    data = 0" } },
-  { op: "replace_all_matching", params: { locator: { type: "sexp", file: "m.py", query: '((identifier) @id (#eq? @id "data"))', capture: "id" }, replacement: "payload" } },
+  {
+    op: "replace_node",
+    params: {
+      locator: { kind: "function", name: "helper", file: "m.py" },
+      replacement: "def helper(value, k=2):\n    return value * k",
+    },
+  },
+  {
+    op: "insert_after_node",
+    params: {
+      locator: { kind: "function", name: "helper", file: "m.py" },
+      code: "def twice(v):\n    return helper(helper(v))",
+      separator: "\n\n\n",
+    },
+  },
+  {
+    op: "add_method",
+    params: { file: "m.py", class_name: "Service", method_code: "def stop(self):\n    return None" },
+  },
+  {
+    op: "wrap_node",
+    params: {
+      locator: { kind: "statement", file: "m.py", parent: { kind: "function", name: "main" }, index: 0 },
+      before: "try:\n",
+      after: "\nexcept ValueError:\n    data = 0",
+    },
+  },
+  {
+    op: "replace_all_matching",
+    params: {
+      locator: { type: "sexp", file: "m.py", query: '((identifier) @id (#eq? @id "data"))', capture: "id" },
+      replacement: "payload",
+    },
+  },
   { op: "delete_node", params: { locator: { kind: "function", name: "twice", file: "m.py" } } },
   { op: "replace_code", params: { file: "m.py", pattern: "return x", replacement: "return x + 1" } },
-  { op: "rename_symbol", params: { locator: { type: "sexp", file: "m.py", query: '((identifier) @id (#eq? @id "payload"))', capture: "id" }, new_name: "value_in" } },
+  {
+    op: "rename_symbol",
+    params: {
+      locator: { type: "sexp", file: "m.py", query: '((identifier) @id (#eq? @id "payload"))', capture: "id" },
+      new_name: "value_in",
+    },
+  },
   { op: "bump_both", params: { file: "m.py" } },
-  { template: "change_return_value", params: { target: { kind: "function", name: "main", file: "m.py" }, value: "None" } },
+  {
+    template: "change_return_value",
+    params: { target: { kind: "function", name: "main", file: "m.py" }, value: "None" },
+  },
 ];
 
 const sameAsFreshParse = (source: string, tree: { rootNode: { toString(): string } }): void => {
@@ -81,12 +131,16 @@ describe("the simulated workspace", () => {
       sim.dispose();
     }
     const expected = STEPS.map((_, i) => {
-      const r = runPlan({ define_operators: OPERATORS, plan: STEPS.slice(0, i + 1) }, new Map([["m.py", SRC]]), { handlers: formalHandlers });
+      const r = runPlan({ define_operators: OPERATORS, plan: STEPS.slice(0, i + 1) }, new Map([["m.py", SRC]]), {
+        handlers: formalHandlers,
+      });
       if (!r.ok) throw r.error;
       return r.files.get("m.py")!;
     });
     expect(texts).toEqual(expected);
-    expect(texts.at(-1)).toMatch(/def stop\(self\):[\s\S]*def helper\(value, k=2\):\n    return value \* 3[\s\S]*value_in = helper\(1\)/);
+    expect(texts.at(-1)).toMatch(
+      /def stop\(self\):[\s\S]*def helper\(value, k=2\):\n {4}return value \* 3[\s\S]*value_in = helper\(1\)/,
+    );
   });
 
   it("gives a custom operator's two edits of one file as two edits, not one diff", () => {
@@ -122,14 +176,24 @@ describe("the simulated workspace", () => {
   });
 
   it("reports the structure that changed outside an edit (code swallowed by a comment)", () => {
-    const insert: StepHandler = (step) => ({ edits: { [String(step.params?.["file"] ?? "")]: [{ start: 4, end: 4, text: " /*" }] } });
-    const sim = new Sim(new Map([["a.js", "f();\n/* note */\ng();\n"], ["b.js", "f();\ng(); // */\nh();\n"]]), { handlers: { insert } });
+    const insert: StepHandler = (step) => ({
+      edits: { [String(step.params?.["file"] ?? "")]: [{ start: 4, end: 4, text: " /*" }] },
+    });
+    const sim = new Sim(
+      new Map([
+        ["a.js", "f();\n/* note */\ng();\n"],
+        ["b.js", "f();\ng(); // */\nh();\n"],
+      ]),
+      { handlers: { insert } },
+    );
     try {
       const [closed] = sim.runStep({ op: "insert", params: { file: "a.js" } }, 0);
       expect(closed!.changedRanges.some((r) => r.endIndex > closed!.after.source.indexOf("g();"))).toBe(false);
       sim.endStep();
       const [swallowed] = sim.runStep({ op: "insert", params: { file: "b.js" } }, 1);
-      expect(swallowed!.changedRanges.some((r) => r.endIndex >= swallowed!.after.source.indexOf("g();") + 4)).toBe(true);
+      expect(swallowed!.changedRanges.some((r) => r.endIndex >= swallowed!.after.source.indexOf("g();") + 4)).toBe(
+        true,
+      );
     } finally {
       sim.dispose();
     }
@@ -143,9 +207,9 @@ describe("the simulated workspace", () => {
       sim.endStep();
       expect(sim.text("m.py")).toBe(SRC);
       expect(sim.doc("m.py")!.source).toBe(SRC);
-      expect(() => sim.runStep({ op: "delete_node", params: { locator: { kind: "function", name: "nope", file: "m.py" } } }, 1)).toThrow(
-        expect.objectContaining({ _tag: "LocatorNotFound" }),
-      );
+      expect(() =>
+        sim.runStep({ op: "delete_node", params: { locator: { kind: "function", name: "nope", file: "m.py" } } }, 1),
+      ).toThrow(expect.objectContaining({ _tag: "LocatorNotFound" }));
       expect(sim.text("m.py")).toBe(SRC);
     } finally {
       sim.dispose();

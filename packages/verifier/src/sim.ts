@@ -6,7 +6,16 @@
  * ranges (which `containment` compares); nothing is parsed twice.
  */
 import { detectFileLanguage, type LanguageId } from "@graphplan/graph";
-import { lineStartsOf, PlanSession, type CodeChange, type ErrorSpan, type ParsedDoc, type SessionOptions, type Step, type TextChange } from "@graphplan/primitives";
+import {
+  lineStartsOf,
+  PlanSession,
+  type CodeChange,
+  type ErrorSpan,
+  type ParsedDoc,
+  type SessionOptions,
+  type Step,
+  type TextChange,
+} from "@graphplan/primitives";
 import type { Point, Range, Tree } from "web-tree-sitter";
 
 /** One version of one file: its text, its tree (the session's) and a line index. */
@@ -61,7 +70,8 @@ export class FileVersion {
  * tree-sitter's changed ranges, the ERROR/MISSING nodes of both versions, a file operation's `existence`) with
  * its versions seen as {@link FileVersion}s. The verifier keeps it ({@link Sim.commit}) or drops it ({@link Sim.rollback}).
  */
-export interface FileChange extends Pick<CodeChange, "edits" | "changedRanges" | "errorsBefore" | "errorsAfter" | "existence"> {
+export interface FileChange
+  extends Pick<CodeChange, "edits" | "changedRanges" | "errorsBefore" | "errorsAfter" | "existence"> {
   readonly before: FileVersion;
   readonly after: FileVersion;
 }
@@ -106,7 +116,13 @@ export class Sim {
   unseenIn(dir: string, extension: string): boolean {
     const prefix = dir ? `${dir}/` : "";
     for (const path of this.#listed) {
-      if (path.startsWith(prefix) && path.endsWith(extension) && !path.slice(prefix.length).includes("/") && this.unseen(path)) return true;
+      if (
+        path.startsWith(prefix) &&
+        path.endsWith(extension) &&
+        !path.slice(prefix.length).includes("/") &&
+        this.unseen(path)
+      )
+        return true;
     }
     return false;
   }
@@ -174,26 +190,39 @@ export class Sim {
     const text: TextFileChange[] = [];
     for (const change of result.changes) {
       if (change.kind !== "text") continue;
-      text.push({ path: change.file, before: change.before.source, after: change.after.source, edits: change.edits, ...(change.existence ? { existence: change.existence } : {}) });
+      text.push({
+        path: change.file,
+        before: change.before.source,
+        after: change.after.source,
+        edits: change.edits,
+        ...(change.existence ? { existence: change.existence } : {}),
+      });
       this.#keep.add(change.file);
       this.touched.add(change.file);
     }
     this.textChanges = text;
-    return result.changes.flatMap((change) => (change.kind !== "code" ? [] : [{
-      // A created file's `before` is empty and not a version of the workspace: not kept.
-      before: this.#wrap(change.before, change.existence !== "created"),
-      after: new FileVersion(change.file, change.language, change.after.source, change.after.tree),
-      edits: change.edits,
-      changedRanges: change.changedRanges,
-      errorsBefore: change.errorsBefore,
-      errorsAfter: change.errorsAfter,
-      ...(change.existence ? { existence: change.existence } : {}),
-    }]));
+    return result.changes.flatMap((change) =>
+      change.kind !== "code"
+        ? []
+        : [
+            {
+              // A created file's `before` is empty and not a version of the workspace: not kept.
+              before: this.#wrap(change.before, change.existence !== "created"),
+              after: new FileVersion(change.file, change.language, change.after.source, change.after.tree),
+              edits: change.edits,
+              changedRanges: change.changedRanges,
+              errorsBefore: change.errorsBefore,
+              errorsAfter: change.errorsAfter,
+              ...(change.existence ? { existence: change.existence } : {}),
+            },
+          ],
+    );
   }
 
   /** Keeps a change of the running step: later reads see the file after it. */
   commit(change: FileChange): void {
-    if (this.#docs.get(change.before.path) && this.#docs.get(change.before.path) !== change.before) throw new Error(`stale change for ${change.before.path}`);
+    if (this.#docs.get(change.before.path) && this.#docs.get(change.before.path) !== change.before)
+      throw new Error(`stale change for ${change.before.path}`);
     this.#keep.add(change.after.path);
     if (change.existence === "deleted") this.#docs.delete(change.after.path);
     else this.#docs.set(change.after.path, change.after);

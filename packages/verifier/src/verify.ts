@@ -6,8 +6,25 @@
  */
 import { loadGrammarsFor, type Graph } from "@graphplan/graph";
 import { resolveLocator } from "@graphplan/locators";
-import { dataFileCheck, formalHandlers, isStepError, parsePlanSteps, planOf, type PlanSteps, type StepParse } from "@graphplan/catalog";
-import { closestMatchPlace, findPattern, OPERATOR_BY_NAME, stepFiles, type Plan, type Step, type StepHandler, planFiles } from "@graphplan/primitives";
+import {
+  dataFileCheck,
+  formalHandlers,
+  isStepError,
+  parsePlanSteps,
+  planOf,
+  type PlanSteps,
+  type StepParse,
+} from "@graphplan/catalog";
+import {
+  closestMatchPlace,
+  findPattern,
+  OPERATOR_BY_NAME,
+  stepFiles,
+  type Plan,
+  type Step,
+  type StepHandler,
+  planFiles,
+} from "@graphplan/primitives";
 import {
   checkBounds,
   checkContent,
@@ -74,9 +91,20 @@ function absurd(error: never): never {
 }
 
 function failureIssue(error: unknown, graph?: Graph): Omit<Issue, "step" | "op"> {
-  if (!isStepError(error)) return { check: "operator", severity: "error", message: `the step fails: ${errorMessage(error)}`, fix: "change the step as the message says" };
+  if (!isStepError(error))
+    return {
+      check: "operator",
+      severity: "error",
+      message: `the step fails: ${errorMessage(error)}`,
+      fix: "change the step as the message says",
+    };
   const message = error.message;
-  const failed = { check: "operator", severity: "error", message: `the step fails: ${message}`, fix: "change the step as the message says" } as const;
+  const failed = {
+    check: "operator",
+    severity: "error",
+    message: `the step fails: ${message}`,
+    fix: "change the step as the message says",
+  } as const;
   switch (error._tag) {
     case "LocatorNotFound":
     case "LocatorAmbiguous":
@@ -86,38 +114,111 @@ function failureIssue(error: unknown, graph?: Graph): Omit<Issue, "step" | "op">
     case "KeyNotFound":
     case "KeyPathInvalid": {
       const { message, fix } = locatorMessage(error, graph);
-      return { check: "locator", severity: "error", file: error._tag === "InvalidLocator" || error._tag === "KeyPathInvalid" ? undefined : error.file, message, fix };
+      return {
+        check: "locator",
+        severity: "error",
+        file: error._tag === "InvalidLocator" || error._tag === "KeyPathInvalid" ? undefined : error.file,
+        message,
+        fix,
+      };
     }
     case "PatternNotFound":
-      return { check: "content", severity: "error", file: error.file, message, fix: "copy the file's exact text into the pattern, or use an AST locator (replace_node)" };
+      return {
+        check: "content",
+        severity: "error",
+        file: error.file,
+        message,
+        fix: "copy the file's exact text into the pattern, or use an AST locator (replace_node)",
+      };
     case "PostconditionFailed":
       if (error.syntaxErrors.length) {
-        const where = error.syntaxErrors.slice(0, 3).map((s) => `line ${s.line}:${s.column + 1} ${s.kind === "MISSING" ? `missing ${s.text}` : `unexpected ${JSON.stringify(s.text)}`}`).join("; ");
-        return { check: "syntax", severity: "error", file: error.file, line: error.syntaxErrors[0]!.line, message: `Replacement produces syntax error in ${error.file}: ${where}`, fix: "fix the new code so it parses in place: balanced brackets and quotes, a complete statement, indentation that matches the target" };
+        const where = error.syntaxErrors
+          .slice(0, 3)
+          .map(
+            (s) =>
+              `line ${s.line}:${s.column + 1} ${s.kind === "MISSING" ? `missing ${s.text}` : `unexpected ${JSON.stringify(s.text)}`}`,
+          )
+          .join("; ");
+        return {
+          check: "syntax",
+          severity: "error",
+          file: error.file,
+          line: error.syntaxErrors[0]!.line,
+          message: `Replacement produces syntax error in ${error.file}: ${where}`,
+          fix: "fix the new code so it parses in place: balanced brackets and quotes, a complete statement, indentation that matches the target",
+        };
       }
-      return { check: "syntax", severity: "error", file: error.file, message, fix: "change the step so that its postcondition holds" };
+      return {
+        check: "syntax",
+        severity: "error",
+        file: error.file,
+        message,
+        fix: "change the step so that its postcondition holds",
+      };
     case "DataEditBrokeFile":
-      return { check: "syntax", severity: "error", file: error.file, message, fix: "write the value so the file stays valid, or edit the file with a text step" };
+      return {
+        check: "syntax",
+        severity: "error",
+        file: error.file,
+        message,
+        fix: "write the value so the file stays valid, or edit the file with a text step",
+      };
     case "DataFileUnparsable":
     case "NotADataFile":
     case "ValueNotWritable":
       return { ...failed, file: error.file };
     case "TransformBrokeSyntax":
-      return { check: "syntax", severity: "error", file: error.file, ...(error.errors[0] ? { line: error.errors[0].line } : {}), message, fix: "fix the new code so it is valid Python where it goes" };
+      return {
+        check: "syntax",
+        severity: "error",
+        file: error.file,
+        ...(error.errors[0] ? { line: error.errors[0].line } : {}),
+        message,
+        fix: "fix the new code so it is valid Python where it goes",
+      };
     case "NameCollision":
-      return { check: "rename", severity: "error", file: error.file, message, fix: "choose a new name that is not used in that scope" };
+      return {
+        check: "rename",
+        severity: "error",
+        file: error.file,
+        message,
+        fix: "choose a new name that is not used in that scope",
+      };
     case "LineOutOfRange":
-      return { check: "lines", severity: "error", file: error.file, message, fix: "use a line inside the file as it is when the step runs, or an AST locator" };
+      return {
+        check: "lines",
+        severity: "error",
+        file: error.file,
+        message,
+        fix: "use a line inside the file as it is when the step runs, or an AST locator",
+      };
     case "InvalidParams":
     case "UnknownOperator":
     case "FragmentInvalid":
     case "ParamsInvalid":
     case "UnknownTemplate":
-      return { check: "operator", severity: "error", message, fix: "correct the step's parameters as the message says" };
+      return {
+        check: "operator",
+        severity: "error",
+        message,
+        fix: "correct the step's parameters as the message says",
+      };
     case "FileNotInPlan":
-      return { check: "files", severity: "error", file: error.file, message, fix: "use the path of an existing file, relative to the workspace root" };
+      return {
+        check: "files",
+        severity: "error",
+        file: error.file,
+        message,
+        fix: "use the path of an existing file, relative to the workspace root",
+      };
     case "FileExists":
-      return { check: "files", severity: "error", file: error.file, message: `${error.op}: '${error.file}' already exists`, fix: "change the existing file with the node operators (replace_node, insert_after_node, ...), or delete_file it in an earlier step, or choose another path" };
+      return {
+        check: "files",
+        severity: "error",
+        file: error.file,
+        message: `${error.op}: '${error.file}' already exists`,
+        fix: "change the existing file with the node operators (replace_node, insert_after_node, ...), or delete_file it in an earlier step, or choose another path",
+      };
     case "FileDeleted":
       return { check: "files", severity: "error", file: error.file, ...deletedFileIssue(error.file, error.byStep) };
     case "PatternAmbiguous":
@@ -149,7 +250,10 @@ function failureIssue(error: unknown, graph?: Graph): Omit<Issue, "step" | "op">
 function checkSyntax(change: FileChange, report: Report, placed: () => string | undefined): boolean {
   const now = change.errorsAfter;
   if (now.length === 0 || now.length <= change.errorsBefore.length) return true;
-  const where = now.slice(0, 3).map((e) => `line ${e.line}${e.kind === "MISSING" ? ` (missing ${e.text})` : ""}`).join(", ");
+  const where = now
+    .slice(0, 3)
+    .map((e) => `line ${e.line}${e.kind === "MISSING" ? ` (missing ${e.text})` : ""}`)
+    .join(", ");
   const place = placed();
   report({
     check: "syntax",
@@ -209,11 +313,18 @@ export class PlanVerifier {
     this.#handlers = options.handlers ?? formalHandlers;
     // The plan's one parser: corrections (the run makes them the same way) are said as warnings; each
     // step's own problems are reported when its turn comes, and the valid steps are simulated.
-    const parsed = parsePlanSteps(raw, { ...(options.root === undefined ? {} : { root: options.root }), operators: Object.keys(this.#handlers) });
+    const parsed = parsePlanSteps(raw, {
+      ...(options.root === undefined ? {} : { root: options.root }),
+      operators: Object.keys(this.#handlers),
+    });
     this.#issues.push(...parsed.corrections, ...parsed.planIssues);
     this.#parsed = parsed;
     for (const step of parsed.steps) stepFiles(step.written, this.#planFiles);
-    this.#sim = new Sim(workspace, { handlers: this.#handlers, operators: parsed.operators, checkText: dataFileCheck }, options.repoPaths);
+    this.#sim = new Sim(
+      workspace,
+      { handlers: this.#handlers, operators: parsed.operators, checkText: dataFileCheck },
+      options.repoPaths,
+    );
     this.#original = new Sim(workspace);
     this.#graph = graph;
   }
@@ -332,7 +443,8 @@ export class PlanVerifier {
       if (i.severity === "error") blocked = true;
       // A step addressed by position that breaks the code may have edited another node than meant
       // (an index off by one, a parent left out): say so, with the locator to check.
-      const hint = i.severity === "error" && positional ? ` If the code it changed is not the code meant: ${positional}` : "";
+      const hint =
+        i.severity === "error" && positional ? ` If the code it changed is not the code meant: ${positional}` : "";
       this.#issues.push({ ...i, ...(hint ? { fix: `${i.fix ?? ""}${hint}`.trim() } : {}), step: index, op: label });
     };
     if (!parsed.ok) {
@@ -358,14 +470,19 @@ export class PlanVerifier {
     checkPatternContext(view, sim, report);
     checkRename(view, sim, report);
     const preErrors = blocked;
-    const byPosition = view.locators.find((l) => typeof l["index"] === "number" && (l["index"] as number) >= 0 && l["type"] !== "sexp");
+    const byPosition = view.locators.find(
+      (l) => typeof l["index"] === "number" && (l["index"] as number) >= 0 && l["type"] !== "sexp",
+    );
     if (byPosition) {
       const parent = byPosition["parent"] as { kind?: unknown; name?: unknown } | undefined;
       positional = `the locator picks its node by position (index ${String(byPosition["index"])} of the ${String(byPosition["kind"])} nodes${parent ? ` in ${String(parent.kind)} ${String(parent.name)}` : ", with no parent"}); check the index${parent ? "" : " and give the parent (the function or class around the node)"}, or address the node by name.`;
     }
     // The file a replace_code step quotes, as it is before the step: where its pattern was placed is
     // worked out again only if the step then fails (the fuzzy search is not repeated on success).
-    const quoted = "op" in step && step.op === "replace_code" && typeof step.params["file"] === "string" ? sim.text(step.params["file"]) : undefined;
+    const quoted =
+      "op" in step && step.op === "replace_code" && typeof step.params["file"] === "string"
+        ? sim.text(step.params["file"])
+        : undefined;
     const placed = (): string | undefined => closestMatchNote(step, quoted);
     let changes: FileChange[];
     try {
@@ -380,7 +497,8 @@ export class PlanVerifier {
       const earlier = this.#changedEarlier(view);
       if (earlier) {
         for (const issue of this.#issues) {
-          if (issue.step === index && issue.severity === "error") Object.assign(issue, { fix: `${issue.fix ?? ""} ${earlier}`.trim() });
+          if (issue.step === index && issue.severity === "error")
+            Object.assign(issue, { fix: `${issue.fix ?? ""} ${earlier}`.trim() });
         }
       }
       return;
@@ -406,12 +524,22 @@ export class PlanVerifier {
       carryModuleScope(change);
       const local = LOCAL_OPS.has(label) || "fragment" in step;
       const fileTargets = targets.filter((t) => t.file === change.before.path);
-      for (const finding of checkHierarchy({ change, targets: local && fileTargets.length ? fileTargets : undefined, removes: REMOVING_OPS.has(label), graph, sim })) {
+      for (const finding of checkHierarchy({
+        change,
+        targets: local && fileTargets.length ? fileTargets : undefined,
+        removes: REMOVING_OPS.has(label),
+        graph,
+        sim,
+      })) {
         report(finding);
-        if (NAME_CHECKS.has(finding.check) && finding.severity === "warning") this.#nameIssues.push({ issue: this.#issues[this.#issues.length - 1]!, file: change.after.path });
+        if (NAME_CHECKS.has(finding.check) && finding.severity === "warning")
+          this.#nameIssues.push({ issue: this.#issues[this.#issues.length - 1]!, file: change.after.path });
       }
       if (change.existence === "deleted") {
-        const renamedTo = label === "rename_file" && "params" in step && typeof step.params["to"] === "string" ? step.params["to"] : undefined;
+        const renamedTo =
+          label === "rename_file" && "params" in step && typeof step.params["to"] === "string"
+            ? step.params["to"]
+            : undefined;
         checkDeletedFile(change.before.path, renamedTo, sim, graph, this.#planFiles, report);
       } else checkImpact(change, sim, graph, this.#planFiles, report);
       this.#drift.record(index, change.before, change.edits);
@@ -430,7 +558,12 @@ export class PlanVerifier {
  * `workspace` maps paths (relative to the root) to file texts; `graph` is the code graph of the
  * workspace. Grammars must be loaded (see {@link verifyPlan}).
  */
-export function verifyPlanSync(plan: unknown, workspace: ReadonlyMap<string, string>, graph: Graph, options: VerifyOptions = {}): VerifyResult {
+export function verifyPlanSync(
+  plan: unknown,
+  workspace: ReadonlyMap<string, string>,
+  graph: Graph,
+  options: VerifyOptions = {},
+): VerifyResult {
   return verifyAndParseSync(plan, workspace, graph, options).result;
 }
 
@@ -438,7 +571,12 @@ export function verifyPlanSync(plan: unknown, workspace: ReadonlyMap<string, str
  * Verifies a plan (see {@link verifyPlanSync}), loading the grammars of the workspace's files
  * first.
  */
-export async function verifyPlan(plan: unknown, workspace: ReadonlyMap<string, string>, graph: Graph, options: VerifyOptions = {}): Promise<VerifyResult> {
+export async function verifyPlan(
+  plan: unknown,
+  workspace: ReadonlyMap<string, string>,
+  graph: Graph,
+  options: VerifyOptions = {},
+): Promise<VerifyResult> {
   return (await verifyAndParse(plan, workspace, graph, options)).result;
 }
 
@@ -450,7 +588,12 @@ export interface VerifiedPlan {
 }
 
 /** {@link verifyPlanSync}, and the plan as read (the one parse: a caller that executes it need not parse it again). */
-export function verifyAndParseSync(json: unknown, workspace: ReadonlyMap<string, string>, graph: Graph, options: VerifyOptions = {}): VerifiedPlan {
+export function verifyAndParseSync(
+  json: unknown,
+  workspace: ReadonlyMap<string, string>,
+  graph: Graph,
+  options: VerifyOptions = {},
+): VerifiedPlan {
   const verifier = new PlanVerifier(json, workspace, graph, options);
   try {
     while (verifier.next());
@@ -462,7 +605,12 @@ export function verifyAndParseSync(json: unknown, workspace: ReadonlyMap<string,
 }
 
 /** {@link verifyPlan}, and the plan as read when it passed (see {@link verifyAndParseSync}). */
-export async function verifyAndParse(json: unknown, workspace: ReadonlyMap<string, string>, graph: Graph, options: VerifyOptions = {}): Promise<VerifiedPlan> {
+export async function verifyAndParse(
+  json: unknown,
+  workspace: ReadonlyMap<string, string>,
+  graph: Graph,
+  options: VerifyOptions = {},
+): Promise<VerifiedPlan> {
   // The plan's own paths too: a file it creates may be of a language no workspace file has.
   await loadGrammarsFor([...workspace.keys(), ...planFiles(json)]);
   return verifyAndParseSync(json, workspace, graph, options);

@@ -59,7 +59,12 @@ export const ArmResultSchema = ArmSpecSchema.extend({
   instances: z.number().int().nonnegative(),
   resolved: z.number().int().nonnegative(),
   resolve_rate: z.number(),
-  endings: z.object({ submitted: z.number().int(), fallback: z.number().int(), limit: z.number().int(), failed: z.number().int() }),
+  endings: z.object({
+    submitted: z.number().int(),
+    fallback: z.number().int(),
+    limit: z.number().int(),
+    failed: z.number().int(),
+  }),
   model_calls: z.number().int().nonnegative(),
   input_tokens: z.number().int().nonnegative(),
   output_tokens: z.number().int().nonnegative(),
@@ -78,10 +83,23 @@ export const CompareResultsSchema = z.object({
   instances: z.number().int().nonnegative(),
   arms: z.tuple([ArmResultSchema, ArmResultSchema]),
   /** Arm A is the first of `--arms`, B the second. */
-  paired: z.object({ both: z.number().int(), onlyA: z.number().int(), onlyB: z.number().int(), neither: z.number().int() }),
+  paired: z.object({
+    both: z.number().int(),
+    onlyA: z.number().int(),
+    onlyB: z.number().int(),
+    neither: z.number().int(),
+  }),
   /** Resolve rate of A − resolve rate of B. */
   difference: z.number(),
-  interval: z.object({ low: z.number(), high: z.number(), level: z.number(), resamples: z.number().int(), seed: z.number().int() }).nullable(),
+  interval: z
+    .object({
+      low: z.number(),
+      high: z.number(),
+      level: z.number(),
+      resamples: z.number().int(),
+      seed: z.number().int(),
+    })
+    .nullable(),
   /** McNemar's exact test on the discordant pairs (two-sided); 1 without discordant pairs. */
   mcnemar_p: z.number(),
   per_instance: z.array(z.object({ instance_id: z.string(), arms: z.tuple([InstanceArmSchema, InstanceArmSchema]) })),
@@ -96,4 +114,3 @@ export const CompareReportSchema = z.object({
   results: CompareResultsSchema.nullable(),
 });
 export type CompareReport = z.infer<typeof CompareReportSchema>;
-

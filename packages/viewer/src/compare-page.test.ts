@@ -35,7 +35,11 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-const cells = (p: Page, testid: string) => p.getByTestId(testid).locator("tbody tr").evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => (c as HTMLElement).innerText.trim())));
+const cells = (p: Page, testid: string) =>
+  p
+    .getByTestId(testid)
+    .locator("tbody tr")
+    .evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => (c as HTMLElement).innerText.trim())));
 
 describe("a comparison in the page", () => {
   it("shows the arms side by side, the paired table with McNemar's p and the interval, and both outcomes of every instance", async () => {

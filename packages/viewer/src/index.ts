@@ -15,4 +15,12 @@ export {
   GraphplanStatsSchema,
   InstanceArmSchema,
 } from "./compare-format.js";
-export type { ArmResult, ArmSpec, CompareReport, CompareResults, CompareSpec, GraphplanStats, InstanceArm } from "./compare-format.js";
+export type {
+  ArmResult,
+  ArmSpec,
+  CompareReport,
+  CompareResults,
+  CompareSpec,
+  GraphplanStats,
+  InstanceArm,
+} from "./compare-format.js";

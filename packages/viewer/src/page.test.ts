@@ -41,7 +41,10 @@ beforeEach(async () => {
 });
 
 /** Distinct colours of a screenshot and whether it shows `rgb`, decoded by the browser itself (a canvas). */
-async function screenshotColours(png: Buffer, rgb: readonly [number, number, number]): Promise<{ colours: number; has: boolean }> {
+async function screenshotColours(
+  png: Buffer,
+  rgb: readonly [number, number, number],
+): Promise<{ colours: number; has: boolean }> {
   const probe = await browser.newPage();
   try {
     return await probe.evaluate(
@@ -59,7 +62,8 @@ async function screenshotColours(png: Buffer, rgb: readonly [number, number, num
         let has = false;
         for (let i = 0; i < pixels.length; i += 4) {
           seen.add((pixels[i]! << 16) | (pixels[i + 1]! << 8) | pixels[i + 2]!);
-          if (Math.abs(pixels[i]! - r) < 3 && Math.abs(pixels[i + 1]! - g) < 3 && Math.abs(pixels[i + 2]! - b) < 3) has = true;
+          if (Math.abs(pixels[i]! - r) < 3 && Math.abs(pixels[i + 1]! - g) < 3 && Math.abs(pixels[i + 2]! - b) < 3)
+            has = true;
         }
         return { colours: seen.size, has };
       },
@@ -70,7 +74,8 @@ async function screenshotColours(png: Buffer, rgb: readonly [number, number, num
   }
 }
 
-const rowIds = (p: Page) => p.locator("[data-testid=rows] tbody tr").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-id")));
+const rowIds = (p: Page) =>
+  p.locator("[data-testid=rows] tbody tr").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-id")));
 
 describe("the run page", () => {
   it("shows every instance with the totals and the chart of where they ended, and filters and sorts them", async () => {
@@ -81,7 +86,9 @@ describe("the run page", () => {
     const index = await viewer.reader.index();
     expect(totals).toContain(`${index.totals.resolved} of 30`);
     const bars = await page.getByTestId("outcomes").locator("button.bar").allInnerTexts();
-    expect(bars.map((b) => b.replace(/\s+/g, " ").trim())).toEqual(index.totals.outcomes.map((o) => `${o.outcome} ${o.count}`));
+    expect(bars.map((b) => b.replace(/\s+/g, " ").trim())).toEqual(
+      index.totals.outcomes.map((o) => `${o.outcome} ${o.count}`),
+    );
 
     await page.getByLabel("filter").fill("sympy");
     expect(await rowIds(page)).toEqual(ids.filter((id) => id.includes("sympy")).sort());
@@ -95,7 +102,9 @@ describe("the run page", () => {
     await page.getByTestId("outcomes").getByText("resolved", { exact: true }).click();
     // Sorting by time, longest first, then back.
     await page.getByRole("button", { name: "time" }).click();
-    const byTime = [...index.rows].sort((a, b) => (b.ms ?? 0) - (a.ms ?? 0) || a.id.localeCompare(b.id)).map((r) => r.id);
+    const byTime = [...index.rows]
+      .sort((a, b) => (b.ms ?? 0) - (a.ms ?? 0) || a.id.localeCompare(b.id))
+      .map((r) => r.id);
     expect(await rowIds(page)).toEqual(byTime);
 
     const shot = await page.screenshot({ path: join(SHOTS, "run.png") });
@@ -146,10 +155,14 @@ describe("the run page", () => {
     const patch = page.locator("section").filter({ hasText: "Executed diff" }).getByTestId("patch");
     expect(await patch.locator(".d2h-file-wrapper").count()).toBe(1);
     expect(await patch.innerText()).toContain("return value.strip().lower()");
-    expect(await page.getByTestId("tests").innerText()).toMatch(/unresolved[\s\S]*FAIL_TO_PASS: 0 passed, 1 failed[\s\S]*✗ tests\/test_text\.py::test_lower/);
+    expect(await page.getByTestId("tests").innerText()).toMatch(
+      /unresolved[\s\S]*FAIL_TO_PASS: 0 passed, 1 failed[\s\S]*✗ tests\/test_text\.py::test_lower/,
+    );
     expect(await page.getByTestId("message").count()).toBe(8);
     expect(await page.getByTestId("usage").first().innerText()).toMatch(/5,201 in · 310 out · \$0\.0123 · end_turn/);
-    expect(await page.getByTestId("timeline").locator("li").allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining("verify")]));
+    expect(await page.getByTestId("timeline").locator("li").allInnerTexts()).toEqual(
+      expect.arrayContaining([expect.stringContaining("verify")]),
+    );
   });
 
   it("folds a long observation (the page's speed on large runs is measured by benchmarks/viewer, not here)", async () => {

@@ -22,7 +22,16 @@ describe("a run on disk", () => {
     const byId = new Map(index.rows.map((r) => [r.id, r]));
     // writeRun: instance 0 submitted and resolved; 1 submitted, unresolved; 4 failed (not evaluated); 6 an evaluation error.
     // writeRun: 3 model calls of 5,200 + i input and 310 output tokens each.
-    expect(byId.get(ids[0]!)).toMatchObject({ status: "Submitted", evaluation: "resolved", outcome: "resolved", revisions: 1, steps: 3, tokens: 3 * (5200 + 310), phase: "submit", repo: "sympy/sympy" });
+    expect(byId.get(ids[0]!)).toMatchObject({
+      status: "Submitted",
+      evaluation: "resolved",
+      outcome: "resolved",
+      revisions: 1,
+      steps: 3,
+      tokens: 3 * (5200 + 310),
+      phase: "submit",
+      repo: "sympy/sympy",
+    });
     expect(byId.get(ids[1]!)).toMatchObject({ evaluation: "unresolved", outcome: "submitted, unresolved" });
     expect(byId.get(ids[4]!)).toMatchObject({ status: "Failed", evaluation: null, outcome: "Failed in execute" });
     expect(byId.get(ids[6]!)).toMatchObject({ evaluation: "error", outcome: "submitted, evaluation error" });

@@ -116,7 +116,10 @@ export class RunReader {
   readonly #cache = new Map<string, Cached>();
   #files = new Map<string, InstanceFiles>();
 
-  private constructor(readonly path: string, readonly isFile: boolean) {}
+  private constructor(
+    readonly path: string,
+    readonly isFile: boolean,
+  ) {}
 
   /** Opens PATH: fails with a tagged error when it does not exist or holds no run. */
   static async open(path: string): Promise<RunReader> {
@@ -128,10 +131,15 @@ export class RunReader {
       const text = await readFile(absolute, "utf8");
       const parsed = safeJson(text);
       const trajectory = TrajectorySchema.safeParse(parsed);
-      if (!trajectory.success) throw new NotARun({ path, detail: `not a GraphPlan trajectory (${trajectory.error.issues[0]?.path.join(".") || "the file"}: ${trajectory.error.issues[0]?.message ?? "not JSON"})` });
+      if (!trajectory.success)
+        throw new NotARun({
+          path,
+          detail: `not a GraphPlan trajectory (${trajectory.error.issues[0]?.path.join(".") || "the file"}: ${trajectory.error.issues[0]?.message ?? "not JSON"})`,
+        });
     }
     await reader.#discover();
-    if (reader.#files.size === 0) throw new NotARun({ path, detail: "holds no trajectory.json and no evaluation report.json" });
+    if (reader.#files.size === 0)
+      throw new NotARun({ path, detail: "holds no trajectory.json and no evaluation report.json" });
     return reader;
   }
 
@@ -146,10 +154,18 @@ export class RunReader {
     const walk = async (dir: string, depth: number): Promise<void> => {
       const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
       const names = new Set(entries.map((e) => e.name));
-      if (names.has("trajectory.json")) entry(dir === this.path ? this.#idOfFile(join(dir, "trajectory.json")) : basename(dir)).trajectory = join(dir, "trajectory.json");
+      if (names.has("trajectory.json"))
+        entry(dir === this.path ? this.#idOfFile(join(dir, "trajectory.json")) : basename(dir)).trajectory = join(
+          dir,
+          "trajectory.json",
+        );
       if (EVAL_SIBLINGS.some((n) => names.has(n))) entry(basename(dir)).evalDir = dir;
       if (depth >= MAX_DEPTH) return;
-      await Promise.all(entries.filter((e) => e.isDirectory() && !SKIP.has(e.name) && !e.name.startsWith(".")).map((e) => walk(join(dir, e.name), depth + 1)));
+      await Promise.all(
+        entries
+          .filter((e) => e.isDirectory() && !SKIP.has(e.name) && !e.name.startsWith("."))
+          .map((e) => walk(join(dir, e.name), depth + 1)),
+      );
     };
     await walk(this.path, 0);
     this.#files = files;
@@ -198,12 +214,20 @@ export class RunReader {
     if (files.trajectory) {
       const parsed = TrajectorySchema.safeParse(safeJson(await readFile(files.trajectory, "utf8").catch(() => "")));
       if (parsed.success) trajectory = parsed.data;
-      else trajectoryError = `${files.trajectory}: ${parsed.error.issues[0]?.path.join(".") || "the file"}: ${parsed.error.issues[0]?.message ?? "not JSON"}`;
+      else
+        trajectoryError = `${files.trajectory}: ${parsed.error.issues[0]?.path.join(".") || "the file"}: ${parsed.error.issues[0]?.message ?? "not JSON"}`;
     }
     // The trajectory and report.json are read once: the row is made from them.
     const evaluation = files.evalDir ? await evaluationDetail(id, files.evalDir) : null;
-    const base = trajectory ? summaryOf(id, trajectory) : blankRow(id, files.trajectory ? "unreadable" : "no trajectory");
-    return { row: withEvaluation(base, evaluation ? evaluation.result : undefined), trajectory, trajectoryError, evaluation };
+    const base = trajectory
+      ? summaryOf(id, trajectory)
+      : blankRow(id, files.trajectory ? "unreadable" : "no trajectory");
+    return {
+      row: withEvaluation(base, evaluation ? evaluation.result : undefined),
+      trajectory,
+      trajectoryError,
+      evaluation,
+    };
   }
 }
 
@@ -216,7 +240,18 @@ function safeJson(text: string): unknown {
 }
 
 function blankRow(id: string, status: string): Cached["row"] {
-  return { id, repo: repoOf(id), status, phase: null, exitReason: "", revisions: 0, steps: 0, tokens: 0, costUsd: 0, ms: null };
+  return {
+    id,
+    repo: repoOf(id),
+    status,
+    phase: null,
+    exitReason: "",
+    revisions: 0,
+    steps: 0,
+    tokens: 0,
+    costUsd: 0,
+    ms: null,
+  };
 }
 
 function summaryOf(id: string, t: Trajectory): Cached["row"] {
@@ -237,19 +272,27 @@ function summaryOf(id: string, t: Trajectory): Cached["row"] {
 }
 
 async function readResult(id: string, dir: string): Promise<InstanceResult | null> {
-  const parsed = InstanceReportSchema.safeParse(safeJson(await readFile(join(dir, "report.json"), "utf8").catch(() => "")));
+  const parsed = InstanceReportSchema.safeParse(
+    safeJson(await readFile(join(dir, "report.json"), "utf8").catch(() => "")),
+  );
   return parsed.success ? (parsed.data[id] ?? null) : null;
 }
 
 /** The row of a summary and its evaluation's result (undefined: not evaluated; null: evaluated, no report). */
 function withEvaluation(base: Cached["row"], result: InstanceResult | null | undefined): RunRow {
-  const evaluation: RunRow["evaluation"] = result === undefined ? null : result === null ? "error" : result.resolved ? "resolved" : "unresolved";
+  const evaluation: RunRow["evaluation"] =
+    result === undefined ? null : result === null ? "error" : result.resolved ? "resolved" : "unresolved";
   return { ...base, evaluation, outcome: outcomeOf(base, evaluation) };
 }
 
 function outcomeOf(row: Cached["row"], evaluation: RunRow["evaluation"]): Outcome {
   if (evaluation === "resolved") return "resolved";
-  if (row.status === "Submitted") return evaluation === "unresolved" ? "submitted, unresolved" : evaluation === "error" ? "submitted, evaluation error" : "submitted";
+  if (row.status === "Submitted")
+    return evaluation === "unresolved"
+      ? "submitted, unresolved"
+      : evaluation === "error"
+        ? "submitted, evaluation error"
+        : "submitted";
   if (row.status === "no trajectory") return evaluation === "unresolved" ? "unresolved" : "evaluation error";
   return `${row.status}${row.phase ? ` in ${row.phase}` : ""}`;
 }
@@ -264,7 +307,9 @@ function totalsOf(rows: readonly RunRow[]): RunTotals {
     resolved: rows.filter((r) => r.evaluation === "resolved").length,
     costUsd: rows.reduce((s, r) => s + r.costUsd, 0),
     ms: rows.reduce((s, r) => s + (r.ms ?? 0), 0),
-    outcomes: [...outcomes].map(([outcome, count]) => ({ outcome, count })).sort((a, b) => b.count - a.count || a.outcome.localeCompare(b.outcome)),
+    outcomes: [...outcomes]
+      .map(([outcome, count]) => ({ outcome, count }))
+      .sort((a, b) => b.count - a.count || a.outcome.localeCompare(b.outcome)),
   };
 }
 

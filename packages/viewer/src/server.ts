@@ -15,7 +15,11 @@ import { CompareReportSchema, type CompareReport } from "./compare-format.js";
 import { RunReader } from "./run.js";
 
 /** The port is taken (or not ours to take). */
-export class PortUnavailable extends Data.TaggedError("PortUnavailable")<{ readonly host: string; readonly port: number; readonly detail: string }> {
+export class PortUnavailable extends Data.TaggedError("PortUnavailable")<{
+  readonly host: string;
+  readonly port: number;
+  readonly detail: string;
+}> {
   override get message(): string {
     return `cannot listen on ${this.host}:${this.port} (${this.detail}); give another port with --port N, or --port 0 for any free one`;
   }
@@ -40,7 +44,10 @@ export interface RunningViewer {
 function clientDir(): string {
   const candidates = [new URL("./client/", import.meta.url), new URL("../src/client/", import.meta.url)];
   const found = candidates.find((dir) => existsSync(new URL("main.tsx", dir)));
-  if (!found) throw new Error("@graphplan/viewer: the page's sources (src/client/main.tsx) are missing from the installed package");
+  if (!found)
+    throw new Error(
+      "@graphplan/viewer: the page's sources (src/client/main.tsx) are missing from the installed package",
+    );
   return fileURLToPath(found);
 }
 
@@ -131,7 +138,12 @@ class Comparison {
 const json = (res: ServerResponse, value: unknown) => send(res, 200, "application/json", JSON.stringify(value));
 const missing = (res: ServerResponse, error: string) => send(res, 404, "application/json", JSON.stringify({ error }));
 
-async function handle(reader: RunReader, comparison: Comparison | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(
+  reader: RunReader,
+  comparison: Comparison | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const url = new URL(req.url ?? "/", "http://viewer");
   if (req.method !== "GET") return send(res, 405, "text/plain", "GET only\n");
   if (url.pathname === "/") return send(res, 200, "text/html", PAGE);
@@ -152,7 +164,9 @@ async function handle(reader: RunReader, comparison: Comparison | undefined, req
   const instance = /^\/api\/instance\/([^/]+)$/.exec(url.pathname);
   if (instance) {
     const detail = await reader.instance(decodeURIComponent(instance[1]!));
-    return detail ? send(res, 200, "application/json", JSON.stringify(detail)) : send(res, 404, "application/json", JSON.stringify({ error: "no such instance in this run" }));
+    return detail
+      ? send(res, 200, "application/json", JSON.stringify(detail))
+      : send(res, 404, "application/json", JSON.stringify({ error: "no such instance in this run" }));
   }
   send(res, 404, "text/plain", "not found\n");
 }
@@ -168,10 +182,14 @@ export async function serveRun(options: ServeOptions): Promise<RunningViewer> {
   const comparison = reader.isFile ? undefined : new Comparison(reader.path);
   await pageBundle();
   const server = createServer((req, res) => {
-    handle(reader, comparison, req, res).catch((error: unknown) => send(res, 500, "text/plain", `${error instanceof Error ? error.message : String(error)}\n`));
+    handle(reader, comparison, req, res).catch((error: unknown) =>
+      send(res, 500, "text/plain", `${error instanceof Error ? error.message : String(error)}\n`),
+    );
   });
   await new Promise<void>((resolveListen, reject) => {
-    server.once("error", (error: NodeJS.ErrnoException) => reject(new PortUnavailable({ host, port: options.port, detail: error.code ?? error.message })));
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(new PortUnavailable({ host, port: options.port, detail: error.code ?? error.message })),
+    );
     server.listen(options.port, host, () => resolveListen());
   });
   const address = server.address() as AddressInfo;

@@ -19,7 +19,10 @@ import type { InstanceReport } from "./formats.js";
  */
 export function chromiumPath(): string {
   const path = process.env["CHROMIUM"] ?? "/usr/bin/chromium";
-  if (!existsSync(path)) throw new Error(`no Chromium at ${path}: run \`bash .ci/chromium-setup.sh\` (Debian's chromium package), or set CHROMIUM=/path/to/chromium`);
+  if (!existsSync(path))
+    throw new Error(
+      `no Chromium at ${path}: run \`bash .ci/chromium-setup.sh\` (Debian's chromium package), or set CHROMIUM=/path/to/chromium`,
+    );
   return path;
 }
 
@@ -35,7 +38,8 @@ export interface WriteRunOptions {
 const REPOS = ["django__django", "sympy__sympy", "pytest-dev__pytest", "pallets__flask", "sphinx-doc__sphinx"];
 
 /** The instance ids `writeRun` uses, in order. */
-export const runInstanceIds = (count: number, seed = 1): string[] => Array.from({ length: count }, (_, i) => `${REPOS[(i + seed) % REPOS.length]}-${10000 + i * 7 + seed}`);
+export const runInstanceIds = (count: number, seed = 1): string[] =>
+  Array.from({ length: count }, (_, i) => `${REPOS[(i + seed) % REPOS.length]}-${10000 + i * 7 + seed}`);
 
 /** The verifier's error every first plan version carries on its second step (`plan[1]`). */
 export const PINNED_ISSUE = "locator matched no function named 'normalise' in src/text.py";
@@ -45,27 +49,69 @@ function trajectoryOf(id: string, i: number, padding: number): Trajectory {
   const status = i % 5 === 4 ? "Failed" : i % 11 === 10 ? "LimitsExceeded" : "Submitted";
   const locator = { kind: "function", name: "normalize", file: "src/text.py" };
   const plan1 = [
-    { op: "replace_node", params: { locator: { kind: "return", file: "src/text.py", parent: { kind: "function", name: "normalize" } }, replacement: "return value.strip().lower()" } },
-    { op: "insert_after_node", params: { locator: { kind: "function", name: "normalise", file: "src/text.py" }, code: "def slug(value):\n    return normalize(value).replace(' ', '-')" } },
+    {
+      op: "replace_node",
+      params: {
+        locator: { kind: "return", file: "src/text.py", parent: { kind: "function", name: "normalize" } },
+        replacement: "return value.strip().lower()",
+      },
+    },
+    {
+      op: "insert_after_node",
+      params: {
+        locator: { kind: "function", name: "normalise", file: "src/text.py" },
+        code: "def slug(value):\n    return normalize(value).replace(' ', '-')",
+      },
+    },
   ];
-  const plan2 = [plan1[0], { op: "insert_after_node", params: { locator, code: "def slug(value):\n    return normalize(value).replace(' ', '-')" } }];
+  const plan2 = [
+    plan1[0],
+    {
+      op: "insert_after_node",
+      params: { locator, code: "def slug(value):\n    return normalize(value).replace(' ', '-')" },
+    },
+  ];
   const patch = `diff --git a/src/text.py b/src/text.py\n--- a/src/text.py\n+++ b/src/text.py\n@@ -1,2 +1,6 @@\n def normalize(value):\n-    return value.strip()\n+    return value.strip().lower()\n+\n+\n+def slug(value):\n+    return normalize(value).replace(' ', '-')\n`;
   const observation = `$ pytest tests/test_text.py\n${"collected 12 items\n".repeat(Math.max(1, Math.floor(padding / 19)))}`;
-  const assistant = (content: string, phase: Trajectory["messages"][number]["phase"], s: number) => ({ role: "assistant" as const, content, phase, at: at(s), costUsd: 0.0123, usage: { inputTokens: 5200 + i, outputTokens: 310 }, stopReason: "end_turn" });
+  const assistant = (content: string, phase: Trajectory["messages"][number]["phase"], s: number) => ({
+    role: "assistant" as const,
+    content,
+    phase,
+    at: at(s),
+    costUsd: 0.0123,
+    usage: { inputTokens: 5200 + i, outputTokens: 310 },
+    stopReason: "end_turn",
+  });
   const messages: Trajectory["messages"] = [
     { role: "system", content: "You are GraphPlan's planner.", phase: "explore", at: at(0) },
     { role: "user", content: `Fix ${id}: normalize() must lower-case.`, phase: "explore", at: at(0) },
     assistant("FILES: src/text.py", "explore", 1),
     { role: "user", content: observation, phase: "graph", at: at(2) },
     assistant(`\`\`\`json\n${JSON.stringify({ plan: plan1 })}\n\`\`\``, "plan", 3),
-    { role: "user", content: `Verification failed:\nStep 2 (insert_after_node): ${PINNED_ISSUE}`, phase: "verify", at: at(4) },
+    {
+      role: "user",
+      content: `Verification failed:\nStep 2 (insert_after_node): ${PINNED_ISSUE}`,
+      phase: "verify",
+      at: at(4),
+    },
     assistant(`\`\`\`json\n${JSON.stringify({ plan: plan2 })}\n\`\`\``, "plan", 5),
     { role: "user", content: "Applied: src/text.py", phase: "execute", at: at(6) },
   ];
-  const issue = { step: 1, op: "insert_after_node", check: "locator" as const, severity: "error" as const, message: PINNED_ISSUE, fix: "use the name the graph lists: normalize", file: "src/text.py" };
+  const issue = {
+    step: 1,
+    op: "insert_after_node",
+    check: "locator" as const,
+    severity: "error" as const,
+    message: PINNED_ISSUE,
+    fix: "use the name the graph lists: normalize",
+    file: "src/text.py",
+  };
   return TrajectorySchema.parse({
     format: "graphplan-trajectory/1",
-    instance: { id, task: `normalize() in src/text.py must return lower-case text (${id}).\n\nSteps to reproduce: call normalize(" A ").` },
+    instance: {
+      id,
+      task: `normalize() in src/text.py must return lower-case text (${id}).\n\nSteps to reproduce: call normalize(" A ").`,
+    },
     config: { name: "default", limits: { costLimit: 3 } },
     model: "claude-sonnet-4-5",
     sandbox: "docker",
@@ -78,11 +124,35 @@ function trajectoryOf(id: string, i: number, padding: number): Trajectory {
       { from: "plan", to: "verify", reason: "plan parsed", atMessage: 5 },
       { from: "verify", to: "plan", reason: "verification failed: revise", atMessage: 6 },
       { from: "plan", to: "execute", reason: "verified", atMessage: 7 },
-      ...(status === "Submitted" ? [{ from: "execute" as const, to: "submit" as const, reason: "applied", atMessage: 7 }] : []),
+      ...(status === "Submitted"
+        ? [{ from: "execute" as const, to: "submit" as const, reason: "applied", atMessage: 7 }]
+        : []),
     ],
     files: ["src/text.py"],
     plans: [
-      { attempt: 1, atMessage: 4, valid: true, channel: "json block", plan: { plan: plan1 }, verify: { passed: false, errors: [`Step 2 (insert_after_node): ${PINNED_ISSUE}`], warnings: [], issues: [issue], places: [{ step: 0, file: "src/text.py", line: 2, afterLine: 2, before: "    return value.strip()", after: "    return value.strip().lower()" }] } },
+      {
+        attempt: 1,
+        atMessage: 4,
+        valid: true,
+        channel: "json block",
+        plan: { plan: plan1 },
+        verify: {
+          passed: false,
+          errors: [`Step 2 (insert_after_node): ${PINNED_ISSUE}`],
+          warnings: [],
+          issues: [issue],
+          places: [
+            {
+              step: 0,
+              file: "src/text.py",
+              line: 2,
+              afterLine: 2,
+              before: "    return value.strip()",
+              after: "    return value.strip().lower()",
+            },
+          ],
+        },
+      },
       {
         attempt: 2,
         atMessage: 6,
@@ -95,16 +165,55 @@ function trajectoryOf(id: string, i: number, padding: number): Trajectory {
           warnings: [],
           issues: [],
           places: [
-            { step: 0, file: "src/text.py", line: 2, afterLine: 2, before: "    return value.strip()", after: "    return value.strip().lower()" },
-            { step: 1, file: "src/text.py", line: 1, afterLine: 1, before: "def normalize(value):\n    return value.strip().lower()", after: "def normalize(value):\n    return value.strip().lower()\n\n\ndef slug(value):\n    return normalize(value).replace(' ', '-')" },
+            {
+              step: 0,
+              file: "src/text.py",
+              line: 2,
+              afterLine: 2,
+              before: "    return value.strip()",
+              after: "    return value.strip().lower()",
+            },
+            {
+              step: 1,
+              file: "src/text.py",
+              line: 1,
+              afterLine: 1,
+              before: "def normalize(value):\n    return value.strip().lower()",
+              after:
+                "def normalize(value):\n    return value.strip().lower()\n\n\ndef slug(value):\n    return normalize(value).replace(' ', '-')",
+            },
           ],
         },
         apply: { ok: true, written: ["src/text.py"], created: [] },
       },
     ],
-    submissions: status === "Submitted" ? [{ phase: "submit", atMessage: 7, ok: true, patch, checks: { diffHeader: true, fileMarkers: true, hunks: true, additions: true, deletions: true, applies: true }, problems: [] }] : [],
+    submissions:
+      status === "Submitted"
+        ? [
+            {
+              phase: "submit",
+              atMessage: 7,
+              ok: true,
+              patch,
+              checks: {
+                diffHeader: true,
+                fileMarkers: true,
+                hunks: true,
+                additions: true,
+                deletions: true,
+                applies: true,
+              },
+              problems: [],
+            },
+          ]
+        : [],
     exitStatus: status,
-    exitReason: status === "Submitted" ? "submitted" : status === "Failed" ? "plan verification failed after 3 revisions" : "cost limit $3.00 reached",
+    exitReason:
+      status === "Submitted"
+        ? "submitted"
+        : status === "Failed"
+          ? "plan verification failed after 3 revisions"
+          : "cost limit $3.00 reached",
     patch: status === "Submitted" ? patch : "",
     startedAt: at(0),
     finishedAt: at(20 + (i % 40)),
@@ -125,7 +234,10 @@ export async function writeRun(dir: string, options: WriteRunOptions): Promise<s
       const evalDir = join(dir, "eval", "graphplan", model, id);
       await mkdir(evalDir, { recursive: true });
       await writeFile(join(evalDir, "patch.diff"), t.patch);
-      await writeFile(join(evalDir, "test_output.txt"), `+ pytest tests/test_text.py\ntests/test_text.py::test_lower ${i % 3 === 0 ? "PASSED" : "FAILED"}\ntests/test_text.py::test_strip PASSED\n`);
+      await writeFile(
+        join(evalDir, "test_output.txt"),
+        `+ pytest tests/test_text.py\ntests/test_text.py::test_lower ${i % 3 === 0 ? "PASSED" : "FAILED"}\ntests/test_text.py::test_strip PASSED\n`,
+      );
       if (i % 7 === 6) return; // an evaluation error: no report.json
       const resolved = i % 3 === 0;
       const report: InstanceReport = {
@@ -135,7 +247,10 @@ export async function writeRun(dir: string, options: WriteRunOptions): Promise<s
           patch_successfully_applied: true,
           resolved,
           tests_status: {
-            FAIL_TO_PASS: { success: resolved ? ["tests/test_text.py::test_lower"] : [], failure: resolved ? [] : ["tests/test_text.py::test_lower"] },
+            FAIL_TO_PASS: {
+              success: resolved ? ["tests/test_text.py::test_lower"] : [],
+              failure: resolved ? [] : ["tests/test_text.py::test_lower"],
+            },
             PASS_TO_PASS: { success: ["tests/test_text.py::test_strip"], failure: [] },
             FAIL_TO_FAIL: { success: [], failure: [] },
             PASS_TO_FAIL: { success: [], failure: [] },
@@ -166,7 +281,10 @@ export async function writeComparison(dir: string): Promise<WrittenComparison> {
   for (const id of ids) {
     const file = join(dir, "baseline", id, "trajectory.json");
     const t = TrajectorySchema.parse(JSON.parse(await readFile(file, "utf8")));
-    await writeFile(file, `${JSON.stringify({ ...t, instance: { ...t.instance, task: `[baseline] ${t.instance.task}` } }, null, 2)}\n`);
+    await writeFile(
+      file,
+      `${JSON.stringify({ ...t, instance: { ...t.instance, task: `[baseline] ${t.instance.task}` } }, null, 2)}\n`,
+    );
   }
   const resolved = { graphplan: ids.slice(0, 4), baseline: [ids[0]!, ids[4]!] };
   const outcome = (arm: "graphplan" | "baseline", id: string, i: number): InstanceArm => ({
@@ -186,19 +304,33 @@ export async function writeComparison(dir: string): Promise<WrittenComparison> {
     instances: 5,
     resolved: resolved[label].length,
     resolve_rate: resolved[label].length / 5,
-    endings: label === "graphplan" ? { submitted: 4, fallback: 1, limit: 0, failed: 0 } : { submitted: 5, fallback: 0, limit: 0, failed: 0 },
+    endings:
+      label === "graphplan"
+        ? { submitted: 4, fallback: 1, limit: 0, failed: 0 }
+        : { submitted: 5, fallback: 0, limit: 0, failed: 0 },
     model_calls: 15,
     input_tokens: 52_010,
     output_tokens: 3_100,
     cost_usd: 0.1845,
     agent_ms: 100_000,
     wall_ms: 130_000,
-    graphplan: label === "graphplan" ? { planned: 5, verified_first_time: 3, revisions: 2, fallbacks_by_phase: { verify: 1 } } : null,
+    graphplan:
+      label === "graphplan"
+        ? { planned: 5, verified_first_time: 3, revisions: 2, fallbacks_by_phase: { verify: 1 } }
+        : null,
   });
   const report: CompareReport = {
     format: "graphplan-bench-compare/1",
     created: "2026-11-27T12:00:00.000Z",
-    spec: { arms: [{ label: "graphplan", strategy: "graphplan", config: null }, { label: "baseline", strategy: "baseline", config: null }], provider: "anthropic", model: "claude-sonnet-4-5", dataset: "/data/lite.jsonl" },
+    spec: {
+      arms: [
+        { label: "graphplan", strategy: "graphplan", config: null },
+        { label: "baseline", strategy: "baseline", config: null },
+      ],
+      provider: "anthropic",
+      model: "claude-sonnet-4-5",
+      dataset: "/data/lite.jsonl",
+    },
     results: {
       instances: 5,
       arms: [arm("graphplan"), arm("baseline")],
@@ -206,7 +338,10 @@ export async function writeComparison(dir: string): Promise<WrittenComparison> {
       difference: 0.4,
       interval: { low: -0.2, high: 0.8, level: 0.95, resamples: 10_000, seed: 42 },
       mcnemar_p: 0.625,
-      per_instance: ids.map((id, i) => ({ instance_id: id, arms: [outcome("graphplan", id, i), outcome("baseline", id, i)] })),
+      per_instance: ids.map((id, i) => ({
+        instance_id: id,
+        arms: [outcome("graphplan", id, i), outcome("baseline", id, i)],
+      })),
     },
   };
   await writeFile(join(dir, "compare.json"), `${JSON.stringify(report, null, 2)}\n`);

@@ -1,6 +1,15 @@
 /** `graphplan apply`: in-process through `run` (exit codes as the CLI returns them), and once spawned for real. */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -9,8 +18,14 @@ import { applyCommand } from "./apply.js";
 
 const A = "def f():\n    return 1\n\n\ndef g():\n    return 2\n";
 const B = "class K:\n    def m(self):\n        pass\n\n    def n(self):\n        return 0\n";
-const replaceF = { op: "replace_node", params: { locator: { kind: "function", name: "f", file: "a.py" }, replacement: "def f():\n    return 10" } };
-const deleteM = { op: "delete_node", params: { locator: { kind: "method", name: "m", file: "pkg/b.py", parent: { kind: "class", name: "K" } } } };
+const replaceF = {
+  op: "replace_node",
+  params: { locator: { kind: "function", name: "f", file: "a.py" }, replacement: "def f():\n    return 10" },
+};
+const deleteM = {
+  op: "delete_node",
+  params: { locator: { kind: "method", name: "m", file: "pkg/b.py", parent: { kind: "class", name: "K" } } },
+};
 const deleteNope = { op: "delete_node", params: { locator: { kind: "function", name: "nope", file: "a.py" } } };
 
 const dirs: string[] = [];
@@ -31,7 +46,11 @@ function project() {
     writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));
     return path;
   };
-  const files = () => ({ a: readFileSync(join(root, "a.py"), "utf8"), b: readFileSync(join(root, "pkg/b.py"), "utf8"), entries: readdirSync(root).sort() });
+  const files = () => ({
+    a: readFileSync(join(root, "a.py"), "utf8"),
+    b: readFileSync(join(root, "pkg/b.py"), "utf8"),
+    entries: readdirSync(root).sort(),
+  });
   return { root, planFile, files };
 }
 
@@ -46,7 +65,11 @@ describe("graphplan apply", () => {
       stdout: "step 1 replace_node ok\nstep 2 delete_node ok\nchanged a.py, pkg/b.py\n",
       stderr: "",
     });
-    expect(p.files()).toEqual({ a: A.replace("return 1", "return 10"), b: "class K:\n    def n(self):\n        return 0\n", entries: ["a.py", "pkg"] });
+    expect(p.files()).toEqual({
+      a: A.replace("return 1", "return 10"),
+      b: "class K:\n    def n(self):\n        return 0\n",
+      entries: ["a.py", "pkg"],
+    });
   });
 
   it("edits a data file by key beside the code, and refuses a missing key naming the nearest", async () => {
@@ -54,10 +77,27 @@ describe("graphplan apply", () => {
     const toml = "[tool.pytest.ini_options]\naddopts = '-ra'  # keep\n";
     writeFileSync(join(p.root, "pyproject.toml"), toml);
     const key = (name: string) => ({ kind: "key", name, file: "pyproject.toml" });
-    const out = await graphplan(p.planFile("plan.json", [replaceF, { op: "set_key", params: { locator: key("tool.pytest.ini_options.addopts"), value: "-ra -q" } }]), "--root", p.root);
-    expect(out).toEqual({ code: 0, stdout: "step 1 replace_node ok\nstep 2 set_key ok\nchanged a.py, pyproject.toml\n", stderr: "" });
-    expect(readFileSync(join(p.root, "pyproject.toml"), "utf8")).toBe("[tool.pytest.ini_options]\naddopts = '-ra -q'  # keep\n");
-    const bad = await graphplan(p.planFile("bad.json", [{ op: "delete_key", params: { locator: key("tool.pytest.ini_options.adopts") } }]), "--root", p.root);
+    const out = await graphplan(
+      p.planFile("plan.json", [
+        replaceF,
+        { op: "set_key", params: { locator: key("tool.pytest.ini_options.addopts"), value: "-ra -q" } },
+      ]),
+      "--root",
+      p.root,
+    );
+    expect(out).toEqual({
+      code: 0,
+      stdout: "step 1 replace_node ok\nstep 2 set_key ok\nchanged a.py, pyproject.toml\n",
+      stderr: "",
+    });
+    expect(readFileSync(join(p.root, "pyproject.toml"), "utf8")).toBe(
+      "[tool.pytest.ini_options]\naddopts = '-ra -q'  # keep\n",
+    );
+    const bad = await graphplan(
+      p.planFile("bad.json", [{ op: "delete_key", params: { locator: key("tool.pytest.ini_options.adopts") } }]),
+      "--root",
+      p.root,
+    );
     expect(bad.code).toBe(1);
     expect(bad.stdout + bad.stderr).toContain("Nearest keys under tool.pytest.ini_options: addopts.");
   });
@@ -65,7 +105,12 @@ describe("graphplan apply", () => {
   it("exits 1 with every file byte-identical when a step fails, saying which and why", async () => {
     const p = project();
     const before = p.files();
-    const out = await graphplan(p.planFile("plan.json", [replaceF, deleteNope, deleteM]), "--root", p.root, "--no-verify");
+    const out = await graphplan(
+      p.planFile("plan.json", [replaceF, deleteNope, deleteM]),
+      "--root",
+      p.root,
+      "--no-verify",
+    );
     expect(out.code).toBe(1);
     expect(out.stdout.split("\n")).toEqual([
       "step 1 replace_node ok",
@@ -101,15 +146,31 @@ describe("graphplan apply", () => {
       "--json",
     );
     expect(files.code, files.stderr).toBe(0);
-    expect(JSON.parse(files.stdout)).toMatchObject({ ok: true, written: ["lib/a2.py", "lib/__init__.py"], created: ["lib/a2.py", "lib/__init__.py"], deleted: ["a.py"] });
+    expect(JSON.parse(files.stdout)).toMatchObject({
+      ok: true,
+      written: ["lib/a2.py", "lib/__init__.py"],
+      created: ["lib/a2.py", "lib/__init__.py"],
+      deleted: ["a.py"],
+    });
     expect(existsSync(join(q.root, "a.py"))).toBe(false);
-    const failed = await graphplan(p.planFile("bad.json", [deleteM, deleteNope]), "--root", p.root, "--json", "--no-verify");
+    const failed = await graphplan(
+      p.planFile("bad.json", [deleteM, deleteNope]),
+      "--root",
+      p.root,
+      "--json",
+      "--no-verify",
+    );
     expect(failed.code).toBe(1);
     expect(JSON.parse(failed.stdout)).toMatchObject({
       ok: false,
       steps: [
         { step: 1, op: "delete_node", status: "ok" },
-        { step: 2, op: "delete_node", status: "failed", error: { tag: "LocatorNotFound", locator: deleteNope.params.locator } },
+        {
+          step: 2,
+          op: "delete_node",
+          status: "failed",
+          error: { tag: "LocatorNotFound", locator: deleteNope.params.locator },
+        },
       ],
       written: [],
     });
@@ -128,8 +189,19 @@ describe("graphplan apply", () => {
   it.each([
     ["a step whose op is not a string", [{ op: 3 }], 'Step 1 (?): "op" is 3, not the name of an operator'],
     ["an empty plan", [], "Plan: the plan is empty"],
-    ["a custom operator with a bad name", { plan: [replaceF], define_operators: [{ define: "1x", params_schema: {}, steps: [{ primitive: "delete_node", params: {} }] }] }, "Plan: define_operators[0] is not a valid operator definition: 'define': an operator name is an identifier"],
-    ["a step missing a parameter", [{ op: "replace_node", params: { locator: { kind: "function", name: "f", file: "a.py" } } }], "Step 1 (replace_node): Missing parameter 'replacement' for replace_node"],
+    [
+      "a custom operator with a bad name",
+      {
+        plan: [replaceF],
+        define_operators: [{ define: "1x", params_schema: {}, steps: [{ primitive: "delete_node", params: {} }] }],
+      },
+      "Plan: define_operators[0] is not a valid operator definition: 'define': an operator name is an identifier",
+    ],
+    [
+      "a step missing a parameter",
+      [{ op: "replace_node", params: { locator: { kind: "function", name: "f", file: "a.py" } } }],
+      "Step 1 (replace_node): Missing parameter 'replacement' for replace_node",
+    ],
   ])("rejects %s naming the first issue, exit 2", async (_what, plan, where) => {
     const p = project();
     const out = await graphplan(p.planFile("plan.json", plan), "--root", p.root);
@@ -140,8 +212,21 @@ describe("graphplan apply", () => {
   });
 
   it.each([
-    ["a path outside the root", [replaceF, { op: "delete_node", params: { locator: { kind: "function", name: "f", file: "../a.py" } } }], 'path "../a.py" is not inside the workspace'],
-    ["a custom operator redefining a built-in one", { plan: [replaceF], define_operators: [{ define: "replace_node", params_schema: {}, steps: [{ primitive: "delete_node", params: {} }] }] }, "'replace_node' is already an operator"],
+    [
+      "a path outside the root",
+      [replaceF, { op: "delete_node", params: { locator: { kind: "function", name: "f", file: "../a.py" } } }],
+      'path "../a.py" is not inside the workspace',
+    ],
+    [
+      "a custom operator redefining a built-in one",
+      {
+        plan: [replaceF],
+        define_operators: [
+          { define: "replace_node", params_schema: {}, steps: [{ primitive: "delete_node", params: {} }] },
+        ],
+      },
+      "'replace_node' is already an operator",
+    ],
   ])("rejects %s with exit 2 before changing anything", async (_what, plan, message) => {
     const p = project();
     const out = await graphplan(p.planFile("plan.json", plan), "--root", p.root);
@@ -152,10 +237,15 @@ describe("graphplan apply", () => {
 
   it("takes an absolute path under the root as the relative path and says so on stderr", async () => {
     const p = project();
-    const absolute = { ...replaceF, params: { ...replaceF.params, locator: { ...replaceF.params.locator, file: join(p.root, "a.py") } } };
+    const absolute = {
+      ...replaceF,
+      params: { ...replaceF.params, locator: { ...replaceF.params.locator, file: join(p.root, "a.py") } },
+    };
     const out = await graphplan(p.planFile("plan.json", [absolute]), "--root", p.root);
     expect(out.code).toBe(0);
-    expect(out.stderr).toContain(`corrected step 1: paths are relative to the root ${p.root}: took ${JSON.stringify(join(p.root, "a.py"))} as "a.py"`);
+    expect(out.stderr).toContain(
+      `corrected step 1: paths are relative to the root ${p.root}: took ${JSON.stringify(join(p.root, "a.py"))} as "a.py"`,
+    );
     expect(p.files().a).toContain("return 10");
   });
 
@@ -189,17 +279,21 @@ describe("graphplan apply", () => {
     writeFileSync(join(p.root, ".graphplan/journal.json"), "{");
     const out = await graphplan(p.planFile("plan.json", [replaceF]), "--root", p.root);
     expect(out.code).toBe(1);
-    expect(out.stderr).toContain("graphplan: the journal \".graphplan/journal.json\" cannot be read");
+    expect(out.stderr).toContain('graphplan: the journal ".graphplan/journal.json" cannot be read');
     expect(p.files().a).toBe(A);
   });
 
   it("runs as `pnpm -s graphplan apply` from the repository root", () => {
     const p = project();
     const repo = join(import.meta.dirname, "..", "..", "..", "..");
-    const result = spawnSync("pnpm", ["-s", "graphplan", "apply", p.planFile("plan.json", [replaceF]), "--root", p.root], {
-      cwd: repo,
-      encoding: "utf8",
-    });
+    const result = spawnSync(
+      "pnpm",
+      ["-s", "graphplan", "apply", p.planFile("plan.json", [replaceF]), "--root", p.root],
+      {
+        cwd: repo,
+        encoding: "utf8",
+      },
+    );
     expect(result.stderr).toBe("");
     expect(result.stdout).toBe("step 1 replace_node ok\nchanged a.py\n");
     expect(result.status).toBe(0);
@@ -214,13 +308,21 @@ describe("graphplan apply", () => {
     writeFileSync(join(p.root, "logo.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00]));
     const good = [
       replaceF,
-      { op: "insert_text", params: { file: "CHANGES.rst", anchor: "Unreleased\n\n", position: "after", text: "-   f returns 10.\n" } },
-      { op: "set_key", params: { locator: { kind: "key", name: "project.version", file: "pyproject.toml" }, value: "1.1" } },
+      {
+        op: "insert_text",
+        params: { file: "CHANGES.rst", anchor: "Unreleased\n\n", position: "after", text: "-   f returns 10.\n" },
+      },
+      {
+        op: "set_key",
+        params: { locator: { kind: "key", name: "project.version", file: "pyproject.toml" }, value: "1.1" },
+      },
       { op: "set_file_mode", params: { path: "run.sh", mode: "100755" } },
     ];
     const ok = await graphplan(p.planFile("good.json", good), "--root", p.root);
     expect(ok.code, ok.stderr).toBe(0);
-    expect(readFileSync(join(p.root, "CHANGES.rst"), "utf8")).toBe("Unreleased\n\n-   f returns 10.\n-   First.\n\n-   First.\n");
+    expect(readFileSync(join(p.root, "CHANGES.rst"), "utf8")).toBe(
+      "Unreleased\n\n-   f returns 10.\n-   First.\n\n-   First.\n",
+    );
     expect(readFileSync(join(p.root, "pyproject.toml"), "utf8")).toBe('[project]\nversion = "1.1"\n');
     expect(statSync(join(p.root, "run.sh")).mode & 0o111).toBe(0o111);
 

@@ -13,7 +13,14 @@ import type { Plan } from "@graphplan/primitives";
 import { Workspace, applyPlan, recover, stepCauseTag } from "@graphplan/runtime";
 import { loadPlanGrammars, parsePlan, type PlanIssue } from "@graphplan/catalog";
 import { renderIssue } from "@graphplan/verifier";
-import type { ApplyError, ApplyResult, RecoverError, RecoverReport, StepReport, WorkspaceRootInvalid } from "@graphplan/runtime";
+import type {
+  ApplyError,
+  ApplyResult,
+  RecoverError,
+  RecoverReport,
+  StepReport,
+  WorkspaceRootInvalid,
+} from "@graphplan/runtime";
 import { readPlanJson, requireVerified } from "./verify.js";
 
 type ApplyCommandError = ApplyError | RecoverError | WorkspaceRootInvalid;
@@ -46,7 +53,10 @@ export function applyCommand(program: Command): void {
     .option("--no-verify", "skip the verification that refuses a plan with errors before anything runs")
     .action(async (planPath: string, options: { root: string; json?: boolean; verify: boolean }, command: Command) => {
       const { plan, corrections } = await readPlan(planPath, command, options.root);
-      for (const c of corrections) process.stderr.write(`corrected${c.step === null ? "" : ` step ${c.step + 1}`}: ${c.message.replace(/^corrected: /, "")}\n`);
+      for (const c of corrections)
+        process.stderr.write(
+          `corrected${c.step === null ? "" : ` step ${c.step + 1}`}: ${c.message.replace(/^corrected: /, "")}\n`,
+        );
       if (options.verify) await requireVerified(plan, options.root, options.json, command);
 
       const program = Effect.gen(function* () {
@@ -58,14 +68,17 @@ export function applyCommand(program: Command): void {
 
       if (Result.isFailure(outcome)) return reportError(outcome.failure, options.json, command);
       const { recovered, result } = outcome.success;
-      if (recovered.interrupted || recovered.tempFiles.length > 0) process.stderr.write(`${recoveredLine(recovered)}\n`);
+      if (recovered.interrupted || recovered.tempFiles.length > 0)
+        process.stderr.write(`${recoveredLine(recovered)}\n`);
       if (options.json) process.stdout.write(`${JSON.stringify(resultJson(result, recovered), null, 2)}\n`);
       else process.stdout.write(result.steps.map(stepLine).join(""));
       if (!result.ok) {
         throw new Error(`step ${result.failure.step} (${result.failure.op}) failed; no file was changed`);
       }
       if (!options.json) {
-        process.stdout.write(result.written.length === 0 ? "no file changed\n" : `changed ${result.written.join(", ")}\n`);
+        process.stdout.write(
+          result.written.length === 0 ? "no file changed\n" : `changed ${result.written.join(", ")}\n`,
+        );
       }
     });
 }
@@ -75,19 +88,30 @@ export function applyCommand(program: Command): void {
  * certain (an absolute path under the root, an operator given as a template, ...; said on stderr),
  * or a one-line error naming the first problem and exit code 2 (`graphplan verify` lists them all).
  */
-async function readPlan(path: string, command: Command, root: string): Promise<{ plan: Plan; corrections: readonly PlanIssue[] }> {
+async function readPlan(
+  path: string,
+  command: Command,
+  root: string,
+): Promise<{ plan: Plan; corrections: readonly PlanIssue[] }> {
   const json = await readPlanJson(path, command);
   await loadPlanGrammars(json);
   const parsed = parsePlan(json, { root: resolve(root) });
   if (parsed.ok) return { plan: parsed.plan, corrections: parsed.warnings };
   const errors = parsed.issues.filter((i) => i.severity === "error");
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more: graphplan verify lists them all)` : "";
-  return command.error(`error: ${path} is not a valid plan: ${renderIssue(errors[0]!)}${more}`, { exitCode: 2, code: "graphplan.invalidPlan" });
+  return command.error(`error: ${path} is not a valid plan: ${renderIssue(errors[0]!)}${more}`, {
+    exitCode: 2,
+    code: "graphplan.invalidPlan",
+  });
 }
 
 function reportError(error: ApplyCommandError, json: boolean | undefined, command: Command): never {
-  if (json) process.stdout.write(`${JSON.stringify({ ok: false, error: { tag: error._tag, message: error.message } }, null, 2)}\n`);
-  if (EXIT_CODE[error._tag] === 2) return command.error(`error: ${error.message}`, { exitCode: 2, code: `graphplan.${error._tag}` });
+  if (json)
+    process.stdout.write(
+      `${JSON.stringify({ ok: false, error: { tag: error._tag, message: error.message } }, null, 2)}\n`,
+    );
+  if (EXIT_CODE[error._tag] === 2)
+    return command.error(`error: ${error.message}`, { exitCode: 2, code: `graphplan.${error._tag}` });
   throw error;
 }
 

@@ -37,9 +37,12 @@ describe("graphplan demo", () => {
     expect(result.code).toBe(0);
     const [testBefore, rest] = result.stdout.split("the agent (");
     expect(testBefore).toMatch(/\$ python3 -m unittest -v\nfails \(exit 1\)\n[\s\S]*FAILED \(failures=2\)/);
-    const phases = rest!.split("\n").filter((l) => l.startsWith("[")).map((l) => l.slice(1, l.indexOf("]")));
+    const phases = rest!
+      .split("\n")
+      .filter((l) => l.startsWith("["))
+      .map((l) => l.slice(1, l.indexOf("]")));
     expect(phases).toEqual(["explore", "graph", "plan", "verify", "execute", "review", "submit"]);
-    expect(rest).toContain("-    return len(text.split(\" \"))\n+    return len(words(text))\n");
+    expect(rest).toContain('-    return len(text.split(" "))\n+    return len(words(text))\n');
     expect(rest).toMatch(/\$ python3 -m unittest -v\npasses\n[\s\S]*\| OK\n$/);
     // The temporary repository is gone.
     expect(left).toEqual([]);
@@ -57,9 +60,15 @@ describe("graphplan demo", () => {
     const notEmpty = tempDir();
     writeFileSync(join(notEmpty, "x"), "");
     const broken = tempDir();
-    writeFileSync(join(broken, "example.json"), JSON.stringify({ description: "d", project: "p", task: "t.md", test: "true" }));
+    writeFileSync(
+      join(broken, "example.json"),
+      JSON.stringify({ description: "d", project: "p", task: "t.md", test: "true" }),
+    );
     const cases: [string[], RegExp][] = [
-      [["--example", "/nonexistent/example"], /^error: cannot read the example \/nonexistent\/example\/example\.json: .* \(an example is a directory with example\.json; see .*\)$/],
+      [
+        ["--example", "/nonexistent/example"],
+        /^error: cannot read the example \/nonexistent\/example\/example\.json: .* \(an example is a directory with example\.json; see .*\)$/,
+      ],
       [["--example", broken], /^error: the example .* is invalid: patch: /],
       [["--provider", "anthropic"], /^error: --provider anthropic needs --model NAME$/],
       [["--keep", notEmpty], /^error: --keep .* is not empty; name a new directory$/],
@@ -86,22 +95,44 @@ const example = (path: string) => readFileSync(join(DEFAULT_EXAMPLE, path), "utf
 const projectRepo = () => {
   const repo = makeRepo(tempDir());
   const files: Record<string, string> = {};
-  for (const path of [".gitignore", "textstats/__init__.py", "textstats/words.py", "tests/__init__.py", "tests/test_words.py"]) files[path] = example(join("project", path));
+  for (const path of [
+    ".gitignore",
+    "textstats/__init__.py",
+    "textstats/words.py",
+    "tests/__init__.py",
+    "tests/test_words.py",
+  ])
+    files[path] = example(join("project", path));
   repo.commit(files, "the example project");
   return repo.dir;
 };
 const run = (...args: string[]) => runInProcess([runCommand], ["run", ...args]);
 
 describe("graphplan run --provider replay", () => {
-
   it("solves a task with the reference patch compiled into a plan, with no API key", async () => {
     const repo = projectRepo();
     const out = join(tempDir(), "out");
-    const result = await run("--repo", repo, "--task", join(DEFAULT_EXAMPLE, "task.md"), "--provider", "replay", "--patch", join(DEFAULT_EXAMPLE, "fix.patch"), "--output", out, "--quiet");
+    const result = await run(
+      "--repo",
+      repo,
+      "--task",
+      join(DEFAULT_EXAMPLE, "task.md"),
+      "--provider",
+      "replay",
+      "--patch",
+      join(DEFAULT_EXAMPLE, "fix.patch"),
+      "--output",
+      out,
+      "--quiet",
+    );
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Submitted: patch of 1 file \(\+1 -1\); 4 model calls, \$0\.0000; phases explore>graph>plan>verify>execute>review>submit;/);
-    expect(readFileSync(join(out, "patch.diff"), "utf8")).toContain("-    return len(text.split(\" \"))\n+    return len(words(text))\n");
+    expect(result.stdout).toMatch(
+      /^Submitted: patch of 1 file \(\+1 -1\); 4 model calls, \$0\.0000; phases explore>graph>plan>verify>execute>review>submit;/,
+    );
+    expect(readFileSync(join(out, "patch.diff"), "utf8")).toContain(
+      '-    return len(text.split(" "))\n+    return len(words(text))\n',
+    );
     expect(readFileSync(join(repo, "textstats/words.py"), "utf8")).toContain("    return len(words(text))\n");
   });
 
@@ -110,14 +141,31 @@ describe("graphplan run --provider replay", () => {
     const notADiff = join(tempDir(), "notes.txt");
     writeFileSync(notADiff, "fix word_count\n");
     const elsewhere = join(tempDir(), "other.patch");
-    writeFileSync(elsewhere, example("fix.patch").replaceAll("    return len(text.split(\" \"))", "    return len(text.split())"));
+    writeFileSync(
+      elsewhere,
+      example("fix.patch").replaceAll('    return len(text.split(" "))', "    return len(text.split())"),
+    );
     const cases: [string[], RegExp][] = [
-      [[], /^error: --provider replay needs --patch FILE \(the reference patch, a unified diff, that the replay model plans with\)$/],
+      [
+        [],
+        /^error: --provider replay needs --patch FILE \(the reference patch, a unified diff, that the replay model plans with\)$/,
+      ],
       [["--patch", notADiff], /^error: the replay model cannot replay .*notes\.txt: /],
       [["--patch", elsewhere], /^error: the replay model cannot replay .*other\.patch: /],
     ];
     for (const [args, expected] of cases) {
-      const result = await run("--repo", repo, "--task-text", "fix it", "--provider", "replay", ...args, "--output", join(tempDir(), "out"), "--quiet");
+      const result = await run(
+        "--repo",
+        repo,
+        "--task-text",
+        "fix it",
+        "--provider",
+        "replay",
+        ...args,
+        "--output",
+        join(tempDir(), "out"),
+        "--quiet",
+      );
       expect(result.code, args.join(" ")).toBe(2);
       expect(result.stderr.trimEnd(), args.join(" ")).toMatch(expected);
     }
@@ -125,26 +173,71 @@ describe("graphplan run --provider replay", () => {
   });
 
   it("refuses --patch without --provider replay", async () => {
-    const result = await run("--repo", projectRepo(), "--task-text", "fix it", "--provider", "openai", "--model", "gpt-4.1", "--patch", join(DEFAULT_EXAMPLE, "fix.patch"), "--quiet");
+    const result = await run(
+      "--repo",
+      projectRepo(),
+      "--task-text",
+      "fix it",
+      "--provider",
+      "openai",
+      "--model",
+      "gpt-4.1",
+      "--patch",
+      join(DEFAULT_EXAMPLE, "fix.patch"),
+      "--quiet",
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toBe("error: --patch goes with --provider replay\n");
   });
 });
 
 describe("graphplan run --strategy rfsn", () => {
-  const FIX = [{ template: "change_return_value", params: { target: { kind: "return", file: "textstats/words.py", parent: { kind: "function", name: "word_count" } }, value: "len(words(text))" } }];
+  const FIX = [
+    {
+      template: "change_return_value",
+      params: {
+        target: { kind: "return", file: "textstats/words.py", parent: { kind: "function", name: "word_count" } },
+        value: "len(words(text))",
+      },
+    },
+  ];
   const UNITTEST = "python3 -m unittest {tests}";
 
   it("lets the RFSN planner drive: the failing tests run, the model's patch is applied, the tests pass", async () => {
     const repo = projectRepo();
     const script = join(tempDir(), "replies.json");
-    writeFileSync(script, JSON.stringify([`THOUGHT: count what words() finds.\n\n\`\`\`json\n${JSON.stringify(FIX)}\n\`\`\``]));
+    writeFileSync(
+      script,
+      JSON.stringify([`THOUGHT: count what words() finds.\n\n\`\`\`json\n${JSON.stringify(FIX)}\n\`\`\``]),
+    );
     const out = join(tempDir(), "out");
-    const failing = ["tests.test_words.WordCountTest.test_empty_text_has_no_words", "tests.test_words.WordCountTest.test_any_whitespace_separates_words"];
-    const result = await run("--repo", repo, "--task", join(DEFAULT_EXAMPLE, "task.md"), "--strategy", "rfsn", ...failing.flatMap((t) => ["--failing-test", t]), "--test-command", UNITTEST, "--provider", "scripted", "--script", script, "--output", out);
+    const failing = [
+      "tests.test_words.WordCountTest.test_empty_text_has_no_words",
+      "tests.test_words.WordCountTest.test_any_whitespace_separates_words",
+    ];
+    const result = await run(
+      "--repo",
+      repo,
+      "--task",
+      join(DEFAULT_EXAMPLE, "task.md"),
+      "--strategy",
+      "rfsn",
+      ...failing.flatMap((t) => ["--failing-test", t]),
+      "--test-command",
+      UNITTEST,
+      "--provider",
+      "scripted",
+      "--script",
+      script,
+      "--output",
+      out,
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Submitted: patch of 1 file \(\+1 -1\); 1 model calls/);
-    expect(result.stderr.split("\n").slice(0, 2)).toEqual(["[explore] RFSN REPRODUCE: run_tests .", expect.stringMatching(/^  \$ |^\[/)]);
+    expect(result.stderr.split("\n").slice(0, 2)).toEqual([
+      "[explore] RFSN REPRODUCE: run_tests .",
+      expect.stringMatching(/^ {2}\$ |^\[/),
+    ]);
     expect(result.stderr).toMatch(/\[submit\] RFSN DONE: the tests pass\n$/);
     expect(readFileSync(join(repo, "textstats/words.py"), "utf8")).toContain("    return len(words(text))\n");
   });
@@ -153,11 +246,25 @@ describe("graphplan run --strategy rfsn", () => {
     const repo = projectRepo();
     const cases: [string[], string][] = [
       [["--failing-test", "t"], "error: --failing-test and --models go with --strategy rfsn\n"],
-      [["--strategy", "rfsn", "--test-command", "make test"], 'error: --test-command "make test" has no {tests}; write where the tests go, e.g. "python3 -m pytest {tests}"\n'],
+      [
+        ["--strategy", "rfsn", "--test-command", "make test"],
+        'error: --test-command "make test" has no {tests}; write where the tests go, e.g. "python3 -m pytest {tests}"\n',
+      ],
       [["--strategy", "rfsn", "--models", " , "], "error: --models needs model names, comma-separated\n"],
     ];
     for (const [args, expected] of cases) {
-      const result = await run("--repo", repo, "--task-text", "fix it", "--provider", "openai", "--model", "gpt-4.1", ...args, "--quiet");
+      const result = await run(
+        "--repo",
+        repo,
+        "--task-text",
+        "fix it",
+        "--provider",
+        "openai",
+        "--model",
+        "gpt-4.1",
+        ...args,
+        "--quiet",
+      );
       expect(result.code, args.join(" ")).toBe(2);
       expect(result.stderr, args.join(" ")).toBe(expected);
     }

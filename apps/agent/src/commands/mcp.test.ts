@@ -46,7 +46,11 @@ class Cart:
     def total(self):
         return total(self.items)
 `;
-const ORIGINAL: Readonly<Record<string, string>> = { "shop/pricing.py": PRICING, "shop/cart.py": CART, "shop/__init__.py": "" };
+const ORIGINAL: Readonly<Record<string, string>> = {
+  "shop/pricing.py": PRICING,
+  "shop/cart.py": CART,
+  "shop/__init__.py": "",
+};
 
 /** A new git repository holding the shop files, committed. */
 async function makeRepo(): Promise<string> {
@@ -55,7 +59,11 @@ async function makeRepo(): Promise<string> {
     await mkdir(join(dir, path, ".."), { recursive: true });
     await writeFile(join(dir, path), text);
   }
-  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: dir, encoding: "utf8" });
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
+      cwd: dir,
+      encoding: "utf8",
+    });
   git("init", "-q");
   git("add", "-A");
   git("commit", "-qm", "shop");
@@ -63,10 +71,14 @@ async function makeRepo(): Promise<string> {
 }
 
 const read = (dir: string, path: string): string => readFileSync(join(dir, path), "utf8");
-const gitStatus = (dir: string): string => execFileSync("git", ["status", "--porcelain", "--untracked-files=all"], { cwd: dir, encoding: "utf8" });
+const gitStatus = (dir: string): string =>
+  execFileSync("git", ["status", "--porcelain", "--untracked-files=all"], { cwd: dir, encoding: "utf8" });
 const textOf = (result: unknown): string => ((result as CallToolResult).content[0] as { text: string }).text;
 
-async function stdioClient(root: string, options: { args?: string[]; env?: Record<string, string> } = {}): Promise<{ client: Client; transport: StdioClientTransport }> {
+async function stdioClient(
+  root: string,
+  options: { args?: string[]; env?: Record<string, string> } = {},
+): Promise<{ client: Client; transport: StdioClientTransport }> {
   const transport = new StdioClientTransport({
     command: tsx,
     args: cliArgs("--root", root, ...(options.args ?? [])),
@@ -78,7 +90,17 @@ async function stdioClient(root: string, options: { args?: string[]; env?: Recor
   return { client, transport };
 }
 
-const VAT_PLAN = [{ op: "rename_identifier", params: { file: "shop/pricing.py", name: "rate", new_name: "vat", scope: { kind: "function", name: "tax", file: "shop/pricing.py" } } }];
+const VAT_PLAN = [
+  {
+    op: "rename_identifier",
+    params: {
+      file: "shop/pricing.py",
+      name: "rate",
+      new_name: "vat",
+      scope: { kind: "function", name: "tax", file: "shop/pricing.py" },
+    },
+  },
+];
 
 describe("graphplan mcp over stdio", () => {
   let repo: string;
@@ -95,7 +117,15 @@ describe("graphplan mcp over stdio", () => {
 
   it("lists the seven tools, the plan's schema from the catalog with every operator, the locator's from the locators", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["apply_plan", "compile_patch", "graph", "locate", "rename_symbol", "undo_last_apply", "verify_plan"]);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "apply_plan",
+      "compile_patch",
+      "graph",
+      "locate",
+      "rename_symbol",
+      "undo_last_apply",
+      "verify_plan",
+    ]);
     const byName = new Map(tools.map((t) => [t.name, t]));
     for (const name of ["verify_plan", "apply_plan"]) {
       const schema = byName.get(name)!.inputSchema as { properties: { plan: { anyOf?: unknown } }; required: string[] };
@@ -103,13 +133,24 @@ describe("graphplan mcp over stdio", () => {
       expect(schema.properties.plan.anyOf).toBeDefined();
       const shown = JSON.stringify(schema);
       // Every operator of the catalog (new ones included) is a step the schema offers.
-      for (const entry of CATALOG) if (entry.step !== "fragment") expect(shown, entry.name).toContain(`"const":"${entry.name}"`);
+      for (const entry of CATALOG)
+        if (entry.step !== "fragment") expect(shown, entry.name).toContain(`"const":"${entry.name}"`);
     }
-    const { $schema: _s, $defs, ...locator } = locatorJsonSchema() as { $schema?: unknown; $defs?: Record<string, unknown> };
-    const locate = byName.get("locate")!.inputSchema as { properties: { locator: unknown }; $defs?: Record<string, unknown> };
+    const {
+      $schema: _s,
+      $defs,
+      ...locator
+    } = locatorJsonSchema() as { $schema?: unknown; $defs?: Record<string, unknown> };
+    const locate = byName.get("locate")!.inputSchema as {
+      properties: { locator: unknown };
+      $defs?: Record<string, unknown>;
+    };
     expect(locate.properties.locator).toEqual(expect.objectContaining(locator));
     expect(locate.$defs).toEqual(expect.objectContaining($defs ?? {}));
-    const rename = byName.get("rename_symbol")!.inputSchema as { properties: Record<string, unknown>; required: string[] };
+    const rename = byName.get("rename_symbol")!.inputSchema as {
+      properties: Record<string, unknown>;
+      required: string[];
+    };
     expect(Object.keys(rename.properties).sort()).toEqual(["file", "importers", "name", "new_name", "scope"]);
     expect(rename.required.sort()).toEqual(["file", "name", "new_name"]);
     expect(byName.get("apply_plan")!.annotations?.readOnlyHint).toBe(false);
@@ -127,8 +168,12 @@ describe("graphplan mcp over stdio", () => {
   it("applies a plan: the files hold the new bytes and the answer is the diff", async () => {
     const result = await client.callTool({ name: "apply_plan", arguments: { plan: VAT_PLAN } });
     expect(result.isError).toBeFalsy();
-    expect(read(repo, "shop/pricing.py")).toBe(PRICING.replace("    rate = 0.2\n    return amount * rate", "    vat = 0.2\n    return amount * vat"));
-    expect(textOf(result)).toContain("-    rate = 0.2\n-    return amount * rate\n+    vat = 0.2\n+    return amount * vat\n");
+    expect(read(repo, "shop/pricing.py")).toBe(
+      PRICING.replace("    rate = 0.2\n    return amount * rate", "    vat = 0.2\n    return amount * vat"),
+    );
+    expect(textOf(result)).toContain(
+      "-    rate = 0.2\n-    return amount * rate\n+    vat = 0.2\n+    return amount * vat\n",
+    );
     expect(result.structuredContent).toMatchObject({ applied: true, written: ["shop/pricing.py"] });
     // undo puts every byte back
     const undone = await client.callTool({ name: "undo_last_apply", arguments: {} });
@@ -142,7 +187,13 @@ describe("graphplan mcp over stdio", () => {
 
   it("answers a bad plan with isError and every issue with its fix, and changes nothing", async () => {
     const plan = [
-      { op: "replace_node", params: { locator: { kind: "function", name: "totl", file: "shop/pricing.py" }, replacement: "def total(items):\n    return 0\n" } },
+      {
+        op: "replace_node",
+        params: {
+          locator: { kind: "function", name: "totl", file: "shop/pricing.py" },
+          replacement: "def total(items):\n    return 0\n",
+        },
+      },
       { op: "rename_identifier", params: { file: "shop/cart.py", name: "items", new_name: "class" } },
     ];
     const verified = await client.callTool({ name: "verify_plan", arguments: { plan } });
@@ -162,16 +213,26 @@ describe("graphplan mcp over stdio", () => {
   });
 
   it("answers an ambiguous locator with its candidates, each with the locator that picks it alone", async () => {
-    const result = await client.callTool({ name: "locate", arguments: { locator: { kind: "assignment", name: "rate", file: "shop/pricing.py" } } });
+    const result = await client.callTool({
+      name: "locate",
+      arguments: { locator: { kind: "assignment", name: "rate", file: "shop/pricing.py" } },
+    });
     expect(result.isError).toBeFalsy();
-    const { matches } = result.structuredContent as { matches: { start_line: number; preview: string; locator: unknown }[] };
+    const { matches } = result.structuredContent as {
+      matches: { start_line: number; preview: string; locator: unknown }[];
+    };
     expect(matches.map((m) => m.start_line)).toEqual([6, 11]);
     expect(matches.map((m) => m.preview)).toEqual(["    rate = 0.2", "    rate = 0.1"]);
     for (const match of matches) {
       const picked = await client.callTool({ name: "locate", arguments: { locator: match.locator } });
-      expect((picked.structuredContent as { matches: { start_line: number; locator?: unknown }[] }).matches).toEqual([expect.objectContaining({ start_line: match.start_line })]);
+      expect((picked.structuredContent as { matches: { start_line: number; locator?: unknown }[] }).matches).toEqual([
+        expect.objectContaining({ start_line: match.start_line }),
+      ]);
     }
-    const none = await client.callTool({ name: "locate", arguments: { locator: { kind: "function", name: "totl", file: "shop/pricing.py" } } });
+    const none = await client.callTool({
+      name: "locate",
+      arguments: { locator: { kind: "function", name: "totl", file: "shop/pricing.py" } },
+    });
     expect(none.isError).toBe(true);
     expect(textOf(none)).toContain('Did you mean: function "total"');
   });
@@ -180,20 +241,31 @@ describe("graphplan mcp over stdio", () => {
     const outside = [
       await client.callTool({ name: "graph", arguments: { paths: ["../"] } }),
       await client.callTool({ name: "locate", arguments: { locator: { kind: "function", file: "../escape.py" } } }),
-      await client.callTool({ name: "apply_plan", arguments: { plan: [{ op: "create_file", params: { path: "../escape.py", content: "x = 1\n" } }] } }),
-      await client.callTool({ name: "compile_patch", arguments: { diff: "--- a/../escape.py\n+++ b/../escape.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n" } }),
+      await client.callTool({
+        name: "apply_plan",
+        arguments: { plan: [{ op: "create_file", params: { path: "../escape.py", content: "x = 1\n" } }] },
+      }),
+      await client.callTool({
+        name: "compile_patch",
+        arguments: { diff: "--- a/../escape.py\n+++ b/../escape.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n" },
+      }),
       await client.callTool({ name: "rename_symbol", arguments: { file: "/etc/escape.py", name: "a", new_name: "b" } }),
     ];
     for (const result of outside) {
       expect(result.isError, textOf(result)).toBe(true);
-      expect(textOf(result)).toMatch(/not inside the workspace|inside it \(no leading \/, no \.\.|is absolute|".." segment/);
+      expect(textOf(result)).toMatch(
+        /not inside the workspace|inside it \(no leading \/, no \.\.|is absolute|".." segment/,
+      );
     }
     expect(existsSync(join(repo, "..", "escape.py"))).toBe(false);
     expect(gitStatus(repo)).toBe("");
   });
 
   it("compiles a unified diff to the plan that reproduces it, which apply_plan then applies byte for byte", async () => {
-    const after = PRICING.replace("    rate = 0.1\n", "    rate = 0.15\n    if amount < 0:\n        raise ValueError(amount)\n");
+    const after = PRICING.replace(
+      "    rate = 0.1\n",
+      "    rate = 0.15\n    if amount < 0:\n        raise ValueError(amount)\n",
+    );
     await writeFile(join(repo, "shop/pricing.py"), after);
     const diff = execFileSync("git", ["diff"], { cwd: repo, encoding: "utf8" });
     await writeFile(join(repo, "shop/pricing.py"), PRICING);
@@ -201,7 +273,10 @@ describe("graphplan mcp over stdio", () => {
     expect(compiled.isError, textOf(compiled)).toBeFalsy();
     expect(compiled.structuredContent).toMatchObject({ reproduces: true, passed: true });
     expect(gitStatus(repo)).toBe("");
-    const applied = await client.callTool({ name: "apply_plan", arguments: { plan: (compiled.structuredContent as { plan: unknown }).plan } });
+    const applied = await client.callTool({
+      name: "apply_plan",
+      arguments: { plan: (compiled.structuredContent as { plan: unknown }).plan },
+    });
     expect(applied.isError).toBeFalsy();
     expect(read(repo, "shop/pricing.py")).toBe(after);
     await client.callTool({ name: "undo_last_apply", arguments: {} });
@@ -209,13 +284,26 @@ describe("graphplan mcp over stdio", () => {
   });
 
   it("renames across files scope-aware, refuses a rename the language would resolve differently, and undoes it", async () => {
-    const refused = await client.callTool({ name: "rename_symbol", arguments: { file: "shop/pricing.py", name: "rate", new_name: "amount", scope: { kind: "function", name: "tax" } } });
+    const refused = await client.callTool({
+      name: "rename_symbol",
+      arguments: {
+        file: "shop/pricing.py",
+        name: "rate",
+        new_name: "amount",
+        scope: { kind: "function", name: "tax" },
+      },
+    });
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toMatch(/amount/);
     expect(gitStatus(repo)).toBe("");
-    const renamed = await client.callTool({ name: "rename_symbol", arguments: { file: "shop/pricing.py", name: "total", new_name: "grand_total", importers: ["shop/cart.py"] } });
+    const renamed = await client.callTool({
+      name: "rename_symbol",
+      arguments: { file: "shop/pricing.py", name: "total", new_name: "grand_total", importers: ["shop/cart.py"] },
+    });
     expect(renamed.isError, textOf(renamed)).toBeFalsy();
-    expect(read(repo, "shop/cart.py")).toBe(CART.replace("import total", "import grand_total").replace("return total(", "return grand_total("));
+    expect(read(repo, "shop/cart.py")).toBe(
+      CART.replace("import total", "import grand_total").replace("return total(", "return grand_total("),
+    );
     expect(read(repo, "shop/pricing.py")).toBe(PRICING.replace("def total(", "def grand_total("));
     // A file changed since the apply: the undo is refused and touches nothing.
     await writeFile(join(repo, "shop/cart.py"), `${read(repo, "shop/cart.py")}# edited\n`);
@@ -223,19 +311,29 @@ describe("graphplan mcp over stdio", () => {
     expect(conflict.isError).toBe(true);
     expect(textOf(conflict)).toContain("shop/cart.py changed since the apply");
     expect(read(repo, "shop/pricing.py")).toBe(PRICING.replace("def total(", "def grand_total("));
-    await writeFile(join(repo, "shop/cart.py"), CART.replace("import total", "import grand_total").replace("return total(", "return grand_total("));
+    await writeFile(
+      join(repo, "shop/cart.py"),
+      CART.replace("import total", "import grand_total").replace("return total(", "return grand_total("),
+    );
     const undone = await client.callTool({ name: "undo_last_apply", arguments: {} });
     expect(undone.isError).toBeFalsy();
     expect(gitStatus(repo)).toBe("");
   });
 
   it("pages the graph of a large tree, saying where the next page starts", async () => {
-    for (let i = 0; i < 30; i++) await writeFile(join(repo, `shop/m${String(i).padStart(2, "0")}.py`), `def f${i}(x):\n    return x + ${i}\n`.repeat(20).replace(/def f(\d+)/g, (_m, n, off) => `def f${n}_${off}`));
+    for (let i = 0; i < 30; i++)
+      await writeFile(
+        join(repo, `shop/m${String(i).padStart(2, "0")}.py`),
+        `def f${i}(x):\n    return x + ${i}\n`.repeat(20).replace(/def f(\d+)/g, (_m, n, off) => `def f${n}_${off}`),
+      );
     try {
       const seen: string[] = [];
       let offset = 0;
       for (let page = 0; page < 40; page++) {
-        const result = await client.callTool({ name: "graph", arguments: { paths: ["shop"], offset, max_chars: 2000 } });
+        const result = await client.callTool({
+          name: "graph",
+          arguments: { paths: ["shop"], offset, max_chars: 2000 },
+        });
         const meta = result.structuredContent as { files: number; next_offset: number | null };
         expect(textOf(result).length).toBeLessThan(2400);
         seen.push(...[...textOf(result).matchAll(/^FILE: (.*)$/gm)].map((m) => m[1]!));
@@ -261,8 +359,21 @@ describe("graphplan mcp: calls at once, and clients that go away", () => {
     const repo = await makeRepo();
     const { client } = await stdioClient(repo, { env: slow });
     try {
-      const amount = [{ op: "rename_identifier", params: { file: "shop/pricing.py", name: "amount", new_name: "value", scope: { kind: "function", name: "tax", file: "shop/pricing.py" } } }];
-      const [a, b] = await Promise.all([client.callTool({ name: "apply_plan", arguments: { plan: VAT_PLAN } }), client.callTool({ name: "apply_plan", arguments: { plan: amount } })]);
+      const amount = [
+        {
+          op: "rename_identifier",
+          params: {
+            file: "shop/pricing.py",
+            name: "amount",
+            new_name: "value",
+            scope: { kind: "function", name: "tax", file: "shop/pricing.py" },
+          },
+        },
+      ];
+      const [a, b] = await Promise.all([
+        client.callTool({ name: "apply_plan", arguments: { plan: VAT_PLAN } }),
+        client.callTool({ name: "apply_plan", arguments: { plan: amount } }),
+      ]);
       expect(a.isError, textOf(a)).toBeFalsy();
       expect(b.isError, textOf(b)).toBeFalsy();
       expect(read(repo, "shop/pricing.py")).toContain("def tax(value):\n    vat = 0.2\n    return value * vat\n");
@@ -277,7 +388,8 @@ describe("graphplan mcp: calls at once, and clients that go away", () => {
     const verified = await client.callTool({ name: "verify_plan", arguments: { plan: BOTH } });
     expect(verified.structuredContent, textOf(verified)).toMatchObject({ passed: true });
     void client.callTool({ name: "apply_plan", arguments: { plan: BOTH } }).catch(() => undefined);
-    for (let i = 0; i < 600 && !existsSync(join(repo, ".graphplan", "journal.json")); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 600 && !existsSync(join(repo, ".graphplan", "journal.json")); i++)
+      await new Promise((r) => setTimeout(r, 50));
     expect(existsSync(join(repo, ".graphplan", "journal.json"))).toBe(true);
   }
 
@@ -302,7 +414,10 @@ describe("graphplan mcp: calls at once, and clients that go away", () => {
     try {
       await applyUntilJournal(client, repo);
       // The server is tsx's child: kill it (and tsx) at once, as a crash would.
-      const pids = execFileSync("pgrep", ["-P", String(transport.pid)], { encoding: "utf8" }).trim().split("\n").map(Number);
+      const pids = execFileSync("pgrep", ["-P", String(transport.pid)], { encoding: "utf8" })
+        .trim()
+        .split("\n")
+        .map(Number);
       for (const pid of [...pids, transport.pid!]) process.kill(pid, "SIGKILL");
       await client.close();
       const { client: next } = await stdioClient(repo);
@@ -323,7 +438,9 @@ describe("graphplan mcp --read-only", () => {
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(["compile_patch", "graph", "locate", "verify_plan"]);
-      await expect(client.callTool({ name: "apply_plan", arguments: { plan: VAT_PLAN } })).rejects.toThrow(/--read-only/);
+      await expect(client.callTool({ name: "apply_plan", arguments: { plan: VAT_PLAN } })).rejects.toThrow(
+        /--read-only/,
+      );
       expect(gitStatus(repo)).toBe("");
     } finally {
       await client.close();
@@ -364,10 +481,21 @@ describe("graphplan mcp --http", () => {
     // A page on another origin cannot reach it (DNS rebinding): the Host must be loopback.
     const port = new URL(url).port;
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request(url, { method: "POST", headers: { host: `evil.example:${port}`, "content-type": "application/json", accept: "application/json, text/event-stream" } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        url,
+        {
+          method: "POST",
+          headers: {
+            host: `evil.example:${port}`,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.once("error", reject);
       req.end("{}");
     });
@@ -386,10 +514,14 @@ describe("graphplan mcp: bad input", () => {
   it("exits 2 with one line for a root that is not a directory or a port that is not one", () => {
     const missing = spawnSync(tsx, cliArgs("--root", "/nonexistent/graphplan"), { encoding: "utf8" });
     expect(missing.status).toBe(2);
-    expect(missing.stderr.trim().split("\n")).toEqual(["error: --root /nonexistent/graphplan is not a directory; pass the directory the tools may read and edit"]);
+    expect(missing.stderr.trim().split("\n")).toEqual([
+      "error: --root /nonexistent/graphplan is not a directory; pass the directory the tools may read and edit",
+    ]);
     const port = spawnSync(tsx, cliArgs("--root", app, "--http", "eighty"), { encoding: "utf8" });
     expect(port.status).toBe(2);
-    expect(port.stderr.trim().split("\n")).toEqual(["error: --http eighty is not a port; pass a number from 0 to 65535 (0: any free port)"]);
+    expect(port.stderr.trim().split("\n")).toEqual([
+      "error: --http eighty is not a port; pass a number from 0 to 65535 (0: any free port)",
+    ]);
   });
 });
 
@@ -398,15 +530,32 @@ describe("the root README's worked example (locate, verify_plan, apply_plan on t
     const root = await mkdtemp(join(tmpdir(), "graphplan-mcp-readme-"));
     await cp(join(app, "examples/textstats/project"), root, { recursive: true });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await mcpServer({ engine: new Engine({ root: await realpath(root) }), readOnly: false, version: "0" }).connect(serverSide);
+    await mcpServer({ engine: new Engine({ root: await realpath(root) }), readOnly: false, version: "0" }).connect(
+      serverSide,
+    );
     const client = new Client({ name: "readme", version: "0" });
     await client.connect(clientSide);
     try {
       const readme = readFileSync(join(app, "..", "..", "README.md"), "utf8");
       const locator = { kind: "return", parent: { kind: "function", name: "word_count" }, file: "textstats/words.py" };
-      const located = textOf(await client.callTool({ name: "locate", arguments: { locator: { kind: "return", file: "textstats/words.py" } } }));
-      const typo = textOf(await client.callTool({ name: "verify_plan", arguments: { plan: [{ op: "replace_node", params: { locator, replacement: "return len(word(text))" } }] } }));
-      const applied = textOf(await client.callTool({ name: "apply_plan", arguments: { plan: [{ op: "replace_node", params: { locator, replacement: "return len(words(text))" } }] } }));
+      const located = textOf(
+        await client.callTool({
+          name: "locate",
+          arguments: { locator: { kind: "return", file: "textstats/words.py" } },
+        }),
+      );
+      const typo = textOf(
+        await client.callTool({
+          name: "verify_plan",
+          arguments: { plan: [{ op: "replace_node", params: { locator, replacement: "return len(word(text))" } }] },
+        }),
+      );
+      const applied = textOf(
+        await client.callTool({
+          name: "apply_plan",
+          arguments: { plan: [{ op: "replace_node", params: { locator, replacement: "return len(words(text))" } }] },
+        }),
+      );
       // The lines the README quotes: the first two matches of the locate, the whole verify, the apply but its ---/+++ and blank context lines.
       const quoted = [
         ...located.split("\n").slice(0, 7),

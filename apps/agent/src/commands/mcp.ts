@@ -12,7 +12,9 @@ import type { Command } from "commander";
 import * as Effect from "effect/Effect";
 import { Engine, serveHttp, serveStdio, type EngineOptions } from "@graphplan/mcp";
 
-const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
 
 /**
  * Tests only: milliseconds to wait before each file write of a commit, so a test can disconnect while an
@@ -23,7 +25,9 @@ export const WRITE_DELAY_ENV = "GRAPHPLAN_MCP_TEST_WRITE_DELAY_MS";
 export function mcpCommand(program: Command): void {
   program
     .command("mcp")
-    .description("serve the engine to coding agents over the Model Context Protocol: graph, locate, verify_plan, apply_plan, rename_symbol, compile_patch, undo_last_apply")
+    .description(
+      "serve the engine to coding agents over the Model Context Protocol: graph, locate, verify_plan, apply_plan, rename_symbol, compile_patch, undo_last_apply",
+    )
     .requiredOption("--root <dir>", "the directory the tools read and edit; every path is confined to it")
     .option("--http <port>", "serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (0: any free port)")
     .option("--read-only", "offer only the tools that write nothing (graph, locate, verify_plan, compile_patch)")
@@ -32,7 +36,10 @@ export function mcpCommand(program: Command): void {
       const port = options.http === undefined ? undefined : portNumber(options.http, command);
       const engine = new Engine(engineOptions(root));
       const recovered = await engine.recover();
-      if (recovered.interrupted) process.stderr.write(`graphplan mcp: recovered an interrupted apply in ${root} (restored ${recovered.restored.join(", ") || "no file"})\n`);
+      if (recovered.interrupted)
+        process.stderr.write(
+          `graphplan mcp: recovered an interrupted apply in ${root} (restored ${recovered.restored.join(", ") || "no file"})\n`,
+        );
       const serverOptions = { engine, readOnly: options.readOnly === true, version: VERSION };
       // Stopped by a signal: let the call that is writing finish first (a commit is never cut in half).
       const stopped = new Promise<void>((resolve) => {
@@ -44,7 +51,9 @@ export function mcpCommand(program: Command): void {
         return;
       }
       const serving = await serveHttp(serverOptions, port);
-      process.stderr.write(`graphplan mcp: serving ${root} at ${serving.url}${serverOptions.readOnly ? " (read-only)" : ""}\n`);
+      process.stderr.write(
+        `graphplan mcp: serving ${root} at ${serving.url}${serverOptions.readOnly ? " (read-only)" : ""}\n`,
+      );
       await stopped;
       await serving.close();
     });
@@ -52,13 +61,21 @@ export function mcpCommand(program: Command): void {
 
 async function rootDir(path: string, command: Command): Promise<string> {
   const info = await stat(path).catch(() => undefined);
-  if (!info?.isDirectory()) return command.error(`error: --root ${path} is not a directory; pass the directory the tools may read and edit`, { exitCode: 2, code: "graphplan.rootInvalid" });
+  if (!info?.isDirectory())
+    return command.error(`error: --root ${path} is not a directory; pass the directory the tools may read and edit`, {
+      exitCode: 2,
+      code: "graphplan.rootInvalid",
+    });
   return realpath(path);
 }
 
 function portNumber(text: string, command: Command): number {
   const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65535) return command.error(`error: --http ${text} is not a port; pass a number from 0 to 65535 (0: any free port)`, { exitCode: 2, code: "graphplan.badPort" });
+  if (!/^\d+$/.test(text) || port > 65535)
+    return command.error(`error: --http ${text} is not a port; pass a number from 0 to 65535 (0: any free port)`, {
+      exitCode: 2,
+      code: "graphplan.badPort",
+    });
   return port;
 }
 

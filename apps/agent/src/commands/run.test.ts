@@ -29,14 +29,32 @@ describe("graphplan run", () => {
   it("runs the agent, writes trajectory.json and patch.diff, prints one line and exits 0", async () => {
     const repo = shopRepo();
     const out = join(tempDir(), "out");
-    const result = await graphplan("--repo", repo, "--task-text", TASK, "--provider", "scripted", "--script", REPLIES, "--output", out, "--instance-id", "shop-1");
+    const result = await graphplan(
+      "--repo",
+      repo,
+      "--task-text",
+      TASK,
+      "--provider",
+      "scripted",
+      "--script",
+      REPLIES,
+      "--output",
+      out,
+      "--instance-id",
+      "shop-1",
+    );
     // Each phase as it happens, with why, and the model's commands, on stderr.
-    const phases = result.stderr.split("\n").filter((l) => l.startsWith("[")).map((l) => l.slice(1, l.indexOf("]")));
+    const phases = result.stderr
+      .split("\n")
+      .filter((l) => l.startsWith("["))
+      .map((l) => l.slice(1, l.indexOf("]")));
     expect(phases).toEqual(["explore", "graph", "plan", "verify", "execute", "review", "submit"]);
     expect(result.stderr).toMatch(/^\[explore\] start\n {2}\$ /);
     expect(result.code).toBe(0);
     expect(result.stdout.split("\n")).toHaveLength(2);
-    expect(result.stdout).toMatch(/^Submitted: patch of 1 file \(\+1 -1\); 5 model calls, \$0\.0000; phases explore>graph>plan>verify>execute>review>submit; repo .*; wrote .*trajectory\.json and patch\.diff\n$/);
+    expect(result.stdout).toMatch(
+      /^Submitted: patch of 1 file \(\+1 -1\); 5 model calls, \$0\.0000; phases explore>graph>plan>verify>execute>review>submit; repo .*; wrote .*trajectory\.json and patch\.diff\n$/,
+    );
     const { trajectory, patch } = outputOf(out);
     expect(patch).toBe(trajectory.patch);
     expect(patch).toContain("+        return sum(price * quantity for _name, price, quantity in self.items)");
@@ -55,11 +73,31 @@ describe("graphplan run", () => {
     writeFileSync(join(dir, "agent.yaml"), "review: false\nlimits:\n  step_limit: 10\n");
     const replies = JSON.parse(readFileSync(REPLIES, "utf8")) as string[];
     const out = join(dir, "out");
-    const result = await graphplan("--repo", repo, "--task", join(dir, "task.md"), "--config", join(dir, "agent.yaml"), "--provider", "scripted", "--script", script(replies.slice(0, 3)), "--output", out);
+    const result = await graphplan(
+      "--repo",
+      repo,
+      "--task",
+      join(dir, "task.md"),
+      "--config",
+      join(dir, "agent.yaml"),
+      "--provider",
+      "scripted",
+      "--script",
+      script(replies.slice(0, 3)),
+      "--output",
+      out,
+    );
     expect(result.code).toBe(0);
     const { trajectory } = outputOf(out);
     expect(trajectory.config).toMatchObject({ name: join(dir, "agent.yaml"), limits: { step_limit: 10 } });
-    expect(trajectory.transitions.map((t) => t.to)).toEqual(["explore", "graph", "plan", "verify", "execute", "submit"]);
+    expect(trajectory.transitions.map((t) => t.to)).toEqual([
+      "explore",
+      "graph",
+      "plan",
+      "verify",
+      "execute",
+      "submit",
+    ]);
     expect(trajectory.instance.task).toBe(TASK);
   });
 
@@ -68,7 +106,21 @@ describe("graphplan run", () => {
     const dir = tempDir();
     writeFileSync(join(dir, "agent.yaml"), "limits:\n  step_limit: 2\n");
     const out = join(dir, "out");
-    const result = await graphplan("--repo", repo, "--task-text", TASK, "--config", join(dir, "agent.yaml"), "--provider", "scripted", "--script", script(["```bash\nls\n```", "```bash\nls\n```", "```bash\nls\n```"]), "--output", out, "--quiet");
+    const result = await graphplan(
+      "--repo",
+      repo,
+      "--task-text",
+      TASK,
+      "--config",
+      join(dir, "agent.yaml"),
+      "--provider",
+      "scripted",
+      "--script",
+      script(["```bash\nls\n```", "```bash\nls\n```", "```bash\nls\n```"]),
+      "--output",
+      out,
+      "--quiet",
+    );
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^LimitsExceeded: the run reached limits\.step_limit \(2 model calls\)/);
     expect(result.stderr).toBe("graphplan: the run ended with LimitsExceeded; see trajectory.json\n");
@@ -82,7 +134,9 @@ describe("graphplan run", () => {
     const args = ["--repo", repo, "--task-text", TASK, "--provider", "scripted", "--script", REPLIES, "--output", out];
     const refused = await graphplan(...args);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toBe(`error: ${repo} has uncommitted changes (README.md); commit or stash them first, or pass --allow-dirty (the patch will then include them)\n`);
+    expect(refused.stderr).toBe(
+      `error: ${repo} has uncommitted changes (README.md); commit or stash them first, or pass --allow-dirty (the patch will then include them)\n`,
+    );
     expect(existsSync(out)).toBe(false);
 
     const allowed = await graphplan(...args, "--allow-dirty");
@@ -100,25 +154,70 @@ describe("graphplan run", () => {
     mkdirSync(join(repo, "sub"));
     const dir = tempDir();
     writeFileSync(join(dir, "bad.yaml"), "limits:\n  step_limit: -1\n");
-    writeFileSync(join(dir, "model.yaml"), "model:\n  provider: anthropic\n  model: claude-x\n  apiKeyEnv: GRAPHPLAN_TEST_NO_SUCH_KEY\n");
+    writeFileSync(
+      join(dir, "model.yaml"),
+      "model:\n  provider: anthropic\n  model: claude-x\n  apiKeyEnv: GRAPHPLAN_TEST_NO_SUCH_KEY\n",
+    );
     const scripted = ["--provider", "scripted", "--script", REPLIES];
     const cases: [string[], RegExp][] = [
       [["--repo", repo, ...scripted], /^error: give the task with exactly one of --task FILE and --task-text TEXT$/],
-      [["--repo", repo, "--task", "t.md", "--task-text", "x", ...scripted], /^error: give the task with exactly one of/],
-      [["--repo", repo, "--task", join(dir, "none.md"), ...scripted], /^error: cannot read the task file .*none\.md: ENOENT/],
-      [["--repo", plain, "--task-text", TASK, ...scripted], /^error: .* is not usable as the repository: it is not inside a git work tree; run `git init`/],
-      [["--repo", join(repo, "sub"), "--task-text", TASK, ...scripted], /^error: .* is not usable as the repository: it is inside the git work tree .*; pass its top level/],
-      [["--repo", fresh, "--task-text", TASK, ...scripted], /^error: .* is not usable as the repository: it has no commit yet/],
-      [["--repo", join(dir, "nope"), "--task-text", TASK, ...scripted], /^error: .*nope is not usable as the repository: ENOENT/],
-      [["--repo", repo, "--task-text", TASK, "--config", join(dir, "bad.yaml"), ...scripted], /^error: the agent config .*bad\.yaml is invalid: limits\.step_limit: /],
+      [
+        ["--repo", repo, "--task", "t.md", "--task-text", "x", ...scripted],
+        /^error: give the task with exactly one of/,
+      ],
+      [
+        ["--repo", repo, "--task", join(dir, "none.md"), ...scripted],
+        /^error: cannot read the task file .*none\.md: ENOENT/,
+      ],
+      [
+        ["--repo", plain, "--task-text", TASK, ...scripted],
+        /^error: .* is not usable as the repository: it is not inside a git work tree; run `git init`/,
+      ],
+      [
+        ["--repo", join(repo, "sub"), "--task-text", TASK, ...scripted],
+        /^error: .* is not usable as the repository: it is inside the git work tree .*; pass its top level/,
+      ],
+      [
+        ["--repo", fresh, "--task-text", TASK, ...scripted],
+        /^error: .* is not usable as the repository: it has no commit yet/,
+      ],
+      [
+        ["--repo", join(dir, "nope"), "--task-text", TASK, ...scripted],
+        /^error: .*nope is not usable as the repository: ENOENT/,
+      ],
+      [
+        ["--repo", repo, "--task-text", TASK, "--config", join(dir, "bad.yaml"), ...scripted],
+        /^error: the agent config .*bad\.yaml is invalid: limits\.step_limit: /,
+      ],
       [["--repo", repo, "--task-text", TASK], /^error: name the model: --provider anthropic\|openai --model NAME/],
-      [["--repo", repo, "--task-text", TASK, "--provider", "scripted"], /^error: --provider scripted needs --script FILE/],
-      [["--repo", repo, "--task-text", TASK, "--provider", "scripted", "--script", join(dir, "bad.yaml")], /^error: the script .* is not JSON/],
-      [["--repo", repo, "--task-text", TASK, "--provider", "scripted", "--script", script([1, 2])], /^error: the script .* must be a non-empty JSON array of strings/],
-      [["--repo", repo, "--task-text", TASK, "--provider", "bogus"], /^error: option '--provider <name>' argument 'bogus' is invalid/],
-      [["--repo", repo, "--task-text", TASK, ...scripted, "--sandbox", "docker"], /^error: --sandbox docker needs --image IMAGE/],
-      [["--repo", repo, "--task-text", TASK, ...scripted, "--image", "x"], /^error: --image goes with --sandbox docker/],
-      [["--repo", repo, "--task-text", TASK, "--config", join(dir, "model.yaml")], /^error: no API key: the environment variable GRAPHPLAN_TEST_NO_SUCH_KEY/],
+      [
+        ["--repo", repo, "--task-text", TASK, "--provider", "scripted"],
+        /^error: --provider scripted needs --script FILE/,
+      ],
+      [
+        ["--repo", repo, "--task-text", TASK, "--provider", "scripted", "--script", join(dir, "bad.yaml")],
+        /^error: the script .* is not JSON/,
+      ],
+      [
+        ["--repo", repo, "--task-text", TASK, "--provider", "scripted", "--script", script([1, 2])],
+        /^error: the script .* must be a non-empty JSON array of strings/,
+      ],
+      [
+        ["--repo", repo, "--task-text", TASK, "--provider", "bogus"],
+        /^error: option '--provider <name>' argument 'bogus' is invalid/,
+      ],
+      [
+        ["--repo", repo, "--task-text", TASK, ...scripted, "--sandbox", "docker"],
+        /^error: --sandbox docker needs --image IMAGE/,
+      ],
+      [
+        ["--repo", repo, "--task-text", TASK, ...scripted, "--image", "x"],
+        /^error: --image goes with --sandbox docker/,
+      ],
+      [
+        ["--repo", repo, "--task-text", TASK, "--config", join(dir, "model.yaml")],
+        /^error: no API key: the environment variable GRAPHPLAN_TEST_NO_SUCH_KEY/,
+      ],
       [["--task-text", TASK], /^error: required option '--repo <dir>' not specified$/],
     ];
     for (const [args, expected] of cases) {
@@ -135,7 +234,21 @@ describe("graphplan run", () => {
     const out = join(tempDir(), "out");
     const result = spawnSync(
       join(app, "node_modules/.bin/tsx"),
-      ["--conditions=source", "src/cli.ts", "run", "--repo", repo, "--task-text", TASK, "--provider", "scripted", "--script", REPLIES, "--output", out],
+      [
+        "--conditions=source",
+        "src/cli.ts",
+        "run",
+        "--repo",
+        repo,
+        "--task-text",
+        TASK,
+        "--provider",
+        "scripted",
+        "--script",
+        REPLIES,
+        "--output",
+        out,
+      ],
       { cwd: app, encoding: "utf8" },
     );
     expect(result.stderr).toMatch(/\[submit\] .*\n$/);
@@ -148,12 +261,35 @@ describe("graphplan run", () => {
     const repo = shopRepo();
     const out = join(tempDir(), "out");
     // A slow, deterministic model: every reply runs a command that takes a second, far more replies than the test waits for.
-    const slow = script(Array.from({ length: 60 }, (_, i) => `Step ${i}.\n\n\`\`\`bash\nsleep 1; echo step ${i}\n\`\`\``));
-    const child = spawn(join(app, "node_modules/.bin/tsx"), ["--conditions=source", "src/cli.ts", "run", "--repo", repo, "--task-text", TASK, "--provider", "scripted", "--script", slow, "--output", out, "--quiet"], {
-      cwd: app,
-      stdio: "ignore",
-    });
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
+    const slow = script(
+      Array.from({ length: 60 }, (_, i) => `Step ${i}.\n\n\`\`\`bash\nsleep 1; echo step ${i}\n\`\`\``),
+    );
+    const child = spawn(
+      join(app, "node_modules/.bin/tsx"),
+      [
+        "--conditions=source",
+        "src/cli.ts",
+        "run",
+        "--repo",
+        repo,
+        "--task-text",
+        TASK,
+        "--provider",
+        "scripted",
+        "--script",
+        slow,
+        "--output",
+        out,
+        "--quiet",
+      ],
+      {
+        cwd: app,
+        stdio: "ignore",
+      },
+    );
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on("exit", (_code, signal) => resolve(signal)),
+    );
     const path = join(out, "trajectory.json");
     // Wait until the run has got through a few of its commands, then kill it without a chance to clean up.
     const outputs = () => (existsSync(path) ? (readFileSync(path, "utf8").match(/<output>/g) ?? []).length : 0);

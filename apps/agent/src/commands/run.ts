@@ -18,7 +18,25 @@ import * as Layer from "effect/Layer";
 import * as Result from "effect/Result";
 import { LanguageModel, Workspace } from "@graphplan/runtime";
 import { progressPrinter } from "../progress.js";
-import { addAgentOptions, loadConfig, modelLayer, readText, RepoDirty, RepoNotGitWorkTree, runAgent, RunInputInvalid, sandboxLayer, type AgentConfig, type ModelOptions, type Proposer, type SandboxOptions, type Strategy, type Trajectory, STRATEGIES, TrajectoryWriter } from "@graphplan/agent";
+import {
+  addAgentOptions,
+  loadConfig,
+  modelLayer,
+  readText,
+  RepoDirty,
+  RepoNotGitWorkTree,
+  runAgent,
+  RunInputInvalid,
+  sandboxLayer,
+  type AgentConfig,
+  type ModelOptions,
+  type Proposer,
+  type SandboxOptions,
+  type Strategy,
+  type Trajectory,
+  STRATEGIES,
+  TrajectoryWriter,
+} from "@graphplan/agent";
 
 interface RunOptions extends ModelOptions, SandboxOptions {
   repo: string;
@@ -48,15 +66,41 @@ export function runCommand(program: Command): void {
     .option("--instance-id <id>", "an id for the trajectory (e.g. a SWE-bench instance id)");
   addAgentOptions(command, "repository")
     .option("--output <dir>", "where trajectory.json and patch.diff are written", "graphplan-output")
-    .option("--allow-dirty", "run on a repository with uncommitted changes (they end up in the patch; nothing is reverted)")
-    .option("--patch <file>", "with --provider replay: the reference patch (a unified diff) the replay model plans with")
+    .option(
+      "--allow-dirty",
+      "run on a repository with uncommitted changes (they end up in the patch; nothing is reverted)",
+    )
+    .option(
+      "--patch <file>",
+      "with --provider replay: the reference patch (a unified diff) the replay model plans with",
+    )
     .option("-q, --quiet", "print only the closing line (not each phase and command as it happens, on stderr)")
-    .addOption(new Option("--strategy <name>", "graphplan: the model explores and plans; baseline: free-form shell edits from the first step (mini-swe-agent's loop); rfsn: the RFSN planner drives (reproduce, localize, patch, test)").choices([...STRATEGIES]).default("graphplan"))
-    .option("--failing-test <id>", "with --strategy rfsn: a test that must pass (repeatable; none: the whole suite is run)", collect, [])
-    .option("--test-command <cmd>", "with --strategy rfsn: how tests run; {tests} is replaced by the tests", "python3 -m pytest -x -q {tests}")
-    .option("--models <names>", "with --strategy rfsn: several models of --provider propose each patch, comma-separated; the planner's ScoringEngine picks")
+    .addOption(
+      new Option(
+        "--strategy <name>",
+        "graphplan: the model explores and plans; baseline: free-form shell edits from the first step (mini-swe-agent's loop); rfsn: the RFSN planner drives (reproduce, localize, patch, test)",
+      )
+        .choices([...STRATEGIES])
+        .default("graphplan"),
+    )
+    .option(
+      "--failing-test <id>",
+      "with --strategy rfsn: a test that must pass (repeatable; none: the whole suite is run)",
+      collect,
+      [],
+    )
+    .option(
+      "--test-command <cmd>",
+      "with --strategy rfsn: how tests run; {tests} is replaced by the tests",
+      "python3 -m pytest -x -q {tests}",
+    )
+    .option(
+      "--models <names>",
+      "with --strategy rfsn: several models of --provider propose each patch, comma-separated; the planner's ScoringEngine picks",
+    )
     .action(async (options: RunOptions, command: Command) => {
-      const fail = (message: string): never => command.error(`error: ${message}`, { exitCode: 2, code: "graphplan.runInput" });
+      const fail = (message: string): never =>
+        command.error(`error: ${message}`, { exitCode: 2, code: "graphplan.runInput" });
       const setup = await Effect.runPromise(Effect.result(prepare(options)));
       if (Result.isFailure(setup)) return fail(setup.failure.message);
       const { repo, task, config, configName, layers, rfsn } = setup.success;
@@ -69,8 +113,17 @@ export function runCommand(program: Command): void {
         writer.update(t);
         printer?.(t);
       };
-      const input = { task, config, configName, ...(options.instanceId !== undefined ? { instanceId: options.instanceId } : {}) };
-      const program = runAgent(input, { onProgress, ...(rfsn ? { rfsn } : {}), ...(options.strategy === "baseline" ? { strategy: "baseline" as const } : {}) }).pipe(Effect.provide(layers));
+      const input = {
+        task,
+        config,
+        configName,
+        ...(options.instanceId !== undefined ? { instanceId: options.instanceId } : {}),
+      };
+      const program = runAgent(input, {
+        onProgress,
+        ...(rfsn ? { rfsn } : {}),
+        ...(options.strategy === "baseline" ? { strategy: "baseline" as const } : {}),
+      }).pipe(Effect.provide(layers));
       // runAgent itself always answers a trajectory: a failure here is a layer that could not be built
       // (ModelConfigInvalid: no API key; SandboxUnavailable: no engine or image), so bad input.
       let outcome: Result.Result<Trajectory, Effect.Error<typeof program>>;
@@ -100,13 +153,20 @@ export function summary(t: Trajectory, repo: string, output: string): string {
   const files = (t.patch.match(/^diff --git /gm) ?? []).length;
   const added = t.patch.split("\n").filter((l) => l.startsWith("+") && !l.startsWith("+++")).length;
   const removed = t.patch.split("\n").filter((l) => l.startsWith("-") && !l.startsWith("---")).length;
-  const path = t.transitions.map((tr) => tr.to).filter((p, i, all) => p !== all[i - 1]).join(">");
-  const what = t.exitStatus === "Submitted" ? `patch of ${files} file${files === 1 ? "" : "s"} (+${added} -${removed})` : t.exitReason;
+  const path = t.transitions
+    .map((tr) => tr.to)
+    .filter((p, i, all) => p !== all[i - 1])
+    .join(">");
+  const what =
+    t.exitStatus === "Submitted"
+      ? `patch of ${files} file${files === 1 ? "" : "s"} (+${added} -${removed})`
+      : t.exitReason;
   return `${t.exitStatus}: ${what}; ${t.totals.modelCalls} model calls, $${t.totals.costUsd.toFixed(4)}; phases ${path}; repo ${repo}; wrote ${join(output, "trajectory.json")} and patch.diff`;
 }
 
 /** git's output, untrimmed (`status --porcelain` lines start with a space). */
-const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
 /** The repository's real path, after checking it is the top level of a git work tree with a commit and, unless allowed, clean. */
 function checkRepo(dir: string, allowDirty: boolean): Effect.Effect<string, RepoNotGitWorkTree | RepoDirty> {
@@ -117,21 +177,36 @@ function checkRepo(dir: string, allowDirty: boolean): Effect.Effect<string, Repo
         if (!(await stat(real)).isDirectory()) throw new Error("not a directory");
         return real;
       },
-      catch: (error) => new RepoNotGitWorkTree({ repo: dir, detail: `${(error as Error).message}; pass an existing directory` }),
+      catch: (error) =>
+        new RepoNotGitWorkTree({ repo: dir, detail: `${(error as Error).message}; pass an existing directory` }),
     });
     const top = yield* Effect.try({
       try: () => git(repo, "rev-parse", "--show-toplevel").trim(),
-      catch: () => new RepoNotGitWorkTree({ repo: dir, detail: "it is not inside a git work tree; run `git init` and commit the project first" }),
+      catch: () =>
+        new RepoNotGitWorkTree({
+          repo: dir,
+          detail: "it is not inside a git work tree; run `git init` and commit the project first",
+        }),
     });
     if ((yield* Effect.promise(() => realpath(top))) !== repo) {
-      return yield* new RepoNotGitWorkTree({ repo: dir, detail: `it is inside the git work tree ${top}; pass its top level (patches are relative to it)` });
+      return yield* new RepoNotGitWorkTree({
+        repo: dir,
+        detail: `it is inside the git work tree ${top}; pass its top level (patches are relative to it)`,
+      });
     }
     yield* Effect.try({
       try: () => git(repo, "rev-parse", "--verify", "--quiet", "HEAD"),
-      catch: () => new RepoNotGitWorkTree({ repo: dir, detail: "it has no commit yet; commit the project first (the patch is made against HEAD)" }),
+      catch: () =>
+        new RepoNotGitWorkTree({
+          repo: dir,
+          detail: "it has no commit yet; commit the project first (the patch is made against HEAD)",
+        }),
     });
-    const dirty = git(repo, "status", "--porcelain", "--untracked-files=all").split("\n").filter((line) => line !== "");
-    if (dirty.length > 0 && !allowDirty) return yield* new RepoDirty({ repo: dir, files: dirty.map((line) => line.slice(3)) });
+    const dirty = git(repo, "status", "--porcelain", "--untracked-files=all")
+      .split("\n")
+      .filter((line) => line !== "");
+    if (dirty.length > 0 && !allowDirty)
+      return yield* new RepoDirty({ repo: dir, files: dirty.map((line) => line.slice(3)) });
     return repo;
   });
 }
@@ -140,21 +215,37 @@ function checkRepo(dir: string, allowDirty: boolean): Effect.Effect<string, Repo
 function rfsnOptions(options: RunOptions, config: AgentConfig, repo: string) {
   return Effect.gen(function* () {
     if (options.strategy !== "rfsn") {
-      if (options.failingTest.length > 0 || options.models !== undefined) return yield* new RunInputInvalid({ detail: "--failing-test and --models go with --strategy rfsn" });
+      if (options.failingTest.length > 0 || options.models !== undefined)
+        return yield* new RunInputInvalid({ detail: "--failing-test and --models go with --strategy rfsn" });
       return undefined;
     }
-    if (!options.testCommand.includes("{tests}")) return yield* new RunInputInvalid({ detail: `--test-command "${options.testCommand}" has no {tests}; write where the tests go, e.g. "python3 -m pytest {tests}"` });
-    const names = options.models?.split(",").map((m) => m.trim()).filter((m) => m !== "") ?? [];
-    if (options.models !== undefined && names.length === 0) return yield* new RunInputInvalid({ detail: "--models needs model names, comma-separated" });
+    if (!options.testCommand.includes("{tests}"))
+      return yield* new RunInputInvalid({
+        detail: `--test-command "${options.testCommand}" has no {tests}; write where the tests go, e.g. "python3 -m pytest {tests}"`,
+      });
+    const names =
+      options.models
+        ?.split(",")
+        .map((m) => m.trim())
+        .filter((m) => m !== "") ?? [];
+    if (options.models !== undefined && names.length === 0)
+      return yield* new RunInputInvalid({ detail: "--models needs model names, comma-separated" });
     const proposers: Proposer[] = [];
     for (const name of names) {
       const layer = yield* modelLayer({ ...options, model: name }, config, repo);
       const model = yield* Effect.gen(function* () {
         return yield* LanguageModel;
-      }).pipe(Effect.provide(layer), Effect.mapError((error) => new RunInputInvalid({ detail: error.message })));
+      }).pipe(
+        Effect.provide(layer),
+        Effect.mapError((error) => new RunInputInvalid({ detail: error.message })),
+      );
       proposers.push({ name: model.name, model });
     }
-    return { failingTests: options.failingTest, testCommand: options.testCommand, ...(proposers.length > 0 ? { proposers } : {}) };
+    return {
+      failingTests: options.failingTest,
+      testCommand: options.testCommand,
+      ...(proposers.length > 0 ? { proposers } : {}),
+    };
   });
 }
 
@@ -162,7 +253,9 @@ function rfsnOptions(options: RunOptions, config: AgentConfig, repo: string) {
 function prepare(options: RunOptions) {
   return Effect.gen(function* () {
     if ((options.task === undefined) === (options.taskText === undefined)) {
-      return yield* new RunInputInvalid({ detail: "give the task with exactly one of --task FILE and --task-text TEXT" });
+      return yield* new RunInputInvalid({
+        detail: "give the task with exactly one of --task FILE and --task-text TEXT",
+      });
     }
     const task = options.task !== undefined ? yield* readText(options.task, "the task file") : options.taskText!;
     if (task.trim() === "") return yield* new RunInputInvalid({ detail: "the task is empty" });

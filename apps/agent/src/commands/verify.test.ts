@@ -10,10 +10,22 @@ import { verifyCommand } from "./verify.js";
 
 const A = "from pkg.b import helper\n\n\ndef f():\n    return helper(1)\n";
 const B = "def helper(x):\n    return x * 2\n";
-const good = { op: "replace_node", params: { locator: { kind: "function", name: "f", file: "a.py" }, replacement: "def f():\n    return helper(2)" } };
+const good = {
+  op: "replace_node",
+  params: { locator: { kind: "function", name: "f", file: "a.py" }, replacement: "def f():\n    return helper(2)" },
+};
 const badLocator = { op: "delete_node", params: { locator: { kind: "function", name: "nope", file: "a.py" } } };
-const badSyntax = { op: "replace_node", params: { locator: { kind: "function", name: "f", file: "a.py" }, replacement: "def f(:\n    return 3" } };
-const resignature = { op: "replace_node", params: { locator: { kind: "function", name: "helper", file: "pkg/b.py" }, replacement: "def helper(x, y):\n    return x * y" } };
+const badSyntax = {
+  op: "replace_node",
+  params: { locator: { kind: "function", name: "f", file: "a.py" }, replacement: "def f(:\n    return 3" },
+};
+const resignature = {
+  op: "replace_node",
+  params: {
+    locator: { kind: "function", name: "helper", file: "pkg/b.py" },
+    replacement: "def helper(x, y):\n    return x * y",
+  },
+};
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -32,7 +44,10 @@ function project() {
     writeFileSync(path, JSON.stringify(content));
     return path;
   };
-  const files = () => ({ a: readFileSync(join(root, "a.py"), "utf8"), b: readFileSync(join(root, "pkg/b.py"), "utf8") });
+  const files = () => ({
+    a: readFileSync(join(root, "a.py"), "utf8"),
+    b: readFileSync(join(root, "pkg/b.py"), "utf8"),
+  });
   return { root, planFile, files };
 }
 
@@ -48,14 +63,17 @@ describe("graphplan verify", () => {
 
   it("prints every error and warning and exits 1 for a plan with errors", async () => {
     const p = project();
-    const inB = (step: typeof badLocator | typeof badSyntax) => JSON.parse(JSON.stringify(step).replaceAll('"a.py"', '"pkg/b.py"').replace('"name":"f"', '"name":"helper"'));
+    const inB = (step: typeof badLocator | typeof badSyntax) =>
+      JSON.parse(JSON.stringify(step).replaceAll('"a.py"', '"pkg/b.py"').replace('"name":"f"', '"name":"helper"'));
     const out = await graphplan("verify", p.planFile([inB(badLocator), inB(badSyntax), resignature]), "--root", p.root);
     expect(out.code).toBe(1);
     const lines = out.stdout.trimEnd().split("\n");
     expect(lines[0]).toBe("FAILED: 2 errors, 1 warning");
     expect(lines[1]).toMatch(/^error: Step 1 \(delete_node\): Locator did not match any AST node in pkg\/b.py/);
     expect(lines[2]).toMatch(/^error: Step 2 \(replace_node\): Replacement produces syntax error in pkg\/b.py/);
-    expect(lines[3]).toMatch(/^warning: Step 3 \(replace_node\): 'helper' \(signature changed from \(x\) to \(x,y\)\) is imported by files not in this plan: \['a.py'\]/);
+    expect(lines[3]).toMatch(
+      /^warning: Step 3 \(replace_node\): 'helper' \(signature changed from \(x\) to \(x,y\)\) is imported by files not in this plan: \['a.py'\]/,
+    );
     expect(out.stderr).toBe("graphplan: the plan did not pass verification: 2 errors\n");
     expect(p.files()).toEqual({ a: A, b: B });
   });
@@ -70,7 +88,9 @@ describe("graphplan verify", () => {
     expect(json["passed"]).toBe(false);
     expect(json["errors"]).toEqual([expect.stringMatching(/^Step 1 \(delete_node\): /)]);
     // `issues[].step` is the index in the plan array; the rendered message numbers it from 1.
-    expect(json["issues"]).toEqual([expect.objectContaining({ step: 0, op: "delete_node", check: "locator", severity: "error", file: "a.py" })]);
+    expect(json["issues"]).toEqual([
+      expect.objectContaining({ step: 0, op: "delete_node", check: "locator", severity: "error", file: "a.py" }),
+    ]);
   });
 
   it("reads the workspace relative to the default root, the current directory", async () => {
@@ -82,7 +102,9 @@ describe("graphplan verify", () => {
     try {
       const out = await graphplan("verify", plan);
       expect(out.code).toBe(0);
-      expect(out.stdout).toMatch(/^PASSED with 1 warning\nwarning: Step 1 \(replace_node\): 'helper' .* is imported by files not in this plan: \['a.py'\]/);
+      expect(out.stdout).toMatch(
+        /^PASSED with 1 warning\nwarning: Step 1 \(replace_node\): 'helper' .* is imported by files not in this plan: \['a.py'\]/,
+      );
     } finally {
       process.chdir(cwd);
     }
@@ -104,7 +126,9 @@ describe("graphplan apply verifies first", () => {
     const out = await graphplan("apply", p.planFile([good, badLocator]), "--root", p.root);
     expect(out.code).toBe(1);
     expect(out.stdout).toBe("");
-    expect(out.stderr).toMatch(/^FAILED: 1 error, 0 warnings\nerror: Step 2 \(delete_node\): Locator did not match any AST node/);
+    expect(out.stderr).toMatch(
+      /^FAILED: 1 error, 0 warnings\nerror: Step 2 \(delete_node\): Locator did not match any AST node/,
+    );
     expect(out.stderr).toMatch(/graphplan: the plan did not pass verification \(1 error\); no file was changed\n$/);
     expect(p.files()).toEqual({ a: A, b: B });
   });
@@ -113,7 +137,10 @@ describe("graphplan apply verifies first", () => {
     const p = project();
     const out = await graphplan("apply", p.planFile([badSyntax]), "--root", p.root, "--json");
     expect(out.code).toBe(1);
-    expect(JSON.parse(out.stdout)).toMatchObject({ ok: false, verification: { passed: false, errors: [expect.stringMatching(/syntax error/)] } });
+    expect(JSON.parse(out.stdout)).toMatchObject({
+      ok: false,
+      verification: { passed: false, errors: [expect.stringMatching(/syntax error/)] },
+    });
     expect(p.files()).toEqual({ a: A, b: B });
   });
 
@@ -129,7 +156,10 @@ describe("from the repository root", () => {
   it("runs as `pnpm -s graphplan verify ... --json`", () => {
     const p = project();
     const repo = join(import.meta.dirname, "..", "..", "..", "..");
-    const result = spawnSync("pnpm", ["-s", "graphplan", "verify", p.planFile([good]), "--root", p.root, "--json"], { cwd: repo, encoding: "utf8" });
+    const result = spawnSync("pnpm", ["-s", "graphplan", "verify", p.planFile([good]), "--root", p.root, "--json"], {
+      cwd: repo,
+      encoding: "utf8",
+    });
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ passed: true, errors: [], warnings: [] });

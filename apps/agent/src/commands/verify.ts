@@ -22,7 +22,10 @@ export function verifyCommand(program: Command): void {
     .description("check a plan against a directory without changing it: every error and warning, each with its fix")
     .argument("<plan>", "the plan, a JSON file (paths in it are relative to the root)")
     .option("--root <dir>", "the directory the plan edits", ".")
-    .option("--json", "print {passed, errors, warnings, issues, places} as JSON (places: where each step changed the code)")
+    .option(
+      "--json",
+      "print {passed, errors, warnings, issues, places} as JSON (places: where each step changed the code)",
+    )
     .action(async (planPath: string, options: { root: string; json?: boolean }, command: Command) => {
       const plan = await readPlanJson(planPath, command);
       const result = await verifyAt(plan, options.root, command);
@@ -37,12 +40,18 @@ export async function readPlanJson(path: string, command: Command): Promise<unkn
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    return command.error(`error: cannot read ${path}: ${(error as Error).message}`, { exitCode: 2, code: "graphplan.planUnreadable" });
+    return command.error(`error: cannot read ${path}: ${(error as Error).message}`, {
+      exitCode: 2,
+      code: "graphplan.planUnreadable",
+    });
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    return command.error(`error: ${path} is not valid JSON: ${(error as Error).message}`, { exitCode: 2, code: "graphplan.planNotJson" });
+    return command.error(`error: ${path} is not valid JSON: ${(error as Error).message}`, {
+      exitCode: 2,
+      code: "graphplan.planNotJson",
+    });
   }
 }
 
@@ -64,9 +73,14 @@ export async function verifyAt(plan: unknown, root: string, command: Command): P
   try {
     files = await readWorkspace(plan, root.replace(/\/+$/, "") || "/");
   } catch (error) {
-    return command.error(`error: cannot read the workspace at ${root}: ${(error as Error).message}`, { exitCode: 2, code: "graphplan.rootInvalid" });
+    return command.error(`error: cannot read the workspace at ${root}: ${(error as Error).message}`, {
+      exitCode: 2,
+      code: "graphplan.rootInvalid",
+    });
   }
-  const graph = await buildGraph([...files].filter(([path]) => detectLanguage(path)).map(([path, source]) => ({ path, source })));
+  const graph = await buildGraph(
+    [...files].filter(([path]) => detectLanguage(path)).map(([path, source]) => ({ path, source })),
+  );
   return verifyPlan(plan, files, graph, { root: resolve(root) });
 }
 
@@ -90,14 +104,25 @@ export class PlanNotVerified extends Data.TaggedError("PlanNotVerified")<{ reado
  * For `apply`: verifies the plan against the root and, when it does not pass, prints why (as
  * JSON under `--json`) and throws {@link PlanNotVerified} (exit code 1) before any file is touched.
  */
-export async function requireVerified(plan: unknown, root: string, json: boolean | undefined, command: Command): Promise<void> {
+export async function requireVerified(
+  plan: unknown,
+  root: string,
+  json: boolean | undefined,
+  command: Command,
+): Promise<void> {
   const result = await verifyAt(plan, root, command);
   if (result.passed) return;
   // A plan that is unusable as input (not a plan, a path outside the root) is apply's own exit 2.
-  if (result.issues.some((i) => i.severity === "error" && (i.check === "plan" || (i.file !== undefined && outsideRoot(i.file))))) return;
+  if (
+    result.issues.some(
+      (i) => i.severity === "error" && (i.check === "plan" || (i.file !== undefined && outsideRoot(i.file))),
+    )
+  )
+    return;
   if (json) process.stdout.write(`${JSON.stringify({ ok: false, verification: result }, null, 2)}\n`);
   else process.stderr.write(formatResult(result));
   throw new PlanNotVerified({ result });
 }
 
-const outsideRoot = (path: string): boolean => path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || path.split(/[\\/]/).includes("..");
+const outsideRoot = (path: string): boolean =>
+  path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || path.split(/[\\/]/).includes("..");

@@ -27,7 +27,23 @@ async function exampleRun(): Promise<string> {
   git(repo, "add", "-A");
   git(repo, "commit", "-qm", "the example project");
   const out = join(tempDir(), "run");
-  const result = await runInProcess([runCommand], ["run", "--repo", repo, "--provider", "replay", "--patch", join(DEFAULT_EXAMPLE, read.example.patch), "--task", join(DEFAULT_EXAMPLE, read.example.task), "--output", out, "-q"]);
+  const result = await runInProcess(
+    [runCommand],
+    [
+      "run",
+      "--repo",
+      repo,
+      "--provider",
+      "replay",
+      "--patch",
+      join(DEFAULT_EXAMPLE, read.example.patch),
+      "--task",
+      join(DEFAULT_EXAMPLE, read.example.task),
+      "--output",
+      out,
+      "-q",
+    ],
+  );
   expect(result.code, result.stderr).toBe(0);
   return out;
 }
@@ -35,7 +51,11 @@ async function exampleRun(): Promise<string> {
 describe("graphplan view", () => {
   it("serves the page of a replay run of the example until Ctrl-C: the plan's step on the code it changed, the diff, the messages", async () => {
     const out = await exampleRun();
-    const child = spawn(join(APP, "node_modules/.bin/tsx"), ["--conditions=source", "src/cli.ts", "view", out, "--port", "0"], { cwd: APP, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(
+      join(APP, "node_modules/.bin/tsx"),
+      ["--conditions=source", "src/cli.ts", "view", out, "--port", "0"],
+      { cwd: APP, stdio: ["ignore", "pipe", "pipe"] },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -43,18 +63,24 @@ describe("graphplan view", () => {
     const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
     const browser = await chromium.launch({ executablePath: chromiumPath(), chromiumSandbox: false });
     try {
-      await expect.poll(() => stdout, { timeout: 30_000 }).toMatch(/at http:\/\/127\.0\.0\.1:\d+\/ \(Ctrl-C to stop\)\n$/);
+      await expect
+        .poll(() => stdout, { timeout: 30_000 })
+        .toMatch(/at http:\/\/127\.0\.0\.1:\d+\/ \(Ctrl-C to stop\)\n$/);
       expect(stdout).toMatch(/^graphplan view: 1 instance\(s\) of /);
       const url = /(http:\/\/\S+)/.exec(stdout)![1]!;
       const page = await browser.newPage();
       await page.goto(url);
       await page.locator("[data-testid=rows] tbody tr").first().click();
       await expect.poll(() => page.getByTestId("instance-id").textContent()).toBe("run");
-      expect(await page.getByTestId("plan-meta").innerText()).toMatch(/Version 1 of 1 .*verified · applied: textstats\/words\.py/);
+      expect(await page.getByTestId("plan-meta").innerText()).toMatch(
+        /Version 1 of 1 .*verified · applied: textstats\/words\.py/,
+      );
       // The step's locator, and the code it resolved to: line 15 of words.py, before and after.
       const step = page.locator("li.step[data-step='0']");
       expect(await step.getByTestId("locator").innerText()).toContain('"name": "word_count"');
-      expect(await step.getByTestId("place").innerText()).toMatch(/textstats\/words\.py, line 15[\s\S]*return len\(text\.split\(" "\)\)[\s\S]*return len\(words\(text\)\)/);
+      expect(await step.getByTestId("place").innerText()).toMatch(
+        /textstats\/words\.py, line 15[\s\S]*return len\(text\.split\(" "\)\)[\s\S]*return len\(words\(text\)\)/,
+      );
       expect(await page.getByTestId("patch").innerText()).toContain("return len(words(text))");
       const trajectory = JSON.parse(readFileSync(join(out, "trajectory.json"), "utf8")) as { messages: unknown[] };
       expect(await page.getByTestId("message").count()).toBe(trajectory.messages.length);
@@ -69,7 +95,9 @@ describe("graphplan view", () => {
     const view = (...args: string[]) => runInProcess([viewCommand], ["view", ...args]);
     const missing = await view(join(tempDir(), "nope"));
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/^graphplan view: \S+nope: no such file or directory; give a bench agent .*trajectory\.json\n$/);
+    expect(missing.stderr).toMatch(
+      /^graphplan view: \S+nope: no such file or directory; give a bench agent .*trajectory\.json\n$/,
+    );
     const empty = tempDir();
     writeFileSync(join(empty, "notes.txt"), "hello");
     const noRun = await view(empty);

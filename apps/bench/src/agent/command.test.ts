@@ -13,7 +13,11 @@ const worktreeDirs = (dir: string) => readdirSync(dir).filter((name) => name.sta
 
 function bench(args: readonly string[], env: NodeJS.ProcessEnv = {}) {
   const { ANTHROPIC_API_KEY: _a, OPENAI_API_KEY: _o, ...rest } = process.env;
-  return spawnSync(tsx, ["--conditions=source", "src/cli.ts", "agent", ...args], { cwd: app, encoding: "utf8", env: { ...rest, ...env } });
+  return spawnSync(tsx, ["--conditions=source", "src/cli.ts", "agent", ...args], {
+    cwd: app,
+    encoding: "utf8",
+    env: { ...rest, ...env },
+  });
 }
 
 describe("bench agent (command line)", () => {
@@ -21,12 +25,30 @@ describe("bench agent (command line)", () => {
     const fx = calcFixture();
     const out = join(tempDir(), "out");
     const wt = tempRoot();
-    const result = bench(["--dataset", fx.dataset, "--repos", fx.reposDir, "--out", out, "--provider", "scripted", "--script", CALC_REPLIES], { TMPDIR: wt });
+    const result = bench(
+      [
+        "--dataset",
+        fx.dataset,
+        "--repos",
+        fx.reposDir,
+        "--out",
+        out,
+        "--provider",
+        "scripted",
+        "--script",
+        CALC_REPLIES,
+      ],
+      { TMPDIR: wt },
+    );
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/^instances +3\n {2}Submitted +1\n {2}LimitsExceeded +0\n {2}Failed +0\n {2}input_error +2\nsubmitted patches +1\n/);
+    expect(result.stdout).toMatch(
+      /^instances +3\n {2}Submitted +1\n {2}LimitsExceeded +0\n {2}Failed +0\n {2}input_error +2\nsubmitted patches +1\n/,
+    );
     expect(result.stdout).toContain(`preds: ${join(out, "preds.jsonl")}\nreport: ${join(out, "report.json")}\n`);
     expect(result.stderr.split("\n").filter(Boolean)).toEqual([
-      expect.stringMatching(/^\[1\/3\] acme__calc-1 Submitted 5 calls \$0\.0000 \d+ ms · 0 running · 1 submitted · \$0\.00 · ETA \d+s$/),
+      expect.stringMatching(
+        /^\[1\/3\] acme__calc-1 Submitted 5 calls \$0\.0000 \d+ ms · 0 running · 1 submitted · \$0\.00 · ETA \d+s$/,
+      ),
       expect.stringMatching(/^\[2\/3\] acme__calc-2 input_error \(missing_commit\) 0 calls/),
       expect.stringMatching(/^\[3\/3\] acme__nowhere-3 input_error \(unknown_repository\) 0 calls .* ETA 0s$/),
     ]);
@@ -39,14 +61,91 @@ describe("bench agent (command line)", () => {
     const out = join(tempDir(), "out");
     const cases: Array<[string[], string]> = [
       [["--dataset", fx.dataset, "--repos", fx.reposDir], "error: required option '--out <dir>' not specified"],
-      [["--dataset", fx.dataset, "--repos", fx.reposDir, "--out", out, "--provider", "claude"], "error: option '--provider <name>' argument 'claude' is invalid. Allowed choices are anthropic, openai, scripted, replay."],
-      [["--dataset", fx.dataset, "--out", out, "--provider", "scripted", "--script", CALC_REPLIES], "error: give --repos DIR and/or --repo-map FILE"],
-      [["--dataset", fx.dataset, "--repos", "/nonexistent", "--out", out, "--provider", "scripted", "--script", CALC_REPLIES], "error: --repos /nonexistent: no such directory"],
-      [["--dataset", join(out, "nope.jsonl"), "--repos", fx.reposDir, "--out", out, "--provider", "scripted", "--script", CALC_REPLIES], "error: cannot read the dataset"],
-      [["--dataset", fx.dataset, "--repos", fx.reposDir, "--out", out, "--provider", "scripted", "--script", CALC_REPLIES, "--slice", "1-2"], "error: --slice 1-2: give START:END"],
-      [["--dataset", fx.dataset, "--repos", fx.reposDir, "--out", out, "--provider", "scripted", "--script", CALC_REPLIES, "--filter", "acme__nothing"], "error: no instance of"],
       [
-        ["--dataset", fx.dataset, "--repos", fx.reposDir, "--out", out, "--provider", "anthropic", "--model", "claude-sonnet-4-5"],
+        ["--dataset", fx.dataset, "--repos", fx.reposDir, "--out", out, "--provider", "claude"],
+        "error: option '--provider <name>' argument 'claude' is invalid. Allowed choices are anthropic, openai, scripted, replay.",
+      ],
+      [
+        ["--dataset", fx.dataset, "--out", out, "--provider", "scripted", "--script", CALC_REPLIES],
+        "error: give --repos DIR and/or --repo-map FILE",
+      ],
+      [
+        [
+          "--dataset",
+          fx.dataset,
+          "--repos",
+          "/nonexistent",
+          "--out",
+          out,
+          "--provider",
+          "scripted",
+          "--script",
+          CALC_REPLIES,
+        ],
+        "error: --repos /nonexistent: no such directory",
+      ],
+      [
+        [
+          "--dataset",
+          join(out, "nope.jsonl"),
+          "--repos",
+          fx.reposDir,
+          "--out",
+          out,
+          "--provider",
+          "scripted",
+          "--script",
+          CALC_REPLIES,
+        ],
+        "error: cannot read the dataset",
+      ],
+      [
+        [
+          "--dataset",
+          fx.dataset,
+          "--repos",
+          fx.reposDir,
+          "--out",
+          out,
+          "--provider",
+          "scripted",
+          "--script",
+          CALC_REPLIES,
+          "--slice",
+          "1-2",
+        ],
+        "error: --slice 1-2: give START:END",
+      ],
+      [
+        [
+          "--dataset",
+          fx.dataset,
+          "--repos",
+          fx.reposDir,
+          "--out",
+          out,
+          "--provider",
+          "scripted",
+          "--script",
+          CALC_REPLIES,
+          "--filter",
+          "acme__nothing",
+        ],
+        "error: no instance of",
+      ],
+      [
+        [
+          "--dataset",
+          fx.dataset,
+          "--repos",
+          fx.reposDir,
+          "--out",
+          out,
+          "--provider",
+          "anthropic",
+          "--model",
+          "claude-sonnet-4-5",
+        ],
         "error: no API key: the environment variable ANTHROPIC_API_KEY",
       ],
     ];
@@ -67,7 +166,21 @@ describe("bench agent (command line)", () => {
     const { ANTHROPIC_API_KEY: _a, OPENAI_API_KEY: _o, ...env } = process.env;
     const child = spawn(
       tsx,
-      ["--conditions=source", "src/cli.ts", "agent", "--dataset", fx.dataset, "--repos", fx.reposDir, "--out", out, "--provider", "scripted", "--script", script([bash("ls"), bash("touch started && sleep 30")])],
+      [
+        "--conditions=source",
+        "src/cli.ts",
+        "agent",
+        "--dataset",
+        fx.dataset,
+        "--repos",
+        fx.reposDir,
+        "--out",
+        out,
+        "--provider",
+        "scripted",
+        "--script",
+        script([bash("ls"), bash("touch started && sleep 30")]),
+      ],
       { cwd: app, env: { ...env, TMPDIR: wt }, stdio: ["ignore", "pipe", "pipe"] },
     );
     const exited = new Promise<unknown>((resolve) => child.on("exit", resolve));
@@ -81,7 +194,10 @@ describe("bench agent (command line)", () => {
     await exited;
     const t = TrajectorySchema.parse(JSON.parse(readFileSync(join(out, SOLVED_ID, "trajectory.json"), "utf8")));
     expect(t.exitStatus).toBe("Running");
-    expect(t.messages.filter((m) => m.role === "assistant").map((m) => m.content)).toEqual([bash("ls"), bash("touch started && sleep 30")]);
+    expect(t.messages.filter((m) => m.role === "assistant").map((m) => m.content)).toEqual([
+      bash("ls"),
+      bash("touch started && sleep 30"),
+    ]);
     expect(t.messages.every((m) => m.at !== undefined)).toBe(true);
     for (const dir of worktreeDirs(wt)) execFileSync("rm", ["-rf", join(wt, dir)]);
     execFileSync("git", ["-C", fx.bare, "worktree", "prune"]);
@@ -95,7 +211,21 @@ describe("bench agent (command line)", () => {
     const { ANTHROPIC_API_KEY: _a, OPENAI_API_KEY: _o, ...env } = process.env;
     const child = spawn(
       tsx,
-      ["--conditions=source", "src/cli.ts", "agent", "--dataset", fx.dataset, "--repos", fx.reposDir, "--out", out, "--provider", "scripted", "--script", script([bash("touch started && sleep 30")])],
+      [
+        "--conditions=source",
+        "src/cli.ts",
+        "agent",
+        "--dataset",
+        fx.dataset,
+        "--repos",
+        fx.reposDir,
+        "--out",
+        out,
+        "--provider",
+        "scripted",
+        "--script",
+        script([bash("touch started && sleep 30")]),
+      ],
       { cwd: app, env: { ...env, TMPDIR: wt }, stdio: ["ignore", "pipe", "pipe"] },
     );
     let stderr = "";
@@ -112,6 +242,9 @@ describe("bench agent (command line)", () => {
     expect(code).toBe(130);
     expect(worktrees(fx.bare)).toBe(before);
     expect(worktreeDirs(wt)).toEqual([]);
-    expect(JSON.parse(readFileSync(join(out, "report.json"), "utf8"))).toMatchObject({ interrupted: true, instances: [] });
+    expect(JSON.parse(readFileSync(join(out, "report.json"), "utf8"))).toMatchObject({
+      interrupted: true,
+      instances: [],
+    });
   });
 });

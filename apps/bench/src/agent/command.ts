@@ -47,11 +47,21 @@ export interface AgentCommandOptions extends SlurmCommandOptions {
 /** The --in-image options, checked against the sandbox options they replace. */
 function inImageOptions(opts: AgentCommandOptions): InImageOptions | undefined {
   if (!opts.inImage) {
-    if (opts.dockerHost?.length) throw new InvalidArgumentError("error: --docker-host goes with --in-image (or use --sandbox docker with DOCKER_HOST)");
+    if (opts.dockerHost?.length)
+      throw new InvalidArgumentError(
+        "error: --docker-host goes with --in-image (or use --sandbox docker with DOCKER_HOST)",
+      );
     return undefined;
   }
-  if (opts.sandbox !== "local" || opts.image !== undefined) throw new InvalidArgumentError("error: --in-image runs the commands in each instance's image: leave out --sandbox and --image");
-  return { namespace: opts.namespace === "none" ? null : opts.namespace, tag: opts.tag, engines: engineSlots(opts.dockerHost, opts.workers) };
+  if (opts.sandbox !== "local" || opts.image !== undefined)
+    throw new InvalidArgumentError(
+      "error: --in-image runs the commands in each instance's image: leave out --sandbox and --image",
+    );
+  return {
+    namespace: opts.namespace === "none" ? null : opts.namespace,
+    tag: opts.tag,
+    engines: engineSlots(opts.dockerHost, opts.workers),
+  };
 }
 
 /** The options of `bench agent`, which `bench run` takes too. */
@@ -60,26 +70,57 @@ export function defineAgentOptions(command: Command): Command {
     .requiredOption("--dataset <file>", "JSONL with repo, instance_id, base_commit and problem_statement per line")
     .option("--repos <dir>", "directory holding one git repository per dataset repo, as <owner>__<name> (bare or not)")
     .option("--repo-map <file>", 'JSON object mapping "owner/name" to a git directory')
-    .option("--instances <ids>", "comma-separated instance ids (default: all)", (v: string) => v.split(",").map((s) => s.trim()).filter(Boolean))
+    .option("--instances <ids>", "comma-separated instance ids (default: all)", (v: string) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     .option("--filter <regex>", "only instance ids matching this regular expression")
     .option("--slice <a:b>", "only these instances of the selection (a Python slice, e.g. 0:20)")
     .option("--shuffle", "shuffle the instances first (seeded: --seed, default 42)")
     .option("--seed <n>", "seed of --shuffle", (v: string) => Number.parseInt(v, 10))
     .option("-w, --workers <n>", "instances at once (with --in-image: per engine)", positiveInt("-w"), 1)
-    .option("--total-cost-limit <usd>", "dollars for the whole run: no instance starts once the finished ones spent this much", (v: string) => {
-      const n = Number(v);
-      if (!(n > 0)) throw new InvalidArgumentError(`--total-cost-limit takes a number of dollars > 0, not ${JSON.stringify(v)}`);
-      return n;
-    })
-    .option("--in-image", "run each instance inside its instance image (bench images build), repository at /testbed, files through the engine: no host worktree, no --repos")
+    .option(
+      "--total-cost-limit <usd>",
+      "dollars for the whole run: no instance starts once the finished ones spent this much",
+      (v: string) => {
+        const n = Number(v);
+        if (!(n > 0))
+          throw new InvalidArgumentError(`--total-cost-limit takes a number of dollars > 0, not ${JSON.stringify(v)}`);
+        return n;
+      },
+    )
+    .option(
+      "--in-image",
+      "run each instance inside its instance image (bench images build), repository at /testbed, files through the engine: no host worktree, no --repos",
+    )
     .option("--namespace <ns>", "image namespace, or `none` for local names", "swebench")
     .option("--tag <tag>", "image tag", "latest")
-    .option("--docker-host <url>", "container engine (unix://, tcp://, ssh://), optionally URL=N at once; repeat for several", collect)
-    .option("--graph-cache <dir>", `where file graphs are kept across instances and runs (content-addressed; default ${defaultGraphCacheDir()})`, defaultGraphCacheDir())
+    .option(
+      "--docker-host <url>",
+      "container engine (unix://, tcp://, ssh://), optionally URL=N at once; repeat for several",
+      collect,
+    )
+    .option(
+      "--graph-cache <dir>",
+      `where file graphs are kept across instances and runs (content-addressed; default ${defaultGraphCacheDir()})`,
+      defaultGraphCacheDir(),
+    )
     .option("--no-graph-cache", "parse every file of every instance again")
-    .requiredOption("--out <dir>", "output directory: preds.jsonl, report.json and <instance_id>/{trajectory.json,model.patch}");
+    .requiredOption(
+      "--out <dir>",
+      "output directory: preds.jsonl, report.json and <instance_id>/{trajectory.json,model.patch}",
+    );
   addAgentOptions(command, "worktree")
-    .addOption(new Option("--strategy <name>", "graphplan: the model explores, then writes a verified plan; baseline: free-form shell edits from the first step (mini-swe-agent's loop)").choices(["graphplan", "baseline"]).default("graphplan"))
+    .addOption(
+      new Option(
+        "--strategy <name>",
+        "graphplan: the model explores, then writes a verified plan; baseline: free-form shell edits from the first step (mini-swe-agent's loop)",
+      )
+        .choices(["graphplan", "baseline"])
+        .default("graphplan"),
+    )
     .option("--redo", "run instances that are already in OUT/preds.jsonl again")
     .option("-q, --quiet", "no progress lines on stderr");
   addSlurmOptions(command);
@@ -93,8 +134,17 @@ export function defineAgentOptions(command: Command): Command {
 }
 
 /** The run's options from the command line, with the progress display's callbacks. */
-export async function agentBenchOptions(opts: AgentCommandOptions, progress: ProgressDisplay | undefined, inImage = inImageOptions(opts)): Promise<AgentBenchOptions> {
-  const repoMap = opts.repoMap === undefined ? undefined : await readRepoMap(opts.repoMap).catch((e: Error) => Promise.reject(new InvalidArgumentError(`error: --repo-map ${e.message}`)));
+export async function agentBenchOptions(
+  opts: AgentCommandOptions,
+  progress: ProgressDisplay | undefined,
+  inImage = inImageOptions(opts),
+): Promise<AgentBenchOptions> {
+  const repoMap =
+    opts.repoMap === undefined
+      ? undefined
+      : await readRepoMap(opts.repoMap).catch((e: Error) =>
+          Promise.reject(new InvalidArgumentError(`error: --repo-map ${e.message}`)),
+        );
   let submitted = 0;
   let cost = 0;
   return {
@@ -134,7 +184,13 @@ export async function agentBenchOptions(opts: AgentCommandOptions, progress: Pro
 }
 
 export function agentCommand(program: Command): void {
-  const command = defineAgentOptions(program.command("agent").description("run the GraphPlan agent on SWE-bench instances, each in a fresh worktree at its base commit (or, with --in-image, in its instance image); writes preds.jsonl, report.json and per-instance trajectories"));
+  const command = defineAgentOptions(
+    program
+      .command("agent")
+      .description(
+        "run the GraphPlan agent on SWE-bench instances, each in a fresh worktree at its base commit (or, with --in-image, in its instance image); writes preds.jsonl, report.json and per-instance trajectories",
+      ),
+  );
   command.action(async (opts: AgentCommandOptions) => {
     checkSlurmOptions(opts);
     if (opts.slurm) return runOnSlurm("agent", opts);
@@ -146,7 +202,9 @@ export function agentCommand(program: Command): void {
       interrupted: "interrupted; the worktree was removed and report.json written",
       inputErrors: ["AgentBenchInputInvalid"],
       onSuccess: (result) => {
-        const dropped = result.droppedPredLines.length ? `\n(dropped unreadable lines ${result.droppedPredLines.join(", ")} of the earlier preds.jsonl)` : "";
+        const dropped = result.droppedPredLines.length
+          ? `\n(dropped unreadable lines ${result.droppedPredLines.join(", ")} of the earlier preds.jsonl)`
+          : "";
         process.stdout.write(`${result.table}\n\npreds: ${result.predsPath}\nreport: ${result.reportPath}${dropped}\n`);
       },
       onEnd: () => progress?.close(),

@@ -17,7 +17,8 @@ import { runAgentBench } from "./harness.js";
 
 const SOCKET = "/tmp/podman.sock";
 const IMAGE = "graphplan-busybox:test";
-const SETUP = "run `bash .ci/podman-setup.sh` as root (podman serving the Docker API on /tmp/podman.sock, and the image graphplan-busybox:test)";
+const SETUP =
+  "run `bash .ci/podman-setup.sh` as root (podman serving the Docker API on /tmp/podman.sock, and the image graphplan-busybox:test)";
 
 const containerExists = (id: string): boolean => {
   try {
@@ -43,7 +44,12 @@ describe("bench agent --sandbox docker", () => {
   it("runs each instance in its own container over the mounted worktree and removes containers and worktrees", async () => {
     const fx = calcFixture();
     const dataset = join(fx.root, "two.jsonl");
-    const again = { repo: "acme/calc", instance_id: "acme__calc-again", base_commit: fx.commit, problem_statement: TASK };
+    const again = {
+      repo: "acme/calc",
+      instance_id: "acme__calc-again",
+      base_commit: fx.commit,
+      problem_statement: TASK,
+    };
     writeFileSync(dataset, `${readFileSync(fx.dataset, "utf8").split("\n")[0]}\n${JSON.stringify(again)}\n`);
     const config = join(fx.root, "agent.yaml");
     writeFileSync(config, "limits:\n  max_explore_steps: 1\n  step_limit: 2\n");

@@ -7,7 +7,13 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { anthropicError, anthropicMessage, startProviderServer, type Answer, type ReceivedRequest } from "@graphplan/runtime/testing";
+import {
+  anthropicError,
+  anthropicMessage,
+  startProviderServer,
+  type Answer,
+  type ReceivedRequest,
+} from "@graphplan/runtime/testing";
 import * as Effect from "effect/Effect";
 import { afterAll, describe, expect, it } from "vitest";
 import { CALC_REPLIES, calcFixture, tempDir, tempRoot, TASK, type Fixture } from "./fixtures/bench.js";
@@ -24,13 +30,30 @@ afterAll(() => delete process.env[KEY]);
 function dataset(fx: Fixture): string {
   const base = (JSON.parse(readFileSync(fx.dataset, "utf8").split("\n")[0]!) as { base_commit: string }).base_commit;
   const path = join(tempDir(), "faults.jsonl");
-  const line = (id: string, fault: string) => JSON.stringify({ repo: "acme/calc", instance_id: id, base_commit: base, problem_statement: `${TASK} [fault:${fault}]`, patch: "" });
-  writeFileSync(path, [line("acme__calc-burst", "burst"), line("acme__calc-outage", "outage"), line("acme__calc-hang", "hang"), line("acme__calc-cut", "cut")].join("\n") + "\n");
+  const line = (id: string, fault: string) =>
+    JSON.stringify({
+      repo: "acme/calc",
+      instance_id: id,
+      base_commit: base,
+      problem_statement: `${TASK} [fault:${fault}]`,
+      patch: "",
+    });
+  writeFileSync(
+    path,
+    [
+      line("acme__calc-burst", "burst"),
+      line("acme__calc-outage", "outage"),
+      line("acme__calc-hang", "hang"),
+      line("acme__calc-cut", "cut"),
+    ].join("\n") + "\n",
+  );
   return path;
 }
 
-const faultOf = (request: ReceivedRequest): string => /\[fault:(\w+)\]/.exec(JSON.stringify(request.body.messages))?.[1] ?? "none";
-const ok = (text: string): Answer => anthropicMessage({ content: [{ type: "text", text }], inputTokens: 1000, outputTokens: 100 });
+const faultOf = (request: ReceivedRequest): string =>
+  /\[fault:(\w+)\]/.exec(JSON.stringify(request.body.messages))?.[1] ?? "none";
+const ok = (text: string): Answer =>
+  anthropicMessage({ content: [{ type: "text", text }], inputTokens: 1000, outputTokens: 100 });
 const overloaded = anthropicError(529, "overloaded_error", "Overloaded", { "retry-after-ms": "1" });
 
 /** The stand-in's behaviour: per instance, its fault, then the calc project's solution in order. */
@@ -46,7 +69,12 @@ function provider(outageOver: { value: boolean }) {
     if (fault === "hang" && call === 1) return "hang"; // the SDK's timeout, then its retry
     const next = served.get(fault) ?? 0;
     if (fault === "cut" && call === 2) {
-      return anthropicMessage({ content: [{ type: "text", text: "THOUGHT: Let me read every file of the project, starting with" }], inputTokens: 1000, outputTokens: 4096, stopReason: "max_tokens" });
+      return anthropicMessage({
+        content: [{ type: "text", text: "THOUGHT: Let me read every file of the project, starting with" }],
+        inputTokens: 1000,
+        outputTokens: 4096,
+        stopReason: "max_tokens",
+      });
     }
     served.set(fault, next + 1);
     return ok(REPLIES[Math.min(next, REPLIES.length - 1)]!);
@@ -55,7 +83,10 @@ function provider(outageOver: { value: boolean }) {
 
 function configFile(origin: string, extra = ""): string {
   const path = join(tempDir(), "model.yaml");
-  writeFileSync(path, `model:\n  provider: anthropic\n  model: claude-sonnet-4-5\n  baseUrl: ${origin}\n  apiKeyEnv: ${KEY}\n  maxRetries: 1\n  timeoutMs: 1500\n${extra}`);
+  writeFileSync(
+    path,
+    `model:\n  provider: anthropic\n  model: claude-sonnet-4-5\n  baseUrl: ${origin}\n  apiKeyEnv: ${KEY}\n  maxRetries: 1\n  timeoutMs: 1500\n${extra}`,
+  );
   return path;
 }
 
@@ -90,11 +121,17 @@ describe("bench agent against a failing provider (real SDK, stand-in server)", (
       expect(byId.get("acme__calc-cut")).toMatchObject({ status: "Submitted" });
       expect(byId.get("acme__calc-outage")).toMatchObject({ status: "Failed", retryable: true });
       expect(byId.get("acme__calc-outage")?.exit_reason).toMatch(/HTTP 529.*Overloaded.*overloaded: try again later/);
-      expect(preds(out).map((p) => p.instance_id).sort()).toEqual(["acme__calc-burst", "acme__calc-cut", "acme__calc-hang"]);
+      expect(
+        preds(out)
+          .map((p) => p.instance_id)
+          .sort(),
+      ).toEqual(["acme__calc-burst", "acme__calc-cut", "acme__calc-hang"]);
       expect(first.summary.retryable).toBe(1);
       expect(first.table).toMatch(/^retryable \(run again on resume\) +1$/m);
       // The cut-off reply was named as such to the model.
-      const cut = JSON.parse(readFileSync(join(out, "acme__calc-cut", "trajectory.json"), "utf8")) as { messages: { content: string; stopReason?: string }[] };
+      const cut = JSON.parse(readFileSync(join(out, "acme__calc-cut", "trajectory.json"), "utf8")) as {
+        messages: { content: string; stopReason?: string }[];
+      };
       expect(cut.messages.some((m) => m.stopReason === "max_tokens")).toBe(true);
       expect(cut.messages.some((m) => m.content.includes("Your reply was cut off at 4096 tokens"))).toBe(true);
       // Costs come from the model's list price without any price in the config.
@@ -105,8 +142,17 @@ describe("bench agent against a failing provider (real SDK, stand-in server)", (
       const again = new Map(second.entries.map((e) => [e.instance_id, e]));
       expect(again.get("acme__calc-outage")).toMatchObject({ status: "Submitted" });
       expect(again.get("acme__calc-outage")?.resumed).toBeUndefined();
-      expect([...again.values()].filter((e) => e.resumed).map((e) => e.instance_id).sort()).toEqual(["acme__calc-burst", "acme__calc-cut", "acme__calc-hang"]);
-      expect(preds(out).map((p) => p.instance_id).sort()).toEqual(["acme__calc-burst", "acme__calc-cut", "acme__calc-hang", "acme__calc-outage"]);
+      expect(
+        [...again.values()]
+          .filter((e) => e.resumed)
+          .map((e) => e.instance_id)
+          .sort(),
+      ).toEqual(["acme__calc-burst", "acme__calc-cut", "acme__calc-hang"]);
+      expect(
+        preds(out)
+          .map((p) => p.instance_id)
+          .sort(),
+      ).toEqual(["acme__calc-burst", "acme__calc-cut", "acme__calc-hang", "acme__calc-outage"]);
       expect(preds(out).every((p) => p.model_patch.includes("return total / len(values)"))).toBe(true);
       expect(report(out).instances).toHaveLength(4);
     } finally {
@@ -131,15 +177,35 @@ describe("bench agent against a failing provider (real SDK, stand-in server)", (
       };
       await Effect.runPromise(runAgentBench(base));
       const warnings: string[] = [];
-      const mixed = await Effect.runPromise(Effect.flip(runAgentBench({ ...base, model: { provider: "anthropic", model: "acme-frontier-1" }, onWarning: (w) => warnings.push(w) })));
-      expect(mixed.message).toBe(`${join(out, "preds.jsonl")} holds predictions of graphplan/anthropic:claude-sonnet-4-5, and this run's model is graphplan/anthropic:acme-frontier-1: one model per preds file; use another --out for this model`);
+      const mixed = await Effect.runPromise(
+        Effect.flip(
+          runAgentBench({
+            ...base,
+            model: { provider: "anthropic", model: "acme-frontier-1" },
+            onWarning: (w) => warnings.push(w),
+          }),
+        ),
+      );
+      expect(mixed.message).toBe(
+        `${join(out, "preds.jsonl")} holds predictions of graphplan/anthropic:claude-sonnet-4-5, and this run's model is graphplan/anthropic:acme-frontier-1: one model per preds file; use another --out for this model`,
+      );
       expect(warnings).toEqual([]);
       // A fresh stand-in, so that the solution is replayed from its first reply.
       const fresh = await startProviderServer(provider({ value: true }));
       await Effect.runPromise(
-        runAgentBench({ ...base, configPath: configFile(fresh.origin), outDir: join(tempDir(), "out2"), model: { provider: "anthropic", model: "acme-frontier-1" }, onWarning: (w) => warnings.push(w) }),
+        runAgentBench({
+          ...base,
+          configPath: configFile(fresh.origin),
+          outDir: join(tempDir(), "out2"),
+          model: { provider: "anthropic", model: "acme-frontier-1" },
+          onWarning: (w) => warnings.push(w),
+        }),
       ).finally(() => fresh.close());
-      expect(warnings).toEqual([expect.stringMatching(/^warning: no price is known for anthropic:acme-frontier-1: its calls count as \$0 and limits\.cost_limit cannot stop the run; set model\.price/)]);
+      expect(warnings).toEqual([
+        expect.stringMatching(
+          /^warning: no price is known for anthropic:acme-frontier-1: its calls count as \$0 and limits\.cost_limit cannot stop the run; set model\.price/,
+        ),
+      ]);
     } finally {
       await server.close();
     }

@@ -55,7 +55,8 @@ const preds = (out: string) =>
     .filter((l) => l !== "")
     .map((l) => PredictionSchema.parse(JSON.parse(l)));
 const report = (out: string) => AgentReportSchema.parse(JSON.parse(readFileSync(join(out, "report.json"), "utf8")));
-const trajectory = (out: string, id: string): Trajectory => TrajectorySchema.parse(JSON.parse(readFileSync(join(out, id, "trajectory.json"), "utf8")));
+const trajectory = (out: string, id: string): Trajectory =>
+  TrajectorySchema.parse(JSON.parse(readFileSync(join(out, id, "trajectory.json"), "utf8")));
 
 describe("bench agent", () => {
   it("solves the instance (explore → plan → verify → execute → review → submit), reports the others as input errors, and leaves no worktree behind", async () => {
@@ -123,11 +124,17 @@ describe("bench agent", () => {
     expect(r.instances[0]!.cleanup_problems).toBeUndefined();
     // The instance's time, split: the model, its commands, and the harness's parts (worktree up and down, graphs).
     const { ms, model_ms, command_ms, setup_ms, teardown_ms, graph_ms } = r.instances[0]!;
-    for (const part of [model_ms, command_ms, setup_ms, teardown_ms, graph_ms]) expect(part).toEqual(expect.any(Number));
+    for (const part of [model_ms, command_ms, setup_ms, teardown_ms, graph_ms])
+      expect(part).toEqual(expect.any(Number));
     expect(model_ms! + command_ms! + setup_ms! + teardown_ms! + graph_ms!).toBeLessThanOrEqual(ms);
     expect(r.instances[1]!.error).toContain("0123456789abcdef0123456789abcdef01234567");
     expect(r.instances[2]!.error).toContain(join(fx.reposDir, "acme__nowhere"));
-    expect(r.summary).toMatchObject({ instances: 3, submittedPatches: 1, modelCalls: 5, byStatus: { Submitted: 1, input_error: 2, Failed: 0 } });
+    expect(r.summary).toMatchObject({
+      instances: 3,
+      submittedPatches: 1,
+      modelCalls: 5,
+      byStatus: { Submitted: 1, input_error: 2, Failed: 0 },
+    });
     expect(result.entries).toEqual(r.instances);
     expect(result.table).toMatch(/^instances\s+3$/m);
     expect(result.table).toMatch(/^ {2}Submitted\s+1$/m);
@@ -167,11 +174,18 @@ describe("bench agent", () => {
     expect(report(out).summary).toMatchObject({ resumed: 1, modelCalls: 5 });
 
     const redone = await bench(options(fx, out, wt, { model: { provider: "scripted", script: other }, redo: true }));
-    expect(redone.entries[0]).toMatchObject({ instance_id: SOLVED_ID, status: "Failed", model_calls: 1, patch_bytes: 0 });
+    expect(redone.entries[0]).toMatchObject({
+      instance_id: SOLVED_ID,
+      status: "Failed",
+      model_calls: 1,
+      patch_bytes: 0,
+    });
     expect(redone.entries[0]!.resumed).toBeUndefined();
     expect(redone.entries[0]!.exit_reason).toMatch(/^ModelScriptExhausted/);
     const lines = preds(out);
-    expect(lines).toEqual([{ instance_id: SOLVED_ID, model_name_or_path: "graphplan/scripted:model", model_patch: "" }]);
+    expect(lines).toEqual([
+      { instance_id: SOLVED_ID, model_name_or_path: "graphplan/scripted:model", model_patch: "" },
+    ]);
     expect(trajectory(out, SOLVED_ID).exitStatus).toBe("Failed");
     expect(readFileSync(join(out, SOLVED_ID, "model.patch"), "utf8")).toBe("");
 
@@ -182,11 +196,18 @@ describe("bench agent", () => {
   it("shares one model across the instances: the second instance gets the replies after the first one's", async () => {
     const fx = calcFixture();
     const dataset = join(fx.root, "two.jsonl");
-    const again = { repo: "acme/calc", instance_id: "acme__calc-again", base_commit: fx.commit, problem_statement: TASK };
+    const again = {
+      repo: "acme/calc",
+      instance_id: "acme__calc-again",
+      base_commit: fx.commit,
+      problem_statement: TASK,
+    };
     writeFileSync(dataset, `${readFileSync(fx.dataset, "utf8").split("\n")[0]}\n${JSON.stringify(again)}\n`);
     const wt = tempRoot();
     const out = join(tempDir(), "out");
-    const result = await bench(options(fx, out, wt, { dataset, model: { provider: "scripted", script: script([...CALC_SCRIPT, SUBMIT]) } }));
+    const result = await bench(
+      options(fx, out, wt, { dataset, model: { provider: "scripted", script: script([...CALC_SCRIPT, SUBMIT]) } }),
+    );
     expect(result.entries.map((e) => [e.instance_id, e.status, e.model_calls])).toEqual([
       [SOLVED_ID, "Submitted", 5],
       ["acme__calc-again", "Failed", 1],
@@ -204,7 +225,9 @@ describe("bench agent", () => {
     const head = git(fx.source, "symbolic-ref", "HEAD");
     const wt = tempRoot();
     const out = join(tempDir(), "out");
-    const result = await bench(options(fx, out, wt, { reposDir: undefined, repoMap: { "acme/calc": fx.source }, instances: [SOLVED_ID] }));
+    const result = await bench(
+      options(fx, out, wt, { reposDir: undefined, repoMap: { "acme/calc": fx.source }, instances: [SOLVED_ID] }),
+    );
     expect(result.entries.map((e) => e.status)).toEqual(["Submitted"]);
     expect(await gitApplyCheck(fx.source, fx.commit, preds(out)[0]!.model_patch)).toBeUndefined();
     expect(git(fx.source, "status", "--porcelain", "--untracked-files=all")).toBe("");
@@ -221,13 +244,20 @@ describe("bench agent", () => {
       [
         "{not json",
         JSON.stringify({ repo: "acme/calc", instance_id: "acme__calc-7", base_commit: fx.commit }),
-        JSON.stringify({ repo: "acme/calc", instance_id: "../escape", base_commit: fx.commit, problem_statement: TASK }),
+        JSON.stringify({
+          repo: "acme/calc",
+          instance_id: "../escape",
+          base_commit: fx.commit,
+          problem_statement: TASK,
+        }),
         readFileSync(fx.dataset, "utf8").split("\n")[0],
       ].join("\n"),
     );
     const wt = tempRoot();
     const out = join(tempDir(), "out");
-    const all = await bench(options(fx, out, wt, { dataset, instances: ["acme__calc-7", "../escape", "acme__calc-404", "line-1"] }));
+    const all = await bench(
+      options(fx, out, wt, { dataset, instances: ["acme__calc-7", "../escape", "acme__calc-404", "line-1"] }),
+    );
     expect(all.entries.map((e) => [e.instance_id, e.status, e.cause])).toEqual([
       ["line-1", "input_error", "bad_line"],
       ["acme__calc-7", "input_error", "bad_line"],
@@ -250,7 +280,12 @@ describe("bench agent", () => {
     const saved = process.env.DOCKER_HOST;
     process.env.DOCKER_HOST = `unix://${join(tempDir(), "no-engine.sock")}`;
     try {
-      const result = await bench(options(fx, out, wt, { instances: [SOLVED_ID], sandbox: { sandbox: "docker", image: "graphplan-no-such-image:none", workdir: "/testbed" } }));
+      const result = await bench(
+        options(fx, out, wt, {
+          instances: [SOLVED_ID],
+          sandbox: { sandbox: "docker", image: "graphplan-no-such-image:none", workdir: "/testbed" },
+        }),
+      );
       expect(result.entries.map((e) => [e.status, e.cause])).toEqual([["harness_error", "SandboxUnavailable"]]);
       expect(result.entries[0]!.error).toContain("no-engine.sock");
     } finally {
@@ -270,7 +305,9 @@ describe("bench agent", () => {
     const marker = `sleep 31.${process.pid}`;
     const controller = new AbortController();
     const running = Effect.runPromiseExit(
-      runAgentBench(options(fx, out, wt, { model: { provider: "scripted", script: script([bash(`touch started && ${marker}`)]) } })),
+      runAgentBench(
+        options(fx, out, wt, { model: { provider: "scripted", script: script([bash(`touch started && ${marker}`)]) } }),
+      ),
       { signal: controller.signal },
     );
     // Wait until the agent's command runs inside the worktree.
@@ -303,7 +340,10 @@ describe("bench agent", () => {
       [{ model: { provider: "scripted" } }, /--provider scripted needs --script FILE/],
       [{ model: {} }, /^name the model/],
       [{ configPath: join(fx.root, "missing.yaml") }, /cannot read the agent config/],
-      [{ reposDir: undefined }, /^give --repos DIR and\/or --repo-map FILE \(or --in-image, to run each instance in its instance image\)$/],
+      [
+        { reposDir: undefined },
+        /^give --repos DIR and\/or --repo-map FILE \(or --in-image, to run each instance in its instance image\)$/,
+      ],
       [{ sandbox: { sandbox: "local", image: "x", workdir: "/repo" } }, /^--image goes with --sandbox docker$/],
       [{ sandbox: { sandbox: "docker", image: "x", workdir: "repo" } }, /^--workdir must be an absolute path/],
     ];
@@ -320,7 +360,6 @@ describe("bench agent", () => {
   });
 });
 
-
 describe("bench agent --provider replay", () => {
   it("replays each instance's reference patch through the agent's phases and submits a patch with the same effect, with no model", async () => {
     const fx = calcFixture();
@@ -331,10 +370,15 @@ describe("bench agent --provider replay", () => {
     git(fx.source, "commit", "-q", "-am", "fix");
     const gold = git(fx.source, "diff", fx.commit, "HEAD");
     const dataset = join(tempDir(), "gold.jsonl");
-    writeFileSync(dataset, `${JSON.stringify({ repo: "acme/calc", instance_id: SOLVED_ID, base_commit: fx.commit, problem_statement: TASK, patch: gold })}\n`);
+    writeFileSync(
+      dataset,
+      `${JSON.stringify({ repo: "acme/calc", instance_id: SOLVED_ID, base_commit: fx.commit, problem_statement: TASK, patch: gold })}\n`,
+    );
     const out = join(tempDir(), "out");
     const result = await bench({ ...options(fx, out, tempRoot()), dataset, model: { provider: "replay" } });
-    expect(result.entries).toMatchObject([{ instance_id: SOLVED_ID, status: "Submitted", phases: PHASES_SOLVED, model_calls: 4, cost_usd: 0 }]);
+    expect(result.entries).toMatchObject([
+      { instance_id: SOLVED_ID, status: "Submitted", phases: PHASES_SOLVED, model_calls: 4, cost_usd: 0 },
+    ]);
     const [prediction] = preds(out);
     expect(prediction?.model_name_or_path).toBe("graphplan/replay:gold");
     expect(prediction?.model_patch).toContain("+    return total / len(values)");
@@ -345,8 +389,14 @@ describe("bench agent --provider replay", () => {
   it("says why an instance cannot be replayed (no reference patch) and goes on", async () => {
     const fx = calcFixture();
     const out = join(tempDir(), "out");
-    const result = await bench({ ...options(fx, out, tempRoot()), instances: [SOLVED_ID], model: { provider: "replay" } });
-    expect(result.entries).toMatchObject([{ instance_id: SOLVED_ID, status: "harness_error", cause: "ReplayUnavailable" }]);
+    const result = await bench({
+      ...options(fx, out, tempRoot()),
+      instances: [SOLVED_ID],
+      model: { provider: "replay" },
+    });
+    expect(result.entries).toMatchObject([
+      { instance_id: SOLVED_ID, status: "harness_error", cause: "ReplayUnavailable" },
+    ]);
     expect(result.entries[0]?.error).toMatch(/^the replay model cannot replay acme__calc-1: /);
   });
 });

@@ -14,7 +14,18 @@ import { DiskGraphStore } from "@graphplan/graph/disk";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { loadConfig, modelLayer, runAgent, sandboxLayer, TrajectoryWriter, withPlanFile, type AgentConfig, type ModelOptions, type SandboxOptions, type Trajectory } from "@graphplan/agent";
+import {
+  loadConfig,
+  modelLayer,
+  runAgent,
+  sandboxLayer,
+  TrajectoryWriter,
+  withPlanFile,
+  type AgentConfig,
+  type ModelOptions,
+  type SandboxOptions,
+  type Trajectory,
+} from "@graphplan/agent";
 import { LanguageModel, Workspace } from "@graphplan/runtime";
 import * as Context from "effect/Context";
 import * as Data from "effect/Data";
@@ -150,7 +161,11 @@ async function writeOutputs(ctx: RunContext, t: Trajectory, model: string): Prom
   await writeFile(join(dir, "model.patch"), t.patch);
   // An outage is not the model's outcome: no prediction, so a later run tries the instance again.
   if (t.retryable) return;
-  const prediction = { instance_id: t.instance.id!, model_name_or_path: predictionModelName(model), model_patch: t.patch };
+  const prediction = {
+    instance_id: t.instance.id!,
+    model_name_or_path: predictionModelName(model),
+    model_patch: t.patch,
+  };
   await appendPrediction(ctx.predsPath, prediction);
   ctx.predictions.set(prediction.instance_id, prediction);
 }
@@ -164,7 +179,9 @@ function hostEnvironment(ctx: RunContext, repo: string, commit: string, cleanup:
       onCleanupProblem: (problem) => cleanup.push(problem),
     });
     // The sandbox options were checked before the first instance: this cannot fail.
-    const sandbox = yield* Effect.orDie(sandboxLayer(options.sandbox, wt.dir, config, options.sandbox.sandbox === "docker" ? dockerExtras(wt) : {}));
+    const sandbox = yield* Effect.orDie(
+      sandboxLayer(options.sandbox, wt.dir, config, options.sandbox.sandbox === "docker" ? dockerExtras(wt) : {}),
+    );
     // The local sandbox's commands share the host's /tmp with every other instance (and run): each
     // instance gets its own plan file, beside its worktree, removed with it.
     let instanceConfig = config;
@@ -179,7 +196,14 @@ function hostEnvironment(ctx: RunContext, repo: string, commit: string, cleanup:
 
 /** One instance: worktree → agent → outputs; never fails (a failure is the entry's status); interruptions go through, after the clean-up. */
 function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentReportEntry, never, LanguageModel> {
-  if (!line.ok) return Effect.succeed(blankEntry(line.id, "input_error", { cause: line.cause, error: line.error, ...(line.repo ? { repo: line.repo } : {}) }));
+  if (!line.ok)
+    return Effect.succeed(
+      blankEntry(line.id, "input_error", {
+        cause: line.cause,
+        error: line.error,
+        ...(line.repo ? { repo: line.repo } : {}),
+      }),
+    );
   const { options, config, configName } = ctx;
   const instance = line.instance;
   const id = instance.instance_id;
@@ -196,7 +220,10 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
     const agent = Effect.scoped(
       Effect.gen(function* () {
         const { layer: environment, config: instanceConfig } = ctx.pool
-          ? { layer: yield* instanceEnvironment(ctx.pool, options.inImage!, id, config.command.timeout_seconds * 1000), config }
+          ? {
+              layer: yield* instanceEnvironment(ctx.pool, options.inImage!, id, config.command.timeout_seconds * 1000),
+              config,
+            }
           : yield* hostEnvironment(ctx, repo, instance.base_commit, cleanup);
         marks.ready = performance.now();
         const writer = new TrajectoryWriter(trajectoryPath(options.outDir, id));
@@ -206,9 +233,21 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
           const now = t.transitions.at(-1)?.to ?? "explore";
           if (now !== phase) options.onPhase?.(id, (phase = now), ctx.costSoFar + t.totals.costUsd);
         };
-        const replay = options.model.provider === "replay" ? yield* strategyReplayModel(options.strategy, instance, () => replayModel(instance, { reposDir: options.reposDir, repoMap: options.repoMap ?? {} })) : undefined;
+        const replay =
+          options.model.provider === "replay"
+            ? yield* strategyReplayModel(options.strategy, instance, () =>
+                replayModel(instance, { reposDir: options.reposDir, repoMap: options.repoMap ?? {} }),
+              )
+            : undefined;
         marks.replayMs = replay ? performance.now() - marks.ready : 0;
-        const t = yield* runAgent({ task: instance.problem_statement, instanceId: id, config: instanceConfig, configName }, { onProgress, graphStore: ctx.graphStore, ...(options.strategy === "baseline" ? { strategy: "baseline" as const } : {}) }).pipe(
+        const t = yield* runAgent(
+          { task: instance.problem_statement, instanceId: id, config: instanceConfig, configName },
+          {
+            onProgress,
+            graphStore: ctx.graphStore,
+            ...(options.strategy === "baseline" ? { strategy: "baseline" as const } : {}),
+          },
+        ).pipe(
           Effect.provide(environment),
           (run) => (replay ? Effect.provideService(run, LanguageModel, replay) : run),
           Effect.ensuring(Effect.sync(() => writer.close())),
@@ -221,7 +260,12 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
     );
     const outcome = yield* agent.pipe(
       Effect.tap(() => Effect.sync(() => void (marks.teardownMs = performance.now() - marks.agentDone))),
-      Effect.flatMap((t) => Effect.as(Effect.promise(() => writeOutputs(ctx, t, model.name)), t)),
+      Effect.flatMap((t) =>
+        Effect.as(
+          Effect.promise(() => writeOutputs(ctx, t, model.name)),
+          t,
+        ),
+      ),
       Effect.map((t): AgentReportEntry => {
         const entry = trajectoryEntry(t, repo, 0);
         return {
@@ -233,12 +277,20 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
       }),
       Effect.catch((error): Effect.Effect<AgentReportEntry> => {
         const message = error.message;
-        if (error._tag === "UnknownRepository") return Effect.succeed(blankEntry(id, "input_error", { repo, cause: "unknown_repository", error: message }));
-        if (error._tag === "MissingCommit") return Effect.succeed(blankEntry(id, "input_error", { repo, cause: "missing_commit", error: message }));
+        if (error._tag === "UnknownRepository")
+          return Effect.succeed(blankEntry(id, "input_error", { repo, cause: "unknown_repository", error: message }));
+        if (error._tag === "MissingCommit")
+          return Effect.succeed(blankEntry(id, "input_error", { repo, cause: "missing_commit", error: message }));
         return Effect.succeed(blankEntry(id, "harness_error", { repo, cause: error._tag, error: message }));
       }),
       Effect.catchDefect((defect) =>
-        Effect.succeed(blankEntry(id, "harness_error", { repo, cause: "crash", error: defect instanceof Error ? (defect.stack ?? defect.message) : String(defect) })),
+        Effect.succeed(
+          blankEntry(id, "harness_error", {
+            repo,
+            cause: "crash",
+            error: defect instanceof Error ? (defect.stack ?? defect.message) : String(defect),
+          }),
+        ),
       ),
     );
     return {
@@ -268,17 +320,36 @@ export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBe
   return Effect.scoped(
     Effect.gen(function* () {
       const started = performance.now();
-      if (!options.inImage && !options.reposDir && !options.repoMap) return yield* invalid("give --repos DIR and/or --repo-map FILE (or --in-image, to run each instance in its instance image)");
-      if (options.reposDir !== undefined && !isDirectory(options.reposDir)) return yield* invalid(`--repos ${options.reposDir}: no such directory; give the directory holding one git repository per dataset repo, as <owner>__<name>`);
-      const selection = yield* Effect.try({ try: () => selectionOf(options), catch: (e) => invalid((e as Error).message) });
-      if (options.sandbox.sandbox === "docker" && !isAbsolute(options.sandbox.workdir)) return yield* invalid(`--workdir must be an absolute path in the container, not ${options.sandbox.workdir}`);
-      const { config, name: configName } = yield* Effect.mapError(loadConfig(options.configPath), (e) => invalid(e.message));
+      if (!options.inImage && !options.reposDir && !options.repoMap)
+        return yield* invalid(
+          "give --repos DIR and/or --repo-map FILE (or --in-image, to run each instance in its instance image)",
+        );
+      if (options.reposDir !== undefined && !isDirectory(options.reposDir))
+        return yield* invalid(
+          `--repos ${options.reposDir}: no such directory; give the directory holding one git repository per dataset repo, as <owner>__<name>`,
+        );
+      const selection = yield* Effect.try({
+        try: () => selectionOf(options),
+        catch: (e) => invalid((e as Error).message),
+      });
+      if (options.sandbox.sandbox === "docker" && !isAbsolute(options.sandbox.workdir))
+        return yield* invalid(`--workdir must be an absolute path in the container, not ${options.sandbox.workdir}`);
+      const { config, name: configName } = yield* Effect.mapError(loadConfig(options.configPath), (e) =>
+        invalid(e.message),
+      );
       // The model: built once, shared by all instances. A live model without its API key fails here.
       // The replay model is made per instance (its plan is the instance's reference patch); until then, this one stands for it.
       const replaying = options.model.provider === "replay";
-      if (replaying && options.strategy !== "baseline" && !options.reposDir && !options.repoMap) return yield* invalid("--provider replay reads the pre-images of the reference patches from git: give --repos DIR (or --repo-map FILE)");
+      if (replaying && options.strategy !== "baseline" && !options.reposDir && !options.repoMap)
+        return yield* invalid(
+          "--provider replay reads the pre-images of the reference patches from git: give --repos DIR (or --repo-map FILE)",
+        );
       const modelContext = replaying
-        ? Context.make(LanguageModel, { name: REPLAY_MODEL_NAME, priced: undefined, complete: () => Effect.die(new Error("the replay model is made per instance")) })
+        ? Context.make(LanguageModel, {
+            name: REPLAY_MODEL_NAME,
+            priced: undefined,
+            complete: () => Effect.die(new Error("the replay model is made per instance")),
+          })
         : yield* modelLayer(options.model, config).pipe(
             Effect.mapError((e) => invalid(e.message)),
             Effect.flatMap((layer) => Effect.mapError(Layer.build(layer), (e) => invalid(e.message))),
@@ -290,16 +361,29 @@ export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBe
         yield* Effect.addFinalizer(() =>
           pool.drain.pipe(
             Effect.andThen(pool.sweep),
-            Effect.flatMap((removed) => (removed.length ? Effect.sync(() => options.onWarning?.(`warning: removed ${removed.length} container(s) of this run that outlived their instance: ${removed.join(", ")}`)) : Effect.void)),
+            Effect.flatMap((removed) =>
+              removed.length
+                ? Effect.sync(() =>
+                    options.onWarning?.(
+                      `warning: removed ${removed.length} container(s) of this run that outlived their instance: ${removed.join(", ")}`,
+                    ),
+                  )
+                : Effect.void,
+            ),
           ),
         );
-      }
-      else yield* Effect.mapError(sandboxLayer(options.sandbox, options.outDir, config), (e) => invalid(e.message));
-      const text = yield* Effect.tryPromise({ try: () => readFile(options.dataset, "utf8"), catch: (e) => invalid(`cannot read the dataset ${options.dataset}: ${(e as Error).message}`) });
+      } else yield* Effect.mapError(sandboxLayer(options.sandbox, options.outDir, config), (e) => invalid(e.message));
+      const text = yield* Effect.tryPromise({
+        try: () => readFile(options.dataset, "utf8"),
+        catch: (e) => invalid(`cannot read the dataset ${options.dataset}: ${(e as Error).message}`),
+      });
       const all = selectInstances(parseAgentDataset(text), options.instances);
       if (all.length === 0) return yield* invalid(`the dataset ${options.dataset} has no instance`);
       const selected = selection(all);
-      if (selected.length === 0) return yield* invalid(`no instance of ${options.dataset} is left after --filter/--slice (${all.length} before)`);
+      if (selected.length === 0)
+        return yield* invalid(
+          `no instance of ${options.dataset} is left after --filter/--slice (${all.length} before)`,
+        );
       const lines = shardOf(selected, options.shard);
 
       const outDir = resolve(options.outDir);
@@ -310,7 +394,8 @@ export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBe
           await mkdir(outDir, { recursive: true });
           const read = await readPredictions(predsPath);
           // One line per instance again (an interrupted earlier run may have left a repeated or cut line).
-          if (read.predictions.size > 0 || read.badLines.length > 0) await writePredictions(predsPath, read.predictions.values());
+          if (read.predictions.size > 0 || read.badLines.length > 0)
+            await writePredictions(predsPath, read.predictions.values());
           return { ...read, entries: await earlierEntries(reportPath) };
         },
         catch: (e) => invalid(`cannot use the output directory ${outDir}: ${(e as Error).message}`),
@@ -329,12 +414,18 @@ export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBe
       // One model per preds file (sb-cli and the harness's summary name take one): refuse to mix.
       const model = Context.get(modelContext, LanguageModel);
       const modelPrediction = predictionModelName(model.name);
-      const others = [...new Set([...earlier.predictions.values()].map((p) => p.model_name_or_path))].filter((name) => name !== modelPrediction);
+      const others = [...new Set([...earlier.predictions.values()].map((p) => p.model_name_or_path))].filter(
+        (name) => name !== modelPrediction,
+      );
       if (others.length) {
-        return yield* invalid(`${predsPath} holds predictions of ${others.join(", ")}, and this run's model is ${modelPrediction}: one model per preds file; use another --out for this model`);
+        return yield* invalid(
+          `${predsPath} holds predictions of ${others.join(", ")}, and this run's model is ${modelPrediction}: one model per preds file; use another --out for this model`,
+        );
       }
       if (model.priced === false) {
-        options.onWarning?.(`warning: no price is known for ${model.name}: its calls count as $0 and limits.cost_limit cannot stop the run; set model.price (inputPerMTok, outputPerMTok) in the config`);
+        options.onWarning?.(
+          `warning: no price is known for ${model.name}: its calls count as $0 and limits.cost_limit cannot stop the run; set model.price (inputPerMTok, outputPerMTok) in the config`,
+        );
       }
 
       const entries: AgentReportEntry[] = [];
@@ -348,7 +439,14 @@ export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBe
             const stats = patchStats(done.model_patch);
             entry = before
               ? { ...before, resumed: true }
-              : blankEntry(done.instance_id, "skipped", { repo: line.ok ? line.instance.repo : undefined, patch_bytes: stats.bytes, patch_files: stats.files, patch_added: stats.added, patch_removed: stats.removed, resumed: true });
+              : blankEntry(done.instance_id, "skipped", {
+                  repo: line.ok ? line.instance.repo : undefined,
+                  patch_bytes: stats.bytes,
+                  patch_files: stats.files,
+                  patch_added: stats.added,
+                  patch_removed: stats.removed,
+                  resumed: true,
+                });
           } else if (options.totalCostLimit !== undefined && ctx.costSoFar >= options.totalCostLimit) {
             entry = blankEntry(line.ok ? line.instance.instance_id : line.id, "skipped", {
               cause: "total_cost_limit",
@@ -360,7 +458,10 @@ export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBe
           entries.push(entry);
           options.onEntry?.(entry, entries.length, lines.length);
         });
-      const loop = Effect.forEach(lines, one, { concurrency: pool ? pool.total : Math.max(1, options.workers ?? 1), discard: true });
+      const loop = Effect.forEach(lines, one, {
+        concurrency: pool ? pool.total : Math.max(1, options.workers ?? 1),
+        discard: true,
+      });
 
       const finish = (interrupted: boolean) =>
         Effect.promise(async () => {
@@ -393,7 +494,14 @@ export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBe
         Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : Effect.asVoid(finish(true)))),
       );
       const summary = yield* finish(false);
-      return { entries, summary, table: formatAgentSummary(summary), reportPath, predsPath, droppedPredLines: earlier.badLines } satisfies AgentBenchResult;
+      return {
+        entries,
+        summary,
+        table: formatAgentSummary(summary),
+        reportPath,
+        predsPath,
+        droppedPredLines: earlier.badLines,
+      } satisfies AgentBenchResult;
     }),
   );
 }

@@ -15,11 +15,19 @@ const engine = (host: string, alive: boolean): ContainerEngineShape => ({
 });
 
 const poolOf = (engines: Array<[string, boolean, number]>) =>
-  new EnginePool({ namespace: null, tag: "latest", engines: engines.map(([host, , workers]) => ({ host, workers })) }, 1, (host) => engine(host!, engines.find(([h]) => h === host)![1]));
+  new EnginePool(
+    { namespace: null, tag: "latest", engines: engines.map(([host, , workers]) => ({ host, workers })) },
+    1,
+    (host) => engine(host!, engines.find(([h]) => h === host)![1]),
+  );
 
 describe("the engine pool", () => {
   it("leaves out the engines that do not answer and hands out slots on the least busy of the others", async () => {
-    const pool = poolOf([["tcp://a:2375", true, 2], ["tcp://dead:2375", false, 4], ["tcp://b:2375", true, 1]]);
+    const pool = poolOf([
+      ["tcp://a:2375", true, 2],
+      ["tcp://dead:2375", false, 4],
+      ["tcp://b:2375", true, 1],
+    ]);
     expect(pool.total).toBe(7);
     await Effect.runPromise(pool.check);
     const taken = await Effect.runPromise(
@@ -39,9 +47,12 @@ describe("the engine pool", () => {
   it("runs removals in the background, survives the interruption of whoever started them, and drains them all", async () => {
     const pool = poolOf([["tcp://a:2375", true, 1]]);
     const removed: number[] = [];
-    const removal = (n: number, ms: number) => Effect.sleep(`${ms} millis`).pipe(Effect.andThen(Effect.sync(() => void removed.push(n))));
+    const removal = (n: number, ms: number) =>
+      Effect.sleep(`${ms} millis`).pipe(Effect.andThen(Effect.sync(() => void removed.push(n))));
     // The instance hands its removal over and ends at once, then is interrupted (Ctrl-C): the removal goes on.
-    await Effect.runPromise(Effect.scoped(Effect.addFinalizer(() => pool.background(removal(1, 150))).pipe(Effect.andThen(Effect.interrupt)))).catch(() => undefined);
+    await Effect.runPromise(
+      Effect.scoped(Effect.addFinalizer(() => pool.background(removal(1, 150))).pipe(Effect.andThen(Effect.interrupt))),
+    ).catch(() => undefined);
     await Effect.runPromise(pool.background(removal(2, 50)));
     expect(removed).toEqual([]); // neither was waited for
     await Effect.runPromise(pool.drain);
@@ -50,7 +61,10 @@ describe("the engine pool", () => {
   });
 
   it("fails naming the first engine's problem when none answers", async () => {
-    const pool = poolOf([["tcp://x:2375", false, 1], ["tcp://y:2375", false, 1]]);
+    const pool = poolOf([
+      ["tcp://x:2375", false, 1],
+      ["tcp://y:2375", false, 1],
+    ]);
     const error = await Effect.runPromise(Effect.flip(pool.check));
     expect(error.message).toContain("tcp://x:2375 does not answer (connection refused)");
     const none = await Effect.runPromise(Effect.flip(Effect.scoped(pool.acquire())));
@@ -61,14 +75,18 @@ describe("the engine pool", () => {
 describe("the engine pool's sweep (podman on /tmp/podman.sock)", () => {
   it("removes the containers of its own run that outlived their scope, and no other run's", async () => {
     const live = ContainerEngine.make({ host: HOST });
-    await Effect.runPromise(live.ping).catch((e: Error) => Promise.reject(new Error(`this test needs a container engine: ${e.message}; ${SETUP_HINT}`)));
+    await Effect.runPromise(live.ping).catch((e: Error) =>
+      Promise.reject(new Error(`this test needs a container engine: ${e.message}; ${SETUP_HINT}`)),
+    );
     const pool = new EnginePool({ namespace: null, tag: "latest", engines: [{ host: HOST, workers: 1 }] }, 1);
     const other = new EnginePool({ namespace: null, tag: "latest", engines: [{ host: HOST, workers: 1 }] }, 1);
     // Scopes left open: the containers outlive what started them, as when an engine refused their removal.
     const mine = await Effect.runPromise(Scope.make());
     const theirs = await Effect.runPromise(Scope.make());
     const start = (runId: string, scope: Scope.Closeable) =>
-      Effect.runPromise(Scope.provide(live.start({ image: "graphplan-busybox:test", labels: { [AGENT_RUN_LABEL]: runId } }), scope));
+      Effect.runPromise(
+        Scope.provide(live.start({ image: "graphplan-busybox:test", labels: { [AGENT_RUN_LABEL]: runId } }), scope),
+      );
     try {
       await start(pool.runId, mine);
       await start(other.runId, theirs);

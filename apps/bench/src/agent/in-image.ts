@@ -7,7 +7,14 @@
  */
 import { randomUUID } from "node:crypto";
 import { SUPPORTED_EXTENSIONS } from "@graphplan/graph";
-import { ContainerEngine, containerSession, Sandbox, Workspace, type ContainerEngineShape, type ContainerSession } from "@graphplan/runtime";
+import {
+  ContainerEngine,
+  containerSession,
+  Sandbox,
+  Workspace,
+  type ContainerEngineShape,
+  type ContainerSession,
+} from "@graphplan/runtime";
 import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
@@ -66,7 +73,11 @@ export class EnginePool {
   /** Containers being removed, off the instances' critical path; `drain` waits for them. */
   readonly #removals = new Set<Fiber.Fiber<void>>();
 
-  constructor(options: InImageOptions, defaultWorkers: number, make: (host: string | undefined) => ContainerEngineShape = (host) => ContainerEngine.make({ host })) {
+  constructor(
+    options: InImageOptions,
+    defaultWorkers: number,
+    make: (host: string | undefined) => ContainerEngineShape = (host) => ContainerEngine.make({ host }),
+  ) {
     const engines = options.engines.length ? options.engines : [{ host: undefined, workers: defaultWorkers }];
     this.slots = engines.map((e) => ({ engine: make(e.host), workers: e.workers, busy: 0, lost: false }));
   }
@@ -79,10 +90,14 @@ export class EnginePool {
   readonly check = Effect.gen({ self: this }, function* () {
     const problems: string[] = [];
     for (const slot of this.slots) {
-      const alive = yield* slot.engine.ping.pipe(Effect.as(true), Effect.catch((e) => Effect.sync(() => (problems.push(e.message), false))));
+      const alive = yield* slot.engine.ping.pipe(
+        Effect.as(true),
+        Effect.catch((e) => Effect.sync(() => (problems.push(e.message), false))),
+      );
       slot.lost = !alive;
     }
-    if (this.slots.every((s) => s.lost)) return yield* new InImageUnavailable({ detail: problems[0] ?? "no container engine" });
+    if (this.slots.every((s) => s.lost))
+      return yield* new InImageUnavailable({ detail: problems[0] ?? "no container engine" });
   });
 
   /**
@@ -93,11 +108,17 @@ export class EnginePool {
   readonly sweep: Effect.Effect<readonly string[]> = Effect.gen({ self: this }, function* () {
     const removed: string[] = [];
     for (const slot of this.slots) {
-      const left = yield* slot.engine.containersLabelled({ [AGENT_RUN_LABEL]: this.runId }).pipe(Effect.catch(() => Effect.succeed([] as readonly string[])));
+      const left = yield* slot.engine
+        .containersLabelled({ [AGENT_RUN_LABEL]: this.runId })
+        .pipe(Effect.catch(() => Effect.succeed([] as readonly string[])));
       for (const id of left) {
         yield* slot.engine.removeContainer(id).pipe(
           Effect.andThen(Effect.sync(() => void removed.push(id.slice(0, 12)))),
-          Effect.catch((e) => Effect.logWarning(`the agent's container ${id.slice(0, 12)} could not be removed (${e.message}); remove it with \`podman rm -f ${id.slice(0, 12)}\``)),
+          Effect.catch((e) =>
+            Effect.logWarning(
+              `the agent's container ${id.slice(0, 12)} could not be removed (${e.message}); remove it with \`podman rm -f ${id.slice(0, 12)}\``,
+            ),
+          ),
         );
       }
     }
@@ -124,9 +145,14 @@ export class EnginePool {
   acquire(): Effect.Effect<Slot, InImageUnavailable, Scope.Scope> {
     return Effect.acquireRelease(
       Effect.suspend(() => {
-        const live = this.slots.filter((s) => !s.lost && s.busy < s.workers).sort((a, b) => a.busy / a.workers - b.busy / b.workers);
+        const live = this.slots
+          .filter((s) => !s.lost && s.busy < s.workers)
+          .sort((a, b) => a.busy / a.workers - b.busy / b.workers);
         const slot = live[0] ?? this.slots.find((s) => !s.lost);
-        if (slot === undefined) return Effect.fail(new InImageUnavailable({ detail: "no container engine left (every engine stopped answering)" }));
+        if (slot === undefined)
+          return Effect.fail(
+            new InImageUnavailable({ detail: "no container engine left (every engine stopped answering)" }),
+          );
         slot.busy++;
         return Effect.succeed(slot);
       }),
@@ -139,7 +165,12 @@ export class EnginePool {
  * The Sandbox and Workspace layers of one instance: a container of its image, removed when the
  * scope closes. An engine that no longer answers is taken out of the pool.
  */
-export function instanceEnvironment(pool: EnginePool, options: InImageOptions, instanceId: string, timeoutMs: number): Effect.Effect<Layer.Layer<Sandbox | Workspace>, InImageUnavailable, Scope.Scope> {
+export function instanceEnvironment(
+  pool: EnginePool,
+  options: InImageOptions,
+  instanceId: string,
+  timeoutMs: number,
+): Effect.Effect<Layer.Layer<Sandbox | Workspace>, InImageUnavailable, Scope.Scope> {
   return Effect.gen(function* () {
     const slot = yield* pool.acquire();
     const { engine } = slot;
@@ -151,19 +182,36 @@ export function instanceEnvironment(pool: EnginePool, options: InImageOptions, i
       );
     const info = yield* engine.inspectImage(image).pipe(Effect.catch((e) => lost(e.message)));
     if (info === undefined) {
-      return yield* new InImageUnavailable({ detail: `the image ${image} is not in the engine at ${engine.endpoint}; build it with \`pnpm -s bench images build --instances ${instanceId}\`` });
+      return yield* new InImageUnavailable({
+        detail: `the image ${image} is not in the engine at ${engine.endpoint}; build it with \`pnpm -s bench images build --instances ${instanceId}\``,
+      });
     }
     // The container lives in a scope of its own, closed (the container removed) in the background
     // when the instance's scope closes: see EnginePool.background.
     const containerScope = yield* Scope.make();
     yield* Effect.addFinalizer(() => pool.background(Scope.close(containerScope, Exit.void)));
     const container = yield* engine
-      .start({ image, name: `graphplan-agent.${instanceId.toLowerCase()}.${pool.runId}`, workdir: "/testbed", user: "root", labels: { [AGENT_RUN_LABEL]: pool.runId } })
-      .pipe(Scope.provide(containerScope), Effect.catch((e) => lost(e.message)));
+      .start({
+        image,
+        name: `graphplan-agent.${instanceId.toLowerCase()}.${pool.runId}`,
+        workdir: "/testbed",
+        user: "root",
+        labels: { [AGENT_RUN_LABEL]: pool.runId },
+      })
+      .pipe(
+        Scope.provide(containerScope),
+        Effect.catch((e) => lost(e.message)),
+      );
     // The repository lives only in this container, which dies with the process: an ephemeral workspace
     // (no journal, each write one copy through the engine). Its snapshots read the source files the
     // agent graphs at once, and any other file when it is used (django's tree: 42 MB, 18 MB of source).
-    const session: ContainerSession = containerSession(container, { root: "/testbed", env: COMMAND_ENV, timeoutMs, ephemeral: true, prefetch: SUPPORTED_EXTENSIONS });
+    const session: ContainerSession = containerSession(container, {
+      root: "/testbed",
+      env: COMMAND_ENV,
+      timeoutMs,
+      ephemeral: true,
+      prefetch: SUPPORTED_EXTENSIONS,
+    });
     return Layer.mergeAll(Layer.succeed(Sandbox, session.sandbox), Layer.succeed(Workspace, session.workspace));
   });
 }

@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { parseAgentDataset, selectInstances, selectionOf, type AgentLine } from "./instances.js";
 
-const line = (fields: Record<string, unknown>) => JSON.stringify({ repo: "acme/calc", base_commit: "abc1234", problem_statement: "Fix it.", ...fields });
+const line = (fields: Record<string, unknown>) =>
+  JSON.stringify({ repo: "acme/calc", base_commit: "abc1234", problem_statement: "Fix it.", ...fields });
 
 describe("parseAgentDataset", () => {
   it("reads SWE-bench lines without needing the gold patch, keeps other fields, and skips blank lines", () => {
-    const lines = parseAgentDataset(`${line({ instance_id: "acme__calc-1", version: "1.0" })}\n\n${line({ instance_id: "acme__calc-2", patch: "diff --git a/x b/x" })}\n`);
+    const lines = parseAgentDataset(
+      `${line({ instance_id: "acme__calc-1", version: "1.0" })}\n\n${line({ instance_id: "acme__calc-2", patch: "diff --git a/x b/x" })}\n`,
+    );
     expect(lines.map((l) => (l.ok ? [l.line, l.instance.instance_id] : l))).toEqual([
       [1, "acme__calc-1"],
       [3, "acme__calc-2"],
@@ -48,7 +51,12 @@ describe("selectInstances", () => {
     expect(selectInstances(lines, undefined)).toHaveLength(3);
     expect(selectInstances(lines, [])).toHaveLength(3);
     const chosen = selectInstances(lines, ["zz-9", "b-2", "line-2", "a-1"]);
-    expect(chosen.map((l) => (l.ok ? l.instance.instance_id : `${l.cause}:${l.id}`))).toEqual(["a-1", "bad_line:line-2", "b-2", "unknown_instance:zz-9"]);
+    expect(chosen.map((l) => (l.ok ? l.instance.instance_id : `${l.cause}:${l.id}`))).toEqual([
+      "a-1",
+      "bad_line:line-2",
+      "b-2",
+      "unknown_instance:zz-9",
+    ]);
     expect(chosen[3]).toMatchObject({ line: null, error: "no line of the dataset has instance_id zz-9" });
   });
 });
@@ -65,7 +73,10 @@ describe("selection (--shuffle, --filter, --slice)", () => {
     expect(ids(selectionOf({ filter: "^sympy" })(lines))).toEqual(["sympy__sympy-3", "sympy__sympy-4"]);
     expect(ids(selectionOf({ slice: "1:3" })(lines))).toEqual(["django__django-2", "sympy__sympy-3"]);
     expect(ids(selectionOf({ slice: "-2:" })(lines))).toEqual(["sympy__sympy-4", "flask__flask-5"]);
-    expect(ids(selectionOf({ filter: "django|flask", slice: ":2" })(lines))).toEqual(["django__django-1", "django__django-2"]);
+    expect(ids(selectionOf({ filter: "django|flask", slice: ":2" })(lines))).toEqual([
+      "django__django-1",
+      "django__django-2",
+    ]);
   });
 
   it("shuffles the same way for the same seed and another way for another seed, keeping every instance", () => {
@@ -78,6 +89,8 @@ describe("selection (--shuffle, --filter, --slice)", () => {
 
   it("refuses a malformed regular expression or slice, saying what to write", () => {
     expect(() => selectionOf({ filter: "(" })).toThrow(/^--filter \(: not a regular expression/);
-    expect(() => selectionOf({ slice: "3" })).toThrow("--slice 3: give START:END (e.g. 0:20, 20:, :5), as a Python slice");
+    expect(() => selectionOf({ slice: "3" })).toThrow(
+      "--slice 3: give START:END (e.g. 0:20, 20:, :5), as a Python slice",
+    );
   });
 });

@@ -11,18 +11,33 @@ export const AgentInstanceSchema = z.looseObject({
   repo: z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, "repo is `owner/name`"),
   instance_id: z
     .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, "instance_id is letters, digits, `_`, `.` and `-` (it names the instance's output directory)"),
+    .regex(
+      /^[A-Za-z0-9][A-Za-z0-9_.-]*$/,
+      "instance_id is letters, digits, `_`, `.` and `-` (it names the instance's output directory)",
+    ),
   base_commit: z.string().regex(/^[0-9a-f]{7,40}$/i, "base_commit is a hexadecimal commit id"),
   problem_statement: z.string().refine((s) => s.trim() !== "", "problem_statement is empty"),
 });
 export type AgentInstance = z.infer<typeof AgentInstanceSchema>;
 
 /** Why an instance cannot run, groupable (`cause` in the report). */
-export type InputCause = "bad_line" | "unknown_instance" | "duplicate_instance" | "unknown_repository" | "missing_commit";
+export type InputCause =
+  | "bad_line"
+  | "unknown_instance"
+  | "duplicate_instance"
+  | "unknown_repository"
+  | "missing_commit";
 
 export type AgentLine =
   | { readonly ok: true; readonly line: number; readonly instance: AgentInstance }
-  | { readonly ok: false; readonly line: number | null; readonly id: string; readonly repo?: string; readonly cause: InputCause; readonly error: string };
+  | {
+      readonly ok: false;
+      readonly line: number | null;
+      readonly id: string;
+      readonly repo?: string;
+      readonly cause: InputCause;
+      readonly error: string;
+    };
 
 /**
  * The dataset's lines (blank ones skipped), in order: an instance, or why the line is unusable (its
@@ -32,10 +47,18 @@ export function parseAgentDataset(text: string): AgentLine[] {
   const seen = new Set<string>();
   return parseJsonLines(text, AgentInstanceSchema, "SWE-bench instance").map((entry): AgentLine => {
     const { line } = entry;
-    if (!entry.ok) return { ok: false, line, id: entry.instanceId ?? `line-${line}`, cause: "bad_line", error: entry.error };
+    if (!entry.ok)
+      return { ok: false, line, id: entry.instanceId ?? `line-${line}`, cause: "bad_line", error: entry.error };
     const id = entry.value.instance_id;
     if (seen.has(id)) {
-      return { ok: false, line, id, repo: entry.value.repo, cause: "duplicate_instance", error: `line ${line} repeats instance ${id} (the first line with it is used)` };
+      return {
+        ok: false,
+        line,
+        id,
+        repo: entry.value.repo,
+        cause: "duplicate_instance",
+        error: `line ${line} repeats instance ${id} (the first line with it is used)`,
+      };
     }
     seen.add(id);
     return { ok: true, line, instance: entry.value };
@@ -54,7 +77,14 @@ export function selectInstances(lines: readonly AgentLine[], ids: readonly strin
   const chosen = lines.filter((l) => wanted.has(lineId(l)));
   const found = new Set(chosen.map(lineId));
   for (const id of wanted) {
-    if (!found.has(id)) chosen.push({ ok: false, line: null, id, cause: "unknown_instance", error: `no line of the dataset has instance_id ${id}` });
+    if (!found.has(id))
+      chosen.push({
+        ok: false,
+        line: null,
+        id,
+        cause: "unknown_instance",
+        error: `no line of the dataset has instance_id ${id}`,
+      });
   }
   return chosen;
 }
@@ -88,7 +118,12 @@ export function parseSlice(text: string): (length: number) => [number, number] {
  * shuffle (with `seed`, default 42), then keep ids matching `filter` (a regular expression), then
  * `slice`. Throws on a malformed regular expression or slice.
  */
-export function selectionOf(options: { readonly shuffle?: boolean | undefined; readonly seed?: number | undefined; readonly filter?: string | undefined; readonly slice?: string | undefined }): (lines: readonly AgentLine[]) => AgentLine[] {
+export function selectionOf(options: {
+  readonly shuffle?: boolean | undefined;
+  readonly seed?: number | undefined;
+  readonly filter?: string | undefined;
+  readonly slice?: string | undefined;
+}): (lines: readonly AgentLine[]) => AgentLine[] {
   let pattern: RegExp | undefined;
   try {
     pattern = options.filter === undefined ? undefined : new RegExp(options.filter);

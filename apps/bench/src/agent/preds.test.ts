@@ -4,7 +4,11 @@ import { describe, expect, it } from "vitest";
 import { tempDir } from "./fixtures/bench.js";
 import { appendPrediction, readPredictions, writePredictions } from "./preds.js";
 
-const pred = (id: string, patch = "") => ({ instance_id: id, model_name_or_path: "graphplan/scripted:model", model_patch: patch });
+const pred = (id: string, patch = "") => ({
+  instance_id: id,
+  model_name_or_path: "graphplan/scripted:model",
+  model_patch: patch,
+});
 
 describe("preds.jsonl", () => {
   it("has no predictions when the file does not exist", async () => {
@@ -30,7 +34,10 @@ describe("preds.jsonl", () => {
   it("reports lines that are not predictions (a line cut short by a crash) and rewrites the file without them, leaving no temporary file", async () => {
     const dir = tempDir();
     const path = join(dir, "preds.jsonl");
-    writeFileSync(path, `${JSON.stringify(pred("a-1"))}\n{"instance_id": "b-2"}\n${JSON.stringify(pred("c-3")).slice(0, 30)}`);
+    writeFileSync(
+      path,
+      `${JSON.stringify(pred("a-1"))}\n{"instance_id": "b-2"}\n${JSON.stringify(pred("c-3")).slice(0, 30)}`,
+    );
     const { predictions, badLines } = await readPredictions(path);
     expect([...predictions.keys()]).toEqual(["a-1"]);
     expect(badLines).toEqual([2, 3]);

@@ -49,7 +49,8 @@ export async function readPredictions(path: string): Promise<ReadPredictions> {
   return { predictions, badLines };
 }
 
-const line = (p: Prediction): string => `${JSON.stringify({ instance_id: p.instance_id, model_name_or_path: p.model_name_or_path, model_patch: p.model_patch })}\n`;
+const line = (p: Prediction): string =>
+  `${JSON.stringify({ instance_id: p.instance_id, model_name_or_path: p.model_name_or_path, model_patch: p.model_patch })}\n`;
 
 /** Appends one prediction as one line, in one write. */
 export async function appendPrediction(path: string, prediction: Prediction): Promise<void> {

@@ -21,17 +21,22 @@ export { REPLAY_MODEL_NAME, ReplayUnavailable } from "@graphplan/agent";
  * The replay model of one dataset instance (its `patch` is the reference): the gold replay compiles
  * and verifies the plan from the pre-images in `--repos`, then the replies above are scripted.
  */
-export function replayModel(instance: Readonly<Record<string, unknown>>, repos: { readonly reposDir: string | undefined; readonly repoMap: Readonly<Record<string, string>> }): Effect.Effect<LanguageModelShape, ReplayUnavailable> {
+export function replayModel(
+  instance: Readonly<Record<string, unknown>>,
+  repos: { readonly reposDir: string | undefined; readonly repoMap: Readonly<Record<string, string>> },
+): Effect.Effect<LanguageModelShape, ReplayUnavailable> {
   const id = String(instance.instance_id);
   return Effect.tryPromise({
     try: async () => {
       const [line] = parseDataset(JSON.stringify(instance));
-      if (line === undefined || !line.ok) throw new Error(line && !line.ok ? line.error : "the dataset line has no reference patch (`patch`)");
+      if (line === undefined || !line.ok)
+        throw new Error(line && !line.ok ? line.error : "the dataset line has no reference patch (`patch`)");
       const dir = await mkdtemp(join(tmpdir(), "graphplan-replay-model-"));
       const repositories = new Repositories(repos);
       try {
         const entry = await replayInstance(line, repositories, { outDir: dir, ...repos, gitCheck: false });
-        if (entry.status !== "exact") throw new Error(`the gold replay of it is ${entry.status}${entry.cause ? ` (${entry.cause})` : ""}`);
+        if (entry.status !== "exact")
+          throw new Error(`the gold replay of it is ${entry.status}${entry.cause ? ` (${entry.cause})` : ""}`);
         const plan = JSON.parse(await readFile(join(dir, instanceDir(id), "plan.json"), "utf8")) as unknown;
         return scriptedReplay(entry.files, plan);
       } finally {
@@ -39,7 +44,8 @@ export function replayModel(instance: Readonly<Record<string, unknown>>, repos: 
         await rm(dir, { recursive: true, force: true });
       }
     },
-    catch: (error) => new ReplayUnavailable({ source: id, detail: error instanceof Error ? error.message : String(error) }),
+    catch: (error) =>
+      new ReplayUnavailable({ source: id, detail: error instanceof Error ? error.message : String(error) }),
   });
 }
 
@@ -54,6 +60,12 @@ export function strategyReplayModel(
 ): Effect.Effect<LanguageModelShape, ReplayUnavailable> {
   if (strategy !== "baseline") return plan();
   const patch = instance.patch;
-  if (typeof patch !== "string" || patch.trim() === "") return Effect.fail(new ReplayUnavailable({ source: String(instance.instance_id), detail: "the dataset line has no reference patch (`patch`)" }));
+  if (typeof patch !== "string" || patch.trim() === "")
+    return Effect.fail(
+      new ReplayUnavailable({
+        source: String(instance.instance_id),
+        detail: "the dataset line has no reference patch (`patch`)",
+      }),
+    );
   return Effect.succeed(baselineReplayModel(patch));
 }

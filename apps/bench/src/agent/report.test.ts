@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { blankEntry, formatAgentSummary, summarizeAgent, type AgentReportEntry } from "./report.js";
 
-const ran = (id: string, ms: number, parts: Partial<AgentReportEntry>): AgentReportEntry => blankEntry(id, "Submitted", { ms, ...parts });
+const ran = (id: string, ms: number, parts: Partial<AgentReportEntry>): AgentReportEntry =>
+  blankEntry(id, "Submitted", { ms, ...parts });
 
 describe("the agent run's summary", () => {
   it("takes the overhead as the time neither the model nor its commands took, and prints it with and without the graphs", () => {
@@ -15,7 +16,13 @@ describe("the agent run's summary", () => {
       blankEntry("e", "input_error"),
     ];
     const summary = summarizeAgent(entries, 10_000);
-    expect(summary).toMatchObject({ overheadMedianMs: 1500, overheadBesideGraphMedianMs: 600, setupMedianMs: 200, teardownMedianMs: 10, graphMedianMs: 900 });
+    expect(summary).toMatchObject({
+      overheadMedianMs: 1500,
+      overheadBesideGraphMedianMs: 600,
+      setupMedianMs: 200,
+      teardownMedianMs: 10,
+      graphMedianMs: 900,
+    });
     const table = formatAgentSummary(summary);
     expect(table).toMatch(/^harness overhead per instance, median\s+1\.50 s/m);
     expect(table).toMatch(/^ {2}beside the graph, median\s+0\.60 s/m);

@@ -95,7 +95,11 @@ export function patchStats(patch: string): { bytes: number; files: number; added
 }
 
 /** An entry with nothing measured (for instances the agent did not run). */
-export function blankEntry(instanceId: string, status: AgentStatus, extra: Partial<AgentReportEntry> = {}): AgentReportEntry {
+export function blankEntry(
+  instanceId: string,
+  status: AgentStatus,
+  extra: Partial<AgentReportEntry> = {},
+): AgentReportEntry {
   return {
     instance_id: instanceId,
     status,
@@ -202,7 +206,11 @@ export function summarizeAgent(entries: readonly AgentReportEntry[], totalMs: nu
     if (e.status !== "Submitted") (failures[cause ? `${e.status}: ${cause}` : e.status] ??= []).push(e.instance_id);
   }
   const ran = entries.filter((e) => !e.resumed && e.model_ms !== undefined && e.command_ms !== undefined);
-  const median = (values: readonly number[]) => quantile([...values].sort((a, b) => a - b), 0.5);
+  const median = (values: readonly number[]) =>
+    quantile(
+      [...values].sort((a, b) => a - b),
+      0.5,
+    );
   const overhead = (e: AgentReportEntry) => e.ms - e.model_ms! - e.command_ms!;
   return {
     instances: entries.length,
@@ -231,9 +239,9 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 export function formatAgentSummary(s: AgentSummary): string {
   const rows: Array<readonly [string, string]> = [
     ["instances", `${s.instances}${s.resumed ? ` (${s.resumed} from an earlier run)` : ""}`],
-    ...AGENT_STATUSES.filter((st) => s.byStatus[st] > 0 || EXIT_STATUSES.includes(st as (typeof EXIT_STATUSES)[number])).map(
-      (st) => [`  ${st}`, String(s.byStatus[st])] as const,
-    ),
+    ...AGENT_STATUSES.filter(
+      (st) => s.byStatus[st] > 0 || EXIT_STATUSES.includes(st as (typeof EXIT_STATUSES)[number]),
+    ).map((st) => [`  ${st}`, String(s.byStatus[st])] as const),
     ["submitted patches", String(s.submittedPatches)],
     ["explore named files", String(s.planned)],
     ["fell back", String(s.fellBack)],
@@ -242,19 +250,41 @@ export function formatAgentSummary(s: AgentSummary): string {
     ...(s.retryable ? [["retryable (run again on resume)", String(s.retryable)] as const] : []),
     ...(s.cleanupProblems ? [["cleanup problems", String(s.cleanupProblems)] as const] : []),
     ["total time", `${(s.totalMs / 1000).toFixed(1)} s`],
-    ...(s.overheadMedianMs === null ? [] : [["harness overhead per instance, median", `${seconds(s.overheadMedianMs)} (all but the model and its commands)`] as const]),
+    ...(s.overheadMedianMs === null
+      ? []
+      : [
+          [
+            "harness overhead per instance, median",
+            `${seconds(s.overheadMedianMs)} (all but the model and its commands)`,
+          ] as const,
+        ]),
     ...(s.overheadBesideGraphMedianMs === null
       ? []
       : [
-          ["  beside the graph, median", `${seconds(s.overheadBesideGraphMedianMs)} (without building code graphs)`] as const,
-          ["  of it: environment up / down / graphs", [s.setupMedianMs, s.teardownMedianMs, s.graphMedianMs].map((ms) => (ms === null ? "-" : seconds(ms))).join(" / ") + " (medians)"] as const,
+          [
+            "  beside the graph, median",
+            `${seconds(s.overheadBesideGraphMedianMs)} (without building code graphs)`,
+          ] as const,
+          [
+            "  of it: environment up / down / graphs",
+            [s.setupMedianMs, s.teardownMedianMs, s.graphMedianMs]
+              .map((ms) => (ms === null ? "-" : seconds(ms)))
+              .join(" / ") + " (medians)",
+          ] as const,
         ]),
   ];
   const out = [table(rows)];
   const failures = Object.entries(s.failures).sort((a, b) => b[1].length - a[1].length);
   if (failures.length) {
     out.push("", "not submitted:");
-    out.push(table(failures.map(([cause, ids]) => [`  ${cause}`, `${ids.length}  ${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", ..." : ""}`] as const)));
+    out.push(
+      table(
+        failures.map(
+          ([cause, ids]) =>
+            [`  ${cause}`, `${ids.length}  ${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", ..." : ""}`] as const,
+        ),
+      ),
+    );
   }
   return out.join("\n");
 }

@@ -19,7 +19,10 @@ const run = promisify(execFile);
 /** `git ARGS` in `cwd`: stdout, or an error carrying git's stderr. */
 async function git(cwd: string, ...args: string[]): Promise<string> {
   try {
-    const { stdout } = await run("git", ["-C", cwd, ...args], { env: { ...process.env, GIT_TERMINAL_PROMPT: "0" }, maxBuffer: 1 << 24 });
+    const { stdout } = await run("git", ["-C", cwd, ...args], {
+      env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
+      maxBuffer: 1 << 24,
+    });
     return stdout;
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr?.trim();
@@ -28,7 +31,11 @@ async function git(cwd: string, ...args: string[]): Promise<string> {
 }
 
 /** The worktree could not be made for a reason other than the input (disk full, a git error...). */
-export class WorktreeFailed extends Data.TaggedError("WorktreeFailed")<{ readonly repo: string; readonly commit: string; readonly detail: string }> {
+export class WorktreeFailed extends Data.TaggedError("WorktreeFailed")<{
+  readonly repo: string;
+  readonly commit: string;
+  readonly detail: string;
+}> {
   override get message(): string {
     return `could not create a worktree of ${this.repo} at ${this.commit}: ${this.detail}`;
   }
@@ -79,8 +86,12 @@ async function acquire(repo: string, repoPath: string, commit: string, tempRoot:
 
 /** Removes the worktree, its administrative entry and its directory; reports what it could not. */
 async function release(wt: Worktree, onProblem: (problem: string) => void): Promise<void> {
-  await git(wt.gitDir, "worktree", "remove", "--force", "--force", wt.dir).catch((error: Error) => onProblem(`git worktree remove: ${error.message}`));
-  await rm(wt.dir, { recursive: true, force: true }).catch((error: Error) => onProblem(`rm ${wt.dir}: ${error.message}`));
+  await git(wt.gitDir, "worktree", "remove", "--force", "--force", wt.dir).catch((error: Error) =>
+    onProblem(`git worktree remove: ${error.message}`),
+  );
+  await rm(wt.dir, { recursive: true, force: true }).catch((error: Error) =>
+    onProblem(`rm ${wt.dir}: ${error.message}`),
+  );
   await git(wt.gitDir, "worktree", "prune").catch((error: Error) => onProblem(`git worktree prune: ${error.message}`));
   if (existsSync(wt.dir)) onProblem(`${wt.dir} is still there`);
 }
@@ -90,7 +101,12 @@ async function release(wt: Worktree, onProblem: (problem: string) => void): Prom
  * when the scope closes. Fails with `UnknownRepository` (no git repository there), `MissingCommit`
  * (the repository does not have the commit) or `WorktreeFailed`; on failure nothing is left behind.
  */
-export function worktree(repo: string, repoPath: string, commit: string, options: WorktreeOptions): Effect.Effect<Worktree, UnknownRepository | MissingCommit | WorktreeFailed, Scope.Scope> {
+export function worktree(
+  repo: string,
+  repoPath: string,
+  commit: string,
+  options: WorktreeOptions,
+): Effect.Effect<Worktree, UnknownRepository | MissingCommit | WorktreeFailed, Scope.Scope> {
   return Effect.acquireRelease(
     Effect.tryPromise({
       try: () => acquire(repo, repoPath, commit, options.tempRoot),

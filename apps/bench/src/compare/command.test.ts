@@ -11,7 +11,8 @@ import { describe, expect, it } from "vitest";
 
 const app = join(import.meta.dirname, "..", "..");
 const tsx = join(app, "node_modules/.bin/tsx");
-const cli = (args: readonly string[]) => spawnSync(tsx, ["--conditions=source", "src/cli.ts", "compare", ...args], { cwd: app, encoding: "utf8" });
+const cli = (args: readonly string[]) =>
+  spawnSync(tsx, ["--conditions=source", "src/cli.ts", "compare", ...args], { cwd: app, encoding: "utf8" });
 
 /** Every file under `dir` with its content: what "nothing lost" compares. */
 const contents = (dir: string): Record<string, string> => {
@@ -38,21 +39,50 @@ describe("bench compare: bad input", () => {
     const report: CompareReport = {
       format: "graphplan-bench-compare/1",
       created: "2026-11-27T12:00:00.000Z",
-      spec: { arms: [{ label: "graphplan", strategy: "graphplan", config: null }, { label: "baseline", strategy: "baseline", config: null }], provider: "anthropic", model: "claude-sonnet-4-5", dataset },
+      spec: {
+        arms: [
+          { label: "graphplan", strategy: "graphplan", config: null },
+          { label: "baseline", strategy: "baseline", config: null },
+        ],
+        provider: "anthropic",
+        model: "claude-sonnet-4-5",
+        dataset,
+      },
       results: null,
     };
     writeFileSync(join(earlier, "compare.json"), JSON.stringify(CompareReportSchema.parse(report)));
-    writeFileSync(join(earlier, "graphplan", "preds.jsonl"), '{"instance_id": "a__b-1", "model_name_or_path": "graphplan/anthropic:claude-sonnet-4-5", "model_patch": ""}\n');
+    writeFileSync(
+      join(earlier, "graphplan", "preds.jsonl"),
+      '{"instance_id": "a__b-1", "model_name_or_path": "graphplan/anthropic:claude-sonnet-4-5", "model_patch": ""}\n',
+    );
     const before = contents(earlier);
     const fresh = join(dir, "never");
     const cases: Array<[string[], RegExp]> = [
-      [["--arms", "graphplan,magic", "--out", fresh], /^error: --arms: unknown arm "magic": an arm is a strategy \(graphplan, baseline\) or label:strategy, e\.g\. short:graphplan$/],
-      [["--arms", "graphplan,graphplan", "--out", fresh], /^error: --arms graphplan,graphplan: the same arm twice; compare two different arms, or name them apart \(e\.g\. --arms a:graphplan,b:graphplan with --arms-config a\.yaml,b\.yaml\)$/],
-      [["--arms", "graphplan", "--out", fresh], /^error: --arms graphplan: name two arms, comma-separated, e\.g\. --arms graphplan,baseline$/],
+      [
+        ["--arms", "graphplan,magic", "--out", fresh],
+        /^error: --arms: unknown arm "magic": an arm is a strategy \(graphplan, baseline\) or label:strategy, e\.g\. short:graphplan$/,
+      ],
+      [
+        ["--arms", "graphplan,graphplan", "--out", fresh],
+        /^error: --arms graphplan,graphplan: the same arm twice; compare two different arms, or name them apart \(e\.g\. --arms a:graphplan,b:graphplan with --arms-config a\.yaml,b\.yaml\)$/,
+      ],
+      [
+        ["--arms", "graphplan", "--out", fresh],
+        /^error: --arms graphplan: name two arms, comma-separated, e\.g\. --arms graphplan,baseline$/,
+      ],
       [["--arms", "graphplan,rfsn", "--out", fresh], /^error: --arms: the arm "rfsn" is not run by bench agent yet/],
-      [["--arms", "graphplan,baseline", "--arms-config", "missing.yaml,-", "--out", fresh], /^error: --arms-config: no such file missing\.yaml; give a YAML config per arm \(- for the default\)$/],
-      [["--arms", "graphplan,baseline", "--strategy", "baseline", "--out", fresh], /^error: bench compare sets --strategy per arm: use --arms instead$/],
-      [["--arms", "graphplan,baseline", "--out", earlier], /^error: --out .*earlier holds another comparison \(graphplan:graphplan vs baseline:baseline with anthropic:claude-sonnet-4-5\), not graphplan:graphplan vs baseline:baseline with replay; use another --out$/],
+      [
+        ["--arms", "graphplan,baseline", "--arms-config", "missing.yaml,-", "--out", fresh],
+        /^error: --arms-config: no such file missing\.yaml; give a YAML config per arm \(- for the default\)$/,
+      ],
+      [
+        ["--arms", "graphplan,baseline", "--strategy", "baseline", "--out", fresh],
+        /^error: bench compare sets --strategy per arm: use --arms instead$/,
+      ],
+      [
+        ["--arms", "graphplan,baseline", "--out", earlier],
+        /^error: --out .*earlier holds another comparison \(graphplan:graphplan vs baseline:baseline with anthropic:claude-sonnet-4-5\), not graphplan:graphplan vs baseline:baseline with replay; use another --out$/,
+      ],
     ];
     for (const [args, message] of cases) {
       const result = cli([...args, "--dataset", dataset, "--provider", "replay", "-q"]);

@@ -23,14 +23,22 @@ export function compareCommand(program: Command): void {
     defineAgentOptions(
       program
         .command("compare")
-        .description("two agent configurations (e.g. --arms graphplan,baseline) on the same instances, each run and graded as bench run does, then the paired comparison: resolved per arm, both/only one/neither, McNemar's exact p and a bootstrap interval; DIR/compare.json")
-        .requiredOption("--arms <a,b>", "the two arms: each a strategy (graphplan, baseline) or label:strategy (e.g. short:graphplan,long:graphplan)")
+        .description(
+          "two agent configurations (e.g. --arms graphplan,baseline) on the same instances, each run and graded as bench run does, then the paired comparison: resolved per arm, both/only one/neither, McNemar's exact p and a bootstrap interval; DIR/compare.json",
+        )
+        .requiredOption(
+          "--arms <a,b>",
+          "the two arms: each a strategy (graphplan, baseline) or label:strategy (e.g. short:graphplan,long:graphplan)",
+        )
         .option("--arms-config <a.yaml,b.yaml>", "one agent config per arm, merged over the default (- for none)"),
     ),
   );
   command.action(async (opts: CompareCommandOptions, cmd: Command) => {
     for (const option of ["config", "strategy"] as const) {
-      if (cmd.getOptionValueSource(option) === "cli") throw new InvalidArgumentError(`error: bench compare sets --${option} per arm: use --arms${option === "config" ? "-config" : ""} instead`);
+      if (cmd.getOptionValueSource(option) === "cli")
+        throw new InvalidArgumentError(
+          `error: bench compare sets --${option} per arm: use --arms${option === "config" ? "-config" : ""} instead`,
+        );
     }
     let arms;
     try {
@@ -40,7 +48,8 @@ export function compareCommand(program: Command): void {
       throw error;
     }
     const scripts = opts.script?.split(",");
-    if (scripts && scripts.length > 2) throw new InvalidArgumentError("error: --script takes one script for both arms or one per arm, comma-separated");
+    if (scripts && scripts.length > 2)
+      throw new InvalidArgumentError("error: --script takes one script for both arms or one per arm, comma-separated");
     const progress = opts.quiet ? undefined : new Progress(0);
     await runInterruptible(
       runCompare({
@@ -53,10 +62,12 @@ export function compareCommand(program: Command): void {
       {
         name: "bench compare",
         onInterrupt: "removing the running containers, writing the arm's reports",
-        interrupted: "interrupted; no container is left; run the same command again to resume (arms done are not run again)",
+        interrupted:
+          "interrupted; no container is left; run the same command again to resume (arms done are not run again)",
         inputErrors: ["AgentBenchInputInvalid", "EvalInputInvalid", "CompareInputInvalid"],
         onEnd: () => progress?.close(),
-        onSuccess: ({ report, path }) => process.stdout.write(`${formatComparison(report.spec, report.results)}\n\ncomparison: ${path}\n`),
+        onSuccess: ({ report, path }) =>
+          process.stdout.write(`${formatComparison(report.spec, report.results)}\n\ncomparison: ${path}\n`),
       },
     );
   });

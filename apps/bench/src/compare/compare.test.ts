@@ -30,8 +30,17 @@ const tsx = join(app, "node_modules/.bin/tsx");
 const bash = (command: string, thought = "Next step.") => `THOUGHT: ${thought}\n\n\`\`\`bash\n${command}\n\`\`\``;
 const json = (value: unknown) => `THOUGHT: The plan.\n\n\`\`\`json\n${JSON.stringify(value)}\n\`\`\``;
 const SUBMIT = bash("echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT", "Done.");
-const plan = (body: string, name = "add") => [{ op: "replace_node", params: { locator: { kind: "function", name, file: "calc/ops.py" }, replacement: `def ${name}(a, b):\n    return ${body}` } }];
-const sed = (body: string) => bash(`sed -i '0,/return a - b/s//return ${body}/' calc/ops.py && head -2 calc/ops.py`, "Edit add().");
+const plan = (body: string, name = "add") => [
+  {
+    op: "replace_node",
+    params: {
+      locator: { kind: "function", name, file: "calc/ops.py" },
+      replacement: `def ${name}(a, b):\n    return ${body}`,
+    },
+  },
+];
+const sed = (body: string) =>
+  bash(`sed -i '0,/return a - b/s//return ${body}/' calc/ops.py && head -2 calc/ops.py`, "Edit add().");
 
 /** Arm A's replies, instance by instance (the scripted model hands them out in order; -w 1). */
 const A_REPLIES = Array.from({ length: 8 }, (_, i) => {
@@ -45,7 +54,9 @@ const B_REPLIES = Array.from({ length: 8 }, (_, i) => [sed(i < 3 || i === 6 ? "a
 let fx: EvalFixture;
 let root: string;
 beforeAll(async () => {
-  await Effect.runPromise(ContainerEngine.make({ host: HOST }).ping).catch((e: Error) => Promise.reject(new Error(`bench compare's test needs a container engine: ${e.message}; ${SETUP_HINT}`)));
+  await Effect.runPromise(ContainerEngine.make({ host: HOST }).ping).catch((e: Error) =>
+    Promise.reject(new Error(`bench compare's test needs a container engine: ${e.message}; ${SETUP_HINT}`)),
+  );
   root = mkdtempSync(join(tmpdir(), "graphplan-compare-fixture-"));
   fx = await evalFixture(root, `c${randomUUID().slice(0, 8)}`, 8);
 }, 300_000);
@@ -56,9 +67,24 @@ afterAll(async () => {
 
 /** This file's evaluation run id: its containers are told apart from other runs' on the same engine. */
 const RUN_ID = `compare-${randomUUID().slice(0, 8)}`;
-const common = () => ["--dataset", fx.dataset, "--namespace", "none", "--tag", fx.tag, "--docker-host", HOST, "--timeout", "120", "--run-id", RUN_ID];
-const cli = (args: readonly string[]) => spawnSync(tsx, ["--conditions=source", "src/cli.ts", "compare", ...args], { cwd: app, encoding: "utf8" });
-const readReport = (out: string): CompareReport => CompareReportSchema.parse(JSON.parse(readFileSync(join(out, "compare.json"), "utf8")));
+const common = () => [
+  "--dataset",
+  fx.dataset,
+  "--namespace",
+  "none",
+  "--tag",
+  fx.tag,
+  "--docker-host",
+  HOST,
+  "--timeout",
+  "120",
+  "--run-id",
+  RUN_ID,
+];
+const cli = (args: readonly string[]) =>
+  spawnSync(tsx, ["--conditions=source", "src/cli.ts", "compare", ...args], { cwd: app, encoding: "utf8" });
+const readReport = (out: string): CompareReport =>
+  CompareReportSchema.parse(JSON.parse(readFileSync(join(out, "compare.json"), "utf8")));
 /** Every file under `dir` with its modification time and size: what "not run again" compares. */
 const snapshot = (dir: string): Record<string, string> => {
   const files: Record<string, string> = {};
@@ -74,19 +100,25 @@ const snapshot = (dir: string): Record<string, string> => {
   return files;
 };
 
-
 /** Names of the agent's containers (label graphplan.agent.run) of these instances, from the engine's Docker API. */
 function agentContainersOf(ids: readonly string[]): Promise<string[]> {
   const filters = encodeURIComponent(JSON.stringify({ label: [AGENT_RUN_LABEL] }));
   return new Promise((resolveNames, reject) => {
-    const request = httpGet({ socketPath: HOST.replace(/^unix:\/\//, ""), path: `/containers/json?all=1&filters=${filters}` }, (response) => {
-      let body = "";
-      response.on("data", (chunk: Buffer) => (body += chunk.toString()));
-      response.on("end", () => {
-        const names = (JSON.parse(body) as { Names: string[] }[]).flatMap((c) => c.Names.map((n) => n.replace(/^\//, "")));
-        resolveNames(names.filter((name) => ids.some((id) => name.startsWith(`graphplan-agent.${id.toLowerCase()}.`))));
-      });
-    });
+    const request = httpGet(
+      { socketPath: HOST.replace(/^unix:\/\//, ""), path: `/containers/json?all=1&filters=${filters}` },
+      (response) => {
+        let body = "";
+        response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+        response.on("end", () => {
+          const names = (JSON.parse(body) as { Names: string[] }[]).flatMap((c) =>
+            c.Names.map((n) => n.replace(/^\//, "")),
+          );
+          resolveNames(
+            names.filter((name) => ids.some((id) => name.startsWith(`graphplan-agent.${id.toLowerCase()}.`))),
+          );
+        });
+      },
+    );
     request.on("error", reject);
   });
 }
@@ -99,7 +131,19 @@ describe("bench compare (command line, podman)", () => {
     writeFileSync(a, JSON.stringify(A_REPLIES));
     writeFileSync(b, JSON.stringify(B_REPLIES));
     writeFileSync(configA, "limits:\n  max_plan_revisions: 0\n");
-    const result = cli(["--arms", "graphplan,baseline", "--arms-config", `${configA},-`, "--provider", "scripted", "--script", `${a},${b}`, "--out", scriptedOut, ...common()]);
+    const result = cli([
+      "--arms",
+      "graphplan,baseline",
+      "--arms-config",
+      `${configA},-`,
+      "--provider",
+      "scripted",
+      "--script",
+      `${a},${b}`,
+      "--out",
+      scriptedOut,
+      ...common(),
+    ]);
     expect(result.stderr).not.toMatch(/^error/m);
     expect(result.status, result.stderr).toBe(0);
 
@@ -114,22 +158,53 @@ describe("bench compare (command line, podman)", () => {
     expect(r.mcnemar_p).toBeCloseTo(0.625, 12);
     expect(r.difference).toBe(0.25);
     // The interval is the seeded bootstrap of these eight pairs; its low end is the exact ideal-bootstrap 2.5% quantile, −2/8 (stats.test.ts).
-    expect(r.interval).toEqual(bootstrapDifference(r.per_instance.map((p) => ({ a: p.arms[0].resolved, b: p.arms[1].resolved }))));
+    expect(r.interval).toEqual(
+      bootstrapDifference(r.per_instance.map((p) => ({ a: p.arms[0].resolved, b: p.arms[1].resolved }))),
+    );
     expect(r.interval!.low).toBe(-0.25);
 
     const [armA, armB] = r.arms;
-    expect(armA).toMatchObject({ label: "graphplan", strategy: "graphplan", config: configA, resolved: 6, resolve_rate: 0.75, endings: { submitted: 7, fallback: 1, limit: 0, failed: 0 }, model_calls: 33 });
-    expect(armA.graphplan).toEqual({ planned: 8, verified_first_time: 7, revisions: 0, fallbacks_by_phase: { verify: 1 } });
-    expect(armB).toMatchObject({ label: "baseline", strategy: "baseline", config: null, resolved: 4, endings: { submitted: 8, fallback: 0, limit: 0, failed: 0 }, model_calls: 16, graphplan: null });
-    expect(r.per_instance[7]!.arms[0]).toMatchObject({ eval: "unresolved", agent: "Submitted", ending: "fallback", trajectory: `graphplan/${ids[7]}/trajectory.json` });
+    expect(armA).toMatchObject({
+      label: "graphplan",
+      strategy: "graphplan",
+      config: configA,
+      resolved: 6,
+      resolve_rate: 0.75,
+      endings: { submitted: 7, fallback: 1, limit: 0, failed: 0 },
+      model_calls: 33,
+    });
+    expect(armA.graphplan).toEqual({
+      planned: 8,
+      verified_first_time: 7,
+      revisions: 0,
+      fallbacks_by_phase: { verify: 1 },
+    });
+    expect(armB).toMatchObject({
+      label: "baseline",
+      strategy: "baseline",
+      config: null,
+      resolved: 4,
+      endings: { submitted: 8, fallback: 0, limit: 0, failed: 0 },
+      model_calls: 16,
+      graphplan: null,
+    });
+    expect(r.per_instance[7]!.arms[0]).toMatchObject({
+      eval: "unresolved",
+      agent: "Submitted",
+      ending: "fallback",
+      trajectory: `graphplan/${ids[7]}/trajectory.json`,
+    });
     // Every trajectory the report links to is there, under DIR/<arm>/.
-    for (const p of r.per_instance) for (const arm of p.arms) expect(statSync(join(scriptedOut, arm.trajectory!)).isFile()).toBe(true);
+    for (const p of r.per_instance)
+      for (const arm of p.arms) expect(statSync(join(scriptedOut, arm.trajectory!)).isFile()).toBe(true);
 
     // stdout: the arms side by side, the paired table, the interval and the p-value.
     expect(result.stdout).toMatch(/^resolved +6 \(75\.0%\) +4 \(50\.0%\)$/m);
     expect(result.stdout).toMatch(/^graphplan resolved +both 3 +only graphplan 3$/m);
     expect(result.stdout).toMatch(/^graphplan not +only baseline 1 +neither 1$/m);
-    expect(result.stdout).toMatch(/difference in resolve rate \(graphplan − baseline\): \+25\.0 points, 95% bootstrap interval \[−25\.0, \+(62\.5|75\.0)\] points \(10000 resamples, seed 42\)/);
+    expect(result.stdout).toMatch(
+      /difference in resolve rate \(graphplan − baseline\): \+25\.0 points, 95% bootstrap interval \[−25\.0, \+(62\.5|75\.0)\] points \(10000 resamples, seed 42\)/,
+    );
     expect(result.stdout).toMatch(/^McNemar's exact test: p = 0\.625 \(3 vs 1 discordant pairs\)$/m);
     expect(result.stdout).toMatch(/^fallbacks by phase +verify 1 +-$/m);
   }, 600_000);
@@ -138,7 +213,17 @@ describe("bench compare (command line, podman)", () => {
     const out = join(tempDir(), "replay");
     const repoMap = join(tempDir(), "repos.json");
     writeFileSync(repoMap, JSON.stringify({ "pallets/flask": join(fx.root, "calc") }));
-    const args = ["--arms", "graphplan,baseline", "--provider", "replay", "--repo-map", repoMap, "--out", out, ...common()];
+    const args = [
+      "--arms",
+      "graphplan,baseline",
+      "--provider",
+      "replay",
+      "--repo-map",
+      repoMap,
+      "--out",
+      out,
+      ...common(),
+    ];
     // Interrupted once the second arm's agent has finished its first instance.
     const child = spawn(tsx, ["--conditions=source", "src/cli.ts", "compare", ...args], { cwd: app });
     let stderr = "";
@@ -153,7 +238,9 @@ describe("bench compare (command line, podman)", () => {
     expect(stderr).toMatch(/interrupted; no container is left; run the same command again to resume/);
     expect(readReport(out).results).toBeNull();
     const firstArm = snapshot(join(out, "graphplan"));
-    const baselinePreds = readFileSync(join(out, "baseline", "preds.jsonl"), "utf8").trim().split("\n");
+    const baselinePreds = readFileSync(join(out, "baseline", "preds.jsonl"), "utf8")
+      .trim()
+      .split("\n");
     expect(baselinePreds.length).toBeGreaterThanOrEqual(1);
     expect(baselinePreds.length).toBeLessThan(8);
 
@@ -164,20 +251,26 @@ describe("bench compare (command line, podman)", () => {
     expect(r.paired).toEqual({ both: 8, onlyA: 0, onlyB: 0, neither: 0 });
     expect(r.mcnemar_p).toBe(1);
     expect(r.interval).toMatchObject({ low: 0, high: 0 });
-    expect(again.stdout).toMatch(/^McNemar's exact test: p = 1 \(0 vs 0 discordant pairs\): no instance tells the arms apart$/m);
+    expect(again.stdout).toMatch(
+      /^McNemar's exact test: p = 1 \(0 vs 0 discordant pairs\): no instance tells the arms apart$/m,
+    );
     // The baseline arm applied the reference patch with a shell command; the graphplan arm sent the compiled plan.
     const [gp, base] = r.per_instance[0]!.arms;
     const baseline = readFileSync(join(out, base.trajectory!), "utf8");
     expect(baseline).toContain("git apply --verbose - <<'GRAPHPLAN_PATCH'");
     expect(JSON.parse(readFileSync(join(out, gp.trajectory!), "utf8")).plans).toHaveLength(1);
     // The first arm was not run again: its agent's instances were all carried over, its trajectories untouched.
-    const agentA = JSON.parse(readFileSync(join(out, "graphplan", "report.json"), "utf8")) as { instances: { resumed?: boolean }[] };
+    const agentA = JSON.parse(readFileSync(join(out, "graphplan", "report.json"), "utf8")) as {
+      instances: { resumed?: boolean }[];
+    };
     expect(agentA.instances.every((e) => e.resumed === true)).toBe(true);
     const trajectoriesA = Object.entries(firstArm).filter(([path]) => path.endsWith("trajectory.json"));
     expect(trajectoriesA).toHaveLength(8);
     for (const [path, stamp] of trajectoriesA) expect(snapshot(join(out, "graphplan"))[path]).toBe(stamp);
     // The baseline's instances done before Ctrl-C were carried over too.
-    const agentB = JSON.parse(readFileSync(join(out, "baseline", "report.json"), "utf8")) as { instances: { resumed?: boolean }[] };
+    const agentB = JSON.parse(readFileSync(join(out, "baseline", "report.json"), "utf8")) as {
+      instances: { resumed?: boolean }[];
+    };
     expect(agentB.instances.filter((e) => e.resumed === true).length).toBe(baselinePreds.length);
   }, 600_000);
 

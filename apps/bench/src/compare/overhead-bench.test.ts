@@ -13,7 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evalFixture, HOST, removeImages, type EvalFixture } from "../eval/fixtures/instances.js";
 
 const app = join(import.meta.dirname, "..", "..");
-const bench = (args: string[]) => spawnSync(join(app, "node_modules", ".bin", "tsx"), ["--conditions=source", "src/compare/overhead.bench.ts", ...args], { cwd: app, encoding: "utf8", timeout: 580_000 });
+const bench = (args: string[]) =>
+  spawnSync(
+    join(app, "node_modules", ".bin", "tsx"),
+    ["--conditions=source", "src/compare/overhead.bench.ts", ...args],
+    { cwd: app, encoding: "utf8", timeout: 580_000 },
+  );
 
 let fx: EvalFixture;
 let root: string;
@@ -30,10 +35,27 @@ describe("bench:compare, short", () => {
   it("runs the two plain bench runs and the comparison on the same instances and prints their times, the overhead and the report", () => {
     const repoMap = join(root, "repos.json");
     writeFileSync(repoMap, JSON.stringify({ "pallets/flask": join(fx.root, "calc") }));
-    const run = bench(["--dataset", fx.dataset, "--repo-map", repoMap, "--instances", fx.ids.join(","), "--namespace", "none", "--tag", fx.tag, "--docker-host", HOST]);
+    const run = bench([
+      "--dataset",
+      fx.dataset,
+      "--repo-map",
+      repoMap,
+      "--instances",
+      fx.ids.join(","),
+      "--namespace",
+      "none",
+      "--tag",
+      fx.tag,
+      "--docker-host",
+      HOST,
+    ]);
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^bench compare overhead, 2 instances, --provider replay, load average [\d.]+( → [\d.]+){3}$/m);
-    expect(run.stdout).toMatch(/^ {2}bench run --strategy graphplan +[\d.]+ s {2}\(resolved 2 of 2 \(100\.0% of 2\) · total cost \$0\.0000\)$/m);
+    expect(run.stdout).toMatch(
+      /^bench compare overhead, 2 instances, --provider replay, load average [\d.]+( → [\d.]+){3}$/m,
+    );
+    expect(run.stdout).toMatch(
+      /^ {2}bench run --strategy graphplan +[\d.]+ s {2}\(resolved 2 of 2 \(100\.0% of 2\) · total cost \$0\.0000\)$/m,
+    );
     expect(run.stdout).toMatch(/^ {2}bench run --strategy baseline +[\d.]+ s {2}\(resolved 2 of 2 /m);
     expect(run.stdout).toMatch(/^overhead of the comparison: −?[\d.-]+ s \(−?[\d.-]+% of the two runs\)$/m);
     expect(run.stdout).toMatch(/^McNemar's exact test: p = 1 \(0 vs 0 discordant pairs\)/m);

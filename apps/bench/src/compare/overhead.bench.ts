@@ -24,15 +24,39 @@ const dataset = value("--dataset") && resolve(caller, value("--dataset")!);
 const repoMap = value("--repo-map") && resolve(caller, value("--repo-map")!);
 const instances = value("--instances");
 if (!dataset || !repoMap || !instances) {
-  process.stderr.write("usage: pnpm --filter @graphplan/bench bench:compare -- --dataset FILE.jsonl --repo-map FILE.json --instances ID,... [--namespace NS] [--tag T] [-w N] [--docker-host URL]\n");
+  process.stderr.write(
+    "usage: pnpm --filter @graphplan/bench bench:compare -- --dataset FILE.jsonl --repo-map FILE.json --instances ID,... [--namespace NS] [--tag T] [-w N] [--docker-host URL]\n",
+  );
   process.exit(2);
 }
-const common = ["--dataset", dataset, "--repo-map", repoMap, "--instances", instances, "--provider", "replay", "--no-graph-cache", "-q", "--namespace", value("--namespace") ?? "swebench", "--tag", value("--tag") ?? "latest", "-w", value("-w") ?? "1", ...(value("--docker-host") ? ["--docker-host", value("--docker-host")!] : [])];
+const common = [
+  "--dataset",
+  dataset,
+  "--repo-map",
+  repoMap,
+  "--instances",
+  instances,
+  "--provider",
+  "replay",
+  "--no-graph-cache",
+  "-q",
+  "--namespace",
+  value("--namespace") ?? "swebench",
+  "--tag",
+  value("--tag") ?? "latest",
+  "-w",
+  value("-w") ?? "1",
+  ...(value("--docker-host") ? ["--docker-host", value("--docker-host")!] : []),
+];
 const root = mkdtempSync(join(tmpdir(), "graphplan-bench-compare-"));
 
 function timed(label: string, command: string, extra: string[]): { ms: number; stdout: string } {
   const started = performance.now();
-  const run = spawnSync(tsx, ["--conditions=source", "src/cli.ts", command, ...common, ...extra], { cwd: app, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync(tsx, ["--conditions=source", "src/cli.ts", command, ...common, ...extra], {
+    cwd: app,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const ms = performance.now() - started;
   if (run.status !== 0) throw new Error(`${label} failed (exit ${run.status}):\n${run.stderr}`);
   return { ms, stdout: run.stdout };
@@ -40,9 +64,19 @@ function timed(label: string, command: string, extra: string[]): { ms: number; s
 
 const load = [loadavg()[0]!];
 try {
-  const graphplan = timed("bench run --strategy graphplan", "run", ["--strategy", "graphplan", "--out", join(root, "graphplan")]);
+  const graphplan = timed("bench run --strategy graphplan", "run", [
+    "--strategy",
+    "graphplan",
+    "--out",
+    join(root, "graphplan"),
+  ]);
   load.push(loadavg()[0]!);
-  const baseline = timed("bench run --strategy baseline", "run", ["--strategy", "baseline", "--out", join(root, "baseline")]);
+  const baseline = timed("bench run --strategy baseline", "run", [
+    "--strategy",
+    "baseline",
+    "--out",
+    join(root, "baseline"),
+  ]);
   load.push(loadavg()[0]!);
   const compare = timed("bench compare", "compare", ["--arms", "graphplan,baseline", "--out", join(root, "compare")]);
   load.push(loadavg()[0]!);

@@ -7,7 +7,10 @@ import type { ProgressDisplay } from "../progress.js";
 import type { StageDisplay } from "../run-command.js";
 import type { ArmSpec } from "@graphplan/viewer";
 
-export function armStages(base: ProgressDisplay | undefined, arms: number): (arm: ArmSpec, index: number) => StageDisplay {
+export function armStages(
+  base: ProgressDisplay | undefined,
+  arms: number,
+): (arm: ArmSpec, index: number) => StageDisplay {
   let totalSet = false;
   return (arm) => (stage) => {
     if (!base) return { progress: undefined, close: () => undefined };

@@ -3,7 +3,16 @@
  * file, `DIR/compare.json`, is described once by `CompareReportSchema` in @graphplan/viewer, which shows it.
  */
 import { TrajectorySchema, type Trajectory } from "@graphplan/agent";
-import type { ArmResult, ArmSpec, CompareResults, CompareSpec, EVAL_OUTCOMES, ENDINGS, GraphplanStats, InstanceArm } from "@graphplan/viewer";
+import type {
+  ArmResult,
+  ArmSpec,
+  CompareResults,
+  CompareSpec,
+  EVAL_OUTCOMES,
+  ENDINGS,
+  GraphplanStats,
+  InstanceArm,
+} from "@graphplan/viewer";
 import { table } from "../report.js";
 import type { AgentReportEntry } from "../agent/report.js";
 import { bootstrapDifference, mcnemarExact, pairedTable, type PairedOutcome } from "./stats.js";
@@ -45,7 +54,9 @@ function graphplanStats(run: ArmRun): GraphplanStats {
     if (!t) continue;
     if (t.files !== null) planned++;
     if (t.plans.find((p) => p.verify !== undefined)?.verify?.passed === true) verifiedFirstTime++;
-    revisions += t.transitions.filter((tr) => tr.to === "plan" && (tr.from === "verify" || tr.from === "execute")).length;
+    revisions += t.transitions.filter(
+      (tr) => tr.to === "plan" && (tr.from === "verify" || tr.from === "execute"),
+    ).length;
     const fell = t.transitions.find((tr) => tr.to === "fallback" && tr.from !== null);
     if (fell) fallbacks[fell.from!] = (fallbacks[fell.from!] ?? 0) + 1;
   }
@@ -90,20 +101,26 @@ export function compareArms(a: ArmRun, b: ArmRun): CompareResults {
         const entry = byId.get(id);
         const verdict = run.verdicts.get(id) ?? "not_graded";
         const t = run.trajectory(id);
-        return [id, {
-          resolved: verdict === "resolved",
-          eval: verdict,
-          agent: entry?.status ?? null,
-          ending: ending(entry),
-          model_calls: entry?.model_calls ?? 0,
-          cost_usd: entry?.cost_usd ?? 0,
-          ms: entry?.ms ?? 0,
-          trajectory: t ? `${run.spec.label}/${id}/trajectory.json` : null,
-        }];
+        return [
+          id,
+          {
+            resolved: verdict === "resolved",
+            eval: verdict,
+            agent: entry?.status ?? null,
+            ending: ending(entry),
+            model_calls: entry?.model_calls ?? 0,
+            cost_usd: entry?.cost_usd ?? 0,
+            ms: entry?.ms ?? 0,
+            trajectory: t ? `${run.spec.label}/${id}/trajectory.json` : null,
+          },
+        ];
       }),
     );
   }) as [Map<string, InstanceArm>, Map<string, InstanceArm>];
-  const outcomes: PairedOutcome[] = ids.map((id) => ({ a: perArm[0].get(id)!.resolved, b: perArm[1].get(id)!.resolved }));
+  const outcomes: PairedOutcome[] = ids.map((id) => ({
+    a: perArm[0].get(id)!.resolved,
+    b: perArm[1].get(id)!.resolved,
+  }));
   const paired = pairedTable(outcomes);
   const arms = [armResult(a, ids, perArm[0]), armResult(b, ids, perArm[1])] as [ArmResult, ArmResult];
   return {
@@ -125,9 +142,14 @@ const pValue = (p: number) => (p >= 0.001 ? p.toFixed(3).replace(/0+$/, "").repl
 export function formatComparison(spec: CompareSpec, r: CompareResults): string {
   const [a, b] = r.arms;
   // Arm A's column is as wide as its widest value (the header names the arm and its strategy).
-  const width = Math.max(16, `${a.label} (${a.strategy})`.length + 2, `${a.input_tokens} / ${a.output_tokens}`.length + 2);
+  const width = Math.max(
+    16,
+    `${a.label} (${a.strategy})`.length + 2,
+    `${a.input_tokens} / ${a.output_tokens}`.length + 2,
+  );
   const row = (name: string, f: (arm: ArmResult) => string) => [name, `${f(a).padEnd(width)}${f(b)}`] as const;
-  const gp = (f: (g: NonNullable<ArmResult["graphplan"]>) => string) => (arm: ArmResult) => (arm.graphplan ? f(arm.graphplan) : "-");
+  const gp = (f: (g: NonNullable<ArmResult["graphplan"]>) => string) => (arm: ArmResult) =>
+    arm.graphplan ? f(arm.graphplan) : "-";
   const rows = [
     row("", (arm) => `${arm.label} (${arm.strategy})`),
     row("resolved", (arm) => `${arm.resolved} (${percent(arm.resolve_rate)})`),
@@ -140,9 +162,23 @@ export function formatComparison(spec: CompareSpec, r: CompareResults): string {
     row("cost", (arm) => `$${arm.cost_usd.toFixed(4)}`),
     row("agent time (sum)", (arm) => `${(arm.agent_ms / 1000).toFixed(1)} s`),
     row("wall time (this run)", (arm) => `${(arm.wall_ms / 1000).toFixed(1)} s`),
-    row("plans verified 1st time", gp((g) => `${g.verified_first_time} of ${g.planned}`)),
-    row("plan revisions", gp((g) => String(g.revisions))),
-    row("fallbacks by phase", gp((g) => Object.entries(g.fallbacks_by_phase).map(([phase, n]) => `${phase} ${n}`).join(", ") || "none")),
+    row(
+      "plans verified 1st time",
+      gp((g) => `${g.verified_first_time} of ${g.planned}`),
+    ),
+    row(
+      "plan revisions",
+      gp((g) => String(g.revisions)),
+    ),
+    row(
+      "fallbacks by phase",
+      gp(
+        (g) =>
+          Object.entries(g.fallbacks_by_phase)
+            .map(([phase, n]) => `${phase} ${n}`)
+            .join(", ") || "none",
+      ),
+    ),
   ];
   const p = r.paired;
   const pairedRows = [

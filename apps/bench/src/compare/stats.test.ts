@@ -23,7 +23,8 @@ function idealQuantile(n: number, onlyA: number, onlyB: number, q: number): numb
   const mass = new Map<number, number>();
   for (let i = 0; i <= n; i++) {
     for (let j = 0; i + j <= n; j++) {
-      const p = (factorial(n) / (factorial(i) * factorial(j) * factorial(n - i - j))) * pA ** i * pB ** j * p0 ** (n - i - j);
+      const p =
+        (factorial(n) / (factorial(i) * factorial(j) * factorial(n - i - j))) * pA ** i * pB ** j * p0 ** (n - i - j);
       mass.set(i - j, (mass.get(i - j) ?? 0) + p);
     }
   }
@@ -64,7 +65,9 @@ describe("the bootstrap interval of the difference in resolve rate", () => {
   it("is deterministic for a seed, and another seed draws other resamples", () => {
     const pairs = outcomes(3, 3, 1, 1);
     expect(bootstrapDifference(pairs)).toEqual(bootstrapDifference(pairs));
-    expect(bootstrapDifference(pairs, { seed: 7, resamples: 50 })).toEqual(bootstrapDifference(pairs, { seed: 7, resamples: 50 }));
+    expect(bootstrapDifference(pairs, { seed: 7, resamples: 50 })).toEqual(
+      bootstrapDifference(pairs, { seed: 7, resamples: 50 }),
+    );
     const a = bootstrapDifference(pairs, { seed: 1, resamples: 20 })!;
     const b = bootstrapDifference(pairs, { seed: 2, resamples: 20 })!;
     expect([a.low, a.high, a.seed]).not.toEqual([b.low, b.high, b.seed]);

@@ -69,7 +69,10 @@ export interface Interval {
  * ⌊B·(1−level)/2⌋ and ⌈B·(1+level)/2⌉−1, 0-based, of the B sorted differences). Deterministic:
  * MT19937 seeded with `seed` (the generator numpy's `RandomState(seed)` uses). Null with no instance.
  */
-export function bootstrapDifference(outcomes: readonly PairedOutcome[], options: BootstrapOptions = {}): Interval | null {
+export function bootstrapDifference(
+  outcomes: readonly PairedOutcome[],
+  options: BootstrapOptions = {},
+): Interval | null {
   const resamples = options.resamples ?? 10_000;
   const seed = options.seed ?? 42;
   const level = options.level ?? 0.95;
@@ -78,7 +81,9 @@ export function bootstrapDifference(outcomes: readonly PairedOutcome[], options:
   // Each pair's contribution to the difference: +1 only A, −1 only B, 0 concordant.
   const d = outcomes.map(({ a, b }) => Number(a) - Number(b));
   // The generator's `normalized` (uniform on [0, 1)) is documented but missing from the package's types.
-  const generator = mt19937.factory({ seed }) as ReturnType<typeof mt19937.factory> & { readonly normalized: () => number };
+  const generator = mt19937.factory({ seed }) as ReturnType<typeof mt19937.factory> & {
+    readonly normalized: () => number;
+  };
   const random = generator.normalized;
   const draws = new Float64Array(resamples);
   for (let r = 0; r < resamples; r++) {

@@ -33,11 +33,16 @@ interface EvalCommandOptions extends SlurmCommandOptions {
 /** The figures printed at the end: the summary's counts and the harness's overhead per instance. */
 export function formatEvalResult(result: EvalResult): string {
   const s = result.summary;
-  const graded = result.outcomes.filter((o) => o.stages !== undefined && (o.status === "resolved" || o.status === "unresolved"));
+  const graded = result.outcomes.filter(
+    (o) => o.stages !== undefined && (o.status === "resolved" || o.status === "unresolved"),
+  );
   const overhead = graded.map((o) => o.ms - o.stages!.tests);
   const tests = graded.map((o) => o.stages!.tests);
   const median = (values: number[]) => {
-    const m = quantile([...values].sort((a, b) => a - b), 0.5);
+    const m = quantile(
+      [...values].sort((a, b) => a - b),
+      0.5,
+    );
     return m === null ? "–" : `${(m / 1000).toFixed(2)} s`;
   };
   const rows: [string, string | number][] = [
@@ -53,21 +58,29 @@ export function formatEvalResult(result: EvalResult): string {
     ["test run per instance, median", median(tests)],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
-  const errors = result.outcomes.filter((o) => o.status === "error").map((o) => `  ${o.instance_id}: ${o.reason ?? "error"}`);
-  return [...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`), ...(errors.length ? ["errors:", ...errors] : [])].join("\n");
+  const errors = result.outcomes
+    .filter((o) => o.status === "error")
+    .map((o) => `  ${o.instance_id}: ${o.reason ?? "error"}`);
+  return [...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`), ...(errors.length ? ["errors:", ...errors] : [])].join(
+    "\n",
+  );
 }
 
 /** Shows the run's events on a progress display (nothing without one). */
 export function evalEventPrinter(progress: ProgressDisplay | undefined): (event: EvalEvent) => void {
   const counts = { resolved: 0, unresolved: 0, error: 0 };
   const headline = () => `resolved ${counts.resolved} · unresolved ${counts.unresolved} · error ${counts.error}`;
-  const line = (o: InstanceOutcome) => `${o.instance_id} ${o.status}${o.reason ? ` (${o.reason})` : ""} ${(o.ms / 1000).toFixed(1)} s`;
+  const line = (o: InstanceOutcome) =>
+    `${o.instance_id} ${o.status}${o.reason ? ` (${o.reason})` : ""} ${(o.ms / 1000).toFixed(1)} s`;
   return (event) => {
     if (!progress) return;
     switch (event.type) {
       case "planned":
         progress.setTotal(event.total);
-        if (event.skipped) progress.print(`${event.skipped} instance(s) already graded in this run: skipped (--rerun grades them again)`);
+        if (event.skipped)
+          progress.print(
+            `${event.skipped} instance(s) already graded in this run: skipped (--rerun grades them again)`,
+          );
         if (event.engines.length) progress.print(`engines: ${event.engines.join(", ")}`);
         return;
       case "started":
@@ -79,7 +92,9 @@ export function evalEventPrinter(progress: ProgressDisplay | undefined): (event:
         progress.finish(event.outcome.instance_id, line(event.outcome));
         return;
       case "engine_lost":
-        progress.print(`engine ${event.engine} stopped answering (${event.detail}): taken out of the rotation; ${event.requeued} runs again elsewhere`);
+        progress.print(
+          `engine ${event.engine} stopped answering (${event.detail}): taken out of the rotation; ${event.requeued} runs again elsewhere`,
+        );
         return;
     }
   };
@@ -88,19 +103,46 @@ export function evalEventPrinter(progress: ProgressDisplay | undefined): (event:
 export function evalCommand(program: Command): void {
   const command = program
     .command("eval")
-    .description("grade predictions by running each instance's tests in its container, as the SWE-bench harness does; writes OUT/<run-id>/<model>/<instance_id>/ and OUT/<model>.<run-id>.json")
-    .requiredOption("--preds <file>", "predictions: JSONL (bench agent's preds.jsonl), a JSON list, or a JSON object keyed by instance_id; `gold` grades the dataset's reference patches")
-    .requiredOption("--dataset <file>", "SWE-bench JSONL (repo, instance_id, base_commit, version, test_patch, FAIL_TO_PASS, PASS_TO_PASS)")
-    .requiredOption("--run-id <id>", "names this evaluation (log directory, summary file, containers); the same id resumes")
+    .description(
+      "grade predictions by running each instance's tests in its container, as the SWE-bench harness does; writes OUT/<run-id>/<model>/<instance_id>/ and OUT/<model>.<run-id>.json",
+    )
+    .requiredOption(
+      "--preds <file>",
+      "predictions: JSONL (bench agent's preds.jsonl), a JSON list, or a JSON object keyed by instance_id; `gold` grades the dataset's reference patches",
+    )
+    .requiredOption(
+      "--dataset <file>",
+      "SWE-bench JSONL (repo, instance_id, base_commit, version, test_patch, FAIL_TO_PASS, PASS_TO_PASS)",
+    )
+    .requiredOption(
+      "--run-id <id>",
+      "names this evaluation (log directory, summary file, containers); the same id resumes",
+    )
     .requiredOption("--out <dir>", "output directory")
     .option("-w, --workers <n>", "containers at once (per engine)", positiveInt("-w"), 1)
-    .option("--instances <ids>", "comma-separated instance ids (default: every predicted one)", (v: string) => v.split(",").map((s) => s.trim()).filter(Boolean))
+    .option("--instances <ids>", "comma-separated instance ids (default: every predicted one)", (v: string) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     .option("--timeout <s>", "seconds the eval script may run", positiveInt("--timeout"), 1800)
-    .option("--namespace <ns>", "image namespace, or `none` for locally named images (sweb.eval.x86_64.<id>)", "swebench")
+    .option(
+      "--namespace <ns>",
+      "image namespace, or `none` for locally named images (sweb.eval.x86_64.<id>)",
+      "swebench",
+    )
     .option("--tag <tag>", "image tag", "latest")
-    .option("--docker-host <url>", "container engine (unix://, tcp://, ssh://), optionally URL=N containers at once; repeat for several engines (default DOCKER_HOST)", collect)
+    .option(
+      "--docker-host <url>",
+      "container engine (unix://, tcp://, ssh://), optionally URL=N containers at once; repeat for several engines (default DOCKER_HOST)",
+      collect,
+    )
     .option("--no-pull", "never pull a missing image (fail the instance instead)")
-    .option("--run-empty-patches", "run the tests of empty predictions too (to check that an environment fails without a fix); the harness records them as empty_patch")
+    .option(
+      "--run-empty-patches",
+      "run the tests of empty predictions too (to check that an environment fails without a fix); the harness records them as empty_patch",
+    )
     .option("--rerun", "grade again the instances that already have a report.json in this run")
     .option("-q, --quiet", "no progress on stderr");
   addSlurmOptions(command);

@@ -27,7 +27,9 @@ let fixtureRoot: string;
 
 beforeAll(async () => {
   const engine = ContainerEngine.make({ host: HOST });
-  await Effect.runPromise(engine.ping).catch((error: Error) => Promise.reject(new Error(`bench eval's tests need a container engine: ${error.message}; ${SETUP_HINT}`)));
+  await Effect.runPromise(engine.ping).catch((error: Error) =>
+    Promise.reject(new Error(`bench eval's tests need a container engine: ${error.message}; ${SETUP_HINT}`)),
+  );
   const { mkdtempSync } = await import("node:fs");
   const { tmpdir } = await import("node:os");
   fixtureRoot = mkdtempSync(join(tmpdir(), "graphplan-eval-fixture-"));
@@ -55,14 +57,21 @@ const options = (preds: string, out: string, extra: Partial<EvalOptions> = {}): 
   ...extra,
 });
 
-const containersOf = (runId: string) => Effect.runPromise(ContainerEngine.make({ host: HOST }).containersLabelled({ [EVAL_RUN_LABEL]: runId }));
+const containersOf = (runId: string) =>
+  Effect.runPromise(ContainerEngine.make({ host: HOST }).containersLabelled({ [EVAL_RUN_LABEL]: runId }));
 const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
 
 describe("bench eval on podman", () => {
   it("grades gold as resolved, a wrong fix as unresolved, an empty patch as empty_patch, a patch that does not apply and a test run past the timeout as errors", async () => {
     const [gold, wrong, empty, broken, slow] = fx.ids as [string, string, string, string, string];
     const out = tempDir();
-    const preds = fx.preds({ [gold]: fx.patches.gold, [wrong]: fx.patches.wrong, [empty]: "", [broken]: fx.patches.broken, [slow]: fx.patches.slow });
+    const preds = fx.preds({
+      [gold]: fx.patches.gold,
+      [wrong]: fx.patches.wrong,
+      [empty]: "",
+      [broken]: fx.patches.broken,
+      [slow]: fx.patches.slow,
+    });
     const result = await Effect.runPromise(runEvaluation(options(preds, out, { timeoutS: 8 })));
 
     expect(result.summary).toMatchObject({
@@ -83,7 +92,13 @@ describe("bench eval on podman", () => {
     expect(readJson(result.summaryPath)).toEqual(result.summary);
 
     const dir = (id: string) => join(out, RUN_ID, "acme__model-1", id);
-    expect(readdirSync(dir(gold)).sort()).toEqual(["eval.sh", "patch.diff", "report.json", "run_instance.log", "test_output.txt"]);
+    expect(readdirSync(dir(gold)).sort()).toEqual([
+      "eval.sh",
+      "patch.diff",
+      "report.json",
+      "run_instance.log",
+      "test_output.txt",
+    ]);
     expect(readJson(join(dir(gold), "report.json"))).toEqual({
       [gold]: {
         patch_is_None: false,
@@ -98,11 +113,17 @@ describe("bench eval on podman", () => {
         },
       },
     });
-    expect(readJson(join(dir(wrong), "report.json"))[wrong]).toMatchObject({ resolved: false, tests_status: { FAIL_TO_PASS: { success: [], failure: ["tests/test_ops.py::test_add"] } } });
+    expect(readJson(join(dir(wrong), "report.json"))[wrong]).toMatchObject({
+      resolved: false,
+      tests_status: { FAIL_TO_PASS: { success: [], failure: ["tests/test_ops.py::test_add"] } },
+    });
     expect(readFileSync(join(dir(gold), "patch.diff"), "utf8")).toBe(fx.patches.gold);
     const instance = EvalInstanceSchema.parse(JSON.parse(readFileSync(fx.dataset, "utf8").split("\n")[0]!));
     expect(readFileSync(join(dir(gold), "eval.sh"), "utf8")).toBe(
-      evalScript(instance, specFor("pallets/flask", "2.0")!, { activate: ["export PYTHONPATH=/testbed"], install: ": the repository is on PYTHONPATH" }),
+      evalScript(instance, specFor("pallets/flask", "2.0")!, {
+        activate: ["export PYTHONPATH=/testbed"],
+        install: ": the repository is on PYTHONPATH",
+      }),
     );
     const output = readFileSync(join(dir(gold), "test_output.txt"), "utf8");
     expect(output).toContain("+ : '>>>>> Start Test Output'");
@@ -112,7 +133,9 @@ describe("bench eval on podman", () => {
     expect(readFileSync(join(dir(broken), "run_instance.log"), "utf8")).toContain(">>>>> Patch Apply Failed");
     expect(result.outcomes.find((o) => o.instance_id === broken)?.reason).toMatch(/does not apply/);
     expect(existsSync(join(dir(slow), "report.json"))).toBe(false);
-    expect(readFileSync(join(dir(slow), "test_output.txt"), "utf8")).toMatch(/\n\nTimeout error: 8 seconds exceeded\.$/);
+    expect(readFileSync(join(dir(slow), "test_output.txt"), "utf8")).toMatch(
+      /\n\nTimeout error: 8 seconds exceeded\.$/,
+    );
     expect(existsSync(dir(empty))).toBe(false); // never run, as the harness
     expect(await containersOf(RUN_ID)).toEqual([]);
   });
@@ -128,15 +151,22 @@ describe("bench eval on podman", () => {
   it("runs an empty patch's tests with runEmpty, and the bug's failing test keeps it unresolved", async () => {
     const out = tempDir();
     const id = fx.ids[0]!;
-    const result = await Effect.runPromise(runEvaluation(options(fx.preds({ [id]: "" }), out, { runEmpty: true, instances: [id] })));
+    const result = await Effect.runPromise(
+      runEvaluation(options(fx.preds({ [id]: "" }), out, { runEmpty: true, instances: [id] })),
+    );
     expect(result.outcomes).toMatchObject([{ instance_id: id, status: "unresolved" }]);
-    expect(readJson(join(out, RUN_ID, "acme__model-1", id, "report.json"))[id]).toMatchObject({ resolved: false, patch_exists: true }); // as the harness: only None is "no patch"
+    expect(readJson(join(out, RUN_ID, "acme__model-1", id, "report.json"))[id]).toMatchObject({
+      resolved: false,
+      patch_exists: true,
+    }); // as the harness: only None is "no patch"
   });
 
   it("resumes: instances with a report.json are skipped, --rerun grades them again, and the summary counts both runs", async () => {
     const [a, b] = fx.ids as [string, string];
     const out = tempDir();
-    const first = await Effect.runPromise(runEvaluation(options(fx.preds({ [a]: fx.patches.gold }), out, { instances: [a, b] })));
+    const first = await Effect.runPromise(
+      runEvaluation(options(fx.preds({ [a]: fx.patches.gold }), out, { instances: [a, b] })),
+    );
     expect(first.summary).toMatchObject({ total_instances: 2, resolved_ids: [a], incomplete_ids: [b] });
     const preds = fx.preds({ [a]: fx.patches.gold, [b]: fx.patches.wrong });
     const second = await Effect.runPromise(runEvaluation(options(preds, out, { instances: [a, b] })));
@@ -154,7 +184,10 @@ describe("bench eval on podman", () => {
     const result = await Effect.runPromise(
       runEvaluation(
         options(fx.preds({ [a]: fx.patches.gold, [b]: fx.patches.gold }), out, {
-          engines: [{ host: "unix:///tmp/graphplan-no-engine.sock", workers: 2 }, { host: HOST, workers: 1 }],
+          engines: [
+            { host: "unix:///tmp/graphplan-no-engine.sock", workers: 2 },
+            { host: HOST, workers: 1 },
+          ],
           onEvent: (e) => void events.push(e.type === "planned" ? `planned ${e.engines.join(",")}` : e.type),
         }),
       ),
@@ -181,7 +214,10 @@ describe("bench eval on podman", () => {
       const result = await Effect.runPromise(
         runEvaluation(
           options(fx.preds(Object.fromEntries(ids.map((id) => [id, fx.patches.gold]))), out, {
-            engines: [{ host: HOST, workers: 1 }, { host: second, workers: 1 }],
+            engines: [
+              { host: HOST, workers: 1 },
+              { host: second, workers: 1 },
+            ],
             onEvent: (e) => {
               events.push(e);
               // The second engine's second instance: its service dies while the container runs.
@@ -194,7 +230,9 @@ describe("bench eval on podman", () => {
           }),
         ),
       );
-      const ranOn = new Set(events.flatMap((e) => (e.type === "finished" && e.outcome.status === "resolved" ? [e.outcome.engine] : [])));
+      const ranOn = new Set(
+        events.flatMap((e) => (e.type === "finished" && e.outcome.status === "resolved" ? [e.outcome.engine] : [])),
+      );
       expect(ranOn).toEqual(new Set([HOST, second]));
       expect(events.some((e) => e.type === "engine_lost" && e.engine === second)).toBe(true);
       expect(result.summary).toMatchObject({ resolved_instances: 4, error_instances: 0 });
@@ -223,14 +261,26 @@ describe("bench eval on podman", () => {
       start: (spec) =>
         Effect.suspend(() => {
           if (++starts === 2) alive = false;
-          return alive ? real.start(spec) : Effect.fail(new ContainerFailed({ endpoint: "tcp://flaky:2375", container: spec.name ?? "", operation: "create", detail: "connection refused" }));
+          return alive
+            ? real.start(spec)
+            : Effect.fail(
+                new ContainerFailed({
+                  endpoint: "tcp://flaky:2375",
+                  container: spec.name ?? "",
+                  operation: "create",
+                  detail: "connection refused",
+                }),
+              );
         }),
     };
     const events: EvalEvent[] = [];
     const result = await Effect.runPromise(
       runEvaluation(
         options(fx.preds(Object.fromEntries(ids.map((id) => [id, fx.patches.gold]))), out, {
-          engines: [{ host: "tcp://flaky:2375", workers: 1 }, { host: HOST, workers: 1 }],
+          engines: [
+            { host: "tcp://flaky:2375", workers: 1 },
+            { host: HOST, workers: 1 },
+          ],
           engineFor: (host) => (host === HOST ? real : flaky),
           onEvent: (e) => void events.push(e),
         }),
@@ -257,11 +307,23 @@ describe("bench eval (command line)", () => {
     const base = ["--dataset", fx.dataset, "--out", out, "--namespace", "none", "--tag", fx.tag, "--docker-host", HOST];
     const cases: Array<[string[], RegExp]> = [
       [["--preds", preds, ...base], /^error: required option '--run-id <id>' not specified$/],
-      [["--preds", join(out, "nope.jsonl"), "--run-id", "r", ...base], /^error: --preds .*nope\.jsonl: no such file; give the preds\.jsonl that `bench agent` wrote$/],
-      [["--preds", fx.preds({ "pallets__flask-1": "x" }), "--run-id", "r", ...base], /^error: --preds: 1 prediction\(s\) name instances that --dataset .* does not have \(pallets__flask-1\)/],
+      [
+        ["--preds", join(out, "nope.jsonl"), "--run-id", "r", ...base],
+        /^error: --preds .*nope\.jsonl: no such file; give the preds\.jsonl that `bench agent` wrote$/,
+      ],
+      [
+        ["--preds", fx.preds({ "pallets__flask-1": "x" }), "--run-id", "r", ...base],
+        /^error: --preds: 1 prediction\(s\) name instances that --dataset .* does not have \(pallets__flask-1\)/,
+      ],
       [["--preds", preds, "--run-id", "a/b", ...base], /^error: --run-id "a\/b": use letters, digits/],
-      [["--preds", preds, "--run-id", "r", "-w", "0", ...base], /^error: option '-w, --workers <n>' argument '0' is invalid\. -w takes a whole number ≥ 1, not "0"$/],
-      [["--preds", preds, "--run-id", "r", ...base.slice(0, -1), "unix:///tmp/graphplan-no-engine.sock"], /^error: the container engine at unix:\/\/\/tmp\/graphplan-no-engine\.sock does not answer/],
+      [
+        ["--preds", preds, "--run-id", "r", "-w", "0", ...base],
+        /^error: option '-w, --workers <n>' argument '0' is invalid\. -w takes a whole number ≥ 1, not "0"$/,
+      ],
+      [
+        ["--preds", preds, "--run-id", "r", ...base.slice(0, -1), "unix:///tmp/graphplan-no-engine.sock"],
+        /^error: the container engine at unix:\/\/\/tmp\/graphplan-no-engine\.sock does not answer/,
+      ],
     ];
     for (const [args, line] of cases) {
       const result = bench(args);
@@ -277,14 +339,39 @@ describe("bench eval (command line)", () => {
     const out = tempDir();
     const preds = fx.preds({ [a]: fx.patches.gold, [b]: fx.patches.slow });
     const runId = `ctrlc-${randomUUID().slice(0, 8)}`;
-    const args = ["--conditions=source", "src/cli.ts", "eval", "--preds", preds, "--dataset", fx.dataset, "--run-id", runId, "--out", out, "--namespace", "none", "--tag", fx.tag, "--docker-host", HOST, "--timeout", "600"];
+    const args = [
+      "--conditions=source",
+      "src/cli.ts",
+      "eval",
+      "--preds",
+      preds,
+      "--dataset",
+      fx.dataset,
+      "--run-id",
+      runId,
+      "--out",
+      out,
+      "--namespace",
+      "none",
+      "--tag",
+      fx.tag,
+      "--docker-host",
+      HOST,
+      "--timeout",
+      "600",
+    ];
     const child = spawn(tsx, args, { cwd: app, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     const started = Date.now();
     // The first instance is graded and the second one's (hanging) tests are running.
-    while (!(existsSync(join(out, runId, "acme__model-1", a, "report.json")) && existsSync(join(out, runId, "acme__model-1", b, "eval.sh")))) {
+    while (
+      !(
+        existsSync(join(out, runId, "acme__model-1", a, "report.json")) &&
+        existsSync(join(out, runId, "acme__model-1", b, "eval.sh"))
+      )
+    ) {
       if (Date.now() - started > 60_000) throw new Error(`the run never got to the second instance: ${stderr}`);
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -22,20 +22,30 @@ const END = "+ : '>>>>> End Test Output'";
 const flaskLog = (summary: string): string =>
   `+ git apply -v -\nChecking patch tests/test_basic.py...\nApplied patch tests/test_basic.py cleanly.\n${START}\n+ pytest -rA tests/test_basic.py\n=========================== short test summary info ============================\n${summary}\n${END}\n+ git checkout abc tests/test_basic.py\nUpdated 1 path from abc\n`;
 
-const map = (entries: Record<string, StatusMap[string]>): StatusMap => Object.assign(Object.create(null) as StatusMap, entries);
+const map = (entries: Record<string, StatusMap[string]>): StatusMap =>
+  Object.assign(Object.create(null) as StatusMap, entries);
 
 describe("getLogsEval", () => {
   it("parses the text between the markers", () => {
-    const { statusMap, found } = getLogsEval(flaskLog("PASSED tests/test_basic.py::test_a\nFAILED tests/test_basic.py::test_b - x"), "pallets/flask");
+    const { statusMap, found } = getLogsEval(
+      flaskLog("PASSED tests/test_basic.py::test_a\nFAILED tests/test_basic.py::test_b - x"),
+      "pallets/flask",
+    );
     expect(found).toBe(true);
-    expect({ ...statusMap }).toEqual({ "tests/test_basic.py::test_a": "PASSED", "tests/test_basic.py::test_b": "FAILED" });
+    expect({ ...statusMap }).toEqual({
+      "tests/test_basic.py::test_a": "PASSED",
+      "tests/test_basic.py::test_b": "FAILED",
+    });
   });
 
   it("parses the whole log when the slice between the markers yields nothing", () => {
     const log = `PASSED tests/test_basic.py::test_early\n${START}\n${END}\nPASSED tests/test_basic.py::test_late\n`;
     const { statusMap, found } = getLogsEval(log, "pallets/flask");
     expect(found).toBe(true);
-    expect({ ...statusMap }).toEqual({ "tests/test_basic.py::test_early": "PASSED", "tests/test_basic.py::test_late": "PASSED" });
+    expect({ ...statusMap }).toEqual({
+      "tests/test_basic.py::test_early": "PASSED",
+      "tests/test_basic.py::test_late": "PASSED",
+    });
   });
 
   it("does not look outside the markers when the slice has results", () => {
@@ -119,14 +129,25 @@ describe("instanceReport", () => {
       },
     });
     expect(Object.keys(report["pallets__flask-4045"]!)).toEqual([
-      "patch_is_None", "patch_exists", "patch_successfully_applied", "resolved", "tests_status",
+      "patch_is_None",
+      "patch_exists",
+      "patch_successfully_applied",
+      "resolved",
+      "tests_status",
     ]);
-    expect(Object.keys(report["pallets__flask-4045"]!.tests_status!)).toEqual(["FAIL_TO_PASS", "PASS_TO_PASS", "FAIL_TO_FAIL", "PASS_TO_FAIL"]);
+    expect(Object.keys(report["pallets__flask-4045"]!.tests_status!)).toEqual([
+      "FAIL_TO_PASS",
+      "PASS_TO_PASS",
+      "FAIL_TO_FAIL",
+      "PASS_TO_FAIL",
+    ]);
   });
 
   it("does not resolve a partial fix", () => {
     const log = flaskLog("PASSED tests/test_basic.py::test_a\nPASSED tests/test_basic.py::test_b");
-    const result = instanceReport({ ...base, log, f2p: [...f2p, "tests/test_basic.py::test_c"], p2p })["pallets__flask-4045"]!;
+    const result = instanceReport({ ...base, log, f2p: [...f2p, "tests/test_basic.py::test_c"], p2p })[
+      "pallets__flask-4045"
+    ]!;
     expect(result.resolved).toBe(false);
     expect(result.tests_status?.FAIL_TO_PASS.failure).toEqual(["tests/test_basic.py::test_c"]);
   });
@@ -139,14 +160,26 @@ describe("instanceReport", () => {
   it("stops after patch_exists, with no tests_status, when a marker is missing", () => {
     const log = "+ git apply -v -\nerror: patch failed: tests/test_basic.py:10\n";
     expect(instanceReport({ ...base, log, f2p, p2p })).toEqual({
-      "pallets__flask-4045": { patch_is_None: false, patch_exists: true, patch_successfully_applied: false, resolved: false },
+      "pallets__flask-4045": {
+        patch_is_None: false,
+        patch_exists: true,
+        patch_successfully_applied: false,
+        resolved: false,
+      },
     });
-    expect(instanceReport({ ...base, log: undefined, f2p, p2p })["pallets__flask-4045"]!.patch_successfully_applied).toBe(false);
+    expect(
+      instanceReport({ ...base, log: undefined, f2p, p2p })["pallets__flask-4045"]!.patch_successfully_applied,
+    ).toBe(false);
   });
 
   it("stops after patch_is_None for a None patch, but grades an empty string", () => {
     expect(instanceReport({ ...base, patch: null, log: undefined, f2p, p2p })).toEqual({
-      "pallets__flask-4045": { patch_is_None: true, patch_exists: false, patch_successfully_applied: false, resolved: false },
+      "pallets__flask-4045": {
+        patch_is_None: true,
+        patch_exists: false,
+        patch_successfully_applied: false,
+        resolved: false,
+      },
     });
     const log = flaskLog("PASSED tests/test_basic.py::test_a\nPASSED tests/test_basic.py::test_b");
     expect(instanceReport({ ...base, patch: "", log, f2p, p2p })["pallets__flask-4045"]!.resolved).toBe(true);
@@ -166,9 +199,16 @@ describe("instanceReport", () => {
   });
 
   it("round-trips through its schema and the harness's json.dumps(indent=4) text", () => {
-    const report: InstanceReport = instanceReport({ ...base, log: flaskLog("PASSED tests/test_basic.py::test_é"), f2p: ["tests/test_basic.py::test_é"], p2p: [] });
+    const report: InstanceReport = instanceReport({
+      ...base,
+      log: flaskLog("PASSED tests/test_basic.py::test_é"),
+      f2p: ["tests/test_basic.py::test_é"],
+      p2p: [],
+    });
     const text = instanceReportText(report);
-    expect(text).toContain('\n            "FAIL_TO_PASS": {\n                "success": [\n                    "tests/test_basic.py::test_\\u00e9"\n                ],\n                "failure": []');
+    expect(text).toContain(
+      '\n            "FAIL_TO_PASS": {\n                "success": [\n                    "tests/test_basic.py::test_\\u00e9"\n                ],\n                "failure": []',
+    );
     expect(text.endsWith("}")).toBe(true);
     expect(InstanceReportSchema.parse(JSON.parse(text))).toEqual(report);
   });
@@ -219,9 +259,21 @@ describe("summarizeRun", () => {
       schema_version: 2,
     });
     expect(Object.keys(summary)).toEqual([
-      "total_instances", "submitted_instances", "completed_instances", "resolved_instances", "unresolved_instances",
-      "empty_patch_instances", "error_instances", "completed_ids", "incomplete_ids", "empty_patch_ids", "submitted_ids",
-      "resolved_ids", "unresolved_ids", "error_ids", "schema_version",
+      "total_instances",
+      "submitted_instances",
+      "completed_instances",
+      "resolved_instances",
+      "unresolved_instances",
+      "empty_patch_instances",
+      "error_instances",
+      "completed_ids",
+      "incomplete_ids",
+      "empty_patch_ids",
+      "submitted_ids",
+      "resolved_ids",
+      "unresolved_ids",
+      "error_ids",
+      "schema_version",
     ]);
     expect(RunSummarySchema.parse(JSON.parse(runSummaryText(summary)))).toEqual(summary);
     expect(runSummaryText(summary).endsWith("}\n")).toBe(true);
@@ -240,6 +292,8 @@ describe("summarizeRun", () => {
 
 describe("pythonJsonDumps", () => {
   it("indents by 4 and escapes non-ASCII like json.dumps(ensure_ascii=True)", () => {
-    expect(pythonJsonDumps({ a: ["ü", "\u{1F600}"], b: [] })).toBe('{\n    "a": [\n        "\\u00fc",\n        "\\ud83d\\ude00"\n    ],\n    "b": []\n}');
+    expect(pythonJsonDumps({ a: ["ü", "\u{1F600}"], b: [] })).toBe(
+      '{\n    "a": [\n        "\\u00fc",\n        "\\ud83d\\ude00"\n    ],\n    "b": []\n}',
+    );
   });
 });

@@ -5,10 +5,23 @@
  * (`reporting.make_run_report`), with zod schemas to read those files back. Mirrors
  * `swebench/harness/{grading,reporting}.py` at tag v4.1.0; see the reference §3.
  */
-import { InstanceReportSchema, InstanceResultSchema, TestsStatusSchema, type InstanceReport, type InstanceResult } from "@graphplan/viewer";
+import {
+  InstanceReportSchema,
+  InstanceResultSchema,
+  TestsStatusSchema,
+  type InstanceReport,
+  type InstanceResult,
+} from "@graphplan/viewer";
 import { z } from "zod";
 import { emptyStatusMap, parserFor, type StatusMap } from "./parsers.js";
-import { APPLY_PATCH_FAIL, END_TEST_OUTPUT, RESET_FAILED, START_TEST_OUTPUT, TESTS_ERROR, TESTS_TIMEOUT } from "./spec.js";
+import {
+  APPLY_PATCH_FAIL,
+  END_TEST_OUTPUT,
+  RESET_FAILED,
+  START_TEST_OUTPUT,
+  TESTS_ERROR,
+  TESTS_TIMEOUT,
+} from "./spec.js";
 
 // --- The log --------------------------------------------------------------------------------------
 
@@ -138,7 +151,8 @@ export function instanceReport(input: InstanceReportInput): InstanceReport {
     return report;
   }
   result.patch_exists = true;
-  const { statusMap, found } = input.log === undefined ? { statusMap: emptyStatusMap(), found: false } : getLogsEval(input.log, input.repo);
+  const { statusMap, found } =
+    input.log === undefined ? { statusMap: emptyStatusMap(), found: false } : getLogsEval(input.log, input.repo);
   if (!found) return report;
   result.patch_successfully_applied = true;
   const status = testsStatus(statusMap, input.f2p, input.p2p);
@@ -218,7 +232,11 @@ function classify(id: string, input: RunSummaryInput): { bucket: Bucket; complet
  */
 export function summarizeRun(input: RunSummaryInput): RunSummary {
   const buckets: Record<Bucket, Set<string>> = {
-    incomplete: new Set(), empty_patch: new Set(), resolved: new Set(), unresolved: new Set(), error: new Set(),
+    incomplete: new Set(),
+    empty_patch: new Set(),
+    resolved: new Set(),
+    unresolved: new Set(),
+    error: new Set(),
   };
   const completed = new Set<string>();
   for (const id of input.datasetIds) {

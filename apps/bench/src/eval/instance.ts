@@ -83,7 +83,10 @@ export interface InstanceOutcome {
 }
 
 /** The engine itself failed (not the instance): the pool takes it out and the instance runs elsewhere. */
-export class EngineLost extends Data.TaggedError("EngineLost")<{ readonly endpoint: string; readonly detail: string }> {}
+export class EngineLost extends Data.TaggedError("EngineLost")<{
+  readonly endpoint: string;
+  readonly detail: string;
+}> {}
 
 /** An instance error: logged and graded as `error` (no report.json), as the harness's EvaluationError. */
 class InstanceError extends Data.TaggedError("InstanceError")<{ readonly reason: string }> {}
@@ -93,7 +96,8 @@ const stamp = () => new Date().toISOString().replace("T", " ").replace("Z", "");
 /** run_instance.log, appended line by line so an interrupted run keeps what happened. */
 function logger(logDir: string) {
   const path = join(logDir, "run_instance.log");
-  return (level: "INFO" | "ERROR", message: string) => Effect.promise(() => appendFile(path, `${stamp()} - ${level} - ${message}\n`));
+  return (level: "INFO" | "ERROR", message: string) =>
+    Effect.promise(() => appendFile(path, `${stamp()} - ${level} - ${message}\n`));
 }
 
 /** The environment an image describes in ENVIRONMENT_FILE, else the harness's conda environment. */
@@ -101,8 +105,12 @@ function environmentOf(container: ContainerShape): Effect.Effect<EvalEnvironment
   return container.readFile(ENVIRONMENT_FILE).pipe(
     Effect.map((bytes) => {
       const value = JSON.parse(new TextDecoder().decode(bytes)) as { activate?: unknown; install?: unknown };
-      if (!Array.isArray(value.activate) || !value.activate.every((line) => typeof line === "string")) throw new Error(`${ENVIRONMENT_FILE}: activate is not a list of lines`);
-      return { activate: value.activate as string[], ...(typeof value.install === "string" ? { install: value.install } : {}) };
+      if (!Array.isArray(value.activate) || !value.activate.every((line) => typeof line === "string"))
+        throw new Error(`${ENVIRONMENT_FILE}: activate is not a list of lines`);
+      return {
+        activate: value.activate as string[],
+        ...(typeof value.install === "string" ? { install: value.install } : {}),
+      };
     }),
     Effect.orElseSucceed(() => HARNESS_ENVIRONMENT),
   );
@@ -112,9 +120,14 @@ function environmentOf(container: ContainerShape): Effect.Effect<EvalEnvironment
 function ensureImage(job: InstanceJob) {
   return Effect.gen(function* () {
     const engine = yield* ContainerEngine;
-    const info = yield* engine.inspectImage(job.image).pipe(Effect.mapError((e) => new EngineLost({ endpoint: e.endpoint, detail: e.detail })));
+    const info = yield* engine
+      .inspectImage(job.image)
+      .pipe(Effect.mapError((e) => new EngineLost({ endpoint: e.endpoint, detail: e.detail })));
     if (info !== undefined) return;
-    if (!job.pull) return yield* new InstanceError({ reason: `the image ${job.image} is not in the engine at ${engine.endpoint} (--no-pull); build it with \`pnpm -s bench images build\`` });
+    if (!job.pull)
+      return yield* new InstanceError({
+        reason: `the image ${job.image} is not in the engine at ${engine.endpoint} (--no-pull); build it with \`pnpm -s bench images build\``,
+      });
     yield* engine.pullImage(job.image).pipe(Effect.mapError((e) => new InstanceError({ reason: e.message })));
   });
 }
@@ -143,7 +156,9 @@ function applyPatch(container: ContainerShape, log: ReturnType<typeof logger>) {
       last = result.output;
     }
     yield* log("ERROR", `${APPLY_PATCH_FAIL}:\n${last}`);
-    return yield* new InstanceError({ reason: `the patch does not apply (git apply, git apply --reject and patch --fuzz=5 all failed): ${last.trim().split("\n").slice(-1)[0] ?? ""}` });
+    return yield* new InstanceError({
+      reason: `the patch does not apply (git apply, git apply --reject and patch --fuzz=5 all failed): ${last.trim().split("\n").slice(-1)[0] ?? ""}`,
+    });
   });
 }
 
@@ -159,24 +174,52 @@ function inContainer(job: InstanceJob, times: StageTimes, log: ReturnType<typeof
     const container = yield* timed(
       times,
       "start",
-      engine.start({ image: job.image, name, user: "root", workdir: "/testbed", labels: { [EVAL_RUN_LABEL]: job.runId, ...(job.process ? { [EVAL_PROCESS_LABEL]: job.process } : {}) } }),
+      engine.start({
+        image: job.image,
+        name,
+        user: "root",
+        workdir: "/testbed",
+        labels: { [EVAL_RUN_LABEL]: job.runId, ...(job.process ? { [EVAL_PROCESS_LABEL]: job.process } : {}) },
+      }),
     );
-    yield* log("INFO", `Container for ${job.instance.instance_id} started: ${container.id} (engine ${engine.endpoint})`);
+    yield* log(
+      "INFO",
+      `Container for ${job.instance.instance_id} started: ${container.id} (engine ${engine.endpoint})`,
+    );
     const environment = yield* environmentOf(container);
-    const script = yield* Effect.try({ try: () => evalScript(job.instance, job.spec, environment), catch: (e) => new InstanceError({ reason: `the eval script cannot be made: ${(e as Error).message}` }) });
+    const script = yield* Effect.try({
+      try: () => evalScript(job.instance, job.spec, environment),
+      catch: (e) => new InstanceError({ reason: `the eval script cannot be made: ${(e as Error).message}` }),
+    });
     yield* Effect.promise(() => writeFile(join(job.logDir, "eval.sh"), script));
     const patch = job.patch ?? "";
-    yield* timed(times, "copy", container.putFiles([{ path: DOCKER_PATCH, content: patch }, { path: "/eval.sh", content: script, mode: 0o755 }]));
-    yield* log("INFO", `Intermediate patch for ${job.instance.instance_id} written to ${join(job.logDir, "patch.diff")}, now applying to container...`);
+    yield* timed(
+      times,
+      "copy",
+      container.putFiles([
+        { path: DOCKER_PATCH, content: patch },
+        { path: "/eval.sh", content: script, mode: 0o755 },
+      ]),
+    );
+    yield* log(
+      "INFO",
+      `Intermediate patch for ${job.instance.instance_id} written to ${join(job.logDir, "patch.diff")}, now applying to container...`,
+    );
     if (patch.trim() === "") yield* log("INFO", "Empty patch: not applied (--run-empty-patches)");
     else yield* timed(times, "apply", applyPatch(container, log));
     const before = yield* timed(times, "apply", container.exec(GIT_DIFF, { workdir: "/testbed" }));
     yield* log("INFO", `Git diff before:\n${before.output}`);
     yield* log("INFO", "Eval script written to /eval.sh; running it...");
-    const run = yield* timed(times, "tests", container.exec("/bin/bash /eval.sh", { timeoutMs: job.timeoutS * 1000, workdir: "/testbed", user: "root" }));
+    const run = yield* timed(
+      times,
+      "tests",
+      container.exec("/bin/bash /eval.sh", { timeoutMs: job.timeoutS * 1000, workdir: "/testbed", user: "root" }),
+    );
     const outputPath = join(job.logDir, "test_output.txt");
     if (run.timedOut) {
-      yield* Effect.promise(() => writeFile(outputPath, `${run.output}\n\nTimeout error: ${job.timeoutS} seconds exceeded.`));
+      yield* Effect.promise(() =>
+        writeFile(outputPath, `${run.output}\n\nTimeout error: ${job.timeoutS} seconds exceeded.`),
+      );
       yield* log("ERROR", `Test runtime exceeded ${job.timeoutS} s`);
       return yield* new InstanceError({ reason: `the tests ran past --timeout ${job.timeoutS} s` });
     }
@@ -207,7 +250,10 @@ function grade(job: InstanceJob, output: string, log: ReturnType<typeof logger>)
       catch: (e) => new InstanceError({ reason: `the test log cannot be graded: ${(e as Error).message}` }),
     });
     const entry = report[job.instance.instance_id]!;
-    yield* log("INFO", `report: ${JSON.stringify(report)}\nResult for ${job.instance.instance_id}: resolved: ${entry.resolved}`);
+    yield* log(
+      "INFO",
+      `report: ${JSON.stringify(report)}\nResult for ${job.instance.instance_id}: resolved: ${entry.resolved}`,
+    );
     yield* Effect.promise(() => writeFile(join(job.logDir, "report.json"), instanceReportText(report)));
     return entry.resolved ? ("resolved" as const) : ("unresolved" as const);
   });
@@ -248,11 +294,18 @@ export function evaluateInstance(job: InstanceJob): Effect.Effect<InstanceOutcom
 }
 
 /** A container or engine failure: the engine is lost when it no longer answers, else it is the instance's error. */
-function classify(error: ContainerError | EngineLost, log: ReturnType<typeof logger>, outcome: (status: InstanceStatus, reason?: string) => InstanceOutcome) {
+function classify(
+  error: ContainerError | EngineLost,
+  log: ReturnType<typeof logger>,
+  outcome: (status: InstanceStatus, reason?: string) => InstanceOutcome,
+) {
   return Effect.gen(function* () {
     const engine = yield* ContainerEngine;
     if (error._tag === "EngineLost") return yield* error;
-    const alive = yield* engine.ping.pipe(Effect.as(true), Effect.orElseSucceed(() => false));
+    const alive = yield* engine.ping.pipe(
+      Effect.as(true),
+      Effect.orElseSucceed(() => false),
+    );
     if (!alive) return yield* new EngineLost({ endpoint: engine.endpoint, detail: error.message });
     yield* log("ERROR", error.message);
     return outcome("error", error.message);

@@ -17,7 +17,9 @@ import { runEvaluation } from "./run.js";
 const args = process.argv.slice(2).filter((a) => a !== "--");
 const count = Number(args[0] ?? 10);
 if (args.length > 1 || !Number.isInteger(count) || count < 1) {
-  process.stderr.write("usage: pnpm --filter @graphplan/bench bench:eval [N]   (N instances, a whole number ≥ 1; default 10)\n");
+  process.stderr.write(
+    "usage: pnpm --filter @graphplan/bench bench:eval [N]   (N instances, a whole number ≥ 1; default 10)\n",
+  );
   process.exit(2);
 }
 const root = mkdtempSync(join(tmpdir(), "graphplan-bench-eval-"));
@@ -40,15 +42,21 @@ try {
     }),
   );
   const graded = result.outcomes.filter((o) => o.stages !== undefined);
-  if (graded.length !== count || result.summary.resolved_instances !== count) throw new Error(`expected ${count} resolved instances, got ${JSON.stringify(result.summary)}`);
+  if (graded.length !== count || result.summary.resolved_instances !== count)
+    throw new Error(`expected ${count} resolved instances, got ${JSON.stringify(result.summary)}`);
   const stages: (keyof StageTimes)[] = ["image", "start", "copy", "apply", "grade", "cleanup", "tests"];
   const column = (f: (t: StageTimes) => number) => graded.map((o) => f(o.stages!)).sort((a, b) => a - b);
-  const fmt = (values: number[]) => `${(quantile(values, 0.5)! / 1000).toFixed(3)} s median, ${(quantile(values, 0.9)! / 1000).toFixed(3)} s p90`;
-  process.stdout.write(`bench eval overhead, ${count} instances, one container at a time, engine ${HOST}, load average ${loadavg()[0]!.toFixed(1)}\n`);
+  const fmt = (values: number[]) =>
+    `${(quantile(values, 0.5)! / 1000).toFixed(3)} s median, ${(quantile(values, 0.9)! / 1000).toFixed(3)} s p90`;
+  process.stdout.write(
+    `bench eval overhead, ${count} instances, one container at a time, engine ${HOST}, load average ${loadavg()[0]!.toFixed(1)}\n`,
+  );
   for (const stage of stages) process.stdout.write(`  ${stage.padEnd(8)} ${fmt(column((t) => t[stage]))}\n`);
   // Everything that is not the eval script's run: the stages above plus the environment file, the git diffs and the logs.
   const overhead = graded.map((o) => o.ms - o.stages!.tests).sort((a, b) => a - b);
-  process.stdout.write(`overhead (whole instance − tests): ${fmt(overhead)}  (target ≤ 2 s median: ${quantile(overhead, 0.5)! <= 2000 ? "met" : "missed"})\n`);
+  process.stdout.write(
+    `overhead (whole instance − tests): ${fmt(overhead)}  (target ≤ 2 s median: ${quantile(overhead, 0.5)! <= 2000 ? "met" : "missed"})\n`,
+  );
   process.stdout.write(`whole instance:           ${fmt(graded.map((o) => o.ms).sort((a, b) => a - b))}\n`);
 } finally {
   await removeImages(fx);

@@ -63,7 +63,10 @@ describe("parse_log_pytest", () => {
 
   it("truncates ids with spaces at the first space, and a FAILED id at an inner ' - '", () => {
     const log = "FAILED tests/t.py::test_sub[a - b] - AssertionError\nPASSED tests/t.py::test_p[x y]\n";
-    expect(plain(parseLogPytest(log))).toEqual({ "tests/t.py::test_sub[a": "FAILED", "tests/t.py::test_p[x": "PASSED" });
+    expect(plain(parseLogPytest(log))).toEqual({
+      "tests/t.py::test_sub[a": "FAILED",
+      "tests/t.py::test_p[x": "PASSED",
+    });
   });
 
   it("only reads lines that start with a status word, skips a bare word, and ignores XPASS", () => {
@@ -229,7 +232,8 @@ describe("parse_log_django", () => {
   });
 
   it("reads Python 3.11 ids (Class.method), as django 5.0 prints them", () => {
-    const log = "test_get (admin_views.tests.AdminViewBasicTest.test_get) ... ok\ntest_post (admin_views.tests.AdminViewBasicTest.test_post) ... FAIL\n";
+    const log =
+      "test_get (admin_views.tests.AdminViewBasicTest.test_get) ... ok\ntest_post (admin_views.tests.AdminViewBasicTest.test_post) ... FAIL\n";
     expect(plain(parseLogDjango(log))).toEqual({
       "test_get (admin_views.tests.AdminViewBasicTest.test_get)": "PASSED",
       "test_post (admin_views.tests.AdminViewBasicTest.test_post)": "FAILED",
@@ -242,7 +246,8 @@ describe("parse_log_django", () => {
   });
 
   it("strips the migration output glued to django-7188's test", () => {
-    const log = "  Applying sites.0002_alter_domain_unique...test_no_migrations (migrations.test_loader.LoaderTests) ... ok\n";
+    const log =
+      "  Applying sites.0002_alter_domain_unique...test_no_migrations (migrations.test_loader.LoaderTests) ... ok\n";
     expect(plain(parseLogDjango(log))).toEqual({ "test_no_migrations (migrations.test_loader.LoaderTests)": "PASSED" });
   });
 
@@ -265,7 +270,8 @@ describe("parse_log_django", () => {
   });
 
   it("applies the Internal Server Error and System check patterns with any whitespace around ...", () => {
-    const log = "test_500 (view_tests.tests.X)\t...\tInternal Server Error: /raises500/\nok\ntest_sys (check_framework.tests.Y)\t...\tSystem check identified no issues (0 silenced)\nok\n";
+    const log =
+      "test_500 (view_tests.tests.X)\t...\tInternal Server Error: /raises500/\nok\ntest_sys (check_framework.tests.Y)\t...\tSystem check identified no issues (0 silenced)\nok\n";
     const map = plain(parseLogDjango(log));
     expect(map["test_500 (view_tests.tests.X)"]).toBe("PASSED");
     expect(map["test_sys (check_framework.tests.Y)"]).toBe("PASSED");

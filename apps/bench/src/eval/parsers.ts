@@ -54,7 +54,8 @@ function pyLstrip(s: string): string {
 /** `tokens[i]`, or the `IndexError` the Python would raise. */
 function at(tokens: readonly string[], i: number, line: string): string {
   const token = tokens[i];
-  if (token === undefined) throw new HarnessParseError({ message: `list index out of range on line ${JSON.stringify(line)}` });
+  if (token === undefined)
+    throw new HarnessParseError({ message: `list index out of range on line ${JSON.stringify(line)}` });
   return token;
 }
 

@@ -10,18 +10,25 @@ import { z } from "zod";
 export const EvalPredictionSchema = z.looseObject({
   instance_id: z.string().min(1, "instance_id is empty"),
   model_name_or_path: z.string().min(1, "model_name_or_path is empty"),
-  model_patch: z.string().nullish().transform((patch) => patch ?? null),
+  model_patch: z
+    .string()
+    .nullish()
+    .transform((patch) => patch ?? null),
 });
 export type EvalPrediction = z.infer<typeof EvalPredictionSchema>;
 
 /** The predictions file cannot be used as it is. */
-export class PredictionsInvalid extends Data.TaggedError("PredictionsInvalid")<{ readonly path: string; readonly detail: string }> {
+export class PredictionsInvalid extends Data.TaggedError("PredictionsInvalid")<{
+  readonly path: string;
+  readonly detail: string;
+}> {
   override get message(): string {
     return `--preds ${this.path}: ${this.detail}`;
   }
 }
 
-const describeIssues = (error: z.ZodError) => error.issues.map((issue) => `${issue.path.join(".") || "(value)"}: ${issue.message}`).join("; ");
+const describeIssues = (error: z.ZodError) =>
+  error.issues.map((issue) => `${issue.path.join(".") || "(value)"}: ${issue.message}`).join("; ");
 
 /** Parses the text of a predictions file (JSONL, a JSON list, or a JSON object keyed by instance_id), in file order. */
 export function parsePredictions(path: string, text: string): EvalPrediction[] {
@@ -33,11 +40,16 @@ export function parsePredictions(path: string, text: string): EvalPrediction[] {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      throw invalid(`not JSON (${(error as Error).message}); give JSONL (one prediction a line), a JSON list, or a JSON object keyed by instance_id`);
+      throw invalid(
+        `not JSON (${(error as Error).message}); give JSONL (one prediction a line), a JSON list, or a JSON object keyed by instance_id`,
+      );
     }
     records = Array.isArray(value)
       ? value.map((v, i) => ({ where: `item ${i}`, value: v }))
-      : Object.entries(value as Record<string, unknown>).map(([key, v]) => ({ where: `key ${JSON.stringify(key)}`, value: v }));
+      : Object.entries(value as Record<string, unknown>).map(([key, v]) => ({
+          where: `key ${JSON.stringify(key)}`,
+          value: v,
+        }));
   } else {
     records = [];
     text.split("\n").forEach((raw, i) => {
@@ -52,8 +64,12 @@ export function parsePredictions(path: string, text: string): EvalPrediction[] {
   const seen = new Set<string>();
   return records.map(({ where, value }) => {
     const parsed = EvalPredictionSchema.safeParse(value);
-    if (!parsed.success) throw invalid(`${where} is not a prediction {instance_id, model_name_or_path, model_patch}: ${describeIssues(parsed.error)}`);
-    if (seen.has(parsed.data.instance_id)) throw invalid(`${where}: instance ${parsed.data.instance_id} has a second prediction; keep one per instance`);
+    if (!parsed.success)
+      throw invalid(
+        `${where} is not a prediction {instance_id, model_name_or_path, model_patch}: ${describeIssues(parsed.error)}`,
+      );
+    if (seen.has(parsed.data.instance_id))
+      throw invalid(`${where}: instance ${parsed.data.instance_id} has a second prediction; keep one per instance`);
     seen.add(parsed.data.instance_id);
     return parsed.data;
   });
@@ -76,7 +92,11 @@ export async function loadPredictions(path: string): Promise<EvalPrediction[]> {
     text = await readFile(path, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new PredictionsInvalid({ path, detail: code === "ENOENT" ? "no such file; give the preds.jsonl that `bench agent` wrote" : (error as Error).message });
+    throw new PredictionsInvalid({
+      path,
+      detail:
+        code === "ENOENT" ? "no such file; give the preds.jsonl that `bench agent` wrote" : (error as Error).message,
+    });
   }
   const predictions = parsePredictions(path, text);
   if (predictions.length === 0) throw new PredictionsInvalid({ path, detail: "holds no prediction" });

@@ -14,8 +14,21 @@ import * as Effect from "effect/Effect";
 import { parseJsonLines } from "../dataset.js";
 import type { EngineSlot } from "../options.js";
 import { shardOf, type Shard } from "../slurm/shard.js";
-import { InstanceReportSchema, runSummaryText, summarizeRun, summaryFileName, type ReportOutcome, type RunSummary } from "./grading.js";
-import { EVAL_PROCESS_LABEL, EVAL_RUN_LABEL, evaluateInstance, type InstanceJob, type InstanceOutcome } from "./instance.js";
+import {
+  InstanceReportSchema,
+  runSummaryText,
+  summarizeRun,
+  summaryFileName,
+  type ReportOutcome,
+  type RunSummary,
+} from "./grading.js";
+import {
+  EVAL_PROCESS_LABEL,
+  EVAL_RUN_LABEL,
+  evaluateInstance,
+  type InstanceJob,
+  type InstanceOutcome,
+} from "./instance.js";
 import { loadPredictions, modelDirName, type EvalPrediction } from "./predictions.js";
 import { EvalInstanceSchema, instanceImageName, specFor, type EvalInstance } from "./spec.js";
 
@@ -71,7 +84,9 @@ async function loadDataset(path: string): Promise<{ instances: Map<string, EvalI
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    throw invalid(`--dataset ${path}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`);
+    throw invalid(
+      `--dataset ${path}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`,
+    );
   }
   const instances = new Map<string, EvalInstance>();
   const bad = new Map<string, string>();
@@ -79,12 +94,16 @@ async function loadDataset(path: string): Promise<{ instances: Map<string, EvalI
     if (line.ok) instances.set(line.value.instance_id, line.value);
     else if (line.instanceId !== undefined) bad.set(line.instanceId, line.error);
   }
-  if (instances.size === 0 && bad.size === 0) throw invalid(`--dataset ${path}: holds no SWE-bench instance (JSONL with repo, instance_id, base_commit, version, test_patch, FAIL_TO_PASS, PASS_TO_PASS)`);
+  if (instances.size === 0 && bad.size === 0)
+    throw invalid(
+      `--dataset ${path}: holds no SWE-bench instance (JSONL with repo, instance_id, base_commit, version, test_patch, FAIL_TO_PASS, PASS_TO_PASS)`,
+    );
   return { instances, bad };
 }
 
 /** The instance's log directory, `OUT/<run-id>/<model>/<instance_id>/`. */
-export const logDirOf = (outDir: string, runId: string, model: string, instanceId: string) => join(outDir, runId, modelDirName(model), instanceId);
+export const logDirOf = (outDir: string, runId: string, model: string, instanceId: string) =>
+  join(outDir, runId, modelDirName(model), instanceId);
 
 async function hasReport(dir: string): Promise<boolean> {
   try {
@@ -108,23 +127,38 @@ interface Plan {
 
 /** Reads and checks the inputs, and decides what to run (harness: `get_dataset_from_preds`). */
 async function planRun(options: EvalOptions): Promise<Plan> {
-  if (!/^[A-Za-z0-9_.-]+$/.test(options.runId)) throw invalid(`--run-id ${JSON.stringify(options.runId)}: use letters, digits, '.', '_' and '-' only (it names a directory and containers)`);
+  if (!/^[A-Za-z0-9_.-]+$/.test(options.runId))
+    throw invalid(
+      `--run-id ${JSON.stringify(options.runId)}: use letters, digits, '.', '_' and '-' only (it names a directory and containers)`,
+    );
   const { instances, bad } = await loadDataset(options.dataset);
   // `--preds gold`, as the harness's `--predictions_path gold`: the dataset's own reference patches.
   const list =
     options.preds === "gold"
-      ? [...instances.values()].map((i) => ({ instance_id: i.instance_id, model_name_or_path: "gold", model_patch: typeof i.patch === "string" ? i.patch : null }))
+      ? [...instances.values()].map((i) => ({
+          instance_id: i.instance_id,
+          model_name_or_path: "gold",
+          model_patch: typeof i.patch === "string" ? i.patch : null,
+        }))
       : await loadPredictions(options.preds).catch((error: Error) => Promise.reject(invalid(error.message)));
   const predictions = new Map(list.map((p) => [p.instance_id, p]));
-  const unknown = list.filter((p) => !instances.has(p.instance_id) && !bad.has(p.instance_id)).map((p) => p.instance_id);
-  if (unknown.length) throw invalid(`--preds: ${unknown.length} prediction(s) name instances that --dataset ${options.dataset} does not have (${unknown.slice(0, 3).join(", ")}${unknown.length > 3 ? ", ..." : ""}); use the dataset the predictions were made for`);
+  const unknown = list
+    .filter((p) => !instances.has(p.instance_id) && !bad.has(p.instance_id))
+    .map((p) => p.instance_id);
+  if (unknown.length)
+    throw invalid(
+      `--preds: ${unknown.length} prediction(s) name instances that --dataset ${options.dataset} does not have (${unknown.slice(0, 3).join(", ")}${unknown.length > 3 ? ", ..." : ""}); use the dataset the predictions were made for`,
+    );
   const wanted = options.instances;
   if (wanted) {
     const missing = wanted.filter((id) => !instances.has(id) && !bad.has(id));
     if (missing.length) throw invalid(`--instances: ${missing.join(", ")} not in --dataset ${options.dataset}`);
   }
   const datasetIds = wanted ? [...wanted] : [...instances.keys(), ...bad.keys()];
-  const selected = shardOf(datasetIds.filter((id) => predictions.has(id)), options.shard);
+  const selected = shardOf(
+    datasetIds.filter((id) => predictions.has(id)),
+    options.shard,
+  );
   const jobs: InstanceJob[] = [];
   const preErrors: InstanceOutcome[] = [];
   const skipped: string[] = [];
@@ -139,12 +173,22 @@ async function planRun(options: EvalOptions): Promise<Plan> {
     if (empty && !options.runEmpty) continue; // the harness never runs an empty patch: it is empty_patch
     const instance = instances.get(id);
     if (instance === undefined) {
-      preErrors.push({ instance_id: id, status: "error", reason: `the dataset line is not an instance: ${bad.get(id)}`, ms: 0 });
+      preErrors.push({
+        instance_id: id,
+        status: "error",
+        reason: `the dataset line is not an instance: ${bad.get(id)}`,
+        ms: 0,
+      });
       continue;
     }
     const spec = specFor(instance.repo, instance.version);
     if (spec === undefined) {
-      preErrors.push({ instance_id: id, status: "error", reason: `no test specification for ${instance.repo} version ${instance.version} (SWE-bench's MAP_REPO_VERSION_TO_SPECS has none)`, ms: 0 });
+      preErrors.push({
+        instance_id: id,
+        status: "error",
+        reason: `no test specification for ${instance.repo} version ${instance.version} (SWE-bench's MAP_REPO_VERSION_TO_SPECS has none)`,
+        ms: 0,
+      });
       continue;
     }
     jobs.push({
@@ -179,7 +223,10 @@ function connect(options: EvalOptions): Effect.Effect<LiveEngine[], EvalInputInv
     for (const slot of slots) {
       const shape = options.engineFor
         ? options.engineFor(slot.host)
-        : yield* Effect.try({ try: () => ContainerEngine.make({ host: slot.host }), catch: (e) => invalid(`--docker-host: ${(e as Error).message}`) });
+        : yield* Effect.try({
+            try: () => ContainerEngine.make({ host: slot.host }),
+            catch: (e) => invalid(`--docker-host: ${(e as Error).message}`),
+          });
       const alive = yield* shape.ping.pipe(
         Effect.as(true),
         Effect.catch((e) => Effect.sync(() => (down.push(e.message), false))),
@@ -192,7 +239,11 @@ function connect(options: EvalOptions): Effect.Effect<LiveEngine[], EvalInputInv
 }
 
 /** Runs the jobs on the engines: `workers` fibers per engine taking jobs from one queue. */
-function runJobs(engines: LiveEngine[], jobs: InstanceJob[], onEvent: (event: EvalEvent) => void): Effect.Effect<InstanceOutcome[]> {
+function runJobs(
+  engines: LiveEngine[],
+  jobs: InstanceJob[],
+  onEvent: (event: EvalEvent) => void,
+): Effect.Effect<InstanceOutcome[]> {
   const queue = [...jobs];
   const outcomes: InstanceOutcome[] = [];
   const attempts = new Map<string, number>();
@@ -211,7 +262,10 @@ function runJobs(engines: LiveEngine[], jobs: InstanceJob[], onEvent: (event: Ev
         const id = job.instance.instance_id;
         onEvent({ type: "started", instance_id: id, engine: engine.shape.endpoint });
         running++;
-        const result = yield* evaluateInstance(job).pipe(Effect.provideService(ContainerEngine, engine.shape), Effect.result);
+        const result = yield* evaluateInstance(job).pipe(
+          Effect.provideService(ContainerEngine, engine.shape),
+          Effect.result,
+        );
         if (result._tag === "Success") {
           running--;
           outcomes.push(result.success);
@@ -226,7 +280,12 @@ function runJobs(engines: LiveEngine[], jobs: InstanceJob[], onEvent: (event: Ev
         running--;
         if (tries < 3) queue.unshift(job);
         else {
-          const outcome: InstanceOutcome = { instance_id: id, status: "error", reason: `three engines were lost while running it; last: ${result.failure.detail}`, ms: 0 };
+          const outcome: InstanceOutcome = {
+            instance_id: id,
+            status: "error",
+            reason: `three engines were lost while running it; last: ${result.failure.detail}`,
+            ms: 0,
+          };
           outcomes.push(outcome);
           onEvent({ type: "finished", outcome });
         }
@@ -237,7 +296,12 @@ function runJobs(engines: LiveEngine[], jobs: InstanceJob[], onEvent: (event: Ev
     Effect.map(() => {
       // Every engine was lost with work left: those instances are errors of this run (not graded; a rerun retries them).
       for (const job of queue.splice(0)) {
-        const outcome: InstanceOutcome = { instance_id: job.instance.instance_id, status: "error", reason: "no container engine left (every engine stopped answering)", ms: 0 };
+        const outcome: InstanceOutcome = {
+          instance_id: job.instance.instance_id,
+          status: "error",
+          reason: "no container engine left (every engine stopped answering)",
+          ms: 0,
+        };
         outcomes.push(outcome);
         onEvent({ type: "finished", outcome });
       }
@@ -278,9 +342,15 @@ async function writeSummary(options: EvalOptions, plan: Plan): Promise<{ summary
  * What a run selects, without running anything: the predicted instances (before --shard), their model and
  * log directories. `--slurm` splits this selection into shards and merges the shards' outputs by it.
  */
-export async function evaluationSelection(options: EvalOptions): Promise<{ selected: string[]; model: string; logDir: (id: string) => string }> {
+export async function evaluationSelection(
+  options: EvalOptions,
+): Promise<{ selected: string[]; model: string; logDir: (id: string) => string }> {
   const plan = await planRun({ ...options, shard: undefined, rerun: true });
-  return { selected: plan.selected, model: plan.model, logDir: (id) => logDirOf(options.outDir, options.runId, plan.model, id) };
+  return {
+    selected: plan.selected,
+    model: plan.model,
+    logDir: (id) => logDirOf(options.outDir, options.runId, plan.model, id),
+  };
 }
 
 /** Writes the run's summary from the report.json files on disk, as a run does at its end (for `--slurm`'s merge). */
@@ -301,10 +371,18 @@ const sweep = (engine: ContainerEngineShape, runId: string) =>
 /** The whole run. The summary is written at the end, also when the run is interrupted. */
 export function runEvaluation(options: EvalOptions): Effect.Effect<EvalResult, EvalInputInvalid> {
   return Effect.gen(function* () {
-    const plan = yield* Effect.tryPromise({ try: () => planRun(options), catch: (e) => (e instanceof EvalInputInvalid ? e : invalid((e as Error).message)) });
+    const plan = yield* Effect.tryPromise({
+      try: () => planRun(options),
+      catch: (e) => (e instanceof EvalInputInvalid ? e : invalid((e as Error).message)),
+    });
     const engines = plan.jobs.length ? yield* connect(options) : [];
     const onEvent = options.onEvent ?? (() => undefined);
-    onEvent({ type: "planned", total: plan.jobs.length + plan.preErrors.length, skipped: plan.skipped.length, engines: engines.map((e) => e.shape.endpoint) });
+    onEvent({
+      type: "planned",
+      total: plan.jobs.length + plan.preErrors.length,
+      skipped: plan.skipped.length,
+      engines: engines.map((e) => e.shape.endpoint),
+    });
     for (const outcome of plan.preErrors) onEvent({ type: "finished", outcome });
     const summarize = Effect.promise(() => writeSummary(options, plan));
     const outcomes = yield* runJobs(engines, plan.jobs, onEvent).pipe(

@@ -62,7 +62,13 @@ describe("the instance schema", () => {
   });
 
   it("turns a numeric version into String(n) and missing test lists into []", () => {
-    const parsed = EvalInstanceSchema.parse({ repo: "a/b", instance_id: "a__b-1", base_commit: BASE, version: 3.1, test_patch: "" });
+    const parsed = EvalInstanceSchema.parse({
+      repo: "a/b",
+      instance_id: "a__b-1",
+      base_commit: BASE,
+      version: 3.1,
+      test_patch: "",
+    });
     expect(parsed.version).toBe("3.1");
     expect(parsed.FAIL_TO_PASS).toEqual([]);
     expect(parsed.PASS_TO_PASS).toEqual([]);
@@ -82,7 +88,9 @@ describe("the spec table", () => {
   });
 
   it("uses the exact test commands, including the second TEST_PYTEST and sympy's inline env var", () => {
-    expect(specFor("django/django", "4.0")?.test_cmd).toBe("./tests/runtests.py --verbosity 2 --settings=test_sqlite --parallel 1");
+    expect(specFor("django/django", "4.0")?.test_cmd).toBe(
+      "./tests/runtests.py --verbosity 2 --settings=test_sqlite --parallel 1",
+    );
     expect(specFor("astropy/astropy", "1.3")?.test_cmd).toBe("pytest -rA -vv -o console_output_style=classic --tb=no");
     expect(specFor("astropy/astropy", "5.2")?.test_cmd).toBe("pytest -rA");
     expect(specFor("sympy/sympy", "1.13")?.test_cmd).toBe(
@@ -102,7 +110,9 @@ describe("the spec table", () => {
 
   it("gives django 3.0–3.2 the locale eval_commands and later versions none", () => {
     expect(specFor("django/django", "3.2")?.eval_commands).toHaveLength(4);
-    expect(specFor("django/django", "3.0")?.eval_commands[0]).toBe("sed -i '/en_US.UTF-8/s/^# //g' /etc/locale.gen && locale-gen");
+    expect(specFor("django/django", "3.0")?.eval_commands[0]).toBe(
+      "sed -i '/en_US.UTF-8/s/^# //g' /etc/locale.gen && locale-gen",
+    );
     expect(specFor("django/django", "4.0")?.eval_commands).toEqual([]);
   });
 
@@ -135,10 +145,20 @@ describe("test directives", () => {
   });
 
   it("drops non-test extensions, csv even without a dot, but keeps .rst", () => {
-    const patch = ["tests/test_x.py", "tests/data.txt", "pyproject.toml", "tests/fixtures/mycsv", "tests/roots/index.rst", "a.json"]
+    const patch = [
+      "tests/test_x.py",
+      "tests/data.txt",
+      "pyproject.toml",
+      "tests/fixtures/mycsv",
+      "tests/roots/index.rst",
+      "a.json",
+    ]
       .map((p) => `diff --git a/${p} b/${p}`)
       .join("\n");
-    expect(testDirectives({ repo: "pallets/flask", test_patch: patch })).toEqual(["tests/test_x.py", "tests/roots/index.rst"]);
+    expect(testDirectives({ repo: "pallets/flask", test_patch: patch })).toEqual([
+      "tests/test_x.py",
+      "tests/roots/index.rst",
+    ]);
   });
 
   it("takes the b/ path of a rename and reads a header anywhere on a line, as the unanchored regex does", () => {
@@ -227,7 +247,8 @@ describe("the eval script", () => {
   });
 
   it("runs sympy's bin/test with its inline PYTHONWARNINGS and the test file paths", () => {
-    const patch = "diff --git a/sympy/printing/tests/test_ccode.py b/sympy/printing/tests/test_ccode.py\n--- a/sympy/printing/tests/test_ccode.py\n+++ b/sympy/printing/tests/test_ccode.py\n@@ -1 +1 @@\n-a\n+b\n";
+    const patch =
+      "diff --git a/sympy/printing/tests/test_ccode.py b/sympy/printing/tests/test_ccode.py\n--- a/sympy/printing/tests/test_ccode.py\n+++ b/sympy/printing/tests/test_ccode.py\n@@ -1 +1 @@\n-a\n+b\n";
     const sympy = instance({ repo: "sympy/sympy", version: "1.1", test_patch: patch });
     const lines = evalScript(sympy, specFor("sympy/sympy", "1.1")!).split("\n");
     expect(lines.slice(0, 6)).toEqual([
@@ -246,10 +267,17 @@ describe("the eval script", () => {
   });
 
   it("degenerates the reset to `git checkout <base> ` (trailing space, no paths) for a new-file-only test patch", () => {
-    const patch = "diff --git a/tests/test_new.py b/tests/test_new.py\nnew file mode 100644\n--- /dev/null\n+++ b/tests/test_new.py\n@@ -0,0 +1 @@\n+x\n";
-    const script = evalScript(instance({ repo: "pallets/flask", version: "2.3", test_patch: patch }), specFor("pallets/flask", "2.3")!);
+    const patch =
+      "diff --git a/tests/test_new.py b/tests/test_new.py\nnew file mode 100644\n--- /dev/null\n+++ b/tests/test_new.py\n@@ -0,0 +1 @@\n+x\n";
+    const script = evalScript(
+      instance({ repo: "pallets/flask", version: "2.3", test_patch: patch }),
+      specFor("pallets/flask", "2.3")!,
+    );
     const lines = script.split("\n");
-    expect(lines.filter((l) => l.startsWith("git checkout"))).toEqual([`git checkout ${BASE} `, `git checkout ${BASE} `]);
+    expect(lines.filter((l) => l.startsWith("git checkout"))).toEqual([
+      `git checkout ${BASE} `,
+      `git checkout ${BASE} `,
+    ]);
     expect(lines).toContain("pytest -rA tests/test_new.py");
   });
 
@@ -257,10 +285,10 @@ describe("the eval script", () => {
     const django = instance({ repo: "django/django", version: "3.0", test_patch: DJANGO_PATCH });
     const environment = { activate: ["export PATH=/venv/bin:$PATH"], install: "uv pip install -e ." };
     const script = evalScript(django, specFor("django/django", "3.0")!, environment);
-    const expected = DJANGO_30_SCRIPT.replaceAll("source /opt/miniconda3/bin/activate\nconda activate testbed\n", "export PATH=/venv/bin:$PATH\n").replace(
-      "python -m pip install -e .\n",
-      "uv pip install -e .\n",
-    );
+    const expected = DJANGO_30_SCRIPT.replaceAll(
+      "source /opt/miniconda3/bin/activate\nconda activate testbed\n",
+      "export PATH=/venv/bin:$PATH\n",
+    ).replace("python -m pip install -e .\n", "uv pip install -e .\n");
     expect(script).toBe(expected);
     expect(script.split("\n").filter((l) => l === "export PATH=/venv/bin:$PATH")).toHaveLength(2);
   });
@@ -271,7 +299,9 @@ describe("the eval script", () => {
     expect(withSpecInstall).toContain("\ntrue\npython -m pip install -e .\ngit checkout ");
     const noInstall = evalScript(flask, { test_cmd: "pytest -rA", eval_commands: [] }, { activate: ["true"] });
     expect(noInstall).toContain(`\ntrue\ngit checkout ${BASE} tests/httpwrappers/tests.py\n`);
-    expect(evalScript(flask, specFor("pallets/flask", "2.0")!)).toBe(evalScript(flask, specFor("pallets/flask", "2.0")!, HARNESS_ENVIRONMENT));
+    expect(evalScript(flask, specFor("pallets/flask", "2.0")!)).toBe(
+      evalScript(flask, specFor("pallets/flask", "2.0")!, HARNESS_ENVIRONMENT),
+    );
   });
 });
 
@@ -290,7 +320,9 @@ describe("instance image names", () => {
   });
 
   it("have no prefix and keep __ with no namespace (locally built images)", () => {
-    expect(instanceImageName("django__django-11133", { namespace: null })).toBe("sweb.eval.x86_64.django__django-11133:latest");
+    expect(instanceImageName("django__django-11133", { namespace: null })).toBe(
+      "sweb.eval.x86_64.django__django-11133:latest",
+    );
   });
 });
 

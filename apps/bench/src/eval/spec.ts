@@ -135,7 +135,17 @@ export function specFor(repo: string, version: string): RepoVersionSpec | undefi
 
 /** `NON_TEST_EXTS`; note `csv` has no dot. */
 export const NON_TEST_EXTS: readonly string[] = [
-  ".json", ".png", "csv", ".txt", ".md", ".jpg", ".jpeg", ".pkl", ".yml", ".yaml", ".toml",
+  ".json",
+  ".png",
+  "csv",
+  ".txt",
+  ".md",
+  ".jpg",
+  ".jpeg",
+  ".pkl",
+  ".yml",
+  ".yaml",
+  ".toml",
 ];
 
 /** Python's `diff --git a/.* b/(.*)` with `re.findall`: `.` is anything but `\n`, unanchored. */
@@ -191,7 +201,8 @@ function skipHunk(lines: readonly string[], start: number, header: RegExpExecArr
     if (kind === undefined) throw new PatchParseError({ message: `Hunk diff line expected: ${line}` });
     if (kind !== "+" && kind !== "\\") source++;
     if (kind !== "-" && kind !== "\\") target++;
-    if (source > sourceEnd || target > targetEnd) throw new PatchParseError({ message: "Hunk is longer than expected" });
+    if (source > sourceEnd || target > targetEnd)
+      throw new PatchParseError({ message: "Hunk is longer than expected" });
     if (source === sourceEnd && target === targetEnd) return i + 1;
   }
   if (source < sourceEnd || target < targetEnd) throw new PatchParseError({ message: "Hunk is shorter than expected" });
@@ -232,7 +243,8 @@ function metadataLine(state: ParseState, line: string): boolean {
   }
   const target = /^\+\+\+ ([^\t\n]+)/.exec(line);
   if (!target) return false;
-  if (state.current && state.current.target !== target[1]) throw new PatchParseError({ message: `Target without source: ${line}` });
+  if (state.current && state.current.target !== target[1])
+    throw new PatchParseError({ message: `Target without source: ${line}` });
   if (!state.current) {
     if (state.pendingSource === undefined) throw new PatchParseError({ message: `Target without source: ${line}` });
     state.current = { source: state.pendingSource, target: target[1] ?? "", hunks: 0 };
@@ -267,7 +279,8 @@ function patchedFiles(patch: string): PatchedFile[] {
     const hunk = HUNK_HEADER.exec(line);
     const current = state.current;
     if (hunk || /^\\ No newline at end of file/.test(line) || (line === "" && current)) {
-      if (!current || (!hunk && current.hunks === 0)) throw new PatchParseError({ message: `Unexpected line: ${line}` });
+      if (!current || (!hunk && current.hunks === 0))
+        throw new PatchParseError({ message: `Unexpected line: ${line}` });
       if (hunk) {
         state.inInfo = false;
         current.hunks++;
@@ -339,7 +352,11 @@ function evalScriptLines(instance: EvalInstance, spec: RepoVersionSpec, environm
  * A given environment replaces both activation pairs, and the install line when it has one.
  * Throws (as `make_test_spec` would) when the test patch cannot be parsed.
  */
-export function evalScript(instance: EvalInstance, spec: RepoVersionSpec, environment: EvalEnvironment = HARNESS_ENVIRONMENT): string {
+export function evalScript(
+  instance: EvalInstance,
+  spec: RepoVersionSpec,
+  environment: EvalEnvironment = HARNESS_ENVIRONMENT,
+): string {
   return `${["#!/bin/bash", "set -uxo pipefail", ...evalScriptLines(instance, spec, environment)].join("\n")}\n`;
 }
 

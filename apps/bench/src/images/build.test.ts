@@ -13,21 +13,42 @@ import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { instanceImageName } from "../eval/spec.js";
-import { BASHRC, buildImages, ENVIRONMENT_FILE, LABEL_BUILD, type BuildInstance, type BuildOptions, type BuildReport } from "./build.js";
+import {
+  BASHRC,
+  buildImages,
+  ENVIRONMENT_FILE,
+  LABEL_BUILD,
+  type BuildInstance,
+  type BuildOptions,
+  type BuildReport,
+} from "./build.js";
 import { parseRecipe, type Recipe } from "./recipe.js";
 
 const HOST = process.env.GRAPHPLAN_PODMAN_URL ?? "unix:///tmp/podman.sock";
 const BASE_IMAGE = process.env.GRAPHPLAN_DEBIAN_IMAGE ?? "graphplan-debian:test";
 const engineLayer = ContainerEngine.layer({ host: HOST });
-const run = <A, E>(effect: Effect.Effect<A, E, ContainerEngine>) => Effect.runPromise(Effect.provide(effect, engineLayer));
-const runExit = <A, E>(effect: Effect.Effect<A, E, ContainerEngine>) => Effect.runPromiseExit(Effect.provide(effect, engineLayer));
+const run = <A, E>(effect: Effect.Effect<A, E, ContainerEngine>) =>
+  Effect.runPromise(Effect.provide(effect, engineLayer));
+const runExit = <A, E>(effect: Effect.Effect<A, E, ContainerEngine>) =>
+  Effect.runPromiseExit(Effect.provide(effect, engineLayer));
 
 const withEngine = <A, E>(f: (engine: ContainerEngine["Service"]) => Effect.Effect<A, E>) =>
   Effect.gen(function* () {
     return yield* f(yield* ContainerEngine);
   });
 
-const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com" } }).trim();
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@example.com",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@example.com",
+    },
+  }).trim();
 
 /** A repository acme/calc with two commits (and a tag on the second), as a bare clone under reposDir. */
 function calcRepository(root: string) {
@@ -41,7 +62,10 @@ function calcRepository(root: string) {
   git(work, "add", ".");
   git(work, "commit", "-q", "-m", "first");
   const first = git(work, "rev-parse", "HEAD");
-  writeFileSync(join(work, "calc", "ops.py"), "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n");
+  writeFileSync(
+    join(work, "calc", "ops.py"),
+    "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n",
+  );
   git(work, "commit", "-q", "-am", "second: sub");
   git(work, "tag", "v2");
   const second = git(work, "rev-parse", "HEAD");
@@ -63,7 +87,10 @@ function calcRecipe(instanceSetup: string[] = ["git rev-parse HEAD > /opt/checke
           repo: "acme/calc",
           versions: ["1.0"],
           env: { CALC_MODE: "test" },
-          setup: ["python3 -c 'print(1)' > /opt/env-setup-ran", "printf '/testbed\\n' > /usr/lib/python3/dist-packages/calc-testbed.pth"],
+          setup: [
+            "python3 -c 'print(1)' > /opt/env-setup-ran",
+            "printf '/testbed\\n' > /usr/lib/python3/dist-packages/calc-testbed.pth",
+          ],
           instance_setup: instanceSetup,
           install: ": nothing to install",
           activate: ["export CALC_ACTIVE=1"],
@@ -80,7 +107,12 @@ describe("buildImages (podman at unix:///tmp/podman.sock)", { timeout: 300_000 }
   let repo: ReturnType<typeof calcRepository>;
   const root = mkdtempSync(join(tmpdir(), "graphplan-images-test-"));
   const tag = `t${RUN}`;
-  const instance = (id: string, commit: string): BuildInstance => ({ repo: "acme/calc", instance_id: id, base_commit: commit, version: "1.0" });
+  const instance = (id: string, commit: string): BuildInstance => ({
+    repo: "acme/calc",
+    instance_id: id,
+    base_commit: commit,
+    version: "1.0",
+  });
   const options = (recipe: Recipe, instances: BuildInstance[], progress?: string[]): BuildOptions => ({
     recipe,
     instances,
@@ -91,7 +123,9 @@ describe("buildImages (podman at unix:///tmp/podman.sock)", { timeout: 300_000 }
   });
   /** Images (by name and by id, since a rebuild leaves the replaced one untagged) to remove at the end. */
   const remember = async (report: BuildReport) => {
-    const names = [report.baseImage, ...report.entries.flatMap((e) => [e.image, e.environmentImage])].filter((n): n is string => n !== undefined);
+    const names = [report.baseImage, ...report.entries.flatMap((e) => [e.image, e.environmentImage])].filter(
+      (n): n is string => n !== undefined,
+    );
     for (const name of names) {
       made.add(name);
       const info = await run(withEngine((engine) => engine.inspectImage(name)));
@@ -114,9 +148,11 @@ describe("buildImages (podman at unix:///tmp/podman.sock)", { timeout: 300_000 }
 
   beforeAll(async () => {
     const ping = await runExit(withEngine((engine) => engine.ping));
-    if (!Exit.isSuccess(ping)) throw new Error(`no container engine answers on ${HOST}: run \`bash .ci/podman-setup.sh\` (as root) first`);
+    if (!Exit.isSuccess(ping))
+      throw new Error(`no container engine answers on ${HOST}: run \`bash .ci/podman-setup.sh\` (as root) first`);
     const base = await run(withEngine((engine) => engine.inspectImage(BASE_IMAGE)));
-    if (base === undefined) throw new Error(`the image ${BASE_IMAGE} is missing: run \`bash .ci/podman-setup.sh\` (as root) first`);
+    if (base === undefined)
+      throw new Error(`the image ${BASE_IMAGE} is missing: run \`bash .ci/podman-setup.sh\` (as root) first`);
     repo = calcRepository(root);
   }, 60_000);
 
@@ -130,34 +166,83 @@ describe("buildImages (podman at unix:///tmp/podman.sock)", { timeout: 300_000 }
     const report = await remember(await run(buildImages(options(calcRecipe(), [instance(id, repo.first)]))));
     const image = instanceImageName(id, { namespace: "graphplan-test", tag });
     expect(image).toBe(`graphplan-test/sweb.eval.x86_64.acme_1776_calc-1:${tag}`);
-    expect(report.entries).toEqual([expect.objectContaining({ instance_id: id, status: "built", image, environment: `calc-${RUN}` })]);
+    expect(report.entries).toEqual([
+      expect.objectContaining({ instance_id: id, status: "built", image, environment: `calc-${RUN}` }),
+    ]);
     // The harness's state: the base commit's tree, one SWE-bench setup commit on top, no origin.
-    expect(await inImage(image, "cd /testbed && git rev-parse HEAD~1 && git log -1 --format=%s && git diff --stat HEAD~1 && git remote")).toBe(`0:${repo.first}\nSWE-bench`);
+    expect(
+      await inImage(
+        image,
+        "cd /testbed && git rev-parse HEAD~1 && git log -1 --format=%s && git diff --stat HEAD~1 && git remote",
+      ),
+    ).toBe(`0:${repo.first}\nSWE-bench`);
     expect(await inImage(image, "cat /opt/checked-out-at")).toBe(`0:${repo.first}`);
-    expect(await inImage(image, "cd /testbed && git log --all --format=%H | sort && git tag")).toBe(`0:${[repo.first, (await inImage(image, "cd /testbed && git rev-parse HEAD")).slice(2)].sort().join("\n")}`);
-    expect(await inImage(image, "cd /testbed && git status --porcelain && python3 -c 'import calc; print(calc.add(2, 2)); print(hasattr(calc.ops, \"sub\"))'")).toBe("0:4\nFalse");
+    expect(await inImage(image, "cd /testbed && git log --all --format=%H | sort && git tag")).toBe(
+      `0:${[repo.first, (await inImage(image, "cd /testbed && git rev-parse HEAD")).slice(2)].sort().join("\n")}`,
+    );
+    expect(
+      await inImage(
+        image,
+        "cd /testbed && git status --porcelain && python3 -c 'import calc; print(calc.add(2, 2)); print(hasattr(calc.ops, \"sub\"))'",
+      ),
+    ).toBe("0:4\nFalse");
     // The environment: the file the eval runner reads, and .bashrc for BASH_ENV commands.
     const file = JSON.parse((await inImage(image, `cat ${ENVIRONMENT_FILE}`)).slice(2)) as unknown;
-    expect(file).toEqual({ activate: ["export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "export CALC_MODE=test", "export CALC_ACTIVE=1"], install: ": nothing to install" });
+    expect(file).toEqual({
+      activate: [
+        "export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+        "export CALC_MODE=test",
+        "export CALC_ACTIVE=1",
+      ],
+      install: ": nothing to install",
+    });
     expect(await inImage(image, `grep -c 'export CALC_ACTIVE=1' ${BASHRC}`)).toBe("0:1");
-    expect(await inImage(image, "env -u CALC_MODE bash -c 'echo ${CALC_ACTIVE:-unset} ${CALC_MODE:-unset}'")).toBe("0:unset unset");
-    expect(await inImage(image, "env -u CALC_MODE BASH_ENV=/root/.bashrc bash -c 'echo ${CALC_ACTIVE:-unset} ${CALC_MODE:-unset}'")).toBe("0:1 test");
+    expect(await inImage(image, "env -u CALC_MODE bash -c 'echo ${CALC_ACTIVE:-unset} ${CALC_MODE:-unset}'")).toBe(
+      "0:unset unset",
+    );
+    expect(
+      await inImage(
+        image,
+        "env -u CALC_MODE BASH_ENV=/root/.bashrc bash -c 'echo ${CALC_ACTIVE:-unset} ${CALC_MODE:-unset}'",
+      ),
+    ).toBe("0:1 test");
     expect(await inImage(image, "cat /opt/env-setup-ran /opt/base-run && pwd")).toBe(`0:1\n${RUN}\n/testbed`);
     // Containers of the image are not taken for build containers (a commit keeps the container's labels).
     const labels = await run(withEngine((engine) => engine.inspectImage(image)));
-    expect(labels?.labels).toMatchObject({ "graphplan.sweb.build": "", "graphplan.sweb.layer": "instance", "graphplan.sweb.instance": id });
+    expect(labels?.labels).toMatchObject({
+      "graphplan.sweb.build": "",
+      "graphplan.sweb.layer": "instance",
+      "graphplan.sweb.instance": id,
+    });
   });
 
   it("reuses the base and environment layers for a second instance, and the instance image itself when built again", async () => {
     const progress: string[] = [];
-    const first = await remember(await run(buildImages(options(calcRecipe(), [instance("acme__calc-1", repo.first), instance("acme__calc-2", repo.second)], progress))));
-    expect(first.entries.map((e) => [e.instance_id, e.status])).toEqual([["acme__calc-1", "reused"], ["acme__calc-2", "built"]]);
+    const first = await remember(
+      await run(
+        buildImages(
+          options(
+            calcRecipe(),
+            [instance("acme__calc-1", repo.first), instance("acme__calc-2", repo.second)],
+            progress,
+          ),
+        ),
+      ),
+    );
+    expect(first.entries.map((e) => [e.instance_id, e.status])).toEqual([
+      ["acme__calc-1", "reused"],
+      ["acme__calc-2", "built"],
+    ]);
     expect(first.entries[0]?.environmentImage).toBe(first.entries[1]?.environmentImage);
     expect(progress.filter((line) => /^(base|environment)/.test(line))).toEqual([]);
     const image2 = instanceImageName("acme__calc-2", { namespace: "graphplan-test", tag });
     expect(await inImage(image2, "cd /testbed && git rev-parse HEAD~1 && git tag")).toBe(`0:${repo.second}\nv2`);
     // --force rebuilds the instance (and environment) images.
-    const forced = await remember(await run(buildImages({ ...options(calcRecipe(), [instance("acme__calc-2", repo.second)], progress), force: true })));
+    const forced = await remember(
+      await run(
+        buildImages({ ...options(calcRecipe(), [instance("acme__calc-2", repo.second)], progress), force: true }),
+      ),
+    );
     expect(forced.entries.map((e) => e.status)).toEqual(["built"]);
     expect(progress.some((line) => line.startsWith(`environment calc-${RUN}: building`))).toBe(true);
   });
@@ -165,13 +250,22 @@ describe("buildImages (podman at unix:///tmp/podman.sock)", { timeout: 300_000 }
   it("a failing setup command fails that instance with its output, leaves no image under its name and no build container", async () => {
     const id = "acme__calc-3";
     const image = instanceImageName(id, { namespace: "graphplan-test", tag });
-    const report = await remember(await run(buildImages(options(calcRecipe(["echo about to fail", "echo broken >&2; exit 3"]), [instance(id, repo.first)]))));
+    const report = await remember(
+      await run(
+        buildImages(options(calcRecipe(["echo about to fail", "echo broken >&2; exit 3"]), [instance(id, repo.first)])),
+      ),
+    );
     expect(report.entries).toEqual([expect.objectContaining({ instance_id: id, status: "failed" })]);
-    expect(report.entries[0]?.error).toContain(`building ${image} failed at instance setup \`echo broken >&2; exit 3\`: exited 3: broken`);
+    expect(report.entries[0]?.error).toContain(
+      `building ${image} failed at instance setup \`echo broken >&2; exit 3\`: exited 3: broken`,
+    );
     const left = await run(
       Effect.gen(function* () {
         const engine = yield* ContainerEngine;
-        return { image: yield* engine.inspectImage(image), containers: yield* engine.containersLabelled({ [LABEL_BUILD]: image }) };
+        return {
+          image: yield* engine.inspectImage(image),
+          containers: yield* engine.containersLabelled({ [LABEL_BUILD]: image }),
+        };
       }),
     );
     expect(left).toEqual({ image: undefined, containers: [] });
@@ -180,9 +274,13 @@ describe("buildImages (podman at unix:///tmp/podman.sock)", { timeout: 300_000 }
   it("an instance whose commit the clone lacks fails before anything is built, naming the commit and how to fetch it", async () => {
     const progress: string[] = [];
     const missing = "0123456789abcdef0123456789abcdef01234567";
-    const report = await remember(await run(buildImages(options(calcRecipe(), [instance("acme__calc-4", missing)], progress))));
+    const report = await remember(
+      await run(buildImages(options(calcRecipe(), [instance("acme__calc-4", missing)], progress))),
+    );
     expect(report.entries[0]?.status).toBe("failed");
-    expect(report.entries[0]?.error).toContain(`has no commit ${missing} (the base commit of acme__calc-4): fetch it, e.g. \`git -C `);
+    expect(report.entries[0]?.error).toContain(
+      `has no commit ${missing} (the base commit of acme__calc-4): fetch it, e.g. \`git -C `,
+    );
     expect(report.entries[0]?.error).toContain(`fetch https://github.com/acme/calc ${missing}\``);
     expect(report.baseImage).toBeUndefined();
     expect(progress.filter((line) => /^(base|environment)/.test(line))).toEqual([]);
@@ -208,21 +306,45 @@ describe("buildImages (podman at unix:///tmp/podman.sock)", { timeout: 300_000 }
     writeFileSync(join(bare, "refs", "tags", "broken"), `${bogus}\n`);
     mkdirSync(join(bare, "refs", "pull", "8"), { recursive: true });
     writeFileSync(join(bare, "refs", "pull", "8", "head"), `${bogus}\n`);
-    expect(() => execFileSync("git", ["--git-dir", bare, "bundle", "create", join(root, "all.bundle"), "--all"], { stdio: "pipe" })).toThrow(/unable to read|bad object|missing/);
+    expect(() =>
+      execFileSync("git", ["--git-dir", bare, "bundle", "create", join(root, "all.bundle"), "--all"], {
+        stdio: "pipe",
+      }),
+    ).toThrow(/unable to read|bad object|missing/);
     const refsBefore = git(bare, "for-each-ref", "--format=%(objectname) %(refname)");
 
     const progress: string[] = [];
     const id = "acme__calc-5";
     const report = await remember(
-      await run(buildImages({ ...options(calcRecipe(), [instance(id, pullOnly)], progress), repoDir: (name) => (name === "acme/calc" ? bare : undefined), force: true })),
+      await run(
+        buildImages({
+          ...options(calcRecipe(), [instance(id, pullOnly)], progress),
+          repoDir: (name) => (name === "acme/calc" ? bare : undefined),
+          force: true,
+        }),
+      ),
     );
     expect(report.entries).toEqual([expect.objectContaining({ instance_id: id, status: "built" })]);
-    expect(progress.find((line) => line.startsWith(`environment calc-${RUN}: building`))).toContain("(the history of 1 base commits, 1 tags and refs/heads/main of");
-    expect(progress.find((line) => line.startsWith(`environment calc-${RUN}: building`))).toContain("1 refs left out, their objects are not in the clone");
+    expect(progress.find((line) => line.startsWith(`environment calc-${RUN}: building`))).toContain(
+      "(the history of 1 base commits, 1 tags and refs/heads/main of",
+    );
+    expect(progress.find((line) => line.startsWith(`environment calc-${RUN}: building`))).toContain(
+      "1 refs left out, their objects are not in the clone",
+    );
     const image = instanceImageName(id, { namespace: "graphplan-test", tag });
     // At the pull request's commit, on the mirror's branch name; nothing of the bundle's own refs is left.
-    expect(await inImage(image, "cd /testbed && git rev-parse HEAD~1 && git branch --show-current && git for-each-ref --format='%(refname)'")).toBe(`0:${pullOnly}\nmain\nrefs/heads/main`);
-    expect(await inImage(image, "cd /testbed && python3 -c 'import calc.ops, inspect; print(inspect.getsource(calc.ops.add).split()[-1])'")).toBe("0:a");
+    expect(
+      await inImage(
+        image,
+        "cd /testbed && git rev-parse HEAD~1 && git branch --show-current && git for-each-ref --format='%(refname)'",
+      ),
+    ).toBe(`0:${pullOnly}\nmain\nrefs/heads/main`);
+    expect(
+      await inImage(
+        image,
+        "cd /testbed && python3 -c 'import calc.ops, inspect; print(inspect.getsource(calc.ops.add).split()[-1])'",
+      ),
+    ).toBe("0:a");
     // The mirror was only read.
     expect(git(bare, "for-each-ref", "--format=%(objectname) %(refname)")).toBe(refsBefore);
   });
@@ -232,7 +354,12 @@ describe("buildImages (podman at unix:///tmp/podman.sock)", { timeout: 300_000 }
       {
         base: { image: BASE_IMAGE },
         environments: [
-          { name: `calc-x-${RUN}`, repo: "acme/calc", versions: ["1.0"], repositories: [{ repo: "acme/helper", path: "/opt/helper.git" }] },
+          {
+            name: `calc-x-${RUN}`,
+            repo: "acme/calc",
+            versions: ["1.0"],
+            repositories: [{ repo: "acme/helper", path: "/opt/helper.git" }],
+          },
           { name: `other-${RUN}`, repo: "acme/other", versions: ["1.0"] },
         ],
       },
@@ -241,12 +368,21 @@ describe("buildImages (podman at unix:///tmp/podman.sock)", { timeout: 300_000 }
     const progress: string[] = [];
     const exit = await runExit(
       buildImages(
-        options(recipe, [instance("acme__calc-6", repo.first), { repo: "acme/other", instance_id: "acme__other-2", base_commit: repo.first, version: "1.0" }], progress),
+        options(
+          recipe,
+          [
+            instance("acme__calc-6", repo.first),
+            { repo: "acme/other", instance_id: "acme__other-2", base_commit: repo.first, version: "1.0" },
+          ],
+          progress,
+        ),
       ),
     );
     expect(Exit.isFailure(exit)).toBe(true);
     const error = Exit.isFailure(exit) ? String(exit.cause) : "";
-    expect(error).toContain(`missing repositories: acme/helper (for calc-x-${RUN}), acme/other (other-${RUN}); give --repos DIR holding acme__helper, acme__other, or --repo-map FILE`);
+    expect(error).toContain(
+      `missing repositories: acme/helper (for calc-x-${RUN}), acme/other (other-${RUN}); give --repos DIR holding acme__helper, acme__other, or --repo-map FILE`,
+    );
     expect(progress).toEqual([]);
   });
 
@@ -259,21 +395,52 @@ describe("buildImages (podman at unix:///tmp/podman.sock)", { timeout: 300_000 }
     git(helperWork, "commit", "-q", "-m", "helper");
     git(helperWork, "tag", "h1");
     const recipe = parseRecipe(
-      { base: { image: BASE_IMAGE }, environments: [{ name: `calc-h-${RUN}`, repo: "acme/calc", versions: ["1.0"], repositories: [{ repo: "acme/helper", path: "/opt/helper.git" }] }] },
+      {
+        base: { image: BASE_IMAGE },
+        environments: [
+          {
+            name: `calc-h-${RUN}`,
+            repo: "acme/calc",
+            versions: ["1.0"],
+            repositories: [{ repo: "acme/helper", path: "/opt/helper.git" }],
+          },
+        ],
+      },
       "test recipe",
     );
     const id = "acme__calc-7";
     const report = await remember(
-      await run(buildImages({ ...options(recipe, [instance(id, repo.first)]), repoDir: (name) => (name === "acme/calc" ? join(repo.reposDir, "acme__calc") : name === "acme/helper" ? helperWork : undefined) })),
+      await run(
+        buildImages({
+          ...options(recipe, [instance(id, repo.first)]),
+          repoDir: (name) =>
+            name === "acme/calc" ? join(repo.reposDir, "acme__calc") : name === "acme/helper" ? helperWork : undefined,
+        }),
+      ),
     );
     expect(report.entries).toEqual([expect.objectContaining({ instance_id: id, status: "built" })]);
     const image = instanceImageName(id, { namespace: "graphplan-test", tag });
-    expect(await inImage(image, "git --git-dir /opt/helper.git for-each-ref --format='%(refname)' && git --git-dir /opt/helper.git show h1:helper.py")).toBe("0:refs/heads/trunk\nrefs/tags/h1\nX = 1");
+    expect(
+      await inImage(
+        image,
+        "git --git-dir /opt/helper.git for-each-ref --format='%(refname)' && git --git-dir /opt/helper.git show h1:helper.py",
+      ),
+    ).toBe("0:refs/heads/trunk\nrefs/tags/h1\nX = 1");
   });
 
   it("an instance with no environment in the recipe is reported, not built", async () => {
-    const report = await remember(await run(buildImages(options(calcRecipe(), [{ repo: "acme/other", instance_id: "acme__other-1", base_commit: repo.first, version: "1.0" }]))));
-    expect(report.entries).toEqual([expect.objectContaining({ instance_id: "acme__other-1", status: "no_environment" })]);
+    const report = await remember(
+      await run(
+        buildImages(
+          options(calcRecipe(), [
+            { repo: "acme/other", instance_id: "acme__other-1", base_commit: repo.first, version: "1.0" },
+          ]),
+        ),
+      ),
+    );
+    expect(report.entries).toEqual([
+      expect.objectContaining({ instance_id: "acme__other-1", status: "no_environment" }),
+    ]);
     expect(report.baseImage).toBeUndefined();
   });
 });

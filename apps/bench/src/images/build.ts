@@ -119,24 +119,34 @@ export type BuildError = ImageBuildFailed | BuildInputMissing | ContainerError;
 
 // --- Hashes and names -------------------------------------------------------------------------------
 
-const hashOf = (value: unknown): string => createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16);
+const hashOf = (value: unknown): string =>
+  createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16);
 
 /** Single-quoted for a POSIX shell. */
-export const shellQuote = (value: string): string => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`);
+export const shellQuote = (value: string): string =>
+  /^[A-Za-z0-9_@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
 
 export const rootfsImageName = (recipe: Recipe): string | undefined =>
-  recipe.base.debian === undefined ? undefined : `graphplan-sweb.rootfs:${hashOf({ debian: recipe.base.debian, format: 1 })}`;
+  recipe.base.debian === undefined
+    ? undefined
+    : `graphplan-sweb.rootfs:${hashOf({ debian: recipe.base.debian, format: 1 })}`;
 
 const pythonBin = (recipe: Recipe, python: string) => `${recipe.base.interpreters.to}/versions/${python}/bin`;
 
 /** The environment variables of an environment image: PATH with its interpreter first, and the recipe's. */
 export function environmentVariables(recipe: Recipe, environment: RecipeEnvironment): Record<string, string> {
-  return { PATH: environment.python === undefined ? DEFAULT_PATH : `${pythonBin(recipe, environment.python)}:${DEFAULT_PATH}`, ...environment.env };
+  return {
+    PATH: environment.python === undefined ? DEFAULT_PATH : `${pythonBin(recipe, environment.python)}:${DEFAULT_PATH}`,
+    ...environment.env,
+  };
 }
 
 /** The activation lines: the variables exported, then the recipe's own lines. */
 export function activationLines(recipe: Recipe, environment: RecipeEnvironment): string[] {
-  return [...Object.entries(environmentVariables(recipe, environment)).map(([k, v]) => `export ${k}=${shellQuote(v)}`), ...environment.activate];
+  return [
+    ...Object.entries(environmentVariables(recipe, environment)).map(([k, v]) => `export ${k}=${shellQuote(v)}`),
+    ...environment.activate,
+  ];
 }
 
 /** `/etc/graphplan/eval-environment.json`'s content. */
@@ -146,7 +156,11 @@ export function environmentFile(recipe: Recipe, environment: RecipeEnvironment):
 
 /** `/root/.bashrc`: the same activation, so `BASH_ENV=/root/.bashrc bash -c CMD` runs in the environment. */
 export function bashrc(recipe: Recipe, environment: RecipeEnvironment): string {
-  return [`# SWE-bench environment ${environment.name} (${environment.repo}), written by \`bench images build\`; also in ${ENVIRONMENT_FILE}`, ...activationLines(recipe, environment), ""].join("\n");
+  return [
+    `# SWE-bench environment ${environment.name} (${environment.repo}), written by \`bench images build\`; also in ${ENVIRONMENT_FILE}`,
+    ...activationLines(recipe, environment),
+    "",
+  ].join("\n");
 }
 
 // --- Host processes -----------------------------------------------------------------------------------
@@ -159,9 +173,16 @@ interface HostResult {
 const tail = (text: string, lines = 15): string => text.trimEnd().split("\n").slice(-lines).join("\n");
 
 /** Runs a host command (killed when interrupted); `stdout` "pipe" hands the stream to `use`. */
-function host(argv: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Effect.Effect<HostResult> {
+function host(
+  argv: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Effect.Effect<HostResult> {
   return Effect.callback<HostResult>((resume) => {
-    const child = spawn(argv[0] ?? "", argv.slice(1), { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(argv[0] ?? "", argv.slice(1), {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     const add = (chunk: Buffer) => {
       output += chunk.toString("utf8");
@@ -199,9 +220,16 @@ export function hostStream<E>(
       });
       child.on("close", resolve);
     });
-    yield* use(child.stdout).pipe(Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : Effect.sync(() => child.exitCode === null && child.kill("SIGTERM")))));
+    yield* use(child.stdout).pipe(
+      Effect.onExit((exit) =>
+        Exit.isSuccess(exit) ? Effect.void : Effect.sync(() => child.exitCode === null && child.kill("SIGTERM")),
+      ),
+    );
     const code = yield* Effect.promise(() => closed);
-    if (code !== 0) return yield* Effect.fail(new ImageBuildFailed({ image, step, detail: `\`${argv.join(" ")}\` exited ${code}: ${tail(stderr)}` }));
+    if (code !== 0)
+      return yield* Effect.fail(
+        new ImageBuildFailed({ image, step, detail: `\`${argv.join(" ")}\` exited ${code}: ${tail(stderr)}` }),
+      );
   });
 }
 
@@ -223,9 +251,24 @@ function run(
   options: { workdir?: string; timeoutMs?: number; env?: Record<string, string> } = {},
 ): Effect.Effect<string, ImageBuildFailed | ContainerError> {
   return Effect.gen(function* () {
-    const result = yield* container.exec(command, { workdir: options.workdir, timeoutMs: options.timeoutMs ?? 1_800_000, user: "root", env: options.env });
-    if (result.timedOut) return yield* Effect.fail(new ImageBuildFailed({ image, step, detail: `did not finish within ${Math.round((options.timeoutMs ?? 1_800_000) / 1000)} s: ${tail(result.output)}` }));
-    if (result.exitCode !== 0) return yield* Effect.fail(new ImageBuildFailed({ image, step, detail: `exited ${result.exitCode}: ${tail(result.output)}` }));
+    const result = yield* container.exec(command, {
+      workdir: options.workdir,
+      timeoutMs: options.timeoutMs ?? 1_800_000,
+      user: "root",
+      env: options.env,
+    });
+    if (result.timedOut)
+      return yield* Effect.fail(
+        new ImageBuildFailed({
+          image,
+          step,
+          detail: `did not finish within ${Math.round((options.timeoutMs ?? 1_800_000) / 1000)} s: ${tail(result.output)}`,
+        }),
+      );
+    if (result.exitCode !== 0)
+      return yield* Effect.fail(
+        new ImageBuildFailed({ image, step, detail: `exited ${result.exitCode}: ${tail(result.output)}` }),
+      );
     return result.output;
   });
 }
@@ -234,7 +277,12 @@ function run(
 function gitDirOf(dir: string): Effect.Effect<string, BuildInputMissing> {
   return Effect.gen(function* () {
     const result = yield* host(["git", "-C", dir, "rev-parse", "--absolute-git-dir"]);
-    if (result.code !== 0) return yield* Effect.fail(new BuildInputMissing({ detail: `${dir} is not a git repository (${tail(result.output, 2)}); give --repos DIR with DIR/<owner>__<name> clones, or --repo-map` }));
+    if (result.code !== 0)
+      return yield* Effect.fail(
+        new BuildInputMissing({
+          detail: `${dir} is not a git repository (${tail(result.output, 2)}); give --repos DIR with DIR/<owner>__<name> clones, or --repo-map`,
+        }),
+      );
     return result.output.trim();
   });
 }
@@ -256,7 +304,9 @@ const baseRef = (commit: string) => `refs/heads/graphplan-sweb-base/${commit}`;
 function existing(gitDir: string, names: readonly string[]): Effect.Effect<Set<string>> {
   if (names.length === 0) return Effect.succeed(new Set());
   return Effect.callback<Set<string>>((resume) => {
-    const child = spawn("git", ["--git-dir", gitDir, "cat-file", "--batch-check=%(objectname)"], { stdio: ["pipe", "pipe", "ignore"] });
+    const child = spawn("git", ["--git-dir", gitDir, "cat-file", "--batch-check=%(objectname)"], {
+      stdio: ["pipe", "pipe", "ignore"],
+    });
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
     child.on("error", () => resume(Effect.succeed(new Set())));
@@ -278,24 +328,41 @@ function existing(gitDir: string, names: readonly string[]): Effect.Effect<Set<s
  * refs whose objects the clone lacks, such as a mirror's pull-request refs. Returns the refs and the base
  * commits the clone does not have.
  */
-function bundleSource(gitDir: string, baseCommits: readonly string[], allBranches: boolean): Effect.Effect<BundleSource & { readonly missing: readonly string[] }> {
+function bundleSource(
+  gitDir: string,
+  baseCommits: readonly string[],
+  allBranches: boolean,
+): Effect.Effect<BundleSource & { readonly missing: readonly string[] }> {
   return Effect.gen(function* () {
     const head = (yield* host(["git", "--git-dir", gitDir, "symbolic-ref", "-q", "HEAD"])).output.trim();
-    const listing = yield* host(["git", "--git-dir", gitDir, "for-each-ref", "--format=%(objectname) %(refname)", "refs/heads", "refs/tags"]);
+    const listing = yield* host([
+      "git",
+      "--git-dir",
+      gitDir,
+      "for-each-ref",
+      "--format=%(objectname) %(refname)",
+      "refs/heads",
+      "refs/tags",
+    ]);
     const candidates = listing.output
       .split("\n")
       .map((line) => line.split(" ") as [string, string])
       .filter(([sha, name]) => sha && name && (allBranches || name.startsWith("refs/tags/") || name === head));
     const commits = [...new Set(baseCommits)];
     // A ref is kept when what it names, peeled to its commit or tree, is there.
-    const have = yield* existing(gitDir, [...candidates.map(([sha]) => `${sha}^{}`), ...commits.map((c) => `${c}^{commit}`)]);
+    const have = yield* existing(gitDir, [
+      ...candidates.map(([sha]) => `${sha}^{}`),
+      ...commits.map((c) => `${c}^{commit}`),
+    ]);
     const refs = new Map<string, string>();
     for (const [sha, name] of candidates) if (have.has(`${sha}^{}`)) refs.set(name, sha);
     // Base commits the branch and tags do not reach (e.g. only a pull-request ref does) get a ref of their own;
     // the others add nothing, and leaving them out keeps the image's hash the same whatever instances it serves.
     const present = commits.filter((c) => have.has(`${c}^{commit}`));
     if (present.length) {
-      const unreached = refs.size ? yield* host(["git", "--git-dir", gitDir, "rev-list", ...present, "--not", ...new Set(refs.values())]) : undefined;
+      const unreached = refs.size
+        ? yield* host(["git", "--git-dir", gitDir, "rev-list", ...present, "--not", ...new Set(refs.values())])
+        : undefined;
       // host() keeps the end of a long output only: then every base commit gets its ref, which is never wrong.
       const known = unreached !== undefined && unreached.code === 0 && unreached.output.length < 100_000;
       const outside = new Set(unreached?.output.split("\n"));
@@ -333,7 +400,15 @@ function copyRepository(
       writeFileSync(join(borrowed, "objects", "info", "alternates"), `${join(source.gitDir, "objects")}\n`);
       const updates = join(dir, "refs.txt");
       writeFileSync(updates, [...source.refs].map(([name, sha]) => `create ${name} ${sha}\n`).join(""));
-      const refs = yield* host(["sh", "-c", `git --git-dir "$1" update-ref --stdin < "$2"${source.head ? ` && git --git-dir "$1" symbolic-ref HEAD "$3"` : ""}`, "sh", borrowed, updates, source.head ?? ""]);
+      const refs = yield* host([
+        "sh",
+        "-c",
+        `git --git-dir "$1" update-ref --stdin < "$2"${source.head ? ` && git --git-dir "$1" symbolic-ref HEAD "$3"` : ""}`,
+        "sh",
+        borrowed,
+        updates,
+        source.head ?? "",
+      ]);
       if (refs.code !== 0) return yield* Effect.fail(new ImageBuildFailed({ image, step, detail: tail(refs.output) }));
       const made = yield* host(["git", "--git-dir", borrowed, "bundle", "create", "-q", bundle, "--all"]);
       if (made.code !== 0 || !existsSync(bundle)) {
@@ -344,11 +419,15 @@ function copyRepository(
         return yield* Effect.fail(new ImageBuildFailed({ image, step, detail }));
       }
       yield* run(container, image, "copy the repository", "mkdir -p /tmp/graphplan-sweb");
-      yield* hostStream(["tar", "-C", dir, "-c", "repo.bundle"], image, `copy ${source.gitDir}`, (stream) => container.putArchive("/tmp/graphplan-sweb", stream));
+      yield* hostStream(["tar", "-C", dir, "-c", "repo.bundle"], image, `copy ${source.gitDir}`, (stream) =>
+        container.putArchive("/tmp/graphplan-sweb", stream),
+      );
       const clone = target.bare
         ? `git clone -q --bare /tmp/graphplan-sweb/repo.bundle ${shellQuote(target.path)}`
         : `git clone -q --no-checkout /tmp/graphplan-sweb/repo.bundle ${shellQuote(target.path)}`;
-      yield* run(container, image, `clone into ${target.path}`, `${clone} && rm -rf /tmp/graphplan-sweb`, { timeoutMs: 1_800_000 });
+      yield* run(container, image, `clone into ${target.path}`, `${clone} && rm -rf /tmp/graphplan-sweb`, {
+        timeoutMs: 1_800_000,
+      });
     }),
   );
 }
@@ -370,10 +449,18 @@ function rootfsLayer(ctx: LayerContext, name: string) {
       const present = yield* engine.inspectImage(name);
       if (present !== undefined && !options.forceBase) return name;
       const which = yield* host(["sh", "-c", "command -v mmdebstrap"]);
-      if (which.code !== 0) return yield* Effect.fail(new BuildInputMissing({ detail: "mmdebstrap is not installed on this host; install it (as root: apt-get install --no-install-recommends mmdebstrap) or give the recipe's base an existing `image:`" }));
+      if (which.code !== 0)
+        return yield* Effect.fail(
+          new BuildInputMissing({
+            detail:
+              "mmdebstrap is not installed on this host; install it (as root: apt-get install --no-install-recommends mmdebstrap) or give the recipe's base an existing `image:`",
+          }),
+        );
       const dir = yield* tempHostDir("graphplan-sweb-rootfs-");
       const archive = join(dir, "rootfs.tar");
-      ctx.say(`base: mmdebstrap ${debian.suite} (${debian.variant}, ${debian.packages.length} packages) from ${debian.mirror}`);
+      ctx.say(
+        `base: mmdebstrap ${debian.suite} (${debian.variant}, ${debian.packages.length} packages) from ${debian.mirror}`,
+      );
       const started = Date.now();
       const made = yield* host([
         "mmdebstrap",
@@ -390,7 +477,8 @@ function rootfsLayer(ctx: LayerContext, name: string) {
         archive,
         debian.mirror,
       ]);
-      if (made.code !== 0) return yield* Effect.fail(new ImageBuildFailed({ image: name, step: "mmdebstrap", detail: tail(made.output) }));
+      if (made.code !== 0)
+        return yield* Effect.fail(new ImageBuildFailed({ image: name, step: "mmdebstrap", detail: tail(made.output) }));
       const imported = yield* host([
         ...podmanRemote(engine.endpoint),
         "import",
@@ -403,8 +491,13 @@ function rootfsLayer(ctx: LayerContext, name: string) {
         archive,
         name,
       ]);
-      if (imported.code !== 0) return yield* Effect.fail(new ImageBuildFailed({ image: name, step: "podman import", detail: tail(imported.output) }));
-      ctx.say(`base: ${name} made in ${((Date.now() - started) / 1000).toFixed(0)} s (${(statSync(archive).size / 1e6).toFixed(0)} MB)`);
+      if (imported.code !== 0)
+        return yield* Effect.fail(
+          new ImageBuildFailed({ image: name, step: "podman import", detail: tail(imported.output) }),
+        );
+      ctx.say(
+        `base: ${name} made in ${((Date.now() - started) / 1000).toFixed(0)} s (${(statSync(archive).size / 1e6).toFixed(0)} MB)`,
+      );
       return name;
     }),
   );
@@ -423,7 +516,12 @@ function baseLayer(ctx: LayerContext) {
     let fromId: string;
     if (base.image !== undefined) {
       const info = yield* engine.inspectImage(base.image);
-      if (info === undefined) return yield* Effect.fail(new BuildInputMissing({ detail: `the recipe's base image ${base.image} is not in the engine at ${engine.endpoint}; build it (the test image: \`bash .ci/podman-setup.sh\`) or name another` }));
+      if (info === undefined)
+        return yield* Effect.fail(
+          new BuildInputMissing({
+            detail: `the recipe's base image ${base.image} is not in the engine at ${engine.endpoint}; build it (the test image: \`bash .ci/podman-setup.sh\`) or name another`,
+          }),
+        );
       from = base.image;
       fromId = info.id;
     } else {
@@ -433,11 +531,22 @@ function baseLayer(ctx: LayerContext) {
     const pyenvRoot = base.interpreters.from ?? options.pyenvRoot ?? process.env.PYENV_ROOT ?? "/root/.pyenv";
     for (const version of base.interpreters.versions) {
       if (!existsSync(join(pyenvRoot, "versions", version, "bin", "python"))) {
-        const have = existsSync(join(pyenvRoot, "versions")) ? (yield* host(["ls", join(pyenvRoot, "versions")])).output.trim().split("\n").join(", ") : "none";
-        return yield* Effect.fail(new BuildInputMissing({ detail: `the recipe copies in Python ${version}, but ${join(pyenvRoot, "versions", version)} does not exist (pyenv has: ${have}); install it (\`pyenv install ${version}\`), set PYENV_ROOT or base.interpreters.from, or change base.interpreters.versions` }));
+        const have = existsSync(join(pyenvRoot, "versions"))
+          ? (yield* host(["ls", join(pyenvRoot, "versions")])).output.trim().split("\n").join(", ")
+          : "none";
+        return yield* Effect.fail(
+          new BuildInputMissing({
+            detail: `the recipe copies in Python ${version}, but ${join(pyenvRoot, "versions", version)} does not exist (pyenv has: ${have}); install it (\`pyenv install ${version}\`), set PYENV_ROOT or base.interpreters.from, or change base.interpreters.versions`,
+          }),
+        );
       }
     }
-    const hash = hashOf({ fromId, interpreters: { ...base.interpreters, from: undefined }, setup: base.setup, format: 1 });
+    const hash = hashOf({
+      fromId,
+      interpreters: { ...base.interpreters, from: undefined },
+      setup: base.setup,
+      format: 1,
+    });
     const name = `graphplan-sweb.base:${hash}`;
     const present = yield* engine.inspectImage(name);
     if (present !== undefined && !options.forceBase) return { name, hash };
@@ -450,12 +559,27 @@ function baseLayer(ctx: LayerContext) {
         yield* run(container, name, "interpreters", `mkdir -p ${shellQuote(versionsDir)}`);
         for (const version of base.interpreters.versions) {
           const excludes = base.interpreters.exclude.map((pattern) => `--exclude=${version}/${pattern}`);
-          yield* hostStream(["tar", "-C", join(pyenvRoot, "versions"), ...excludes, "-c", version], name, `copy Python ${version}`, (stream) => container.putArchive(versionsDir, stream));
+          yield* hostStream(
+            ["tar", "-C", join(pyenvRoot, "versions"), ...excludes, "-c", version],
+            name,
+            `copy Python ${version}`,
+            (stream) => container.putArchive(versionsDir, stream),
+          );
           const [major, minor] = version.split(".");
-          yield* run(container, name, `Python ${version}`, `mkdir -p ${shellQuote(`${versionsDir}/${version}/lib/python${major}.${minor}/site-packages`)} && ${shellQuote(`${versionsDir}/${version}/bin/python`)} -c 'import sys, ssl, sqlite3; print(sys.version)'`);
+          yield* run(
+            container,
+            name,
+            `Python ${version}`,
+            `mkdir -p ${shellQuote(`${versionsDir}/${version}/lib/python${major}.${minor}/site-packages`)} && ${shellQuote(`${versionsDir}/${version}/bin/python`)} -c 'import sys, ssl, sqlite3; print(sys.version)'`,
+          );
         }
-        for (const command of base.setup) yield* run(container, name, `base setup \`${command.split("\n")[0]}\``, command);
-        yield* container.commit(name, { labels: { ...NOT_A_BUILD, [LABEL_LAYER]: "base", [LABEL_HASH]: hash }, env: { PATH: DEFAULT_PATH }, comment: "graphplan sweb base" });
+        for (const command of base.setup)
+          yield* run(container, name, `base setup \`${command.split("\n")[0]}\``, command);
+        yield* container.commit(name, {
+          labels: { ...NOT_A_BUILD, [LABEL_LAYER]: "base", [LABEL_HASH]: hash },
+          env: { PATH: DEFAULT_PATH },
+          comment: "graphplan sweb base",
+        });
       }),
     );
     ctx.say(`base: ${name} built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -469,30 +593,53 @@ interface EnvironmentSources {
   readonly extras: readonly { readonly repo: string; readonly path: string; readonly source: BundleSource }[];
 }
 
-function environmentLayer(ctx: LayerContext, base: { name: string; hash: string }, environment: RecipeEnvironment, sources: EnvironmentSources) {
+function environmentLayer(
+  ctx: LayerContext,
+  base: { name: string; hash: string },
+  environment: RecipeEnvironment,
+  sources: EnvironmentSources,
+) {
   const { engine, options } = ctx;
   const recipe = options.recipe;
   return Effect.gen(function* () {
     // The image depends on the refs it carries, not on the clone's others (a mirror's pull-request refs change with every fetch).
-    const refsOf = (source: BundleSource) => [source.head ?? "", ...[...source.refs].map(([ref, sha]) => `${sha} ${ref}`).sort()];
-    const hash = hashOf({ base: base.hash, environment, refs: [refsOf(sources.main), ...sources.extras.map((e) => refsOf(e.source))], format: 2 });
+    const refsOf = (source: BundleSource) => [
+      source.head ?? "",
+      ...[...source.refs].map(([ref, sha]) => `${sha} ${ref}`).sort(),
+    ];
+    const hash = hashOf({
+      base: base.hash,
+      environment,
+      refs: [refsOf(sources.main), ...sources.extras.map((e) => refsOf(e.source))],
+      format: 2,
+    });
     const name = `graphplan-sweb.env.${environment.name}:${hash}`;
     const present = yield* engine.inspectImage(name);
     if (present !== undefined && !options.force) return { name, hash, reused: true };
     const tags = [...sources.main.refs.keys()].filter((ref) => ref.startsWith("refs/tags/")).length;
     const bases = [...sources.main.refs.keys()].filter((ref) => ref.startsWith(baseRef(""))).length;
-    const left = sources.main.skipped ? `; ${sources.main.skipped} refs left out, their objects are not in the clone` : "";
-    ctx.say(`environment ${environment.name}: building ${name} (the history of ${bases} base commits, ${tags} tags${sources.main.head ? ` and ${sources.main.head}` : ""} of ${sources.main.gitDir}${left})`);
+    const left = sources.main.skipped
+      ? `; ${sources.main.skipped} refs left out, their objects are not in the clone`
+      : "";
+    ctx.say(
+      `environment ${environment.name}: building ${name} (the history of ${bases} base commits, ${tags} tags${sources.main.head ? ` and ${sources.main.head}` : ""} of ${sources.main.gitDir}${left})`,
+    );
     const started = Date.now();
     const env = environmentVariables(recipe, environment);
     yield* Effect.scoped(
       Effect.gen(function* () {
         const container = yield* engine.start({ image: base.name, env, labels: { [LABEL_BUILD]: name } });
         if (environment.packages.length) {
-          yield* run(container, name, "Debian packages", `export DEBIAN_FRONTEND=noninteractive && apt-get update -q && apt-get install -y -q --no-install-recommends ${environment.packages.join(" ")} && rm -rf /var/lib/apt/lists/*`);
+          yield* run(
+            container,
+            name,
+            "Debian packages",
+            `export DEBIAN_FRONTEND=noninteractive && apt-get update -q && apt-get install -y -q --no-install-recommends ${environment.packages.join(" ")} && rm -rf /var/lib/apt/lists/*`,
+          );
         }
         yield* copyRepository(container, name, sources.main, { path: TESTBED, bare: false });
-        for (const extra of sources.extras) yield* copyRepository(container, name, extra.source, { path: extra.path, bare: true });
+        for (const extra of sources.extras)
+          yield* copyRepository(container, name, extra.source, { path: extra.path, bare: true });
         // The eval script runs these lines as they are: a stray quote or parenthesis would break it.
         for (const line of [...activationLines(recipe, environment), environment.install]) {
           yield* run(container, name, "check the activate and install lines", `bash -n -c ${shellQuote(line)}`);
@@ -502,10 +649,18 @@ function environmentLayer(ctx: LayerContext, base: { name: string; hash: string 
           { path: BASHRC, content: bashrc(recipe, environment) },
         ]);
         for (const command of environment.setup) {
-          yield* run(container, name, `setup \`${command.split("\n")[0]}\``, command, { workdir: TESTBED, timeoutMs: environment.timeout_seconds * 1000 });
+          yield* run(container, name, `setup \`${command.split("\n")[0]}\``, command, {
+            workdir: TESTBED,
+            timeoutMs: environment.timeout_seconds * 1000,
+          });
         }
         yield* container.commit(name, {
-          labels: { ...NOT_A_BUILD, [LABEL_LAYER]: "environment", [LABEL_HASH]: hash, [LABEL_ENVIRONMENT]: environment.name },
+          labels: {
+            ...NOT_A_BUILD,
+            [LABEL_LAYER]: "environment",
+            [LABEL_HASH]: hash,
+            [LABEL_ENVIRONMENT]: environment.name,
+          },
           env,
           workdir: TESTBED,
           comment: `graphplan sweb environment ${environment.name}`,
@@ -531,25 +686,48 @@ export function checkoutCommands(baseCommit: string): string[] {
 }
 
 /** The harness's commit after the setup (HEAD ≠ base commit; it carries per-instance edits such as tox.ini's). */
-export const SETUP_COMMIT = "git -c user.name=SWE-bench -c user.email=setup@swebench.config commit --allow-empty -q -am SWE-bench";
+export const SETUP_COMMIT =
+  "git -c user.name=SWE-bench -c user.email=setup@swebench.config commit --allow-empty -q -am SWE-bench";
 
-function instanceLayer(ctx: LayerContext, environment: RecipeEnvironment, envImage: { name: string; hash: string }, instance: BuildInstance, image: string) {
+function instanceLayer(
+  ctx: LayerContext,
+  environment: RecipeEnvironment,
+  envImage: { name: string; hash: string },
+  instance: BuildInstance,
+  image: string,
+) {
   const { engine, options } = ctx;
   return Effect.gen(function* () {
-    const hash = hashOf({ environment: envImage.hash, base_commit: instance.base_commit, instance_setup: environment.instance_setup, format: 1 });
+    const hash = hashOf({
+      environment: envImage.hash,
+      base_commit: instance.base_commit,
+      instance_setup: environment.instance_setup,
+      format: 1,
+    });
     const present = yield* engine.inspectImage(image);
     if (present !== undefined && !options.force && present.labels[LABEL_HASH] === hash) return "reused" as const;
     yield* Effect.scoped(
       Effect.gen(function* () {
         const container = yield* engine.start({ image: envImage.name, labels: { [LABEL_BUILD]: image } });
-        yield* run(container, image, "checkout", ["set -e", ...checkoutCommands(instance.base_commit)].join("\n"), { workdir: TESTBED });
+        yield* run(container, image, "checkout", ["set -e", ...checkoutCommands(instance.base_commit)].join("\n"), {
+          workdir: TESTBED,
+        });
         for (const command of environment.instance_setup) {
-          yield* run(container, image, `instance setup \`${command.split("\n")[0]}\``, command, { workdir: TESTBED, timeoutMs: environment.timeout_seconds * 1000 });
+          yield* run(container, image, `instance setup \`${command.split("\n")[0]}\``, command, {
+            workdir: TESTBED,
+            timeoutMs: environment.timeout_seconds * 1000,
+          });
         }
         yield* run(container, image, "setup commit", SETUP_COMMIT, { workdir: TESTBED });
         yield* run(container, image, "check", `test -s ${ENVIRONMENT_FILE} && test -s ${BASHRC}`);
         yield* container.commit(image, {
-          labels: { ...NOT_A_BUILD, [LABEL_LAYER]: "instance", [LABEL_HASH]: hash, [LABEL_ENVIRONMENT]: envImage.name, [LABEL_INSTANCE]: instance.instance_id },
+          labels: {
+            ...NOT_A_BUILD,
+            [LABEL_LAYER]: "instance",
+            [LABEL_HASH]: hash,
+            [LABEL_ENVIRONMENT]: envImage.name,
+            [LABEL_INSTANCE]: instance.instance_id,
+          },
           env: environmentVariables(options.recipe, environment),
           workdir: TESTBED,
           comment: `graphplan sweb instance ${instance.instance_id}`,
@@ -565,7 +743,12 @@ function instanceLayer(ctx: LayerContext, environment: RecipeEnvironment, envIma
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 /** A message on one progress line: its lines joined, the end kept (where the command's output says what failed). */
 const oneLine = (text: string, max = 400): string => {
-  const joined = text.trim().split("\n").map((l) => l.trim()).filter(Boolean).join(" | ");
+  const joined = text
+    .trim()
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(" | ");
   return joined.length > max ? `…${joined.slice(-max)}` : joined;
 };
 
@@ -580,8 +763,14 @@ export function buildImages(options: BuildOptions): Effect.Effect<BuildReport, B
     yield* engine.ping;
     const say = options.onProgress ?? (() => undefined);
     const ctx: LayerContext = { engine, options, say };
-    const wanted = options.instances.map((instance) => ({ instance, environment: recipeFor(options.recipe, instance.repo, instance.version) }));
-    const sources = yield* environmentSources(options, wanted.flatMap((w) => (w.environment ? [w.environment] : [])));
+    const wanted = options.instances.map((instance) => ({
+      instance,
+      environment: recipeFor(options.recipe, instance.repo, instance.version),
+    }));
+    const sources = yield* environmentSources(
+      options,
+      wanted.flatMap((w) => (w.environment ? [w.environment] : [])),
+    );
     const entries: BuildEntry[] = [];
     let base: { name: string; hash: string } | undefined;
     const environments = new Map<string, { name: string; hash: string } | { error: string }>();
@@ -595,7 +784,10 @@ export function buildImages(options: BuildOptions): Effect.Effect<BuildReport, B
         continue;
       }
       const source = sources.get(environment.name)!;
-      const image = instanceImageName(instance.instance_id, { namespace: options.namespace === undefined ? "swebench" : options.namespace, tag: options.tag ?? "latest" });
+      const image = instanceImageName(instance.instance_id, {
+        namespace: options.namespace === undefined ? "swebench" : options.namespace,
+        tag: options.tag ?? "latest",
+      });
       if (source.missing.includes(instance.base_commit)) {
         const error = `the clone ${source.main.gitDir} has no commit ${instance.base_commit} (the base commit of ${instance.instance_id}): fetch it, e.g. \`git -C ${source.main.gitDir} fetch https://github.com/${instance.repo} ${instance.base_commit}\` (or the pull-request ref refs/pull/N/head that holds it), then build again`;
         entries.push({ ...common, status: "failed", environment: environment.name, image, ms: 0, error });
@@ -605,12 +797,23 @@ export function buildImages(options: BuildOptions): Effect.Effect<BuildReport, B
       base ??= yield* baseLayer(ctx);
       if (!environments.has(environment.name)) {
         const built = yield* Effect.result(environmentLayer(ctx, base, environment, source));
-        if (built._tag === "Failure" && built.failure._tag === "EngineUnavailable") return yield* Effect.fail(built.failure);
-        environments.set(environment.name, built._tag === "Success" ? built.success : { error: describe(built.failure) });
+        if (built._tag === "Failure" && built.failure._tag === "EngineUnavailable")
+          return yield* Effect.fail(built.failure);
+        environments.set(
+          environment.name,
+          built._tag === "Success" ? built.success : { error: describe(built.failure) },
+        );
       }
       const envImage = environments.get(environment.name)!;
       if ("error" in envImage) {
-        entries.push({ ...common, status: "failed", environment: environment.name, image, ms: 0, error: envImage.error });
+        entries.push({
+          ...common,
+          status: "failed",
+          environment: environment.name,
+          image,
+          ms: 0,
+          error: envImage.error,
+        });
         say(`${prefix} failed: environment ${environment.name}: ${oneLine(envImage.error)}`);
         continue;
       }
@@ -619,11 +822,26 @@ export function buildImages(options: BuildOptions): Effect.Effect<BuildReport, B
       const ms = Date.now() - started;
       if (result._tag === "Failure") {
         if (result.failure._tag === "EngineUnavailable") return yield* Effect.fail(result.failure);
-        entries.push({ ...common, status: "failed", environment: environment.name, environmentImage: envImage.name, image, ms, error: describe(result.failure) });
+        entries.push({
+          ...common,
+          status: "failed",
+          environment: environment.name,
+          environmentImage: envImage.name,
+          image,
+          ms,
+          error: describe(result.failure),
+        });
         say(`${prefix} failed (${(ms / 1000).toFixed(1)} s): ${oneLine(describe(result.failure))}`);
         continue;
       }
-      entries.push({ ...common, status: result.success, environment: environment.name, environmentImage: envImage.name, image, ms });
+      entries.push({
+        ...common,
+        status: result.success,
+        environment: environment.name,
+        environmentImage: envImage.name,
+        image,
+        ms,
+      });
       say(`${prefix} ${result.success} ${image} (${environment.name}) ${(ms / 1000).toFixed(1)} s`);
     }
     return { entries, ...(base === undefined ? {} : { baseImage: base.name }) };
@@ -646,22 +864,35 @@ function environmentSources(options: BuildOptions, environments: readonly Recipe
         const dir = options.repoDir(repo);
         const found = dir === undefined ? undefined : yield* Effect.result(gitDirOf(dir));
         if (found?._tag === "Success") gitDirs.set(repo, found.success);
-        else problems.push(`${repo} (${repo === environment.repo ? "" : "for "}${environment.name}${dir === undefined ? "" : `: ${dir} is not a git repository`})`);
+        else
+          problems.push(
+            `${repo} (${repo === environment.repo ? "" : "for "}${environment.name}${dir === undefined ? "" : `: ${dir} is not a git repository`})`,
+          );
       }
     }
     if (problems.length) {
       const names = problems.map((p) => p.split(" ")[0]!.replace("/", "__")).join(", ");
-      return yield* Effect.fail(new BuildInputMissing({ detail: `missing repositories: ${problems.join(", ")}; give --repos DIR holding ${names}, or --repo-map FILE` }));
+      return yield* Effect.fail(
+        new BuildInputMissing({
+          detail: `missing repositories: ${problems.join(", ")}; give --repos DIR holding ${names}, or --repo-map FILE`,
+        }),
+      );
     }
     const dataset = options.datasetInstances ?? options.instances;
     const sources = new Map<string, EnvironmentSources & { readonly missing: readonly string[] }>();
     for (const environment of unique) {
-      const commits = dataset.filter((i) => recipeFor(options.recipe, i.repo, i.version)?.name === environment.name).map((i) => i.base_commit);
+      const commits = dataset
+        .filter((i) => recipeFor(options.recipe, i.repo, i.version)?.name === environment.name)
+        .map((i) => i.base_commit);
       // The instances being built are the dataset's; they are listed too in case a caller passes another list.
-      const selected = options.instances.filter((i) => recipeFor(options.recipe, i.repo, i.version)?.name === environment.name).map((i) => i.base_commit);
+      const selected = options.instances
+        .filter((i) => recipeFor(options.recipe, i.repo, i.version)?.name === environment.name)
+        .map((i) => i.base_commit);
       const main = yield* bundleSource(gitDirs.get(environment.repo)!, [...commits, ...selected], false);
       const extras = yield* Effect.forEach(environment.repositories, (extra) =>
-        bundleSource(gitDirs.get(extra.repo)!, [], true).pipe(Effect.map((source) => ({ repo: extra.repo, path: extra.path, source }))),
+        bundleSource(gitDirs.get(extra.repo)!, [], true).pipe(
+          Effect.map((source) => ({ repo: extra.repo, path: extra.path, source })),
+        ),
       );
       sources.set(environment.name, { main, extras, missing: main.missing });
     }

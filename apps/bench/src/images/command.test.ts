@@ -7,12 +7,21 @@ import { describe, expect, it } from "vitest";
 
 const app = join(import.meta.dirname, "..", "..");
 const tsx = join(app, "node_modules/.bin/tsx");
-const bench = (args: readonly string[]) => spawnSync(tsx, ["--conditions=source", "src/cli.ts", "images", ...args], { cwd: app, encoding: "utf8" });
+const bench = (args: readonly string[]) =>
+  spawnSync(tsx, ["--conditions=source", "src/cli.ts", "images", ...args], { cwd: app, encoding: "utf8" });
 
 function dataset(): string {
   const path = join(tempDir(), "dataset.jsonl");
-  const line = (repo: string, id: string, version: string) => JSON.stringify({ repo, instance_id: id, base_commit: "a".repeat(40), version, patch: "", test_patch: "" });
-  writeFileSync(path, [line("django/django", "django__django-1", "3.0"), line("astropy/astropy", "astropy__astropy-2", "5.1"), line("sympy/sympy", "sympy__sympy-3", "1.10")].join("\n") + "\n");
+  const line = (repo: string, id: string, version: string) =>
+    JSON.stringify({ repo, instance_id: id, base_commit: "a".repeat(40), version, patch: "", test_patch: "" });
+  writeFileSync(
+    path,
+    [
+      line("django/django", "django__django-1", "3.0"),
+      line("astropy/astropy", "astropy__astropy-2", "5.1"),
+      line("sympy/sympy", "sympy__sympy-3", "1.10"),
+    ].join("\n") + "\n",
+  );
   return path;
 }
 
@@ -21,7 +30,9 @@ describe("bench images (command line)", () => {
     const result = bench(["list", "--dataset", dataset()]);
     expect(result.status).toBe(0);
     const lines = result.stdout.trimEnd().split("\n");
-    expect(lines[0]).toMatch(/^django__django-1 +3\.0 +django-3\.0-3\.2 +swebench\/sweb\.eval\.x86_64\.django_1776_django-1:latest$/);
+    expect(lines[0]).toMatch(
+      /^django__django-1 +3\.0 +django-3\.0-3\.2 +swebench\/sweb\.eval\.x86_64\.django_1776_django-1:latest$/,
+    );
     expect(lines[1]).toMatch(/^astropy__astropy-2 +5\.1 +no environment in the recipe +-$/);
     expect(lines[2]).toMatch(/^sympy__sympy-3 +1\.10 +sympy +swebench\/sweb\.eval\.x86_64\.sympy_1776_sympy-3:latest$/);
     expect(lines.at(-1)).toBe("2 of 3 instances have an environment in the recipe");
@@ -39,11 +50,26 @@ describe("bench images (command line)", () => {
     const cases: Array<[string[], string]> = [
       [["build", "--dataset", data], "error: give --repos DIR and/or --repo-map FILE"],
       [["build", "--repos", "/nonexistent"], "error: required option '--dataset <file>' not specified"],
-      [["build", "--dataset", data, "--repos", "/nonexistent"], "error: --repos /nonexistent does not exist; give the directory holding <owner>__<name> clones"],
-      [["build", "--dataset", data, "--repos", "/tmp", "--instances", "nope-1"], `error: --instances: nope-1 not in ${data}; give ids of its instance_id field`],
-      [["list", "--dataset", data, "--recipe", badRecipe], `error: the recipe ${badRecipe} is invalid: environments[0].versions (environment a): write a list of quoted versions`],
-      [["list", "--dataset", "/nonexistent.jsonl"], "error: --dataset /nonexistent.jsonl cannot be read (ENOENT); give a SWE-bench JSONL file"],
-      [["build", "--dataset", data, "--repos", "/tmp", "--docker-host", "unix:///nonexistent.sock"], "error: the container engine at unix:///nonexistent.sock does not answer"],
+      [
+        ["build", "--dataset", data, "--repos", "/nonexistent"],
+        "error: --repos /nonexistent does not exist; give the directory holding <owner>__<name> clones",
+      ],
+      [
+        ["build", "--dataset", data, "--repos", "/tmp", "--instances", "nope-1"],
+        `error: --instances: nope-1 not in ${data}; give ids of its instance_id field`,
+      ],
+      [
+        ["list", "--dataset", data, "--recipe", badRecipe],
+        `error: the recipe ${badRecipe} is invalid: environments[0].versions (environment a): write a list of quoted versions`,
+      ],
+      [
+        ["list", "--dataset", "/nonexistent.jsonl"],
+        "error: --dataset /nonexistent.jsonl cannot be read (ENOENT); give a SWE-bench JSONL file",
+      ],
+      [
+        ["build", "--dataset", data, "--repos", "/tmp", "--docker-host", "unix:///nonexistent.sock"],
+        "error: the container engine at unix:///nonexistent.sock does not answer",
+      ],
     ];
     for (const [args, line] of cases) {
       const result = bench(args);

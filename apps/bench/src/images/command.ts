@@ -30,16 +30,23 @@ export function readInstances(path: string, ids: readonly string[] | undefined):
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    throw usage(`--dataset ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); give a SWE-bench JSONL file`);
+    throw usage(
+      `--dataset ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); give a SWE-bench JSONL file`,
+    );
   }
   const lines = parseJsonLines(text, BuildInstanceSchema, "dataset instance");
-  const bad = lines.find((l) => !l.ok && (ids === undefined || (l.instanceId !== undefined && ids.includes(l.instanceId))));
+  const bad = lines.find(
+    (l) => !l.ok && (ids === undefined || (l.instanceId !== undefined && ids.includes(l.instanceId))),
+  );
   if (bad && !bad.ok) throw usage(`--dataset ${path}: ${bad.error}`);
   const instances = lines.flatMap((l) => (l.ok ? [l.value as BuildInstance] : []));
   if (ids === undefined) return instances;
   const known = new Set(instances.map((i) => i.instance_id));
   const unknown = ids.filter((id) => !known.has(id));
-  if (unknown.length) throw usage(`--instances: ${unknown.slice(0, 3).join(", ")}${unknown.length > 3 ? ` (and ${unknown.length - 3} more)` : ""} not in ${path}; give ids of its instance_id field`);
+  if (unknown.length)
+    throw usage(
+      `--instances: ${unknown.slice(0, 3).join(", ")}${unknown.length > 3 ? ` (and ${unknown.length - 3} more)` : ""} not in ${path}; give ids of its instance_id field`,
+    );
   const wanted = new Set(ids);
   return instances.filter((i) => wanted.has(i.instance_id));
 }
@@ -50,9 +57,16 @@ function readRepoMapSync(path: string | undefined): Record<string, string> {
   try {
     value = JSON.parse(readFileSync(path, "utf8"));
   } catch (error) {
-    throw usage(`--repo-map ${path} cannot be read as JSON (${(error as Error).message.split("\n")[0]}); give {"owner/name": "/path/to/git/dir"}`);
+    throw usage(
+      `--repo-map ${path} cannot be read as JSON (${(error as Error).message.split("\n")[0]}); give {"owner/name": "/path/to/git/dir"}`,
+    );
   }
-  if (!value || typeof value !== "object" || Array.isArray(value) || !Object.values(value).every((v) => typeof v === "string")) {
+  if (
+    !value ||
+    typeof value !== "object" ||
+    Array.isArray(value) ||
+    !Object.values(value).every((v) => typeof v === "string")
+  ) {
     throw usage(`--repo-map ${path}: a repo map is a JSON object of "owner/name": "path/to/git/dir"`);
   }
   return value as Record<string, string>;
@@ -66,13 +80,23 @@ function recipeFrom(path: string | undefined): Recipe {
   }
 }
 
-const namespaceOf = (value: string | undefined): string | null => (value === undefined ? "swebench" : value === "none" ? null : value);
+const namespaceOf = (value: string | undefined): string | null =>
+  value === undefined ? "swebench" : value === "none" ? null : value;
 
 /** The text of `bench images list`: instance → environment, or why there is none. */
-export function listTable(recipe: Recipe, instances: readonly BuildInstance[], options: { namespace: string | null; tag: string }): string {
+export function listTable(
+  recipe: Recipe,
+  instances: readonly BuildInstance[],
+  options: { namespace: string | null; tag: string },
+): string {
   const rows = instances.map((instance) => {
     const environment = recipeFor(recipe, instance.repo, instance.version);
-    return [instance.instance_id, instance.version, environment?.name ?? "no environment in the recipe", environment ? instanceImageName(instance.instance_id, options) : "-"];
+    return [
+      instance.instance_id,
+      instance.version,
+      environment?.name ?? "no environment in the recipe",
+      environment ? instanceImageName(instance.instance_id, options) : "-",
+    ];
   });
   const widths = [0, 1, 2].map((c) => Math.max(...rows.map((r) => (r[c] ?? "").length), 8));
   const lines = rows.map((r) => r.map((cell, c) => (c < 3 ? cell.padEnd(widths[c] ?? 0) : cell)).join("  "));
@@ -121,17 +145,28 @@ function oneLineErrors(command: Command): Command {
   });
 }
 
-const idList = (v: string) => v.split(",").map((s) => s.trim()).filter(Boolean);
+const idList = (v: string) =>
+  v
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export function imagesCommand(program: Command): void {
-  const images = oneLineErrors(program.command("images").description("build SWE-bench instance images here (no registry needed), from a recipe"));
+  const images = oneLineErrors(
+    program.command("images").description("build SWE-bench instance images here (no registry needed), from a recipe"),
+  );
 
   oneLineErrors(
     images
       .command("build")
-      .description("build (or reuse) the instance image of each selected instance: base → environment → instance layers, named as the harness names them")
+      .description(
+        "build (or reuse) the instance image of each selected instance: base → environment → instance layers, named as the harness names them",
+      )
       .requiredOption("--dataset <file>", "SWE-bench JSONL (repo, instance_id, base_commit, version per line)")
-      .option("--repos <dir>", "directory holding one git repository per dataset repo, as <owner>__<name> (bare or not)")
+      .option(
+        "--repos <dir>",
+        "directory holding one git repository per dataset repo, as <owner>__<name> (bare or not)",
+      )
       .option("--repo-map <file>", 'JSON object mapping "owner/name" to a git directory')
       .option("--instances <ids>", "comma-separated instance ids (default: all)", idList)
       .option("--recipe <file>", "image recipe (YAML; default: the shipped recipes/debian-bookworm.yaml)")
@@ -143,18 +178,22 @@ export function imagesCommand(program: Command): void {
       .option("-q, --quiet", "no progress lines on stderr"),
   ).action(async (opts: BuildCommandOptions) => {
     if (!opts.repos && !opts.repoMap) throw usage("give --repos DIR and/or --repo-map FILE");
-    if (opts.repos && !existsSync(opts.repos)) throw usage(`--repos ${opts.repos} does not exist; give the directory holding <owner>__<name> clones`);
+    if (opts.repos && !existsSync(opts.repos))
+      throw usage(`--repos ${opts.repos} does not exist; give the directory holding <owner>__<name> clones`);
     const recipe = recipeFrom(opts.recipe);
     const instances = readInstances(opts.dataset, opts.instances);
     // Every instance of the dataset: an environment image carries the base commits of all it serves (unreadable lines of
     // instances not asked for are left out, as readInstances leaves them out of a selection).
-    const datasetInstances = opts.instances === undefined ? instances : (() => {
-      try {
-        return readInstances(opts.dataset, undefined);
-      } catch {
-        return instances;
-      }
-    })();
+    const datasetInstances =
+      opts.instances === undefined
+        ? instances
+        : (() => {
+            try {
+              return readInstances(opts.dataset, undefined);
+            } catch {
+              return instances;
+            }
+          })();
     const repoMap = readRepoMapSync(opts.repoMap);
     const repoDir = (repo: string): string | undefined => {
       if (repoMap[repo] !== undefined) return repoMap[repo];
@@ -190,7 +229,7 @@ export function imagesCommand(program: Command): void {
   oneLineErrors(
     images
       .command("list")
-      .description("what the recipe can build for a dataset: instance → environment, or \"no environment in the recipe\"")
+      .description('what the recipe can build for a dataset: instance → environment, or "no environment in the recipe"')
       .requiredOption("--dataset <file>", "SWE-bench JSONL (repo, instance_id, base_commit, version per line)")
       .option("--instances <ids>", "comma-separated instance ids (default: all)", idList)
       .option("--recipe <file>", "image recipe (YAML; default: the shipped recipes/debian-bookworm.yaml)")
@@ -199,6 +238,8 @@ export function imagesCommand(program: Command): void {
   ).action((opts: CommonOptions) => {
     const recipe = recipeFrom(opts.recipe);
     const instances = readInstances(opts.dataset, opts.instances);
-    process.stdout.write(`${listTable(recipe, instances, { namespace: namespaceOf(opts.namespace), tag: opts.tag })}\n`);
+    process.stdout.write(
+      `${listTable(recipe, instances, { namespace: namespaceOf(opts.namespace), tag: opts.tag })}\n`,
+    );
   });
 }

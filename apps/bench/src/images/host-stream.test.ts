@@ -24,10 +24,14 @@ describe("hostStream", () => {
   });
 
   it("fails with the exit code and stderr when the process fails, and kills it when the consumer fails", async () => {
-    const failed = await Effect.runPromise(Effect.flip(hostStream(["sh", "-c", "echo oops >&2; exit 3"], "img", "copy", drain([]))));
+    const failed = await Effect.runPromise(
+      Effect.flip(hostStream(["sh", "-c", "echo oops >&2; exit 3"], "img", "copy", drain([]))),
+    );
     expect(failed.message).toMatch(/exited 3: oops/);
     const started = Date.now();
-    const consumerFailed = await Effect.runPromise(Effect.flip(hostStream(["sleep", "30"], "img", "copy", () => Effect.fail(new Error("engine gone")))));
+    const consumerFailed = await Effect.runPromise(
+      Effect.flip(hostStream(["sleep", "30"], "img", "copy", () => Effect.fail(new Error("engine gone")))),
+    );
     expect(consumerFailed).toMatchObject({ message: "engine gone" });
     expect(Date.now() - started).toBeLessThan(10_000);
   });

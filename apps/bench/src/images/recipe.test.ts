@@ -31,22 +31,53 @@ function errorOf(text: string): string {
 describe("RecipeSchema", () => {
   it("fills the defaults of a minimal recipe", () => {
     const recipe = parseRecipe(minimal, "inline");
-    expect(recipe.base.interpreters).toEqual({ to: "/root/.pyenv", versions: [], exclude: ["lib/python*/test", "lib/python*/site-packages/*"] });
-    expect(recipe.environments[0]).toMatchObject({ install: ":", activate: [], setup: [], instance_setup: [], env: {}, packages: [], repositories: [], timeout_seconds: 1800 });
+    expect(recipe.base.interpreters).toEqual({
+      to: "/root/.pyenv",
+      versions: [],
+      exclude: ["lib/python*/test", "lib/python*/site-packages/*"],
+    });
+    expect(recipe.environments[0]).toMatchObject({
+      install: ":",
+      activate: [],
+      setup: [],
+      instance_setup: [],
+      env: {},
+      packages: [],
+      repositories: [],
+      timeout_seconds: 1800,
+    });
     expect(recipe.environments[0]?.python).toBeUndefined();
   });
 
   it("accepts the shipped recipe, whose environments cover django 3.0–5.0, sympy, pytest, sphinx, pylint, flask, seaborn, xarray, requests and matplotlib 3.5–3.7", () => {
     const recipe = loadRecipe(DEFAULT_RECIPE);
     const claims: Array<[string, string]> = [
-      ["django/django", "3.0"], ["django/django", "3.2"], ["django/django", "4.1"], ["django/django", "5.0"],
-      ["sympy/sympy", "1.1"], ["sympy/sympy", "1.13"], ["pytest-dev/pytest", "4.4"], ["pytest-dev/pytest", "8.0"],
-      ["sphinx-doc/sphinx", "3.1"], ["sphinx-doc/sphinx", "7.1"], ["pylint-dev/pylint", "2.13"], ["pallets/flask", "2.0"],
-      ["pallets/flask", "2.3"], ["mwaskom/seaborn", "0.12"], ["pydata/xarray", "0.12"], ["psf/requests", "2.3"],
-      ["matplotlib/matplotlib", "3.5"], ["matplotlib/matplotlib", "3.7"],
+      ["django/django", "3.0"],
+      ["django/django", "3.2"],
+      ["django/django", "4.1"],
+      ["django/django", "5.0"],
+      ["sympy/sympy", "1.1"],
+      ["sympy/sympy", "1.13"],
+      ["pytest-dev/pytest", "4.4"],
+      ["pytest-dev/pytest", "8.0"],
+      ["sphinx-doc/sphinx", "3.1"],
+      ["sphinx-doc/sphinx", "7.1"],
+      ["pylint-dev/pylint", "2.13"],
+      ["pallets/flask", "2.0"],
+      ["pallets/flask", "2.3"],
+      ["mwaskom/seaborn", "0.12"],
+      ["pydata/xarray", "0.12"],
+      ["psf/requests", "2.3"],
+      ["matplotlib/matplotlib", "3.5"],
+      ["matplotlib/matplotlib", "3.7"],
     ];
     for (const [repo, version] of claims) expect(recipeFor(recipe, repo, version), `${repo} ${version}`).toBeDefined();
-    for (const [repo, version] of [["psf/requests", "2.1"], ["matplotlib/matplotlib", "3.3"], ["django/django", "2.2"], ["astropy/astropy", "5.1"]] as const) {
+    for (const [repo, version] of [
+      ["psf/requests", "2.1"],
+      ["matplotlib/matplotlib", "3.3"],
+      ["django/django", "2.2"],
+      ["astropy/astropy", "5.1"],
+    ] as const) {
       expect(recipeFor(recipe, repo, version), `${repo} ${version}`).toBeUndefined();
     }
     expect(recipe.base.debian?.packages).toContain("locales");
@@ -56,7 +87,8 @@ describe("RecipeSchema", () => {
     const recipe = loadRecipe(DEFAULT_RECIPE);
     const environment = recipeFor(recipe, "psf/requests", "2.10");
     expect(environment?.name).toBe("requests");
-    for (const version of ["0.14", "2.3", "2.4", "2.7"]) expect(recipeFor(recipe, "psf/requests", version)).toBe(environment);
+    for (const version of ["0.14", "2.3", "2.4", "2.7"])
+      expect(recipeFor(recipe, "psf/requests", version)).toBe(environment);
     expect(environment?.python).toBe("3.9.18");
     expect(environment?.packages).toEqual(expect.arrayContaining(["python3-httpbin", "python3-gunicorn", "openssl"]));
     // The eval script and /root/.bashrc start httpbin; the setup writes the starter, which maps the hosts
@@ -65,7 +97,7 @@ describe("RecipeSchema", () => {
     const setup = environment?.setup.join("\n") ?? "";
     expect(setup).toContain("/usr/local/bin/sweb-httpbin");
     expect(setup).toMatch(/127\.0\.0\.1 httpbin\.org .*www\.google\.co\.uk' >> \/etc\/hosts/);
-    expect(setup).toContain('serve 80\n');
+    expect(setup).toContain("serve 80\n");
     expect(setup).toMatch(/serve 443 --certfile \S+ --keyfile \S+/);
     expect(setup).toContain("ssl.SSLContext.load_verify_locations = load_verify_locations");
     expect(setup).toContain("https://httpbin.org/get");
@@ -79,7 +111,18 @@ describe("RecipeSchema", () => {
     // Debian's numpy, contourpy... are cpython-311 builds, so the 3.11 interpreter.
     expect(environment?.python).toBe("3.11.7");
     // Debian's compiler, the libraries the build would otherwise download, pybind11 (late 3.6 and 3.7 build with it), setuptools-scm-git-archive (3.5 asks for it), Ghostscript (the [pdf] image comparisons skip without it).
-    expect(environment?.packages).toEqual(expect.arrayContaining(["g++", "pkg-config", "libfreetype-dev", "libqhull-dev", "python3-setuptools-scm", "python3-setuptools-scm-git-archive", "python3-pybind11", "ghostscript"]));
+    expect(environment?.packages).toEqual(
+      expect.arrayContaining([
+        "g++",
+        "pkg-config",
+        "libfreetype-dev",
+        "libqhull-dev",
+        "python3-setuptools-scm",
+        "python3-setuptools-scm-git-archive",
+        "python3-pybind11",
+        "ghostscript",
+      ]),
+    );
     // Debian's own matplotlib leaves the image, /testbed/lib comes first on the path.
     expect(environment?.setup[0]).toMatch(/^dpkg -r --force-depends python3-matplotlib\b/);
     expect(environment?.setup.join("\n")).toContain("printf '/testbed/lib\\n/usr/lib/python3/dist-packages\\n'");
@@ -93,13 +136,17 @@ describe("RecipeSchema", () => {
 
   it("closes the measured package gaps: xarray gets Debian's sparse and pint, django 3.x bullseye's asgiref, not bookworm's", () => {
     const recipe = loadRecipe(DEFAULT_RECIPE);
-    expect(recipeFor(recipe, "pydata/xarray", "0.12")?.packages).toEqual(expect.arrayContaining(["python3-sparse", "python3-pint"]));
+    expect(recipeFor(recipe, "pydata/xarray", "0.12")?.packages).toEqual(
+      expect.arrayContaining(["python3-sparse", "python3-pint"]),
+    );
     const django3 = recipeFor(recipe, "django/django", "3.2");
     expect(recipeFor(recipe, "django/django", "3.0")).toBe(django3);
     const setup = django3?.setup ?? [];
     // bookworm's asgiref is no longer linked in; the bullseye package is, checked by its version.
     expect(setup.find((line) => line.startsWith("sweb-site "))?.split(" ")).not.toContain("asgiref");
-    expect(setup.join("\n")).toMatch(/apt-get download -q python3-asgiref=3\.3\.1-1[\s\S]*assert asgiref\.__version__ == "3\.3\.0"/);
+    expect(setup.join("\n")).toMatch(
+      /apt-get download -q python3-asgiref=3\.3\.1-1[\s\S]*assert asgiref\.__version__ == "3\.3\.0"/,
+    );
     // django 4.x keeps bookworm's (it needs asgiref >= 3.3.2).
     expect(recipeFor(recipe, "django/django", "4.0")?.setup[0]?.split(" ")).toContain("asgiref");
   });
@@ -127,7 +174,9 @@ describe("recipeFor", () => {
 
 describe("loadRecipe's errors name the file, the field and what to write", () => {
   it("an unreadable file", () => {
-    expect(() => loadRecipe("/nonexistent/recipe.yaml")).toThrow("the recipe /nonexistent/recipe.yaml cannot be read (ENOENT); give an existing YAML file with --recipe");
+    expect(() => loadRecipe("/nonexistent/recipe.yaml")).toThrow(
+      "the recipe /nonexistent/recipe.yaml cannot be read (ENOENT); give an existing YAML file with --recipe",
+    );
   });
 
   it("YAML that does not parse", () => {
@@ -141,34 +190,56 @@ describe("loadRecipe's errors name the file, the field and what to write", () =>
   });
 
   it("an interpreter the base does not copy in", () => {
-    expect(errorOf("base: {image: x, interpreters: {versions: ['3.9.18']}}\nenvironments:\n  - {name: calc, repo: acme/calc, versions: ['1.0'], python: 3.8.18}\n")).toBe(
+    expect(
+      errorOf(
+        "base: {image: x, interpreters: {versions: ['3.9.18']}}\nenvironments:\n  - {name: calc, repo: acme/calc, versions: ['1.0'], python: 3.8.18}\n",
+      ),
+    ).toBe(
       'the recipe FILE is invalid: environments[0].python (environment calc): the base copies in no Python 3.8.18; add it to base.interpreters.versions (now ["3.9.18"]) or name one of those',
     );
   });
 
   it("a base with both or neither of debian and image", () => {
-    expect(errorOf("base: {}\n")).toBe("the recipe FILE is invalid: base: give exactly one of `debian:` (an mmdebstrap build: suite, mirror, packages) or `image:` (an existing image name)");
+    expect(errorOf("base: {}\n")).toBe(
+      "the recipe FILE is invalid: base: give exactly one of `debian:` (an mmdebstrap build: suite, mirror, packages) or `image:` (an existing image name)",
+    );
     expect(errorOf("base: {image: x, debian: {packages: [git]}}\n")).toMatch(/base: give exactly one of `debian:`/);
   });
 
   it("a misspelt field", () => {
-    expect(errorOf("base: {image: x}\nenvironments:\n  - {name: calc, repo: acme/calc, versions: ['1.0'], instance-setup: [make]}\n")).toBe(
+    expect(
+      errorOf(
+        "base: {image: x}\nenvironments:\n  - {name: calc, repo: acme/calc, versions: ['1.0'], instance-setup: [make]}\n",
+      ),
+    ).toBe(
       `the recipe FILE is invalid: environments[0] (environment calc): unknown field instance-setup; check the spelling (the README's "recipe format" lists the fields)`,
     );
   });
 
   it("a missing field, a bad package name and a bad repo", () => {
-    const message = errorOf("base: {debian: {packages: ['Python3 Numpy']}}\nenvironments:\n  - {name: calc, repo: calc, versions: ['1.0']}\n  - {repo: a/b, versions: ['1.0']}\n");
-    expect(message).toContain("base.debian.packages[0]: not a Debian package name; write one name such as python3-numpy");
-    expect(message).toContain("environments[0].repo (environment calc): write the dataset's repo as owner/name, e.g. django/django");
+    const message = errorOf(
+      "base: {debian: {packages: ['Python3 Numpy']}}\nenvironments:\n  - {name: calc, repo: calc, versions: ['1.0']}\n  - {repo: a/b, versions: ['1.0']}\n",
+    );
+    expect(message).toContain(
+      "base.debian.packages[0]: not a Debian package name; write one name such as python3-numpy",
+    );
+    expect(message).toContain(
+      "environments[0].repo (environment calc): write the dataset's repo as owner/name, e.g. django/django",
+    );
     expect(message).toContain("environments[1].name: missing; write this field (string)");
   });
 
   it("two environments claiming one version, and a range that ends before it starts", () => {
-    expect(errorOf("base: {image: x}\nenvironments:\n  - {name: one, repo: a/b, versions: {from: '1.0', to: '1.5'}}\n  - {name: two, repo: a/b, versions: ['1.5']}\n")).toBe(
+    expect(
+      errorOf(
+        "base: {image: x}\nenvironments:\n  - {name: one, repo: a/b, versions: {from: '1.0', to: '1.5'}}\n  - {name: two, repo: a/b, versions: ['1.5']}\n",
+      ),
+    ).toBe(
       "the recipe FILE is invalid: environments[1].versions (environment two): a/b 1.5 is already claimed by the environment one; give each version to one environment",
     );
-    expect(errorOf("base: {image: x}\nenvironments:\n  - {name: one, repo: a/b, versions: {from: '1.10', to: '1.9'}}\n")).toBe(
+    expect(
+      errorOf("base: {image: x}\nenvironments:\n  - {name: one, repo: a/b, versions: {from: '1.10', to: '1.9'}}\n"),
+    ).toBe(
       "the recipe FILE is invalid: environments[0].versions (environment one): the range ends (1.9) before it starts (1.10); swap from and to",
     );
   });

@@ -33,7 +33,9 @@ const packages = z.array(
 
 const DebianSchema = z.strictObject({
   suite: z.string().min(1).default("bookworm").describe("Debian suite (bookworm)"),
-  mirror: z.url({ error: "write the mirror's URL, e.g. http://deb.debian.org/debian" }).default("http://deb.debian.org/debian"),
+  mirror: z
+    .url({ error: "write the mirror's URL, e.g. http://deb.debian.org/debian" })
+    .default("http://deb.debian.org/debian"),
   variant: z.enum(["minbase", "essential", "apt", "required", "important", "standard"]).default("minbase"),
   packages: packages.default([]),
 });
@@ -43,9 +45,20 @@ const InterpretersSchema = z.strictObject({
     .string()
     .min(1)
     .optional()
-    .describe("pyenv root on the host (default $PYENV_ROOT, else /root/.pyenv); versions are read from <from>/versions/<version>"),
-  to: z.string().regex(/^\/[^\s]*$/, { error: "write an absolute path inside the image, e.g. /root/.pyenv" }).default("/root/.pyenv"),
-  versions: z.array(z.string().regex(PYTHON_VERSION, { error: "write a full pyenv version such as 3.9.18 (`pyenv versions` lists them)" })).default([]),
+    .describe(
+      "pyenv root on the host (default $PYENV_ROOT, else /root/.pyenv); versions are read from <from>/versions/<version>",
+    ),
+  to: z
+    .string()
+    .regex(/^\/[^\s]*$/, { error: "write an absolute path inside the image, e.g. /root/.pyenv" })
+    .default("/root/.pyenv"),
+  versions: z
+    .array(
+      z
+        .string()
+        .regex(PYTHON_VERSION, { error: "write a full pyenv version such as 3.9.18 (`pyenv versions` lists them)" }),
+    )
+    .default([]),
   exclude: z
     .array(z.string().min(1))
     .default(["lib/python*/test", "lib/python*/site-packages/*"])
@@ -56,14 +69,19 @@ const BaseSchema = z
   .strictObject({
     debian: DebianSchema.optional(),
     image: z.string().min(1).optional().describe("an existing image to start from instead of an mmdebstrap build"),
-    interpreters: InterpretersSchema.default({ to: "/root/.pyenv", versions: [], exclude: ["lib/python*/test", "lib/python*/site-packages/*"] }),
+    interpreters: InterpretersSchema.default({
+      to: "/root/.pyenv",
+      versions: [],
+      exclude: ["lib/python*/test", "lib/python*/site-packages/*"],
+    }),
     setup: commands.default([]),
   })
   .superRefine((base, ctx) => {
     if ((base.debian === undefined) === (base.image === undefined)) {
       ctx.addIssue({
         code: "custom",
-        message: "give exactly one of `debian:` (an mmdebstrap build: suite, mirror, packages) or `image:` (an existing image name)",
+        message:
+          "give exactly one of `debian:` (an mmdebstrap build: suite, mirror, packages) or `image:` (an existing image name)",
       });
     }
   });
@@ -71,7 +89,15 @@ const BaseSchema = z
 /** `versions: ["3.0", "3.1"]`, or a range `{from: "3.0", to: "3.2"}` (both ends included, compared numerically). */
 const VersionsSchema = z.union(
   [
-    z.array(z.string().regex(VERSION, { error: 'write versions as quoted strings such as "3.0" (YAML reads 3.0 unquoted as the number 3)' })).min(1),
+    z
+      .array(
+        z
+          .string()
+          .regex(VERSION, {
+            error: 'write versions as quoted strings such as "3.0" (YAML reads 3.0 unquoted as the number 3)',
+          }),
+      )
+      .min(1),
     z.strictObject({
       from: z.string().regex(VERSION, { error: 'write a quoted version such as "3.0"' }),
       to: z.string().regex(VERSION, { error: 'write a quoted version such as "3.2"' }),
@@ -86,7 +112,11 @@ const RepositorySchema = z.strictObject({
 });
 
 const EnvironmentSchema = z.strictObject({
-  name: z.string().regex(ENVIRONMENT_NAME, { error: "write a lower-case name of letters, digits, '.', '_' and '-' (it becomes part of an image name)" }),
+  name: z
+    .string()
+    .regex(ENVIRONMENT_NAME, {
+      error: "write a lower-case name of letters, digits, '.', '_' and '-' (it becomes part of an image name)",
+    }),
   repo: z.string().regex(/^[^/\s]+\/[^/\s]+$/, { error: "write the dataset's repo as owner/name, e.g. django/django" }),
   versions: VersionsSchema,
   python: z
@@ -96,9 +126,15 @@ const EnvironmentSchema = z.strictObject({
     .describe("the pyenv interpreter first on PATH (default: none, the base image's own python3)"),
   packages: packages.default([]),
   env: z
-    .record(z.string().regex(ENV_NAME, { error: "an environment variable name is letters, digits and '_'" }), z.string({ error: "write the value as a string" }))
+    .record(
+      z.string().regex(ENV_NAME, { error: "an environment variable name is letters, digits and '_'" }),
+      z.string({ error: "write the value as a string" }),
+    )
     .default({}),
-  repositories: z.array(RepositorySchema).default([]).describe("other repositories copied in as bare clones (e.g. astroid for pylint)"),
+  repositories: z
+    .array(RepositorySchema)
+    .default([])
+    .describe("other repositories copied in as bare clones (e.g. astroid for pylint)"),
   setup: commands.default([]),
   instance_setup: commands.default([]),
   install: z.string().min(1).default(":"),
@@ -115,7 +151,11 @@ export const RecipeSchema = z
     const names = new Set<string>();
     recipe.environments.forEach((environment, i) => {
       if (names.has(environment.name)) {
-        ctx.addIssue({ code: "custom", path: ["environments", i, "name"], message: `a second environment is named ${environment.name}; give each a different name` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["environments", i, "name"],
+          message: `a second environment is named ${environment.name}; give each a different name`,
+        });
       }
       names.add(environment.name);
       if (environment.python !== undefined && !recipe.base.interpreters.versions.includes(environment.python)) {
@@ -125,8 +165,15 @@ export const RecipeSchema = z
           message: `the base copies in no Python ${environment.python}; add it to base.interpreters.versions (now ${JSON.stringify(recipe.base.interpreters.versions)}) or name one of those`,
         });
       }
-      if (!Array.isArray(environment.versions) && compareVersions(environment.versions.from, environment.versions.to) > 0) {
-        ctx.addIssue({ code: "custom", path: ["environments", i, "versions"], message: `the range ends (${environment.versions.to}) before it starts (${environment.versions.from}); swap from and to` });
+      if (
+        !Array.isArray(environment.versions) &&
+        compareVersions(environment.versions.from, environment.versions.to) > 0
+      ) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["environments", i, "versions"],
+          message: `the range ends (${environment.versions.to}) before it starts (${environment.versions.from}); swap from and to`,
+        });
       }
     });
     // Two environments must not both claim one (repo, version).
@@ -134,7 +181,10 @@ export const RecipeSchema = z
       recipe.environments.slice(0, i).forEach((b) => {
         if (a.repo !== b.repo) return;
         const overlap = claimedVersions(a).find((v) => covers(b, v));
-        if (overlap !== undefined || (!Array.isArray(a.versions) && !Array.isArray(b.versions) && rangesOverlap(a.versions, b.versions))) {
+        if (
+          overlap !== undefined ||
+          (!Array.isArray(a.versions) && !Array.isArray(b.versions) && rangesOverlap(a.versions, b.versions))
+        ) {
           ctx.addIssue({
             code: "custom",
             path: ["environments", i, "versions"],
@@ -172,7 +222,9 @@ const rangesOverlap = (a: { from: string; to: string }, b: { from: string; to: s
 export function covers(environment: Pick<RecipeEnvironment, "versions">, version: string): boolean {
   const versions = environment.versions;
   if (Array.isArray(versions)) return versions.includes(version);
-  return VERSION.test(version) && compareVersions(versions.from, version) <= 0 && compareVersions(version, versions.to) <= 0;
+  return (
+    VERSION.test(version) && compareVersions(versions.from, version) <= 0 && compareVersions(version, versions.to) <= 0
+  );
 }
 
 /** The recipe's environment for (repo, version), or undefined. */
@@ -186,14 +238,18 @@ export function recipeFor(recipe: Recipe, repo: string, version: string): Recipe
 export class RecipeInvalid extends Data.TaggedError("RecipeInvalid")<{ readonly message: string }> {}
 
 const fieldPath = (path: readonly PropertyKey[]): string =>
-  path.length === 0 ? "(top level)" : path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`)).join("");
+  path.length === 0
+    ? "(top level)"
+    : path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`)).join("");
 
 /** The environment's name, when the path points into one, to make a message easier to place. */
 function where(data: unknown, path: readonly PropertyKey[]): string {
   const field = fieldPath(path);
   if (path[0] === "environments" && typeof path[1] === "number") {
     const environments = (data as { environments?: unknown } | null)?.environments;
-    const name = Array.isArray(environments) ? (environments[path[1]] as { name?: unknown } | undefined)?.name : undefined;
+    const name = Array.isArray(environments)
+      ? (environments[path[1]] as { name?: unknown } | undefined)?.name
+      : undefined;
     if (typeof name === "string") return `${field} (environment ${name})`;
   }
   return field;
@@ -203,7 +259,8 @@ function issueText(issue: z.core.$ZodIssue): string {
   if (issue.code === "unrecognized_keys") {
     return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}; check the spelling (the README's "recipe format" lists the fields)`;
   }
-  if (issue.code === "invalid_type" && issue.input === undefined) return `missing; write this field (${issue.expected})`;
+  if (issue.code === "invalid_type" && issue.input === undefined)
+    return `missing; write this field (${issue.expected})`;
   return issue.message;
 }
 
@@ -222,7 +279,9 @@ export function loadRecipe(path: string): Recipe {
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new RecipeInvalid({ message: `the recipe ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); give an existing YAML file with --recipe` });
+    throw new RecipeInvalid({
+      message: `the recipe ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); give an existing YAML file with --recipe`,
+    });
   }
   let data: unknown;
   try {

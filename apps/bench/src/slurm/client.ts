@@ -11,7 +11,10 @@ import { delimiter, join } from "node:path";
 import * as Data from "effect/Data";
 
 /** A Slurm command failed or is missing: the message says which, and what it said. */
-export class SlurmFailed extends Data.TaggedError("SlurmFailed")<{ readonly command: string; readonly detail: string }> {
+export class SlurmFailed extends Data.TaggedError("SlurmFailed")<{
+  readonly command: string;
+  readonly detail: string;
+}> {
   override get message(): string {
     return `${this.command}: ${this.detail}`;
   }
@@ -35,10 +38,21 @@ export function onPath(command: string, path = process.env.PATH ?? ""): string |
 /** Runs a Slurm command; its stdout, or SlurmFailed with its stderr. */
 export function slurm(command: string, args: readonly string[], input?: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = execFile(command, args, { encoding: "utf8", timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new SlurmFailed({ command: [command, ...args].join(" "), detail: (stderr || error.message).trim().split("\n").slice(-1)[0] ?? "failed" }));
-      else resolve(stdout);
-    });
+    const child = execFile(
+      command,
+      args,
+      { encoding: "utf8", timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error)
+          reject(
+            new SlurmFailed({
+              command: [command, ...args].join(" "),
+              detail: (stderr || error.message).trim().split("\n").slice(-1)[0] ?? "failed",
+            }),
+          );
+        else resolve(stdout);
+      },
+    );
     if (input !== undefined) child.stdin?.end(input);
   });
 }
@@ -53,7 +67,8 @@ export async function partitionExists(partition: string): Promise<boolean> {
 export async function sbatch(args: readonly string[], script: string): Promise<string> {
   const out = await slurm("sbatch", ["--parsable", ...args], script);
   const id = out.trim().split(";")[0] ?? "";
-  if (!/^\d+$/.test(id)) throw new SlurmFailed({ command: "sbatch", detail: `answered ${JSON.stringify(out.trim())}, not a job id` });
+  if (!/^\d+$/.test(id))
+    throw new SlurmFailed({ command: "sbatch", detail: `answered ${JSON.stringify(out.trim())}, not a job id` });
   return id;
 }
 
@@ -88,7 +103,17 @@ export async function squeue(jobId: string): Promise<TaskState[]> {
 }
 
 /** States in which a task will not run again on its own. */
-export const ENDED = new Set(["COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "OUT_OF_MEMORY", "NODE_FAIL", "BOOT_FAIL", "DEADLINE", "PREEMPTED"]);
+export const ENDED = new Set([
+  "COMPLETED",
+  "FAILED",
+  "CANCELLED",
+  "TIMEOUT",
+  "OUT_OF_MEMORY",
+  "NODE_FAIL",
+  "BOOT_FAIL",
+  "DEADLINE",
+  "PREEMPTED",
+]);
 
 /** Sends `signal` to the job (or one task, `JOB_i`): to the batch script and everything it started. */
 export async function scancel(target: string, signal?: string): Promise<void> {

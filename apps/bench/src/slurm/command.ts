@@ -13,8 +13,18 @@ import { parseAgentDataset, selectInstances, selectionOf } from "../agent/instan
 import { formatEvalResult } from "../eval/command.js";
 import { evaluationSelection, type EvalOptions } from "../eval/run.js";
 import { Progress } from "../progress.js";
-import { onPath, partitionExists, scancel, SlurmFailed } from "./client.js";
-import { readJob, readLogFrom, logOf, submit, taskArguments, taskViews, type Kind, type SlurmJob, type TaskView } from "./job.js";
+import { onPath, partitionExists, scancel, type SlurmFailed } from "./client.js";
+import {
+  readJob,
+  readLogFrom,
+  logOf,
+  submit,
+  taskArguments,
+  taskViews,
+  type Kind,
+  type SlurmJob,
+  type TaskView,
+} from "./job.js";
 import { agentFinal, evalFinal, mergeAgent, mergeEval, shardDir } from "./merge.js";
 import type { SlurmCommandOptions } from "./options.js";
 import { shardOf } from "./shard.js";
@@ -44,58 +54,97 @@ const LOCAL_ROOTS = ["/tmp", "/var/tmp", "/dev/shm", "/run"];
 
 /** --out must be a path every node sees the same: absolute, and not on a node-local filesystem. */
 export function checkSharedOut(out: string): void {
-  const fix = "give an absolute path on a filesystem every node mounts (your home or project directory, e.g. --out $HOME/runs/name)";
+  const fix =
+    "give an absolute path on a filesystem every node mounts (your home or project directory, e.g. --out $HOME/runs/name)";
   if (!isAbsolute(out)) throw bad(`--out ${out}: a relative path means a different directory on each node; ${fix}`);
   const local = LOCAL_ROOTS.find((root) => out === root || out.startsWith(`${root}${sep}`));
-  if (local) throw bad(`--out ${out}: ${local} is each node's own disk, so the tasks' outputs would not reach this machine; ${fix}`);
+  if (local)
+    throw bad(
+      `--out ${out}: ${local} is each node's own disk, so the tasks' outputs would not reach this machine; ${fix}`,
+    );
 }
 
 /** The evaluation's options for a directory of preds and outputs (the values `bench eval` and `bench run` use). */
 function evalOptions(opts: SlurmRunOptions, preds: string, outDir: string, instances?: string[]): EvalOptions {
-  return { preds, dataset: opts.dataset, runId: opts.runId ?? "graphplan", outDir, instances, engines: [], timeoutS: 1, namespace: null, tag: "latest", pull: false, runEmpty: opts.runEmptyPatches ?? false, rerun: false };
+  return {
+    preds,
+    dataset: opts.dataset,
+    runId: opts.runId ?? "graphplan",
+    outDir,
+    instances,
+    engines: [],
+    timeoutS: 1,
+    namespace: null,
+    tag: "latest",
+    pull: false,
+    runEmpty: opts.runEmptyPatches ?? false,
+    rerun: false,
+  };
 }
 
 /** The selected instance ids, in selection order (what --shard splits). */
 async function selection(kind: Kind, opts: SlurmRunOptions): Promise<string[]> {
   if (kind === "eval") {
-    const { selected } = await evaluationSelection(evalOptions(opts, opts.preds!, opts.out, opts.instances)).catch((e: Error) => Promise.reject(bad(e.message)));
+    const { selected } = await evaluationSelection(evalOptions(opts, opts.preds!, opts.out, opts.instances)).catch(
+      (e: Error) => Promise.reject(bad(e.message)),
+    );
     return selected;
   }
-  const text = await readFile(opts.dataset, "utf8").catch((e: Error) => Promise.reject(bad(`cannot read the dataset ${opts.dataset}: ${e.message}`)));
+  const text = await readFile(opts.dataset, "utf8").catch((e: Error) =>
+    Promise.reject(bad(`cannot read the dataset ${opts.dataset}: ${e.message}`)),
+  );
   let select: ReturnType<typeof selectionOf>;
   try {
     select = selectionOf(opts);
   } catch (error) {
     throw bad((error as Error).message);
   }
-  return select(selectInstances(parseAgentDataset(text), opts.instances)).map((l) => (l.ok ? l.instance.instance_id : l.id));
+  return select(selectInstances(parseAgentDataset(text), opts.instances)).map((l) =>
+    l.ok ? l.instance.instance_id : l.id,
+  );
 }
 
 /** Ids of shard `index` with a final result in its directory. */
 async function finalIn(kind: Kind, opts: SlurmRunOptions, index: number): Promise<Set<string>> {
   const dir = shardDir(opts.out, index);
-  if (kind === "eval") return evalFinal(evalOptions(opts, opts.preds!, dir, opts.instances), dir).catch(() => new Set<string>());
+  if (kind === "eval")
+    return evalFinal(evalOptions(opts, opts.preds!, dir, opts.instances), dir).catch(() => new Set<string>());
   const agent = await agentFinal(dir);
   if (kind === "agent") return agent;
   const { predictions } = await readPredictions(join(dir, "preds.jsonl"));
-  const graded = await evalFinal(evalOptions(opts, join(dir, "preds.jsonl"), join(dir, "eval")), join(dir, "eval")).catch(() => new Set<string>());
+  const graded = await evalFinal(
+    evalOptions(opts, join(dir, "preds.jsonl"), join(dir, "eval")),
+    join(dir, "eval"),
+  ).catch(() => new Set<string>());
   // Final: graded, or nothing to grade (an input error, an empty patch).
   return new Set([...agent].filter((id) => graded.has(id) || (predictions.get(id)?.model_patch ?? "") === ""));
 }
 
 /** Merges the shards into OUT; the text printed at the end. */
-async function merge(kind: Kind, opts: SlurmRunOptions, selected: string[], shards: number, startedMs: number): Promise<string> {
+async function merge(
+  kind: Kind,
+  opts: SlurmRunOptions,
+  selected: string[],
+  shards: number,
+  startedMs: number,
+): Promise<string> {
   const ms = Math.round(performance.now() - startedMs);
   if (kind === "eval") {
-    const { summary, path } = await mergeEval(evalOptions(opts, opts.preds!, opts.out, opts.instances), shards, (i) => shardDir(opts.out, i));
+    const { summary, path } = await mergeEval(evalOptions(opts, opts.preds!, opts.out, opts.instances), shards, (i) =>
+      shardDir(opts.out, i),
+    );
     return `${formatEvalResult({ summary, summaryPath: path, outcomes: [], skipped: [] })}\n\nsummary: ${path}`;
   }
   const agent = await mergeAgent(opts.out, selected, shards, ms);
   const agentText = `${agent.table}\n\npreds: ${agent.predsPath}\nreport: ${agent.reportPath}`;
   if (kind === "agent") return agentText;
-  const predicted = agent.entries.filter((e) => e.status !== "input_error" && agent.predictions.has(e.instance_id)).map((e) => e.instance_id);
+  const predicted = agent.entries
+    .filter((e) => e.status !== "input_error" && agent.predictions.has(e.instance_id))
+    .map((e) => e.instance_id);
   if (predicted.length === 0) return `${agentText}\n\nno prediction to grade`;
-  const graded = await mergeEval(evalOptions(opts, agent.predsPath, join(opts.out, "eval"), predicted), shards, (i) => join(shardDir(opts.out, i), "eval"));
+  const graded = await mergeEval(evalOptions(opts, agent.predsPath, join(opts.out, "eval"), predicted), shards, (i) =>
+    join(shardDir(opts.out, i), "eval"),
+  );
   const s = graded.summary;
   return `${agent.table}\n\n${formatEvalResult({ summary: s, summaryPath: graded.path, outcomes: [], skipped: [] })}\n\nresolved ${s.resolved_instances} of ${agent.entries.length} · total cost $${agent.summary.costUsd.toFixed(4)}\npreds: ${agent.predsPath}\nevaluation: ${graded.path}`;
 }
@@ -107,7 +156,14 @@ const counts = (views: readonly TaskView[]) => {
 };
 
 /** Follows the last submission until every task ended, feeding the progress display. */
-async function follow(kind: Kind, out: string, job: SlurmJob, total: number, quiet: boolean | undefined, signal: AbortSignal): Promise<TaskView[]> {
+async function follow(
+  kind: Kind,
+  out: string,
+  job: SlurmJob,
+  total: number,
+  quiet: boolean | undefined,
+  signal: AbortSignal,
+): Promise<TaskView[]> {
   const tasks = job.jobs.at(-1)!.tasks;
   const progress = quiet ? undefined : new Progress(total);
   const offsets = new Map<number, number>();
@@ -127,7 +183,9 @@ async function follow(kind: Kind, out: string, job: SlurmJob, total: number, qui
           else progress?.finish(line.id, `shard ${task}: ${line.text}`);
         }
       }
-      progress?.setHeadline(`${counts(views)}${kind === "run" ? ` · graded ${graded}` : ""}${kind === "eval" ? "" : ` · $${cost.toFixed(2)}`}`);
+      progress?.setHeadline(
+        `${counts(views)}${kind === "run" ? ` · graded ${graded}` : ""}${kind === "eval" ? "" : ` · $${cost.toFixed(2)}`}`,
+      );
       if (views.every((v) => v.ended) || signal.aborted) return views;
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
@@ -137,11 +195,23 @@ async function follow(kind: Kind, out: string, job: SlurmJob, total: number, qui
 }
 
 /** `bench <kind> --slurm ...`: submit, follow, merge. `args`: the command's arguments after its name (default: this process's). */
-export async function runOnSlurm(kind: Kind, opts: SlurmRunOptions, args: readonly string[] = process.argv.slice(process.argv.indexOf(kind, 2) + 1)): Promise<void> {
+export async function runOnSlurm(
+  kind: Kind,
+  opts: SlurmRunOptions,
+  args: readonly string[] = process.argv.slice(process.argv.indexOf(kind, 2) + 1),
+): Promise<void> {
   const startedMs = performance.now();
-  if (!onPath("sbatch")) throw bad("--slurm: no sbatch on PATH; run on a Slurm login node (or load its module, e.g. `module load slurm`), or leave out --slurm");
+  if (!onPath("sbatch"))
+    throw bad(
+      "--slurm: no sbatch on PATH; run on a Slurm login node (or load its module, e.g. `module load slurm`), or leave out --slurm",
+    );
   checkSharedOut(opts.out);
-  if (opts.slurmPartition !== undefined && !(await partitionExists(opts.slurmPartition).catch((e: SlurmFailed) => Promise.reject(bad(`--slurm-partition: ${e.message}`))))) {
+  if (
+    opts.slurmPartition !== undefined &&
+    !(await partitionExists(opts.slurmPartition).catch((e: SlurmFailed) =>
+      Promise.reject(bad(`--slurm-partition: ${e.message}`)),
+    ))
+  ) {
     throw bad(`--slurm-partition ${opts.slurmPartition}: Slurm has no such partition; \`sinfo -s\` lists them`);
   }
   const shards = opts.shards!;
@@ -149,9 +219,16 @@ export async function runOnSlurm(kind: Kind, opts: SlurmRunOptions, args: readon
   const selected = await selection(kind, opts);
   if (selected.length === 0) throw bad("--slurm: the selection is empty; nothing to submit");
   const earlier = await readJob(out);
-  if (earlier && earlier.kind !== kind) throw bad(`--out ${out} holds a bench ${earlier.kind} --slurm run; use another --out for bench ${kind}`);
-  if (earlier && earlier.shards !== shards) throw bad(`--out ${out} was split into ${earlier.shards} shards; resume it with --shards ${earlier.shards} (or use another --out)`);
-  if (earlier && (await taskViews(out, earlier)).some((v) => !v.ended)) throw bad(`--out ${out}: job ${earlier.jobs.at(-1)!.id} is still queued or running; follow it with \`bench status ${out}\`, or stop it with \`bench cancel ${out}\``);
+  if (earlier && earlier.kind !== kind)
+    throw bad(`--out ${out} holds a bench ${earlier.kind} --slurm run; use another --out for bench ${kind}`);
+  if (earlier && earlier.shards !== shards)
+    throw bad(
+      `--out ${out} was split into ${earlier.shards} shards; resume it with --shards ${earlier.shards} (or use another --out)`,
+    );
+  if (earlier && (await taskViews(out, earlier)).some((v) => !v.ended))
+    throw bad(
+      `--out ${out}: job ${earlier.jobs.at(-1)!.id} is still queued or running; follow it with \`bench status ${out}\`, or stop it with \`bench cancel ${out}\``,
+    );
 
   // Resume: only shards with instances that have no final result.
   const todo: number[] = [];
@@ -161,42 +238,75 @@ export async function runOnSlurm(kind: Kind, opts: SlurmRunOptions, args: readon
     const final = await finalIn(kind, { ...opts, out }, index);
     if (ids.some((id) => !final.has(id))) todo.push(index);
   }
-  let job: SlurmJob = earlier ?? { format: "graphplan-bench-slurm/1", kind, shards, argv: [process.execPath, ...process.execArgv, process.argv[1]!, kind, ...taskArguments(args)], cwd: process.cwd(), jobs: [] };
-  if (earlier) job = { ...earlier, argv: [process.execPath, ...process.execArgv, process.argv[1]!, kind, ...taskArguments(args)], cwd: process.cwd() };
+  let job: SlurmJob = earlier ?? {
+    format: "graphplan-bench-slurm/1",
+    kind,
+    shards,
+    argv: [process.execPath, ...process.execArgv, process.argv[1]!, kind, ...taskArguments(args)],
+    cwd: process.cwd(),
+    jobs: [],
+  };
+  if (earlier)
+    job = {
+      ...earlier,
+      argv: [process.execPath, ...process.execArgv, process.argv[1]!, kind, ...taskArguments(args)],
+      cwd: process.cwd(),
+    };
   const o = { ...opts, out };
   if (todo.length === 0) {
     process.stderr.write(`every instance of the ${selected.length} has a final result: nothing to submit; merging\n`);
     process.stdout.write(`${await merge(kind, o, selected, shards, startedMs)}\n`);
     return;
   }
-  job = await submit(out, job, todo, { partition: opts.slurmPartition, time: opts.slurmTime, cpus: opts.slurmCpus, mem: opts.slurmMem, extra: opts.slurmArg }).catch((e: SlurmFailed) =>
-    Promise.reject(bad(`--slurm: ${e.message}`)),
-  );
+  job = await submit(out, job, todo, {
+    partition: opts.slurmPartition,
+    time: opts.slurmTime,
+    cpus: opts.slurmCpus,
+    mem: opts.slurmMem,
+    extra: opts.slurmArg,
+  }).catch((e: SlurmFailed) => Promise.reject(bad(`--slurm: ${e.message}`)));
   const id = job.jobs.at(-1)!.id;
-  process.stderr.write(`submitted job ${id}: tasks ${todo.join(",")} of ${shards} shards (${selected.length} instances); logs in ${join(out, "shards", "<i>", "bench.log")}\n`);
+  process.stderr.write(
+    `submitted job ${id}: tasks ${todo.join(",")} of ${shards} shards (${selected.length} instances); logs in ${join(out, "shards", "<i>", "bench.log")}\n`,
+  );
   if (opts.detach) {
-    process.stdout.write(`job ${id} submitted; \`bench status ${out}\` follows it and merges the outputs when it is done; \`bench cancel ${out}\` stops it\n`);
+    process.stdout.write(
+      `job ${id} submitted; \`bench status ${out}\` follows it and merges the outputs when it is done; \`bench cancel ${out}\` stops it\n`,
+    );
     return;
   }
   const controller = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
     if (++interrupts > 1) process.exit(130);
-    process.stderr.write(`\ninterrupted: cancelling job ${id} (its tasks remove their containers and write their reports), then merging (Ctrl-C again to quit at once)\n`);
+    process.stderr.write(
+      `\ninterrupted: cancelling job ${id} (its tasks remove their containers and write their reports), then merging (Ctrl-C again to quit at once)\n`,
+    );
     controller.abort();
   };
   process.on("SIGINT", onSigint);
   process.on("SIGTERM", onSigint);
   try {
-    let views = await follow(kind, out, job, todo.reduce((n, index) => n + shardOf(selected, { index, count: shards }).length, 0), opts.quiet, controller.signal);
+    let views = await follow(
+      kind,
+      out,
+      job,
+      todo.reduce((n, index) => n + shardOf(selected, { index, count: shards }).length, 0),
+      opts.quiet,
+      controller.signal,
+    );
     if (controller.signal.aborted) views = await cancelAndWait(out, job);
     process.stdout.write(`${await merge(kind, o, selected, shards, startedMs)}\n`);
     const failed = views.filter((v) => v.state !== "COMPLETED" || v.exit !== 0);
     if (controller.signal.aborted) {
-      process.stderr.write(`interrupted; job ${id} is cancelled and no container is left; run the same command again to resume\n`);
+      process.stderr.write(
+        `interrupted; job ${id} is cancelled and no container is left; run the same command again to resume\n`,
+      );
       process.exitCode = 130;
     } else if (failed.length) {
-      process.stderr.write(`${failed.map((v) => `task ${v.task} ${v.state}${v.exit === undefined ? "" : ` (exit ${v.exit})`}`).join(", ")}: see ${join(out, "shards", "<i>", "bench.log")}; run the same command again to run what they did not finish\n`);
+      process.stderr.write(
+        `${failed.map((v) => `task ${v.task} ${v.state}${v.exit === undefined ? "" : ` (exit ${v.exit})`}`).join(", ")}: see ${join(out, "shards", "<i>", "bench.log")}; run the same command again to run what they did not finish\n`,
+      );
       process.exitCode = 1;
     }
   } finally {
@@ -218,7 +328,10 @@ export async function cancelAndWait(out: string, job: SlurmJob): Promise<TaskVie
 
 async function jobOf(out: string): Promise<SlurmJob> {
   const job = await readJob(resolve(out));
-  if (!job) throw bad(`${out}: no bench --slurm run here (no ${join(out, "slurm", "job.json")}); give the --out of a --slurm run`);
+  if (!job)
+    throw bad(
+      `${out}: no bench --slurm run here (no ${join(out, "slurm", "job.json")}); give the --out of a --slurm run`,
+    );
   return job;
 }
 
@@ -226,7 +339,9 @@ async function jobOf(out: string): Promise<SlurmJob> {
 export function slurmCommands(program: Command): void {
   program
     .command("status")
-    .description("the state of a `--slurm` run in OUT: its tasks (squeue) and instances done; once every task ended, merges the shards' outputs into OUT")
+    .description(
+      "the state of a `--slurm` run in OUT: its tasks (squeue) and instances done; once every task ended, merges the shards' outputs into OUT",
+    )
     .argument("<out>", "the run's --out")
     .action(async (outArg: string) => {
       const out = resolve(outArg);
@@ -241,19 +356,25 @@ export function slurmCommands(program: Command): void {
         const done = await finalIn(job.kind, opts, index);
         final += shardOf(selected, { index, count: job.shards }).filter((id) => done.has(id)).length;
       }
-      process.stdout.write(`job ${last.id} (bench ${job.kind}, ${job.shards} shards, submitted ${last.submitted})\n${counts(views)}\ninstances with a final result: ${final} of ${selected.length}\n${lines.join("\n")}\n`);
+      process.stdout.write(
+        `job ${last.id} (bench ${job.kind}, ${job.shards} shards, submitted ${last.submitted})\n${counts(views)}\ninstances with a final result: ${final} of ${selected.length}\n${lines.join("\n")}\n`,
+      );
       if (!views.every((v) => v.ended)) return;
       process.stdout.write(`\n${await merge(job.kind, opts, selected, job.shards, performance.now())}\n`);
     });
   program
     .command("cancel")
-    .description("cancels a `--slurm` run in OUT (scancel): each task removes its containers and writes its report; the same command resumes it later")
+    .description(
+      "cancels a `--slurm` run in OUT (scancel): each task removes its containers and writes its report; the same command resumes it later",
+    )
     .argument("<out>", "the run's --out")
     .action(async (outArg: string) => {
       const out = resolve(outArg);
       const job = await jobOf(out);
       const views = await cancelAndWait(out, job);
-      process.stdout.write(`job ${job.jobs.at(-1)!.id} cancelled: ${views.map((v) => `task ${v.task} ${v.state}`).join(", ")}; the same command resumes it\n`);
+      process.stdout.write(
+        `job ${job.jobs.at(-1)!.id} cancelled: ${views.map((v) => `task ${v.task} ${v.state}`).join(", ")}; the same command resumes it\n`,
+      );
     });
 }
 
@@ -271,7 +392,10 @@ function optionsFromArgv(job: SlurmJob, out: string): SlurmRunOptions {
     dataset: within(value("--dataset"))!,
     preds: value("--preds") === "gold" ? "gold" : within(value("--preds")),
     runId: value("--run-id"),
-    instances: value("--instances")?.split(",").map((s) => s.trim()).filter(Boolean),
+    instances: value("--instances")
+      ?.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
     filter: value("--filter"),
     slice: value("--slice"),
     shuffle: args.includes("--shuffle"),

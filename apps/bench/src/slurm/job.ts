@@ -90,7 +90,12 @@ export interface SubmitOptions {
 }
 
 /** Submits the tasks `tasks` (shard indexes) as one array; records the submission in OUT/slurm/job.json. */
-export async function submit(out: string, job: SlurmJob, tasks: readonly number[], options: SubmitOptions): Promise<SlurmJob> {
+export async function submit(
+  out: string,
+  job: SlurmJob,
+  tasks: readonly number[],
+  options: SubmitOptions,
+): Promise<SlurmJob> {
   for (const task of tasks) await mkdir(shardDir(out, task), { recursive: true });
   const script = batchScript(job, out);
   await mkdir(join(out, "slurm"), { recursive: true });
@@ -164,13 +169,24 @@ export function parseLog(text: string): LogLine[] {
     if (!match) return [];
     const [, id, status, rest] = match;
     const cost = /calls \$(\d+(?:\.\d+)?)/.exec(rest!);
-    return [{ id: id!, status: status!, text: `${id} ${status}${rest}`, cost: cost && !rest!.includes("(done before)") ? Number(cost[1]) : 0, phase: EVAL_STATUSES.has(status!) ? "eval" : "agent" }];
+    return [
+      {
+        id: id!,
+        status: status!,
+        text: `${id} ${status}${rest}`,
+        cost: cost && !rest!.includes("(done before)") ? Number(cost[1]) : 0,
+        phase: EVAL_STATUSES.has(status!) ? "eval" : "agent",
+      },
+    ];
   });
 }
 
 /** Reads what a log gained since `offset`: its new complete lines and the next offset. */
 export async function readLogFrom(path: string, offset: number): Promise<{ lines: LogLine[]; offset: number }> {
-  const size = await stat(path).then((s) => s.size, () => 0);
+  const size = await stat(path).then(
+    (s) => s.size,
+    () => 0,
+  );
   if (size <= offset) return { lines: [], offset };
   const text = (await readFile(path)).subarray(offset, size).toString("utf8");
   const end = text.lastIndexOf("\n") + 1;

@@ -8,7 +8,15 @@
 import { cp, readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { readPredictions, writePredictions, type Prediction } from "../agent/preds.js";
-import { AgentReportSchema, blankEntry, formatAgentSummary, summarizeAgent, type AgentReport, type AgentReportEntry, type AgentSummary } from "../agent/report.js";
+import {
+  AgentReportSchema,
+  blankEntry,
+  formatAgentSummary,
+  summarizeAgent,
+  type AgentReport,
+  type AgentReportEntry,
+  type AgentSummary,
+} from "../agent/report.js";
 import { evaluationSelection, writeEvaluationSummary, type EvalOptions } from "../eval/run.js";
 import type { RunSummary } from "../eval/grading.js";
 import { shardOf } from "./shard.js";
@@ -37,7 +45,8 @@ export interface AgentMerge {
 /** Instance ids whose shard has a final agent result: in its preds.jsonl, or an input error (which a rerun cannot change). */
 export async function agentFinal(dir: string): Promise<Set<string>> {
   const final = new Set((await readPredictions(join(dir, "preds.jsonl"))).predictions.keys());
-  for (const e of (await readAgentReport(join(dir, "report.json")))?.instances ?? []) if (e.status === "input_error") final.add(e.instance_id);
+  for (const e of (await readAgentReport(join(dir, "report.json")))?.instances ?? [])
+    if (e.status === "input_error") final.add(e.instance_id);
   return final;
 }
 
@@ -45,7 +54,12 @@ export async function agentFinal(dir: string): Promise<Set<string>> {
  * Merges the agent's outputs of `shards` shards of the selection `selected` (ids in selection order)
  * into `out`: preds.jsonl and report.json in selection order, each instance's directory copied.
  */
-export async function mergeAgent(out: string, selected: readonly string[], shards: number, totalMs: number): Promise<AgentMerge> {
+export async function mergeAgent(
+  out: string,
+  selected: readonly string[],
+  shards: number,
+  totalMs: number,
+): Promise<AgentMerge> {
   const predictions = new Map<string, Prediction>();
   const entries = new Map<string, AgentReportEntry>();
   let header: AgentReport | undefined;
@@ -63,11 +77,22 @@ export async function mergeAgent(out: string, selected: readonly string[], shard
       if (prediction) predictions.set(id, prediction);
       const entry = byId.get(id);
       if (entry) entries.set(id, entry);
-      else entries.set(id, blankEntry(id, "harness_error", { cause: "slurm_task", error: `the Slurm task of shard ${index} ended before it ran this instance (see ${join(dir, "bench.log")}); run the same command again to run it` }));
+      else
+        entries.set(
+          id,
+          blankEntry(id, "harness_error", {
+            cause: "slurm_task",
+            error: `the Slurm task of shard ${index} ended before it ran this instance (see ${join(dir, "bench.log")}); run the same command again to run it`,
+          }),
+        );
     }
     // Each instance's directory (trajectory, patch), copied side by side.
     const present = new Set(await readdir(dir).catch(() => [] as string[]));
-    await Promise.all(ids.filter((id) => present.has(id)).map((id) => cp(join(dir, id), join(out, id), { recursive: true, force: true })));
+    await Promise.all(
+      ids
+        .filter((id) => present.has(id))
+        .map((id) => cp(join(dir, id), join(out, id), { recursive: true, force: true })),
+    );
   }
   const ordered = selected.map((id) => entries.get(id)!);
   const summary = summarizeAgent(ordered, totalMs);
@@ -86,7 +111,10 @@ export async function mergeAgent(out: string, selected: readonly string[], shard
     instances: ordered,
   };
   await writeFile(reportPath, `${JSON.stringify(report, null, 2)}\n`);
-  await writePredictions(predsPath, selected.flatMap((id) => (predictions.has(id) ? [predictions.get(id)!] : [])));
+  await writePredictions(
+    predsPath,
+    selected.flatMap((id) => (predictions.has(id) ? [predictions.get(id)!] : [])),
+  );
   return { entries: ordered, summary, table: formatAgentSummary(summary), predsPath, reportPath, predictions };
 }
 
@@ -94,7 +122,14 @@ export async function mergeAgent(out: string, selected: readonly string[], shard
 export async function evalFinal(options: EvalOptions, dir: string): Promise<Set<string>> {
   const { selected, logDir } = await evaluationSelection({ ...options, outDir: dir });
   const final = new Set<string>();
-  for (const id of selected) if (await readFile(join(logDir(id), "report.json")).then(() => true, () => false)) final.add(id);
+  for (const id of selected)
+    if (
+      await readFile(join(logDir(id), "report.json")).then(
+        () => true,
+        () => false,
+      )
+    )
+      final.add(id);
   return final;
 }
 
@@ -102,10 +137,20 @@ export async function evalFinal(options: EvalOptions, dir: string): Promise<Set<
  * Merges the evaluations of `shards` shard directories (`evalDirOf(i)`) into `options.outDir`: their
  * log trees (OUT/<run-id>/<model>/<id>/) copied, then the run's summary written from them.
  */
-export async function mergeEval(options: EvalOptions, shards: number, evalDirOf: (index: number) => string): Promise<{ summary: RunSummary; path: string }> {
+export async function mergeEval(
+  options: EvalOptions,
+  shards: number,
+  evalDirOf: (index: number) => string,
+): Promise<{ summary: RunSummary; path: string }> {
   for (let index = 0; index < shards; index++) {
     const from = join(evalDirOf(index), options.runId);
-    if (await readdir(from).then(() => true, () => false)) await cp(from, join(options.outDir, options.runId), { recursive: true, force: true });
+    if (
+      await readdir(from).then(
+        () => true,
+        () => false,
+      )
+    )
+      await cp(from, join(options.outDir, options.runId), { recursive: true, force: true });
   }
   return writeEvaluationSummary(options);
 }

@@ -15,6 +15,7 @@ describe("--shard i/N", () => {
   });
 
   it("refuses what is not i/N with 0 ≤ i < N, naming the form", () => {
-    for (const bad of ["3/3", "1", "-1/2", "a/b", "0/0"]) expect(() => parseShard(bad)).toThrow(/^--shard takes i\/N with 0 ≤ i < N/);
+    for (const bad of ["3/3", "1", "-1/2", "a/b", "0/0"])
+      expect(() => parseShard(bad)).toThrow(/^--shard takes i\/N with 0 ≤ i < N/);
   });
 });

@@ -16,7 +16,8 @@ export function parseShard(value: string): Shard {
   const match = /^(\d+)\/(\d+)$/.exec(value.trim());
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
-  if (!match || count < 1 || index >= count) throw new InvalidArgumentError(`--shard takes i/N with 0 ≤ i < N (e.g. 0/4), not ${JSON.stringify(value)}`);
+  if (!match || count < 1 || index >= count)
+    throw new InvalidArgumentError(`--shard takes i/N with 0 ≤ i < N (e.g. 0/4), not ${JSON.stringify(value)}`);
   return { index, count };
 }
 

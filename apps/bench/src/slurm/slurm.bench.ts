@@ -23,7 +23,9 @@ import { shardOf } from "./shard.js";
 const args = process.argv.slice(2).filter((a) => a !== "--");
 const count = Number(args[0] ?? 3);
 if (args.length > 1 || !Number.isInteger(count) || count < 1) {
-  process.stderr.write("usage: pnpm --filter @graphplan/bench bench:slurm [N]   (N instances for the Slurm figures, ≥ 1; default 3)\n");
+  process.stderr.write(
+    "usage: pnpm --filter @graphplan/bench bench:slurm [N]   (N instances for the Slurm figures, ≥ 1; default 3)\n",
+  );
   process.exit(2);
 }
 const app = join(import.meta.dirname, "..", "..");
@@ -35,16 +37,57 @@ function syntheticShards(out: string, n: number, shards: number): { ids: string[
   const ids = Array.from({ length: n }, (_, i) => `acme__calc-${10000 + i}`);
   const dataset = join(out, "dataset.jsonl");
   mkdirSync(out, { recursive: true });
-  writeFileSync(dataset, ids.map((id) => JSON.stringify({ repo: "pallets/flask", instance_id: id, base_commit: "0".repeat(40), version: "2.0", test_patch: "", problem_statement: "x", FAIL_TO_PASS: '["t::a"]', PASS_TO_PASS: '["t::b"]' })).join("\n") + "\n");
+  writeFileSync(
+    dataset,
+    ids
+      .map((id) =>
+        JSON.stringify({
+          repo: "pallets/flask",
+          instance_id: id,
+          base_commit: "0".repeat(40),
+          version: "2.0",
+          test_patch: "",
+          problem_statement: "x",
+          FAIL_TO_PASS: '["t::a"]',
+          PASS_TO_PASS: '["t::b"]',
+        }),
+      )
+      .join("\n") + "\n",
+  );
   const model = "graphplan/replay:gold";
   const patch = `diff --git a/calc/ops.py b/calc/ops.py\n--- a/calc/ops.py\n+++ b/calc/ops.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n`;
   for (let index = 0; index < shards; index++) {
     const dir = shardDir(out, index);
     const part = shardOf(ids, { index, count: shards });
-    const entries = part.map((id) => blankEntry(id, "Submitted", { repo: "pallets/flask", model_calls: 4, patch_bytes: patch.length, patch_files: 1, patch_added: 1, patch_removed: 1, ms: 5000 }));
+    const entries = part.map((id) =>
+      blankEntry(id, "Submitted", {
+        repo: "pallets/flask",
+        model_calls: 4,
+        patch_bytes: patch.length,
+        patch_files: 1,
+        patch_added: 1,
+        patch_removed: 1,
+        ms: 5000,
+      }),
+    );
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "preds.jsonl"), part.map((id) => JSON.stringify({ instance_id: id, model_name_or_path: model, model_patch: patch })).join("\n") + "\n");
-    const report: AgentReport = { format: "graphplan-bench-agent/1", dataset, created: new Date().toISOString(), model, config: "default", strategy: "graphplan", sandbox: "image", interrupted: false, summary: { ...summarizeAgent(entries, 1) }, instances: entries };
+    writeFileSync(
+      join(dir, "preds.jsonl"),
+      part.map((id) => JSON.stringify({ instance_id: id, model_name_or_path: model, model_patch: patch })).join("\n") +
+        "\n",
+    );
+    const report: AgentReport = {
+      format: "graphplan-bench-agent/1",
+      dataset,
+      created: new Date().toISOString(),
+      model,
+      config: "default",
+      strategy: "graphplan",
+      sandbox: "image",
+      interrupted: false,
+      summary: { ...summarizeAgent(entries, 1) },
+      instances: entries,
+    };
     writeFileSync(join(dir, "report.json"), JSON.stringify(report, null, 2));
     for (const id of part) {
       mkdirSync(join(dir, id), { recursive: true });
@@ -52,8 +95,24 @@ function syntheticShards(out: string, n: number, shards: number): { ids: string[
       writeFileSync(join(dir, id, "model.patch"), patch);
       const logDir = join(dir, "eval", "graphplan", model.replaceAll("/", "__"), id);
       mkdirSync(logDir, { recursive: true });
-      const status = { FAIL_TO_PASS: { success: ["t::a"], failure: [] }, PASS_TO_PASS: { success: ["t::b"], failure: [] }, FAIL_TO_FAIL: { success: [], failure: [] }, PASS_TO_FAIL: { success: [], failure: [] } };
-      writeFileSync(join(logDir, "report.json"), JSON.stringify({ [id]: { patch_is_None: false, patch_exists: true, patch_successfully_applied: true, resolved: true, tests_status: status } }));
+      const status = {
+        FAIL_TO_PASS: { success: ["t::a"], failure: [] },
+        PASS_TO_PASS: { success: ["t::b"], failure: [] },
+        FAIL_TO_FAIL: { success: [], failure: [] },
+        PASS_TO_FAIL: { success: [], failure: [] },
+      };
+      writeFileSync(
+        join(logDir, "report.json"),
+        JSON.stringify({
+          [id]: {
+            patch_is_None: false,
+            patch_exists: true,
+            patch_successfully_applied: true,
+            resolved: true,
+            tests_status: status,
+          },
+        }),
+      );
       writeFileSync(join(logDir, "test_output.txt"), "PASSED t::a\n".repeat(200));
       writeFileSync(join(logDir, "patch.diff"), patch);
     }
@@ -67,10 +126,32 @@ async function mergeFigure(): Promise<void> {
   const started = performance.now();
   const agent = await mergeAgent(out, ids, 10, 0);
   const agentMs = performance.now() - started;
-  const graded = await mergeEval({ preds: agent.predsPath, dataset, runId: "graphplan", outDir: join(out, "eval"), instances: ids, engines: [], timeoutS: 1, namespace: null, tag: "latest", pull: false, runEmpty: false, rerun: false }, 10, (i) => join(shardDir(out, i), "eval"));
+  const graded = await mergeEval(
+    {
+      preds: agent.predsPath,
+      dataset,
+      runId: "graphplan",
+      outDir: join(out, "eval"),
+      instances: ids,
+      engines: [],
+      timeoutS: 1,
+      namespace: null,
+      tag: "latest",
+      pull: false,
+      runEmpty: false,
+      rerun: false,
+    },
+    10,
+    (i) => join(shardDir(out, i), "eval"),
+  );
   const totalMs = performance.now() - started;
-  if (agent.entries.length !== 300 || graded.summary.resolved_instances !== 300) throw new Error(`the merge lost instances: ${agent.entries.length} entries, ${graded.summary.resolved_instances} resolved`);
-  process.stdout.write(`merge of 300 instances from 10 shards (bench run: preds, report, trajectories, evaluation): ${(totalMs / 1000).toFixed(2)} s (agent part ${(agentMs / 1000).toFixed(2)} s)\n`);
+  if (agent.entries.length !== 300 || graded.summary.resolved_instances !== 300)
+    throw new Error(
+      `the merge lost instances: ${agent.entries.length} entries, ${graded.summary.resolved_instances} resolved`,
+    );
+  process.stdout.write(
+    `merge of 300 instances from 10 shards (bench run: preds, report, trajectories, evaluation): ${(totalMs / 1000).toFixed(2)} s (agent part ${(agentMs / 1000).toFixed(2)} s)\n`,
+  );
 }
 
 interface Timed {
@@ -83,7 +164,11 @@ interface Timed {
 function timedBench(argv: readonly string[], watch?: () => void): Promise<Timed> {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [join(app, "node_modules/tsx/dist/cli.mjs"), "--conditions=source", "src/cli.ts", ...argv], { cwd: app, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      [join(app, "node_modules/tsx/dist/cli.mjs"), "--conditions=source", "src/cli.ts", ...argv],
+      { cwd: app, stdio: ["ignore", "ignore", "pipe"] },
+    );
     let stderr = "";
     child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
     const timer = watch ? setInterval(watch, 50) : undefined;
@@ -96,14 +181,34 @@ function timedBench(argv: readonly string[], watch?: () => void): Promise<Timed>
 
 async function slurmFigures(): Promise<void> {
   if (!onPath("sbatch")) {
-    process.stdout.write("Slurm figures skipped: no sbatch on PATH (`bash .ci/slurm-setup.sh` as root starts a single-node Slurm)\n");
+    process.stdout.write(
+      "Slurm figures skipped: no sbatch on PATH (`bash .ci/slurm-setup.sh` as root starts a single-node Slurm)\n",
+    );
     return;
   }
   const fx = await evalFixture(root, `sb${process.pid}`, count);
   try {
     const repoMap = join(root, "repo-map.json");
     writeFileSync(repoMap, JSON.stringify({ "pallets/flask": join(root, "calc") }));
-    const base = (out: string) => ["agent", "--dataset", fx.dataset, "--repo-map", repoMap, "--provider", "replay", "--in-image", "--namespace", "none", "--tag", fx.tag, "--docker-host", "unix:///tmp/podman.sock", "--out", out, "-q"];
+    const base = (out: string) => [
+      "agent",
+      "--dataset",
+      fx.dataset,
+      "--repo-map",
+      repoMap,
+      "--provider",
+      "replay",
+      "--in-image",
+      "--namespace",
+      "none",
+      "--tag",
+      fx.tag,
+      "--docker-host",
+      "unix:///tmp/podman.sock",
+      "--out",
+      out,
+      "-q",
+    ];
     const plain = await timedBench(base(join(root, "plain")));
     if (plain.status !== 0) throw new Error(`bench agent failed: ${plain.stderr}`);
     const out = join(root, "slurm");

@@ -29,9 +29,17 @@ interface Ran {
 }
 
 /** The bench CLI as a user runs it (node, tsx, the sources), asynchronously: Slurm runs beside it. */
-function bench(args: readonly string[], env: NodeJS.ProcessEnv = {}, onStart?: (child: ReturnType<typeof spawn>) => void): Promise<Ran> {
+function bench(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+  onStart?: (child: ReturnType<typeof spawn>) => void,
+): Promise<Ran> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [tsxCli, "--conditions=source", "src/cli.ts", ...args], { cwd: app, env: { ...process.env, DOCKER_HOST: HOST, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [tsxCli, "--conditions=source", "src/cli.ts", ...args], {
+      cwd: app,
+      env: { ...process.env, DOCKER_HOST: HOST, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
@@ -58,14 +66,16 @@ const containersLeft = (tag: string) =>
     .stdout.split("\n")
     .filter((l) => l.includes(`:${tag} `));
 /** Names of the jobs Slurm knows (bench names them `bench-<command>-<basename of OUT>`). */
-const jobNames = () => spawnSync("squeue", ["-h", "--states=all", "-o", "%j"], { encoding: "utf8" }).stdout.split("\n").filter(Boolean);
+const jobNames = () =>
+  spawnSync("squeue", ["-h", "--states=all", "-o", "%j"], { encoding: "utf8" }).stdout.split("\n").filter(Boolean);
 /** How many times each instance's agent ran to a submitted patch, over every attempt of every shard (their logs). */
 const completions = (out: string) => {
   const counts = new Map<string, number>();
   for (const shard of readdirSync(join(out, "shards"))) {
     const log = join(out, "shards", shard, "bench.log");
     if (!existsSync(log)) continue;
-    for (const match of readFileSync(log, "utf8").matchAll(/^\[\d+\/\d+\] (\S+) Submitted (?!\(done before\))/gm)) counts.set(match[1]!, (counts.get(match[1]!) ?? 0) + 1);
+    for (const match of readFileSync(log, "utf8").matchAll(/^\[\d+\/\d+\] (\S+) Submitted (?!\(done before\))/gm))
+      counts.set(match[1]!, (counts.get(match[1]!) ?? 0) + 1);
   }
   return counts;
 };
@@ -74,151 +84,254 @@ let fx: EvalFixture;
 let root: string;
 let repoMap: string;
 
-describe.skipIf(!SBATCH)(SBATCH ? "bench --slurm on a real Slurm and podman" : "bench --slurm (skipped: no sbatch on PATH; `bash .ci/slurm-setup.sh` as root starts a single-node Slurm)", () => {
-  beforeAll(async () => {
-    await Effect.runPromise(ContainerEngine.make({ host: HOST }).ping).catch((e: Error) => Promise.reject(new Error(`bench --slurm's tests need a container engine: ${e.message}; ${SETUP_HINT}`)));
-    mkdirSync(SHARED, { recursive: true });
-    root = mkdtempSync(join(SHARED, "run-"));
-    fx = await evalFixture(root, `s${randomUUID().slice(0, 8)}`, 3);
-    repoMap = join(root, "repo-map.json");
-    writeFileSync(repoMap, JSON.stringify({ "pallets/flask": join(root, "calc") }));
-  }, 180_000);
-  afterAll(async () => {
-    if (fx) await removeImages(fx);
-    if (root) rmSync(root, { recursive: true, force: true });
-  });
-
-  const agentArgs = (out: string) => ["--dataset", fx.dataset, "--repo-map", repoMap, "--provider", "replay", "--namespace", "none", "--tag", fx.tag, "--out", out];
-
-  it("bench run --slurm in 3 shards writes the preds, report and evaluation a single-machine run writes, instance by instance", async () => {
-    const single = join(root, "single");
-    const sharded = join(root, "sharded");
-    const one = await bench(["run", ...agentArgs(single), "--timeout", "60", "-w", "2"]);
-    expect(one.status, one.stderr).toBe(0);
-    const many = await bench(["run", ...agentArgs(sharded), "--timeout", "60", "--slurm", "--shards", "3", "--slurm-cpus", "1"]);
-    expect(many.status, many.stderr).toBe(0);
-    expect(many.stderr).toMatch(/^submitted job \d+: tasks 0,1,2 of 3 shards \(3 instances\)/m);
-    expect(many.stdout).toMatch(/^resolved 3 of 3 · total cost \$0\.0000$/m);
-    // Each shard ran its own part: one instance each.
-    for (const [i, id] of fx.ids.entries()) expect([...preds(join(sharded, "shards", String(i))).keys()]).toEqual([id]);
-
-    expect(preds(sharded)).toEqual(preds(single));
-    const comparable = (e: AgentReportEntry) => ({ status: e.status, exit_reason: e.exit_reason, phases: e.phases, model_calls: e.model_calls, cost_usd: e.cost_usd, files: e.files, plans: e.plans, valid_plans: e.valid_plans, submissions: e.submissions, patch_bytes: e.patch_bytes, patch_files: e.patch_files, patch_added: e.patch_added, patch_removed: e.patch_removed });
-    const [a, b] = [byId(report(single).instances), byId(report(sharded).instances)];
-    expect([...b.keys()].sort()).toEqual([...fx.ids]);
-    for (const id of fx.ids) expect(comparable(b.get(id)!), id).toEqual(comparable(a.get(id)!));
-    expect(report(sharded)).toMatchObject({ model: report(single).model, sandbox: report(single).sandbox, interrupted: false });
-    for (const id of fx.ids) expect(readdirSync(join(sharded, id)).sort(), id).toEqual(readdirSync(join(single, id)).sort());
-
-    const summary = "eval/graphplan__replay:gold.graphplan.json";
-    expect(readJson(join(sharded, summary))).toEqual(readJson(join(single, summary)));
-    expect(readJson(join(sharded, summary))).toMatchObject({ resolved_instances: 3 });
-    for (const id of fx.ids) {
-      const file = `eval/graphplan/graphplan__replay:gold/${id}/report.json`;
-      expect(readJson(join(sharded, file)), id).toEqual(readJson(join(single, file)));
-    }
-    expect(containersLeft(fx.tag)).toEqual([]);
-  }, 300_000);
-
-  it("bench eval --slurm in 2 shards grades every prediction into the harness's layout and one summary", async () => {
-    const out = join(root, "eval");
-    const result = await bench(["eval", "--preds", "gold", "--dataset", fx.dataset, "--run-id", "sl", "--namespace", "none", "--tag", fx.tag, "--out", out, "--timeout", "60", "--slurm", "--shards", "2"]);
-    expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^resolved +3$/m);
-    expect(readJson(join(out, "gold.sl.json"))).toMatchObject({ total_instances: 3, completed_instances: 3, resolved_ids: [...fx.ids] });
-    for (const id of fx.ids) expect(readJson(join(out, "sl", "gold", id, "report.json"))[id]).toMatchObject({ resolved: true });
-    expect(containersLeft(fx.tag)).toEqual([]);
-  }, 180_000);
-
-  it("after one array task is scancelled mid-run, the same command runs only what has no final result: every instance ends submitted, none twice, no container left", async () => {
-    const out = join(root, "cancelled");
-    const args = ["agent", ...agentArgs(out), "--in-image", "--slurm", "--shards", "2", "--slurm-cpus", "1"];
-    let cancelled = false;
-    const first = await bench(args, {}, () => {
-      const poll = setInterval(() => {
-        // Shard 0 (two instances) finished its first one and is running the second: cancel that task alone.
-        const log = join(out, "shards", "0", "bench.log");
-        if (cancelled || !existsSync(log) || !/^\[1\/2\] \S+ Submitted/m.test(readFileSync(log, "utf8"))) return;
-        cancelled = true;
-        clearInterval(poll);
-        void readJob(out).then((job) => spawnSync("scancel", [`${job!.jobs.at(-1)!.id}_0`]));
-      }, 200);
+describe.skipIf(!SBATCH)(
+  SBATCH
+    ? "bench --slurm on a real Slurm and podman"
+    : "bench --slurm (skipped: no sbatch on PATH; `bash .ci/slurm-setup.sh` as root starts a single-node Slurm)",
+  () => {
+    beforeAll(async () => {
+      await Effect.runPromise(ContainerEngine.make({ host: HOST }).ping).catch((e: Error) =>
+        Promise.reject(new Error(`bench --slurm's tests need a container engine: ${e.message}; ${SETUP_HINT}`)),
+      );
+      mkdirSync(SHARED, { recursive: true });
+      root = mkdtempSync(join(SHARED, "run-"));
+      fx = await evalFixture(root, `s${randomUUID().slice(0, 8)}`, 3);
+      repoMap = join(root, "repo-map.json");
+      writeFileSync(repoMap, JSON.stringify({ "pallets/flask": join(root, "calc") }));
+    }, 180_000);
+    afterAll(async () => {
+      if (fx) await removeImages(fx);
+      if (root) rmSync(root, { recursive: true, force: true });
     });
-    expect(cancelled).toBe(true);
-    expect(first.status).toBe(1);
-    expect(first.stderr).toMatch(/task 0 CANCELLED.*run the same command again/);
-    expect(containersLeft(fx.tag)).toEqual([]);
-    const [done] = [...preds(out).keys()];
-    expect(preds(out).size).toBe(2); // shard 0's first instance and shard 1's
-    expect(report(out).instances.filter((e) => e.status !== "Submitted")).toHaveLength(1);
 
-    const again = await bench(args);
-    expect(again.status, again.stderr).toBe(0);
-    expect(again.stderr).toMatch(/^submitted job \d+: tasks 0 of 2 shards/m); // shard 1 was final: not submitted again
-    const final = report(out);
-    expect(final.instances.map((e) => [e.instance_id, e.status])).toEqual(fx.ids.map((id) => [id, "Submitted"]));
-    expect(byId(final.instances).get(done!)?.resumed).toBe(true);
-    expect(completions(out)).toEqual(new Map(fx.ids.map((id) => [id, 1])));
-    expect(containersLeft(fx.tag)).toEqual([]);
-  }, 300_000);
-
-  it("a task whose container engine is unreachable fails; its instances are harness errors, and the same command with the engine back runs them", async () => {
-    const out = join(root, "no-engine");
-    const args = ["agent", ...agentArgs(out), "--instances", fx.ids[0]!, "--in-image", "--slurm", "--shards", "1"];
-    const down = await bench(args, { DOCKER_HOST: "unix:///tmp/graphplan-no-engine.sock" });
-    expect(down.status).toBe(1);
-    expect(down.stderr).toMatch(/task 0 FAILED \(exit 2\)/);
-    expect(readFileSync(join(out, "shards", "0", "bench.log"), "utf8")).toMatch(/^error: .*graphplan-no-engine\.sock/m);
-    expect(report(out).instances).toMatchObject([{ instance_id: fx.ids[0], status: "harness_error", cause: "slurm_task" }]);
-    expect(preds(out).size).toBe(0);
-
-    const back = await bench(args);
-    expect(back.status, back.stderr).toBe(0);
-    expect(report(out).instances).toMatchObject([{ instance_id: fx.ids[0], status: "Submitted" }]);
-  }, 180_000);
-
-  it("--detach exits once submitted; bench status shows the tasks, bench cancel stops them leaving no container, and status then merges", async () => {
-    const out = join(root, "detached");
-    const args = ["agent", ...agentArgs(out), "--instances", fx.ids[0]!, "--in-image", "--slurm", "--shards", "1"];
-    const submitted = await bench([...args, "--detach"]);
-    expect(submitted.status, submitted.stderr).toBe(0);
-    expect(submitted.stdout).toMatch(/^job \d+ submitted; `bench status .*detached` follows it/);
-    const status = await bench(["status", out]);
-    expect(status.status, status.stderr).toBe(0);
-    expect(status.stdout).toMatch(/^job \d+ \(bench agent, 1 shards, submitted .*\)\ntasks: [01] pending · [01] running · 0 ended\ninstances with a final result: 0 of 1\n {2}task 0 {2}(PENDING|RUNNING)$/m);
-    // Cancelled once the instance's container runs (or before the task started: then there is nothing to clean).
-    for (let i = 0; i < 300 && containersLeft(fx.tag).length === 0 && !existsSync(join(out, "shards", "0", "exit")); i++) await new Promise((r) => setTimeout(r, 100));
-    const cancelled = await bench(["cancel", out]);
-    expect(cancelled.status, cancelled.stderr).toBe(0);
-    expect(cancelled.stdout).toMatch(/^job \d+ cancelled: task 0 (CANCELLED|COMPLETED); the same command resumes it$/m);
-    expect(containersLeft(fx.tag)).toEqual([]);
-    const after = await bench(["status", out]);
-    expect(after.status, after.stderr).toBe(0);
-    expect(after.stdout).toMatch(/^tasks: 0 pending · 0 running · 1 ended$/m);
-    expect(existsSync(join(out, "report.json"))).toBe(true);
-    expect(report(out).instances.map((e) => e.instance_id)).toEqual([fx.ids[0]]);
-  }, 180_000);
-
-  it("bad input: one line naming the problem and the fix, exit 2, nothing submitted and nothing written", async () => {
-    const out = join(root, "bad");
-    const cases: Array<[string[], NodeJS.ProcessEnv, RegExp]> = [
-      [["agent", ...agentArgs(out), "--slurm", "--shards", "2"], { PATH: "/nonexistent" }, /^error: --slurm: no sbatch on PATH; run on a Slurm login node/],
-      [["agent", ...agentArgs(out), "--slurm", "--shards", "2", "--slurm-partition", "nope"], {}, /^error: --slurm-partition nope: Slurm has no such partition; `sinfo -s` lists them$/],
-      [["agent", ...agentArgs("tmp/out"), "--slurm", "--shards", "2"], {}, /^error: --out tmp\/out: a relative path means a different directory on each node; give an absolute path on a filesystem every node mounts/],
-      [["agent", ...agentArgs("/tmp/graphplan-slurm-out"), "--slurm", "--shards", "2"], {}, /^error: --out \/tmp\/graphplan-slurm-out: \/tmp is each node's own disk, so the tasks' outputs would not reach this machine; give an absolute path/],
-      [["agent", ...agentArgs(out), "--slurm"], {}, /^error: --slurm needs --shards N/],
+    const agentArgs = (out: string) => [
+      "--dataset",
+      fx.dataset,
+      "--repo-map",
+      repoMap,
+      "--provider",
+      "replay",
+      "--namespace",
+      "none",
+      "--tag",
+      fx.tag,
+      "--out",
+      out,
     ];
-    // Independent cases, run at once: each is a cold start of the CLI.
-    const results = await Promise.all(cases.map(([args, env]) => bench(args, env)));
-    for (const [i, [args, , line]] of cases.entries()) {
-      const result = results[i]!;
-      expect.soft(result.status, args.join(" ")).toBe(2);
-      expect.soft(result.stderr.trim()).toMatch(line);
-      expect.soft(result.stderr.trim().split("\n")).toHaveLength(1);
-    }
-    expect(existsSync(out)).toBe(false);
-    expect(existsSync(join(app, "tmp/out"))).toBe(false);
-    expect(existsSync("/tmp/graphplan-slurm-out")).toBe(false);
-    expect(jobNames().filter((name) => /^bench-agent-(bad|out|graphplan-slurm-out)$/.test(name))).toEqual([]);
-  }, 120_000);
-});
+
+    it("bench run --slurm in 3 shards writes the preds, report and evaluation a single-machine run writes, instance by instance", async () => {
+      const single = join(root, "single");
+      const sharded = join(root, "sharded");
+      const one = await bench(["run", ...agentArgs(single), "--timeout", "60", "-w", "2"]);
+      expect(one.status, one.stderr).toBe(0);
+      const many = await bench([
+        "run",
+        ...agentArgs(sharded),
+        "--timeout",
+        "60",
+        "--slurm",
+        "--shards",
+        "3",
+        "--slurm-cpus",
+        "1",
+      ]);
+      expect(many.status, many.stderr).toBe(0);
+      expect(many.stderr).toMatch(/^submitted job \d+: tasks 0,1,2 of 3 shards \(3 instances\)/m);
+      expect(many.stdout).toMatch(/^resolved 3 of 3 · total cost \$0\.0000$/m);
+      // Each shard ran its own part: one instance each.
+      for (const [i, id] of fx.ids.entries())
+        expect([...preds(join(sharded, "shards", String(i))).keys()]).toEqual([id]);
+
+      expect(preds(sharded)).toEqual(preds(single));
+      const comparable = (e: AgentReportEntry) => ({
+        status: e.status,
+        exit_reason: e.exit_reason,
+        phases: e.phases,
+        model_calls: e.model_calls,
+        cost_usd: e.cost_usd,
+        files: e.files,
+        plans: e.plans,
+        valid_plans: e.valid_plans,
+        submissions: e.submissions,
+        patch_bytes: e.patch_bytes,
+        patch_files: e.patch_files,
+        patch_added: e.patch_added,
+        patch_removed: e.patch_removed,
+      });
+      const [a, b] = [byId(report(single).instances), byId(report(sharded).instances)];
+      expect([...b.keys()].sort()).toEqual([...fx.ids]);
+      for (const id of fx.ids) expect(comparable(b.get(id)!), id).toEqual(comparable(a.get(id)!));
+      expect(report(sharded)).toMatchObject({
+        model: report(single).model,
+        sandbox: report(single).sandbox,
+        interrupted: false,
+      });
+      for (const id of fx.ids)
+        expect(readdirSync(join(sharded, id)).sort(), id).toEqual(readdirSync(join(single, id)).sort());
+
+      const summary = "eval/graphplan__replay:gold.graphplan.json";
+      expect(readJson(join(sharded, summary))).toEqual(readJson(join(single, summary)));
+      expect(readJson(join(sharded, summary))).toMatchObject({ resolved_instances: 3 });
+      for (const id of fx.ids) {
+        const file = `eval/graphplan/graphplan__replay:gold/${id}/report.json`;
+        expect(readJson(join(sharded, file)), id).toEqual(readJson(join(single, file)));
+      }
+      expect(containersLeft(fx.tag)).toEqual([]);
+    }, 300_000);
+
+    it("bench eval --slurm in 2 shards grades every prediction into the harness's layout and one summary", async () => {
+      const out = join(root, "eval");
+      const result = await bench([
+        "eval",
+        "--preds",
+        "gold",
+        "--dataset",
+        fx.dataset,
+        "--run-id",
+        "sl",
+        "--namespace",
+        "none",
+        "--tag",
+        fx.tag,
+        "--out",
+        out,
+        "--timeout",
+        "60",
+        "--slurm",
+        "--shards",
+        "2",
+      ]);
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/^resolved +3$/m);
+      expect(readJson(join(out, "gold.sl.json"))).toMatchObject({
+        total_instances: 3,
+        completed_instances: 3,
+        resolved_ids: [...fx.ids],
+      });
+      for (const id of fx.ids)
+        expect(readJson(join(out, "sl", "gold", id, "report.json"))[id]).toMatchObject({ resolved: true });
+      expect(containersLeft(fx.tag)).toEqual([]);
+    }, 180_000);
+
+    it("after one array task is scancelled mid-run, the same command runs only what has no final result: every instance ends submitted, none twice, no container left", async () => {
+      const out = join(root, "cancelled");
+      const args = ["agent", ...agentArgs(out), "--in-image", "--slurm", "--shards", "2", "--slurm-cpus", "1"];
+      let cancelled = false;
+      const first = await bench(args, {}, () => {
+        const poll = setInterval(() => {
+          // Shard 0 (two instances) finished its first one and is running the second: cancel that task alone.
+          const log = join(out, "shards", "0", "bench.log");
+          if (cancelled || !existsSync(log) || !/^\[1\/2\] \S+ Submitted/m.test(readFileSync(log, "utf8"))) return;
+          cancelled = true;
+          clearInterval(poll);
+          void readJob(out).then((job) => spawnSync("scancel", [`${job!.jobs.at(-1)!.id}_0`]));
+        }, 200);
+      });
+      expect(cancelled).toBe(true);
+      expect(first.status).toBe(1);
+      expect(first.stderr).toMatch(/task 0 CANCELLED.*run the same command again/);
+      expect(containersLeft(fx.tag)).toEqual([]);
+      const [done] = [...preds(out).keys()];
+      expect(preds(out).size).toBe(2); // shard 0's first instance and shard 1's
+      expect(report(out).instances.filter((e) => e.status !== "Submitted")).toHaveLength(1);
+
+      const again = await bench(args);
+      expect(again.status, again.stderr).toBe(0);
+      expect(again.stderr).toMatch(/^submitted job \d+: tasks 0 of 2 shards/m); // shard 1 was final: not submitted again
+      const final = report(out);
+      expect(final.instances.map((e) => [e.instance_id, e.status])).toEqual(fx.ids.map((id) => [id, "Submitted"]));
+      expect(byId(final.instances).get(done!)?.resumed).toBe(true);
+      expect(completions(out)).toEqual(new Map(fx.ids.map((id) => [id, 1])));
+      expect(containersLeft(fx.tag)).toEqual([]);
+    }, 300_000);
+
+    it("a task whose container engine is unreachable fails; its instances are harness errors, and the same command with the engine back runs them", async () => {
+      const out = join(root, "no-engine");
+      const args = ["agent", ...agentArgs(out), "--instances", fx.ids[0]!, "--in-image", "--slurm", "--shards", "1"];
+      const down = await bench(args, { DOCKER_HOST: "unix:///tmp/graphplan-no-engine.sock" });
+      expect(down.status).toBe(1);
+      expect(down.stderr).toMatch(/task 0 FAILED \(exit 2\)/);
+      expect(readFileSync(join(out, "shards", "0", "bench.log"), "utf8")).toMatch(
+        /^error: .*graphplan-no-engine\.sock/m,
+      );
+      expect(report(out).instances).toMatchObject([
+        { instance_id: fx.ids[0], status: "harness_error", cause: "slurm_task" },
+      ]);
+      expect(preds(out).size).toBe(0);
+
+      const back = await bench(args);
+      expect(back.status, back.stderr).toBe(0);
+      expect(report(out).instances).toMatchObject([{ instance_id: fx.ids[0], status: "Submitted" }]);
+    }, 180_000);
+
+    it("--detach exits once submitted; bench status shows the tasks, bench cancel stops them leaving no container, and status then merges", async () => {
+      const out = join(root, "detached");
+      const args = ["agent", ...agentArgs(out), "--instances", fx.ids[0]!, "--in-image", "--slurm", "--shards", "1"];
+      const submitted = await bench([...args, "--detach"]);
+      expect(submitted.status, submitted.stderr).toBe(0);
+      expect(submitted.stdout).toMatch(/^job \d+ submitted; `bench status .*detached` follows it/);
+      const status = await bench(["status", out]);
+      expect(status.status, status.stderr).toBe(0);
+      expect(status.stdout).toMatch(
+        /^job \d+ \(bench agent, 1 shards, submitted .*\)\ntasks: [01] pending · [01] running · 0 ended\ninstances with a final result: 0 of 1\n {2}task 0 {2}(PENDING|RUNNING)$/m,
+      );
+      // Cancelled once the instance's container runs (or before the task started: then there is nothing to clean).
+      for (
+        let i = 0;
+        i < 300 && containersLeft(fx.tag).length === 0 && !existsSync(join(out, "shards", "0", "exit"));
+        i++
+      )
+        await new Promise((r) => setTimeout(r, 100));
+      const cancelled = await bench(["cancel", out]);
+      expect(cancelled.status, cancelled.stderr).toBe(0);
+      expect(cancelled.stdout).toMatch(
+        /^job \d+ cancelled: task 0 (CANCELLED|COMPLETED); the same command resumes it$/m,
+      );
+      expect(containersLeft(fx.tag)).toEqual([]);
+      const after = await bench(["status", out]);
+      expect(after.status, after.stderr).toBe(0);
+      expect(after.stdout).toMatch(/^tasks: 0 pending · 0 running · 1 ended$/m);
+      expect(existsSync(join(out, "report.json"))).toBe(true);
+      expect(report(out).instances.map((e) => e.instance_id)).toEqual([fx.ids[0]]);
+    }, 180_000);
+
+    it("bad input: one line naming the problem and the fix, exit 2, nothing submitted and nothing written", async () => {
+      const out = join(root, "bad");
+      const cases: Array<[string[], NodeJS.ProcessEnv, RegExp]> = [
+        [
+          ["agent", ...agentArgs(out), "--slurm", "--shards", "2"],
+          { PATH: "/nonexistent" },
+          /^error: --slurm: no sbatch on PATH; run on a Slurm login node/,
+        ],
+        [
+          ["agent", ...agentArgs(out), "--slurm", "--shards", "2", "--slurm-partition", "nope"],
+          {},
+          /^error: --slurm-partition nope: Slurm has no such partition; `sinfo -s` lists them$/,
+        ],
+        [
+          ["agent", ...agentArgs("tmp/out"), "--slurm", "--shards", "2"],
+          {},
+          /^error: --out tmp\/out: a relative path means a different directory on each node; give an absolute path on a filesystem every node mounts/,
+        ],
+        [
+          ["agent", ...agentArgs("/tmp/graphplan-slurm-out"), "--slurm", "--shards", "2"],
+          {},
+          /^error: --out \/tmp\/graphplan-slurm-out: \/tmp is each node's own disk, so the tasks' outputs would not reach this machine; give an absolute path/,
+        ],
+        [["agent", ...agentArgs(out), "--slurm"], {}, /^error: --slurm needs --shards N/],
+      ];
+      // Independent cases, run at once: each is a cold start of the CLI.
+      const results = await Promise.all(cases.map(([args, env]) => bench(args, env)));
+      for (const [i, [args, , line]] of cases.entries()) {
+        const result = results[i]!;
+        expect.soft(result.status, args.join(" ")).toBe(2);
+        expect.soft(result.stderr.trim()).toMatch(line);
+        expect.soft(result.stderr.trim().split("\n")).toHaveLength(1);
+      }
+      expect(existsSync(out)).toBe(false);
+      expect(existsSync(join(app, "tmp/out"))).toBe(false);
+      expect(existsSync("/tmp/graphplan-slurm-out")).toBe(false);
+      expect(jobNames().filter((name) => /^bench-agent-(bad|out|graphplan-slurm-out)$/.test(name))).toEqual([]);
+    }, 120_000);
+  },
+);

@@ -68,7 +68,11 @@ const PACKAGE = `{
 `;
 
 type Format = "json" | "yaml" | "toml";
-const FILES: Record<Format, [string, string]> = { toml: ["pyproject.toml", PYPROJECT], yaml: [".github/workflows/ci.yml", WORKFLOW], json: ["package.json", PACKAGE] };
+const FILES: Record<Format, [string, string]> = {
+  toml: ["pyproject.toml", PYPROJECT],
+  yaml: [".github/workflows/ci.yml", WORKFLOW],
+  json: ["package.json", PACKAGE],
+};
 
 function run(format: Format, op: DataOp, path: string, value?: unknown, source = FILES[format][1]): string {
   return applyEdits(source, dataStepEdits(op, FILES[format][0], source, path, value));
@@ -92,33 +96,46 @@ describe("set_key writes a value in the file's own style", () => {
   it("replaces a TOML value in place, in the file's single quotes, keeping the comments", () => {
     const after = run("toml", "set_key", "tool.pytest.ini_options.addopts", "-ra --strict-markers");
     expect(after).toBe(PYPROJECT.replace("addopts = '-ra'", "addopts = '-ra --strict-markers'"));
-    expect(load("toml", after)).toEqual(changed(load("toml", PYPROJECT), (d) => (d.tool.pytest.ini_options.addopts = "-ra --strict-markers")));
+    expect(load("toml", after)).toEqual(
+      changed(load("toml", PYPROJECT), (d) => (d.tool.pytest.ini_options.addopts = "-ra --strict-markers")),
+    );
   });
 
   it("keeps a TOML array over several lines as it was written: one item a line, the trailing comma", () => {
     const after = run("toml", "set_key", "project.dependencies", ["click>=8.1", "rich", "httpx"]);
     expect(after).toContain("dependencies = [\n    'click>=8.1',\n    'rich',\n    'httpx',\n]\n");
-    expect(load("toml", after)).toEqual(changed(load("toml", PYPROJECT), (d) => (d.project.dependencies = ["click>=8.1", "rich", "httpx"])));
+    expect(load("toml", after)).toEqual(
+      changed(load("toml", PYPROJECT), (d) => (d.project.dependencies = ["click>=8.1", "rich", "httpx"])),
+    );
   });
 
   it("adds a TOML key to its section, and a missing table as a new [section]", () => {
     const inSection = run("toml", "set_key", "tool.pytest.ini_options.xfail_strict", true);
-    expect(inSection).toBe(PYPROJECT.replace("testpaths = ['tests']\n", "testpaths = ['tests']\nxfail_strict = true\n"));
+    expect(inSection).toBe(
+      PYPROJECT.replace("testpaths = ['tests']\n", "testpaths = ['tests']\nxfail_strict = true\n"),
+    );
     const newTable = run("toml", "set_key", "tool.coverage.run.branch", true);
     expect(newTable.startsWith(PYPROJECT)).toBe(true);
     expect(newTable.slice(PYPROJECT.length)).toBe("\n[tool.coverage.run]\nbranch = true\n");
-    expect(load("toml", newTable)).toEqual(changed(load("toml", PYPROJECT), (d) => (d.tool.coverage = { run: { branch: true } })));
+    expect(load("toml", newTable)).toEqual(
+      changed(load("toml", PYPROJECT), (d) => (d.tool.coverage = { run: { branch: true } })),
+    );
   });
 
   it("reaches quoted keys that hold dots and items of arrays of tables", () => {
     const after = run("toml", "set_key", 'tool."setuptools.packages".find.where', ["lib"]);
-    expect(load("toml", after)).toEqual(changed(load("toml", PYPROJECT), (d) => (d.tool["setuptools.packages"].find.where = ["lib"])));
+    expect(load("toml", after)).toEqual(
+      changed(load("toml", PYPROJECT), (d) => (d.tool["setuptools.packages"].find.where = ["lib"])),
+    );
     const item = run("toml", "set_key", "tool.mypy.overrides[0].module", "b.*");
     expect(item).toBe(PYPROJECT.replace("module = 'a.*'", "module = 'b.*'"));
   });
 
   it("sets a TOML table to an object key by key: what stays keeps its comments and order", () => {
-    const after = run("toml", "set_key", "build-system", { requires: ["setuptools>=61"], "build-backend": "hatchling.build" });
+    const after = run("toml", "set_key", "build-system", {
+      requires: ["setuptools>=61"],
+      "build-backend": "hatchling.build",
+    });
     expect(after).toBe(PYPROJECT.replace("'setuptools.build_meta'", "'hatchling.build'"));
   });
 
@@ -126,16 +143,26 @@ describe("set_key writes a value in the file's own style", () => {
     const branches = run("yaml", "set_key", "on.push.branches", ["main", "dev"]);
     expect(branches).toBe(WORKFLOW.replace("[main, 'release/*']", "[main, dev]"));
     // PyYAML reads YAML 1.1, where the key \`on\` is the boolean true.
-    expect(load("yaml", branches)).toEqual(changed(load("yaml", WORKFLOW), (d) => (d.true.push.branches = ["main", "dev"])));
+    expect(load("yaml", branches)).toEqual(
+      changed(load("yaml", WORKFLOW), (d) => (d.true.push.branches = ["main", "dev"])),
+    );
     const step = run("yaml", "set_key", "jobs.test.steps[1]", { name: "Test", run: "pytest -x" });
-    expect(load("yaml", step)).toEqual(changed(load("yaml", WORKFLOW), (d) => (d.jobs.test.steps[1] = { name: "Test", run: "pytest -x" })));
-    expect(step).toContain("      - uses: actions/checkout@v4  # pinned\n      - name: Test\n        run: pytest -x\n    env:");
+    expect(load("yaml", step)).toEqual(
+      changed(load("yaml", WORKFLOW), (d) => (d.jobs.test.steps[1] = { name: "Test", run: "pytest -x" })),
+    );
+    expect(step).toContain(
+      "      - uses: actions/checkout@v4  # pinned\n      - name: Test\n        run: pytest -x\n    env:",
+    );
   });
 
   it("gives a YAML key with no value (a comment at most) its value after the colon, keeping the comment", () => {
     const source = "on:\n  workflow_dispatch:  # by hand\n  push:\n";
-    expect(run("yaml", "set_key", "on.workflow_dispatch", { inputs: {} }, source)).toBe("on:\n  workflow_dispatch:\n    inputs: {}  # by hand\n  push:\n");
-    expect(run("yaml", "set_key", "on.workflow_dispatch.inputs.name", "x", source)).toBe("on:\n  workflow_dispatch:\n    inputs:\n      name: x  # by hand\n  push:\n");
+    expect(run("yaml", "set_key", "on.workflow_dispatch", { inputs: {} }, source)).toBe(
+      "on:\n  workflow_dispatch:\n    inputs: {}  # by hand\n  push:\n",
+    );
+    expect(run("yaml", "set_key", "on.workflow_dispatch.inputs.name", "x", source)).toBe(
+      "on:\n  workflow_dispatch:\n    inputs:\n      name: x  # by hand\n  push:\n",
+    );
   });
 
   it("writes YAML 1.1's booleans-by-another-name quoted, so PyYAML reads strings", () => {
@@ -146,8 +173,12 @@ describe("set_key writes a value in the file's own style", () => {
 
   it("adds a YAML key at its mapping's indentation, with missing mappings as blocks", () => {
     const after = run("yaml", "set_key", "jobs.test.strategy.matrix.python", ["3.11", "3.12"]);
-    expect(load("yaml", after)).toEqual(changed(load("yaml", WORKFLOW), (d) => (d.jobs.test.strategy = { matrix: { python: ["3.11", "3.12"] } })));
-    expect(after).toBe(WORKFLOW + "    strategy:\n      matrix:\n        python:\n          - '3.11'\n          - '3.12'\n");
+    expect(load("yaml", after)).toEqual(
+      changed(load("yaml", WORKFLOW), (d) => (d.jobs.test.strategy = { matrix: { python: ["3.11", "3.12"] } })),
+    );
+    expect(after).toBe(
+      WORKFLOW + "    strategy:\n      matrix:\n        python:\n          - '3.11'\n          - '3.12'\n",
+    );
   });
 
   it("replaces and adds JSON values at the file's indentation, inline where the container is inline", () => {
@@ -180,14 +211,23 @@ describe("delete_key removes the key and nothing else", () => {
   });
 
   it("removes JSON pairs and items with their commas", () => {
-    for (const path of ["name", "scripts.build", "scripts.test", "files[0]", "files[1]", "devDependencies.@types/node"]) {
+    for (const path of [
+      "name",
+      "scripts.build",
+      "scripts.test",
+      "files[0]",
+      "files[1]",
+      "devDependencies.@types/node",
+    ]) {
       const after = run("json", "delete_key", path);
-      expect(JSON.parse(after), path).toEqual(changed(JSON.parse(PACKAGE), (d) => {
-        const segments = path.replace(/\[(\d+)\]/, ".$1").split(".");
-        const parent = segments.slice(0, -1).reduce((o, k) => o[k], d);
-        if (Array.isArray(parent)) parent.splice(Number(segments.at(-1)), 1);
-        else delete parent[segments.at(-1)!];
-      }));
+      expect(JSON.parse(after), path).toEqual(
+        changed(JSON.parse(PACKAGE), (d) => {
+          const segments = path.replace(/\[(\d+)\]/, ".$1").split(".");
+          const parent = segments.slice(0, -1).reduce((o, k) => o[k], d);
+          if (Array.isArray(parent)) parent.splice(Number(segments.at(-1)), 1);
+          else delete parent[segments.at(-1)!];
+        }),
+      );
     }
     expect(run("json", "delete_key", "scripts.build")).toBe(PACKAGE.replace(',\n    "build": "tsc"', ""));
   });
@@ -212,15 +252,21 @@ describe("delete_key removes the key and nothing else", () => {
 
   it("names the nearest keys when the key is not there", () => {
     expect(() => run("toml", "delete_key", "tool.pytest.ini_options.adopts")).toThrow(KeyNotFound);
-    expect(() => run("toml", "delete_key", "tool.pytest.ini_options.adopts")).toThrow(/Nearest keys under tool.pytest.ini_options: addopts, testpaths/);
+    expect(() => run("toml", "delete_key", "tool.pytest.ini_options.adopts")).toThrow(
+      /Nearest keys under tool.pytest.ini_options: addopts, testpaths/,
+    );
     expect(() => run("json", "delete_key", "script.test")).toThrow(/Nearest keys at the top level: scripts/);
   });
 });
 
 describe("append_item adds to a list in its own form", () => {
   it("appends to block and flow lists of each format", () => {
-    expect(run("toml", "append_item", "project.dependencies", "httpx")).toBe(PYPROJECT.replace("    'rich',\n", "    'rich',\n    'httpx',\n"));
-    expect(run("yaml", "append_item", "on.push.branches", "dev")).toBe(WORKFLOW.replace("'release/*']", "'release/*', dev]"));
+    expect(run("toml", "append_item", "project.dependencies", "httpx")).toBe(
+      PYPROJECT.replace("    'rich',\n", "    'rich',\n    'httpx',\n"),
+    );
+    expect(run("yaml", "append_item", "on.push.branches", "dev")).toBe(
+      WORKFLOW.replace("'release/*']", "'release/*', dev]"),
+    );
     const yamlStep = run("yaml", "append_item", "jobs.test.steps", { run: "ruff check" });
     expect(yamlStep).toBe(WORKFLOW.replace("          pytest -q\n", "          pytest -q\n      - run: ruff check\n"));
     expect(run("json", "append_item", "files", "README.md")).toBe(PACKAGE.replace('"src"]', '"src", "README.md"]'));
@@ -229,7 +275,9 @@ describe("append_item adds to a list in its own form", () => {
   it("appends a table to a TOML array of tables as a new [[section]]", () => {
     const after = run("toml", "append_item", "tool.mypy.overrides", { module: "b.*", strict: true });
     expect(after).toBe(PYPROJECT + "\n[[tool.mypy.overrides]]\nmodule = 'b.*'\nstrict = true\n");
-    expect(load("toml", after)).toEqual(changed(load("toml", PYPROJECT), (d) => d.tool.mypy.overrides.push({ module: "b.*", strict: true })));
+    expect(load("toml", after)).toEqual(
+      changed(load("toml", PYPROJECT), (d) => d.tool.mypy.overrides.push({ module: "b.*", strict: true })),
+    );
   });
 });
 
@@ -247,6 +295,8 @@ describe("bad input fails the step and writes nothing", () => {
   });
 
   it("refuses to make list items with set_key", () => {
-    expect(() => run("json", "set_key", "files[5]", "x")).toThrow(/set_key does not make list items: add one with append_item/);
+    expect(() => run("json", "set_key", "files[5]", "x")).toThrow(
+      /set_key does not make list items: add one with append_item/,
+    );
   });
 });

@@ -8,17 +8,47 @@
  * Every result is read again: it must parse, hold the intended value at the path and the same
  * data everywhere else, or the step fails and nothing is written.
  */
-import { dataFormatOf, dataValue, parseData, type DataDocument, type DataFormat, type DataMapping, type DataNode, type DataRange } from "@graphplan/graph";
-import { formatKeyPath, keyNotFound, parseKeyPath, walkKeyPath, KeyNotFound, type KeySegment, type KeyWalk } from "@graphplan/locators";
+import {
+  dataFormatOf,
+  dataValue,
+  parseData,
+  type DataDocument,
+  type DataFormat,
+  type DataMapping,
+  type DataNode,
+  type DataRange,
+} from "@graphplan/graph";
+import {
+  formatKeyPath,
+  keyNotFound,
+  parseKeyPath,
+  walkKeyPath,
+  type KeyNotFound,
+  type KeySegment,
+  type KeyWalk,
+} from "@graphplan/locators";
 import { applyEdits, type Edit } from "@graphplan/primitives";
 import { DataEditBrokeFile, DataFileUnparsable, NotADataFile, ValueNotWritable, syntaxSummary } from "./errors.js";
-import { indentRest, jsonValue, styleOf, tomlArrayBlock, tomlInline, tomlKey, tomlSections, yamlEntry, yamlInline, yamlItem, type FileStyle } from "./render.js";
+import {
+  indentRest,
+  jsonValue,
+  styleOf,
+  tomlArrayBlock,
+  tomlInline,
+  tomlKey,
+  tomlSections,
+  yamlEntry,
+  yamlInline,
+  yamlItem,
+  type FileStyle,
+} from "./render.js";
 
 export const DATA_OPS = ["set_key", "delete_key", "append_item"] as const;
 export type DataOp = (typeof DATA_OPS)[number];
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
-const nest = (keys: readonly string[], value: unknown): unknown => keys.reduceRight<unknown>((v, k) => ({ [k]: v }), value);
+const nest = (keys: readonly string[], value: unknown): unknown =>
+  keys.reduceRight<unknown>((v, k) => ({ [k]: v }), value);
 
 /**
  * The edits of one data step on `source` (the text of `file`). `path` is the key path of the
@@ -33,9 +63,11 @@ export function dataStepEdits(op: DataOp, file: string, source: string, path: st
   const segments = parseKeyPath(path);
   const editor = new DataEditor(file, format, styleOf(source, format));
   const after =
-    op === "set_key" ? editor.set(source, segments, value)
-    : op === "delete_key" ? editor.delete(source, segments)
-    : editor.append(source, segments, value);
+    op === "set_key"
+      ? editor.set(source, segments, value)
+      : op === "delete_key"
+        ? editor.delete(source, segments)
+        : editor.append(source, segments, value);
   check(op, file, format, path, segments, before, after, value);
   return diffEdit(source, after);
 }
@@ -47,13 +79,24 @@ export function diffEdit(before: string, after: string): Edit[] {
   const max = Math.min(before.length, after.length);
   while (head < max && before.charCodeAt(head) === after.charCodeAt(head)) head++;
   let tail = 0;
-  while (tail < max - head && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++;
+  while (tail < max - head && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail))
+    tail++;
   return [{ start: head, end: before.length - tail, text: after.slice(head, after.length - tail) }];
 }
 
-function check(op: DataOp, file: string, format: DataFormat, path: string, segments: readonly KeySegment[], before: DataDocument, text: string, value: unknown): void {
+function check(
+  op: DataOp,
+  file: string,
+  format: DataFormat,
+  path: string,
+  segments: readonly KeySegment[],
+  before: DataDocument,
+  text: string,
+  value: unknown,
+): void {
   const after = parseData(text, format);
-  if (after.errors.length > 0) throw new DataEditBrokeFile(op, file, path, `with syntax errors (${syntaxSummary(after.errors)})`);
+  if (after.errors.length > 0)
+    throw new DataEditBrokeFile(op, file, path, `with syntax errors (${syntaxSummary(after.errors)})`);
   const expected = structuredClone(dataValue(before.root)) as unknown;
   const walk = walkKeyPath(before.root, segments);
   if (op === "delete_key") removeAt(expected, segments, before.root, format);
@@ -64,12 +107,19 @@ function check(op: DataOp, file: string, format: DataFormat, path: string, segme
     else setAt(expected, segments, [value]);
   }
   const actual = dataValue(after.root);
-  if (!sameData(actual, expected)) throw new DataEditBrokeFile(op, file, path, "with other data than intended (the format reads the written text differently)");
+  if (!sameData(actual, expected))
+    throw new DataEditBrokeFile(
+      op,
+      file,
+      path,
+      "with other data than intended (the format reads the written text differently)",
+    );
 }
 
 function getAt(root: unknown, segments: readonly KeySegment[]): unknown {
   let node = root;
-  for (const s of segments) node = "key" in s ? (node as Record<string, unknown>)?.[s.key] : (node as unknown[])?.at(s.index);
+  for (const s of segments)
+    node = "key" in s ? (node as Record<string, unknown>)?.[s.key] : (node as unknown[])?.at(s.index);
   return node;
 }
 
@@ -91,7 +141,12 @@ function setAt(root: unknown, segments: readonly KeySegment[], value: unknown): 
   } else (parent as unknown[])[last.index < 0 ? (parent as unknown[]).length + last.index : last.index] = value;
 }
 
-function removeAt(root: unknown, segments: readonly KeySegment[], model: DataNode | undefined, format: DataFormat): void {
+function removeAt(
+  root: unknown,
+  segments: readonly KeySegment[],
+  model: DataNode | undefined,
+  format: DataFormat,
+): void {
   const parent = getAt(root, segments.slice(0, -1)) as Record<string, unknown> | unknown[];
   const last = segments[segments.length - 1]!;
   if ("key" in last) delete (parent as Record<string, unknown>)[last.key];
@@ -101,8 +156,11 @@ function removeAt(root: unknown, segments: readonly KeySegment[], model: DataNod
   for (let n = segments.length - 1; n > 0; n--) {
     const node = walkKeyPath(model, segments.slice(0, n)).container;
     const holder = getAt(root, segments.slice(0, n));
-    const implicit = (node?.type === "mapping" && (node.style === "dotted" || (node.style === "table" && !node.header))) || (node?.type === "sequence" && node.style === "tables");
-    const emptied = (isPlainObject(holder) && Object.keys(holder).length === 0) || (Array.isArray(holder) && holder.length === 0);
+    const implicit =
+      (node?.type === "mapping" && (node.style === "dotted" || (node.style === "table" && !node.header))) ||
+      (node?.type === "sequence" && node.style === "tables");
+    const emptied =
+      (isPlainObject(holder) && Object.keys(holder).length === 0) || (Array.isArray(holder) && holder.length === 0);
     if (!implicit || !emptied) break;
     const up = segments[n - 1]!;
     const outer = getAt(root, segments.slice(0, n - 1));
@@ -113,7 +171,8 @@ function removeAt(root: unknown, segments: readonly KeySegment[], model: DataNod
 
 function sameData(a: unknown, b: unknown): boolean {
   if (typeof a === "number" && typeof b === "number") return a === b || (Number.isNaN(a) && Number.isNaN(b));
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameData(x, b[i]));
+  if (Array.isArray(a) || Array.isArray(b))
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameData(x, b[i]));
   if (isPlainObject(a) && isPlainObject(b)) {
     const ka = Object.keys(a);
     return ka.length === Object.keys(b).length && ka.every((k) => k in b && sameData(a[k], b[k]));
@@ -136,11 +195,15 @@ const afterLine = (s: string, end: number): number => {
 };
 const indentAt = (s: string, i: number): string => /^[ \t]*/.exec(s.slice(lineStart(s, i)))![0];
 /** The end of the value's own text: a block's final newline stays with the lines after it. */
-const valueEnd = (s: string, node: DataRange): number => (node.end > node.start && s[node.end - 1] === "\n" ? node.end - 1 : node.end);
+const valueEnd = (s: string, node: DataRange): number =>
+  node.end > node.start && s[node.end - 1] === "\n" ? node.end - 1 : node.end;
 
 /** Whether the text from the line's start to `start` is blank, and from `end` to the line's end is at most a comma and a comment. */
 function aloneOnLines(s: string, start: number, end: number): boolean {
-  return s.slice(lineStart(s, start), start).trim() === "" && /^[ \t]*,?[ \t]*((#|\/\/).*)?$/.test(s.slice(end, lineEnd(s, end)));
+  return (
+    s.slice(lineStart(s, start), start).trim() === "" &&
+    /^[ \t]*,?[ \t]*((#|\/\/).*)?$/.test(s.slice(end, lineEnd(s, end)))
+  );
 }
 
 interface Element {
@@ -166,7 +229,14 @@ class DataEditor {
 
   notFound(walk: KeyWalk, segments: readonly KeySegment[], hint = ""): KeyNotFound | ValueNotWritable {
     const error = keyNotFound(walk, this.file, formatKeyPath(segments), segments);
-    return hint ? new ValueNotWritable(this.file, this.format, formatKeyPath(segments), `${error.message.replace(/\.$/, "")}; ${hint}`) : error;
+    return hint
+      ? new ValueNotWritable(
+          this.file,
+          this.format,
+          formatKeyPath(segments),
+          `${error.message.replace(/\.$/, "")}; ${hint}`,
+        )
+      : error;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -174,7 +244,8 @@ class DataEditor {
 
   set(text: string, segments: readonly KeySegment[], value: unknown): string {
     const path = formatKeyPath(segments);
-    if (value === undefined) throw new ValueNotWritable(this.file, this.format, path, "set_key needs a value (any JSON value)");
+    if (value === undefined)
+      throw new ValueNotWritable(this.file, this.format, path, "set_key needs a value (any JSON value)");
     const doc = this.parse(text);
     const walk = walkKeyPath(doc.root, segments);
     if (walk.rest.length === 0) {
@@ -182,7 +253,8 @@ class DataEditor {
       if (sameData(dataValue(node), value)) return text;
       if (node.type === "mapping" && node.style !== "flow" && isPlainObject(value)) {
         for (const [k, v] of Object.entries(value)) text = this.set(text, [...segments, { key: k }], v);
-        for (const entry of node.entries) if (!(entry.key in value)) text = this.delete(text, [...segments, { key: entry.key }]);
+        for (const entry of node.entries)
+          if (!(entry.key in value)) text = this.delete(text, [...segments, { key: entry.key }]);
         return text;
       }
       if (node.type === "sequence" && node.style === "tables" && Array.isArray(value) && value.every(isPlainObject)) {
@@ -205,7 +277,9 @@ class DataEditor {
       return text + lead + yamlEntry(keys[0]!, nest(keys.slice(1), value), this.style, "") + this.nl;
     }
     if (container?.type !== "mapping" || !keys) {
-      const hint = walk.rest.some((s) => "index" in s) ? "set_key does not make list items: add one with append_item" : "";
+      const hint = walk.rest.some((s) => "index" in s)
+        ? "set_key does not make list items: add one with append_item"
+        : "";
       throw this.notFound(walk, segments, hint);
     }
     return this.insert(text, walk, container, keys, value);
@@ -223,22 +297,31 @@ class DataEditor {
       return put(node.start, node.end, jsonValue(value, this.style, indentAt(text, anchor), inline));
     }
     if (this.format === "toml") {
-      const structural = (node.type === "mapping" && node.style !== "flow") || (node.type === "sequence" && node.style === "tables");
+      const structural =
+        (node.type === "mapping" && node.style !== "flow") || (node.type === "sequence" && node.style === "tables");
       if (structural) return this.set(this.delete(text, segments), segments, value);
       if (node.type === "sequence" && node.style === "block" && Array.isArray(value)) {
         const first = node.items[0];
         const itemIndent = first ? indentAt(text, first.value.start) : indentAt(text, node.start) + this.style.unit;
         const lastItem = node.items[node.items.length - 1];
         const trailing = lastItem ? text.slice(lastItem.value.end, node.end).includes(",") : true;
-        return put(node.start, node.end, tomlArrayBlock(value, this.style, this.file, path, itemIndent, indentAt(text, node.end - 1), trailing));
+        return put(
+          node.start,
+          node.end,
+          tomlArrayBlock(value, this.style, this.file, path, itemIndent, indentAt(text, node.end - 1), trailing),
+        );
       }
       return put(node.start, node.end, tomlInline(value, this.style, this.file, path));
     }
     // YAML
-    if (step.parent.style === "flow" || (node.type !== "scalar" && node.style === "flow" && !isPlainObject(value) && !Array.isArray(value))) {
+    if (
+      step.parent.style === "flow" ||
+      (node.type !== "scalar" && node.style === "flow" && !isPlainObject(value) && !Array.isArray(value))
+    ) {
       return put(node.start, valueEnd(text, node), yamlInline(value, this.style));
     }
-    if (node.type !== "scalar" && node.style === "flow") return put(node.start, valueEnd(text, node), yamlInline(value, this.style));
+    if (node.type !== "scalar" && node.style === "flow")
+      return put(node.start, valueEnd(text, node), yamlInline(value, this.style));
     if (step.entry) {
       const key = step.entry.keyRange;
       const colon = text.indexOf(":", key.end) + 1;
@@ -259,20 +342,25 @@ class DataEditor {
     if (this.format === "json") {
       const key = JSON.stringify(keys[0]);
       if (last) {
-        if (container.style === "flow") return insertAt(text, lastEnd, `, ${key}: ${jsonValue(nested, this.style, "", true)}`);
+        if (container.style === "flow")
+          return insertAt(text, lastEnd, `, ${key}: ${jsonValue(nested, this.style, "", true)}`);
         const indent = indentAt(text, last.spans[0]!.start);
         return insertAt(text, lastEnd, `,${nl}${indent}${key}: ${jsonValue(nested, this.style, indent, false)}`);
       }
       const outer = indentAt(text, container.start);
       const inner = outer + this.style.unit;
       const block = text.includes("\n");
-      const body = block ? `{${nl}${inner}${key}: ${jsonValue(nested, this.style, inner, false)}${nl}${outer}}` : `{${key}: ${jsonValue(nested, this.style, "", true)}}`;
+      const body = block
+        ? `{${nl}${inner}${key}: ${jsonValue(nested, this.style, inner, false)}${nl}${outer}}`
+        : `{${key}: ${jsonValue(nested, this.style, "", true)}}`;
       return text.slice(0, container.start) + body + text.slice(container.end);
     }
     if (this.format === "yaml") {
       if (container.style === "flow") {
         const entry = `${yamlInline(keys[0], this.style)}: ${yamlInline(nested, this.style)}`;
-        return last ? insertAt(text, valueEnd(text, { start: 0, end: lastEnd }), `, ${entry}`) : text.slice(0, container.start) + `{${entry}}` + text.slice(container.end);
+        return last
+          ? insertAt(text, valueEnd(text, { start: 0, end: lastEnd }), `, ${entry}`)
+          : text.slice(0, container.start) + `{${entry}}` + text.slice(container.end);
       }
       const first = container.entries[0]!;
       const indent = text.slice(lineStart(text, first.keyRange.start), first.keyRange.start).replace(/[^\t]/g, " ");
@@ -283,20 +371,32 @@ class DataEditor {
     return this.insertToml(text, walk, container, keys, value, path);
   }
 
-  insertToml(text: string, walk: KeyWalk, container: DataMapping, keys: readonly string[], value: unknown, path: string): string {
+  insertToml(
+    text: string,
+    walk: KeyWalk,
+    container: DataMapping,
+    keys: readonly string[],
+    value: unknown,
+    path: string,
+  ): string {
     const nl = this.nl;
     const dotted = (names: readonly string[]): string => names.map(tomlKey).join(".");
-    const pair = (names: readonly string[]): string => `${dotted(names)} = ${tomlInline(value, this.style, this.file, path)}`;
+    const pair = (names: readonly string[]): string =>
+      `${dotted(names)} = ${tomlInline(value, this.style, this.file, path)}`;
     const spanEnd = (spans: readonly DataRange[]): number => Math.max(...spans.map((s) => s.end));
     if (container.style === "flow") {
       const last = container.entries[container.entries.length - 1];
-      return last ? insertAt(text, spanEnd(last.spans), `, ${pair(keys)}`) : text.slice(0, container.start) + `{${pair(keys)}}` + text.slice(container.end);
+      return last
+        ? insertAt(text, spanEnd(last.spans), `, ${pair(keys)}`)
+        : text.slice(0, container.start) + `{${pair(keys)}}` + text.slice(container.end);
     }
     if (container.style === "dotted") {
       const owner = container.owner!;
       const names = [...container.keyPrefix!, ...keys];
       const end = Math.max(...container.entries.flatMap((e) => e.spans.map((s) => s.end)));
-      return owner.style === "flow" ? insertAt(text, end, `, ${pair(names)}`) : insertAt(text, lineEnd(text, end), `${nl}${indentAt(text, end)}${pair(names)}`);
+      return owner.style === "flow"
+        ? insertAt(text, end, `, ${pair(names)}`)
+        : insertAt(text, lineEnd(text, end), `${nl}${indentAt(text, end)}${pair(names)}`);
     }
     const inArray = walk.steps.some((s) => "index" in s.segment);
     const containerPath = walk.steps.map((s) => ("key" in s.segment ? s.segment.key : ""));
@@ -304,7 +404,8 @@ class DataEditor {
     const isRoot = container.style === "document";
     const lastStep = walk.steps[walk.steps.length - 1];
     // Where a new section goes: after the container's last section (its own and its sub-tables'), or at the end.
-    const sectionAt = (): number => (isRoot || !lastStep?.entry ? text.length : afterLine(text, spanEnd(lastStep.entry.spans)));
+    const sectionAt = (): number =>
+      isRoot || !lastStep?.entry ? text.length : afterLine(text, spanEnd(lastStep.entry.spans));
     const addSection = (block: string): string => {
       const at = sectionAt();
       const before = text.slice(0, at);
@@ -323,7 +424,10 @@ class DataEditor {
     // A pair in the container's own body: after its last pair, or after its header, or (the top level) before the first section.
     const body = container.header ? container.header.end : 0;
     const firstSection = isRoot ? firstHeader(text) : container.end;
-    const ownEnds = container.entries.flatMap((e) => e.spans).filter((s) => s.start >= body && s.start < firstSection && text[s.start] !== "[").map((s) => s.end);
+    const ownEnds = container.entries
+      .flatMap((e) => e.spans)
+      .filter((s) => s.start >= body && s.start < firstSection && text[s.start] !== "[")
+      .map((s) => s.end);
     if (ownEnds.length > 0) {
       const end = Math.max(...ownEnds);
       return insertAt(text, lineEnd(text, end), `${nl}${indentAt(text, end)}${pair(keys)}`);
@@ -349,19 +453,21 @@ class DataEditor {
     const step = walk.steps[walk.steps.length - 1]!;
     const parent = step.parent;
     const elements: readonly Element[] = parent.type === "mapping" ? parent.entries : parent.items;
-    const index = step.entry ? parent.type === "mapping" ? parent.entries.indexOf(step.entry) : -1 : step.index!;
+    const index = step.entry ? (parent.type === "mapping" ? parent.entries.indexOf(step.entry) : -1) : step.index!;
     const element = elements[index]!;
     if (this.format === "toml") {
       const edits: Edit[] = [];
       const spans = [...new Map(element.spans.map((s) => [`${s.start}:${s.end}`, s])).values()];
       for (const span of spans) {
         if (text[span.start] === "[") edits.push(sectionRemoval(text, span));
-        else if (parent.style === "flow" || (parent.type === "sequence" && parent.style === "block")) edits.push(...listRemoval(text, parent, elements, index));
+        else if (parent.style === "flow" || (parent.type === "sequence" && parent.style === "block"))
+          edits.push(...listRemoval(text, parent, elements, index));
         else edits.push({ start: lineStart(text, span.start), end: afterLine(text, span.end), text: "" });
       }
       return applyEdits(text, edits);
     }
-    if (this.format === "json" || parent.style === "flow") return applyEdits(text, listRemoval(text, parent, elements, index));
+    if (this.format === "json" || parent.style === "flow")
+      return applyEdits(text, listRemoval(text, parent, elements, index));
     // YAML block
     const span = element.spans[0]!;
     const end = afterLine(text, valueEnd(text, span));
@@ -373,7 +479,8 @@ class DataEditor {
         const colon = text.indexOf(":", holder.entry.keyRange.end) + 1;
         return text.slice(0, colon) + " " + empty + text.slice(cut);
       }
-      const from = parent.type === "sequence" ? lineStart(text, span.start) + indentAt(text, span.start).length : span.start;
+      const from =
+        parent.type === "sequence" ? lineStart(text, span.start) + indentAt(text, span.start).length : span.start;
       return text.slice(0, from) + empty + text.slice(cut);
     }
     const start = lineStart(text, span.start);
@@ -390,33 +497,62 @@ class DataEditor {
 
   append(text: string, segments: readonly KeySegment[], value: unknown): string {
     const path = formatKeyPath(segments);
-    if (value === undefined) throw new ValueNotWritable(this.file, this.format, path, "append_item needs a value (any JSON value)");
+    if (value === undefined)
+      throw new ValueNotWritable(this.file, this.format, path, "append_item needs a value (any JSON value)");
     const doc = this.parse(text);
     const walk = walkKeyPath(doc.root, segments);
     const node = walk.container;
     if (walk.rest.length > 0 || (node?.type === "scalar" && node.value === null)) {
-      if (walk.rest.every((s) => "key" in s) && walk.container?.type !== "sequence") return this.set(text, segments, [value]);
+      if (walk.rest.every((s) => "key" in s) && walk.container?.type !== "sequence")
+        return this.set(text, segments, [value]);
       throw this.notFound(walk, segments);
     }
     if (node?.type !== "sequence") {
-      throw new ValueNotWritable(this.file, this.format, path, `it holds ${node?.type === "mapping" ? "a mapping" : `the value ${JSON.stringify(node?.type === "scalar" ? node.value : null)}`}, not a list: append_item adds to a list (use set_key to replace the value)`);
+      throw new ValueNotWritable(
+        this.file,
+        this.format,
+        path,
+        `it holds ${node?.type === "mapping" ? "a mapping" : `the value ${JSON.stringify(node?.type === "scalar" ? node.value : null)}`}, not a list: append_item adds to a list (use set_key to replace the value)`,
+      );
     }
     const nl = this.nl;
     const last = node.items[node.items.length - 1];
     if (node.style === "tables") {
-      if (!isPlainObject(value)) throw new ValueNotWritable(this.file, this.format, path, "it is an array of tables ([[...]]): append a table (a JSON object)");
-      if (segments.some((s) => "index" in s)) throw new ValueNotWritable(this.file, this.format, path, "an array of tables inside another array of tables is appended to with a text step");
-      const sections = tomlSections(segments.map((s) => (s as { key: string }).key), value, this.style, this.file, path, true);
+      if (!isPlainObject(value))
+        throw new ValueNotWritable(
+          this.file,
+          this.format,
+          path,
+          "it is an array of tables ([[...]]): append a table (a JSON object)",
+        );
+      if (segments.some((s) => "index" in s))
+        throw new ValueNotWritable(
+          this.file,
+          this.format,
+          path,
+          "an array of tables inside another array of tables is appended to with a text step",
+        );
+      const sections = tomlSections(
+        segments.map((s) => (s as { key: string }).key),
+        value,
+        this.style,
+        this.file,
+        path,
+        true,
+      );
       const at = afterLine(text, Math.max(...node.items.flatMap((i) => i.spans.map((s) => s.end))));
       const lead = (text.slice(0, at).endsWith("\n") ? "" : nl) + (this.style.blankBeforeSection ? nl : "");
       const trail = at < text.length ? nl + (this.style.blankBeforeSection ? nl : "") : nl;
       return text.slice(0, at) + lead + sections + trail + text.slice(at).replace(/^(\r?\n)+/, "");
     }
     const render = (indent: string, inline: boolean): string =>
-      this.format === "json" ? jsonValue(value, this.style, indent, inline)
-      : this.format === "toml" ? tomlInline(value, this.style, this.file, path)
-      : inline ? yamlInline(value, this.style)
-      : yamlItem(value, this.style, indent);
+      this.format === "json"
+        ? jsonValue(value, this.style, indent, inline)
+        : this.format === "toml"
+          ? tomlInline(value, this.style, this.file, path)
+          : inline
+            ? yamlInline(value, this.style)
+            : yamlItem(value, this.style, indent);
     if (this.format === "yaml" && node.style === "block") {
       const dashIndent = indentAt(text, last!.value.start);
       const at = afterLine(text, valueEnd(text, last!.value));
@@ -448,7 +584,8 @@ function sectionRemoval(text: string, span: DataRange): Edit {
   const start = lineStart(text, span.start);
   let end = afterLine(text, span.end);
   if (start === 0 || text.slice(0, start).endsWith("\n\n") || text.slice(0, start).endsWith("\r\n\r\n")) {
-    while (end < text.length && /^[ \t]*\r?$/.test(text.slice(end, lineEnd(text, end)))) end = afterLine(text, lineEnd(text, end));
+    while (end < text.length && /^[ \t]*\r?$/.test(text.slice(end, lineEnd(text, end))))
+      end = afterLine(text, lineEnd(text, end));
   }
   return { start, end, text: "" };
 }
@@ -477,7 +614,9 @@ function listRemoval(text: string, parent: DataRange, elements: readonly Element
     }
     return edits;
   }
-  return isLast ? [{ start: span(index - 1).end, end: own.end, text: "" }] : [{ start: own.start, end: span(index + 1).start, text: "" }];
+  return isLast
+    ? [{ start: span(index - 1).end, end: own.end, text: "" }]
+    : [{ start: own.start, end: span(index + 1).start, text: "" }];
 }
 
 export { indentRest };

@@ -13,7 +13,9 @@ export class NotADataFile extends TaggedError("NotADataFile") {
     readonly file: string,
     readonly op: string,
   ) {
-    super(`${op} edits JSON, YAML and TOML files (.json, .yaml, .yml, .toml); ${file} is none of them. Edit it with the text steps or the code operators.`);
+    super(
+      `${op} edits JSON, YAML and TOML files (.json, .yaml, .yml, .toml); ${file} is none of them. Edit it with the text steps or the code operators.`,
+    );
   }
 }
 
@@ -24,7 +26,9 @@ export class DataFileUnparsable extends TaggedError("DataFileUnparsable") {
     readonly format: DataFormat,
     readonly errors: readonly DataSyntaxError[],
   ) {
-    super(`${file} is not valid ${format.toUpperCase()} before this step (${where(errors)}); nothing was changed. Fix or rewrite the file with a text step first.`);
+    super(
+      `${file} is not valid ${format.toUpperCase()} before this step (${where(errors)}); nothing was changed. Fix or rewrite the file with a text step first.`,
+    );
   }
 }
 
@@ -48,7 +52,9 @@ export class DataEditBrokeFile extends TaggedError("DataEditBrokeFile") {
     readonly path: string,
     readonly detail: string,
   ) {
-    super(`${op} of ${path} would leave ${file} ${detail}; the file is unchanged. Write the value differently, or rewrite the section with a text step.`);
+    super(
+      `${op} of ${path} would leave ${file} ${detail}; the file is unchanged. Write the value differently, or rewrite the section with a text step.`,
+    );
   }
 }
 

@@ -8,8 +8,20 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 
 const TOML = "[project]\nname = 'shop'\n\n[tool.pytest.ini_options]\naddopts = '-ra'\n";
 const plan = [
-  { op: "set_key", params: { locator: { kind: "key", name: "tool.pytest.ini_options.addopts", file: "pyproject.toml" }, value: "-ra -q" } },
-  { op: "append_item", params: { locator: { kind: "key", name: "tool.pytest.ini_options.testpaths", file: "pyproject.toml" }, value: "tests" } },
+  {
+    op: "set_key",
+    params: {
+      locator: { kind: "key", name: "tool.pytest.ini_options.addopts", file: "pyproject.toml" },
+      value: "-ra -q",
+    },
+  },
+  {
+    op: "append_item",
+    params: {
+      locator: { kind: "key", name: "tool.pytest.ini_options.testpaths", file: "pyproject.toml" },
+      value: "tests",
+    },
+  },
   { op: "delete_key", params: { locator: { kind: "key", name: "project.name", file: "pyproject.toml" } } },
 ];
 
@@ -25,7 +37,9 @@ describe("data steps in a plan", () => {
     expect(parsed.ok).toBe(true);
     const validate = new Ajv2020({ strict: false }).compile(planJsonSchema());
     expect(validate(plan)).toBe(true);
-    expect(validate([{ op: "set_key", params: { locator: { kind: "function", name: "f", file: "a.toml" }, value: 1 } }])).toBe(false);
+    expect(
+      validate([{ op: "set_key", params: { locator: { kind: "function", name: "f", file: "a.toml" }, value: 1 } }]),
+    ).toBe(false);
   });
 
   it("are refused by parsePlan with the param at fault: a file that is not data, a key path that does not read", () => {
@@ -50,8 +64,18 @@ describe("data steps in a plan", () => {
       expect(outcome.tier).toBe(1);
       files = outcome.files;
     }
-    expect(files.get("pyproject.toml")).toBe("[project]\n\n[tool.pytest.ini_options]\naddopts = '-ra -q'\ntestpaths = ['tests']\n");
-    expect(() => executeStep({ op: "delete_key", params: { locator: { kind: "key", name: "tool.pytest.ini_options.adopts", file: "pyproject.toml" } } } as Step, files)).toThrow(/Nearest keys under tool.pytest.ini_options: addopts, testpaths/);
+    expect(files.get("pyproject.toml")).toBe(
+      "[project]\n\n[tool.pytest.ini_options]\naddopts = '-ra -q'\ntestpaths = ['tests']\n",
+    );
+    expect(() =>
+      executeStep(
+        {
+          op: "delete_key",
+          params: { locator: { kind: "key", name: "tool.pytest.ini_options.adopts", file: "pyproject.toml" } },
+        } as Step,
+        files,
+      ),
+    ).toThrow(/Nearest keys under tool.pytest.ini_options: addopts, testpaths/);
   });
 
   it("run all or nothing through runFormalPlan, beside the text tier's files", () => {
@@ -59,8 +83,16 @@ describe("data steps in a plan", () => {
     if (!parsed.ok) throw new Error("plan refused");
     const result = runFormalPlan(parsed.plan, { "pyproject.toml": TOML });
     if (!result.ok) throw result.error;
-    expect(result.files.get("pyproject.toml")).toBe("[project]\n\n[tool.pytest.ini_options]\naddopts = '-ra -q'\ntestpaths = ['tests']\n");
-    const failing = runFormalPlan([...parsed.plan, { op: "delete_key", params: { locator: { kind: "key", name: "project.version", file: "pyproject.toml" } } }] as never, { "pyproject.toml": TOML });
+    expect(result.files.get("pyproject.toml")).toBe(
+      "[project]\n\n[tool.pytest.ini_options]\naddopts = '-ra -q'\ntestpaths = ['tests']\n",
+    );
+    const failing = runFormalPlan(
+      [
+        ...parsed.plan,
+        { op: "delete_key", params: { locator: { kind: "key", name: "project.version", file: "pyproject.toml" } } },
+      ] as never,
+      { "pyproject.toml": TOML },
+    );
     expect(failing.ok).toBe(false);
     if (!failing.ok) {
       expect(failing.failedStep).toBe(3);

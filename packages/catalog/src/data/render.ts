@@ -37,7 +37,9 @@ export function styleOf(source: string, format: DataFormat): FileStyle {
   }
   const singles = (source.match(/(^|[\s:=,[{])'[^'\n]*'/g) ?? []).length;
   const doubles = (source.match(/(^|[\s:=,[{])"[^"\n]*"/g) ?? []).length;
-  const headers = lines.map((line, i) => [line, i] as const).filter(([line]) => /^\s*\[/.test(line) && format === "toml");
+  const headers = lines
+    .map((line, i) => [line, i] as const)
+    .filter(([line]) => /^\s*\[/.test(line) && format === "toml");
   const blank = headers.filter(([, i]) => i > 0).some(([, i]) => lines[i - 1]!.trim() === "");
   return {
     unit: unit || (format === "json" ? "  " : format === "yaml" ? "  " : "    "),
@@ -68,7 +70,10 @@ export function jsonValue(value: unknown, style: FileStyle, indent: string, inli
 
 function inlineJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(inlineJson).join(", ")}]`;
-  if (value && typeof value === "object") return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${inlineJson(v)}`).join(", ")}}`;
+  if (value && typeof value === "object")
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${inlineJson(v)}`)
+      .join(", ")}}`;
   return JSON.stringify(value);
 }
 
@@ -91,7 +96,9 @@ function yamlOptions(style: FileStyle, flow: boolean) {
 
 /** A YAML scalar or collection on one line (flow style). */
 export function yamlInline(value: unknown, style: FileStyle): string {
-  return yamlStringify(value, yamlOptions(style, true)).replace(/\r?\n$/, "").replace(/\n\s*/g, " ");
+  return yamlStringify(value, yamlOptions(style, true))
+    .replace(/\r?\n$/, "")
+    .replace(/\n\s*/g, " ");
 }
 
 /**
@@ -125,30 +132,56 @@ function tomlBasic(text: string): string {
 
 /** A TOML value written inline (strings in the file's quotes, arrays, inline tables); null cannot be written. */
 export function tomlInline(value: unknown, style: FileStyle, file: string, path: string): string {
-  if (value === null || value === undefined) throw new ValueNotWritable(file, "toml", path, "TOML has no null: delete the key (delete_key) or write a value");
-  if (typeof value === "string") return style.singleQuote && !/['\u0000-\u001f\u007f]/.test(value) ? `'${value}'` : tomlBasic(value);
+  if (value === null || value === undefined)
+    throw new ValueNotWritable(file, "toml", path, "TOML has no null: delete the key (delete_key) or write a value");
+  if (typeof value === "string")
+    return style.singleQuote && !/['\u0000-\u001f\u007f]/.test(value) ? `'${value}'` : tomlBasic(value);
   if (typeof value === "number") {
     if (!Number.isFinite(value)) return Number.isNaN(value) ? "nan" : value > 0 ? "inf" : "-inf";
-    return Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER ? String(value) : String(value).includes(".") || /e/i.test(String(value)) ? String(value) : `${value}.0`;
+    return Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER
+      ? String(value)
+      : String(value).includes(".") || /e/i.test(String(value))
+        ? String(value)
+        : `${value}.0`;
   }
   if (typeof value === "boolean") return String(value);
   if (Array.isArray(value)) return `[${value.map((v) => tomlInline(v, style, file, path)).join(", ")}]`;
-  if (typeof value === "object") return `{${Object.entries(value).map(([k, v]) => `${tomlKey(k)} = ${tomlInline(v, style, file, path)}`).join(", ")}}`;
+  if (typeof value === "object")
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${tomlKey(k)} = ${tomlInline(v, style, file, path)}`)
+      .join(", ")}}`;
   throw new ValueNotWritable(file, "toml", path, `a ${typeof value} is not a TOML value`);
 }
 
 /** A TOML array over several lines: one item a line at `itemIndent`, a trailing comma when `trailing`. */
-export function tomlArrayBlock(items: readonly unknown[], style: FileStyle, file: string, path: string, itemIndent: string, closeIndent: string, trailing: boolean): string {
+export function tomlArrayBlock(
+  items: readonly unknown[],
+  style: FileStyle,
+  file: string,
+  path: string,
+  itemIndent: string,
+  closeIndent: string,
+  trailing: boolean,
+): string {
   if (items.length === 0) return "[]";
   const nl = style.newline;
-  const body = items.map((v, i) => `${itemIndent}${tomlInline(v, style, file, path)}${i < items.length - 1 || trailing ? "," : ""}`);
+  const body = items.map(
+    (v, i) => `${itemIndent}${tomlInline(v, style, file, path)}${i < items.length - 1 || trailing ? "," : ""}`,
+  );
   return `[${nl}${body.join(nl)}${nl}${closeIndent}]`;
 }
 
 const isTable = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
 
 /** `[a.b]` sections for a table value: its plain keys as pairs, its tables as sub-sections. */
-export function tomlSections(path: readonly string[], value: Record<string, unknown>, style: FileStyle, file: string, keyPath: string, arrayItem = false): string {
+export function tomlSections(
+  path: readonly string[],
+  value: Record<string, unknown>,
+  style: FileStyle,
+  file: string,
+  keyPath: string,
+  arrayItem = false,
+): string {
   const nl = style.newline;
   const name = path.map(tomlKey).join(".");
   const lines = [arrayItem ? `[[${name}]]` : `[${name}]`];

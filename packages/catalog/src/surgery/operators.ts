@@ -28,23 +28,48 @@ export const renameIdentifier = defineOperator({
     file: p.string("The file (Python, JavaScript, TypeScript, Go or Java)"),
     name: p.identifier("The current name"),
     new_name: p.identifier("The new name"),
-    scope: p.locator("The function or class whose local/member is renamed; omit for a module-level name (or a name bound in only one scope)").optional(),
+    scope: p
+      .locator(
+        "The function or class whose local/member is renamed; omit for a module-level name (or a name bound in only one scope)",
+      )
+      .optional(),
   }),
   languages: ["python", "javascript", "typescript", "tsx", "go", "java"],
   input: ["identifier"],
   output: "identifier",
-  example: { file: "app/cart.py", name: "tmp", new_name: "subtotal", scope: { kind: "function", name: "total", file: "app/cart.py" } },
+  example: {
+    file: "app/cart.py",
+    name: "tmp",
+    new_name: "subtotal",
+    scope: { kind: "function", name: "total", file: "app/cart.py" },
+  },
   run(ws, params) {
     const file = String(params["file"]);
-    const language = ws.language(file, "rename_identifier", ["python", "javascript", "typescript", "tsx", "go", "java"]);
+    const language = ws.language(file, "rename_identifier", [
+      "python",
+      "javascript",
+      "typescript",
+      "tsx",
+      "go",
+      "java",
+    ]);
     const source = ws.source(file);
     const tree = ws.tree(file);
-    const scopeNode = params["scope"] === undefined ? undefined : ws.one({ ...(params["scope"] as Record<string, unknown>), file: (params["scope"] as { file?: string }).file ?? file }).node;
+    const scopeNode =
+      params["scope"] === undefined
+        ? undefined
+        : ws.one({
+            ...(params["scope"] as Record<string, unknown>),
+            file: (params["scope"] as { file?: string }).file ?? file,
+          }).node;
     const rename =
-      language === "go" ? renameGo
-      : language === "java" ? renameJava
-      : language === "javascript" || language === "typescript" || language === "tsx" ? (s: string, t: typeof tree, r: Parameters<typeof renamePython>[2]) => renameJavaScript(s, t, r, language)
-      : renamePython;
+      language === "go"
+        ? renameGo
+        : language === "java"
+          ? renameJava
+          : language === "javascript" || language === "typescript" || language === "tsx"
+            ? (s: string, t: typeof tree, r: Parameters<typeof renamePython>[2]) => renameJavaScript(s, t, r, language)
+            : renamePython;
     const edits = rename(source, tree, {
       file,
       name: codeParam(params["name"], "identifier", language),
@@ -65,12 +90,19 @@ export const renameAcrossFilesOp = defineOperator({
     file: p.string("The module that defines the name (Python), or the Go file that declares it"),
     name: p.identifier("The current name"),
     new_name: p.identifier("The new name"),
-    importers: p.files("The files that import the name or its module, relative to the root (Go: the package's other files that use it, and other packages' files that use p.Name)"),
+    importers: p.files(
+      "The files that import the name or its module, relative to the root (Go: the package's other files that use it, and other packages' files that use p.Name)",
+    ),
   }),
   languages: ["python", "go"],
   input: ["identifier"],
   output: "identifier",
-  example: { file: "shop/pricing.py", name: "total", new_name: "grand_total", importers: ["shop/cart.py", "tests/test_pricing.py"] },
+  example: {
+    file: "shop/pricing.py",
+    name: "total",
+    new_name: "grand_total",
+    importers: ["shop/cart.py", "tests/test_pricing.py"],
+  },
   run(ws, params) {
     const file = String(params["file"]);
     const language = ws.language(file, "rename_across_files", ["python", "go"]);
@@ -82,8 +114,24 @@ export const renameAcrossFilesOp = defineOperator({
     if (language === "go") {
       // The package's files the run has (a verification has them all) must all be listed: each is checked.
       const listed = new Set([file, ...importers.map((f) => f.path)]);
-      const unlisted = ws.paths().filter((path) => path.endsWith(".go") && !listed.has(path) && path.slice(0, path.lastIndexOf("/") + 1) === file.slice(0, file.lastIndexOf("/") + 1));
-      return renameGoPackageName(sameLanguage(file), importers, { file, name: codeParam(params["name"], "identifier", language), newName: codeParam(params["new_name"], "identifier", language) }, unlisted.map(sameLanguage));
+      const unlisted = ws
+        .paths()
+        .filter(
+          (path) =>
+            path.endsWith(".go") &&
+            !listed.has(path) &&
+            path.slice(0, path.lastIndexOf("/") + 1) === file.slice(0, file.lastIndexOf("/") + 1),
+        );
+      return renameGoPackageName(
+        sameLanguage(file),
+        importers,
+        {
+          file,
+          name: codeParam(params["name"], "identifier", language),
+          newName: codeParam(params["new_name"], "identifier", language),
+        },
+        unlisted.map(sameLanguage),
+      );
     }
     return renameAcrossFiles(sameLanguage(file), importers, {
       file,
@@ -99,7 +147,8 @@ export const copyNodeOp = defineOperator({
   name: "copy_node",
   tier: 1,
   useCase: "AST Surgery",
-  description: "Copy a node (a def with its decorators, a statement, a class) to before/after another node, re-indented to its new place. Same language; files may differ.",
+  description:
+    "Copy a node (a def with its decorators, a statement, a class) to before/after another node, re-indented to its new place. Same language; files may differ.",
   params: z.strictObject({
     source: p.locator("The node to copy"),
     target: p.locator("Where it goes: the node it is put before or after"),
@@ -108,7 +157,11 @@ export const copyNodeOp = defineOperator({
   languages: ANY,
   input: ["statement", "function_definition", "class_definition"],
   output: "same as source",
-  example: { source: { kind: "function", name: "helper", file: "app/a.py" }, target: { kind: "function", name: "main", file: "app/b.py" }, position: "before" },
+  example: {
+    source: { kind: "function", name: "helper", file: "app/a.py" },
+    target: { kind: "function", name: "main", file: "app/b.py" },
+    position: "before",
+  },
   run(ws, params) {
     const pos = (params["position"] ?? "after") as Position;
     return group(copyNode(ws.one(params["source"]), ws.one(params["target"]), pos));
@@ -119,7 +172,8 @@ export const moveNodeOp = defineOperator({
   name: "move_node",
   tier: 1,
   useCase: "AST Surgery",
-  description: "Move a node to before/after another node (same or another file), re-indented; an emptied Python block gets `pass`.",
+  description:
+    "Move a node to before/after another node (same or another file), re-indented; an emptied Python block gets `pass`.",
   params: z.strictObject({
     source: p.locator("The node to move"),
     target: p.locator("Where it goes: the node it is put before or after"),
@@ -128,7 +182,20 @@ export const moveNodeOp = defineOperator({
   languages: ANY,
   input: ["statement", "function_definition", "class_definition"],
   output: "same as source",
-  example: { source: { kind: "method", name: "validate", file: "app/models.py", parent: { kind: "class", name: "Order", file: "app/models.py" } }, target: { kind: "method", name: "__init__", file: "app/models.py", parent: { kind: "class", name: "Order", file: "app/models.py" } } },
+  example: {
+    source: {
+      kind: "method",
+      name: "validate",
+      file: "app/models.py",
+      parent: { kind: "class", name: "Order", file: "app/models.py" },
+    },
+    target: {
+      kind: "method",
+      name: "__init__",
+      file: "app/models.py",
+      parent: { kind: "class", name: "Order", file: "app/models.py" },
+    },
+  },
   run(ws, params) {
     const pos = (params["position"] ?? "after") as Position;
     return group(moveNode(ws.one(params["source"]), ws.one(params["target"]), pos));
@@ -139,7 +206,8 @@ export const swapNodesOp = defineOperator({
   name: "swap_nodes",
   tier: 1,
   useCase: "AST Surgery",
-  description: "Exchange two non-overlapping nodes (statements, methods, arguments...), each re-indented to the other's place.",
+  description:
+    "Exchange two non-overlapping nodes (statements, methods, arguments...), each re-indented to the other's place.",
   params: z.strictObject({
     first: p.locator("One node"),
     second: p.locator("The other node"),
@@ -147,7 +215,10 @@ export const swapNodesOp = defineOperator({
   languages: ANY,
   input: ["any"],
   output: "same as inputs",
-  example: { first: { kind: "method", name: "load", file: "app/store.py" }, second: { kind: "method", name: "save", file: "app/store.py" } },
+  example: {
+    first: { kind: "method", name: "load", file: "app/store.py" },
+    second: { kind: "method", name: "save", file: "app/store.py" },
+  },
   run(ws, params) {
     return group(swapNodes(ws.one(params["first"]), ws.one(params["second"])));
   },
@@ -157,7 +228,8 @@ export const deleteNodeOp = defineOperator({
   name: "delete_node",
   tier: 1,
   useCase: "AST Surgery",
-  description: "Delete a node with its decorators and its line(s); an only statement of a Python block becomes `pass`. (Same as the delete_node primitive.)",
+  description:
+    "Delete a node with its decorators and its line(s); an only statement of a Python block becomes `pass`. (Same as the delete_node primitive.)",
   params: z.strictObject({ locator: p.locator("The node to delete") }),
   languages: ANY,
   input: ["any"],
@@ -182,7 +254,10 @@ export const reorderChildrenOp = defineOperator({
   languages: ANY,
   input: ["block", "class_definition", "parameters"],
   output: "same",
-  example: { parent: { kind: "class", name: "Order", file: "app/models.py" }, order: ["__init__", "total", "validate"] },
+  example: {
+    parent: { kind: "class", name: "Order", file: "app/models.py" },
+    order: ["__init__", "total", "validate"],
+  },
   run(ws, params) {
     const t = ws.one(params["parent"]);
     const order = params["order"] as (number | string)[];
@@ -191,4 +266,12 @@ export const reorderChildrenOp = defineOperator({
   },
 });
 
-export const SURGERY = [renameIdentifier, renameAcrossFilesOp, copyNodeOp, moveNodeOp, swapNodesOp, deleteNodeOp, reorderChildrenOp] as const;
+export const SURGERY = [
+  renameIdentifier,
+  renameAcrossFilesOp,
+  copyNodeOp,
+  moveNodeOp,
+  swapNodesOp,
+  deleteNodeOp,
+  reorderChildrenOp,
+] as const;

@@ -51,7 +51,9 @@ function importerEdits(importer: PythonFile, request: AcrossRequest): Edit[] {
   const { name, newName, file } = request;
   const edits: Edit[] = [];
   let analysis: ScopeAnalysis | undefined;
-  const statements = importer.tree.rootNode.descendantsOfType(["import_from_statement", "import_statement"]).filter((s): s is Node => !!s);
+  const statements = importer.tree.rootNode
+    .descendantsOfType(["import_from_statement", "import_statement"])
+    .filter((s): s is Node => !!s);
   /** Names (or dotted prefixes) that denote the module in this file: `import pkg.util` → `pkg.util`, `import pkg.util as u` → `u`. */
   const moduleNames = new Set<string>();
   /** The scopes (the module, or a function or class holding a local import) whose `from m import name` binds the name itself. */
@@ -69,7 +71,8 @@ function importerEdits(importer: PythonFile, request: AcrossRequest): Edit[] {
           edits.push({ start: dotted.startIndex, end: dotted.endIndex, text: newName });
           continue;
         }
-        if (child.type === "aliased_import") edits.push({ start: dotted.startIndex, end: dotted.endIndex, text: newName });
+        if (child.type === "aliased_import")
+          edits.push({ start: dotted.startIndex, end: dotted.endIndex, text: newName });
         const scope = enclosingScope(statement) ?? importer.tree.rootNode;
         bindingScopes.set(scope.id, scope);
       }
@@ -79,19 +82,28 @@ function importerEdits(importer: PythonFile, request: AcrossRequest): Edit[] {
       if (!child) continue;
       const dotted = child.type === "aliased_import" ? child.childForFieldName("name") : child;
       if (!dotted || !moduleMayDenote(dotted.text, importer.path, file)) continue;
-      moduleNames.add(child.type === "aliased_import" ? (child.childForFieldName("alias")?.text ?? dotted.text) : dotted.text);
+      moduleNames.add(
+        child.type === "aliased_import" ? (child.childForFieldName("alias")?.text ?? dotted.text) : dotted.text,
+      );
     }
   }
   for (const scopeNode of bindingScopes.values()) {
     // The importer's own binding of `name` in that scope and every reference to it: renamed as in one
     // file, then the import itself names the new symbol (`from m import new`, not `... name as new`).
-    for (const edit of renamePython(importer.source, importer.tree, { file: importer.path, name, newName, scopeNode })) {
+    for (const edit of renamePython(importer.source, importer.tree, {
+      file: importer.path,
+      name,
+      newName,
+      scopeNode,
+    })) {
       const insertion = edit.start === edit.end && edit.text === ` as ${newName}`;
       edits.push(insertion ? { start: edit.start - name.length, end: edit.end, text: newName } : edit);
     }
   }
   // A file that re-exports the name lists it in its __all__ too.
-  if (bindingScopes.has(importer.tree.rootNode.id)) for (const entry of allEntries(importer.tree, name)) edits.push({ start: entry.startIndex, end: entry.endIndex, text: newName });
+  if (bindingScopes.has(importer.tree.rootNode.id))
+    for (const entry of allEntries(importer.tree, name))
+      edits.push({ start: entry.startIndex, end: entry.endIndex, text: newName });
   if (moduleNames.size > 0) {
     analysis ??= analyzePython(importer.tree);
     for (const attribute of importer.tree.rootNode.descendantsOfType("attribute")) {
@@ -114,19 +126,42 @@ function importerEdits(importer: PythonFile, request: AcrossRequest): Edit[] {
  * Throws `BindingNotFound` when the module does not bind the name at its top level, and
  * `NameCollision` when the new name is taken in the module or in an importer that imports the name.
  */
-export function renameAcrossFiles(module: PythonFile, importers: readonly PythonFile[], request: AcrossRequest): Map<string, Edit[]> {
+export function renameAcrossFiles(
+  module: PythonFile,
+  importers: readonly PythonFile[],
+  request: AcrossRequest,
+): Map<string, Edit[]> {
   const out = new Map<string, Edit[]>();
   if (request.name === request.newName) return out;
   const analysis = analyzePython(module.tree);
   const moduleScope = analysis.scopes.find((s) => s.kind === "module");
-  if (!moduleScope?.bound.has(request.name)) throw new BindingNotFound(module.path, request.name, "the module does not bind it at its top level", []);
-  const own = renamePython(module.source, module.tree, { file: module.path, name: request.name, newName: request.newName, scopeNode: module.tree.rootNode });
-  const listed = allEntries(module.tree, request.name).map((n) => ({ start: n.startIndex, end: n.endIndex, text: request.newName }));
-  out.set(module.path, [...own, ...listed].sort((a, b) => a.start - b.start));
+  if (!moduleScope?.bound.has(request.name))
+    throw new BindingNotFound(module.path, request.name, "the module does not bind it at its top level", []);
+  const own = renamePython(module.source, module.tree, {
+    file: module.path,
+    name: request.name,
+    newName: request.newName,
+    scopeNode: module.tree.rootNode,
+  });
+  const listed = allEntries(module.tree, request.name).map((n) => ({
+    start: n.startIndex,
+    end: n.endIndex,
+    text: request.newName,
+  }));
+  out.set(
+    module.path,
+    [...own, ...listed].sort((a, b) => a.start - b.start),
+  );
   for (const importer of importers) {
     if (importer.path === module.path) continue;
     const edits = importerEdits(importer, request);
-    if (edits.length === 0) throw new BindingNotFound(importer.path, request.name, `the file neither imports ${request.name} from ${module.path} nor uses it through an import of that module; leave it out of "importers"`, []);
+    if (edits.length === 0)
+      throw new BindingNotFound(
+        importer.path,
+        request.name,
+        `the file neither imports ${request.name} from ${module.path} nor uses it through an import of that module; leave it out of "importers"`,
+        [],
+      );
     out.set(importer.path, edits);
   }
   return out;

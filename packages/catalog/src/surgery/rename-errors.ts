@@ -23,6 +23,8 @@ export class BindingNotFound extends TaggedError("BindingNotFound") {
     /** Where the name is bound: "function f (line 3)", ... */
     readonly candidates: readonly string[],
   ) {
-    super(`${symbol} in ${file}: ${detail}.${candidates.length ? ` It is bound in: ${candidates.join("; ")}. Pass "scope" (a locator of that function or class) to choose.` : ""}`);
+    super(
+      `${symbol} in ${file}: ${detail}.${candidates.length ? ` It is bound in: ${candidates.join("; ")}. Pass "scope" (a locator of that function or class) to choose.` : ""}`,
+    );
   }
 }

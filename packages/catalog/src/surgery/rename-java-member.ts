@@ -17,17 +17,30 @@ import { BindingNotFound, NameCollision } from "./rename-errors.js";
 import type { RenameRequest } from "./rename.js";
 
 /** Why a Java name that is no local was not renamed, for messages: what is renamed and what is refused. */
-export const JAVA_MEMBER_SCOPE = "rename_identifier renames Java locals and private fields and methods; types and non-private members are refused, since other files may use them";
+export const JAVA_MEMBER_SCOPE =
+  "rename_identifier renames Java locals and private fields and methods; types and non-private members are refused, since other files may use them";
 
-const CLASS_DECLARATIONS = new Set(["class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration"]);
+const CLASS_DECLARATIONS = new Set([
+  "class_declaration",
+  "interface_declaration",
+  "enum_declaration",
+  "record_declaration",
+  "annotation_type_declaration",
+]);
 const BODIES = new Set(["class_body", "interface_body", "enum_body", "annotation_type_body"]);
 const KEYWORDS = new Set(
-  ("abstract assert boolean break byte case catch char class const continue default do double else enum extends final finally float for goto if " +
+  (
+    "abstract assert boolean break byte case catch char class const continue default do double else enum extends final finally float for goto if " +
     "implements import instanceof int interface long native new package private protected public return short static strictfp super switch " +
-    "synchronized this throw throws transient try void volatile while true false null _").split(" "),
+    "synchronized this throw throws transient try void volatile while true false null _"
+  ).split(" "),
 );
 /** Methods every class inherits (Object's, an enum's from Enum): a private method of such a name would be hidden in nested classes, or not allowed. */
-const INHERITED_METHODS = new Set("equals hashCode toString getClass notify notifyAll wait clone finalize name ordinal compareTo getDeclaringClass describeConstable values valueOf".split(" "));
+const INHERITED_METHODS = new Set(
+  "equals hashCode toString getClass notify notifyAll wait clone finalize name ordinal compareTo getDeclaringClass describeConstable values valueOf".split(
+    " ",
+  ),
+);
 
 interface Member {
   readonly kind: "field" | "method" | "record component" | "enum constant" | "annotation element";
@@ -46,7 +59,8 @@ const refuser =
 
 const named = (node: Node | null | undefined): Node[] => (node ? node.namedChildren.filter((c): c is Node => !!c) : []);
 const line = (node: Node): number => node.startPosition.row + 1;
-const within = (outer: { startIndex: number; endIndex: number }, inner: Node): boolean => outer.startIndex <= inner.startIndex && inner.endIndex <= outer.endIndex;
+const within = (outer: { startIndex: number; endIndex: number }, inner: Node): boolean =>
+  outer.startIndex <= inner.startIndex && inner.endIndex <= outer.endIndex;
 
 /** The class around a node: the owner of the innermost class body that contains it. */
 function bodyAround(node: Node): Node | undefined {
@@ -65,16 +79,28 @@ function membersOf(root: Node): Member[] {
     const body = bodyAround(declaration);
     if (name && body) out.push({ kind, name, declaration, owner: ownerOfBody(body) });
   };
-  for (const d of root.descendantsOfType(["field_declaration", "constant_declaration", "method_declaration", "enum_constant", "annotation_type_element_declaration"])) {
+  for (const d of root.descendantsOfType([
+    "field_declaration",
+    "constant_declaration",
+    "method_declaration",
+    "enum_constant",
+    "annotation_type_element_declaration",
+  ])) {
     if (!d) continue;
     if (d.type === "method_declaration") add("method", d.childForFieldName("name"), d);
     else if (d.type === "enum_constant") add("enum constant", d.childForFieldName("name"), d);
-    else if (d.type === "annotation_type_element_declaration") add("annotation element", d.childForFieldName("name"), d);
+    else if (d.type === "annotation_type_element_declaration")
+      add("annotation element", d.childForFieldName("name"), d);
     else for (const v of named(d)) if (v.type === "variable_declarator") add("field", v.childForFieldName("name"), d);
   }
   for (const r of root.descendantsOfType("record_declaration")) {
     for (const p of named(r?.childForFieldName("parameters"))) {
-      const name = p.childForFieldName("name") ?? named(p).find((c) => c.type === "variable_declarator")?.childForFieldName("name") ?? null;
+      const name =
+        p.childForFieldName("name") ??
+        named(p)
+          .find((c) => c.type === "variable_declarator")
+          ?.childForFieldName("name") ??
+        null;
       if (name) out.push({ kind: "record component", name, declaration: p, owner: r! });
     }
   }
@@ -99,7 +125,10 @@ function supertypes(owner: Node, types: ReadonlyMap<string, Node[]>): (Node | st
   const names: Node[] = [];
   if (owner.type === "object_creation_expression") names.push(owner.childForFieldName("type")!);
   else if (owner.type === "enum_constant") return [ownerOfBody(bodyAround(owner)!)];
-  else for (const c of named(owner)) if (["superclass", "super_interfaces", "extends_interfaces"].includes(c.type)) for (const t of named(c)) names.push(...(t.type === "type_list" ? named(t) : [t]));
+  else
+    for (const c of named(owner))
+      if (["superclass", "super_interfaces", "extends_interfaces"].includes(c.type))
+        for (const t of named(c)) names.push(...(t.type === "type_list" ? named(t) : [t]));
   return names.flatMap((t): (Node | string)[] => {
     const text = t.type === "generic_type" ? (named(t)[0]?.text ?? t.text) : t.text;
     if (text === "Object" || text === "java.lang.Object") return [];
@@ -109,7 +138,11 @@ function supertypes(owner: Node, types: ReadonlyMap<string, Node[]>): (Node | st
 }
 
 /** The first supertype of `owner`, or of an in-file supertype of it, that is declared in another file (whose members are unknown). */
-function unknownSupertype(owner: Node, types: ReadonlyMap<string, Node[]>, seen = new Set<number>()): string | undefined {
+function unknownSupertype(
+  owner: Node,
+  types: ReadonlyMap<string, Node[]>,
+  seen = new Set<number>(),
+): string | undefined {
   if (seen.has(owner.id)) return undefined;
   seen.add(owner.id);
   for (const s of supertypes(owner, types)) {
@@ -143,7 +176,11 @@ function usesOf(root: Node, analysis: JavaScopeAnalysis, name: string, place: Pl
   const unqualified = (id: Node): void => {
     // Outside the declaring class's body an unqualified name cannot name its private member: it is not in scope there.
     if (!within(place.body, id)) return;
-    if (id.parent?.type === "switch_label") out.refused.push({ node: id, detail: `\`case ${name}\` may name an enum constant rather than the field; rename that label by hand` });
+    if (id.parent?.type === "switch_label")
+      out.refused.push({
+        node: id,
+        detail: `\`case ${name}\` may name an enum constant rather than the field; rename that label by hand`,
+      });
     else out.renamed.push(id), out.unqualified.push(id);
   };
   const qualified = (object: Node, id: Node, written: string): void => {
@@ -151,12 +188,22 @@ function usesOf(root: Node, analysis: JavaScopeAnalysis, name: string, place: Pl
     const ok =
       (object.type === "this" && bodyAround(object)?.startIndex === place.body.startIndex) ||
       (object.type === "identifier" && !local && object.text === place.className) ||
-      (object.type === "field_access" && object.childForFieldName("field")?.type === "this" && object.childForFieldName("object")?.text === place.className) ||
+      (object.type === "field_access" &&
+        object.childForFieldName("field")?.type === "this" &&
+        object.childForFieldName("object")?.text === place.className) ||
       (!!local && place.className !== undefined && declaredType(local) === place.className);
     if (ok) out.renamed.push(id);
     else {
-      const why = object.type === "this" ? "`this` there is an instance of another class" : local ? `${object.text} is declared as ${declaredType(local) ?? "an untyped local"}, not ${place.className ?? "the declaring class"}` : `the type of ${object.text} is not known without a type checker`;
-      out.refused.push({ node: id, detail: `\`${written}\` may not name this ${place.kind}: ${why}; rename that use by hand` });
+      const why =
+        object.type === "this"
+          ? "`this` there is an instance of another class"
+          : local
+            ? `${object.text} is declared as ${declaredType(local) ?? "an untyped local"}, not ${place.className ?? "the declaring class"}`
+            : `the type of ${object.text} is not known without a type checker`;
+      out.refused.push({
+        node: id,
+        detail: `\`${written}\` may not name this ${place.kind}: ${why}; rename that use by hand`,
+      });
     }
   };
   for (const id of root.descendantsOfType("identifier")) {
@@ -165,9 +212,13 @@ function usesOf(root: Node, analysis: JavaScopeAnalysis, name: string, place: Pl
     if (!parent) continue;
     const object = parent.childForFieldName("object");
     if (place.kind === "field") {
-      if (parent.type === "field_access" && parent.childForFieldName("field")?.id === id.id) qualified(object!, id, `${object!.text}.${name}`);
+      if (parent.type === "field_access" && parent.childForFieldName("field")?.id === id.id)
+        qualified(object!, id, `${object!.text}.${name}`);
       else if (parent.type === "method_reference" && named(parent)[0]?.id === id.id) {
-        out.refused.push({ node: id, detail: `\`${parent.text}\` may use the field or a local named ${name} (the scope model does not resolve method references); rename that use by hand` });
+        out.refused.push({
+          node: id,
+          detail: `\`${parent.text}\` may use the field or a local named ${name} (the scope model does not resolve method references); rename that use by hand`,
+        });
       } else if (occurrence.has(id.id) && !occurrence.get(id.id)!.binding) unqualified(id);
     } else if (parent.type === "method_invocation" && parent.childForFieldName("name")?.id === id.id) {
       if (object) qualified(object, id, `${object.text}.${name}(…)`);
@@ -185,45 +236,92 @@ function theMember(members: readonly Member[], request: RenameRequest, typeNames
   const refuse = refuser(request);
   const declared = members.filter((m) => m.name.text === name);
   if (declared.length === 0) {
-    const detail = typeNames.has(name) ? `${name} is a type` : `${name} is neither a local ${request.scopeNode ? "of that method" : "in the file"} nor a field or method declared in the file`;
+    const detail = typeNames.has(name)
+      ? `${name} is a type`
+      : `${name} is neither a local ${request.scopeNode ? "of that method" : "in the file"} nor a field or method declared in the file`;
     throw new BindingNotFound(file, name, `${detail} (${JAVA_MEMBER_SCOPE})`, []);
   }
   const owners = [...new Set(declared.map((m) => m.owner.id))];
-  if (owners.length > 1) refuse(declared[1]!.name, `${owners.length} classes of the file declare a member ${name} (lines ${declared.map((m) => line(m.name)).join(", ")}), and which one a use names needs a type checker; rename it by hand`);
+  if (owners.length > 1)
+    refuse(
+      declared[1]!.name,
+      `${owners.length} classes of the file declare a member ${name} (lines ${declared.map((m) => line(m.name)).join(", ")}), and which one a use names needs a type checker; rename it by hand`,
+    );
   if (declared.length > 1) {
     const kinds = new Set(declared.map((m) => m.kind));
-    refuse(declared[1]!.name, kinds.size > 1 ? `the class declares both a field and a method ${name}; rename it by hand` : `${name} is overloaded (${declared.length} methods, lines ${declared.map((m) => line(m.name)).join(", ")}): which one a call resolves to could change; rename them by hand`);
+    refuse(
+      declared[1]!.name,
+      kinds.size > 1
+        ? `the class declares both a field and a method ${name}; rename it by hand`
+        : `${name} is overloaded (${declared.length} methods, lines ${declared.map((m) => line(m.name)).join(", ")}): which one a call resolves to could change; rename them by hand`,
+    );
   }
   const member = declared[0]!;
-  if (member.kind !== "field" && member.kind !== "method") refuse(member.name, `${name} is ${member.kind === "record component" ? "a record component, whose accessor is public" : `an ${member.kind}, which is public`}: other files may use it; rename it by hand with its users`);
-  if (!isPrivate(member.declaration)) refuse(member.name, `${name} is not private: other classes and files may use it (${JAVA_MEMBER_SCOPE}); rename it by hand with its users`);
+  if (member.kind !== "field" && member.kind !== "method")
+    refuse(
+      member.name,
+      `${name} is ${member.kind === "record component" ? "a record component, whose accessor is public" : `an ${member.kind}, which is public`}: other files may use it; rename it by hand with its users`,
+    );
+  if (!isPrivate(member.declaration))
+    refuse(
+      member.name,
+      `${name} is not private: other classes and files may use it (${JAVA_MEMBER_SCOPE}); rename it by hand with its users`,
+    );
   return member;
 }
 
 /** The new name: a valid identifier, declared as no member or type of the file, used in the top-level class by no non-local identifier. */
-function checkNewName(root: Node, analysis: JavaScopeAnalysis, members: readonly Member[], typeNames: ReadonlySet<string>, member: Member, top: Node, request: RenameRequest): void {
+function checkNewName(
+  root: Node,
+  analysis: JavaScopeAnalysis,
+  members: readonly Member[],
+  typeNames: ReadonlySet<string>,
+  member: Member,
+  top: Node,
+  request: RenameRequest,
+): void {
   const { name, newName } = request;
   const refuse = refuser(request);
-  if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(newName) || KEYWORDS.has(newName)) refuse(member.name, `${newName} is not a Java identifier (a keyword or a literal)`);
+  if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(newName) || KEYWORDS.has(newName))
+    refuse(member.name, `${newName} is not a Java identifier (a keyword or a literal)`);
   // The restricted identifiers (record, var, sealed, permits, yield) name fields and methods, but an
   // unqualified call of a method named yield is not Java (JLS §3.9).
-  if (member.kind === "method" && newName === "yield") refuse(member.name, "a method named yield cannot be called unqualified (JLS §3.9)");
+  if (member.kind === "method" && newName === "yield")
+    refuse(member.name, "a method named yield cannot be called unqualified (JLS §3.9)");
   if (member.kind === "method" && (INHERITED_METHODS.has(name) || INHERITED_METHODS.has(newName))) {
-    refuse(member.name, `${INHERITED_METHODS.has(name) ? name : newName} is the name of a method every class inherits (from Object or Enum), which a call in a nested class would name instead`);
+    refuse(
+      member.name,
+      `${INHERITED_METHODS.has(name) ? name : newName} is the name of a method every class inherits (from Object or Enum), which a call in a nested class would name instead`,
+    );
   }
   const taken = members.find((m) => m.name.text === newName);
-  if (taken) refuse(taken.name, `${newName} is already declared as a ${taken.kind === "method" ? "method" : "field"} in the file`);
+  if (taken)
+    refuse(
+      taken.name,
+      `${newName} is already declared as a ${taken.kind === "method" ? "method" : "field"} in the file`,
+    );
   if (typeNames.has(newName)) refuse(member.name, `${newName} is the name of a type declared in the file`);
   const local = new Map(analysis.occurrences.map((o) => [o.node.id, o.binding]));
-  const used = root.descendantsOfType("identifier").find((id) => id?.text === newName && within(top, id) && !local.get(id.id));
-  if (used) refuse(used, `${newName} is already used here, naming another (maybe inherited) member, which the renamed ${name} could capture`);
+  const used = root
+    .descendantsOfType("identifier")
+    .find((id) => id?.text === newName && within(top, id) && !local.get(id.id));
+  if (used)
+    refuse(
+      used,
+      `${newName} is already used here, naming another (maybe inherited) member, which the renamed ${name} could capture`,
+    );
 }
 
 /**
  * The edits of renaming a private field or method of a Java file (a name that is no local where
  * the request points), or a refusal naming the line and what to do.
  */
-export function renameJavaMember(source: string, tree: Tree, analysis: JavaScopeAnalysis, request: RenameRequest): Edit[] {
+export function renameJavaMember(
+  source: string,
+  tree: Tree,
+  analysis: JavaScopeAnalysis,
+  request: RenameRequest,
+): Edit[] {
   const { name, newName } = request;
   const root = tree.rootNode;
   const members = membersOf(root);
@@ -242,10 +340,21 @@ export function renameJavaMember(source: string, tree: Tree, analysis: JavaScope
 
   const refuse = refuser(request);
   // An anonymous class, or the body of an enum constant, has no name to qualify with.
-  const className = owner.type === "object_creation_expression" || owner.type === "enum_constant" ? undefined : owner.childForFieldName("name")?.text;
-  if (className && (types.get(className)?.length ?? 0) > 1) refuse(owner, `the file declares several classes named ${className}, so \`${className}.${name}\` is ambiguous; rename it by hand`);
+  const className =
+    owner.type === "object_creation_expression" || owner.type === "enum_constant"
+      ? undefined
+      : owner.childForFieldName("name")?.text;
+  if (className && (types.get(className)?.length ?? 0) > 1)
+    refuse(
+      owner,
+      `the file declares several classes named ${className}, so \`${className}.${name}\` is ambiguous; rename it by hand`,
+    );
   const unknown = unknownSupertype(owner, types);
-  if (unknown) refuse(owner, `the declaring class extends or implements ${unknown}, declared in another file, which may have a member ${newName} that the renamed ${name} would hide or overload; rename it by hand`);
+  if (unknown)
+    refuse(
+      owner,
+      `the declaring class extends or implements ${unknown}, declared in another file, which may have a member ${newName} that the renamed ${name} would hide or overload; rename it by hand`,
+    );
   const body = bodyOf(owner)!;
   const place: Place = { kind: member.kind === "method" ? "method" : "field", className, body, top };
   const uses = usesOf(root, analysis, name, place);
@@ -254,13 +363,23 @@ export function renameJavaMember(source: string, tree: Tree, analysis: JavaScope
   for (const use of uses.unqualified) {
     for (let b = bodyAround(use); b && b.startIndex !== body.startIndex; b = bodyAround(b)) {
       const inherited = unknownSupertype(ownerOfBody(b), types);
-      if (inherited) refuse(use, `this use of ${name} is inside a class that extends or implements ${inherited}, declared in another file, which may have a member ${name} or ${newName}; write ${className ? `${className}.this.${name}` : "it qualified"} or rename it by hand`);
+      if (inherited)
+        refuse(
+          use,
+          `this use of ${name} is inside a class that extends or implements ${inherited}, declared in another file, which may have a member ${name} or ${newName}; write ${className ? `${className}.this.${name}` : "it qualified"} or rename it by hand`,
+        );
     }
   }
   // A local of the new name in scope at an unqualified use would capture it (a call too: Java would resolve it, but a reader would not).
   for (const use of uses.unqualified) {
-    const local = analysis.scopes.map((s) => s.bindings.get(newName)).find((b) => b && within(b.scope.node, use) && b.from <= use.startIndex);
-    if (local) refuse(use, `the local ${newName} declared at line ${line(local.node)} is in scope here and would capture this use of ${name}; rename that local first or choose another name`);
+    const local = analysis.scopes
+      .map((s) => s.bindings.get(newName))
+      .find((b) => b && within(b.scope.node, use) && b.from <= use.startIndex);
+    if (local)
+      refuse(
+        use,
+        `the local ${newName} declared at line ${line(local.node)} is in scope here and would capture this use of ${name}; rename that local first or choose another name`,
+      );
   }
   const renamed = [member.name, ...uses.renamed].sort((a, b) => a.startIndex - b.startIndex);
   const edits: Edit[] = renamed.map((n) => ({ start: n.startIndex, end: n.endIndex, text: newName }));
@@ -272,10 +391,21 @@ export function renameJavaMember(source: string, tree: Tree, analysis: JavaScope
  * The renamed text parsed and analyzed again: the declaration and every renamed use name the
  * member under its new name (none captured by a local), and no use of the old name is left.
  */
-function verifyMember(source: string, edits: readonly Edit[], renamed: readonly Node[], declaration: Node, uses: Uses, place: Place, request: RenameRequest): void {
+function verifyMember(
+  source: string,
+  edits: readonly Edit[],
+  renamed: readonly Node[],
+  declaration: Node,
+  uses: Uses,
+  place: Place,
+  request: RenameRequest,
+): void {
   const { file, name, newName } = request;
   const map = (offset: number): number => mapOffset(edits, offset) ?? offset;
-  const shift = (r: { startIndex: number; endIndex: number }) => ({ startIndex: map(r.startIndex), endIndex: map(r.endIndex) });
+  const shift = (r: { startIndex: number; endIndex: number }) => ({
+    startIndex: map(r.startIndex),
+    endIndex: map(r.endIndex),
+  });
   // Where each renamed node starts in the new text (one edit per node, in the same order).
   const written = editedRanges(edits);
   const newStart = new Map(renamed.map((n, i) => [n.id, written[i]!.start]));
@@ -286,7 +416,13 @@ function verifyMember(source: string, edits: readonly Edit[], renamed: readonly 
     const found = new Set(usesOf(newTree.rootNode, analysis, newName, newPlace).renamed.map((n) => n.startIndex));
     const declarations = membersOf(newTree.rootNode).filter((m) => m.name.text === newName);
     if (declarations.length !== 1 || declarations[0]!.name.startIndex !== newStart.get(declaration.id)) {
-      throw new NameCollision(file, name, newName, line(declaration), `the renamed declaration would not be the only member ${newName} of the file; rename it by hand`);
+      throw new NameCollision(
+        file,
+        name,
+        newName,
+        line(declaration),
+        `the renamed declaration would not be the only member ${newName} of the file; rename it by hand`,
+      );
     }
     for (const use of uses.renamed) {
       const at = newStart.get(use.id)!;
@@ -299,6 +435,13 @@ function verifyMember(source: string, edits: readonly Edit[], renamed: readonly 
     }
     const left = usesOf(newTree.rootNode, analysis, name, newPlace);
     const stale = [...left.renamed, ...left.refused.map((r) => r.node)][0];
-    if (stale) throw new NameCollision(file, name, newName, line(stale), `a use of ${name} would be left naming nothing after the rename; rename it by hand`);
+    if (stale)
+      throw new NameCollision(
+        file,
+        name,
+        newName,
+        line(stale),
+        `a use of ${name} would be left naming nothing after the rename; rename it by hand`,
+      );
   });
 }

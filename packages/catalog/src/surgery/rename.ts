@@ -37,7 +37,16 @@ export interface RenameRequest {
   readonly scopeNode?: Node | undefined;
 }
 
-const SCOPE_NODE_TYPES = new Set(["function_definition", "class_definition", "lambda", "module", "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression"]);
+const SCOPE_NODE_TYPES = new Set([
+  "function_definition",
+  "class_definition",
+  "lambda",
+  "module",
+  "list_comprehension",
+  "set_comprehension",
+  "dictionary_comprehension",
+  "generator_expression",
+]);
 
 function scopeFor(analysis: ScopeAnalysis, request: RenameRequest): Scope {
   const candidates = analysis.scopes.filter((s) => s.bound.has(request.name));
@@ -47,7 +56,13 @@ function scopeFor(analysis: ScopeAnalysis, request: RenameRequest): Scope {
     if (node.type === "decorated_definition") node = node.childForFieldName("definition");
     while (node && !SCOPE_NODE_TYPES.has(node.type)) node = node.parent;
     const scope = node ? analysis.scopes.find((s) => s.node.id === node.id) : undefined;
-    if (!scope) throw new BindingNotFound(request.file, request.name, "the scope locator does not name a function, class, lambda or the module", labels);
+    if (!scope)
+      throw new BindingNotFound(
+        request.file,
+        request.name,
+        "the scope locator does not name a function, class, lambda or the module",
+        labels,
+      );
     if (!scope.bound.has(request.name)) {
       // The locator may name the definition itself (rename function f with scope = f).
       const definitionName = scope.node.childForFieldName("name");
@@ -61,7 +76,9 @@ function scopeFor(analysis: ScopeAnalysis, request: RenameRequest): Scope {
   throw new BindingNotFound(
     request.file,
     request.name,
-    candidates.length === 0 ? "the name is not bound (assigned, defined, imported or a parameter) anywhere in the file" : "the name is bound in several scopes",
+    candidates.length === 0
+      ? "the name is not bound (assigned, defined, imported or a parameter) anywhere in the file"
+      : "the name is bound in several scopes",
     labels,
   );
 }
@@ -72,7 +89,12 @@ function memberAttributes(analysis: ScopeAnalysis, klass: Scope, name: string): 
   for (const method of analysis.scopes) {
     if (method.parent?.id !== klass.id || method.kind !== "function") continue;
     const first = method.node.childForFieldName("parameters")?.namedChildren.find((p) => p !== null);
-    const self = first?.type === "identifier" ? first.text : first?.type === "typed_parameter" ? first.namedChildren[0]?.text : undefined;
+    const self =
+      first?.type === "identifier"
+        ? first.text
+        : first?.type === "typed_parameter"
+          ? first.namedChildren[0]?.text
+          : undefined;
     if (!self) continue;
     for (const attribute of method.node.descendantsOfType("attribute")) {
       if (!attribute) continue;
@@ -93,9 +115,18 @@ function memberAttributes(analysis: ScopeAnalysis, klass: Scope, name: string): 
 function importAware(node: Node, newName: string, file: string): Edit {
   const dotted = node.parent;
   const statement = dotted?.parent;
-  if (dotted?.type === "dotted_name" && (statement?.type === "import_statement" || statement?.type === "import_from_statement")) {
+  if (
+    dotted?.type === "dotted_name" &&
+    (statement?.type === "import_statement" || statement?.type === "import_from_statement")
+  ) {
     if (dotted.namedChildCount > 1) {
-      throw new NameCollision(file, node.text, newName, node.startPosition.row + 1, `\`import ${dotted.text}\` binds ${node.text} to the package; rename it by importing it as \`import ${node.text} as ${newName}\` first`);
+      throw new NameCollision(
+        file,
+        node.text,
+        newName,
+        node.startPosition.row + 1,
+        `\`import ${dotted.text}\` binds ${node.text} to the package; rename it by importing it as \`import ${node.text} as ${newName}\` first`,
+      );
     }
     return { start: dotted.endIndex, end: dotted.endIndex, text: ` as ${newName}` };
   }
@@ -127,16 +158,31 @@ export function renamePython(source: string, tree: Tree, request: RenameRequest)
 
   const taken = scope.bound.get(newName);
   if (taken?.length) {
-    throw new NameCollision(file, name, newName, taken[0]!.startPosition.row + 1, `${newName} is already bound in ${scopeLabel(scope)}`);
+    throw new NameCollision(
+      file,
+      name,
+      newName,
+      taken[0]!.startPosition.row + 1,
+      `${newName} is already bound in ${scopeLabel(scope)}`,
+    );
   }
 
-  const targets: Occurrence[] = analysis.occurrences.filter((o) => o.name === name && analysis.resolve(o)?.id === scope.id);
+  const targets: Occurrence[] = analysis.occurrences.filter(
+    (o) => o.name === name && analysis.resolve(o)?.id === scope.id,
+  );
   const nodes: Node[] = targets.map((o) => o.node);
   const lexical = new Set(nodes.map((n) => n.startIndex));
   if (scope.kind === "class") {
     const members = memberAttributes(analysis, scope, name);
     const clash = memberAttributes(analysis, scope, newName)[0];
-    if (members.length > 0 && clash) throw new NameCollision(file, name, newName, clash.startPosition.row + 1, `the class already uses the attribute ${newName}`);
+    if (members.length > 0 && clash)
+      throw new NameCollision(
+        file,
+        name,
+        newName,
+        clash.startPosition.row + 1,
+        `the class already uses the attribute ${newName}`,
+      );
     nodes.push(...members);
   }
   const edits: Edit[] = nodes
@@ -149,7 +195,14 @@ export function renamePython(source: string, tree: Tree, request: RenameRequest)
 }
 
 /** Re-resolves every occurrence of both names after the rename: each must keep its binding. */
-function verify(source: string, analysis: ScopeAnalysis, edits: readonly Edit[], lexical: ReadonlySet<number>, request: RenameRequest, scope: Scope): void {
+function verify(
+  source: string,
+  analysis: ScopeAnalysis,
+  edits: readonly Edit[],
+  lexical: ReadonlySet<number>,
+  request: RenameRequest,
+  scope: Scope,
+): void {
   const map = (offset: number): number => mapOffset(edits, offset) ?? offset;
   // Where each renamed identifier starts in the new text (an import alias starts after " as ").
   const renamed = new Set<number>();
@@ -163,7 +216,8 @@ function verify(source: string, analysis: ScopeAnalysis, edits: readonly Edit[],
   // Renamed occurrences must resolve to the renamed binding's scope.
   for (const start of renamed) expected.set(start, map(scope.node.startIndex));
   // Existing occurrences of the new name must keep resolving where they did.
-  for (const r of resolutions(analysis, request.newName)) expected.set(map(r.start), r.scopeStart < 0 ? -1 : map(r.scopeStart));
+  for (const r of resolutions(analysis, request.newName))
+    expected.set(map(r.start), r.scopeStart < 0 ? -1 : map(r.scopeStart));
 
   const after = applyEdits(source, edits);
   withTree(after, "python", (newTree) => {
@@ -221,7 +275,12 @@ export interface RenameEdit {
 }
 
 /** The binding a request names: in the function of its `scope` locator (its own block first), else the only one of that name. */
-function lexicalBinding<B extends LexicalBinding>(model: LexicalModel<B>, rules: LexicalRules<B>, request: RenameRequest, options: { eligible?: (b: B) => boolean; preferred?: B | undefined } = {}): B {
+function lexicalBinding<B extends LexicalBinding>(
+  model: LexicalModel<B>,
+  rules: LexicalRules<B>,
+  request: RenameRequest,
+  options: { eligible?: (b: B) => boolean; preferred?: B | undefined } = {},
+): B {
   const all = model.scopes.flatMap((s) => {
     const b = s.bindings.get(request.name);
     return b && (options.eligible?.(b) ?? true) ? [b] : [];
@@ -229,9 +288,13 @@ function lexicalBinding<B extends LexicalBinding>(model: LexicalModel<B>, rules:
   const labels = all.map(rules.label);
   let candidates = all;
   if (request.scopeNode) {
-    let fn: Node | null = request.scopeNode.type === "variable_declarator" ? request.scopeNode.childForFieldName("value") : request.scopeNode;
+    let fn: Node | null =
+      request.scopeNode.type === "variable_declarator"
+        ? request.scopeNode.childForFieldName("value")
+        : request.scopeNode;
     while (fn && !rules.functions.has(fn.type)) fn = fn.parent;
-    if (!fn) throw new BindingNotFound(request.file, request.name, "the scope locator does not name a function", labels);
+    if (!fn)
+      throw new BindingNotFound(request.file, request.name, "the scope locator does not name a function", labels);
     const scopeNode = fn;
     candidates = all.filter((b) => within(scopeNode, b.scope.node));
     const own = candidates.filter((b) => b.scope.node.id === scopeNode.id);
@@ -241,14 +304,28 @@ function lexicalBinding<B extends LexicalBinding>(model: LexicalModel<B>, rules:
     if (candidates.length === 0 && name?.text === request.name) candidates = all.filter((b) => b.node.id === name.id);
   } else if (options.preferred) return options.preferred;
   if (candidates.length === 1) return candidates[0]!;
-  throw new BindingNotFound(request.file, request.name, candidates.length === 0 ? rules.notFound(request.name, !!request.scopeNode) : `${request.name} is declared in several scopes`, labels);
+  throw new BindingNotFound(
+    request.file,
+    request.name,
+    candidates.length === 0
+      ? rules.notFound(request.name, !!request.scopeNode)
+      : `${request.name} is declared in several scopes`,
+    labels,
+  );
 }
 
 /**
  * Both names resolved again in the renamed text: each renamed identifier must name the renamed
  * binding, and every other use of the new name the binding it named before (or stay unresolved).
  */
-export function verifyLexical<B extends LexicalBinding>(source: string, model: LexicalModel<B>, rules: LexicalRules<B>, renames: readonly RenameEdit[], binding: B, request: RenameRequest): void {
+export function verifyLexical<B extends LexicalBinding>(
+  source: string,
+  model: LexicalModel<B>,
+  rules: LexicalRules<B>,
+  renames: readonly RenameEdit[],
+  binding: B,
+  request: RenameRequest,
+): void {
   const edits = renames.map((r) => r.edit);
   const map = (offset: number): number => mapOffset(edits, offset) ?? offset;
   const newStart = new Map<number, number>(); // a renamed identifier's node id → where its new name starts
@@ -257,12 +334,17 @@ export function verifyLexical<B extends LexicalBinding>(source: string, model: L
     newStart.set(r.node.id, r.edit.start + delta + r.at);
     delta += r.edit.text.length - (r.edit.end - r.edit.start);
   }
-  const key = (b: LexicalBinding | undefined, at: (n: Node) => number): string => (b ? `decl@${at(b.node)}` : "outside");
+  const key = (b: LexicalBinding | undefined, at: (n: Node) => number): string =>
+    b ? `decl@${at(b.node)}` : "outside";
   const renamed = `decl@${newStart.get(binding.node.id) ?? map(binding.node.startIndex)}`;
   const expected = new Map<number, { key: string; before: B | undefined }>();
   for (const r of renames) expected.set(newStart.get(r.node.id)!, { key: renamed, before: binding });
   for (const o of model.occurrences) {
-    if (o.binding !== binding && o.name === request.newName) expected.set(map(o.node.startIndex), { key: key(o.binding, (n) => newStart.get(n.id) ?? map(n.startIndex)), before: o.binding });
+    if (o.binding !== binding && o.name === request.newName)
+      expected.set(map(o.node.startIndex), {
+        key: key(o.binding, (n) => newStart.get(n.id) ?? map(n.startIndex)),
+        before: o.binding,
+      });
   }
   withTree(applyEdits(source, edits), rules.language, (newTree) => {
     for (const o of rules.analyze(newTree).occurrences) {
@@ -279,8 +361,13 @@ export function verifyLexical<B extends LexicalBinding>(source: string, model: L
   });
 }
 
-export const plainEdit = (node: Node, newName: string): RenameEdit => ({ edit: { start: node.startIndex, end: node.endIndex, text: newName }, at: 0, node });
-const within = (outer: Node, inner: Node): boolean => outer.startIndex <= inner.startIndex && inner.endIndex <= outer.endIndex;
+export const plainEdit = (node: Node, newName: string): RenameEdit => ({
+  edit: { start: node.startIndex, end: node.endIndex, text: newName },
+  at: 0,
+  node,
+});
+const within = (outer: Node, inner: Node): boolean =>
+  outer.startIndex <= inner.startIndex && inner.endIndex <= outer.endIndex;
 
 export const GO: LexicalRules<GoBinding> = {
   language: "go",
@@ -307,12 +394,32 @@ export function renameGo(source: string, tree: Tree, request: RenameRequest): Ed
   const analysis = analyzeGo(tree);
   const binding = lexicalBinding(analysis, GO, request, { eligible: (b) => !b.imported });
   if (binding.scope.kind === "package") {
-    throw new NameCollision(file, name, newName, binding.node.startPosition.row + 1, `${name} is declared at package level, where the package's other files see it; rename it with rename_across_files (importers: the package's other files and the other packages' files that use it)`);
+    throw new NameCollision(
+      file,
+      name,
+      newName,
+      binding.node.startPosition.row + 1,
+      `${name} is declared at package level, where the package's other files see it; rename it with rename_across_files (importers: the package's other files and the other packages' files that use it)`,
+    );
   }
   const taken = binding.scope.bindings.get(newName);
-  if (taken) throw new NameCollision(file, name, newName, taken.node.startPosition.row + 1, `${newName} is already declared in ${goScopeLabel(binding.scope, false)}`);
+  if (taken)
+    throw new NameCollision(
+      file,
+      name,
+      newName,
+      taken.node.startPosition.row + 1,
+      `${newName} is already declared in ${goScopeLabel(binding.scope, false)}`,
+    );
   const key = analysis.keys.find((k) => k.text === name && within(binding.scope.node, k));
-  if (key) throw new NameCollision(file, name, newName, key.startPosition.row + 1, `${name} is a key of a composite literal here, which is a struct field or a variable (a map key) — rename that use by hand`);
+  if (key)
+    throw new NameCollision(
+      file,
+      name,
+      newName,
+      key.startPosition.row + 1,
+      `${name} is a key of a composite literal here, which is a struct field or a variable (a map key) — rename that use by hand`,
+    );
   const renames = analysis.occurrences.filter((o) => o.binding === binding).map((o) => plainEdit(o.node, newName));
   verifyLexical(source, analysis, GO, renames, binding, request);
   return renames.map((r) => r.edit);
@@ -321,9 +428,15 @@ export function renameGo(source: string, tree: Tree, request: RenameRequest): Ed
 const JAVA: LexicalRules<JavaBinding> = {
   language: "java",
   analyze: analyzeJava,
-  functions: new Set(["method_declaration", "constructor_declaration", "compact_constructor_declaration", "lambda_expression"]),
+  functions: new Set([
+    "method_declaration",
+    "constructor_declaration",
+    "compact_constructor_declaration",
+    "lambda_expression",
+  ]),
   label: (b) => javaScopeLabel(b.scope),
-  notFound: (name, inFunction) => `${name} is not a local ${inFunction ? "of that method" : "in the file"} (${JAVA_MEMBER_SCOPE})`,
+  notFound: (name, inFunction) =>
+    `${name} is not a local ${inFunction ? "of that method" : "in the file"} (${JAVA_MEMBER_SCOPE})`,
   inner: "scope",
   outside: (name) => `the field or member ${name}`,
   shadowed: (b) => (b ? "another local" : "a field or another class's member"),
@@ -347,11 +460,27 @@ export function renameJava(source: string, tree: Tree, request: RenameRequest): 
   // Java forbids a local to shadow a local: the new name may be a local neither around the renamed one nor inside its scope.
   for (let s: JavaScope | undefined = binding.scope; s && s.kind !== "class"; s = s.parent) {
     const taken = s.bindings.get(newName);
-    if (taken) throw new NameCollision(file, name, newName, taken.node.startPosition.row + 1, `${newName} is already a local of ${javaScopeLabel(s, false)}`);
+    if (taken)
+      throw new NameCollision(
+        file,
+        name,
+        newName,
+        taken.node.startPosition.row + 1,
+        `${newName} is already a local of ${javaScopeLabel(s, false)}`,
+      );
     if (JAVA.functions.has(s.node.type)) break;
   }
-  const inside = analysis.scopes.flatMap((s) => (within(binding.scope.node, s.node) && s.bindings.get(newName) ? [s.bindings.get(newName)!] : []))[0];
-  if (inside) throw new NameCollision(file, name, newName, inside.node.startPosition.row + 1, `${newName} is declared as a local in ${javaScopeLabel(inside.scope, false)}, inside the scope of ${name}`);
+  const inside = analysis.scopes.flatMap((s) =>
+    within(binding.scope.node, s.node) && s.bindings.get(newName) ? [s.bindings.get(newName)!] : [],
+  )[0];
+  if (inside)
+    throw new NameCollision(
+      file,
+      name,
+      newName,
+      inside.node.startPosition.row + 1,
+      `${newName} is declared as a local in ${javaScopeLabel(inside.scope, false)}, inside the scope of ${name}`,
+    );
   const renames = analysis.occurrences.filter((o) => o.binding === binding).map((o) => plainEdit(o.node, newName));
   verifyLexical(source, analysis, JAVA, renames, binding, request);
   return renames.map((r) => r.edit);
@@ -377,13 +506,28 @@ function isJavaLocal(analysis: JavaScopeAnalysis, request: RenameRequest): boole
 /** The edit of one occurrence: `{x}` keeps its key (`{x: y}`), an import keeps the imported name (`{a as y}`). */
 function jsEdit(node: Node, newName: string): RenameEdit {
   // `{key: value}` renamed to the key's own name becomes `{key}` again (`{key: value = 1}` becomes `{key = 1}`).
-  const holder = node.parent?.type === "assignment_pattern" && node.parent.childForFieldName("left")?.id === node.id ? node.parent : node;
+  const holder =
+    node.parent?.type === "assignment_pattern" && node.parent.childForFieldName("left")?.id === node.id
+      ? node.parent
+      : node;
   const pair = holder.parent;
-  if ((pair?.type === "pair_pattern" || pair?.type === "pair") && pair.childForFieldName("value")?.id === holder.id && pair.childForFieldName("key")?.text === newName) {
-    return { edit: { start: pair.childForFieldName("key")!.startIndex, end: node.endIndex, text: newName }, at: 0, node };
+  if (
+    (pair?.type === "pair_pattern" || pair?.type === "pair") &&
+    pair.childForFieldName("value")?.id === holder.id &&
+    pair.childForFieldName("key")?.text === newName
+  ) {
+    return {
+      edit: { start: pair.childForFieldName("key")!.startIndex, end: node.endIndex, text: newName },
+      at: 0,
+      node,
+    };
   }
   if (node.type === "shorthand_property_identifier" || node.type === "shorthand_property_identifier_pattern") {
-    return { edit: { start: node.startIndex, end: node.endIndex, text: `${node.text}: ${newName}` }, at: node.text.length + 2, node };
+    return {
+      edit: { start: node.startIndex, end: node.endIndex, text: `${node.text}: ${newName}` },
+      at: node.text.length + 2,
+      node,
+    };
   }
   if (node.parent?.type === "import_specifier" && !node.parent.childForFieldName("alias")) {
     return { edit: { start: node.endIndex, end: node.endIndex, text: ` as ${newName}` }, at: 4, node };
@@ -394,7 +538,15 @@ function jsEdit(node: Node, newName: string): RenameEdit {
 const jsRules = (language: "javascript" | "typescript" | "tsx"): LexicalRules<JsBinding> => ({
   language,
   analyze: analyzeJavaScript,
-  functions: new Set(["function_declaration", "generator_function_declaration", "function_expression", "function", "generator_function", "arrow_function", "method_definition"]),
+  functions: new Set([
+    "function_declaration",
+    "generator_function_declaration",
+    "function_expression",
+    "function",
+    "generator_function",
+    "arrow_function",
+    "method_definition",
+  ]),
   label: (b) => jsScopeLabel(b.scope),
   notFound: (name, inFunction) => `${name} is not declared ${inFunction ? "in that function" : "in the file"}`,
   inner: "scope",
@@ -409,21 +561,45 @@ const jsRules = (language: "javascript" | "typescript" | "tsx"): LexicalRules<Js
  * (`import {a as y}`). A name the module exports is refused (other modules import it). Checked by
  * resolving both names again in the renamed text.
  */
-export function renameJavaScript(source: string, tree: Tree, request: RenameRequest, language: "javascript" | "typescript" | "tsx"): Edit[] {
+export function renameJavaScript(
+  source: string,
+  tree: Tree,
+  request: RenameRequest,
+  language: "javascript" | "typescript" | "tsx",
+): Edit[] {
   const { name, newName, file } = request;
   if (name === newName) return [];
   const rules = jsRules(language);
   const analysis = analyzeJavaScript(tree);
   const binding = lexicalBinding(analysis, rules, request, { preferred: analysis.program.bindings.get(name) });
   if (binding.scope.kind === "program" && analysis.exported.has(name)) {
-    throw new NameCollision(file, name, newName, binding.node.startPosition.row + 1, `${name} is exported, and other modules import it by that name; rename it there too, by hand`);
+    throw new NameCollision(
+      file,
+      name,
+      newName,
+      binding.node.startPosition.row + 1,
+      `${name} is exported, and other modules import it by that name; rename it there too, by hand`,
+    );
   }
   const taken = binding.scope.bindings.get(newName);
-  if (taken) throw new NameCollision(file, name, newName, taken.node.startPosition.row + 1, `${newName} is already declared in ${jsScopeLabel(binding.scope, false)}`);
+  if (taken)
+    throw new NameCollision(
+      file,
+      name,
+      newName,
+      taken.node.startPosition.row + 1,
+      `${newName} is already declared in ${jsScopeLabel(binding.scope, false)}`,
+    );
   // JSX compiles to calls of a factory the code never names: React (the classic runtime), or a `@jsx` pragma's name.
   const factory = /@jsx\s+([A-Za-z_$][\w$]*)/.exec(source)?.[1] ?? "React";
   if (name === factory && tree.rootNode.descendantsOfType(["jsx_element", "jsx_self_closing_element"]).length > 0) {
-    throw new NameCollision(file, name, newName, binding.node.startPosition.row + 1, `the file's JSX compiles to calls of ${name} (${factory === "React" ? "React.createElement, under the classic runtime" : "its @jsx pragma"}), which the rename would not follow`);
+    throw new NameCollision(
+      file,
+      name,
+      newName,
+      binding.node.startPosition.row + 1,
+      `the file's JSX compiles to calls of ${name} (${factory === "React" ? "React.createElement, under the classic runtime" : "its @jsx pragma"}), which the rename would not follow`,
+    );
   }
   const renames = analysis.occurrences.filter((o) => o.binding === binding).map((o) => jsEdit(o.node, newName));
   verifyLexical(source, analysis, rules, renames, binding, request);

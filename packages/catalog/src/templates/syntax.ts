@@ -13,11 +13,20 @@ export const isJs = (language: LanguageId): boolean => JS_LIKE.includes(language
 
 /** The languages' families as the templates see them: what a function, a class, a block and an atom are. */
 type Family = "python" | "js" | "java" | "go";
-const familyOf = (language: LanguageId): Family => (language === "python" ? "python" : language === "java" ? "java" : language === "go" ? "go" : "js");
+const familyOf = (language: LanguageId): Family =>
+  language === "python" ? "python" : language === "java" ? "java" : language === "go" ? "go" : "js";
 
 const FUNCTIONS: Record<Family, ReadonlySet<string>> = {
   python: new Set(["function_definition"]),
-  js: new Set(["function_declaration", "generator_function_declaration", "function_expression", "function", "generator_function", "arrow_function", "method_definition"]),
+  js: new Set([
+    "function_declaration",
+    "generator_function_declaration",
+    "function_expression",
+    "function",
+    "generator_function",
+    "arrow_function",
+    "method_definition",
+  ]),
   java: new Set(["method_declaration", "constructor_declaration", "lambda_expression"]),
   go: new Set(["function_declaration", "method_declaration", "func_literal"]),
 };
@@ -47,7 +56,14 @@ export function functionParts(target: Target, op: string): FunctionParts {
   const { node, language } = target;
   let fn: Node | null = node;
   if (fn.type === "decorated_definition") fn = fn.childForFieldName("definition");
-  if (fn && (fn.type === "variable_declarator" || fn.type === "pair" || fn.type === "public_field_definition" || fn.type === "field_definition")) fn = fn.childForFieldName("value");
+  if (
+    fn &&
+    (fn.type === "variable_declarator" ||
+      fn.type === "pair" ||
+      fn.type === "public_field_definition" ||
+      fn.type === "field_definition")
+  )
+    fn = fn.childForFieldName("value");
   if (fn && fn.type === "export_statement") fn = fn.childForFieldName("declaration");
   const kinds = FUNCTIONS[familyOf(language)];
   if (!fn || !kinds.has(fn.type)) {
@@ -57,12 +73,22 @@ export function functionParts(target: Target, op: string): FunctionParts {
     if (up && kinds.has(up.type) && (field === "body" || field === "name" || field === "parameters")) {
       fn = up;
     } else {
-      throw new TransformRejected(op, target.file, `the target (line ${node.startPosition.row + 1}) is a ${node.type}, not a function; point the locator at a function or method`);
+      throw new TransformRejected(
+        op,
+        target.file,
+        `the target (line ${node.startPosition.row + 1}) is a ${node.type}, not a function; point the locator at a function or method`,
+      );
     }
   }
   const body = fn.childForFieldName("body");
-  if (!body) throw new TransformRejected(op, target.file, `the function at line ${fn.startPosition.row + 1} has no body`);
-  return { fn, outer: outerOf(fn), parameters: fn.childForFieldName("parameters") ?? fn.childForFieldName("parameter"), body };
+  if (!body)
+    throw new TransformRejected(op, target.file, `the function at line ${fn.startPosition.row + 1} has no body`);
+  return {
+    fn,
+    outer: outerOf(fn),
+    parameters: fn.childForFieldName("parameters") ?? fn.childForFieldName("parameter"),
+    body,
+  };
 }
 
 /** The statement-level node around a definition: decorated_definition, export_statement, lexical_declaration. */
@@ -81,7 +107,11 @@ export function outerOf(node: Node): Node {
         continue;
       }
     }
-    if (n.type === "variable_declarator" && (p.type === "lexical_declaration" || p.type === "variable_declaration") && p.namedChildren.filter((c) => c?.type === "variable_declarator").length === 1) {
+    if (
+      n.type === "variable_declarator" &&
+      (p.type === "lexical_declaration" || p.type === "variable_declaration") &&
+      p.namedChildren.filter((c) => c?.type === "variable_declarator").length === 1
+    ) {
       n = p;
       continue;
     }
@@ -102,8 +132,14 @@ export function classParts(target: Target, op: string): ClassParts {
   if (cls && cls.type === "export_statement") cls = cls.childForFieldName("declaration");
   const kinds = CLASSES[familyOf(language)];
   if (!cls || !kinds.has(cls.type)) {
-    if ((node.type === "block" || node.type === "class_body") && node.parent && kinds.has(node.parent.type)) cls = node.parent;
-    else throw new TransformRejected(op, target.file, `the target (line ${node.startPosition.row + 1}) is a ${node.type}, not a class; point the locator at a class`);
+    if ((node.type === "block" || node.type === "class_body") && node.parent && kinds.has(node.parent.type))
+      cls = node.parent;
+    else
+      throw new TransformRejected(
+        op,
+        target.file,
+        `the target (line ${node.startPosition.row + 1}) is a ${node.type}, not a class; point the locator at a class`,
+      );
   }
   const body = cls.childForFieldName("body");
   if (!body) throw new TransformRejected(op, target.file, `the class at line ${cls.startPosition.row + 1} has no body`);
@@ -117,7 +153,12 @@ export function statementsOf(block: Node): Node[] {
 
 /** A Python docstring: a string expression statement that is the first statement of a body. */
 export function isDocstring(node: Node | undefined): boolean {
-  return !!node && node.type === "expression_statement" && node.namedChildCount === 1 && ["string", "concatenated_string"].includes(node.namedChildren[0]!.type);
+  return (
+    !!node &&
+    node.type === "expression_statement" &&
+    node.namedChildCount === 1 &&
+    ["string", "concatenated_string"].includes(node.namedChildren[0]!.type)
+  );
 }
 
 /** The statements of a body after its docstring (Python). */
@@ -165,7 +206,8 @@ export function enclosingStatement(node: Node, language: LanguageId): Node | nul
 }
 
 /** True when `outer` contains `inner`. */
-export const within = (outer: Node, inner: Node): boolean => outer.startIndex <= inner.startIndex && inner.endIndex <= outer.endIndex;
+export const within = (outer: Node, inner: Node): boolean =>
+  outer.startIndex <= inner.startIndex && inner.endIndex <= outer.endIndex;
 
 const JAVA_ATOMS = new Set([
   "identifier",
@@ -252,11 +294,82 @@ const JS_ATOMS = new Set([
   "property_identifier",
 ]);
 /** Parents in which a replaced child keeps its meaning without parentheses (lists, arguments, assignments, statements). */
-const PY_SAFE_PARENTS = new Set(["expression_statement", "assignment", "augmented_assignment", "return_statement", "argument_list", "keyword_argument", "list", "set", "tuple", "expression_list", "pair", "parenthesized_expression", "subscript", "if_statement", "elif_clause", "while_statement", "interpolation", "default_parameter", "typed_default_parameter", "with_item", "for_statement", "for_in_clause", "if_clause", "assert_statement", "raise_statement", "yield", "decorator", "slice", "lambda"]);
-const JS_SAFE_PARENTS = new Set(["expression_statement", "variable_declarator", "return_statement", "arguments", "array", "pair", "parenthesized_expression", "assignment_expression", "template_substitution", "assignment_pattern", "public_field_definition", "field_definition", "throw_statement", "spread_element", "arrow_function", "subscript_expression"]);
+const PY_SAFE_PARENTS = new Set([
+  "expression_statement",
+  "assignment",
+  "augmented_assignment",
+  "return_statement",
+  "argument_list",
+  "keyword_argument",
+  "list",
+  "set",
+  "tuple",
+  "expression_list",
+  "pair",
+  "parenthesized_expression",
+  "subscript",
+  "if_statement",
+  "elif_clause",
+  "while_statement",
+  "interpolation",
+  "default_parameter",
+  "typed_default_parameter",
+  "with_item",
+  "for_statement",
+  "for_in_clause",
+  "if_clause",
+  "assert_statement",
+  "raise_statement",
+  "yield",
+  "decorator",
+  "slice",
+  "lambda",
+]);
+const JS_SAFE_PARENTS = new Set([
+  "expression_statement",
+  "variable_declarator",
+  "return_statement",
+  "arguments",
+  "array",
+  "pair",
+  "parenthesized_expression",
+  "assignment_expression",
+  "template_substitution",
+  "assignment_pattern",
+  "public_field_definition",
+  "field_definition",
+  "throw_statement",
+  "spread_element",
+  "arrow_function",
+  "subscript_expression",
+]);
 
-const JAVA_SAFE_PARENTS = new Set(["expression_statement", "variable_declarator", "return_statement", "argument_list", "array_initializer", "parenthesized_expression", "assignment_expression", "throw_statement", "lambda_expression", "element_value_pair", "array_access"]);
-const GO_SAFE_PARENTS = new Set(["expression_list", "argument_list", "parenthesized_expression", "literal_element", "keyed_element", "expression_statement", "if_statement", "for_clause", "expression_switch_statement", "send_statement", "index_expression"]);
+const JAVA_SAFE_PARENTS = new Set([
+  "expression_statement",
+  "variable_declarator",
+  "return_statement",
+  "argument_list",
+  "array_initializer",
+  "parenthesized_expression",
+  "assignment_expression",
+  "throw_statement",
+  "lambda_expression",
+  "element_value_pair",
+  "array_access",
+]);
+const GO_SAFE_PARENTS = new Set([
+  "expression_list",
+  "argument_list",
+  "parenthesized_expression",
+  "literal_element",
+  "keyed_element",
+  "expression_statement",
+  "if_statement",
+  "for_clause",
+  "expression_switch_statement",
+  "send_statement",
+  "index_expression",
+]);
 
 /**
  * `code` wrapped in parentheses when putting it in place of `node` would change how it groups
@@ -272,7 +385,11 @@ export function parenthesizeFor(node: Node, code: string, codeType: string, lang
   if (safe.has(parent.type)) {
     // The object of `a.b` / the function of `f()` / the value of `x[i]` are not safe places.
     const field = fieldOf(node);
-    const indexed = (parent.type === "subscript" && field === "value") || (parent.type === "subscript_expression" && field === "object") || (parent.type === "array_access" && field === "array") || (parent.type === "index_expression" && field === "operand");
+    const indexed =
+      (parent.type === "subscript" && field === "value") ||
+      (parent.type === "subscript_expression" && field === "object") ||
+      (parent.type === "array_access" && field === "array") ||
+      (parent.type === "index_expression" && field === "operand");
     if (!indexed) return code;
   }
   return `(${code})`;
@@ -284,12 +401,24 @@ export { fieldOf };
 /** The node type `code` parses as when used as an expression (`binary_operator`, `call`, ...). */
 export function expressionType(code: string, language: LanguageId): string {
   // Java and Go have no expression statement at the top of a file: the value of a field, of a var.
-  const [prefix, suffix] = language === "java" ? ["class _C { Object _x = ", "; }\n"] : language === "go" ? ["package _p\nvar _ = ", "\n"] : ["_ = ", "\n"];
+  const [prefix, suffix] =
+    language === "java"
+      ? ["class _C { Object _x = ", "; }\n"]
+      : language === "go"
+        ? ["package _p\nvar _ = ", "\n"]
+        : ["_ = ", "\n"];
   return withTree(`${prefix}${code}${suffix}`, language, (tree) => {
     const node = tree.rootNode.namedDescendantForIndex(prefix.length, prefix.length + code.length - 1);
     let n: Node | null = node;
     // (Go's var value is an expression list, even of one expression: the expression is the type.)
-    while (n && n.parent && n.parent.startIndex === prefix.length && n.parent.endIndex === prefix.length + code.length && n.parent.type !== "expression_list") n = n.parent;
+    while (
+      n &&
+      n.parent &&
+      n.parent.startIndex === prefix.length &&
+      n.parent.endIndex === prefix.length + code.length &&
+      n.parent.type !== "expression_list"
+    )
+      n = n.parent;
     return n && n.startIndex === prefix.length && n.endIndex === prefix.length + code.length ? n.type : "unknown";
   });
 }
@@ -314,5 +443,9 @@ export function startsLine(source: string, index: number): boolean {
 export function fillBraces(target: Target, block: Node, code: string, headerStart: number) {
   const header = lineIndent(target.source, headerStart);
   const inner = header + indentUnit(target.source);
-  return { start: block.startIndex, end: block.endIndex, text: `{\n${reindent(code, inner, target.language)}\n${header}}` };
+  return {
+    start: block.startIndex,
+    end: block.endIndex,
+    text: `{\n${reindent(code, inner, target.language)}\n${header}}`,
+  };
 }

@@ -22,8 +22,21 @@ function split(bytes: Buffer, size: number): Array<[number, string]> {
 
 describe("demultiplex", () => {
   const big = Buffer.alloc(300_000, 7);
-  const bytes = Buffer.concat([frame(1, "out one\n"), frame(2, "err\n"), frame(0, "stdin echo"), frame(1, ""), frame(1, big), frame(2, "last")]);
-  const expected: Array<[number, string]> = [[1, "out one\n"], [2, "err\n"], [1, ""], [1, big.toString("latin1")], [2, "last"]];
+  const bytes = Buffer.concat([
+    frame(1, "out one\n"),
+    frame(2, "err\n"),
+    frame(0, "stdin echo"),
+    frame(1, ""),
+    frame(1, big),
+    frame(2, "last"),
+  ]);
+  const expected: Array<[number, string]> = [
+    [1, "out one\n"],
+    [2, "err\n"],
+    [1, ""],
+    [1, big.toString("latin1")],
+    [2, "last"],
+  ];
 
   it("gives every stdout and stderr frame whole and in order, whatever the chunks (stdin frames dropped)", () => {
     for (const size of [1, 3, 7, 8, 9, 64, 1000, 65_536, bytes.length]) expect(split(bytes, size)).toEqual(expected);

@@ -16,7 +16,9 @@ const HOST = "unix:///tmp/podman.sock";
 const BUSYBOX = "graphplan-busybox:test";
 const DEBIAN = "graphplan-debian:test";
 
-const withEngine = <A, E>(program: (engine: ContainerEngineShape) => Effect.Effect<A, E, import("effect/Scope").Scope>) =>
+const withEngine = <A, E>(
+  program: (engine: ContainerEngineShape) => Effect.Effect<A, E, import("effect/Scope").Scope>,
+) =>
   Effect.runPromise(
     Effect.scoped(
       Effect.gen(function* () {
@@ -36,10 +38,12 @@ describe("the container engine (podman on /tmp/podman.sock)", () => {
         const container = yield* engine.start({ image: BUSYBOX, workdir: "/work" });
         yield* container.putFiles([
           { path: "/tmp/patch.diff", content: "a b  c\n" },
-          { path: "/opt/deep/dir/run.sh", content: "#!/bin/sh\necho ran \"$@\"\n", mode: 0o755 },
+          { path: "/opt/deep/dir/run.sh", content: '#!/bin/sh\necho ran "$@"\n', mode: 0o755 },
         ]);
         const argv = yield* container.execArgv(["/opt/deep/dir/run.sh", "one arg", "$HOME"]);
-        const shell = yield* container.exec("cat /tmp/patch.diff; echo to-stderr >&2; pwd; exit 3", { env: { X: "1" } });
+        const shell = yield* container.exec("cat /tmp/patch.diff; echo to-stderr >&2; pwd; exit 3", {
+          env: { X: "1" },
+        });
         const back = yield* container.readFile("/tmp/patch.diff");
         return { argv, shell, back: new TextDecoder().decode(back) };
       }),
@@ -58,7 +62,11 @@ describe("the container engine (podman on /tmp/podman.sock)", () => {
             Effect.gen(function* () {
               const container = yield* engine.start({ image: DEBIAN });
               yield* container.exec("mkdir -p /testbed && echo hello > /testbed/file");
-              yield* container.commit(image, { labels: { "org.graphplan.test": "a b" }, env: { GREETING: "hi there" }, workdir: "/testbed" });
+              yield* container.commit(image, {
+                labels: { "org.graphplan.test": "a b" },
+                env: { GREETING: "hi there" },
+                workdir: "/testbed",
+              });
             }),
           );
           const info = yield* engine.inspectImage(image);
@@ -97,9 +105,21 @@ describe("the container engine (podman on /tmp/podman.sock)", () => {
   it("removes a container whose owner was killed (SIGKILL, no scope closed) within seconds, on its own", async () => {
     const run = randomUUID();
     const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-    const owner = spawn(process.execPath, ["--import", tsx, "--conditions=source", fileURLToPath(new URL("../fixtures/container-owner.ts", import.meta.url)), HOST, BUSYBOX, run], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const owner = spawn(
+      process.execPath,
+      [
+        "--import",
+        tsx,
+        "--conditions=source",
+        fileURLToPath(new URL("../fixtures/container-owner.ts", import.meta.url)),
+        HOST,
+        BUSYBOX,
+        run,
+      ],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let output = "";
     owner.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
     const id = await new Promise<string>((resolve, reject) => {
@@ -131,7 +151,9 @@ describe("the container engine (podman on /tmp/podman.sock)", () => {
   it("says which image is missing, and that a pull from an unreachable registry failed", async () => {
     const missing = await withEngine((engine) => engine.inspectImage("graphplan-no-such-image:missing"));
     expect(missing).toBeUndefined();
-    const error = await withEngine((engine) => Effect.flip(engine.pullImage("127.0.0.1:9/graphplan/no-such-image:latest")));
+    const error = await withEngine((engine) =>
+      Effect.flip(engine.pullImage("127.0.0.1:9/graphplan/no-such-image:latest")),
+    );
     expect(error._tag).toBe("ImageUnavailable");
     expect(error.message).toContain("127.0.0.1:9/graphplan/no-such-image:latest");
     expect(error.message).toContain("bench images build");
@@ -139,7 +161,11 @@ describe("the container engine (podman on /tmp/podman.sock)", () => {
 
   it("reports an engine that does not answer, naming its address", async () => {
     const error = await Effect.runPromise(
-      Effect.flip(Effect.gen(function* () { yield* (yield* ContainerEngine).ping; }).pipe(Effect.provide(ContainerEngine.layer({ host: "unix:///tmp/graphplan-no-engine.sock" })))),
+      Effect.flip(
+        Effect.gen(function* () {
+          yield* (yield* ContainerEngine).ping;
+        }).pipe(Effect.provide(ContainerEngine.layer({ host: "unix:///tmp/graphplan-no-engine.sock" }))),
+      ),
     );
     expect(error._tag).toBe("EngineUnavailable");
     expect(error.message).toContain("unix:///tmp/graphplan-no-engine.sock");
@@ -149,10 +175,22 @@ describe("the container engine (podman on /tmp/podman.sock)", () => {
 describe("Docker host URLs", () => {
   vitestIt("reads unix sockets, bare paths, tcp and ssh the way Docker's clients do", () => {
     expect(dockerOptionsFor("unix:///run/podman.sock").options).toEqual({ socketPath: "/run/podman.sock" });
-    expect(dockerOptionsFor("/tmp/x.sock")).toEqual({ label: "unix:///tmp/x.sock", options: { socketPath: "/tmp/x.sock" } });
-    expect(dockerOptionsFor("tcp://10.1.2.3:2375").options).toEqual({ protocol: "http", host: "10.1.2.3", port: "2375" });
+    expect(dockerOptionsFor("/tmp/x.sock")).toEqual({
+      label: "unix:///tmp/x.sock",
+      options: { socketPath: "/tmp/x.sock" },
+    });
+    expect(dockerOptionsFor("tcp://10.1.2.3:2375").options).toEqual({
+      protocol: "http",
+      host: "10.1.2.3",
+      port: "2375",
+    });
     expect(dockerOptionsFor("tcp://builder:2376").options).toMatchObject({ protocol: "https", port: "2376" });
-    expect(dockerOptionsFor("ssh://ci@fleet-7").options).toMatchObject({ protocol: "ssh", host: "fleet-7", port: 22, username: "ci" });
+    expect(dockerOptionsFor("ssh://ci@fleet-7").options).toMatchObject({
+      protocol: "ssh",
+      host: "fleet-7",
+      port: 22,
+      username: "ci",
+    });
     expect(() => dockerOptionsFor("npipe:////./pipe/docker")).toThrow(/unix:\/\/, tcp:\/\/ or ssh:\/\//);
   });
 });

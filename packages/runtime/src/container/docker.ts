@@ -4,7 +4,7 @@
  * process the command started, inside the container; files go in and out as tar archives.
  */
 import { randomUUID } from "node:crypto";
-import { Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import type { Duplex } from "node:stream";
 import Docker from "dockerode";
 import * as Effect from "effect/Effect";
@@ -33,25 +33,45 @@ export interface EngineOptions {
 }
 
 /** dockerode's options for a Docker host URL, and the label used in messages. */
-export function dockerOptionsFor(host: string | undefined): { readonly label: string; readonly options: Docker.DockerOptions | undefined } {
+export function dockerOptionsFor(host: string | undefined): {
+  readonly label: string;
+  readonly options: Docker.DockerOptions | undefined;
+} {
   const given = host ?? process.env.DOCKER_HOST;
-  if (given === undefined || given === "") return { label: "unix:///var/run/docker.sock", options: { socketPath: "/var/run/docker.sock" } };
+  if (given === undefined || given === "")
+    return { label: "unix:///var/run/docker.sock", options: { socketPath: "/var/run/docker.sock" } };
   if (given.startsWith("/")) return { label: `unix://${given}`, options: { socketPath: given } };
   if (given.startsWith("unix://")) return { label: given, options: { socketPath: given.slice("unix://".length) } };
   let url: URL;
   try {
     url = new URL(given.includes("//") ? given : `tcp://${given}`);
   } catch {
-    throw new Error(`the Docker host "${given}" is not a URL: give unix:///path/to.sock, tcp://host:port or ssh://user@host`);
+    throw new Error(
+      `the Docker host "${given}" is not a URL: give unix:///path/to.sock, tcp://host:port or ssh://user@host`,
+    );
   }
   if (url.protocol === "ssh:") {
-    return { label: given, options: { protocol: "ssh", host: url.hostname, port: url.port || 22, username: url.username || undefined, sshOptions: { agent: process.env.SSH_AUTH_SOCK } } };
+    return {
+      label: given,
+      options: {
+        protocol: "ssh",
+        host: url.hostname,
+        port: url.port || 22,
+        username: url.username || undefined,
+        sshOptions: { agent: process.env.SSH_AUTH_SOCK },
+      },
+    };
   }
   if (url.protocol === "tcp:" || url.protocol === "http:" || url.protocol === "https:") {
     const port = url.port || (url.protocol === "https:" ? "2376" : "2375");
-    return { label: given, options: { protocol: url.protocol === "https:" || port === "2376" ? "https" : "http", host: url.hostname, port } };
+    return {
+      label: given,
+      options: { protocol: url.protocol === "https:" || port === "2376" ? "https" : "http", host: url.hostname, port },
+    };
   }
-  throw new Error(`the Docker host "${given}" has the scheme ${url.protocol} this engine client does not speak: use unix://, tcp:// or ssh://`);
+  throw new Error(
+    `the Docker host "${given}" has the scheme ${url.protocol} this engine client does not speak: use unix://, tcp:// or ssh://`,
+  );
 }
 
 /** Every process of one exec carries this variable (with the exec's id): the timeout kills them by it. */
@@ -103,7 +123,10 @@ const DRAIN_AFTER_KILL_MS = 2_000;
 export const errorText = (error: unknown): string => {
   if (error instanceof Error) {
     const json = (error as { json?: unknown }).json;
-    const message = typeof json === "object" && json !== null && "message" in json ? String((json as { message: unknown }).message) : undefined;
+    const message =
+      typeof json === "object" && json !== null && "message" in json
+        ? String((json as { message: unknown }).message)
+        : undefined;
     return message ?? error.message;
   }
   return String(error);
@@ -114,10 +137,15 @@ const REMOVE_RETRIES = 5;
 
 /** The engine's address does not accept connections (no socket, nothing listening): it is gone, not busy. */
 const unreachable = (error: unknown): boolean =>
-  typeof error === "object" && error !== null && "code" in error && ["ECONNREFUSED", "ENOENT", "EACCES", "EHOSTUNREACH"].includes(String((error as { code: unknown }).code));
+  typeof error === "object" &&
+  error !== null &&
+  "code" in error &&
+  ["ECONNREFUSED", "ENOENT", "EACCES", "EHOSTUNREACH"].includes(String((error as { code: unknown }).code));
 
 const statusOf = (error: unknown): number | undefined =>
-  typeof error === "object" && error !== null && "statusCode" in error ? Number((error as { statusCode: unknown }).statusCode) : undefined;
+  typeof error === "object" && error !== null && "statusCode" in error
+    ? Number((error as { statusCode: unknown }).statusCode)
+    : undefined;
 
 /** Long on purpose: the live ContainerEngine service: its methods (images, build, create, run, remove, …) share one dockerode client and its error mapping, as a service implementation does. */
 export function makeDockerEngine(options: EngineOptions): ContainerEngineShape {
@@ -155,19 +183,32 @@ export function makeDockerEngine(options: EngineOptions): ContainerEngineShape {
    */
   const removeOnRelease = (container: Docker.Container, name: string): Effect.Effect<void> =>
     Effect.tryPromise({
-      try: () => container.remove({ force: true, v: true }).catch((error: unknown) => (statusOf(error) === 404 ? undefined : Promise.reject(error))),
+      try: () =>
+        container
+          .remove({ force: true, v: true })
+          .catch((error: unknown) => (statusOf(error) === 404 ? undefined : Promise.reject(error))),
       catch: (error) => ({ detail: errorText(error), unreachable: unreachable(error) }),
     }).pipe(
       // An engine that no longer accepts connections will not remove anything: no waiting on it.
-      Effect.retry({ times: REMOVE_RETRIES, schedule: Schedule.exponential("250 millis"), while: (failure) => !failure.unreachable }),
+      Effect.retry({
+        times: REMOVE_RETRIES,
+        schedule: Schedule.exponential("250 millis"),
+        while: (failure) => !failure.unreachable,
+      }),
       Effect.catch((failure) =>
-        Effect.logWarning(`the container ${name} could not be removed (${failure.detail}); remove it with \`docker rm -f ${name}\` (podman: \`podman rm -f ${name}\`)`),
+        Effect.logWarning(
+          `the container ${name} could not be removed (${failure.detail}); remove it with \`docker rm -f ${name}\` (podman: \`podman rm -f ${name}\`)`,
+        ),
       ),
       Effect.asVoid,
     );
 
   const removeContainer = (container: Docker.Container): Effect.Effect<void, EngineUnavailable> =>
-    call(() => container.remove({ force: true, v: true }).catch((error: unknown) => (statusOf(error) === 404 ? undefined : Promise.reject(error)))).pipe(Effect.asVoid);
+    call(() =>
+      container
+        .remove({ force: true, v: true })
+        .catch((error: unknown) => (statusOf(error) === 404 ? undefined : Promise.reject(error))),
+    ).pipe(Effect.asVoid);
 
   const pullImage = (image: string): Effect.Effect<void, ImageUnavailable> =>
     Effect.tryPromise({
@@ -175,12 +216,15 @@ export function makeDockerEngine(options: EngineOptions): ContainerEngineShape {
         const stream = await docker.pull(image);
         // An engine reports a failed pull inside the progress stream (HTTP 200), not as an HTTP error.
         await new Promise<void>((resolve, reject) =>
-          docker.modem.followProgress(stream, (error: Error | null, events: readonly { error?: string; errorDetail?: { message?: string } }[] = []) => {
-            const failed = events.find((event) => event.error !== undefined || event.errorDetail !== undefined);
-            if (error) reject(error);
-            else if (failed) reject(new Error(failed.errorDetail?.message ?? failed.error));
-            else resolve();
-          }),
+          docker.modem.followProgress(
+            stream,
+            (error: Error | null, events: readonly { error?: string; errorDetail?: { message?: string } }[] = []) => {
+              const failed = events.find((event) => event.error !== undefined || event.errorDetail !== undefined);
+              if (error) reject(error);
+              else if (failed) reject(new Error(failed.errorDetail?.message ?? failed.error));
+              else resolve();
+            },
+          ),
         );
       },
       catch: (error) => new ImageUnavailable({ endpoint: label, image, detail: errorText(error) }),
@@ -189,7 +233,8 @@ export function makeDockerEngine(options: EngineOptions): ContainerEngineShape {
   const start = (spec: ContainerSpec) =>
     Effect.gen(function* () {
       const name = spec.name ?? `graphplan-${randomUUID().slice(0, 12)}`;
-      const failed = (operation: ContainerFailed["operation"]) => (error: unknown) => new ContainerFailed({ endpoint: label, container: name, operation, detail: errorText(error) });
+      const failed = (operation: ContainerFailed["operation"]) => (error: unknown) =>
+        new ContainerFailed({ endpoint: label, container: name, operation, detail: errorText(error) });
       const { container } = yield* Effect.acquireRelease(
         Effect.tryPromise({
           try: async () => {
@@ -218,7 +263,8 @@ export function makeDockerEngine(options: EngineOptions): ContainerEngineShape {
           },
           catch: failed("create"),
         }),
-        ({ container: created, lease }) => removeOnRelease(created, name).pipe(Effect.ensuring(Effect.sync(() => lease.destroy()))),
+        ({ container: created, lease }) =>
+          removeOnRelease(created, name).pipe(Effect.ensuring(Effect.sync(() => lease.destroy()))),
       );
       yield* Effect.tryPromise({ try: () => container.start(), catch: failed("start") });
       return containerShape(docker, label, container, name, spec, defaultTimeout);
@@ -233,12 +279,20 @@ export function makeDockerEngine(options: EngineOptions): ContainerEngineShape {
     inspectImage,
     pullImage,
     removeImage: (image) =>
-      call(() => docker.getImage(image).remove({ force: true }).catch((error: unknown) => (statusOf(error) === 404 ? undefined : Promise.reject(error)))).pipe(Effect.asVoid),
+      call(() =>
+        docker
+          .getImage(image)
+          .remove({ force: true })
+          .catch((error: unknown) => (statusOf(error) === 404 ? undefined : Promise.reject(error))),
+      ).pipe(Effect.asVoid),
     start,
     containersLabelled: (labels) =>
-      call(() => docker.listContainers({ all: true, filters: { label: Object.entries(labels).map(([k, v]) => (v === "" ? k : `${k}=${v}`)) } })).pipe(
-        Effect.map((list) => list.map((c) => c.Id)),
-      ),
+      call(() =>
+        docker.listContainers({
+          all: true,
+          filters: { label: Object.entries(labels).map(([k, v]) => (v === "" ? k : `${k}=${v}`)) },
+        }),
+      ).pipe(Effect.map((list) => list.map((c) => c.Id))),
     removeContainer: (idOrName) => removeContainer(docker.getContainer(idOrName)),
   };
 }
@@ -249,25 +303,44 @@ export function makeDockerEngine(options: EngineOptions): ContainerEngineShape {
  * container still open ends its lease, and the container with it.
  */
 async function holdLease(container: Docker.Container): Promise<Duplex> {
-  const stream = (await container.attach({ stream: true, stdin: true, stdout: false, stderr: false, hijack: true })) as unknown as Duplex & { unref?: () => void; socket?: { unref?: () => void } };
+  const stream = (await container.attach({
+    stream: true,
+    stdin: true,
+    stdout: false,
+    stderr: false,
+    hijack: true,
+  })) as unknown as Duplex & { unref?: () => void; socket?: { unref?: () => void } };
   stream.on("error", () => undefined); // the connection ends with the container: not an error of the run
   stream.unref?.();
   stream.socket?.unref?.();
   return stream;
 }
 
-function containerShape(docker: Docker, endpoint: string, container: Docker.Container, name: string, spec: ContainerSpec, defaultTimeout: number): ContainerShape {
-  const failed = (operation: ContainerFailed["operation"]) => (error: unknown) => new ContainerFailed({ endpoint, container: name, operation, detail: errorText(error) });
+function containerShape(
+  docker: Docker,
+  endpoint: string,
+  container: Docker.Container,
+  name: string,
+  spec: ContainerSpec,
+  defaultTimeout: number,
+): ContainerShape {
+  const failed = (operation: ContainerFailed["operation"]) => (error: unknown) =>
+    new ContainerFailed({ endpoint, container: name, operation, detail: errorText(error) });
   const putArchive = (dir: string, archive: NodeJS.ReadableStream | Uint8Array) =>
     Effect.tryPromise({
-      try: () => container.putArchive(archive instanceof Uint8Array ? Buffer.from(archive) : (archive as NodeJS.ReadableStream), { path: dir }),
+      try: () =>
+        container.putArchive(
+          archive instanceof Uint8Array ? Buffer.from(archive) : (archive as NodeJS.ReadableStream),
+          { path: dir },
+        ),
       catch: failed("copy"),
     }).pipe(Effect.asVoid);
   return {
     id: container.id,
     name,
     image: spec.image,
-    exec: (command, options) => runExec(docker, container, endpoint, name, ["sh", "-c", RUN_SCRIPT, "sh", command], options, defaultTimeout),
+    exec: (command, options) =>
+      runExec(docker, container, endpoint, name, ["sh", "-c", RUN_SCRIPT, "sh", command], options, defaultTimeout),
     execArgv: (argv, options) => runExec(docker, container, endpoint, name, argv, options, defaultTimeout),
     putArchive,
     putFiles: (files) => putArchive("/", tarOf(files)),
@@ -278,12 +351,23 @@ function containerShape(docker: Docker, endpoint: string, container: Docker.Cont
           if (paths.length === 0) return new Uint8Array(1024); // an empty archive: two zero blocks
           const list = `/tmp/graphplan-list-${randomUUID()}`;
           await container.putArchive(tarOf([{ path: list, content: `${paths.join("\0")}\0` }]), { path: "/" });
-          return execStdout(docker, container, ["sh", "-c", 'tar -C "$1" --null -T "$2" -cf -; s=$?; rm -f "$2"; exit $s', "graphplan-read", dir, list]);
+          return execStdout(docker, container, [
+            "sh",
+            "-c",
+            'tar -C "$1" --null -T "$2" -cf -; s=$?; rm -f "$2"; exit $s',
+            "graphplan-read",
+            dir,
+            list,
+          ]);
         },
         catch: failed("read"),
       }),
-    readStdout: (argv, options) => Effect.tryPromise({ try: () => execStdout(docker, container, argv, options?.workdir), catch: failed("read") }),
-    commit: (image, options) => Effect.tryPromise({ try: () => commitAs(container, image, options), catch: failed("commit") }).pipe(Effect.asVoid),
+    readStdout: (argv, options) =>
+      Effect.tryPromise({ try: () => execStdout(docker, container, argv, options?.workdir), catch: failed("read") }),
+    commit: (image, options) =>
+      Effect.tryPromise({ try: () => commitAs(container, image, options), catch: failed("commit") }).pipe(
+        Effect.asVoid,
+      ),
   };
 }
 
@@ -369,8 +453,19 @@ export function demultiplex(stream: NodeJS.ReadableStream, write: (kind: 1 | 2, 
 }
 
 /** Runs argv and returns its stdout as bytes; fails with its stderr when it exits non-zero. */
-async function execStdout(docker: Docker, container: Docker.Container, argv: readonly string[], workdir?: string): Promise<Uint8Array> {
-  const exec = await container.exec({ Cmd: [...argv], AttachStdout: true, AttachStderr: true, Tty: false, ...(workdir === undefined ? {} : { WorkingDir: workdir }) });
+async function execStdout(
+  docker: Docker,
+  container: Docker.Container,
+  argv: readonly string[],
+  workdir?: string,
+): Promise<Uint8Array> {
+  const exec = await container.exec({
+    Cmd: [...argv],
+    AttachStdout: true,
+    AttachStderr: true,
+    Tty: false,
+    ...(workdir === undefined ? {} : { WorkingDir: workdir }),
+  });
   const stream = await exec.start({ hijack: true, stdin: false });
   const out: Buffer[] = [];
   const err: Buffer[] = [];
@@ -383,7 +478,8 @@ async function execStdout(docker: Docker, container: Docker.Container, argv: rea
   for (let attempt = 0; ; attempt++) {
     const info = await exec.inspect();
     if (!info.Running && info.ExitCode !== null) {
-      if (info.ExitCode !== 0) throw new Error(`${argv.join(" ")} exited ${info.ExitCode}: ${Buffer.concat(err).toString("utf8").trim()}`);
+      if (info.ExitCode !== 0)
+        throw new Error(`${argv.join(" ")} exited ${info.ExitCode}: ${Buffer.concat(err).toString("utf8").trim()}`);
       return Buffer.concat(out);
     }
     if (attempt >= 100) throw new Error(`the engine still reports ${argv[0]} as running after its output ended`);
@@ -415,10 +511,14 @@ async function readOneFile(container: Docker.Container, path: string): Promise<U
 
 async function commitAs(container: Docker.Container, image: string, options: CommitOptions | undefined): Promise<void> {
   const colon = image.lastIndexOf(":");
-  const [repo, tag] = colon > image.lastIndexOf("/") ? [image.slice(0, colon), image.slice(colon + 1)] : [image, "latest"];
+  const [repo, tag] =
+    colon > image.lastIndexOf("/") ? [image.slice(0, colon), image.slice(colon + 1)] : [image, "latest"];
   for (const [key, value] of Object.entries(options?.labels ?? {})) {
     // podman keeps backslashes of a quoted LABEL value as they are: such values would not read back.
-    if (/["\\\n]/.test(key + value)) throw new Error(`the label ${key}=${value} has a quote, backslash or newline, which engines do not read back alike; keep structured data in a file of the image`);
+    if (/["\\\n]/.test(key + value))
+      throw new Error(
+        `the label ${key}=${value} has a quote, backslash or newline, which engines do not read back alike; keep structured data in a file of the image`,
+      );
   }
   const changes = [
     ...Object.entries(options?.labels ?? {}).map(([k, v]) => `LABEL ${k}="${v}"`),
@@ -434,7 +534,12 @@ async function commitAs(container: Docker.Container, image: string, options: Com
 /** Kills every process of the exec `execId` (see KILL_SCRIPT) through a second exec; never fails. */
 async function killExec(container: Docker.Container, execId: string): Promise<void> {
   try {
-    const killer = await container.exec({ Cmd: ["sh", "-c", KILL_SCRIPT, "graphplan-kill", execId], AttachStdout: true, AttachStderr: true, User: "root" });
+    const killer = await container.exec({
+      Cmd: ["sh", "-c", KILL_SCRIPT, "graphplan-kill", execId],
+      AttachStdout: true,
+      AttachStderr: true,
+      User: "root",
+    });
     const stream = await killer.start({ hijack: true, stdin: false });
     stream.resume();
     await new Promise<void>((resolve) => {
@@ -515,15 +620,26 @@ function runExec(
       // The engine may report the exec as running for a moment after its stream ended.
       for (let attempt = 0; ; attempt += 1) {
         const info = await exec.inspect();
-        if (!info.Running && info.ExitCode !== null) return finish(Effect.succeed({ exitCode: info.ExitCode, output: output(), timedOut: false }));
-        if (attempt >= 100) throw new Error(`the engine still reports the command as running after its output ended (exec ${exec.id})`);
+        if (!info.Running && info.ExitCode !== null)
+          return finish(Effect.succeed({ exitCode: info.ExitCode, output: output(), timedOut: false }));
+        if (attempt >= 100)
+          throw new Error(`the engine still reports the command as running after its output ended (exec ${exec.id})`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     };
 
     run().catch((error: unknown) => {
       if (cancelled) return;
-      finish(Effect.fail(new ContainerFailed({ endpoint, container: name, operation: "exec", detail: `${JSON.stringify(argv.join(" ").slice(0, 200))}: ${errorText(error)}` })));
+      finish(
+        Effect.fail(
+          new ContainerFailed({
+            endpoint,
+            container: name,
+            operation: "exec",
+            detail: `${JSON.stringify(argv.join(" ").slice(0, 200))}: ${errorText(error)}`,
+          }),
+        ),
+      );
     });
 
     // Interrupted: stop reading and kill what the command started.

@@ -70,9 +70,15 @@ export interface ContainerShape {
   readonly name: string;
   readonly image: string;
   /** Runs `command` with `bash -c` (`sh -c` where the image has no bash). */
-  readonly exec: (command: string, options?: ContainerExecOptions) => Effect.Effect<ContainerExecResult, ContainerFailed>;
+  readonly exec: (
+    command: string,
+    options?: ContainerExecOptions,
+  ) => Effect.Effect<ContainerExecResult, ContainerFailed>;
   /** Runs `argv` with no shell in between (as docker-py's `exec_run` of a string splits it). */
-  readonly execArgv: (argv: readonly string[], options?: ContainerExecOptions) => Effect.Effect<ContainerExecResult, ContainerFailed>;
+  readonly execArgv: (
+    argv: readonly string[],
+    options?: ContainerExecOptions,
+  ) => Effect.Effect<ContainerExecResult, ContainerFailed>;
   /** Copies files in (a tar through the engine: no bind mount needed). */
   readonly putFiles: (files: readonly ContainerFile[]) => Effect.Effect<void, ContainerFailed>;
   /** Streams a tar archive into the directory `dir` (which must exist). */
@@ -82,7 +88,10 @@ export interface ContainerShape {
   /** A tar archive of just these files (paths relative to `dir`), in one exec. */
   readonly readFiles: (dir: string, paths: readonly string[]) => Effect.Effect<Uint8Array, ContainerFailed>;
   /** Runs `argv` (no shell in between) and answers its standard output as bytes; fails with its standard error when it exits non-zero. */
-  readonly readStdout: (argv: readonly string[], options?: Pick<ContainerExecOptions, "workdir">) => Effect.Effect<Uint8Array, ContainerFailed>;
+  readonly readStdout: (
+    argv: readonly string[],
+    options?: Pick<ContainerExecOptions, "workdir">,
+  ) => Effect.Effect<Uint8Array, ContainerFailed>;
   /** Saves the container's file system as the image `image` (`name:tag`). */
   readonly commit: (image: string, options?: CommitOptions) => Effect.Effect<void, ContainerFailed>;
 }
@@ -113,7 +122,9 @@ export interface ContainerEngineShape {
    */
   readonly start: (spec: ContainerSpec) => Effect.Effect<ContainerShape, ContainerFailed, Scope.Scope>;
   /** Ids of the containers (running or not) that carry every given label `key=value` (`key` with any value when value is ""). */
-  readonly containersLabelled: (labels: Readonly<Record<string, string>>) => Effect.Effect<readonly string[], EngineUnavailable>;
+  readonly containersLabelled: (
+    labels: Readonly<Record<string, string>>,
+  ) => Effect.Effect<readonly string[], EngineUnavailable>;
   /** Removes a container by id or name, forced (no error when it is missing). */
   readonly removeContainer: (idOrName: string) => Effect.Effect<void, EngineUnavailable>;
 }
@@ -156,7 +167,9 @@ export class ContainerFailed extends Data.TaggedError("ContainerFailed")<{
 
 export type ContainerError = EngineUnavailable | ImageUnavailable | ContainerFailed;
 
-export class ContainerEngine extends Context.Service<ContainerEngine, ContainerEngineShape>()("@graphplan/runtime/ContainerEngine") {
+export class ContainerEngine extends Context.Service<ContainerEngine, ContainerEngineShape>()(
+  "@graphplan/runtime/ContainerEngine",
+) {
   /**
    * A real engine through the Docker Engine API. `host` is a Docker host URL: `unix:///path`,
    * `tcp://host:port`, `ssh://user@host`, or a bare socket path; without it, `DOCKER_HOST`, else

@@ -10,8 +10,16 @@ const IMAGE = "graphplan-busybox:test";
 it("removes the labelled containers older than the limit, running or not, and leaves younger ones", async () => {
   const run = randomUUID();
   const label = `${TEST_RUN_LABEL}=${run}`;
-  const created = await docker.createContainer({ Image: IMAGE, Cmd: ["sleep", "600"], Labels: { [TEST_RUN_LABEL]: run } });
-  const running = await docker.createContainer({ Image: IMAGE, Cmd: ["sleep", "600"], Labels: { [TEST_RUN_LABEL]: run } });
+  const created = await docker.createContainer({
+    Image: IMAGE,
+    Cmd: ["sleep", "600"],
+    Labels: { [TEST_RUN_LABEL]: run },
+  });
+  const running = await docker.createContainer({
+    Image: IMAGE,
+    Cmd: ["sleep", "600"],
+    Labels: { [TEST_RUN_LABEL]: run },
+  });
   await running.start();
   try {
     expect(await removeStaleContainers(docker, label, 3600)).toEqual([]);

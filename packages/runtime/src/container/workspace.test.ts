@@ -10,7 +10,10 @@ import { containerSession, type ContainerSession } from "./workspace.js";
 
 const HOST = "unix:///tmp/podman.sock";
 
-const inSession = <A, E>(program: (session: ContainerSession) => Effect.Effect<A, E, Scope.Scope>, options: { ephemeral?: boolean } = {}) =>
+const inSession = <A, E>(
+  program: (session: ContainerSession) => Effect.Effect<A, E, Scope.Scope>,
+  options: { ephemeral?: boolean } = {},
+) =>
   Effect.runPromise(
     Effect.scoped(
       Effect.gen(function* () {
@@ -19,7 +22,9 @@ const inSession = <A, E>(program: (session: ContainerSession) => Effect.Effect<A
         yield* container.exec(
           "mkdir -p /testbed/pkg /testbed/.git /outside && cd /testbed && printf 'a = 1\\n' > pkg/mod.py && printf '#!/bin/sh\\necho hi\\n' > run.sh && chmod 755 run.sh && echo secret > /outside/key && ln -s /outside escape && ln -s pkg inside && echo x > .git/HEAD",
         );
-        return yield* program(containerSession(container, { root: "/testbed", env: { GREETING: "hello" }, ...options }));
+        return yield* program(
+          containerSession(container, { root: "/testbed", env: { GREETING: "hello" }, ...options }),
+        );
       }),
     ).pipe(Effect.provide(ContainerEngine.layer({ host: HOST }))),
   );
@@ -46,7 +51,9 @@ describe("the container session (podman)", () => {
         const root = (yield* workspace.list(".")).map((e) => `${e.name}:${e.kind}`);
         yield* workspace.write("run.sh", "#!/bin/sh\necho changed\n");
         yield* workspace.write("new/dir/file.py", "b = 2\n");
-        const after = yield* sandbox.exec("stat -c '%a' run.sh && ./run.sh && cat new/dir/file.py && ls -a new/dir && echo $GREETING");
+        const after = yield* sandbox.exec(
+          "stat -c '%a' run.sh && ./run.sh && cat new/dir/file.py && ls -a new/dir && echo $GREETING",
+        );
         const listed = (yield* workspace.list("new/dir")).map((e) => e.name);
         return { before, root, after, listed };
       }),
@@ -66,7 +73,9 @@ describe("the container session (podman)", () => {
           yield* sandbox.exec("chmod 600 pkg/mod.py");
           yield* workspace.write("pkg/mod.py", "a = 2\n");
           yield* workspace.write("new/file.py", "b = 2\n");
-          const after = yield* sandbox.exec("stat -c '%n %a' run.sh pkg/mod.py new/file.py && ./run.sh && cat pkg/mod.py new/file.py && ls -A pkg new");
+          const after = yield* sandbox.exec(
+            "stat -c '%n %a' run.sh pkg/mod.py new/file.py && ./run.sh && cat pkg/mod.py new/file.py && ls -A pkg new",
+          );
           return { after: after.output, ephemeral: workspace.ephemeral, read: yield* workspace.read("pkg/mod.py") };
         }),
       { ephemeral: true },
@@ -74,7 +83,9 @@ describe("the container session (podman)", () => {
     expect(seen.ephemeral).toBe(true);
     expect(seen.read).toBe("a = 2\n");
     // No temporary file left beside any target (the writes went straight to it).
-    expect(seen.after).toBe("run.sh 755\npkg/mod.py 600\nnew/file.py 644\ntwice\na = 2\nb = 2\nnew:\nfile.py\n\npkg:\nmod.py\n");
+    expect(seen.after).toBe(
+      "run.sh 755\npkg/mod.py 600\nnew/file.py 644\ntwice\na = 2\nb = 2\nnew:\nfile.py\n\npkg:\nmod.py\n",
+    );
   });
 
   it("takes the first snapshot in one round trip to the engine, names with spaces and non-ASCII letters included", async () => {
@@ -83,7 +94,9 @@ describe("the container session (podman)", () => {
         Effect.gen(function* () {
           const engine = yield* ContainerEngine;
           const container = yield* engine.start({ image: "graphplan-debian:test" });
-          yield* container.exec("mkdir -p '/testbed/a dir' && cd /testbed && printf 'x\\n' > 'a dir/my file.py' && printf 'y\\n' > café.py && mkdir .git && echo ref > .git/HEAD");
+          yield* container.exec(
+            "mkdir -p '/testbed/a dir' && cd /testbed && printf 'x\\n' > 'a dir/my file.py' && printf 'y\\n' > café.py && mkdir .git && echo ref > .git/HEAD",
+          );
           const { counted, calls } = counting(container);
           const { workspace } = containerSession(counted, { root: "/testbed" });
           const spaced = yield* workspace.read("a dir/my file.py");
@@ -104,7 +117,9 @@ describe("the container session (podman)", () => {
         Effect.gen(function* () {
           const engine = yield* ContainerEngine;
           const container = yield* engine.start({ image: "graphplan-debian:test" });
-          yield* container.exec("mkdir -p /testbed/pkg && cd /testbed && printf 'a = 1\\n' > pkg/mod.py && printf 'B = 2\\n' > pkg/UPPER.PY && printf 'notes\\n' > notes.txt");
+          yield* container.exec(
+            "mkdir -p /testbed/pkg && cd /testbed && printf 'a = 1\\n' > pkg/mod.py && printf 'B = 2\\n' > pkg/UPPER.PY && printf 'notes\\n' > notes.txt",
+          );
           const { counted, calls } = counting(container);
           const { workspace, sandbox } = containerSession(counted, { root: "/testbed", prefetch: [".py"] });
           const mod = yield* workspace.read("pkg/mod.py");
@@ -118,14 +133,40 @@ describe("the container session (podman)", () => {
           const modChanged = yield* workspace.read("pkg/mod.py");
           const afterCommand = [...calls];
           const notesChanged = yield* workspace.read("notes.txt");
-          return { mod, upper, exists, notes, notesAgain, modChanged, notesChanged, afterFirst, afterNotes, afterCommand, calls };
+          return {
+            mod,
+            upper,
+            exists,
+            notes,
+            notesAgain,
+            modChanged,
+            notesChanged,
+            afterFirst,
+            afterNotes,
+            afterCommand,
+            calls,
+          };
         }),
       ).pipe(Effect.provide(ContainerEngine.layer({ host: HOST }))),
     );
-    expect(seen).toMatchObject({ mod: "a = 1\n", upper: "B = 2\n", exists: true, notes: "notes\n", notesAgain: "notes\n", modChanged: "a = 3\n", notesChanged: "changed\n" });
+    expect(seen).toMatchObject({
+      mod: "a = 1\n",
+      upper: "B = 2\n",
+      exists: true,
+      notes: "notes\n",
+      notesAgain: "notes\n",
+      modChanged: "a = 3\n",
+      notesChanged: "changed\n",
+    });
     expect(seen.afterFirst).toEqual(["readStdout"]); // .py and .PY in the first snapshot; notes.txt only listed
     expect(seen.afterNotes).toEqual(["readStdout", "readFiles notes.txt"]); // read once, then kept
-    expect(seen.afterCommand).toEqual(["readStdout", "readFiles notes.txt", "exec", "execArgv", "readFiles pkg/mod.py"]); // the command, a listing, the changed .py re-read at once
+    expect(seen.afterCommand).toEqual([
+      "readStdout",
+      "readFiles notes.txt",
+      "exec",
+      "execArgv",
+      "readFiles pkg/mod.py",
+    ]); // the command, a listing, the changed .py re-read at once
     expect(seen.calls).toEqual([...seen.afterCommand, "readFiles notes.txt"]); // the changed .txt on its use
   });
 
@@ -162,7 +203,8 @@ describe("the container session (podman)", () => {
         };
       }),
     );
-    for (const refused of [seen.absolute, seen.dotdot, seen.link, seen.linkWrite]) expect(refused._tag).toBe("PathOutsideWorkspace");
+    for (const refused of [seen.absolute, seen.dotdot, seen.link, seen.linkWrite])
+      expect(refused._tag).toBe("PathOutsideWorkspace");
     expect(seen.link.message).toContain("escape is a symlink leading outside the workspace");
     expect(seen.inside).toBe("a = 1\n");
   });

@@ -21,7 +21,14 @@ import { FileNotFound, PathOutsideWorkspace, WorkspaceIOError } from "../errors.
 import { confine } from "../paths.js";
 import type { ExecOptions, ExecResult, SandboxShape } from "../sandbox/sandbox.js";
 import { SandboxFailed } from "../sandbox/sandbox.js";
-import { decodeText, encodeText, TEMP_MARKER, withExecutable, type WorkspaceEntry, type WorkspaceShape } from "../workspace.js";
+import {
+  decodeText,
+  encodeText,
+  TEMP_MARKER,
+  withExecutable,
+  type WorkspaceEntry,
+  type WorkspaceShape,
+} from "../workspace.js";
 import type { ContainerShape } from "./engine.js";
 
 interface Snapshot {
@@ -72,7 +79,11 @@ const FIRST_SNAPSHOT = `l="$1"; r="$2"; shift 2; ${LISTING} >"$l" && find . -pat
 
 /** The `find` tests of the files to prefetch (`-true`: all), as the arguments after FIRST_SNAPSHOT's first two. */
 const prefetchTests = (endings: readonly string[] | undefined): string[] =>
-  endings === undefined ? ["-true"] : endings.length === 0 ? ["-false"] : endings.flatMap((ending, i) => [...(i ? ["-o"] : []), "-iname", `*${ending}`]);
+  endings === undefined
+    ? ["-true"]
+    : endings.length === 0
+      ? ["-false"]
+      : endings.flatMap((ending, i) => [...(i ? ["-o"] : []), "-iname", `*${ending}`]);
 
 interface Listing {
   readonly files: Map<string, string>;
@@ -97,7 +108,12 @@ function parseListing(text: string): Listing {
 
 /** The snapshot's tree (directories, links) from a listing; file contents are kept where their size and mtime did not change. */
 function fromListing(listing: Listing, previous: Snapshot | undefined): { snapshot: Snapshot; missing: string[] } {
-  const snapshot: Snapshot = { files: new Map(), meta: new Map(), dirs: new Map([[".", new Map()]]), links: new Map(listing.links) };
+  const snapshot: Snapshot = {
+    files: new Map(),
+    meta: new Map(),
+    dirs: new Map([[".", new Map()]]),
+    links: new Map(listing.links),
+  };
   const add = (path: string, kind: WorkspaceEntry["kind"]) => {
     const parent = posix.dirname(path);
     if (!snapshot.dirs.has(parent)) snapshot.dirs.set(parent, new Map());
@@ -151,16 +167,22 @@ export function containerSession(container: ContainerShape, options: ContainerSe
   /** A command ran since the snapshot was taken: it is checked against a new listing before the next use. */
   let stale = true;
 
-  const ioError = (operation: WorkspaceIOError["operation"], path: string) => (error: { readonly message: string }) => new WorkspaceIOError({ operation, path, detail: error.message });
+  const ioError = (operation: WorkspaceIOError["operation"], path: string) => (error: { readonly message: string }) =>
+    new WorkspaceIOError({ operation, path, detail: error.message });
   const endings = options.prefetch?.map((ending) => ending.toLowerCase());
   /** Whether the snapshots read the file at once (else on its first use). */
-  const prefetched = (rel: string): boolean => endings === undefined || endings.some((ending) => rel.toLowerCase().endsWith(ending));
+  const prefetched = (rel: string): boolean =>
+    endings === undefined || endings.some((ending) => rel.toLowerCase().endsWith(ending));
   /** The files (relative to the root) in one tar, one exec. */
-  const readTar = (rels: readonly string[]) => Effect.flatMap(container.readFiles(root, rels), (tarBytes) => Effect.promise(() => filesOfTar(tarBytes)));
+  const readTar = (rels: readonly string[]) =>
+    Effect.flatMap(container.readFiles(root, rels), (tarBytes) => Effect.promise(() => filesOfTar(tarBytes)));
 
   const first = Effect.gen(function* () {
     const listingFile = `/tmp/graphplan-listing-${randomUUID()}`;
-    const archive = yield* container.readStdout(["sh", "-c", FIRST_SNAPSHOT, "graphplan-snapshot", listingFile, root, ...prefetchTests(options.prefetch)], { workdir: root });
+    const archive = yield* container.readStdout(
+      ["sh", "-c", FIRST_SNAPSHOT, "graphplan-snapshot", listingFile, root, ...prefetchTests(options.prefetch)],
+      { workdir: root },
+    );
     const files = yield* Effect.promise(() => filesOfTar(archive));
     const listingEntry = listingFile.slice(1);
     const listing = files.get(listingEntry);
@@ -178,20 +200,24 @@ export function containerSession(container: ContainerShape, options: ContainerSe
    * mtime and mode, and only the prefetched files that are new or whose listing changed are read
    * again (one `tar`); the others are read when used.
    */
-  const current = (operation: WorkspaceIOError["operation"], path: string): Effect.Effect<Snapshot, WorkspaceIOError> =>
+  const current = (
+    operation: WorkspaceIOError["operation"],
+    path: string,
+  ): Effect.Effect<Snapshot, WorkspaceIOError> =>
     !stale && snapshot !== undefined
       ? Effect.succeed(snapshot)
       : snapshot === undefined
         ? first.pipe(Effect.mapError(ioError(operation, path)))
         : Effect.gen(function* () {
-          const listed = yield* container.execArgv(["sh", "-c", LISTING], { workdir: root });
-          if (listed.exitCode !== 0) return yield* Effect.fail({ message: `listing ${root} failed: ${listed.output.trim().slice(0, 500)}` });
-          const { snapshot: next, missing } = fromListing(parseListing(listed.output), snapshot);
-          for (const [file, bytes] of yield* readTar(missing.filter(prefetched))) next.files.set(file, bytes);
-          snapshot = next;
-          stale = false;
-          return next;
-        }).pipe(Effect.mapError(ioError(operation, path)));
+            const listed = yield* container.execArgv(["sh", "-c", LISTING], { workdir: root });
+            if (listed.exitCode !== 0)
+              return yield* Effect.fail({ message: `listing ${root} failed: ${listed.output.trim().slice(0, 500)}` });
+            const { snapshot: next, missing } = fromListing(parseListing(listed.output), snapshot);
+            for (const [file, bytes] of yield* readTar(missing.filter(prefetched))) next.files.set(file, bytes);
+            snapshot = next;
+            stale = false;
+            return next;
+          }).pipe(Effect.mapError(ioError(operation, path)));
 
   /** The normalised path, after refusing what is outside the root lexically or through a symlink of the snapshot. */
   const locate = (path: string, operation: WorkspaceIOError["operation"]) =>
@@ -210,9 +236,15 @@ export function containerSession(container: ContainerShape, options: ContainerSe
           if (target === undefined) continue;
           // The last part itself stays a link for exists/remove/list of its parent; it is followed to read or write it.
           if (i === parts.length && (operation === "remove" || operation === "exists")) break;
-          const resolved = posix.normalize(posix.isAbsolute(target) ? target : posix.join(root, posix.dirname(prefix), target));
+          const resolved = posix.normalize(
+            posix.isAbsolute(target) ? target : posix.join(root, posix.dirname(prefix), target),
+          );
           if (resolved !== root && !resolved.startsWith(`${root}/`)) {
-            return yield* new PathOutsideWorkspace({ path, root: shown, reason: `${prefix} is a symlink leading outside the workspace (${target})` });
+            return yield* new PathOutsideWorkspace({
+              path,
+              root: shown,
+              reason: `${prefix} is a symlink leading outside the workspace (${target})`,
+            });
           }
           rel = [posix.relative(root, resolved) || ".", ...parts.slice(i)].join("/").replace(/^\.\//, "");
           followed = true;
@@ -259,7 +291,8 @@ export function containerSession(container: ContainerShape, options: ContainerSe
         if (bytes !== undefined) snap.files.set(rel, bytes);
       }
       if (bytes === undefined) {
-        if (snap.dirs.has(rel)) return yield* new WorkspaceIOError({ operation: "read", path, detail: "it is a directory" });
+        if (snap.dirs.has(rel))
+          return yield* new WorkspaceIOError({ operation: "read", path, detail: "it is a directory" });
         return yield* new FileNotFound({ path, root: shown });
       }
       return bytes;
@@ -276,16 +309,26 @@ export function containerSession(container: ContainerShape, options: ContainerSe
       const { rel, snap } = yield* locate(path, "write");
       const target = posix.join(root, rel);
       if (options.ephemeral) {
-        yield* container.putFiles([{ path: target, content: bytes, mode: modeOf(snap, rel) }]).pipe(Effect.mapError(ioError("write", path)));
+        yield* container
+          .putFiles([{ path: target, content: bytes, mode: modeOf(snap, rel) }])
+          .pipe(Effect.mapError(ioError("write", path)));
         record(snap, rel, bytes);
         return;
       }
       const temp = `${target}${TEMP_MARKER}${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
       yield* container.putFiles([{ path: temp, content: bytes }]).pipe(Effect.mapError(ioError("write", path)));
       const moved = yield* container
-        .execArgv(["sh", "-c", 'if [ -e "$2" ]; then chmod --reference="$2" "$1" 2>/dev/null; fi; mv -f "$1" "$2"', "graphplan-write", temp, target])
+        .execArgv([
+          "sh",
+          "-c",
+          'if [ -e "$2" ]; then chmod --reference="$2" "$1" 2>/dev/null; fi; mv -f "$1" "$2"',
+          "graphplan-write",
+          temp,
+          target,
+        ])
         .pipe(Effect.mapError(ioError("write", path)));
-      if (moved.exitCode !== 0) return yield* new WorkspaceIOError({ operation: "write", path, detail: moved.output.trim() });
+      if (moved.exitCode !== 0)
+        return yield* new WorkspaceIOError({ operation: "write", path, detail: moved.output.trim() });
       record(snap, rel, bytes);
     });
 
@@ -297,7 +340,11 @@ export function containerSession(container: ContainerShape, options: ContainerSe
     writeBytes,
     write: (path, text) => writeBytes(path, encodeText(text)),
     exists: (path) =>
-      Effect.map(locate(path, "exists"), ({ rel, snap }) => rel === "." || snap.meta.has(rel) || snap.files.has(rel) || snap.dirs.has(rel) || snap.links.has(rel)),
+      Effect.map(
+        locate(path, "exists"),
+        ({ rel, snap }) =>
+          rel === "." || snap.meta.has(rel) || snap.files.has(rel) || snap.dirs.has(rel) || snap.links.has(rel),
+      ),
     list: (dir) =>
       Effect.gen(function* () {
         const { rel, snap } = yield* locate(dir, "list");
@@ -318,8 +365,11 @@ export function containerSession(container: ContainerShape, options: ContainerSe
         const { rel, snap } = yield* locate(path, "write");
         if (!snap.meta.has(rel) && !snap.files.has(rel)) return yield* new FileNotFound({ path, root: shown });
         const mode = withExecutable(modeOf(snap, rel), executable);
-        const result = yield* container.execArgv(["chmod", mode.toString(8), posix.join(root, rel)]).pipe(Effect.mapError(ioError("write", path)));
-        if (result.exitCode !== 0) return yield* new WorkspaceIOError({ operation: "write", path, detail: result.output.trim() });
+        const result = yield* container
+          .execArgv(["chmod", mode.toString(8), posix.join(root, rel)])
+          .pipe(Effect.mapError(ioError("write", path)));
+        if (result.exitCode !== 0)
+          return yield* new WorkspaceIOError({ operation: "write", path, detail: result.output.trim() });
         const [size = "?", mtime = "?"] = snap.meta.get(rel)?.split(" ") ?? [];
         snap.meta.set(rel, `${size} ${mtime} ${mode.toString(8)}`);
       }),
@@ -328,7 +378,13 @@ export function containerSession(container: ContainerShape, options: ContainerSe
         const { rel, snap } = yield* locate(path, "remove");
         if (rel === ".") return false;
         const result = yield* container
-          .execArgv(["sh", "-c", 'if [ -d "$1" ] && [ ! -L "$1" ]; then rmdir "$1" 2>/dev/null && echo removed; elif [ -e "$1" ] || [ -L "$1" ]; then rm -f "$1" && echo removed; fi; true', "graphplan-remove", posix.join(root, rel)])
+          .execArgv([
+            "sh",
+            "-c",
+            'if [ -d "$1" ] && [ ! -L "$1" ]; then rmdir "$1" 2>/dev/null && echo removed; elif [ -e "$1" ] || [ -L "$1" ]; then rm -f "$1" && echo removed; fi; true',
+            "graphplan-remove",
+            posix.join(root, rel),
+          ])
           .pipe(Effect.mapError(ioError("remove", path)));
         const removed = result.output.trim() === "removed";
         if (removed) record(snap, rel, undefined);
@@ -343,13 +399,17 @@ export function containerSession(container: ContainerShape, options: ContainerSe
       Effect.suspend(() => {
         // Any file may change: the next read checks the snapshot against a new listing.
         stale = true;
-        return container.exec(command, { workdir: root, env: options.env, timeoutMs: exec?.timeoutMs ?? defaultTimeout });
+        return container.exec(command, {
+          workdir: root,
+          env: options.env,
+          timeoutMs: exec?.timeoutMs ?? defaultTimeout,
+        });
       }).pipe(
         Effect.map((r): ExecResult => ({ exitCode: r.exitCode, output: r.output, timedOut: r.timedOut })),
-        Effect.mapError((error) => new SandboxFailed({ sandbox: `container:${container.name}`, command, detail: error.detail })),
+        Effect.mapError(
+          (error) => new SandboxFailed({ sandbox: `container:${container.name}`, command, detail: error.detail }),
+        ),
       ),
   };
   return { workspace, sandbox };
 }
-
-

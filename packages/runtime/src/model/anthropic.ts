@@ -14,19 +14,39 @@ function anthropicTurn(m: ChatMessage & { role: "user" | "assistant" }): Anthrop
   if (!m.toolCalls?.length && !m.toolResults?.length) return { role: m.role, content: m.content };
   const text: Anthropic.TextBlockParam[] = m.content ? [{ type: "text", text: m.content }] : [];
   if (m.role === "assistant") {
-    const uses = (m.toolCalls ?? []).map((c): Anthropic.ToolUseBlockParam => ({ type: "tool_use", id: c.id, name: c.name, input: c.input ?? {} }));
+    const uses = (m.toolCalls ?? []).map(
+      (c): Anthropic.ToolUseBlockParam => ({ type: "tool_use", id: c.id, name: c.name, input: c.input ?? {} }),
+    );
     return { role: "assistant", content: [...text, ...uses] };
   }
-  const results = (m.toolResults ?? []).map((r): Anthropic.ToolResultBlockParam => ({ type: "tool_result", tool_use_id: r.id, content: r.content, ...(r.isError ? { is_error: true } : {}) }));
+  const results = (m.toolResults ?? []).map(
+    (r): Anthropic.ToolResultBlockParam => ({
+      type: "tool_result",
+      tool_use_id: r.id,
+      content: r.content,
+      ...(r.isError ? { is_error: true } : {}),
+    }),
+  );
   return { role: "user", content: [...results, ...text] };
 }
 
 /** The request body: system messages, wherever they are, go joined to `system`; the rest stay in order. */
-export function anthropicRequest(config: AnthropicConfig, messages: readonly ChatMessage[], options: CompletionOptions = {}): Anthropic.MessageCreateParamsNonStreaming {
+export function anthropicRequest(
+  config: AnthropicConfig,
+  messages: readonly ChatMessage[],
+  options: CompletionOptions = {},
+): Anthropic.MessageCreateParamsNonStreaming {
   const system = messages.filter((m) => m.role === "system").map((m) => m.content);
   const turns: Anthropic.MessageParam[] = [];
-  for (const m of messages) if (m.role !== "system") turns.push(anthropicTurn(m as ChatMessage & { role: "user" | "assistant" }));
-  const tools = options.tools?.map((t): Anthropic.Tool => ({ name: t.name, description: t.description, input_schema: t.inputSchema as Anthropic.Tool.InputSchema }));
+  for (const m of messages)
+    if (m.role !== "system") turns.push(anthropicTurn(m as ChatMessage & { role: "user" | "assistant" }));
+  const tools = options.tools?.map(
+    (t): Anthropic.Tool => ({
+      name: t.name,
+      description: t.description,
+      input_schema: t.inputSchema as Anthropic.Tool.InputSchema,
+    }),
+  );
   return {
     model: config.model,
     max_tokens: config.maxTokens,
@@ -40,7 +60,9 @@ export function anthropicRequest(config: AnthropicConfig, messages: readonly Cha
 /** The reply: its text blocks joined (thinking and tool blocks are not text); cache tokens count as input. */
 export function anthropicReply(config: AnthropicConfig, message: Anthropic.Message): ModelReply {
   const content = message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
-  const toolCalls = message.content.flatMap((block) => (block.type === "tool_use" ? [{ id: block.id, name: block.name, input: block.input }] : []));
+  const toolCalls = message.content.flatMap((block) =>
+    block.type === "tool_use" ? [{ id: block.id, name: block.name, input: block.input }] : [],
+  );
   const u = message.usage;
   const usage = {
     inputTokens: (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0),

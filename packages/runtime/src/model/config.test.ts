@@ -20,7 +20,10 @@ describe("ModelConfigSchema", () => {
       maxRetries: 3,
       timeoutMs: 600_000,
     });
-    expect(ModelConfigSchema.parse({ provider: "openai", model: "gpt-4.1" })).toMatchObject({ apiKeyEnv: "OPENAI_API_KEY", maxTokens: 4096 });
+    expect(ModelConfigSchema.parse({ provider: "openai", model: "gpt-4.1" })).toMatchObject({
+      apiKeyEnv: "OPENAI_API_KEY",
+      maxTokens: 4096,
+    });
   });
 
   it("allows temperature up to 2 for openai but only up to 1 for anthropic", () => {
@@ -38,7 +41,13 @@ describe("ModelConfigSchema", () => {
   });
 
   it("reports every problem at once, and tells to move a key written into the config to an environment variable", () => {
-    const error = invalid({ provider: "openai", model: "gpt-4.1", apiKey: "sk-123", maxTokens: 0, price: { inputPerMTok: 2 } });
+    const error = invalid({
+      provider: "openai",
+      model: "gpt-4.1",
+      apiKey: "sk-123",
+      maxTokens: 0,
+      price: { inputPerMTok: 2 },
+    });
     expect(error.field.split(", ").sort()).toEqual(["apiKey", "maxTokens", "price.outputPerMTok"]);
     expect(error.problem).toContain("apiKey: unknown field");
     expect(error.problem).toContain("maxTokens: Too small");
@@ -48,7 +57,12 @@ describe("ModelConfigSchema", () => {
   });
 
   it("refuses a key where a variable name is expected, and a base URL that is not http(s)", () => {
-    const error = invalid({ provider: "anthropic", model: "claude-sonnet-4-5", apiKeyEnv: "sk-ant-api03-abc", baseUrl: "api.anthropic.com" });
+    const error = invalid({
+      provider: "anthropic",
+      model: "claude-sonnet-4-5",
+      apiKeyEnv: "sk-ant-api03-abc",
+      baseUrl: "api.anthropic.com",
+    });
     expect(error.field.split(", ").sort()).toEqual(["apiKeyEnv", "baseUrl"]);
     expect(error.problem).toContain("not the key itself");
     expect(error.message).not.toContain("sk-ant-api03-abc");
@@ -57,7 +71,9 @@ describe("ModelConfigSchema", () => {
   it("makes the live layer fail to build with ModelConfigInvalid", async () => {
     const program = Effect.gen(function* () {
       return (yield* LanguageModel).name;
-    }).pipe(Effect.provide(LanguageModel.layer({ provider: "openai", model: "" } as never, { env: { OPENAI_API_KEY: "k" } })));
+    }).pipe(
+      Effect.provide(LanguageModel.layer({ provider: "openai", model: "" } as never, { env: { OPENAI_API_KEY: "k" } })),
+    );
     const error = await Effect.runPromise(Effect.flip(program));
     expect(error._tag).toBe("ModelConfigInvalid");
     expect(error.message).toContain(`model: Too small`);
@@ -67,7 +83,9 @@ describe("ModelConfigSchema", () => {
 
 describe("costUsd", () => {
   it("prices input and output tokens per million, and is 0 without a price", () => {
-    expect(costUsd({ inputPerMTok: 3, outputPerMTok: 15 }, { inputTokens: 2_000_000, outputTokens: 100_000 })).toBeCloseTo(7.5, 12);
+    expect(
+      costUsd({ inputPerMTok: 3, outputPerMTok: 15 }, { inputTokens: 2_000_000, outputTokens: 100_000 }),
+    ).toBeCloseTo(7.5, 12);
     expect(costUsd(undefined, { inputTokens: 2_000_000, outputTokens: 100_000 })).toBe(0);
   });
 });
@@ -98,7 +116,16 @@ describe("knownPrice", () => {
   });
 
   it("does not price a version it does not list by its family's price (the run warns instead)", () => {
-    for (const id of ["gpt-5.2-pro", "gpt-5.4", "gpt-5-codex", "claude-opus-4-7", "claude-fable-5-2", "claude-haiku-5-5", "claude-sonnet-4-5-thinking"]) expect(price(id)).toBeUndefined();
+    for (const id of [
+      "gpt-5.2-pro",
+      "gpt-5.4",
+      "gpt-5-codex",
+      "claude-opus-4-7",
+      "claude-fable-5-2",
+      "claude-haiku-5-5",
+      "claude-sonnet-4-5-thinking",
+    ])
+      expect(price(id)).toBeUndefined();
   });
 });
 

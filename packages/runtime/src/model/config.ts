@@ -14,7 +14,10 @@ export type ModelPrice = z.infer<typeof ModelPriceSchema>;
 
 const envName = z
   .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be the name of an environment variable (letters, digits and _), not the key itself");
+  .regex(
+    /^[A-Za-z_][A-Za-z0-9_]*$/,
+    "must be the name of an environment variable (letters, digits and _), not the key itself",
+  );
 
 const common = {
   /** The provider's model id, sent as is. */
@@ -50,13 +53,26 @@ export const OpenAIModelConfigSchema = z.strictObject({
   temperature: z.number().min(0).max(2).optional(),
 });
 
-export const ModelConfigSchema = z.discriminatedUnion("provider", [AnthropicModelConfigSchema, OpenAIModelConfigSchema]);
+export const ModelConfigSchema = z.discriminatedUnion("provider", [
+  AnthropicModelConfigSchema,
+  OpenAIModelConfigSchema,
+]);
 /** A parsed config: every default filled in. */
 export type ModelConfig = z.infer<typeof ModelConfigSchema>;
 /** A config as written (defaults may be left out). */
 export type ModelConfigInput = z.input<typeof ModelConfigSchema>;
 
-const FIELDS = ["provider", "model", "apiKeyEnv", "baseUrl", "maxTokens", "temperature", "maxRetries", "timeoutMs", "price"];
+const FIELDS = [
+  "provider",
+  "model",
+  "apiKeyEnv",
+  "baseUrl",
+  "maxTokens",
+  "temperature",
+  "maxRetries",
+  "timeoutMs",
+  "price",
+];
 
 const FIXES: Record<string, string> = {
   provider: `set "provider" to "anthropic" or "openai"`,
@@ -95,7 +111,9 @@ export function configInvalid(error: z.ZodError): ModelConfigInvalid {
     const field = path || "(config)";
     fields.push(field);
     problems.push(`${field}: ${issue.message}`);
-    fixes.push(FIXES[field.split(".")[0] ?? ""] ?? `pass an object like {"provider": "anthropic", "model": "claude-sonnet-4-5"}`);
+    fixes.push(
+      FIXES[field.split(".")[0] ?? ""] ?? `pass an object like {"provider": "anthropic", "model": "claude-sonnet-4-5"}`,
+    );
   }
   return new ModelConfigInvalid({
     field: [...new Set(fields)].join(", "),
@@ -105,7 +123,9 @@ export function configInvalid(error: z.ZodError): ModelConfigInvalid {
 }
 
 /** Parses a config as written; every problem is reported at once. */
-export function parseModelConfig(input: unknown): { ok: true; config: ModelConfig } | { ok: false; error: ModelConfigInvalid } {
+export function parseModelConfig(
+  input: unknown,
+): { ok: true; config: ModelConfig } | { ok: false; error: ModelConfigInvalid } {
   const parsed = ModelConfigSchema.safeParse(input);
   return parsed.success ? { ok: true, config: parsed.data } : { ok: false, error: configInvalid(parsed.error) };
 }

@@ -15,7 +15,13 @@ export class ModelRequestFailed extends Data.TaggedError("ModelRequestFailed")<{
    * ("overloaded"), still failing after the SDK's retries. Running the same request later may work.
    */
   get retryable(): boolean {
-    return this.status === undefined || this.status === 408 || this.status === 409 || this.status === 429 || this.status >= 500;
+    return (
+      this.status === undefined ||
+      this.status === 408 ||
+      this.status === 409 ||
+      this.status === 429 ||
+      this.status >= 500
+    );
   }
 
   override get message(): string {
@@ -29,8 +35,10 @@ function adviceFor(status: number | undefined): string {
   if (status === undefined) return "check the base URL and the network, or try again later";
   if (status === 401 || status === 403) return "check the API key (and that it may use this model)";
   if (status === 404) return "check the model name and the base URL";
-  if (status === 400 || status === 413 || status === 422) return "the request was refused as it was sent: see the provider's message";
-  if (status === 429) return "rate limited after the SDK's retries: lower the number of parallel workers, raise maxRetries, or try again later";
+  if (status === 400 || status === 413 || status === 422)
+    return "the request was refused as it was sent: see the provider's message";
+  if (status === 429)
+    return "rate limited after the SDK's retries: lower the number of parallel workers, raise maxRetries, or try again later";
   if (status === 529) return "the provider is overloaded: try again later";
   if (status >= 500) return "the provider failed: try again later";
   return "see the provider's message";
@@ -58,6 +66,8 @@ export class ModelConfigInvalid extends Data.TaggedError("ModelConfigInvalid")<{
 }> {
   override get message(): string {
     // An unset key variable is not a mistake in the config: say what is missing first.
-    return this.field === "apiKeyEnv" && this.problem.includes("is not set") ? `no API key: ${this.problem}; ${this.fix}` : `the model config is invalid: ${this.problem}; ${this.fix}`;
+    return this.field === "apiKeyEnv" && this.problem.includes("is not set")
+      ? `no API key: ${this.problem}; ${this.fix}`
+      : `the model config is invalid: ${this.problem}; ${this.fix}`;
   }
 }

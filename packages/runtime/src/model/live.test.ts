@@ -66,7 +66,14 @@ describe("the Anthropic layer (@anthropic-ai/sdk, Messages API)", () => {
       { role: "user", content: "a.py" },
     ];
     const { name, reply } = await run(
-      { provider: "anthropic", model: "claude-sonnet-4-5", baseUrl: server.origin, maxTokens: 1024, temperature: 0.2, price: { inputPerMTok: 3, outputPerMTok: 15 } },
+      {
+        provider: "anthropic",
+        model: "claude-sonnet-4-5",
+        baseUrl: server.origin,
+        maxTokens: 1024,
+        temperature: 0.2,
+        price: { inputPerMTok: 3, outputPerMTok: 15 },
+      },
       env,
       messages,
     );
@@ -100,9 +107,24 @@ describe("the Anthropic layer (@anthropic-ai/sdk, Messages API)", () => {
   });
 
   it("leaves out system and temperature when there are none, sends the default max_tokens, and charges the model's list price when the config has none", async () => {
-    const server = await serve([anthropicMessage({ content: [{ type: "text", text: "ok" }], inputTokens: 5, outputTokens: 1, stopReason: "max_tokens" })]);
-    const { reply, name, priced } = await run({ provider: "anthropic", model: "claude-haiku-4-5", baseUrl: server.origin }, env, HELLO);
-    expect(server.requests[0]?.body).toEqual({ model: "claude-haiku-4-5", max_tokens: 4096, messages: [{ role: "user", content: "hello" }] });
+    const server = await serve([
+      anthropicMessage({
+        content: [{ type: "text", text: "ok" }],
+        inputTokens: 5,
+        outputTokens: 1,
+        stopReason: "max_tokens",
+      }),
+    ]);
+    const { reply, name, priced } = await run(
+      { provider: "anthropic", model: "claude-haiku-4-5", baseUrl: server.origin },
+      env,
+      HELLO,
+    );
+    expect(server.requests[0]?.body).toEqual({
+      model: "claude-haiku-4-5",
+      max_tokens: 4096,
+      messages: [{ role: "user", content: "hello" }],
+    });
     expect(name).toBe("anthropic:claude-haiku-4-5");
     expect(priced).toBe(true);
     expect(reply.costUsd).toBeCloseTo((5 * 1 + 1 * 5) / 1e6, 12);
@@ -110,14 +132,22 @@ describe("the Anthropic layer (@anthropic-ai/sdk, Messages API)", () => {
   });
 
   it("costs 0 for a model with neither a config price nor a list price, and says it is not priced", async () => {
-    const server = await serve([anthropicMessage({ content: [{ type: "text", text: "ok" }], inputTokens: 5000, outputTokens: 100 })]);
-    const { reply, priced } = await run({ provider: "anthropic", model: "acme-frontier-1", baseUrl: server.origin }, env, HELLO);
+    const server = await serve([
+      anthropicMessage({ content: [{ type: "text", text: "ok" }], inputTokens: 5000, outputTokens: 100 }),
+    ]);
+    const { reply, priced } = await run(
+      { provider: "anthropic", model: "acme-frontier-1", baseUrl: server.origin },
+      env,
+      HELLO,
+    );
     expect(reply.costUsd).toBe(0);
     expect(priced).toBe(false);
   });
 
   it("reads the key from the variable named by apiKeyEnv", async () => {
-    const server = await serve([anthropicMessage({ content: [{ type: "text", text: "ok" }], inputTokens: 1, outputTokens: 1 })]);
+    const server = await serve([
+      anthropicMessage({ content: [{ type: "text", text: "ok" }], inputTokens: 1, outputTokens: 1 }),
+    ]);
     await run(
       { provider: "anthropic", model: "claude-haiku-4-5", baseUrl: server.origin, apiKeyEnv: "TEAM_CLAUDE_KEY" },
       { ANTHROPIC_API_KEY: "the-wrong-key", TEAM_CLAUDE_KEY: "the-team-key" },
@@ -131,7 +161,11 @@ describe("the Anthropic layer (@anthropic-ai/sdk, Messages API)", () => {
       anthropicError(529, "overloaded_error", "Overloaded", FAST_RETRY),
       anthropicMessage({ content: [{ type: "text", text: "finally" }], inputTokens: 3, outputTokens: 2 }),
     ]);
-    const { reply } = await run({ provider: "anthropic", model: "claude-sonnet-4-5", baseUrl: server.origin }, env, HELLO);
+    const { reply } = await run(
+      { provider: "anthropic", model: "claude-sonnet-4-5", baseUrl: server.origin },
+      env,
+      HELLO,
+    );
     expect(reply.content).toBe("finally");
     expect(server.requests).toHaveLength(2);
     expect(server.requests[1]?.body).toEqual(server.requests[0]?.body);
@@ -139,9 +173,17 @@ describe("the Anthropic layer (@anthropic-ai/sdk, Messages API)", () => {
 
   it("turns a 400 into ModelRequestFailed with the status and the server's message, without retrying", async () => {
     const server = await serve([
-      anthropicError(400, "invalid_request_error", "max_tokens: 999999 > 64000, which is the maximum allowed number of output tokens for claude-sonnet-4-5"),
+      anthropicError(
+        400,
+        "invalid_request_error",
+        "max_tokens: 999999 > 64000, which is the maximum allowed number of output tokens for claude-sonnet-4-5",
+      ),
     ]);
-    const error = await fail({ provider: "anthropic", model: "claude-sonnet-4-5", baseUrl: server.origin, maxTokens: 999999 }, env, HELLO);
+    const error = await fail(
+      { provider: "anthropic", model: "claude-sonnet-4-5", baseUrl: server.origin, maxTokens: 999999 },
+      env,
+      HELLO,
+    );
     expect(error._tag).toBe("ModelRequestFailed");
     if (error._tag !== "ModelRequestFailed") return;
     expect(error.status).toBe(400);
@@ -158,7 +200,9 @@ describe("the OpenAI layer (openai, Chat Completions)", () => {
   const env = { OPENAI_API_KEY: "sk-proj-test-456" };
 
   it("sends the messages as they are, with the key as a Bearer token, and parses the reply", async () => {
-    const server = await serve([openaiCompletion({ content: "The plan is ready.", promptTokens: 1000, completionTokens: 250 })]);
+    const server = await serve([
+      openaiCompletion({ content: "The plan is ready.", promptTokens: 1000, completionTokens: 250 }),
+    ]);
     const messages: ChatMessage[] = [
       { role: "system", content: "You are a planner." },
       { role: "user", content: "Plan the edit." },
@@ -166,7 +210,14 @@ describe("the OpenAI layer (openai, Chat Completions)", () => {
       { role: "user", content: "a.py" },
     ];
     const { name, reply } = await run(
-      { provider: "openai", model: "gpt-4.1", baseUrl: `${server.origin}/v1`, maxTokens: 2048, temperature: 1.5, price: { inputPerMTok: 2, outputPerMTok: 8 } },
+      {
+        provider: "openai",
+        model: "gpt-4.1",
+        baseUrl: `${server.origin}/v1`,
+        maxTokens: 2048,
+        temperature: 1.5,
+        price: { inputPerMTok: 2, outputPerMTok: 8 },
+      },
       env,
       messages,
     );
@@ -188,14 +239,18 @@ describe("the OpenAI layer (openai, Chat Completions)", () => {
   });
 
   it("answers the refusal when the model refuses (content null)", async () => {
-    const server = await serve([openaiCompletion({ content: null, refusal: "I can't help with that.", promptTokens: 9, completionTokens: 6 })]);
+    const server = await serve([
+      openaiCompletion({ content: null, refusal: "I can't help with that.", promptTokens: 9, completionTokens: 6 }),
+    ]);
     const { reply } = await run({ provider: "openai", model: "gpt-4.1", baseUrl: `${server.origin}/v1` }, env, HELLO);
     expect(reply.content).toBe("I can't help with that.");
     expect(server.requests[0]?.body).toEqual({ model: "gpt-4.1", messages: HELLO, max_completion_tokens: 4096 });
   });
 
   it("fails with ModelRequestFailed when the answer has no choices", async () => {
-    const server = await serve([openaiCompletion({ content: "x", promptTokens: 1, completionTokens: 0, noChoices: true })]);
+    const server = await serve([
+      openaiCompletion({ content: "x", promptTokens: 1, completionTokens: 0, noChoices: true }),
+    ]);
     const error = await fail({ provider: "openai", model: "gpt-4.1", baseUrl: `${server.origin}/v1` }, env, HELLO);
     expect(error._tag).toBe("ModelRequestFailed");
     expect(error.message).toContain("no choices");
@@ -213,8 +268,19 @@ describe("the OpenAI layer (openai, Chat Completions)", () => {
   });
 
   it("does not retry a 429 when maxRetries is 0", async () => {
-    const server = await serve([openaiError(429, "rate_limit_exceeded", "Rate limit reached for gpt-4.1 in organization org-x on tokens per min (TPM)", FAST_RETRY)]);
-    const error = await fail({ provider: "openai", model: "gpt-4.1", baseUrl: `${server.origin}/v1`, maxRetries: 0 }, env, HELLO);
+    const server = await serve([
+      openaiError(
+        429,
+        "rate_limit_exceeded",
+        "Rate limit reached for gpt-4.1 in organization org-x on tokens per min (TPM)",
+        FAST_RETRY,
+      ),
+    ]);
+    const error = await fail(
+      { provider: "openai", model: "gpt-4.1", baseUrl: `${server.origin}/v1`, maxRetries: 0 },
+      env,
+      HELLO,
+    );
     expect(error._tag === "ModelRequestFailed" && error.status).toBe(429);
     expect(error.message).toContain("Rate limit reached for gpt-4.1");
     expect(error.message).toContain("rate limited after the SDK's retries");
@@ -224,25 +290,36 @@ describe("the OpenAI layer (openai, Chat Completions)", () => {
 
   it("names the status and the provider's message of an outage after the retries, and marks it retryable; a 401 says to check the key and is not", async () => {
     const overloaded = await serve([openaiError(529, "overloaded_error", "Overloaded")]);
-    const outage = await fail({ provider: "openai", model: "gpt-4.1", baseUrl: `${overloaded.origin}/v1`, maxRetries: 0 }, env, HELLO);
+    const outage = await fail(
+      { provider: "openai", model: "gpt-4.1", baseUrl: `${overloaded.origin}/v1`, maxRetries: 0 },
+      env,
+      HELLO,
+    );
     expect(outage.message).toMatch(/failed \(HTTP 529\): .*Overloaded.*; the provider is overloaded: try again later/);
     expect(outage.message).not.toContain("API key");
     expect(outage._tag === "ModelRequestFailed" && outage.retryable).toBe(true);
     const refused = await serve([openaiError(401, "invalid_api_key", "Incorrect API key provided")]);
-    const denied = await fail({ provider: "openai", model: "gpt-4.1", baseUrl: `${refused.origin}/v1`, maxRetries: 0 }, env, HELLO);
+    const denied = await fail(
+      { provider: "openai", model: "gpt-4.1", baseUrl: `${refused.origin}/v1`, maxRetries: 0 },
+      env,
+      HELLO,
+    );
     expect(denied.message).toMatch(/\(HTTP 401\): .*Incorrect API key provided.*; check the API key/);
     expect(denied._tag === "ModelRequestFailed" && denied.retryable).toBe(false);
   });
 
   it("turns a 400 into ModelRequestFailed with the status and the server's message", async () => {
-    const server = await serve([openaiError(400, "invalid_request_error", "The model `gpt-nope` does not exist or you do not have access to it.")]);
+    const server = await serve([
+      openaiError(400, "invalid_request_error", "The model `gpt-nope` does not exist or you do not have access to it."),
+    ]);
     const error = await fail({ provider: "openai", model: "gpt-nope", baseUrl: `${server.origin}/v1` }, env, HELLO);
     expect(error).toMatchObject({
       _tag: "ModelRequestFailed",
       provider: "openai",
       model: "gpt-nope",
       status: 400,
-      detail: "invalid_request_error: The model `gpt-nope` does not exist or you do not have access to it. (request id req_err456)",
+      detail:
+        "invalid_request_error: The model `gpt-nope` does not exist or you do not have access to it. (request id req_err456)",
     });
     expect(server.requests).toHaveLength(1);
   });
@@ -254,14 +331,16 @@ const PROVIDERS = [
     model: "claude-sonnet-4-5",
     keyVar: "ANTHROPIC_API_KEY",
     baseUrl: (origin: string) => origin,
-    error: (status: number, message: string) => anthropicError(status, status >= 500 ? "api_error" : "invalid_request_error", message, FAST_RETRY),
+    error: (status: number, message: string) =>
+      anthropicError(status, status >= 500 ? "api_error" : "invalid_request_error", message, FAST_RETRY),
   },
   {
     provider: "openai" as const,
     model: "gpt-4.1",
     keyVar: "OPENAI_API_KEY",
     baseUrl: (origin: string) => `${origin}/v1`,
-    error: (status: number, message: string) => openaiError(status, status >= 500 ? "server_error" : "invalid_request_error", message, FAST_RETRY),
+    error: (status: number, message: string) =>
+      openaiError(status, status >= 500 ? "server_error" : "invalid_request_error", message, FAST_RETRY),
   },
 ];
 
@@ -279,7 +358,11 @@ describe.each(PROVIDERS)("both providers: $provider", ({ provider, model, keyVar
   it("fails with ModelRequestFailed (no status) when the server does not answer within timeoutMs", async () => {
     const server = await serve(["hang"]);
     const started = Date.now();
-    const error = await fail({ provider, model, baseUrl: baseUrl(server.origin), timeoutMs: 300, maxRetries: 0 }, env, HELLO);
+    const error = await fail(
+      { provider, model, baseUrl: baseUrl(server.origin), timeoutMs: 300, maxRetries: 0 },
+      env,
+      HELLO,
+    );
     expect(error).toMatchObject({ _tag: "ModelRequestFailed", provider, model, status: undefined });
     expect(error.message).toContain("timeoutMs=300");
     expect(Date.now() - started).toBeLessThan(5000);
@@ -300,7 +383,11 @@ describe.each(PROVIDERS)("both providers: $provider", ({ provider, model, keyVar
     // Interrupted once the server holds the request (not after a fixed time: a loaded machine may not have sent it yet).
     const outcome = await Effect.runPromise(
       ask({ provider, model, baseUrl: baseUrl(server.origin), maxRetries: 0 }, env, HELLO).pipe(
-        Effect.raceFirst(Effect.promise(() => eventually(() => server.requests.length > 0, 30_000)).pipe(Effect.as("interrupted" as const))),
+        Effect.raceFirst(
+          Effect.promise(() => eventually(() => server.requests.length > 0, 30_000)).pipe(
+            Effect.as("interrupted" as const),
+          ),
+        ),
       ),
     );
     expect(outcome).toBe("interrupted");
@@ -323,7 +410,12 @@ describe("the API key variable", () => {
   it("is looked up in process.env by default", async () => {
     const name = "GRAPHPLAN_TEST_MODEL_KEY";
     const server = await serve([openaiCompletion({ content: "ok", promptTokens: 1, completionTokens: 1 })]);
-    const layer = LanguageModel.layer({ provider: "openai", model: "gpt-4.1", baseUrl: `${server.origin}/v1`, apiKeyEnv: name });
+    const layer = LanguageModel.layer({
+      provider: "openai",
+      model: "gpt-4.1",
+      baseUrl: `${server.origin}/v1`,
+      apiKeyEnv: name,
+    });
     const program = Effect.gen(function* () {
       const model = yield* LanguageModel;
       return yield* model.complete(HELLO);
@@ -348,11 +440,25 @@ describe("the API key variable", () => {
 const TOOL: ToolSpec = {
   name: "submit_plan",
   description: "Submit the plan",
-  inputSchema: { type: "object", properties: { plan: { type: "array", items: { type: "object" } } }, required: ["plan"] },
+  inputSchema: {
+    type: "object",
+    properties: { plan: { type: "array", items: { type: "object" } } },
+    required: ["plan"],
+  },
 };
-const PLAN = [{ op: "replace_node", params: { locator: { kind: "function", name: "f", file: "a.py" }, replacement: "def f():\n    return 1" } }];
+const PLAN = [
+  {
+    op: "replace_node",
+    params: { locator: { kind: "function", name: "f", file: "a.py" }, replacement: "def f():\n    return 1" },
+  },
+];
 
-const complete = (config: ModelConfigInput, env: Record<string, string>, messages: readonly ChatMessage[], options: CompletionOptions) =>
+const complete = (
+  config: ModelConfigInput,
+  env: Record<string, string>,
+  messages: readonly ChatMessage[],
+  options: CompletionOptions,
+) =>
   Effect.runPromise(
     Effect.gen(function* () {
       const model = yield* LanguageModel;
@@ -363,8 +469,16 @@ const complete = (config: ModelConfigInput, env: Record<string, string>, message
 /** A conversation in which the model called the tool and the agent answered it. */
 const ANSWERED: ChatMessage[] = [
   { role: "user", content: "fix f" },
-  { role: "assistant", content: "THOUGHT: the plan.", toolCalls: [{ id: "call_1", name: "submit_plan", input: { plan: PLAN } }] },
-  { role: "user", content: "Now review the diff.", toolResults: [{ id: "call_1", content: "the plan is invalid: plan[0].op", isError: true }] },
+  {
+    role: "assistant",
+    content: "THOUGHT: the plan.",
+    toolCalls: [{ id: "call_1", name: "submit_plan", input: { plan: PLAN } }],
+  },
+  {
+    role: "user",
+    content: "Now review the diff.",
+    toolResults: [{ id: "call_1", content: "the plan is invalid: plan[0].op", isError: true }],
+  },
 ];
 
 describe("tool calls, Anthropic (@anthropic-ai/sdk)", () => {
@@ -372,23 +486,61 @@ describe("tool calls, Anthropic (@anthropic-ai/sdk)", () => {
 
   it("offers the tools with their input schema and reads tool_use blocks as tool calls", async () => {
     const server = await serve([
-      anthropicMessage({ content: [{ type: "text", text: "THOUGHT: the plan." }, { type: "tool_use", id: "toolu_01", name: "submit_plan", input: { plan: PLAN } }], inputTokens: 10, outputTokens: 5, stopReason: "tool_use" }),
+      anthropicMessage({
+        content: [
+          { type: "text", text: "THOUGHT: the plan." },
+          { type: "tool_use", id: "toolu_01", name: "submit_plan", input: { plan: PLAN } },
+        ],
+        inputTokens: 10,
+        outputTokens: 5,
+        stopReason: "tool_use",
+      }),
     ]);
-    const { supportsTools, reply } = await complete({ provider: "anthropic", model: "claude-sonnet-4-5", baseUrl: server.origin, maxRetries: 0 }, env, [{ role: "user", content: "fix f" }], { tools: [TOOL] });
+    const { supportsTools, reply } = await complete(
+      { provider: "anthropic", model: "claude-sonnet-4-5", baseUrl: server.origin, maxRetries: 0 },
+      env,
+      [{ role: "user", content: "fix f" }],
+      { tools: [TOOL] },
+    );
     expect(supportsTools).toBe(true);
-    expect(server.requests[0]!.body["tools"]).toEqual([{ name: "submit_plan", description: "Submit the plan", input_schema: TOOL.inputSchema }]);
-    expect(reply).toMatchObject({ content: "THOUGHT: the plan.", stopReason: "tool_use", toolCalls: [{ id: "toolu_01", name: "submit_plan", input: { plan: PLAN } }] });
+    expect(server.requests[0]!.body["tools"]).toEqual([
+      { name: "submit_plan", description: "Submit the plan", input_schema: TOOL.inputSchema },
+    ]);
+    expect(reply).toMatchObject({
+      content: "THOUGHT: the plan.",
+      stopReason: "tool_use",
+      toolCalls: [{ id: "toolu_01", name: "submit_plan", input: { plan: PLAN } }],
+    });
   });
 
   it("sends a tool call as a tool_use block and its answer as a tool_result block before the user's text", async () => {
-    const server = await serve([anthropicMessage({ content: [{ type: "text", text: "ok" }], inputTokens: 1, outputTokens: 1 })]);
-    const { reply } = await complete({ provider: "anthropic", model: "claude-sonnet-4-5", baseUrl: server.origin, maxRetries: 0 }, env, ANSWERED, {});
+    const server = await serve([
+      anthropicMessage({ content: [{ type: "text", text: "ok" }], inputTokens: 1, outputTokens: 1 }),
+    ]);
+    const { reply } = await complete(
+      { provider: "anthropic", model: "claude-sonnet-4-5", baseUrl: server.origin, maxRetries: 0 },
+      env,
+      ANSWERED,
+      {},
+    );
     expect(reply.toolCalls).toBeUndefined();
     expect(server.requests[0]!.body["tools"]).toBeUndefined();
     expect(server.requests[0]!.body["messages"]).toEqual([
       { role: "user", content: "fix f" },
-      { role: "assistant", content: [{ type: "text", text: "THOUGHT: the plan." }, { type: "tool_use", id: "call_1", name: "submit_plan", input: { plan: PLAN } }] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "call_1", content: "the plan is invalid: plan[0].op", is_error: true }, { type: "text", text: "Now review the diff." }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "THOUGHT: the plan." },
+          { type: "tool_use", id: "call_1", name: "submit_plan", input: { plan: PLAN } },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: "call_1", content: "the plan is invalid: plan[0].op", is_error: true },
+          { type: "text", text: "Now review the diff." },
+        ],
+      },
     ]);
   });
 });
@@ -397,16 +549,49 @@ describe("tool calls, OpenAI (openai, Chat Completions)", () => {
   const env = { OPENAI_API_KEY: "sk-test" };
 
   it("offers the tools as functions and reads tool_calls, parsing their arguments", async () => {
-    const server = await serve([openaiCompletion({ content: null, toolCalls: [{ id: "call_9", name: "submit_plan", arguments: JSON.stringify({ plan: PLAN }) }], promptTokens: 10, completionTokens: 5 })]);
-    const { supportsTools, reply } = await complete({ provider: "openai", model: "gpt-4.1", baseUrl: server.origin, maxRetries: 0 }, env, [{ role: "user", content: "fix f" }], { tools: [TOOL] });
+    const server = await serve([
+      openaiCompletion({
+        content: null,
+        toolCalls: [{ id: "call_9", name: "submit_plan", arguments: JSON.stringify({ plan: PLAN }) }],
+        promptTokens: 10,
+        completionTokens: 5,
+      }),
+    ]);
+    const { supportsTools, reply } = await complete(
+      { provider: "openai", model: "gpt-4.1", baseUrl: server.origin, maxRetries: 0 },
+      env,
+      [{ role: "user", content: "fix f" }],
+      { tools: [TOOL] },
+    );
     expect(supportsTools).toBe(true);
-    expect(server.requests[0]!.body["tools"]).toEqual([{ type: "function", function: { name: "submit_plan", description: "Submit the plan", parameters: TOOL.inputSchema } }]);
-    expect(reply).toMatchObject({ content: "", stopReason: "tool_calls", toolCalls: [{ id: "call_9", name: "submit_plan", input: { plan: PLAN } }] });
+    expect(server.requests[0]!.body["tools"]).toEqual([
+      {
+        type: "function",
+        function: { name: "submit_plan", description: "Submit the plan", parameters: TOOL.inputSchema },
+      },
+    ]);
+    expect(reply).toMatchObject({
+      content: "",
+      stopReason: "tool_calls",
+      toolCalls: [{ id: "call_9", name: "submit_plan", input: { plan: PLAN } }],
+    });
   });
 
   it("keeps arguments that are not JSON as text, for the caller to refuse", async () => {
-    const server = await serve([openaiCompletion({ content: null, toolCalls: [{ id: "call_9", name: "submit_plan", arguments: '{"plan": [' }], promptTokens: 1, completionTokens: 1 })]);
-    const { reply } = await complete({ provider: "openai", model: "gpt-4.1", baseUrl: server.origin, maxRetries: 0 }, env, [{ role: "user", content: "fix f" }], { tools: [TOOL] });
+    const server = await serve([
+      openaiCompletion({
+        content: null,
+        toolCalls: [{ id: "call_9", name: "submit_plan", arguments: '{"plan": [' }],
+        promptTokens: 1,
+        completionTokens: 1,
+      }),
+    ]);
+    const { reply } = await complete(
+      { provider: "openai", model: "gpt-4.1", baseUrl: server.origin, maxRetries: 0 },
+      env,
+      [{ role: "user", content: "fix f" }],
+      { tools: [TOOL] },
+    );
     expect(reply.toolCalls).toEqual([{ id: "call_9", name: "submit_plan", input: '{"plan": [' }]);
   });
 
@@ -415,7 +600,17 @@ describe("tool calls, OpenAI (openai, Chat Completions)", () => {
     await complete({ provider: "openai", model: "gpt-4.1", baseUrl: server.origin, maxRetries: 0 }, env, ANSWERED, {});
     expect(server.requests[0]!.body["messages"]).toEqual([
       { role: "user", content: "fix f" },
-      { role: "assistant", content: "THOUGHT: the plan.", tool_calls: [{ id: "call_1", type: "function", function: { name: "submit_plan", arguments: JSON.stringify({ plan: PLAN }) } }] },
+      {
+        role: "assistant",
+        content: "THOUGHT: the plan.",
+        tool_calls: [
+          {
+            id: "call_1",
+            type: "function",
+            function: { name: "submit_plan", arguments: JSON.stringify({ plan: PLAN }) },
+          },
+        ],
+      },
       { role: "tool", tool_call_id: "call_1", content: "the plan is invalid: plan[0].op" },
       { role: "user", content: "Now review the diff." },
     ]);
@@ -424,7 +619,10 @@ describe("tool calls, OpenAI (openai, Chat Completions)", () => {
 
 describe("tool calls, ScriptedModel", () => {
   it("records the tools offered and answers scripted tool calls", async () => {
-    const model = new ScriptedModel([{ content: "the plan", toolCalls: [{ id: "t1", name: "submit_plan", input: { plan: PLAN } }] }], true);
+    const model = new ScriptedModel(
+      [{ content: "the plan", toolCalls: [{ id: "t1", name: "submit_plan", input: { plan: PLAN } }] }],
+      true,
+    );
     const reply = await Effect.runPromise(model.complete([{ role: "user", content: "fix f" }], { tools: [TOOL] }));
     expect(model.supportsTools).toBe(true);
     expect(model.offeredTools).toEqual([[TOOL]]);

@@ -14,7 +14,10 @@ export interface LiveModelOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
-export const makeLiveModel = (input: ModelConfigInput, options: LiveModelOptions = {}): Effect.Effect<LanguageModelShape, ModelConfigInvalid> =>
+export const makeLiveModel = (
+  input: ModelConfigInput,
+  options: LiveModelOptions = {},
+): Effect.Effect<LanguageModelShape, ModelConfigInvalid> =>
   Effect.suspend(() => {
     const parsed = parseModelConfig(input);
     if (!parsed.ok) return Effect.fail(parsed.error);

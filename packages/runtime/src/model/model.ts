@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import { z } from "zod";
 import type { ModelConfigInput } from "./config.js";
-import { type ModelConfigInvalid, ModelRequestFailed, ModelScriptExhausted } from "./errors.js";
+import { type ModelConfigInvalid, type ModelRequestFailed, ModelScriptExhausted } from "./errors.js";
 import { type LiveModelOptions, makeLiveModel } from "./live.js";
 
 export { ModelConfigInvalid, ModelRequestFailed, ModelScriptExhausted } from "./errors.js";
@@ -66,7 +66,10 @@ export type ModelError = ModelRequestFailed | ModelScriptExhausted;
 export interface LanguageModelShape {
   /** `provider:model`, for trajectories and messages. */
   readonly name: string;
-  readonly complete: (messages: readonly ChatMessage[], options?: CompletionOptions) => Effect.Effect<ModelReply, ModelError>;
+  readonly complete: (
+    messages: readonly ChatMessage[],
+    options?: CompletionOptions,
+  ) => Effect.Effect<ModelReply, ModelError>;
   /** Whether the model takes `options.tools` and can answer with tool calls. */
   readonly supportsTools?: boolean;
   /**
@@ -84,7 +87,12 @@ export interface LanguageModelShape {
 export type ScriptedReply =
   | string
   | ((messages: readonly ChatMessage[]) => string)
-  | { readonly content: string; readonly stopReason?: string; readonly usage?: { readonly inputTokens: number; readonly outputTokens: number }; readonly toolCalls?: readonly ToolCall[] };
+  | {
+      readonly content: string;
+      readonly stopReason?: string;
+      readonly usage?: { readonly inputTokens: number; readonly outputTokens: number };
+      readonly toolCalls?: readonly ToolCall[];
+    };
 
 /**
  * A deterministic model for tests: answers with the script's replies in order and records every
@@ -103,13 +111,18 @@ export class ScriptedModel implements LanguageModelShape {
     readonly supportsTools = false,
   ) {}
 
-  readonly complete = (messages: readonly ChatMessage[], options: CompletionOptions = {}): Effect.Effect<ModelReply, ModelError> =>
+  readonly complete = (
+    messages: readonly ChatMessage[],
+    options: CompletionOptions = {},
+  ): Effect.Effect<ModelReply, ModelError> =>
     Effect.suspend(() => {
       this.requests.push(messages.map((m) => ({ ...m })));
       this.offeredTools.push(options.tools ?? []);
       const reply = this.script[this.#next];
       if (reply === undefined) {
-        return Effect.fail(new ModelScriptExhausted({ calls: this.#next, lastMessage: messages.at(-1)?.content ?? "" }));
+        return Effect.fail(
+          new ModelScriptExhausted({ calls: this.#next, lastMessage: messages.at(-1)?.content ?? "" }),
+        );
       }
       this.#next++;
       if (typeof reply === "object") {
@@ -132,7 +145,9 @@ export class ScriptedModel implements LanguageModelShape {
   }
 }
 
-export class LanguageModel extends Context.Service<LanguageModel, LanguageModelShape>()("@graphplan/runtime/LanguageModel") {
+export class LanguageModel extends Context.Service<LanguageModel, LanguageModelShape>()(
+  "@graphplan/runtime/LanguageModel",
+) {
   /**
    * A live model through the provider's official SDK (`@anthropic-ai/sdk`: Messages API; `openai`: Chat
    * Completions), named `provider:model`. Building the layer parses the config (`ModelConfigSchema`) and

@@ -14,8 +14,17 @@ type OpenAIConfig = Extract<ModelConfig, { provider: "openai" }>;
  * The request body: the messages as they are (system messages keep the `system` role). The limit goes in
  * `max_completion_tokens`: OpenAI deprecated `max_tokens`, and its reasoning models refuse it.
  */
-export function openaiRequest(config: OpenAIConfig, messages: readonly ChatMessage[], options: CompletionOptions = {}): OpenAI.ChatCompletionCreateParamsNonStreaming {
-  const tools = options.tools?.map((t): OpenAI.ChatCompletionTool => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema } }));
+export function openaiRequest(
+  config: OpenAIConfig,
+  messages: readonly ChatMessage[],
+  options: CompletionOptions = {},
+): OpenAI.ChatCompletionCreateParamsNonStreaming {
+  const tools = options.tools?.map(
+    (t): OpenAI.ChatCompletionTool => ({
+      type: "function",
+      function: { name: t.name, description: t.description, parameters: t.inputSchema },
+    }),
+  );
   return {
     model: config.model,
     messages: messages.flatMap(openaiMessages),
@@ -28,11 +37,22 @@ export function openaiRequest(config: OpenAIConfig, messages: readonly ChatMessa
 /** One message, or several: tool results go first, each as a `tool` message; tool calls ride on the assistant message. */
 function openaiMessages(m: ChatMessage): OpenAI.ChatCompletionMessageParam[] {
   if (m.role === "assistant" && m.toolCalls?.length) {
-    const calls = m.toolCalls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: typeof c.input === "string" ? c.input : JSON.stringify(c.input ?? {}) } }));
+    const calls = m.toolCalls.map((c) => ({
+      id: c.id,
+      type: "function" as const,
+      function: { name: c.name, arguments: typeof c.input === "string" ? c.input : JSON.stringify(c.input ?? {}) },
+    }));
     return [{ role: "assistant", content: m.content || null, tool_calls: calls }];
   }
-  const results = (m.toolResults ?? []).map((r): OpenAI.ChatCompletionToolMessageParam => ({ role: "tool", tool_call_id: r.id, content: r.content }));
-  return [...results, ...(m.content || results.length === 0 ? [{ role: m.role, content: m.content } as OpenAI.ChatCompletionMessageParam] : [])];
+  const results = (m.toolResults ?? []).map(
+    (r): OpenAI.ChatCompletionToolMessageParam => ({ role: "tool", tool_call_id: r.id, content: r.content }),
+  );
+  return [
+    ...results,
+    ...(m.content || results.length === 0
+      ? [{ role: m.role, content: m.content } as OpenAI.ChatCompletionMessageParam]
+      : []),
+  ];
 }
 
 /** A function call's arguments: parsed JSON, or the text itself when it is not JSON (the caller says so). */
@@ -48,7 +68,10 @@ function toolCallOf(call: OpenAI.ChatCompletionMessageToolCall): ToolCall[] {
 }
 
 /** The reply: the first choice's text (its refusal when the model refused); no usage (some servers) counts 0. */
-export function openaiReply(config: OpenAIConfig, completion: OpenAI.ChatCompletion): Effect.Effect<ModelReply, ModelRequestFailed> {
+export function openaiReply(
+  config: OpenAIConfig,
+  completion: OpenAI.ChatCompletion,
+): Effect.Effect<ModelReply, ModelRequestFailed> {
   const choice = completion.choices?.[0];
   if (!choice) {
     return Effect.fail(
@@ -60,7 +83,10 @@ export function openaiReply(config: OpenAIConfig, completion: OpenAI.ChatComplet
       }),
     );
   }
-  const usage = { inputTokens: completion.usage?.prompt_tokens ?? 0, outputTokens: completion.usage?.completion_tokens ?? 0 };
+  const usage = {
+    inputTokens: completion.usage?.prompt_tokens ?? 0,
+    outputTokens: completion.usage?.completion_tokens ?? 0,
+  };
   const toolCalls = (choice.message?.tool_calls ?? []).flatMap(toolCallOf);
   return Effect.succeed({
     content: choice.message?.content ?? choice.message?.refusal ?? "",

@@ -19,7 +19,9 @@ afterEach(() => {
 });
 
 it("runs the README's language model example, with the key from ANTHROPIC_API_KEY", async () => {
-  const server = await startProviderServer([anthropicMessage({ content: [{ type: "text", text: "7" }], inputTokens: 20, outputTokens: 1 })]);
+  const server = await startProviderServer([
+    anthropicMessage({ content: [{ type: "text", text: "7" }], inputTokens: 20, outputTokens: 1 }),
+  ]);
   process.env.ANTHROPIC_BASE_URL = server.origin;
   process.env.ANTHROPIC_API_KEY = "sk-ant-from-env";
   try {

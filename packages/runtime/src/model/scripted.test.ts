@@ -26,7 +26,12 @@ describe("ScriptedModel", () => {
       { role: "system", content: "be brief" },
       { role: "user", content: "hi" },
     ];
-    await Effect.runPromise(conversation(model, [first, [...first, { role: "assistant", content: "one" }, { role: "user", content: "again" }]]));
+    await Effect.runPromise(
+      conversation(model, [
+        first,
+        [...first, { role: "assistant", content: "one" }, { role: "user", content: "again" }],
+      ]),
+    );
     first[1] = { role: "user", content: "changed afterwards" };
     expect(model.requests).toEqual([
       [
@@ -44,7 +49,9 @@ describe("ScriptedModel", () => {
 
   it("fails with ModelScriptExhausted when asked past the end, naming the count and the last message, and still records it", async () => {
     const model = new ScriptedModel(["only"]);
-    const error = await Effect.runPromise(Effect.flip(conversation(model, [user("a"), user("the unanswered question")])));
+    const error = await Effect.runPromise(
+      Effect.flip(conversation(model, [user("a"), user("the unanswered question")])),
+    );
     expect(error._tag).toBe("ModelScriptExhausted");
     if (error._tag !== "ModelScriptExhausted") return;
     expect(error.calls).toBe(1);

@@ -51,12 +51,20 @@ function serverDetail(error: Error): string {
   return detail.length > MAX_DETAIL ? `${detail.slice(0, MAX_DETAIL)}…` : detail;
 }
 
-export function requestFailed(sdk: SdkErrorClasses, config: ModelConfig, baseUrl: string, error: unknown): ModelRequestFailed {
+export function requestFailed(
+  sdk: SdkErrorClasses,
+  config: ModelConfig,
+  baseUrl: string,
+  error: unknown,
+): ModelRequestFailed {
   const failed = (status: number | undefined, detail: string) =>
     new ModelRequestFailed({ provider: config.provider, model: config.model, status, detail });
   const attempts = `${config.maxRetries + 1} attempt${config.maxRetries === 0 ? "" : "s"}`;
   if (error instanceof sdk.APIConnectionTimeoutError) {
-    return failed(undefined, `no answer from ${baseUrl} within timeoutMs=${config.timeoutMs} ms (${attempts}); raise timeoutMs or check that the server answers`);
+    return failed(
+      undefined,
+      `no answer from ${baseUrl} within timeoutMs=${config.timeoutMs} ms (${attempts}); raise timeoutMs or check that the server answers`,
+    );
   }
   if (error instanceof sdk.APIUserAbortError) return failed(undefined, "the request was aborted");
   if (error instanceof sdk.APIConnectionError) {

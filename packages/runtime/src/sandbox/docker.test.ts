@@ -25,34 +25,55 @@ function engineReady(): Promise<void> {
   engineCheck ??= (async () => {
     const setup = `run \`bash .ci/podman-setup.sh\` as root (it installs podman, serves the Docker API on ${SOCKET} and builds ${IMAGE})`;
     try {
-      await Promise.race([docker.ping(), new Promise((_, reject) => setTimeout(() => reject(new Error("no answer within 10 s")), 10_000))]);
+      await Promise.race([
+        docker.ping(),
+        new Promise((_, reject) => setTimeout(() => reject(new Error("no answer within 10 s")), 10_000)),
+      ]);
     } catch (error) {
-      throw new Error(`the docker sandbox tests need a container engine on ${SOCKET}, which does not answer (${String(error)}): ${setup}`);
+      throw new Error(
+        `the docker sandbox tests need a container engine on ${SOCKET}, which does not answer (${String(error)}): ${setup}`,
+      );
     }
     try {
       await docker.getImage(IMAGE).inspect();
     } catch (error) {
-      throw new Error(`the docker sandbox tests need the image ${IMAGE}, which the engine on ${SOCKET} does not have (${String(error)}): ${setup}`);
+      throw new Error(
+        `the docker sandbox tests need the image ${IMAGE}, which the engine on ${SOCKET} does not have (${String(error)}): ${setup}`,
+      );
     }
   })();
   return engineCheck;
 }
 
 /** A test that first checks the engine: each one fails on its own when podman is not set up. */
-const it = (name: string, body: () => Promise<void>) => vitestIt(name, async () => { await engineReady(); await body(); });
+const it = (name: string, body: () => Promise<void>) =>
+  vitestIt(name, async () => {
+    await engineReady();
+    await body();
+  });
 
 /** Options for one test: its own label, so it can find its container and only its container. */
 function options(extra: Partial<DockerSandboxOptions> = {}): DockerSandboxOptions & { readonly run: string } {
   const run = randomUUID();
-  return { image: IMAGE, workdir: "/work/repo", socketPath: SOCKET, labels: { "graphplan.test.run": run }, ...extra, run };
+  return {
+    image: IMAGE,
+    workdir: "/work/repo",
+    socketPath: SOCKET,
+    labels: { "graphplan.test.run": run },
+    ...extra,
+    run,
+  };
 }
 
 const containersOf = async (run: string) =>
   docker.listContainers({ all: true, filters: { label: [`${SANDBOX_LABEL}=1`, `graphplan.test.run=${run}`] } });
 
 const withDocker = <A, E>(opts: DockerSandboxOptions, program: (sandbox: Sandbox["Service"]) => Effect.Effect<A, E>) =>
-  Effect.gen(function* () { return yield* program(yield* Sandbox); }).pipe(Effect.provide(Sandbox.layerDocker(opts)));
-const inDocker = <A, E>(opts: DockerSandboxOptions, program: (sandbox: Sandbox["Service"]) => Effect.Effect<A, E>) => Effect.runPromise(withDocker(opts, program));
+  Effect.gen(function* () {
+    return yield* program(yield* Sandbox);
+  }).pipe(Effect.provide(Sandbox.layerDocker(opts)));
+const inDocker = <A, E>(opts: DockerSandboxOptions, program: (sandbox: Sandbox["Service"]) => Effect.Effect<A, E>) =>
+  Effect.runPromise(withDocker(opts, program));
 
 describe("the docker sandbox (podman on /tmp/podman.sock)", () => {
   it("runs commands in the working directory with the container's environment, returning exit codes and both streams", async () => {
@@ -168,7 +189,10 @@ describe("the docker sandbox (podman on /tmp/podman.sock)", () => {
     for (;;) {
       const [container] = await containersOf(opts.run);
       if (container !== undefined) {
-        const top = await docker.getContainer(container.Id).top({ ps_args: "-ef" }).catch(() => undefined);
+        const top = await docker
+          .getContainer(container.Id)
+          .top({ ps_args: "-ef" })
+          .catch(() => undefined);
         if (JSON.stringify(top?.Processes ?? []).includes("sleep 30")) break;
       }
       if (Date.now() > deadline) throw new Error("the command never started");
@@ -209,7 +233,9 @@ describe("the docker sandbox (podman on /tmp/podman.sock)", () => {
 
   it("reports an engine that does not answer as SandboxUnavailable naming the socket, also when it comes from DOCKER_HOST", async () => {
     const missing = join(tmpdir(), `graphplan-no-engine-${process.pid}.sock`);
-    const direct = await Effect.runPromise(Effect.flip(withDocker({ image: IMAGE, workdir: "/", socketPath: missing }, (sandbox) => sandbox.exec("true"))));
+    const direct = await Effect.runPromise(
+      Effect.flip(withDocker({ image: IMAGE, workdir: "/", socketPath: missing }, (sandbox) => sandbox.exec("true"))),
+    );
     expect(direct._tag).toBe("SandboxUnavailable");
     expect(direct.message).toContain(`engine at ${missing} does not answer`);
     expect(direct.message).toContain("podman system service");
@@ -217,7 +243,9 @@ describe("the docker sandbox (podman on /tmp/podman.sock)", () => {
     const before = process.env.DOCKER_HOST;
     process.env.DOCKER_HOST = `unix://${missing}-env`;
     try {
-      const fromEnv = await Effect.runPromise(Effect.flip(withDocker({ image: IMAGE, workdir: "/" }, (sandbox) => sandbox.exec("true"))));
+      const fromEnv = await Effect.runPromise(
+        Effect.flip(withDocker({ image: IMAGE, workdir: "/" }, (sandbox) => sandbox.exec("true"))),
+      );
       expect(fromEnv.message).toContain(`engine at ${missing}-env does not answer`);
     } finally {
       if (before === undefined) delete process.env.DOCKER_HOST;
@@ -232,7 +260,12 @@ describe("the docker sandbox (podman on /tmp/podman.sock)", () => {
     const { Sandbox } = await import("../index.js");
 
     const repo = mkdtempSync(join(tmpdir(), "repo-"));
-    const layer = Sandbox.layerDocker({ image: "graphplan-busybox:test", workdir: "/work/repo", binds: [`${repo}:/work/repo`], socketPath: "/tmp/podman.sock" });
+    const layer = Sandbox.layerDocker({
+      image: "graphplan-busybox:test",
+      workdir: "/work/repo",
+      binds: [`${repo}:/work/repo`],
+      socketPath: "/tmp/podman.sock",
+    });
     const program = Effect.gen(function* () {
       const sandbox = yield* Sandbox;
       yield* sandbox.exec("echo hello > greeting.txt");

@@ -38,7 +38,9 @@ export const SANDBOX_LABEL = "graphplan.sandbox";
  * Fails with `SandboxUnavailable` when the engine does not answer, the image is missing, or the
  * container cannot be created or started.
  */
-export function makeDockerSandbox(options: DockerSandboxOptions): Effect.Effect<SandboxShape, SandboxUnavailable, Scope.Scope> {
+export function makeDockerSandbox(
+  options: DockerSandboxOptions,
+): Effect.Effect<SandboxShape, SandboxUnavailable, Scope.Scope> {
   return Effect.gen(function* () {
     const engine = makeDockerEngine({ host: options.socketPath, timeoutMs: options.timeoutMs });
     const label = engine.endpoint.startsWith("unix://") ? engine.endpoint.slice("unix://".length) : engine.endpoint;
@@ -54,9 +56,16 @@ export function makeDockerSandbox(options: DockerSandboxOptions): Effect.Effect<
       ),
     );
 
-    const image = yield* engine.inspectImage(options.image).pipe(
-      Effect.mapError((error) => unavailable(`the engine at ${label} could not inspect the image ${options.image}: ${error.detail}`, "check that the engine is healthy (`podman info` / `docker info`)")),
-    );
+    const image = yield* engine
+      .inspectImage(options.image)
+      .pipe(
+        Effect.mapError((error) =>
+          unavailable(
+            `the engine at ${label} could not inspect the image ${options.image}: ${error.detail}`,
+            "check that the engine is healthy (`podman info` / `docker info`)",
+          ),
+        ),
+      );
     if (image === undefined) {
       return yield* Effect.fail(
         unavailable(
@@ -67,11 +76,20 @@ export function makeDockerSandbox(options: DockerSandboxOptions): Effect.Effect<
     }
 
     const container = yield* engine
-      .start({ image: options.image, workdir: options.workdir, env: options.env, binds: options.binds, labels: { ...options.labels, [SANDBOX_LABEL]: "1" } })
+      .start({
+        image: options.image,
+        workdir: options.workdir,
+        env: options.env,
+        binds: options.binds,
+        labels: { ...options.labels, [SANDBOX_LABEL]: "1" },
+      })
       .pipe(
         Effect.mapError((error) =>
           error.operation === "start"
-            ? unavailable(`the container of ${options.image} did not start: ${error.detail}`, "the image needs `sh` and `sleep` on its PATH (the container's first process is a `sh -c` loop around `sleep 3600`)")
+            ? unavailable(
+                `the container of ${options.image} did not start: ${error.detail}`,
+                "the image needs `sh` and `sleep` on its PATH (the container's first process is a `sh -c` loop around `sleep 3600`)",
+              )
             : unavailable(
                 `the engine at ${label} could not create a container of ${options.image}: ${error.detail}`,
                 "check the bind mounts (each host path must exist; form host:container[:ro]) and the working directory (an absolute path)",
@@ -84,7 +102,9 @@ export function makeDockerSandbox(options: DockerSandboxOptions): Effect.Effect<
       description,
       exec: (command: string, exec?: ExecOptions) =>
         container.exec(command, { timeoutMs: exec?.timeoutMs }).pipe(
-          Effect.map((result): ExecResult => ({ exitCode: result.exitCode, output: result.output, timedOut: result.timedOut })),
+          Effect.map(
+            (result): ExecResult => ({ exitCode: result.exitCode, output: result.output, timedOut: result.timedOut }),
+          ),
           Effect.mapError((error) => new SandboxFailed({ sandbox: description, command, detail: error.detail })),
         ),
     } satisfies SandboxShape;

@@ -25,16 +25,32 @@ export function makeLocalSandbox(options: LocalSandboxOptions): Effect.Effect<Sa
   return Effect.try({
     try: () => {
       if (!statSync(cwd).isDirectory()) throw new Error("not a directory");
-      const inherited = options.inherit ? Object.fromEntries(Object.entries(process.env).filter(([name]) => options.inherit!(name))) : process.env;
+      const inherited = options.inherit
+        ? Object.fromEntries(Object.entries(process.env).filter(([name]) => options.inherit!(name)))
+        : process.env;
       const env = { ...inherited, ...options.env };
-      return { description, exec: (command: string, exec?: ExecOptions) => run(description, cwd, command, exec?.timeoutMs ?? options.timeoutMs ?? 120_000, env) };
+      return {
+        description,
+        exec: (command: string, exec?: ExecOptions) =>
+          run(description, cwd, command, exec?.timeoutMs ?? options.timeoutMs ?? 120_000, env),
+      };
     },
     catch: (error) =>
-      new SandboxUnavailable({ sandbox: description, detail: error instanceof Error ? error.message : String(error), hint: "pass an existing directory as the sandbox's working directory" }),
+      new SandboxUnavailable({
+        sandbox: description,
+        detail: error instanceof Error ? error.message : String(error),
+        hint: "pass an existing directory as the sandbox's working directory",
+      }),
   });
 }
 
-function run(sandbox: string, cwd: string, command: string, timeoutMs: number, env: NodeJS.ProcessEnv): Effect.Effect<ExecResult, SandboxFailed> {
+function run(
+  sandbox: string,
+  cwd: string,
+  command: string,
+  timeoutMs: number,
+  env: NodeJS.ProcessEnv,
+): Effect.Effect<ExecResult, SandboxFailed> {
   return Effect.callback<ExecResult, SandboxFailed>((resume) => {
     // Its own process group, so the timeout (or an interruption) kills everything the command started.
     const child = spawn("bash", ["-c", command], { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });

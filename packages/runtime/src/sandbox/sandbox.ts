@@ -5,7 +5,7 @@
  */
 import * as Context from "effect/Context";
 import * as Data from "effect/Data";
-import * as Effect from "effect/Effect";
+import type * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import { z } from "zod";
 import { makeDockerSandbox, type DockerSandboxOptions } from "./docker.js";
@@ -69,5 +69,4 @@ export class Sandbox extends Context.Service<Sandbox, SandboxShape>()("@graphpla
   static layerDocker(options: DockerSandboxOptions): Layer.Layer<Sandbox, SandboxUnavailable> {
     return Layer.effect(Sandbox, makeDockerSandbox(options));
   }
-
 }

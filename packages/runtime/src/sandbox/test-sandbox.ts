@@ -24,12 +24,15 @@ export class TestSandbox implements SandboxShape {
     Effect.sync(() => {
       this.commands.push(command);
       const answer = typeof this.answers === "function" ? this.answers(command) : this.answers[command];
-      if (answer === undefined) return { exitCode: 127, output: `${command.split(/\s+/)[0]}: command not found\n`, timedOut: false };
+      if (answer === undefined)
+        return { exitCode: 127, output: `${command.split(/\s+/)[0]}: command not found\n`, timedOut: false };
       return typeof answer === "string" ? { exitCode: 0, output: answer, timedOut: false } : answer;
     });
 }
 
 /** A sandbox layer answering from `answers`; pass a `TestSandbox` to inspect its commands afterwards. */
-export function testSandboxLayer(answers: TestSandbox | ConstructorParameters<typeof TestSandbox>[0]): Layer.Layer<Sandbox> {
+export function testSandboxLayer(
+  answers: TestSandbox | ConstructorParameters<typeof TestSandbox>[0],
+): Layer.Layer<Sandbox> {
   return Layer.succeed(Sandbox, answers instanceof TestSandbox ? answers : new TestSandbox(answers));
 }

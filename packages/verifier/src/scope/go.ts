@@ -87,7 +87,8 @@ function importedDir(importPath: string, from: string, context: ScopeContext): s
 }
 
 /** The import spec a package binding comes from. */
-const specOf = (binding: GoBinding): Node | undefined => (binding.node.type === "import_spec" ? binding.node : (binding.node.parent ?? undefined));
+const specOf = (binding: GoBinding): Node | undefined =>
+  binding.node.type === "import_spec" ? binding.node : (binding.node.parent ?? undefined);
 const importPathOf = (spec: Node): string => spec.childForFieldName("path")?.text.slice(1, -1) ?? "";
 
 /** Names the file's imports bind that `analyzeGo`'s guess from the path cannot know, and whether some import's name stays unknown. */
@@ -140,7 +141,9 @@ function goImportProblems(doc: FileVersion, start: number, end: number, context:
       out.push({
         line,
         message: `\`${o.name}.${member}\` (line ${line}): package ${pkg.name ?? o.name} (${dir || "the module root"}) does not declare '${member}'`,
-        fix: suggestion ? `did you mean '${o.name}.${suggestion}'?` : `use a name ${dir || "the module root"} declares (see the graph), or declare '${member}' there first`,
+        fix: suggestion
+          ? `did you mean '${o.name}.${suggestion}'?`
+          : `use a name ${dir || "the module root"} declares (see the graph), or declare '${member}' there first`,
       });
     } else if (!exported(member)) {
       out.push({
@@ -157,9 +160,12 @@ export const goScope: ScopeModel = {
   language: "go",
   unresolved(doc: FileVersion, start: number, end: number, context: ScopeContext): NameUse[] | "unknown" {
     // `import . "p"` puts p's names in the file block: which ones, only p's source says.
-    if (doc.tree.rootNode.descendantsOfType("import_spec").some((s) => s?.childForFieldName("name")?.type === "dot")) return "unknown";
+    if (doc.tree.rootNode.descendantsOfType("import_spec").some((s) => s?.childForFieldName("name")?.type === "dot"))
+      return "unknown";
     const analysis = analysisOf(doc);
-    const inRegion = analysis.occurrences.filter((o) => !o.binding && o.node.startIndex >= start && o.node.endIndex <= end && !GO_PREDECLARED.has(o.name));
+    const inRegion = analysis.occurrences.filter(
+      (o) => !o.binding && o.node.startIndex >= start && o.node.endIndex <= end && !GO_PREDECLARED.has(o.name),
+    );
     if (inRegion.length === 0) return [];
     // A name no local binds is the package's, an import's or undefined: with files of the package not
     // given, which it is only they say.
@@ -189,7 +195,9 @@ export const goScope: ScopeModel = {
     const importPath = [module.path, dir.slice(module.root.length).replace(/^\//, "")].filter(Boolean).join("/");
     const pkg = packageIn(dir, context)?.name ?? dir.split("/").pop();
     const use = `add an add_import step for \`import "${importPath}"\` before this step and write \`${pkg}.${exported(name) ? name : `${name[0]!.toUpperCase()}${name.slice(1)}`}\``;
-    return exported(name) ? use : `'${name}' is not exported: rename it to start with an upper-case letter in ${file} first, then ${use}`;
+    return exported(name)
+      ? use
+      : `'${name}' is not exported: rename it to start with an upper-case letter in ${file} first, then ${use}`;
   },
   importProblems: goImportProblems,
 };

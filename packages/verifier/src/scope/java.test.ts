@@ -25,12 +25,27 @@ const FILES = new Map([
       "",
     ].join("\n"),
   ],
-  ["src/main/java/shop/cart/Base.java", "package shop.cart;\n\nabstract class Base {\n  protected int discount;\n\n  protected int capped(int v) {\n    return Math.min(v, 100);\n  }\n}\n"],
+  [
+    "src/main/java/shop/cart/Base.java",
+    "package shop.cart;\n\nabstract class Base {\n  protected int discount;\n\n  protected int capped(int v) {\n    return Math.min(v, 100);\n  }\n}\n",
+  ],
   ["src/main/java/shop/cart/Item.java", "package shop.cart;\n\npublic record Item(String name, int price) {}\n"],
-  ["src/main/java/shop/cart/Listener.java", "package shop.cart;\n\nimport java.util.EventListener;\nimport org.example.events.Handler;\n\npublic class Listener extends Handler implements EventListener {\n  void on() {\n    handle();\n  }\n}\n"],
-  ["src/main/java/shop/cart/Plain.java", "package shop.cart;\n\nimport java.util.EventListener;\n\npublic class Plain implements EventListener {\n  void on() {}\n}\n"],
-  ["src/main/java/shop/money/Money.java", "package shop.money;\n\npublic final class Money {\n  public static int sum(int... all) {\n    int s = 0;\n    for (int a : all) s += a;\n    return s;\n  }\n}\n"],
-  ["src/main/java/shop/money/Rates.java", "package shop.money;\n\npublic final class Rates {\n  public static final int VAT = 20;\n}\n"],
+  [
+    "src/main/java/shop/cart/Listener.java",
+    "package shop.cart;\n\nimport java.util.EventListener;\nimport org.example.events.Handler;\n\npublic class Listener extends Handler implements EventListener {\n  void on() {\n    handle();\n  }\n}\n",
+  ],
+  [
+    "src/main/java/shop/cart/Plain.java",
+    "package shop.cart;\n\nimport java.util.EventListener;\n\npublic class Plain implements EventListener {\n  void on() {}\n}\n",
+  ],
+  [
+    "src/main/java/shop/money/Money.java",
+    "package shop.money;\n\npublic final class Money {\n  public static int sum(int... all) {\n    int s = 0;\n    for (int a : all) s += a;\n    return s;\n  }\n}\n",
+  ],
+  [
+    "src/main/java/shop/money/Rates.java",
+    "package shop.money;\n\npublic final class Rates {\n  public static final int VAT = 20;\n}\n",
+  ],
 ]);
 
 async function verify(plan: unknown): Promise<VerifyResult> {
@@ -38,17 +53,29 @@ async function verify(plan: unknown): Promise<VerifyResult> {
   return verifyPlan(plan, FILES, graph);
 }
 const CART = "src/main/java/shop/cart/Cart.java";
-const replaceTotal = (body: string) => ({ op: "replace_node", params: { locator: { kind: "method", name: "total", file: CART }, replacement: `public int total() {\n${body}\n  }` } });
-const findings = (result: VerifyResult) => result.issues.filter((i) => i.check === "references" || i.check === "imports").map((i) => `${i.check}: ${i.message} | ${i.fix}`);
+const replaceTotal = (body: string) => ({
+  op: "replace_node",
+  params: { locator: { kind: "method", name: "total", file: CART }, replacement: `public int total() {\n${body}\n  }` },
+});
+const findings = (result: VerifyResult) =>
+  result.issues
+    .filter((i) => i.check === "references" || i.check === "imports")
+    .map((i) => `${i.check}: ${i.message} | ${i.fix}`);
 
 describe("Java references and imports", () => {
   it("is quiet when names are locals, fields, inherited members, imported or same-package types, or java.lang", async () => {
-    const result = await verify([replaceTotal("    int sum = discount;\n    for (Item it : items) sum += capped(it.price());\n    String label = String.valueOf(sum);\n    Item extra = new Item(label, Money.sum(sum, 1));\n    return Math.max(sum, extra.price()) + hashCode();")]);
+    const result = await verify([
+      replaceTotal(
+        "    int sum = discount;\n    for (Item it : items) sum += capped(it.price());\n    String label = String.valueOf(sum);\n    Item extra = new Item(label, Money.sum(sum, 1));\n    return Math.max(sum, extra.price()) + hashCode();",
+      ),
+    ]);
     expect(findings(result)).toEqual([]);
   });
 
   it("reports a misspelt local, field or method with the name it probably meant", async () => {
-    const result = await verify([replaceTotal("    int sum = 0;\n    for (Item it : itms) sum += it.price();\n    return cappd(summ);")]);
+    const result = await verify([
+      replaceTotal("    int sum = 0;\n    for (Item it : itms) sum += it.price();\n    return cappd(summ);"),
+    ]);
     expect(findings(result)).toEqual([
       "references: 'itms' (line 12 of src/main/java/shop/cart/Cart.java) is not defined: not in scope at the edit point, not defined in the new code, not a builtin and not imported | did you mean 'items'? Otherwise define or import 'itms'",
       "references: 'cappd' (line 13 of src/main/java/shop/cart/Cart.java) is not defined: not in scope at the edit point, not defined in the new code, not a builtin and not imported | define 'cappd' in the new code, or import it, or correct the name",
@@ -75,13 +102,32 @@ describe("Java references and imports", () => {
   });
 
   it("takes a name as resolved when a supertype outside the workspace may declare it", async () => {
-    const result = await verify([{ op: "replace_node", params: { locator: { kind: "method", name: "on", file: "src/main/java/shop/cart/Listener.java" }, replacement: "void on() {\n    handle(inheritedField);\n  }" } }]);
+    const result = await verify([
+      {
+        op: "replace_node",
+        params: {
+          locator: { kind: "method", name: "on", file: "src/main/java/shop/cart/Listener.java" },
+          replacement: "void on() {\n    handle(inheritedField);\n  }",
+        },
+      },
+    ]);
     expect(findings(result)).toEqual([]);
   });
 
   it("knows that a JDK supertype like EventListener gives no field and no method", async () => {
-    const result = await verify([{ op: "replace_node", params: { locator: { kind: "method", name: "on", file: "src/main/java/shop/cart/Plain.java" }, replacement: "void on() {\n    handle(inheritedField);\n  }" } }]);
-    expect(findings(result).map((f) => f.split(" (")[0])).toEqual(["references: 'handle'", "references: 'inheritedField'"]);
+    const result = await verify([
+      {
+        op: "replace_node",
+        params: {
+          locator: { kind: "method", name: "on", file: "src/main/java/shop/cart/Plain.java" },
+          replacement: "void on() {\n    handle(inheritedField);\n  }",
+        },
+      },
+    ]);
+    expect(findings(result).map((f) => f.split(" (")[0])).toEqual([
+      "references: 'handle'",
+      "references: 'inheritedField'",
+    ]);
   });
 
   it("does not offer to import a method of another class: it suggests the name the class has", async () => {
@@ -91,4 +137,3 @@ describe("Java references and imports", () => {
     ]);
   });
 });
-

@@ -19,10 +19,26 @@ import type { ImportProblem, NameUse, ScopeContext, ScopeModel } from "./types.j
 const JAVA_LANG = new Set(JAVA_LANG_TYPES);
 /** JDK supertypes known to give a subclass no field, or no method but Object's. */
 const MEMBERLESS = { fields: new Set(JDK_FIELDLESS_TYPES), methods: new Set(JDK_METHODLESS_TYPES) } as const;
-const TYPE_DECLARATIONS = new Set(["class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration"]);
+const TYPE_DECLARATIONS = new Set([
+  "class_declaration",
+  "interface_declaration",
+  "enum_declaration",
+  "record_declaration",
+  "annotation_type_declaration",
+]);
 const TYPE_KINDS = new Set(["class", "interface", "enum", "record", "struct", "type"]);
 /** Methods every class has (java.lang.Object's). */
-const OBJECT_METHODS = ["equals", "hashCode", "toString", "getClass", "notify", "notifyAll", "wait", "clone", "finalize"];
+const OBJECT_METHODS = [
+  "equals",
+  "hashCode",
+  "toString",
+  "getClass",
+  "notify",
+  "notifyAll",
+  "wait",
+  "clone",
+  "finalize",
+];
 /** Methods every enum has (java.lang.Enum's and the compiler's). */
 const ENUM_METHODS = ["name", "ordinal", "compareTo", "getDeclaringClass", "describeConstable", "values", "valueOf"];
 /** First segments of fully qualified names written in code (`java.util.List.of()`): packages, not variables. */
@@ -79,7 +95,7 @@ function javaFile(doc: FileVersion): JavaFile {
     const path = named(imp).find((n) => n.type === "scoped_identifier" || n.type === "identifier")?.text ?? "";
     const wildcard = named(imp).some((n) => n.type === "asterisk");
     if (wildcard && isStatic) staticOnDemand = true;
-    else if (wildcard) onDemand = true, onDemandPackages.push(path);
+    else if (wildcard) (onDemand = true), onDemandPackages.push(path);
     else if (isStatic) staticMembers.add(path.split(".").pop()!);
     else singleTypes.set(path.split(".").pop()!, path);
   }
@@ -105,7 +121,9 @@ function typeName(type: Node | null | undefined): string | undefined {
   if (!type) return undefined;
   if (type.type === "type_identifier" || type.type === "identifier") return type.text;
   if (type.type === "generic_type" || type.type === "scoped_type_identifier") {
-    const parts = named(type).filter((n) => n.type !== "type_arguments" && n.type !== "annotation" && n.type !== "marker_annotation").map(typeName);
+    const parts = named(type)
+      .filter((n) => n.type !== "type_arguments" && n.type !== "annotation" && n.type !== "marker_annotation")
+      .map(typeName);
     return parts.every((p) => p) ? parts.join(".") : undefined;
   }
   return undefined;
@@ -118,16 +136,21 @@ function typeInfo(file: JavaFile, decl: Node): TypeInfo {
   const fields = new Set<string>();
   const methods = new Set<string>(OBJECT_METHODS);
   const supertypes: string[] = [];
-  const body = decl.type === "object_creation_expression" ? named(decl).find((n) => n.type === "class_body") : decl.childForFieldName("body");
+  const body =
+    decl.type === "object_creation_expression"
+      ? named(decl).find((n) => n.type === "class_body")
+      : decl.childForFieldName("body");
   // An enum constant with a body is an anonymous subclass of its enum.
   if (decl.type === "enum_constant") supertypes.push(decl.parent?.parent?.childForFieldName("name")?.text ?? "?");
   const members = named(body).flatMap((m) => (m.type === "enum_body_declarations" ? named(m) : [m]));
   for (const member of members) {
     if (member.type === "field_declaration" || member.type === "constant_declaration") {
-      for (const d of member.childrenForFieldName("declarator")) if (d?.childForFieldName("name")) fields.add(d.childForFieldName("name")!.text);
+      for (const d of member.childrenForFieldName("declarator"))
+        if (d?.childForFieldName("name")) fields.add(d.childForFieldName("name")!.text);
     } else if (member.type === "enum_constant") fields.add(member.childForFieldName("name")!.text);
     else if (member.type === "method_declaration") methods.add(member.childForFieldName("name")!.text);
-    else if (TYPE_DECLARATIONS.has(member.type) && member.childForFieldName("name")) fields.add(member.childForFieldName("name")!.text);
+    else if (TYPE_DECLARATIONS.has(member.type) && member.childForFieldName("name"))
+      fields.add(member.childForFieldName("name")!.text);
   }
   if (decl.type === "record_declaration") {
     // A record's components are its private fields and its accessor methods.
@@ -162,7 +185,8 @@ function packageDirs(doc: FileVersion, context: ScopeContext): string[] {
 /** The directories holding `.java` files of the package at `path` (`a/b`), under any source root. */
 function dirsOfPackage(path: string, context: ScopeContext): Set<string> {
   const dirs = new Set<string>();
-  for (const p of context.sim.paths()) if (p.endsWith(".java") && (dirOf(p) === path || dirOf(p).endsWith(`/${path}`))) dirs.add(dirOf(p));
+  for (const p of context.sim.paths())
+    if (p.endsWith(".java") && (dirOf(p) === path || dirOf(p).endsWith(`/${path}`))) dirs.add(dirOf(p));
   return dirs;
 }
 
@@ -189,13 +213,19 @@ function findType(name: string, doc: FileVersion, context: ScopeContext): { doc:
   for (const member of rest) {
     if (!found) return undefined;
     const body = found.decl.childForFieldName("body");
-    const inner = named(body).flatMap((m) => (m.type === "enum_body_declarations" ? named(m) : [m])).find((m) => TYPE_DECLARATIONS.has(m.type) && m.childForFieldName("name")?.text === member);
+    const inner = named(body)
+      .flatMap((m) => (m.type === "enum_body_declarations" ? named(m) : [m]))
+      .find((m) => TYPE_DECLARATIONS.has(m.type) && m.childForFieldName("name")?.text === member);
     found = inner ? { doc: found.doc, decl: inner } : undefined;
   }
   return found;
 }
 
-function findSimpleType(name: string, doc: FileVersion, context: ScopeContext): { doc: FileVersion; decl: Node } | undefined {
+function findSimpleType(
+  name: string,
+  doc: FileVersion,
+  context: ScopeContext,
+): { doc: FileVersion; decl: Node } | undefined {
   const file = javaFile(doc);
   if (file.ambiguous.has(name)) return undefined;
   const local = file.types.get(name);
@@ -203,10 +233,15 @@ function findSimpleType(name: string, doc: FileVersion, context: ScopeContext): 
   const qualified = file.singleTypes.get(name);
   // Exact paths (the package's directories), or path suffixes (a qualified name, under some source root).
   const exact = qualified ? [] : packageDirs(doc, context).map((dir) => `${dir ? `${dir}/` : ""}${name}.java`);
-  const suffixes = (qualified ? [qualified] : file.onDemandPackages.map((p) => `${p}.${name}`)).map((q) => `${q.split(".").join("/")}.java`);
+  const suffixes = (qualified ? [qualified] : file.onDemandPackages.map((p) => `${p}.${name}`)).map(
+    (q) => `${q.split(".").join("/")}.java`,
+  );
   // The package shadows an on-demand import (JLS §6.4.1).
   const paths = [...context.sim.paths()];
-  const candidates = [...paths.filter((p) => exact.includes(p)), ...paths.filter((p) => suffixes.some((suffix) => p === suffix || p.endsWith(`/${suffix}`)))];
+  const candidates = [
+    ...paths.filter((p) => exact.includes(p)),
+    ...paths.filter((p) => suffixes.some((suffix) => p === suffix || p.endsWith(`/${suffix}`))),
+  ];
   for (const path of candidates) {
     const other = context.sim.doc(path);
     const decl = other && javaFile(other).types.get(name);
@@ -231,7 +266,14 @@ function jdkName(name: string, doc: FileVersion, context: ScopeContext): string 
 }
 
 /** Whether a type or one of its supertypes declares a member: "unknown" when a supertype is outside the workspace. */
-function declares(doc: FileVersion, decl: Node, member: string, kind: "fields" | "methods", context: ScopeContext, seen = new Set<number>()): boolean | "unknown" {
+function declares(
+  doc: FileVersion,
+  decl: Node,
+  member: string,
+  kind: "fields" | "methods",
+  context: ScopeContext,
+  seen = new Set<number>(),
+): boolean | "unknown" {
   if (seen.has(decl.id)) return false;
   seen.add(decl.id);
   const info = typeInfo(javaFile(doc), decl);
@@ -252,12 +294,21 @@ function declares(doc: FileVersion, decl: Node, member: string, kind: "fields" |
 }
 
 /** Whether some class around `node` declares (or may inherit) the member. */
-function enclosingDeclares(doc: FileVersion, node: Node, member: string, kind: "fields" | "methods", context: ScopeContext): boolean | "unknown" {
+function enclosingDeclares(
+  doc: FileVersion,
+  node: Node,
+  member: string,
+  kind: "fields" | "methods",
+  context: ScopeContext,
+): boolean | "unknown" {
   let answer: boolean | "unknown" = false;
   for (let n: Node | null = node.parent; n; n = n.parent) {
     const isClass =
       TYPE_DECLARATIONS.has(n.type) ||
-      (n.type === "object_creation_expression" && named(n).some((c) => c.type === "class_body" && c.startIndex <= node.startIndex && node.endIndex <= c.endIndex)) ||
+      (n.type === "object_creation_expression" &&
+        named(n).some(
+          (c) => c.type === "class_body" && c.startIndex <= node.startIndex && node.endIndex <= c.endIndex,
+        )) ||
       (n.type === "enum_constant" && !!n.childForFieldName("body"));
     if (!isClass) continue;
     const found = declares(doc, n, member, kind, context);
@@ -280,11 +331,13 @@ function javaUnresolved(doc: FileVersion, start: number, end: number, context: S
   const inRegion = (n: Node): boolean => n.startIndex >= start && n.endIndex <= end;
   let samePackage: Set<string> | undefined;
   const out: NameUse[] = [];
-  const report = (node: Node): void => void out.push({ name: node.text, index: node.startIndex, line: node.startPosition.row + 1 });
+  const report = (node: Node): void =>
+    void out.push({ name: node.text, index: node.startIndex, line: node.startPosition.row + 1 });
   for (const o of file.locals.occurrences) {
     if (o.binding || !inRegion(o.node) || hasAncestor(o.node, "switch_label")) continue;
     const name = o.name;
-    if (file.types.has(name) || file.singleTypes.has(name) || file.staticMembers.has(name) || JAVA_LANG.has(name)) continue;
+    if (file.types.has(name) || file.singleTypes.has(name) || file.staticMembers.has(name) || JAVA_LANG.has(name))
+      continue;
     if (file.onDemand && /^\p{Lu}/u.test(name)) continue;
     if (PACKAGE_ROOTS.has(name) && o.node.parent?.type === "field_access") continue;
     if (enclosingDeclares(doc, o.node, name, "fields", context) !== false) continue;
@@ -327,16 +380,23 @@ function javaImportProblems(doc: FileVersion, start: number, end: number, contex
     out.push({
       line: imp.startPosition.row + 1,
       message: `the new import \`${qualified}\` names no type of package ${parts.slice(0, -1).join(".")} (${[...dirs].join(", ")})`,
-      fix: suggestion ? `did you mean \`${parts.slice(0, -1).join(".")}.${suggestion}\`?` : `import a type the package declares (see the graph), or create ${parts.at(-1)} there first`,
+      fix: suggestion
+        ? `did you mean \`${parts.slice(0, -1).join(".")}.${suggestion}\`?`
+        : `import a type the package declares (see the graph), or create ${parts.at(-1)} there first`,
     });
   }
   const file = javaFile(doc);
   for (const call of root.descendantsOfType("method_invocation", doc.position(start), doc.position(end))) {
     const object = call?.childForFieldName("object");
     const method = call?.childForFieldName("name");
-    if (!call || !object || !method || !inRegion(call) || object.type !== "identifier" || !/^\p{Lu}/u.test(object.text)) continue;
+    if (!call || !object || !method || !inRegion(call) || object.type !== "identifier" || !/^\p{Lu}/u.test(object.text))
+      continue;
     // A local or field named like a type is a variable, not the type.
-    if (file.locals.occurrences.some((o) => o.node.id === object.id && o.binding) || enclosingDeclares(doc, object, object.text, "fields", context) === true) continue;
+    if (
+      file.locals.occurrences.some((o) => o.node.id === object.id && o.binding) ||
+      enclosingDeclares(doc, object, object.text, "fields", context) === true
+    )
+      continue;
     const found = findType(object.text, doc, context);
     if (!found || declares(found.doc, found.decl, method.text, "methods", context) !== false) continue;
     const suggestion = didYouMean(method.text, [...typeInfo(javaFile(found.doc), found.decl).methods]);
@@ -344,7 +404,9 @@ function javaImportProblems(doc: FileVersion, start: number, end: number, contex
     out.push({
       line,
       message: `\`${object.text}.${method.text}(…)\` (line ${line}): ${object.text} (${found.doc.path}) declares no method '${method.text}'`,
-      fix: suggestion ? `did you mean '${object.text}.${suggestion}'?` : `call a method ${object.text} declares (see the graph), or add '${method.text}' to it first`,
+      fix: suggestion
+        ? `did you mean '${object.text}.${suggestion}'?`
+        : `call a method ${object.text} declares (see the graph), or add '${method.text}' to it first`,
     });
   }
   return out;

@@ -25,18 +25,31 @@ describe("javascript/typescript scope model (L3)", () => {
   });
 
   it("reports names declared nowhere, including shorthand properties, and not property names", () => {
-    expect(unresolved(`function f(a) {\n«  return { a, missing, key: other.prop }.key;»\n}\n`)).toEqual(["missing", "other"]);
+    expect(unresolved(`function f(a) {\n«  return { a, missing, key: other.prop }.key;»\n}\n`)).toEqual([
+      "missing",
+      "other",
+    ]);
   });
 
   it("does not leak a function's locals or parameters to its siblings", () => {
-    expect(unresolved(`function f(p) { const local = p; return local; }\n«g(p, local);»\nfunction g() {}\n`)).toEqual(["p", "local"]);
+    expect(unresolved(`function f(p) { const local = p; return local; }\n«g(p, local);»\nfunction g() {}\n`)).toEqual([
+      "p",
+      "local",
+    ]);
   });
 
   it("checks TypeScript values, not types", () => {
-    expect(unresolved(`enum Color { Red }\n«function paint(c: Color, n: Missing): void { use(Color.Red, c, n); }»\n`, "m.ts")).toEqual(["use"]);
+    expect(
+      unresolved(
+        `enum Color { Red }\n«function paint(c: Color, n: Missing): void { use(Color.Red, c, n); }»\n`,
+        "m.ts",
+      ),
+    ).toEqual(["use"]);
   });
 
   it("knows block scoping: a let of another block is not visible, a var of the function is", () => {
-    expect(unresolved(`function f(a) {\n  if (a) { let inner = 1; var hoisted = 2; }\n«  return inner + hoisted;»\n}\n`)).toEqual(["inner"]);
+    expect(
+      unresolved(`function f(a) {\n  if (a) { let inner = 1; var hoisted = 2; }\n«  return inner + hoisted;»\n}\n`),
+    ).toEqual(["inner"]);
   });
 });

@@ -28,7 +28,9 @@ export function javascriptScope(language: LanguageId): ScopeModel {
     language,
     unresolved(doc: FileVersion, start: number, end: number): NameUse[] {
       return analysisOf(doc)
-        .occurrences.filter((o) => !o.binding && o.node.startIndex >= start && o.node.endIndex <= end && !GLOBALS.has(o.name))
+        .occurrences.filter(
+          (o) => !o.binding && o.node.startIndex >= start && o.node.endIndex <= end && !GLOBALS.has(o.name),
+        )
         .map((o) => ({ name: o.name, index: o.node.startIndex, line: o.node.startPosition.row + 1 }));
     },
     definedAtTopLevel(doc: FileVersion): ReadonlySet<string> {

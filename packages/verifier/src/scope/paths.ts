@@ -8,6 +8,13 @@ export const dirOf = (path: string): string => path.slice(0, Math.max(0, path.la
 export function filesIn(dir: string, extension: string, { sim }: ScopeContext): string[] {
   const prefix = dir ? `${dir}/` : "";
   const out: string[] = [];
-  for (const path of sim.paths()) if (path.endsWith(extension) && path.startsWith(prefix) && !path.slice(prefix.length).includes("/") && sim.has(path)) out.push(path);
+  for (const path of sim.paths())
+    if (
+      path.endsWith(extension) &&
+      path.startsWith(prefix) &&
+      !path.slice(prefix.length).includes("/") &&
+      sim.has(path)
+    )
+      out.push(path);
   return out;
 }

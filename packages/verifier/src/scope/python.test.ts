@@ -30,7 +30,9 @@ describe("python scope model (L3)", () => {
   });
 
   it("does not count attributes, keyword names and definition names as uses", () => {
-    expect(unresolved(`import obj\n«obj.missing_attr(key=1)\ndef newfn(p):\n    return p\nclass K:\n    pass»\n`)).toEqual([]);
+    expect(
+      unresolved(`import obj\n«obj.missing_attr(key=1)\ndef newfn(p):\n    return p\nclass K:\n    pass»\n`),
+    ).toEqual([]);
   });
 
   it("binds with/except/walrus/comprehension/lambda targets where Python binds them", () => {
@@ -48,7 +50,9 @@ describe("python scope model (L3)", () => {
   });
 
   it("sees enclosing function scopes from nested functions", () => {
-    expect(unresolved(`def outer(a):\n    b = 1\n    def inner():\n«        return a + b + inner()»\n    return inner\n`)).toEqual([]);
+    expect(
+      unresolved(`def outer(a):\n    b = 1\n    def inner():\n«        return a + b + inner()»\n    return inner\n`),
+    ).toEqual([]);
   });
 
   it("cannot decide in a file with a wildcard import", () => {

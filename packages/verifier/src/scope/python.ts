@@ -46,7 +46,12 @@ function moduleScope(doc: FileVersion): ModuleScope {
   const known = doc.memo.get(MEMO_KEY) as ModuleScope | undefined;
   if (known) return known;
   const scope: ModuleScope = { counts: new Map(), wildcards: 0, names: new Set() };
-  addStatements(doc, scope, doc.tree.rootNode.namedChildren.filter((n): n is Node => n !== null), 1);
+  addStatements(
+    doc,
+    scope,
+    doc.tree.rootNode.namedChildren.filter((n): n is Node => n !== null),
+    1,
+  );
   doc.memo.set(MEMO_KEY, scope);
   return scope;
 }
@@ -63,7 +68,8 @@ function topLevelTouching(doc: FileVersion, span: { start: number; end: number }
   const out: Node[] = [];
   for (let n: Node | null = node; n; n = n.nextNamedSibling) {
     if (span.end > span.start ? n.startIndex >= span.end : n.startIndex >= span.start) break;
-    if (span.end > span.start ? n.endIndex > span.start : n.startIndex < span.start && span.start < n.endIndex) out.push(n);
+    if (span.end > span.start ? n.endIndex > span.start : n.startIndex < span.start && span.start < n.endIndex)
+      out.push(n);
   }
   return out;
 }
@@ -88,7 +94,8 @@ export function carryModuleScope(change: FileChange): void {
     const start = e.start + delta;
     delta += e.text.length - (e.end - e.start);
     const span = { start, end: start + e.text.length };
-    for (const n of topLevelTouching(change.after, span.end > span.start ? span : { start, end: start })) added.set(n.id, n);
+    for (const n of topLevelTouching(change.after, span.end > span.start ? span : { start, end: start }))
+      added.set(n.id, n);
   }
   addStatements(change.before, scope, [...removed.values()], -1);
   addStatements(change.after, scope, [...added.values()], 1);
@@ -96,11 +103,19 @@ export function carryModuleScope(change: FileChange): void {
 }
 
 /** `from M import N` written in `[start, end)`, where M is a workspace file that does not define N. */
-function fromImportProblems(doc: FileVersion, start: number, end: number, { sim, graph }: ScopeContext): ImportProblem[] {
+function fromImportProblems(
+  doc: FileVersion,
+  start: number,
+  end: number,
+  { sim, graph }: ScopeContext,
+): ImportProblem[] {
   const out: ImportProblem[] = [];
   const inner = doc.tree.rootNode.descendantForIndex(start, Math.max(start, end - 1)) ?? doc.tree.rootNode;
   const scope = inner.startIndex <= start && inner.endIndex >= end ? inner : doc.tree.rootNode;
-  const imports = scope.type === "import_from_statement" ? [scope] : scope.descendantsOfType("import_from_statement", doc.position(start), doc.position(end));
+  const imports =
+    scope.type === "import_from_statement"
+      ? [scope]
+      : scope.descendantsOfType("import_from_statement", doc.position(start), doc.position(end));
   for (const imp of imports) {
     if (!imp || imp.startIndex < start || imp.endIndex > end) continue;
     const moduleName = imp.childForFieldName("module_name")?.text;
@@ -124,7 +139,9 @@ function fromImportProblems(doc: FileVersion, start: number, end: number, { sim,
       out.push({
         line: imp.startPosition.row + 1,
         message: `the new import \`${preview(imp.text)}\` names '${imported}', which ${target} does not define`,
-        fix: suggestion ? `did you mean '${suggestion}'?` : `import it from the module that defines it (see the graph), or add it to ${target} first`,
+        fix: suggestion
+          ? `did you mean '${suggestion}'?`
+          : `import it from the module that defines it (see the graph), or add it to ${target} first`,
       });
     }
   }
@@ -155,7 +172,12 @@ export const pythonScope: ScopeModel = {
   },
   importable: (kind) => !MEMBER_KINDS.has(kind),
   importFix(name: string, file: string): string {
-    const module = file.replace(/\.pyi?$/, "").replace(/\/__init__$/, "").replace(/^src\//, "").split("/").join(".");
+    const module = file
+      .replace(/\.pyi?$/, "")
+      .replace(/\/__init__$/, "")
+      .replace(/^src\//, "")
+      .split("/")
+      .join(".");
     return `add an add_import step for \`from ${module} import ${name}\` before this step`;
   },
   importProblems: fromImportProblems,

@@ -23,11 +23,32 @@ const LANGUAGES = { bash, cpp, go, java, javascript, json, php, plaintext, pytho
 for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, language);
 
 const BY_EXTENSION: Readonly<Record<string, string>> = {
-  py: "python", pyi: "python", js: "javascript", mjs: "javascript", cjs: "javascript", jsx: "javascript", ts: "typescript", tsx: "typescript",
-  go: "go", java: "java", c: "cpp", h: "cpp", cc: "cpp", cpp: "cpp", hpp: "cpp", rs: "rust", rb: "ruby", php: "php", sh: "bash", json: "json", yaml: "yaml", yml: "yaml",
+  py: "python",
+  pyi: "python",
+  js: "javascript",
+  mjs: "javascript",
+  cjs: "javascript",
+  jsx: "javascript",
+  ts: "typescript",
+  tsx: "typescript",
+  go: "go",
+  java: "java",
+  c: "cpp",
+  h: "cpp",
+  cc: "cpp",
+  cpp: "cpp",
+  hpp: "cpp",
+  rs: "rust",
+  rb: "ruby",
+  php: "php",
+  sh: "bash",
+  json: "json",
+  yaml: "yaml",
+  yml: "yaml",
 };
 
-export const languageOf = (file: string): string | undefined => BY_EXTENSION[file.split(".").pop()?.toLowerCase() ?? ""];
+export const languageOf = (file: string): string | undefined =>
+  BY_EXTENSION[file.split(".").pop()?.toLowerCase() ?? ""];
 
 function highlighted(text: string, language: string | undefined): string {
   if (language && hljs.getLanguage(language)) return hljs.highlight(text, { language, ignoreIllegals: true }).value;
@@ -35,12 +56,24 @@ function highlighted(text: string, language: string | undefined): string {
 }
 
 /** A block of code with its line numbers, coloured by the file's language. */
-export function Code({ text, language, firstLine = 1, testid }: { text: string; language?: string | undefined; firstLine?: number; testid?: string }) {
+export function Code({
+  text,
+  language,
+  firstLine = 1,
+  testid,
+}: {
+  text: string;
+  language?: string | undefined;
+  firstLine?: number;
+  testid?: string;
+}) {
   const lines = text.split("\n").length;
   const gutter = Array.from({ length: lines }, (_, i) => String(firstLine + i)).join("\n");
   return (
     <div class="code" data-testid={testid}>
-      <pre class="gutter" aria-hidden="true">{gutter}</pre>
+      <pre class="gutter" aria-hidden="true">
+        {gutter}
+      </pre>
       <pre class="hljs">
         <code dangerouslySetInnerHTML={{ __html: highlighted(text, language) }} />
       </pre>
@@ -53,7 +86,13 @@ export function Diff({ patch, sideBySide = false, testid }: { patch: string; sid
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!ref.current) return;
-    const config: Diff2HtmlUIConfig = { drawFileList: false, matching: "lines", outputFormat: sideBySide ? "side-by-side" : "line-by-line", highlight: true, synchronisedScroll: true };
+    const config: Diff2HtmlUIConfig = {
+      drawFileList: false,
+      matching: "lines",
+      outputFormat: sideBySide ? "side-by-side" : "line-by-line",
+      highlight: true,
+      synchronisedScroll: true,
+    };
     const ui = new Diff2HtmlUI(ref.current, patch, config, hljs);
     ui.draw();
     ui.highlightCode();

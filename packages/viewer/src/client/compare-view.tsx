@@ -16,7 +16,10 @@ function ArmCell({ arm, id, outcome }: { arm: string; id: string; outcome: Insta
   return (
     <td class={`pair ${outcome.resolved ? "resolved" : "unresolved"}`} data-arm={arm}>
       {outcome.trajectory ? <a href={armInstanceHash(arm, id)}>{text}</a> : <span>{text}</span>}
-      <span class="hint"> {outcome.model_calls} calls · {money(outcome.cost_usd)}</span>
+      <span class="hint">
+        {" "}
+        {outcome.model_calls} calls · {money(outcome.cost_usd)}
+      </span>
     </td>
   );
 }
@@ -28,8 +31,12 @@ export function CompareView({ report }: { report: CompareReport }) {
   if (!r) {
     return (
       <main class="compare">
-        <h1>Comparison of {a.label} and {b.label}</h1>
-        <p class="loading" data-testid="running">The comparison is still running: its arms have not both been graded yet.</p>
+        <h1>
+          Comparison of {a.label} and {b.label}
+        </h1>
+        <p class="loading" data-testid="running">
+          The comparison is still running: its arms have not both been graded yet.
+        </p>
       </main>
     );
   }
@@ -37,29 +44,59 @@ export function CompareView({ report }: { report: CompareReport }) {
   const rows: ReadonlyArray<readonly [string, (arm: ArmResult) => string]> = [
     ["strategy", (arm) => `${arm.strategy}${arm.config ? ` (${arm.config})` : ""}`],
     ["resolved", (arm) => `${arm.resolved} of ${arm.instances} (${percent(arm.resolve_rate)})`],
-    ["ended: submitted / fallback / limit / failed", (arm) => `${arm.endings.submitted} / ${arm.endings.fallback} / ${arm.endings.limit} / ${arm.endings.failed}`],
+    [
+      "ended: submitted / fallback / limit / failed",
+      (arm) => `${arm.endings.submitted} / ${arm.endings.fallback} / ${arm.endings.limit} / ${arm.endings.failed}`,
+    ],
     ["model calls", (arm) => String(arm.model_calls)],
-    ["tokens in / out", (arm) => `${arm.input_tokens.toLocaleString("en-US")} / ${arm.output_tokens.toLocaleString("en-US")}`],
+    [
+      "tokens in / out",
+      (arm) => `${arm.input_tokens.toLocaleString("en-US")} / ${arm.output_tokens.toLocaleString("en-US")}`,
+    ],
     ["cost", (arm) => money(arm.cost_usd)],
     ["agent time (sum)", (arm) => duration(arm.agent_ms)],
-    ["plans verified first time", (arm) => (arm.graphplan ? `${arm.graphplan.verified_first_time} of ${arm.graphplan.planned}` : "—")],
+    [
+      "plans verified first time",
+      (arm) => (arm.graphplan ? `${arm.graphplan.verified_first_time} of ${arm.graphplan.planned}` : "—"),
+    ],
     ["plan revisions", (arm) => (arm.graphplan ? String(arm.graphplan.revisions) : "—")],
-    ["fallbacks by phase", (arm) => (arm.graphplan ? Object.entries(arm.graphplan.fallbacks_by_phase).map(([phase, n]) => `${phase} ${n}`).join(", ") || "none" : "—")],
+    [
+      "fallbacks by phase",
+      (arm) =>
+        arm.graphplan
+          ? Object.entries(arm.graphplan.fallbacks_by_phase)
+              .map(([phase, n]) => `${phase} ${n}`)
+              .join(", ") || "none"
+          : "—",
+    ],
   ];
   const p = r.paired;
   return (
     <main class="compare">
       <header>
-        <h1>Comparison of {a.label} and {b.label}</h1>
-        <p class="summary">{r.instances} instances · model {report.spec.provider ?? "?"}{report.spec.model ? `:${report.spec.model}` : ""}</p>
+        <h1>
+          Comparison of {a.label} and {b.label}
+        </h1>
+        <p class="summary">
+          {r.instances} instances · model {report.spec.provider ?? "?"}
+          {report.spec.model ? `:${report.spec.model}` : ""}
+        </p>
       </header>
       <table class="arms" data-testid="arms">
         <thead>
-          <tr><th /><th>{ra.label}</th><th>{rb.label}</th></tr>
+          <tr>
+            <th />
+            <th>{ra.label}</th>
+            <th>{rb.label}</th>
+          </tr>
         </thead>
         <tbody>
           {rows.map(([name, f]) => (
-            <tr key={name}><th>{name}</th><td>{f(ra)}</td><td>{f(rb)}</td></tr>
+            <tr key={name}>
+              <th>{name}</th>
+              <td>{f(ra)}</td>
+              <td>{f(rb)}</td>
+            </tr>
           ))}
         </tbody>
       </table>
@@ -67,21 +104,41 @@ export function CompareView({ report }: { report: CompareReport }) {
         <h2>Paired outcomes</h2>
         <table data-testid="paired">
           <thead>
-            <tr><th /><th>{b.label} resolved</th><th>{b.label} not</th></tr>
+            <tr>
+              <th />
+              <th>{b.label} resolved</th>
+              <th>{b.label} not</th>
+            </tr>
           </thead>
           <tbody>
-            <tr><th>{a.label} resolved</th><td data-cell="both">{p.both}</td><td data-cell="onlyA">{p.onlyA}</td></tr>
-            <tr><th>{a.label} not</th><td data-cell="onlyB">{p.onlyB}</td><td data-cell="neither">{p.neither}</td></tr>
+            <tr>
+              <th>{a.label} resolved</th>
+              <td data-cell="both">{p.both}</td>
+              <td data-cell="onlyA">{p.onlyA}</td>
+            </tr>
+            <tr>
+              <th>{a.label} not</th>
+              <td data-cell="onlyB">{p.onlyB}</td>
+              <td data-cell="neither">{p.neither}</td>
+            </tr>
           </tbody>
         </table>
         <p data-testid="significance">
           Difference in resolve rate ({a.label} − {b.label}): <b>{points(r.difference)} points</b>
-          {r.interval ? `, ${Math.round(r.interval.level * 100)}% bootstrap interval [${points(r.interval.low)}, ${points(r.interval.high)}] (${r.interval.resamples} resamples, seed ${r.interval.seed})` : ""}. McNemar's exact test: <b>p = {Number(r.mcnemar_p.toPrecision(3))}</b> ({p.onlyA} vs {p.onlyB} discordant pairs).
+          {r.interval
+            ? `, ${Math.round(r.interval.level * 100)}% bootstrap interval [${points(r.interval.low)}, ${points(r.interval.high)}] (${r.interval.resamples} resamples, seed ${r.interval.seed})`
+            : ""}
+          . McNemar's exact test: <b>p = {Number(r.mcnemar_p.toPrecision(3))}</b> ({p.onlyA} vs {p.onlyB} discordant
+          pairs).
         </p>
       </section>
       <table data-testid="pairs">
         <thead>
-          <tr><th>instance</th><th>{a.label}</th><th>{b.label}</th></tr>
+          <tr>
+            <th>instance</th>
+            <th>{a.label}</th>
+            <th>{b.label}</th>
+          </tr>
         </thead>
         <tbody>
           {r.per_instance.map((row) => (

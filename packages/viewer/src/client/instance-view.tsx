@@ -16,7 +16,8 @@ type Message = Trajectory["messages"][number];
 /** The steps of a plan as the model wrote it: a list, or `{plan: [...]}`. */
 export function stepsOf(plan: unknown): unknown[] {
   if (Array.isArray(plan)) return plan;
-  if (plan && typeof plan === "object" && Array.isArray((plan as { plan?: unknown }).plan)) return (plan as { plan: unknown[] }).plan;
+  if (plan && typeof plan === "object" && Array.isArray((plan as { plan?: unknown }).plan))
+    return (plan as { plan: unknown[] }).plan;
   return [];
 }
 
@@ -36,20 +37,40 @@ function locatorsOf(step: unknown): Record<string, unknown> {
   if (!isObject(step)) return {};
   const params = isObject(step["params"]) ? step["params"] : {};
   const found: Record<string, unknown> = {};
-  for (const source of [step, params]) for (const key of ["locator", "target", "scope", "file", "path"]) if (source[key] !== undefined && found[key] === undefined) found[key] = source[key];
+  for (const source of [step, params])
+    for (const key of ["locator", "target", "scope", "file", "path"])
+      if (source[key] !== undefined && found[key] === undefined) found[key] = source[key];
   return found;
 }
 
 const json = (v: unknown): string => JSON.stringify(v, null, 2) ?? "undefined";
 
-function Fold({ text, lines = 30, chars = 4000, testid }: { text: string; lines?: number; chars?: number; testid?: string }) {
+function Fold({
+  text,
+  lines = 30,
+  chars = 4000,
+  testid,
+}: {
+  text: string;
+  lines?: number;
+  chars?: number;
+  testid?: string;
+}) {
   const count = text.split("\n").length;
-  if (count <= lines && text.length <= chars) return <pre class="text" data-testid={testid}>{text}</pre>;
+  if (count <= lines && text.length <= chars)
+    return (
+      <pre class="text" data-testid={testid}>
+        {text}
+      </pre>
+    );
   return (
     <details class="fold" data-testid={testid}>
       <summary>
         {text.split("\n").slice(0, 3).join("\n").slice(0, 300)}
-        <span class="more"> … {count.toLocaleString("en-US")} lines, {text.length.toLocaleString("en-US")} characters</span>
+        <span class="more">
+          {" "}
+          … {count.toLocaleString("en-US")} lines, {text.length.toLocaleString("en-US")} characters
+        </span>
       </summary>
       <pre class="text">{text}</pre>
     </details>
@@ -65,7 +86,17 @@ function IssueLine({ issue }: { issue: Issue }) {
   );
 }
 
-function Step({ index, step, record, selected }: { index: number; step: unknown; record: PlanRecord; selected: boolean }) {
+function Step({
+  index,
+  step,
+  record,
+  selected,
+}: {
+  index: number;
+  step: unknown;
+  record: PlanRecord;
+  selected: boolean;
+}) {
   const issues = record.verify?.issues.filter((i) => i.step === index) ?? [];
   const places = record.verify?.places?.filter((p) => p.step === index) ?? [];
   const failedHere = record.apply && !record.apply.ok && record.apply.step === index ? record.apply.error : undefined;
@@ -93,7 +124,13 @@ function Step({ index, step, record, selected }: { index: number; step: unknown;
           </div>
         </div>
       ))}
-      {issues.length > 0 && <ul class="issues">{issues.map((i, k) => <IssueLine key={k} issue={i} />)}</ul>}
+      {issues.length > 0 && (
+        <ul class="issues">
+          {issues.map((i, k) => (
+            <IssueLine key={k} issue={i} />
+          ))}
+        </ul>
+      )}
       {failedHere && <div class="issue error">execution failed here: {failedHere}</div>}
       <details>
         <summary>the step as written</summary>
@@ -103,18 +140,36 @@ function Step({ index, step, record, selected }: { index: number; step: unknown;
   );
 }
 
-function Plans({ plans, version, setVersion, step }: { plans: readonly PlanRecord[]; version: number; setVersion: (v: number) => void; step: number }) {
+function Plans({
+  plans,
+  version,
+  setVersion,
+  step,
+}: {
+  plans: readonly PlanRecord[];
+  version: number;
+  setVersion: (v: number) => void;
+  step: number;
+}) {
   const record = plans[version];
   if (!record) return <p>No plan was written (the run did not reach PLAN, or fell back before it).</p>;
   const steps = stepsOf(record.plan);
   const previous = plans[version - 1];
-  const changes = previous ? diffOf("plan.json", `version ${version}`, `version ${version + 1}`, json(previous.plan), json(record.plan)) : "";
+  const changes = previous
+    ? diffOf("plan.json", `version ${version}`, `version ${version + 1}`, json(previous.plan), json(record.plan))
+    : "";
   const planWide = record.verify?.issues.filter((i) => i.step === null) ?? [];
   return (
     <div data-testid="plan">
       <nav class="versions" aria-label="plan versions">
         {plans.map((p, k) => (
-          <button type="button" key={k} class={`${k === version ? "on " : ""}${!p.valid ? "invalid" : p.verify?.passed === false ? "failed" : "passed"}`} onClick={() => setVersion(k)} title={p.error ?? (p.verify ? (p.verify.passed ? "verified" : "verification failed") : "")}>
+          <button
+            type="button"
+            key={k}
+            class={`${k === version ? "on " : ""}${!p.valid ? "invalid" : p.verify?.passed === false ? "failed" : "passed"}`}
+            onClick={() => setVersion(k)}
+            title={p.error ?? (p.verify ? (p.verify.passed ? "verified" : "verification failed") : "")}
+          >
             v{k + 1}
           </button>
         ))}
@@ -122,10 +177,30 @@ function Plans({ plans, version, setVersion, step }: { plans: readonly PlanRecor
       </nav>
       <p class="meta" data-testid="plan-meta">
         Version {version + 1} of {plans.length} (attempt {record.attempt}, {record.channel ?? "no channel"}):{" "}
-        {!record.valid ? <b class="bad">not a valid plan: {record.error}</b> : record.verify ? (record.verify.passed ? <b class="good">verified</b> : <b class="bad">{record.verify.errors.length} verifier error(s)</b>) : "not verified"}
-        {record.apply ? (record.apply.ok ? ` · applied: ${record.apply.written.join(", ")}` : ` · execution failed: ${record.apply.error}`) : ""}
+        {!record.valid ? (
+          <b class="bad">not a valid plan: {record.error}</b>
+        ) : record.verify ? (
+          record.verify.passed ? (
+            <b class="good">verified</b>
+          ) : (
+            <b class="bad">{record.verify.errors.length} verifier error(s)</b>
+          )
+        ) : (
+          "not verified"
+        )}
+        {record.apply
+          ? record.apply.ok
+            ? ` · applied: ${record.apply.written.join(", ")}`
+            : ` · execution failed: ${record.apply.error}`
+          : ""}
       </p>
-      {planWide.length > 0 && <ul class="issues">{planWide.map((i, k) => <IssueLine key={k} issue={i} />)}</ul>}
+      {planWide.length > 0 && (
+        <ul class="issues">
+          {planWide.map((i, k) => (
+            <IssueLine key={k} issue={i} />
+          ))}
+        </ul>
+      )}
       {previous && (
         <details open class="changes" data-testid="plan-changes">
           <summary>Changes from version {version}</summary>
@@ -176,7 +251,16 @@ function Tests({ evaluation }: { evaluation: NonNullable<InstanceDetail["evaluat
     <div data-testid="tests">
       <p>
         {evaluation.result ? (
-          evaluation.result.resolved ? <b class="good">resolved</b> : <b class="bad">unresolved{evaluation.result.patch_successfully_applied ? "" : " (the patch did not apply, or the tests did not run)"}</b>
+          evaluation.result.resolved ? (
+            <b class="good">resolved</b>
+          ) : (
+            <b class="bad">
+              unresolved
+              {evaluation.result.patch_successfully_applied
+                ? ""
+                : " (the patch did not apply, or the tests did not run)"}
+            </b>
+          )
         ) : (
           <b class="bad">no report: the evaluation ended in an error (see the test output and run_instance.log)</b>
         )}
@@ -190,10 +274,14 @@ function Tests({ evaluation }: { evaluation: NonNullable<InstanceDetail["evaluat
               </h4>
               <ul>
                 {status[kind].failure.map((t) => (
-                  <li key={t} class="fail">✗ {t}</li>
+                  <li key={t} class="fail">
+                    ✗ {t}
+                  </li>
                 ))}
                 {status[kind].success.map((t) => (
-                  <li key={t} class="pass">✓ {t}</li>
+                  <li key={t} class="pass">
+                    ✓ {t}
+                  </li>
                 ))}
               </ul>
             </div>
@@ -202,7 +290,11 @@ function Tests({ evaluation }: { evaluation: NonNullable<InstanceDetail["evaluat
       {evaluation.testOutput !== null && (
         <details class="fold">
           <summary>
-            test output ({evaluation.testOutputLength.toLocaleString("en-US")} characters{evaluation.testOutputLength > evaluation.testOutput.length ? `; the last ${evaluation.testOutput.length.toLocaleString("en-US")}` : ""})
+            test output ({evaluation.testOutputLength.toLocaleString("en-US")} characters
+            {evaluation.testOutputLength > evaluation.testOutput.length
+              ? `; the last ${evaluation.testOutput.length.toLocaleString("en-US")}`
+              : ""}
+            )
           </summary>
           <pre class="text">{evaluation.testOutput}</pre>
         </details>
@@ -219,8 +311,16 @@ export function InstanceView({ id, position, arm }: { id: string; position: stri
   const [step, setStep] = useState(-1);
 
   useEffect(() => {
-    fetch(arm === undefined ? `/api/instance/${encodeURIComponent(id)}` : `/api/arm/${encodeURIComponent(arm)}/instance/${encodeURIComponent(id)}`)
-      .then((r) => (r.ok ? (r.json() as Promise<InstanceDetail>) : Promise.reject(new Error(r.status === 404 ? `${id} is not in this run` : `HTTP ${r.status}`))))
+    fetch(
+      arm === undefined
+        ? `/api/instance/${encodeURIComponent(id)}`
+        : `/api/arm/${encodeURIComponent(arm)}/instance/${encodeURIComponent(id)}`,
+    )
+      .then((r) =>
+        r.ok
+          ? (r.json() as Promise<InstanceDetail>)
+          : Promise.reject(new Error(r.status === 404 ? `${id} is not in this run` : `HTTP ${r.status}`)),
+      )
       .then(
         (d) => {
           setDetail(d);
@@ -255,10 +355,25 @@ export function InstanceView({ id, position, arm }: { id: string; position: stri
   return (
     <main class="instance">
       <header>
-        <a href="#/">{arm === undefined ? "← run" : "← comparison"}</a> <span class="hint">{position}{arm === undefined ? " · j k instances" : ""} · u back</span>
-        <h1 data-testid="instance-id">{row.id}{arm !== undefined && <span class="arm" data-testid="arm"> · arm {arm}</span>}</h1>
+        <a href="#/">{arm === undefined ? "← run" : "← comparison"}</a>{" "}
+        <span class="hint">
+          {position}
+          {arm === undefined ? " · j k instances" : ""} · u back
+        </span>
+        <h1 data-testid="instance-id">
+          {row.id}
+          {arm !== undefined && (
+            <span class="arm" data-testid="arm">
+              {" "}
+              · arm {arm}
+            </span>
+          )}
+        </h1>
         <p class="summary">
-          <span class={`status ${row.status}`}>{row.status}</span> <span class={`eval ${row.evaluation ?? "none"}`}>{row.evaluation ?? "not evaluated"}</span> · phase reached {row.phase ?? "—"} · {row.revisions} revision(s) · {row.steps} model calls · {money(row.costUsd)} · {duration(row.ms)}
+          <span class={`status ${row.status}`}>{row.status}</span>{" "}
+          <span class={`eval ${row.evaluation ?? "none"}`}>{row.evaluation ?? "not evaluated"}</span> · phase reached{" "}
+          {row.phase ?? "—"} · {row.revisions} revision(s) · {row.steps} model calls · {money(row.costUsd)} ·{" "}
+          {duration(row.ms)}
         </p>
         {row.exitReason && <p class="reason">{row.exitReason}</p>}
         {detail.trajectoryError && <p class="error">The trajectory could not be read: {detail.trajectoryError}</p>}
@@ -274,7 +389,12 @@ export function InstanceView({ id, position, arm }: { id: string; position: stri
             <ol class="timeline" data-testid="timeline">
               {t.transitions.map((tr, k) => (
                 <li key={k} title={tr.reason}>
-                  <a href={`#/i/${encodeURIComponent(id)}`} onClick={(e) => (e.preventDefault(), document.getElementById(`message-${tr.atMessage}`)?.scrollIntoView())}>
+                  <a
+                    href={`#/i/${encodeURIComponent(id)}`}
+                    onClick={(e) => (
+                      e.preventDefault(), document.getElementById(`message-${tr.atMessage}`)?.scrollIntoView()
+                    )}
+                  >
                     {tr.to}
                   </a>
                   <span class="why">{tr.reason}</span>

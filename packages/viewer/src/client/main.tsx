@@ -12,7 +12,6 @@ import { InstanceView } from "./instance-view.js";
 import { go, instanceHash, routeOf, type Route } from "./route.js";
 import { filterRows, RunView, type Filter, type Sort } from "./run-view.js";
 
-
 function App() {
   const [route, setRoute] = useState<Route>(routeOf(window.location.hash));
   const [index, setIndex] = useState<RunIndex | null>(null);
@@ -45,7 +44,14 @@ function App() {
   // j/k walk the instances in the order the run view shows them (filtered and sorted).
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement || event.metaKey || event.ctrlKey || event.altKey) return;
+      if (
+        event.target instanceof HTMLInputElement ||
+        event.target instanceof HTMLSelectElement ||
+        event.metaKey ||
+        event.ctrlKey ||
+        event.altKey
+      )
+        return;
       if (route.view === "arm-instance" && (event.key === "u" || event.key === "Escape")) go("#/");
       if (route.view !== "instance") return;
       const at = rows.findIndex((r) => r.id === route.id);
@@ -59,13 +65,24 @@ function App() {
 
   if (error) return <p class="error">Could not load the run: {error}</p>;
   if (!index || comparison === undefined) return <p class="loading">Loading the run…</p>;
-  if (route.view === "arm-instance") return <InstanceView key={`${route.arm}/${route.id}`} id={route.id} arm={route.arm} position="" />;
+  if (route.view === "arm-instance")
+    return <InstanceView key={`${route.arm}/${route.id}`} id={route.id} arm={route.arm} position="" />;
   if (comparison && route.view === "run") return <CompareView report={comparison} />;
   if (route.view === "instance") {
     const at = rows.findIndex((r) => r.id === route.id);
     return <InstanceView key={route.id} id={route.id} position={at >= 0 ? `${at + 1} of ${rows.length}` : ""} />;
   }
-  return <RunView index={index} rows={rows} filter={filter} setFilter={setFilter} sort={sort} setSort={setSort} reload={load} />;
+  return (
+    <RunView
+      index={index}
+      rows={rows}
+      filter={filter}
+      setFilter={setFilter}
+      sort={sort}
+      setSort={setSort}
+      reload={load}
+    />
+  );
 }
 
 const root = document.getElementById("app");

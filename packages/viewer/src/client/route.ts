@@ -13,7 +13,8 @@ export const routeOf = (hash: string): Route => {
 
 export const instanceHash = (id: string): string => `#/i/${encodeURIComponent(id)}`;
 
-export const armInstanceHash = (arm: string, id: string): string => `#/a/${encodeURIComponent(arm)}/i/${encodeURIComponent(id)}`;
+export const armInstanceHash = (arm: string, id: string): string =>
+  `#/a/${encodeURIComponent(arm)}/i/${encodeURIComponent(id)}`;
 
 export const go = (hash: string): void => {
   window.location.hash = hash;

@@ -51,7 +51,12 @@ export function filterRows(rows: readonly RunRow[], filter: Filter, sort: Sort):
 }
 
 export const money = (usd: number): string => `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
-export const duration = (ms: number | null): string => (ms === null ? "—" : ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`);
+export const duration = (ms: number | null): string =>
+  ms === null
+    ? "—"
+    : ms < 60_000
+      ? `${(ms / 1000).toFixed(1)} s`
+      : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 const percent = (n: number, of: number): string => (of === 0 ? "—" : `${((100 * n) / of).toFixed(1)}%`);
 
 interface Props {
@@ -85,24 +90,43 @@ export function RunView({ index, rows, filter, setFilter, sort, setSort, reload 
   return (
     <main class="run">
       <header>
-        <h1>Run <code>{index.path}</code></h1>
+        <h1>
+          Run <code>{index.path}</code>
+        </h1>
         <button type="button" onClick={reload} title="read the run's files again (a live run grows)">
           reload
         </button>
       </header>
       <section class="totals" data-testid="totals">
-        <div><b>{totals.instances}</b> instances</div>
-        <div><b>{totals.submitted}</b> submitted</div>
         <div>
-          <b>{totals.evaluated ? percent(totals.resolved, totals.instances) : "—"}</b> resolved{totals.evaluated ? ` (${totals.resolved} of ${totals.instances}; ${totals.evaluated} evaluated)` : " (not evaluated)"}
+          <b>{totals.instances}</b> instances
         </div>
-        <div><b>{money(totals.costUsd)}</b> cost</div>
-        <div><b>{duration(totals.ms)}</b> agent time</div>
+        <div>
+          <b>{totals.submitted}</b> submitted
+        </div>
+        <div>
+          <b>{totals.evaluated ? percent(totals.resolved, totals.instances) : "—"}</b> resolved
+          {totals.evaluated
+            ? ` (${totals.resolved} of ${totals.instances}; ${totals.evaluated} evaluated)`
+            : " (not evaluated)"}
+        </div>
+        <div>
+          <b>{money(totals.costUsd)}</b> cost
+        </div>
+        <div>
+          <b>{duration(totals.ms)}</b> agent time
+        </div>
       </section>
       <section class="chart" data-testid="outcomes" aria-label="where instances ended">
         <h2>Where instances ended</h2>
         {totals.outcomes.map((o) => (
-          <button type="button" class={`bar${filter.outcome === o.outcome ? " on" : ""}`} key={o.outcome} onClick={() => setFilter({ ...filter, outcome: filter.outcome === o.outcome ? "" : o.outcome })} title="show only these (click again for all)">
+          <button
+            type="button"
+            class={`bar${filter.outcome === o.outcome ? " on" : ""}`}
+            key={o.outcome}
+            onClick={() => setFilter({ ...filter, outcome: filter.outcome === o.outcome ? "" : o.outcome })}
+            title="show only these (click again for all)"
+          >
             <span class="label">{o.outcome}</span>
             <span class="fill" style={{ width: `${(100 * o.count) / widest}%` }} />
             <span class="count">{o.count}</span>
@@ -110,27 +134,57 @@ export function RunView({ index, rows, filter, setFilter, sort, setSort, reload 
         ))}
       </section>
       <section class="filters">
-        <input ref={search} type="search" placeholder="filter: id, status, reason  ( / )" value={filter.text} onInput={(e) => setFilter({ ...filter, text: (e.target as HTMLInputElement).value })} aria-label="filter" />
-        <select value={filter.repo} onChange={(e) => setFilter({ ...filter, repo: (e.target as HTMLSelectElement).value })} aria-label="repository">
+        <input
+          ref={search}
+          type="search"
+          placeholder="filter: id, status, reason  ( / )"
+          value={filter.text}
+          onInput={(e) => setFilter({ ...filter, text: (e.target as HTMLInputElement).value })}
+          aria-label="filter"
+        />
+        <select
+          value={filter.repo}
+          onChange={(e) => setFilter({ ...filter, repo: (e.target as HTMLSelectElement).value })}
+          aria-label="repository"
+        >
           <option value="">every repository</option>
           {repos.map((r) => (
-            <option key={r} value={r}>{r}</option>
+            <option key={r} value={r}>
+              {r}
+            </option>
           ))}
         </select>
-        <select value={filter.outcome} onChange={(e) => setFilter({ ...filter, outcome: (e.target as HTMLSelectElement).value })} aria-label="outcome">
+        <select
+          value={filter.outcome}
+          onChange={(e) => setFilter({ ...filter, outcome: (e.target as HTMLSelectElement).value })}
+          aria-label="outcome"
+        >
           <option value="">every outcome</option>
           {totals.outcomes.map((o) => (
-            <option key={o.outcome} value={o.outcome}>{o.outcome}</option>
+            <option key={o.outcome} value={o.outcome}>
+              {o.outcome}
+            </option>
           ))}
         </select>
-        <span data-testid="shown">{rows.length} of {index.rows.length} shown</span>
+        <span data-testid="shown">
+          {rows.length} of {index.rows.length} shown
+        </span>
       </section>
       <table data-testid="rows">
         <thead>
           <tr>
             {COLUMNS.map((c) => (
-              <th key={c.key} class={c.numeric ? "num" : ""} aria-sort={sort.key === c.key ? (sort.descending ? "descending" : "ascending") : "none"}>
-                <button type="button" onClick={() => setSort({ key: c.key, descending: sort.key === c.key ? !sort.descending : !!c.numeric })}>
+              <th
+                key={c.key}
+                class={c.numeric ? "num" : ""}
+                aria-sort={sort.key === c.key ? (sort.descending ? "descending" : "ascending") : "none"}
+              >
+                <button
+                  type="button"
+                  onClick={() =>
+                    setSort({ key: c.key, descending: sort.key === c.key ? !sort.descending : !!c.numeric })
+                  }
+                >
                   {c.label}
                   {sort.key === c.key ? (sort.descending ? " ▼" : " ▲") : ""}
                 </button>
@@ -141,10 +195,16 @@ export function RunView({ index, rows, filter, setFilter, sort, setSort, reload 
         <tbody>
           {rows.map((r) => (
             <tr key={r.id} data-id={r.id} onClick={() => go(instanceHash(r.id))}>
-              <td><a href={instanceHash(r.id)}>{r.id}</a></td>
+              <td>
+                <a href={instanceHash(r.id)}>{r.id}</a>
+              </td>
               <td>{r.repo}</td>
-              <td><span class={`status ${r.status}`}>{r.status}</span></td>
-              <td><span class={`eval ${r.evaluation ?? "none"}`}>{r.evaluation ?? "—"}</span></td>
+              <td>
+                <span class={`status ${r.status}`}>{r.status}</span>
+              </td>
+              <td>
+                <span class={`eval ${r.evaluation ?? "none"}`}>{r.evaluation ?? "—"}</span>
+              </td>
               <td>{r.phase ?? "—"}</td>
               <td class="num">{r.revisions}</td>
               <td class="num">{r.steps}</td>
