@@ -124,6 +124,7 @@ export function nodeName(node: Node, language: LanguageId): string | undefined {
     case "member_call_expression":
     case "scoped_call_expression":
       return node.childForFieldName("name")?.text;
+    // biome-ignore lint/suspicious/noFallthroughSwitchClause: another language's declaration is named as a field's
     case "declaration":
       // A CSS declaration is named by its property (`color` of `color: red`).
       if (language === "css") return node.namedChildren.find((c) => c?.type === "property_name")?.text;

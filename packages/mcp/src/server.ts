@@ -158,15 +158,13 @@ export async function serveHttp(options: ServerOptions, port: number): Promise<H
       let transport = typeof id === "string" ? sessions.get(id) : undefined;
       if (!transport) {
         if (typeof id === "string") {
-          res
-            .writeHead(404, { "content-type": "application/json" })
-            .end(
-              JSON.stringify({
-                jsonrpc: "2.0",
-                error: { code: -32001, message: `no session ${id}: initialize again` },
-                id: null,
-              }),
-            );
+          res.writeHead(404, { "content-type": "application/json" }).end(
+            JSON.stringify({
+              jsonrpc: "2.0",
+              error: { code: -32001, message: `no session ${id}: initialize again` },
+              id: null,
+            }),
+          );
           return;
         }
         const fresh: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({

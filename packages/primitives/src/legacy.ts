@@ -188,13 +188,11 @@ const lineAt = (source: string, offset: number): number => {
 
 /** Several places match a pattern equally well: the caller must choose (listed with their lines). */
 function ambiguous(source: string, pattern: string, matches: readonly TextMatch[]): PatternAmbiguous {
-  const places = matches
-    .slice(0, 5)
-    .map((m) => ({
-      line: lineAt(source, m.start),
-      text: source.slice(m.start, m.end).trim().split("\n")[0]!,
-      score: m.score,
-    }));
+  const places = matches.slice(0, 5).map((m) => ({
+    line: lineAt(source, m.start),
+    text: source.slice(m.start, m.end).trim().split("\n")[0]!,
+    score: m.score,
+  }));
   return new PatternAmbiguous(pattern, matches[0]!.layer, places, matches.length);
 }
 

@@ -91,11 +91,9 @@ const VersionsSchema = z.union(
   [
     z
       .array(
-        z
-          .string()
-          .regex(VERSION, {
-            error: 'write versions as quoted strings such as "3.0" (YAML reads 3.0 unquoted as the number 3)',
-          }),
+        z.string().regex(VERSION, {
+          error: 'write versions as quoted strings such as "3.0" (YAML reads 3.0 unquoted as the number 3)',
+        }),
       )
       .min(1),
     z.strictObject({
@@ -112,11 +110,9 @@ const RepositorySchema = z.strictObject({
 });
 
 const EnvironmentSchema = z.strictObject({
-  name: z
-    .string()
-    .regex(ENVIRONMENT_NAME, {
-      error: "write a lower-case name of letters, digits, '.', '_' and '-' (it becomes part of an image name)",
-    }),
+  name: z.string().regex(ENVIRONMENT_NAME, {
+    error: "write a lower-case name of letters, digits, '.', '_' and '-' (it becomes part of an image name)",
+  }),
   repo: z.string().regex(/^[^/\s]+\/[^/\s]+$/, { error: "write the dataset's repo as owner/name, e.g. django/django" }),
   versions: VersionsSchema,
   python: z
