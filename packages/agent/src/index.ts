@@ -15,6 +15,6 @@ export { modelLayer, readText, sandboxLayer, PROVIDERS } from "./layers.js";
 export type { ModelOptions, SandboxOptions, Provider, SandboxKind } from "./layers.js";
 export { addAgentOptions } from "./options.js";
 export { REPLAY_MODEL_NAME, ReplayUnavailable, replayModel, baselineReplayModel } from "./replay.js";
-export { STRATEGIES, BASELINE_REASON } from "./baseline.js";
+export { STRATEGIES } from "./baseline.js";
 export type { Strategy } from "./baseline.js";
 export { bashBlocks, extractPlan } from "./parse.js";

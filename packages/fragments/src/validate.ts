@@ -151,6 +151,7 @@ function visit(node: unknown, path: string, issues: FragmentIssue[], language: C
   checkChildren(kind as FragmentKind, node["children"], path, issues, language);
 }
 
+// Long on purpose: one pass over a kind's properties: unknown names, then each property's type, shape and language rules, all reported together.
 function checkProperties(
   kind: FragmentKind,
   properties: unknown,

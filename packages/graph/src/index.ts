@@ -3,7 +3,6 @@ export {
   LANGUAGE_IDS,
   SUPPORTED_EXTENSIONS,
   detectLanguage,
-  htmlAttribute,
   htmlTag,
   isHtmlTemplate,
 } from "./languages.js";

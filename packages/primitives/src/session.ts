@@ -876,6 +876,7 @@ export class PlanSession {
    * step's. A created file must not exist, and a code file must parse; a deleted one must exist. A
    * rename is a deletion and a creation with the same text (and the mode a step gave it).
    */
+  // Long on purpose: the four whole-file operations share the pending changes, their rollback and the checks on what they write; each is a few lines of one switch.
   #fileStep(op: string, raw: Record<string, unknown>, index: number): SessionStepResult {
     const pending: Pending[] = [];
     const drop = () => {

@@ -90,6 +90,7 @@ function absurd(error: never): never {
   throw new Error(`an error the verifier does not know: ${errorMessage(error)}`);
 }
 
+// Long on purpose: one case per tag of the step errors, each turned into the issue and fix a model reads; split apart, the switch would lose its exhaustiveness check.
 function failureIssue(error: unknown, graph?: Graph): Omit<Issue, "step" | "op"> {
   if (!isStepError(error))
     return {

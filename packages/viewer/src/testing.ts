@@ -44,6 +44,7 @@ export const runInstanceIds = (count: number, seed = 1): string[] =>
 /** The verifier's error every first plan version carries on its second step (`plan[1]`). */
 export const PINNED_ISSUE = "locator matched no function named 'normalise' in src/text.py";
 
+// Long on purpose: a test fixture: one trajectory literal with every field the page shows, varied by instance.
 function trajectoryOf(id: string, i: number, padding: number): Trajectory {
   const at = (s: number) => new Date(Date.UTC(2026, 10, 1, 12, 0, s + i)).toISOString();
   const status = i % 5 === 4 ? "Failed" : i % 11 === 10 ? "LimitsExceeded" : "Submitted";
