@@ -216,6 +216,29 @@ describe("replace_text", () => {
     expect(exact.text("ci.yml")).toBe("steps:\n  - name: Node.js 22.x\n    run: npm test\n");
   });
 
+  it("keeps a change of spaces inside a line (re-aligned columns) when the quote needed a correction", () => {
+    const given = 'r := HTML{\n\tFiles:   []string{"a.tmpl"},\n\tGlob:    "",\n}\n';
+    const want = 'r := HTML{\n\tFiles:      []string{"a.tmpl"},\n\tGlob:       "",\n\tPatterns:   nil,\n}\n';
+    // A stale quote (one token off) matched by similarity: the re-aligned lines are part of the change.
+    const { result, text } = run(
+      [
+        {
+          op: "replace_text",
+          params: {
+            file: "r.txt",
+            find: 'r := HTML{\n\tFiles:   []string{"a.tmp"},\n\tGlob:    "",\n',
+            replace: 'r := HTML{\n\tFiles:      []string{"a.tmpl"},\n\tGlob:       "",\n\tPatterns:   nil,\n',
+          },
+        },
+      ],
+      files({ "r.txt": given }),
+    );
+    expect(result.ok && result.results[0]).toMatchObject({
+      output: { corrected: expect.stringMatching(/closest text/) },
+    });
+    expect(text("r.txt")).toBe(want);
+  });
+
   it("keeps the indentation of new lines indented less than a corrected quote's first line", () => {
     const given =
       "Example::\n\n    with app.test_request_context(\n            '/report', data={'format': 'short'}):\n        report()\n";

@@ -151,8 +151,9 @@ function inFileBreaks(source: string, text: string): string {
 }
 
 const splitLines = (text: string): string[] => text.split("\n");
-const sameLine = (a: string, b: string): boolean =>
-  a.replace(/\r$/, "").trim().replace(/\s+/g, " ") === b.replace(/\r$/, "").trim().replace(/\s+/g, " ");
+// Lines of `find` and `replace` are in one frame (the model's): only trailing whitespace and CR are not a change; a
+// change of spaces inside a line (re-aligned columns) is one, and must not be taken for a line they share.
+const sameLine = (a: string, b: string): boolean => a.replace(/\s+$/, "") === b.replace(/\s+$/, "");
 
 /**
  * The new text of the matched lines when the match needed a correction: the line diff from
