@@ -117,7 +117,10 @@ function votedWindows(lines: readonly string[], wanted: readonly string[], limit
   const n = wanted.length;
   const where = new Map<string, number[]>();
   lines.forEach((line, j) => {
-    if (line !== "") where.set(line, [...(where.get(line) ?? []), j]);
+    if (line === "") return;
+    const at = where.get(line);
+    if (at) at.push(j);
+    else where.set(line, [j]);
   });
   const votes = new Map<number, number>();
   wanted.forEach((line, k) => {

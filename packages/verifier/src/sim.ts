@@ -95,18 +95,25 @@ export class Sim {
   /** The running step's changes of files with no grammar (kept with the step; see {@link runStep}). */
   textChanges: readonly TextFileChange[] = [];
 
-  /** Every path of the repository, when the workspace holds only some of its files (see `VerifyOptions.repoPaths`). */
-  readonly #listed: ReadonlySet<string>;
+  /** The repository's paths by directory, when the workspace holds only some of its files (see `VerifyOptions.repoPaths`). */
+  readonly #listed = new Map<string, string[]>();
+  readonly #listedPaths: ReadonlySet<string>;
 
   /** `options`: the handlers and custom operators steps may use (see `PlanSession`). Throws `OperatorRedefined`. */
   constructor(workspace: ReadonlyMap<string, string>, options: SessionOptions = {}, listed: Iterable<string> = []) {
     this.#session = new PlanSession(workspace, options);
-    this.#listed = new Set(listed);
+    this.#listedPaths = new Set(listed);
+    for (const path of this.#listedPaths) {
+      const dir = path.slice(0, Math.max(0, path.lastIndexOf("/")));
+      const inDir = this.#listed.get(dir);
+      if (inDir) inDir.push(path);
+      else this.#listed.set(dir, [path]);
+    }
   }
 
   /** Whether the repository has `path` although the workspace was not given it (and no step deleted it). */
   unseen(path: string): boolean {
-    return this.#listed.has(path) && !this.#session.has(path) && this.#session.deletedBy(path) === undefined;
+    return this.#listedPaths.has(path) && !this.#session.has(path) && this.#session.deletedBy(path) === undefined;
   }
 
   /**
@@ -114,17 +121,7 @@ export class Sim {
    * not given: what they declare is unknown, so a name they may define is not reported as missing.
    */
   unseenIn(dir: string, extension: string): boolean {
-    const prefix = dir ? `${dir}/` : "";
-    for (const path of this.#listed) {
-      if (
-        path.startsWith(prefix) &&
-        path.endsWith(extension) &&
-        !path.slice(prefix.length).includes("/") &&
-        this.unseen(path)
-      )
-        return true;
-    }
-    return false;
+    return (this.#listed.get(dir) ?? []).some((path) => path.endsWith(extension) && this.unseen(path));
   }
 
   has(path: string): boolean {
