@@ -162,6 +162,8 @@ describe("C and C++ macros and headers", () => {
       "}",
       "UV_EXTERN BOOL h(void);",
       "typedef BOOL (WINAPI *fn)(int);",
+      "extern int ZEXPORT deflate(z_streamp strm, int flush);",
+      "JNIEXPORT jint JNICALL Java_Z_get(JNIEnv *env);",
     ].join("\n");
     const blanked = blankMacros(source);
     expect(blanked.length).toBe(source.length);
@@ -180,6 +182,8 @@ describe("C and C++ macros and headers", () => {
       "}",
       "BOOL h(void);",
       `typedef BOOL (${" ".repeat("WINAPI".length)} *fn)(int);`,
+      `extern int ${" ".repeat("ZEXPORT".length)} deflate(z_streamp strm, int flush);`,
+      `JNIEXPORT jint ${" ".repeat("JNICALL".length)} Java_Z_get(JNIEnv *env);`,
     ]);
   });
 

@@ -440,7 +440,8 @@ function depthOf(text: string): number {
  * calls of all-caps macros (`isMacroCall`, also over up to four lines); an all-caps name between
  * `class`/`struct` and the class's name (`class GTEST_API_ Foo {`); an all-caps annotation after a
  * parameter list (`void f() LOCKS_EXCLUDED(mu_) {`); a calling convention inside a function
- * pointer declarator (`typedef BOOL (WINAPI *fn)(void)`). Preprocessor lines and their
+ * pointer declarator (`typedef BOOL (WINAPI *fn)(void)`); a linkage macro between a return type
+ * and a function's name (`extern int ZEXPORT deflate(`). Preprocessor lines and their
  * continuations are left as they are. Same length, same lines.
  */
 export function blankMacros(source: string): string {
@@ -505,6 +506,18 @@ export function blankMacros(source: string): string {
     if (tagged) {
       const at = line.length - line.trimStart().length + tagged[1]!.length;
       lines[i] = line.slice(0, at) + " ".repeat(tagged[2]!.length) + line.slice(at + tagged[2]!.length);
+      changed = true;
+      continue;
+    }
+    // A linkage or calling-convention macro between a return type and a function's name:
+    // `extern int ZEXPORT deflate(`, `JNIEXPORT jint JNICALL Java_x(` (the type before it is not all-caps).
+    const linkage =
+      /^(\s*(?:[A-Za-z_]\w*[\s*]+)*?([A-Za-z_]\w*)[\s*]+)([A-Z][A-Z0-9_]*[A-Z_][A-Z0-9_]*)(\s+\**\s*[A-Za-z_]\w*\s*\()/.exec(
+        line,
+      );
+    if (linkage && /[a-z]/.test(linkage[2]!) && MACRO_NAME.test(linkage[3]!)) {
+      const at = linkage[1]!.length;
+      lines[i] = line.slice(0, at) + " ".repeat(linkage[3]!.length) + line.slice(at + linkage[3]!.length);
       changed = true;
       continue;
     }

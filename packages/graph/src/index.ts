@@ -28,6 +28,8 @@ export {
   grammarsFor,
   loadGrammarsFor,
 } from "./graph.js";
+export { blankMacros } from "./graph.js";
+export { conditionalReadings } from "./preprocessor.js";
 export type { Graph, GraphSymbol, FileGraph, SourceFile, GraphStore, Node, Tree } from "./graph.js";
 export { graphView } from "./view.js";
 export { dataFormatOf, loadDataGrammars, parseData, dataValue } from "./data.js";

@@ -3,10 +3,10 @@
  * before (mapped through the edits) are tolerated, so a file with an old error can still be
  * edited elsewhere.
  */
-import { childrenBetween } from "@graphplan/graph";
+import { blankMacros, childrenBetween, conditionalReadings, type LanguageId } from "@graphplan/graph";
 import type { Node, Range, Tree } from "web-tree-sitter";
 import { editedRanges, mapOffset, type Edit } from "./edits.js";
-import { lineStarts } from "./reparse.js";
+import { lineStarts, parseFull } from "./reparse.js";
 import type { SyntaxProblem } from "./errors.js";
 
 export interface ErrorSpan {
@@ -130,4 +130,59 @@ export function newSyntaxErrors(
   const touches = (e: ErrorSpan) => ranges.some((r) => e.start <= r.end && r.start <= e.end);
   if (after.length <= before.length && !fresh.some(touches)) return [];
   return fresh.map(({ line, column, kind, text }) => ({ line, column, kind, text }));
+}
+
+/**
+ * C and C++: whether the preprocessor explains the syntax errors that `edits` (from `before` to
+ * `after`) seem to add. In each of graph's `conditionalReadings` of the two sources (every
+ * conditional's first branch, every one's last branch, the directives alone), read as written or
+ * with its macros blanked, the edits must add no error, counting as old an error that repeats a
+ * construct the file already failed to read: the same kind and text, no more of them than before
+ * (code through a macro, such as zlib's `ZEXTERN uLong ZEXPORT f(...)`, moved or rewritten by the
+ * edit), or any number of one-word `ERROR`s the file already had (new code in the file's macro
+ * dialect: zlib's `local int f(void)`, `local` being `static`).
+ * The readings are what a compiler sees, so an error none of them has is an artefact of reading a
+ * split conditional as written; an error in code that any reading keeps is still caught
+ * (docs/design.md, "C and C++: the preprocessor's readings"). Only called once the as-written check
+ * has failed.
+ */
+export function preprocessorExplains(
+  language: LanguageId,
+  before: string,
+  after: string,
+  edits: readonly Edit[],
+): boolean {
+  if (language !== "c" && language !== "cpp") return false;
+  const was = conditionalReadings(before);
+  const now = conditionalReadings(after);
+  if (!was || !now) return false;
+  const adds = (from: string, to: string): boolean => {
+    const a = parseFull(from, language);
+    const b = parseFull(to, language);
+    try {
+      const old = errorSpans(a);
+      const introduced = newSyntaxErrors(old, errorSpans(b), edits);
+      if (introduced.length === 0) return false;
+      const key = (e: { kind: string; text: string }) => `${e.kind}:${e.text}`;
+      const counts = (spans: readonly ErrorSpan[]) => {
+        const out = new Map<string, number>();
+        for (const e of spans) out.set(key(e), (out.get(key(e)) ?? 0) + 1);
+        return out;
+      };
+      const had = counts(old);
+      const has = counts(errorSpans(b));
+      // More of a one-word construct the file already failed to read: code in the file's macro dialect
+      // (zlib's `local int f(void)`, `local` being `static`).
+      const dialect = (e: SyntaxProblem) => e.kind === "ERROR" && /^\w+$/.test(e.text) && had.has(key(e));
+      return introduced.some((e) => (has.get(key(e)) ?? 0) > (had.get(key(e)) ?? 0) && !dialect(e));
+    } finally {
+      a.delete();
+      b.delete();
+    }
+  };
+  return (["first", "last", "directives"] as const).every(
+    (reading) =>
+      !adds(was[reading], now[reading]) ||
+      (reading !== "directives" && !adds(blankMacros(was[reading]), blankMacros(now[reading]))),
+  );
 }

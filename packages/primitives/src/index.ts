@@ -18,7 +18,7 @@ export { isRunError } from "./run-error.js";
 export type { RunError } from "./run-error.js";
 export { deleteEditsFor, MUTATORS } from "./primitives.js";
 export type { ParsedDoc } from "./primitives.js";
-export { errorSpans, newSyntaxErrors } from "./check.js";
+export { errorSpans, newSyntaxErrors, preprocessorExplains } from "./check.js";
 export type { ErrorSpan } from "./check.js";
 export { placements, normalizeCode, indentUnit, lineIndent } from "./indent.js";
 export { outerNode } from "./targets.js";

@@ -19,7 +19,7 @@ import {
   type Locator,
 } from "@graphplan/locators";
 import { applyEdits, editedRanges, type Edit } from "./edits.js";
-import { errorSpans, errorSpansAfter, newSyntaxErrors, type ErrorSpan } from "./check.js";
+import { errorSpans, errorSpansAfter, newSyntaxErrors, preprocessorExplains, type ErrorSpan } from "./check.js";
 import {
   indentUnit,
   lineEnd,
@@ -480,7 +480,12 @@ export function applyChecked(
     const introduced = newSyntaxErrors(before, errors, edits);
     let failure: PostconditionFailed | undefined;
     // An HTML template's markup reads as errors to tree-sitter-html; a template is judged as text (`isHtmlTemplate`).
-    if (introduced.length > 0 && !(doc.language === "html" && isHtmlTemplate(source))) {
+    // C/C++ conditionals may split code so that it reads as errors only as written (`preprocessorExplains`).
+    if (
+      introduced.length > 0 &&
+      !(doc.language === "html" && isHtmlTemplate(source)) &&
+      !preprocessorExplains(doc.language, doc.source, source, edits)
+    ) {
       failure = new PostconditionFailed(doc.path, op, syntaxHint(op), introduced);
     } else if (
       doc.language === "python" &&

@@ -15,7 +15,7 @@ import { detectFileLanguage, isHtmlTemplate, type LanguageId } from "@graphplan/
 import type { Locator } from "@graphplan/locators";
 import type { Range, Tree } from "web-tree-sitter";
 import { applyEdits, composeEdits, sortEdits, type Edit } from "./edits.js";
-import { errorSpans, errorSpansAfter, type ErrorSpan } from "./check.js";
+import { errorSpans, errorSpansAfter, preprocessorExplains, type ErrorSpan } from "./check.js";
 import { notesOf } from "./indent.js";
 import {
   applyChecked,
@@ -972,8 +972,13 @@ export class PlanSession {
         }
         const tree = parseFull(content, language);
         const errors = errorSpans(tree);
-        // An HTML template's markup reads as errors to tree-sitter-html: a template is judged as text (`isHtmlTemplate`).
-        if (errors.length > 0 && !(language === "html" && isHtmlTemplate(content))) {
+        // An HTML template's markup reads as errors to tree-sitter-html: a template is judged as text (`isHtmlTemplate`);
+        // C/C++ conditionals may split code so that it reads as errors only as written (`preprocessorExplains`).
+        if (
+          errors.length > 0 &&
+          !(language === "html" && isHtmlTemplate(content)) &&
+          !preprocessorExplains(language, "", content, edits)
+        ) {
           tree.delete();
           throw new PostconditionFailed(
             file,

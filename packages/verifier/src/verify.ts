@@ -24,6 +24,7 @@ import {
   type Step,
   type StepHandler,
   planFiles,
+  preprocessorExplains,
 } from "@graphplan/primitives";
 import {
   checkBounds,
@@ -246,11 +247,13 @@ function failureIssue(error: unknown, graph?: Graph): Omit<Issue, "step" | "op">
 
 /**
  * Check `syntax` on a change the executor accepted: the file must not have more syntax errors than
- * before (the session's error lists: no tree walk).
+ * before (the session's error lists: no tree walk), unless C/C++ conditionals explain them
+ * (`preprocessorExplains`, as the executor judged).
  */
 function checkSyntax(change: FileChange, report: Report, placed: () => string | undefined): boolean {
   const now = change.errorsAfter;
   if (now.length === 0 || now.length <= change.errorsBefore.length) return true;
+  if (preprocessorExplains(change.after.language, change.before.source, change.after.source, change.edits)) return true;
   const where = now
     .slice(0, 3)
     .map((e) => `line ${e.line}${e.kind === "MISSING" ? ` (missing ${e.text})` : ""}`)

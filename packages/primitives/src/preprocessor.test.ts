@@ -1,0 +1,108 @@
+/**
+ * C and C++ edits judged as a compiler sees the file (`preprocessorExplains`): code that a conditional
+ * splits, or that is written through the file's macros, is accepted; a real syntax error in any branch
+ * is still refused.
+ */
+import { loadGrammars } from "@graphplan/graph";
+import { beforeAll, describe, expect, it } from "vitest";
+import { PostconditionFailed, preprocessorExplains, runPlan, StepFailed, type Plan } from "./index.js";
+
+beforeAll(() => loadGrammars(["c", "cpp", "python"]));
+
+const GZ = [
+  "#include <fcntl.h>",
+  "#define local static",
+  "",
+  "local int opened(void) { return 1; }",
+  "",
+  "local void gz_open(const char *path, int fd, int flags) {",
+  "    state_fd = fd > -1 ? fd : open(path, flags, 0666);",
+  "}",
+  "",
+].join("\n");
+
+/** The change zlib made in 985a62d: an `else if` behind `#ifdef WIDECHAR` between an `if` and its `else`. */
+const SPLIT = [
+  "    if (fd == -1)",
+  "        state_fd = open(path, flags, 0666);",
+  "#ifdef WIDECHAR",
+  "    else if (fd == -2)",
+  "        _wsopen_s(&state_fd, path, flags);",
+  "#endif",
+  "    else",
+  "        state_fd = fd;",
+].join("\n");
+
+const OLD_LINE = "    state_fd = fd > -1 ? fd : open(path, flags, 0666);";
+
+function apply(plan: Plan, file = "gzlib.c", source = GZ) {
+  const given = new Map([[file, source]]);
+  const result = runPlan(plan, given);
+  if (result.ok) return { text: result.files.get(file)!, error: undefined };
+  expect(result.files).toBe(given); // nothing written
+  return { text: undefined, error: result.error instanceof StepFailed ? result.error.cause : result.error };
+}
+
+const replace = (find: string, replace: string, file = "gzlib.c"): Plan => [
+  { op: "replace_text", params: { file, find, replace } },
+];
+
+describe("C edits across preprocessor conditionals", () => {
+  it("accepts an if/else chain split by #ifdef, which tree-sitter-c reads as errors as written", () => {
+    const { text, error } = apply(replace(OLD_LINE, SPLIT));
+    expect(error).toBeUndefined();
+    expect(text).toBe(GZ.replace(OLD_LINE, SPLIT));
+  });
+
+  it("still refuses a real syntax error inside the #ifdef branch", () => {
+    const { error } = apply(
+      replace(OLD_LINE, SPLIT.replace("_wsopen_s(&state_fd, path, flags);", "_wsopen_s(&state_fd, path flags;")),
+    );
+    expect(error).toBeInstanceOf(PostconditionFailed);
+  });
+
+  it("still refuses a real syntax error in the code after the conditional", () => {
+    const { error } = apply(replace(OLD_LINE, SPLIT.replace("state_fd = fd;", "state_fd = = fd;")));
+    expect(error).toBeInstanceOf(PostconditionFailed);
+  });
+
+  it("still refuses a conditional left open", () => {
+    const { error } = apply(replace(OLD_LINE, SPLIT.replace("#endif\n", "")));
+    expect(error).toBeInstanceOf(PostconditionFailed);
+  });
+
+  it("accepts a new function in the file's macro dialect (`local int f(void)`) and through a linkage macro", () => {
+    const added = "local int closed(void) { return 0; }\n\nextern int ZEXPORT gzflags(int fd);\n\n";
+    const { text, error } = apply([
+      { op: "insert_text", params: { file: "gzlib.c", anchor: "local void gz_open", position: "before", text: added } },
+    ]);
+    expect(error).toBeUndefined();
+    expect(text).toBe(GZ.replace("local void gz_open", `${added}local void gz_open`));
+  });
+
+  it("creates a header whose code only a branch reading parses", () => {
+    const header = [
+      "#ifdef __cplusplus",
+      'extern "C" {',
+      "#endif",
+      "int skip(int n);",
+      "#ifdef __cplusplus",
+      "}",
+      "#endif",
+      "",
+    ].join("\n");
+    const result = runPlan([{ op: "create_file", params: { path: "skip.h", content: header } }], new Map());
+    expect(result.ok).toBe(true);
+  });
+
+  it("is a C and C++ rule only", () => {
+    const edits = [{ start: 0, end: 0, text: "def f(:\n" }];
+    expect(preprocessorExplains("python", "", "def f(:\n", edits)).toBe(false);
+    expect(preprocessorExplains("c", "", "int f(;\n", [{ start: 0, end: 0, text: "int f(;\n" }])).toBe(false);
+    expect(
+      preprocessorExplains("c", "", "#if A\nint f(void);\n#endif\n", [
+        { start: 0, end: 0, text: "#if A\nint f(void);\n#endif\n" },
+      ]),
+    ).toBe(true);
+  });
+});
