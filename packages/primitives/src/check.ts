@@ -139,8 +139,9 @@ export function newSyntaxErrors(
  * with its macros blanked, the edits must add no error, counting as old an error that repeats a
  * construct the file already failed to read: the same kind and text, no more of them than before
  * (code through a macro, such as zlib's `ZEXTERN uLong ZEXPORT f(...)`, moved or rewritten by the
- * edit), or any number of one-word `ERROR`s the file already had (new code in the file's macro
- * dialect: zlib's `local int f(void)`, `local` being `static`).
+ * edit), or a one-word `ERROR` of a text the file already had or after a word the file's one-word
+ * `ERROR`s already follow (new code in the file's macro dialect: zlib's `local int f(void)` and
+ * `local size_t g(void)`, `local` being `static`).
  * The readings are what a compiler sees, so an error none of them has is an artefact of reading a
  * split conditional as written; an error in code that any reading keeps is still caught
  * (docs/design.md, "C and C++: the preprocessor's readings"). Only called once the as-written check
@@ -161,20 +162,29 @@ export function preprocessorExplains(
     const b = parseFull(to, language);
     try {
       const old = errorSpans(a);
-      const introduced = newSyntaxErrors(old, errorSpans(b), edits);
-      if (introduced.length === 0) return false;
-      const key = (e: { kind: string; text: string }) => `${e.kind}:${e.text}`;
+      const all = errorSpans(b);
+      const introduced = new Set(newSyntaxErrors(old, all, edits).map((e) => `${e.line}:${e.column}`));
+      if (introduced.size === 0) return false;
+      const key = (e: ErrorSpan) => `${e.kind}:${e.text}`;
       const counts = (spans: readonly ErrorSpan[]) => {
         const out = new Map<string, number>();
         for (const e of spans) out.set(key(e), (out.get(key(e)) ?? 0) + 1);
         return out;
       };
       const had = counts(old);
-      const has = counts(errorSpans(b));
-      // More of a one-word construct the file already failed to read: code in the file's macro dialect
-      // (zlib's `local int f(void)`, `local` being `static`).
-      const dialect = (e: SyntaxProblem) => e.kind === "ERROR" && /^\w+$/.test(e.text) && had.has(key(e));
-      return introduced.some((e) => (has.get(key(e)) ?? 0) > (had.get(key(e)) ?? 0) && !dialect(e));
+      const has = counts(all);
+      // A one-word ERROR after the word the file's own one-word ERRORs follow: code in the file's macro
+      // dialect (zlib's `local int f(void)` and `local size_t g(void)`, `local` being `static`).
+      const word = (e: ErrorSpan) => e.kind === "ERROR" && /^\w+$/.test(e.text);
+      const prefix = (source: string, e: ErrorSpan) =>
+        /(\w+)[ \t*]*$/.exec(source.slice(e.start - e.column, e.start))?.[1];
+      const dialects = new Set(old.filter(word).map((e) => prefix(from, e)));
+      dialects.delete(undefined);
+      const dialect = (e: ErrorSpan) => word(e) && (had.has(key(e)) || dialects.has(prefix(to, e)));
+      return all.some(
+        (e) =>
+          introduced.has(`${e.line}:${e.column}`) && (has.get(key(e)) ?? 0) > (had.get(key(e)) ?? 0) && !dialect(e),
+      );
     } finally {
       a.delete();
       b.delete();

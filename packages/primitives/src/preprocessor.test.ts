@@ -71,8 +71,8 @@ describe("C edits across preprocessor conditionals", () => {
     expect(error).toBeInstanceOf(PostconditionFailed);
   });
 
-  it("accepts a new function in the file's macro dialect (`local int f(void)`) and through a linkage macro", () => {
-    const added = "local int closed(void) { return 0; }\n\nextern int ZEXPORT gzflags(int fd);\n\n";
+  it("accepts a new function in the file's macro dialect (`local char *f(void)` beside `local int`) and through a linkage macro", () => {
+    const added = "local char *closed(void) { return 0; }\n\nextern int ZEXPORT gzflags(int fd);\n\n";
     const { text, error } = apply([
       { op: "insert_text", params: { file: "gzlib.c", anchor: "local void gz_open", position: "before", text: added } },
     ]);
