@@ -82,3 +82,24 @@ describe("step places", () => {
     expect(after.at(-1)).toBe("… 12 more lines");
   });
 });
+
+describe("step places of text steps", () => {
+  it("gives a text step on a file with no grammar its lines before and after, as for code", async () => {
+    const changes = "Changes\n=======\n\nUnreleased\n\n-   Drop Python 3.9.\n";
+    const files = new Map([...FILES, ["CHANGES.rst", changes]]);
+    const result = await verify(
+      [
+        {
+          op: "insert_text",
+          params: { file: "CHANGES.rst", anchor: "Unreleased\n\n", position: "after", text: "-   Lower-case.\n" },
+        },
+      ],
+      files,
+    );
+    expect(result.errors).toEqual([]);
+    expect(result.places).toHaveLength(1);
+    expect(result.places![0]).toMatchObject({ step: 0, file: "CHANGES.rst" });
+    expect(result.places![0]!.before).not.toContain("Lower-case.");
+    expect(result.places![0]!.after).toContain("-   Lower-case.\n-   Drop Python 3.9.");
+  });
+});

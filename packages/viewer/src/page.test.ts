@@ -124,6 +124,12 @@ describe("the run page", () => {
     const place = page.locator("li.step[data-step='1'] [data-testid=place]");
     expect(await place.innerText()).toMatch(/src\/text\.py, line 1[\s\S]*def slug\(value\)/);
     expect(await place.locator(".hljs-keyword").count(), "the code is coloured").toBeGreaterThan(0);
+    // A text step (the changelog entry) is shown like the others: its operator, its file and lines before and after.
+    const text = page.locator("li.step[data-step='2']");
+    expect(await text.innerText()).toContain("insert_text");
+    expect(await text.getByTestId("place").innerText()).toMatch(
+      /CHANGES\.rst, line 4[\s\S]*Unreleased[\s\S]*``normalize`` lower-cases\.[\s\S]*Drop Python 3\.9/,
+    );
 
     // `[`: the version before, which failed: its issue is pinned to its second step, not the first.
     await page.keyboard.press("[");
@@ -153,7 +159,7 @@ describe("the run page", () => {
     await page.goto(`${viewer.url}#/i/${encodeURIComponent(ids[1]!)}`);
     await expect.poll(() => page.getByTestId("instance-id").textContent()).toBe(ids[1]);
     const patch = page.locator("section").filter({ hasText: "Executed diff" }).getByTestId("patch");
-    expect(await patch.locator(".d2h-file-wrapper").count()).toBe(1);
+    expect(await patch.locator(".d2h-file-wrapper").count()).toBe(2);
     expect(await patch.innerText()).toContain("return value.strip().lower()");
     expect(await page.getByTestId("tests").innerText()).toMatch(
       /unresolved[\s\S]*FAIL_TO_PASS: 0 passed, 1 failed[\s\S]*✗ tests\/test_text\.py::test_lower/,

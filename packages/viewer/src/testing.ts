@@ -65,14 +65,24 @@ function trajectoryOf(id: string, i: number, padding: number): Trajectory {
       },
     },
   ];
+  const changelog = {
+    op: "insert_text",
+    params: {
+      file: "CHANGES.rst",
+      anchor: "Unreleased\n\n",
+      position: "after",
+      text: "-   ``normalize`` lower-cases.\n",
+    },
+  };
   const plan2 = [
     plan1[0],
     {
       op: "insert_after_node",
       params: { locator, code: "def slug(value):\n    return normalize(value).replace(' ', '-')" },
     },
+    changelog,
   ];
-  const patch = `diff --git a/src/text.py b/src/text.py\n--- a/src/text.py\n+++ b/src/text.py\n@@ -1,2 +1,6 @@\n def normalize(value):\n-    return value.strip()\n+    return value.strip().lower()\n+\n+\n+def slug(value):\n+    return normalize(value).replace(' ', '-')\n`;
+  const patch = `diff --git a/src/text.py b/src/text.py\n--- a/src/text.py\n+++ b/src/text.py\n@@ -1,2 +1,6 @@\n def normalize(value):\n-    return value.strip()\n+    return value.strip().lower()\n+\n+\n+def slug(value):\n+    return normalize(value).replace(' ', '-')\ndiff --git a/CHANGES.rst b/CHANGES.rst\n--- a/CHANGES.rst\n+++ b/CHANGES.rst\n@@ -4,3 +4,4 @@\n Unreleased\n \n+-   \`\`normalize\`\` lower-cases.\n -   Drop Python 3.9.\n`;
   const observation = `$ pytest tests/test_text.py\n${"collected 12 items\n".repeat(Math.max(1, Math.floor(padding / 19)))}`;
   const assistant = (content: string, phase: Trajectory["messages"][number]["phase"], s: number) => ({
     role: "assistant" as const,
@@ -183,9 +193,17 @@ function trajectoryOf(id: string, i: number, padding: number): Trajectory {
               after:
                 "def normalize(value):\n    return value.strip().lower()\n\n\ndef slug(value):\n    return normalize(value).replace(' ', '-')",
             },
+            {
+              step: 2,
+              file: "CHANGES.rst",
+              line: 4,
+              afterLine: 4,
+              before: "Unreleased\n\n-   Drop Python 3.9.",
+              after: "Unreleased\n\n-   ``normalize`` lower-cases.\n-   Drop Python 3.9.",
+            },
           ],
         },
-        apply: { ok: true, written: ["src/text.py"], created: [] },
+        apply: { ok: true, written: ["src/text.py", "CHANGES.rst"], created: [] },
       },
     ],
     submissions:
