@@ -164,6 +164,7 @@ describe("C and C++ macros and headers", () => {
       "typedef BOOL (WINAPI *fn)(int);",
       "extern int ZEXPORT deflate(z_streamp strm, int flush);",
       "JNIEXPORT jint JNICALL Java_Z_get(JNIEnv *env);",
+      "LEVELDB_EXPORT Env* NewMemEnv(Env* base_env);",
     ].join("\n");
     const blanked = blankMacros(source);
     expect(blanked.length).toBe(source.length);
@@ -184,6 +185,7 @@ describe("C and C++ macros and headers", () => {
       `typedef BOOL (${" ".repeat("WINAPI".length)} *fn)(int);`,
       `extern int ${" ".repeat("ZEXPORT".length)} deflate(z_streamp strm, int flush);`,
       `JNIEXPORT jint ${" ".repeat("JNICALL".length)} Java_Z_get(JNIEnv *env);`,
+      "Env* NewMemEnv(Env* base_env);",
     ]);
   });
 

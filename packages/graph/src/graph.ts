@@ -403,6 +403,8 @@ function withMacrosBlanked(
 /** Words that may follow a prefix macro (`FMT_CONSTEXPR auto`, `GTEST_API_ class`, `UV_EXTERN int`). */
 const DECLARATION_START =
   /^(auto|void|bool|char|short|int|long|float|double|signed|unsigned|size_t|const|constexpr|consteval|static|inline|extern|explicit|virtual|friend|struct|class|union|enum|typename|template|namespace|std|[A-Z][A-Z0-9_]*)\b/;
+/** A function declared with a return type the grammar takes for a name: `Env* NewMemEnv(`, `std::string Name(`. */
+const FUNCTION_DECLARATION = /^[A-Za-z_][\w:]*(?:<[^;(){}]*>)?[\s*&]+[A-Za-z_~][\w:]*\s*\(/;
 /** An all-caps macro name of at least three characters. */
 const MACRO_NAME = /^[A-Z][A-Z0-9_]*[A-Z_][A-Z0-9_]*$/;
 
@@ -521,14 +523,16 @@ export function blankMacros(source: string): string {
       changed = true;
       continue;
     }
-    // Prefix macros, possibly several (`FMT_EXPORT FMT_CONSTEXPR auto f()`); the last all-caps
+    // Prefix macros, possibly several (`FMT_EXPORT FMT_CONSTEXPR auto f()`, `LEVELDB_EXPORT Env* NewMemEnv(`); the last all-caps
     // word before a name stays, as it may be a type (`UV_EXTERN BOOL f()`).
     const indent = line.length - line.trimStart().length;
     let rest = line.slice(indent);
     let cut = 0;
     for (;;) {
       const match = /^([A-Z][A-Z0-9_]*[A-Z_][A-Z0-9_]*)\s+/.exec(rest);
-      if (!match || !MACRO_NAME.test(match[1]!) || !DECLARATION_START.test(rest.slice(match[0].length))) break;
+      const next = rest.slice(match?.[0].length ?? 0);
+      if (!match || !MACRO_NAME.test(match[1]!) || !(DECLARATION_START.test(next) || FUNCTION_DECLARATION.test(next)))
+        break;
       cut += match[1]!.length;
       const after = rest.slice(match[1]!.length);
       const spaces = after.length - after.trimStart().length;

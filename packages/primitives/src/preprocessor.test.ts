@@ -106,3 +106,47 @@ describe("C edits across preprocessor conditionals", () => {
     ).toBe(true);
   });
 });
+
+describe("a header a step creates", () => {
+  it("is read as C++ when it holds C++ (a class template in a .h file)", () => {
+    const header = [
+      "#ifndef NO_DESTRUCTOR_H_",
+      "#define NO_DESTRUCTOR_H_",
+      "",
+      "namespace leveldb {",
+      "template <typename InstanceType>",
+      "class NoDestructor {",
+      " public:",
+      "  InstanceType* get() { return &instance_; }",
+      "",
+      " private:",
+      "  InstanceType instance_;",
+      "};",
+      "}  // namespace leveldb",
+      "",
+      "#endif",
+      "",
+    ].join("\n");
+    const result = runPlan(
+      [{ op: "create_file", params: { path: "util/no_destructor.h", content: header } }],
+      new Map(),
+    );
+    expect(result.ok ? result.files.get("util/no_destructor.h") : result.error).toBe(header);
+  });
+});
+
+describe("a renamed file", () => {
+  it("keeps the syntax errors it had: renaming moves the file, it adds no error", () => {
+    // tree-sitter-c does not read `__has_include` in a condition: the file reads with an error as it is.
+    const header = '#if __has_include("port/port_config.h")\n#include "port/port_config.h"\n#endif\nint lock(void);\n';
+    const given = new Map([["port/port_posix.h", header]]);
+    const plan: Plan = [
+      { op: "rename_file", params: { from: "port/port_posix.h", to: "port/port_stdcxx.h" } },
+      { op: "replace_text", params: { file: "port/port_stdcxx.h", find: "int lock(void);", replace: "int lock(void);\nint unlock(void);" } },
+    ];
+    const result = runPlan(plan, given);
+    expect(result.ok ? result.files.get("port/port_stdcxx.h") : result.error).toBe(
+      header.replace("int lock(void);", "int lock(void);\nint unlock(void);"),
+    );
+  });
+});

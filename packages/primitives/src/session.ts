@@ -652,7 +652,8 @@ class Runner {
 export class PlanSession {
   readonly #files: Map<string, string>;
   readonly #versions = new Map<string, Version>();
-  readonly #languageOf: (path: string) => LanguageId | undefined;
+  /** `text`: a file's content when the session has none yet (a file a step creates). */
+  readonly #languageOf: (path: string, text?: string) => LanguageId | undefined;
   readonly #custom = new Map<string, OperatorDefinition>();
   readonly #options: RunOptions;
   readonly #changed = new Set<string>();
@@ -671,13 +672,14 @@ export class PlanSession {
     this.#files = new Map(files);
     this.#initial = new Set(files.keys());
     // By extension, and for a `.h` header by what it holds (C or C++), decided once per file on its
-    // text when the session opened (an edit does not turn a header into another language).
+    // text when the session opened, or on its content when a step creates it (an edit does not turn a
+    // header into another language).
     const decided = new Map<string, LanguageId | undefined>();
     this.#languageOf =
       options.languageOf ??
-      ((path) => {
+      ((path, text) => {
         if (!decided.has(path))
-          decided.set(path, detectFileLanguage(path, files.get(path) ?? this.#files.get(path) ?? ""));
+          decided.set(path, detectFileLanguage(path, files.get(path) ?? this.#files.get(path) ?? text ?? ""));
         return decided.get(path);
       });
     this.#options = options;
@@ -950,10 +952,11 @@ export class PlanSession {
           ),
         });
       };
-      const create = (file: string, content: string, mode?: FileMode) => {
+      /** `had`: how many syntax errors the content had where it was (a renamed file keeps its own). */
+      const create = (file: string, content: string, mode?: FileMode, had = 0) => {
         if (this.#files.has(file)) throw new FileExists(file, op);
         if (isBinaryText(content)) throw new BinaryFile(file, op);
-        const language = this.#languageOf(file);
+        const language = this.#languageOf(file, content);
         const edits = content ? [{ start: 0, end: 0, text: content }] : [];
         const rest = { edits, existence: "created" as const, ...(mode ? { mode } : {}) };
         if (!language) {
@@ -975,7 +978,7 @@ export class PlanSession {
         // An HTML template's markup reads as errors to tree-sitter-html: a template is judged as text (`isHtmlTemplate`);
         // C/C++ conditionals may split code so that it reads as errors only as written (`preprocessorExplains`).
         if (
-          errors.length > 0 &&
+          errors.length > had &&
           !(language === "html" && isHtmlTemplate(content)) &&
           !preprocessorExplains(language, "", content, edits)
         ) {
@@ -994,10 +997,11 @@ export class PlanSession {
           { path: file, source: "", language, tree: empty },
           { path: file, source: content, language, tree },
           rest,
-          { before: [], after: [] },
+          // Errors let through (a renamed file's own, a template's, a conditional's) are the file's baseline.
+          { before: errors, after: errors },
         );
         pending.push({
-          version: { source: content, tree, errors: [], lineStarts: undefined },
+          version: { source: content, tree, errors, lineStarts: undefined },
           index,
           free: empty,
           change,
@@ -1025,8 +1029,9 @@ export class PlanSession {
         });
       } else {
         if (params.to === params.from) throw new InvalidParams(op, ["`to` is the same path as `from`"]);
+        const had = this.#languageOf(params.from!) ? this.errors(params.from!).length : 0;
         remove(params.from!);
-        create(params.to!, this.source(params.from!), this.#modes.get(params.from!));
+        create(params.to!, this.source(params.from!), this.#modes.get(params.from!), had);
       }
     } catch (cause) {
       drop();
