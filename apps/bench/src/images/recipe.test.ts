@@ -105,7 +105,9 @@ describe("RecipeSchema", () => {
   });
 
   it("starts httpbin from /root/.bashrc without re-entering it: the starter's bash does not read BASH_ENV (an agent's commands set it)", () => {
-    const setup = loadRecipe(DEFAULT_RECIPE).environments.find((e) => e.name === "requests")!.setup.join("\n");
+    const setup = loadRecipe(DEFAULT_RECIPE)
+      .environments.find((e) => e.name === "requests")!
+      .setup.join("\n");
     const shebang = /cat > \/usr\/local\/bin\/sweb-httpbin <<'SH'\n(#!.*)\n/.exec(setup)?.[1];
     expect(shebang).toBeDefined();
     // The starter's first line over a script that only says where it runs, and a .bashrc that runs it as the
