@@ -4,7 +4,7 @@
  * sandbox layers it runs on, and the options every command that runs it takes (`graphplan run`, `bench agent`).
  */
 export { runAgent } from "./agent.js";
-export type { Proposer } from "./rfsn.js";
+export type { Proposer, RfsnOptions } from "./rfsn.js";
 export { loadConfig, withPlanFile } from "./config.js";
 export type { AgentConfig } from "./config.js";
 export { TrajectorySchema, EXIT_STATUSES, PHASES } from "./trajectory.js";
@@ -14,7 +14,7 @@ export { TrajectoryWriter } from "./trajectory-writer.js";
 export { modelLayer, readText, sandboxLayer, PROVIDERS } from "./layers.js";
 export type { ModelOptions, SandboxOptions, Provider, SandboxKind } from "./layers.js";
 export { addAgentOptions } from "./options.js";
-export { REPLAY_MODEL_NAME, ReplayUnavailable, replayModel, baselineReplayModel } from "./replay.js";
+export { REPLAY_MODEL_NAME, ReplayUnavailable, replayModel, baselineReplayModel, rfsnReplayModel } from "./replay.js";
 export { STRATEGIES } from "./baseline.js";
 export type { Strategy } from "./baseline.js";
 export { bashBlocks, extractPlan } from "./parse.js";

@@ -15,7 +15,7 @@ import type { ModelConfigInvalid, SandboxUnavailable } from "@graphplan/runtime"
 import type { AgentConfig } from "./config.js";
 import { RunInputInvalid } from "./errors.js";
 import type { Strategy } from "./baseline.js";
-import { baselineReplayModel, patchFiles, replayModelOf } from "./replay.js";
+import { baselineReplayModel, compiledPlan, patchFiles, replayModelOf, rfsnReplayModel } from "./replay.js";
 
 export const PROVIDERS = ["anthropic", "openai", "scripted", "replay"] as const;
 export type Provider = (typeof PROVIDERS)[number];
@@ -30,7 +30,7 @@ export interface ModelOptions {
   readonly script?: string | undefined;
   /** With provider `replay`: the reference patch (a unified diff) the replay model plans with. */
   readonly patch?: string | undefined;
-  /** With provider `replay`: `baseline` applies the patch with shell commands instead of sending it as a plan. */
+  /** With provider `replay`: `baseline` applies the patch with shell commands instead of sending it as a plan; `rfsn` answers every patch request with the plan. */
   readonly strategy?: Strategy | undefined;
 }
 
@@ -75,10 +75,6 @@ function replayLayer(
     if (repoDir === undefined)
       return yield* new RunInputInvalid({ detail: "--provider replay needs the repository the patch applies to" });
     const patch = yield* readText(patchPath, "the patch");
-    if (strategy === "rfsn")
-      return yield* new RunInputInvalid({
-        detail: "--provider replay scripts the graphplan and baseline strategies, not --strategy rfsn",
-      });
     if (strategy === "baseline") return LanguageModel.layerOf(baselineReplayModel(patch));
     const paths = yield* Result.match(patchFiles(patch, patchPath), {
       onFailure: (e) => Effect.fail(new RunInputInvalid({ detail: e.message })),
@@ -93,10 +89,15 @@ function replayLayer(
       if (text !== undefined) files.set(path, text);
     }
     yield* Effect.promise(() => loadGrammars());
-    const model = yield* Result.match(replayModelOf(files, patch, patchPath), {
-      onFailure: (e) => Effect.fail(new RunInputInvalid({ detail: e.message })),
-      onSuccess: Effect.succeed,
-    });
+    const model = yield* Result.match(
+      strategy === "rfsn"
+        ? Result.map(compiledPlan(files, patch, patchPath), rfsnReplayModel)
+        : replayModelOf(files, patch, patchPath),
+      {
+        onFailure: (e) => Effect.fail(new RunInputInvalid({ detail: e.message })),
+        onSuccess: Effect.succeed,
+      },
+    );
     return LanguageModel.layerOf(model);
   });
 }

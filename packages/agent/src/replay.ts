@@ -15,6 +15,7 @@ import {
 } from "@graphplan/compiler";
 import { ScriptedModel, type LanguageModelShape } from "@graphplan/runtime";
 import * as Data from "effect/Data";
+import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
 
 /** The model's name in trajectories and predictions. */
@@ -73,6 +74,26 @@ export function baselineReplayModel(patch: string): LanguageModelShape {
   return { name: REPLAY_MODEL_NAME, complete: scripted.complete };
 }
 
+/**
+ * The reply of the replay model of `--strategy rfsn` to every patch request: the reference patch's plan.
+ * The RFSN planner drives that run (it runs the tests, reads, searches) and asks the model only for a
+ * patch of its suspect, so the replay answers each request with the same plan. The planner never
+ * submits a change that failed again, so a run whose tests the plan does not make pass ends STUCK.
+ */
+export function rfsnReplayReply(plan: unknown): string {
+  return `THOUGHT: The reference patch as a plan.\n\n\`\`\`json\n${JSON.stringify(plan, null, 2)}\n\`\`\``;
+}
+
+/** The replay model of `--strategy rfsn`: every reply is the plan of the reference patch (see `rfsnReplayReply`). */
+export function rfsnReplayModel(plan: unknown): LanguageModelShape {
+  const content = rfsnReplayReply(plan);
+  return {
+    name: REPLAY_MODEL_NAME,
+    complete: () =>
+      Effect.succeed({ content, model: REPLAY_MODEL_NAME, usage: { inputTokens: 0, outputTokens: 0 }, costUsd: 0 }),
+  };
+}
+
 /** The files a unified diff reads (its pre-images), or why the text is not a diff. */
 export function patchFiles(patch: string, source: string): Result.Result<string[], ReplayUnavailable> {
   try {
@@ -94,6 +115,16 @@ export function replayModelOf(
   patch: string,
   source: string,
 ): Result.Result<LanguageModelShape, ReplayUnavailable> {
+  // EXPLORE names files that exist: the patch's pre-images (a file the patch adds is made by the plan's create_file).
+  return Result.map(compiledPlan(files, patch, source), (plan) => replayModel([...files.keys()], plan));
+}
+
+/** The plan the patch compiler makes from `patch` over `files` (its pre-images); needs the grammars loaded. */
+export function compiledPlan(
+  files: ReadonlyMap<string, string>,
+  patch: string,
+  source: string,
+): Result.Result<unknown, ReplayUnavailable> {
   let compiled: CompiledPlan;
   try {
     compiled = compile(files, patch);
@@ -102,8 +133,7 @@ export function replayModelOf(
       return Result.fail(new ReplayUnavailable({ source, detail: error.message }));
     throw error;
   }
-  // EXPLORE names files that exist: the patch's pre-images (a file the patch adds is made by the plan's create_file).
-  return Result.succeed(replayModel([...files.keys()], compiled.plan));
+  return Result.succeed(compiled.plan);
 }
 
 /** The replay model of an already compiled plan that changes `files`. */

@@ -7,8 +7,11 @@ import * as Layer from "effect/Layer";
 import { describe, expect, it } from "vitest";
 import { LanguageModel, Sandbox, ScriptedModel, Workspace } from "@graphplan/runtime";
 import { makeRepo, tempDir } from "@graphplan/testkit";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { runAgent } from "./agent.js";
-import { configWith, json, read } from "./fixtures/repo.js";
+import { configWith, git, json, read } from "./fixtures/repo.js";
+import { modelLayer } from "./layers.js";
 import type { Proposer } from "./rfsn.js";
 import { TrajectorySchema } from "./trajectory.js";
 
@@ -78,13 +81,13 @@ function project() {
 
 async function run(
   repo: string,
-  script: ScriptedModel,
+  script: ScriptedModel | Layer.Layer<LanguageModel>,
   failingTests: readonly string[] = FAILING,
   proposers?: readonly Proposer[],
 ) {
   const config = await configWith({});
   const layers = Layer.mergeAll(
-    LanguageModel.layerScripted(script),
+    script instanceof ScriptedModel ? LanguageModel.layerScripted(script) : script,
     Sandbox.layerLocal({ cwd: repo }),
     Workspace.layer(repo),
   );
@@ -157,5 +160,24 @@ describe("--strategy rfsn", () => {
     expect(trajectory.exitReason).toMatch(/^RfsnStuck: the RFSN planner is stuck: /);
     expect(read(repo, "tests/test_words.py")).toBe(TESTS);
     expect(trajectory.patch).toBe("");
+  });
+
+  it("with --provider replay, answers each patch request with the plan compiled from the reference patch, which the planner verifies, applies and submits", async () => {
+    const repo = project();
+    const fixed = read(repo, "textstats/words.py").replace('len(text.split(" "))', "len(words(text))");
+    writeFileSync(join(repo, "textstats/words.py"), fixed);
+    const patch = git(repo, "diff");
+    git(repo, "checkout", "--", ".");
+    const patchFile = join(tempDir(), "gold.diff");
+    writeFileSync(patchFile, patch);
+    const layer = await Effect.runPromise(
+      modelLayer({ provider: "replay", patch: patchFile, strategy: "rfsn" }, await configWith({}), repo),
+    );
+    const trajectory = await run(repo, layer as Layer.Layer<LanguageModel>);
+    expect(trajectory.exitStatus, trajectory.exitReason).toBe("Submitted");
+    expect(trajectory.transitions.at(-1)!.reason).toBe("RFSN DONE: the tests pass");
+    expect(trajectory.totals.modelCalls).toBe(1);
+    expect(trajectory.plans.map((p) => p.valid)).toEqual([true]);
+    expect(trajectory.patch).toBe(patch);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 
-export const ARM_STRATEGIES = ["graphplan", "baseline"] as const;
+export const ARM_STRATEGIES = ["graphplan", "baseline", "rfsn"] as const;
 
 export const ArmSpecSchema = z.object({
   /** Names the arm's output directory, `DIR/<label>` (the strategy's name unless given as `label:strategy`). */

@@ -41,7 +41,7 @@ export interface AgentCommandOptions extends SlurmCommandOptions {
   dockerHost?: string[];
   totalCostLimit?: number;
   graphCache: string | false;
-  strategy: "graphplan" | "baseline";
+  strategy: "graphplan" | "baseline" | "rfsn";
 }
 
 /** The --in-image options, checked against the sandbox options they replace. */
@@ -116,9 +116,9 @@ export function defineAgentOptions(command: Command): Command {
     .addOption(
       new Option(
         "--strategy <name>",
-        "graphplan: the model explores, then writes a verified plan; baseline: free-form shell edits from the first step (mini-swe-agent's loop)",
+        "graphplan: the model explores, then writes a verified plan; baseline: free-form shell edits from the first step (mini-swe-agent's loop); rfsn: the RFSN planner drives, told the instance's FAIL_TO_PASS test names",
       )
-        .choices(["graphplan", "baseline"])
+        .choices(["graphplan", "baseline", "rfsn"])
         .default("graphplan"),
     )
     .option("--redo", "run instances that are already in OUT/preds.jsonl again")

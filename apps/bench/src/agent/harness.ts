@@ -32,9 +32,11 @@ import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import * as Layer from "effect/Layer";
+import * as Result from "effect/Result";
 import { repositoryPath } from "../git.js";
 import { EnginePool, instanceEnvironment, type InImageOptions } from "./in-image.js";
 import { REPLAY_MODEL_NAME, replayModel, strategyReplayModel } from "./replay-model.js";
+import { rfsnTask } from "./rfsn.js";
 import { parseAgentDataset, selectInstances, selectionOf, type AgentLine } from "./instances.js";
 import { shardOf, type Shard } from "../slurm/shard.js";
 import { appendPrediction, readPredictions, writePredictions, type Prediction } from "./preds.js";
@@ -90,8 +92,11 @@ export interface AgentBenchOptions {
   /** A YAML file merged over the agent's default config. */
   readonly configPath?: string | undefined;
   readonly model: ModelOptions;
-  /** `baseline`: free-form shell edits from the first step (the agent's `--strategy baseline`); default graphplan. */
-  readonly strategy?: "graphplan" | "baseline" | undefined;
+  /**
+   * `baseline`: free-form shell edits from the first step (the agent's `--strategy baseline`); `rfsn`: the
+   * RFSN planner drives, told each instance's FAIL_TO_PASS names (./rfsn.ts); default graphplan.
+   */
+  readonly strategy?: "graphplan" | "baseline" | "rfsn" | undefined;
   readonly sandbox: SandboxOptions;
   /** Run instances that are already in preds.jsonl again. */
   readonly redo?: boolean | undefined;
@@ -216,6 +221,11 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
     // reference patch — is the model's time, as a live model's reply is).
     const marks = { ready: started, agentDone: started, teardownMs: 0, replayMs: 0 };
     const model = yield* LanguageModel;
+    // --strategy rfsn: the planner's task from the dataset line; an instance without one cannot run.
+    const task = options.strategy === "rfsn" ? rfsnTask(instance) : undefined;
+    if (task && Result.isFailure(task))
+      return blankEntry(id, "input_error", { repo, cause: "no_rfsn_task", error: task.failure });
+    const rfsn = task && Result.isSuccess(task) ? task.success : undefined;
     options.onPhase?.(id, "worktree", ctx.costSoFar);
     const agent = Effect.scoped(
       Effect.gen(function* () {
@@ -236,7 +246,7 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
         const replay =
           options.model.provider === "replay"
             ? yield* strategyReplayModel(options.strategy, instance, () =>
-                replayModel(instance, { reposDir: options.reposDir, repoMap: options.repoMap ?? {} }),
+                replayModel(instance, { reposDir: options.reposDir, repoMap: options.repoMap ?? {} }, options.strategy),
               )
             : undefined;
         marks.replayMs = replay ? performance.now() - marks.ready : 0;
@@ -246,6 +256,7 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
             onProgress,
             graphStore: ctx.graphStore,
             ...(options.strategy === "baseline" ? { strategy: "baseline" as const } : {}),
+            ...(rfsn ? { rfsn } : {}),
           },
         ).pipe(
           Effect.provide(environment),

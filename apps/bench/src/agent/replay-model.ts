@@ -9,7 +9,12 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { baselineReplayModel, replayModel as scriptedReplay, ReplayUnavailable } from "@graphplan/agent";
+import {
+  baselineReplayModel,
+  replayModel as scriptedReplay,
+  ReplayUnavailable,
+  rfsnReplayModel,
+} from "@graphplan/agent";
 import type { LanguageModelShape } from "@graphplan/runtime";
 import * as Effect from "effect/Effect";
 import { parseDataset } from "../dataset.js";
@@ -24,6 +29,7 @@ export { REPLAY_MODEL_NAME, ReplayUnavailable } from "@graphplan/agent";
 export function replayModel(
   instance: Readonly<Record<string, unknown>>,
   repos: { readonly reposDir: string | undefined; readonly repoMap: Readonly<Record<string, string>> },
+  strategy?: "graphplan" | "baseline" | "rfsn",
 ): Effect.Effect<LanguageModelShape, ReplayUnavailable> {
   const id = String(instance.instance_id);
   return Effect.tryPromise({
@@ -38,7 +44,8 @@ export function replayModel(
         if (entry.status !== "exact")
           throw new Error(`the gold replay of it is ${entry.status}${entry.cause ? ` (${entry.cause})` : ""}`);
         const plan = JSON.parse(await readFile(join(dir, instanceDir(id), "plan.json"), "utf8")) as unknown;
-        return scriptedReplay(entry.files, plan);
+        // rfsn: the planner asks only for patches, each answered with the plan.
+        return strategy === "rfsn" ? rfsnReplayModel(plan) : scriptedReplay(entry.files, plan);
       } finally {
         repositories.close();
         await rm(dir, { recursive: true, force: true });
@@ -51,10 +58,11 @@ export function replayModel(
 
 /**
  * The replay model for the run's strategy: `baseline` applies the instance's reference patch with
- * shell commands (`git apply` in a here-document; no plan, so no pre-images are read), otherwise `plan`.
+ * shell commands (`git apply` in a here-document; no plan, so no pre-images are read), otherwise `plan`
+ * (for `rfsn`, a model answering each of the planner's patch requests with the plan).
  */
 export function strategyReplayModel(
-  strategy: "graphplan" | "baseline" | undefined,
+  strategy: "graphplan" | "baseline" | "rfsn" | undefined,
   instance: Readonly<Record<string, unknown>>,
   plan: () => Effect.Effect<LanguageModelShape, ReplayUnavailable>,
 ): Effect.Effect<LanguageModelShape, ReplayUnavailable> {

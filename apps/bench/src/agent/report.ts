@@ -73,8 +73,8 @@ export const AgentReportSchema = z.object({
   created: z.string(),
   model: z.string().nullable(),
   config: z.string(),
-  /** The agent's strategy (`--strategy`): graphplan, or baseline (free-form shell edits). */
-  strategy: z.enum(["graphplan", "baseline"]).default("graphplan"),
+  /** The agent's strategy (`--strategy`): graphplan, baseline (free-form shell edits), or rfsn (the RFSN planner drives). */
+  strategy: z.enum(["graphplan", "baseline", "rfsn"]).default("graphplan"),
   sandbox: z.string(),
   /** The run was stopped (Ctrl-C, or a crash of the harness) before every instance ran; `instances` holds those that did. */
   interrupted: z.boolean(),

@@ -28,7 +28,7 @@ export function compareCommand(program: Command): void {
         )
         .requiredOption(
           "--arms <a,b>",
-          "the two arms: each a strategy (graphplan, baseline) or label:strategy (e.g. short:graphplan,long:graphplan)",
+          "the two arms: each a strategy (graphplan, baseline, rfsn) or label:strategy (e.g. short:graphplan,long:graphplan)",
         )
         .option("--arms-config <a.yaml,b.yaml>", "one agent config per arm, merged over the default (- for none)"),
     ),

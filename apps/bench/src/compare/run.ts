@@ -44,10 +44,6 @@ export function parseArms(arms: string, configs: string | undefined): ArmSpec[] 
     );
   const parsed = specs.map((spec, i): ArmSpec => {
     const [label, strategy] = spec.includes(":") ? (spec.split(":", 2) as [string, string]) : [spec, spec];
-    if (strategy === "rfsn")
-      throw invalid(
-        `--arms: the arm "${spec}" is not run by bench agent yet (--strategy rfsn needs each instance's failing tests); compare ${ARM_STRATEGIES.join(" or ")} arms`,
-      );
     if (!(ARM_STRATEGIES as readonly string[]).includes(strategy)) {
       throw invalid(
         `--arms: unknown arm "${spec}": an arm is a strategy (${ARM_STRATEGIES.join(", ")}) or label:strategy, e.g. short:graphplan`,

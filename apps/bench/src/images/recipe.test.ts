@@ -1,4 +1,5 @@
 /** The recipe: its schema, its error messages, and which environment an instance gets. */
+import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "@graphplan/testkit";
@@ -101,6 +102,31 @@ describe("RecipeSchema", () => {
     expect(setup).toMatch(/serve 443 --certfile \S+ --keyfile \S+/);
     expect(setup).toContain("ssl.SSLContext.load_verify_locations = load_verify_locations");
     expect(setup).toContain("https://httpbin.org/get");
+  });
+
+  it("starts httpbin from /root/.bashrc without re-entering it: the starter's bash does not read BASH_ENV (an agent's commands set it)", () => {
+    const setup = loadRecipe(DEFAULT_RECIPE)
+      .environments.find((e) => e.name === "requests")!
+      .setup.join("\n");
+    const shebang = /cat > \/usr\/local\/bin\/sweb-httpbin <<'SH'\n(#!.*)\n/.exec(setup)?.[1];
+    expect(shebang).toBeDefined();
+    // The starter's first line over a script that only says where it runs, and a .bashrc that runs it as the
+    // activate line does; the .bashrc stops itself at depth 3, so a starter that re-enters it fails here, not forever.
+    const dir = tempDir();
+    const starter = join(dir, "sweb-httpbin");
+    writeFileSync(starter, `${shebang}\necho "starter BASH_ENV=[$BASH_ENV]"\n`, { mode: 0o755 });
+    const bashrc = join(dir, "bashrc");
+    writeFileSync(
+      bashrc,
+      `[ "\${DEPTH:-0}" -ge 3 ] && { echo "re-entered"; exit 1; }\nexport DEPTH=$(( \${DEPTH:-0} + 1 ))\n${starter}\n`,
+    );
+    const run = spawnSync("bash", ["-c", "echo command"], {
+      env: { ...process.env, BASH_ENV: bashrc },
+      encoding: "utf8",
+      timeout: 10_000,
+    });
+    expect(run.stdout).toBe("starter BASH_ENV=[]\ncommand\n");
+    expect(run.status).toBe(0);
   });
 
   it("gives matplotlib 3.5–3.7 one Python 3.11 environment that compiles the extensions in /testbed, per instance and again at eval", () => {
