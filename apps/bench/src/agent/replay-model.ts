@@ -13,7 +13,7 @@ import { baselineReplayModel, replayModel as scriptedReplay, ReplayUnavailable }
 import type { LanguageModelShape } from "@graphplan/runtime";
 import * as Effect from "effect/Effect";
 import { parseDataset } from "../dataset.js";
-import { Repositories, instanceDir, replayInstance } from "../replay.js";
+import { Repositories, instanceDir, replayInstance } from "../replay/instance.js";
 
 export { REPLAY_MODEL_NAME, ReplayUnavailable } from "@graphplan/agent";
 

@@ -1,7 +1,7 @@
 /** `OUT/report.json` of `bench agent`: one entry per instance, a summary, and the summary as a text table. */
 import { EXIT_STATUSES, PHASES, type Trajectory } from "@graphplan/agent";
 import { z } from "zod";
-import { quantile, table } from "../report.js";
+import { quantile, table } from "../figures.js";
 
 export const AGENT_STATUSES = [...EXIT_STATUSES, "input_error", "harness_error", "skipped"] as const;
 export const AgentStatusSchema = z

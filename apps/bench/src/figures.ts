@@ -1,0 +1,14 @@
+/** What the summaries of every `bench` command are made of: a quantile of figures, and rows as a text table. */
+
+/** The value at quantile `q` (nearest rank) of an ascending list. */
+export function quantile(sorted: readonly number[], q: number): number | null {
+  if (sorted.length === 0) return null;
+  const rank = Math.max(1, Math.ceil(q * sorted.length));
+  return sorted[rank - 1]!;
+}
+
+/** Rows of `key  value`, the keys padded to one width: the summaries the CLI prints. */
+export function table(rows: ReadonlyArray<readonly [string, string]>): string {
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join("\n");
+}
