@@ -34,7 +34,7 @@ import * as Exit from "effect/Exit";
 import * as Layer from "effect/Layer";
 import { repositoryPath } from "../git.js";
 import { EnginePool, instanceEnvironment, type InImageOptions } from "./in-image.js";
-import { REPLAY_MODEL_NAME, replayModel, strategyReplayModel } from "./replay-model.js";
+import { instanceReplayModel, REPLAY_MODEL_NAME, strategyReplayModel } from "./replay-model.js";
 import { parseAgentDataset, selectInstances, selectionOf, type AgentLine } from "./instances.js";
 import { shardOf, type Shard } from "../slurm/shard.js";
 import { appendPrediction, readPredictions, writePredictions, type Prediction } from "./preds.js";
@@ -236,7 +236,7 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
         const replay =
           options.model.provider === "replay"
             ? yield* strategyReplayModel(options.strategy, instance, () =>
-                replayModel(instance, { reposDir: options.reposDir, repoMap: options.repoMap ?? {} }),
+                instanceReplayModel(instance, { reposDir: options.reposDir, repoMap: options.repoMap ?? {} }),
               )
             : undefined;
         marks.replayMs = replay ? performance.now() - marks.ready : 0;

@@ -9,7 +9,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { baselineReplayModel, replayModel as scriptedReplay, ReplayUnavailable } from "@graphplan/agent";
+import { baselineReplayModel, replayModel, ReplayUnavailable } from "@graphplan/agent";
 import type { LanguageModelShape } from "@graphplan/runtime";
 import * as Effect from "effect/Effect";
 import { parseDataset } from "../dataset.js";
@@ -19,9 +19,10 @@ export { REPLAY_MODEL_NAME, ReplayUnavailable } from "@graphplan/agent";
 
 /**
  * The replay model of one dataset instance (its `patch` is the reference): the gold replay compiles
- * and verifies the plan from the pre-images in `--repos`, then the replies above are scripted.
+ * and verifies the plan from the pre-images in `--repos`, then the agent's `replayModel` sends that plan
+ * in its scripted replies.
  */
-export function replayModel(
+export function instanceReplayModel(
   instance: Readonly<Record<string, unknown>>,
   repos: { readonly reposDir: string | undefined; readonly repoMap: Readonly<Record<string, string>> },
 ): Effect.Effect<LanguageModelShape, ReplayUnavailable> {
@@ -38,7 +39,7 @@ export function replayModel(
         if (entry.status !== "exact")
           throw new Error(`the gold replay of it is ${entry.status}${entry.cause ? ` (${entry.cause})` : ""}`);
         const plan = JSON.parse(await readFile(join(dir, instanceDir(id), "plan.json"), "utf8")) as unknown;
-        return scriptedReplay(entry.files, plan);
+        return replayModel(entry.files, plan);
       } finally {
         repositories.close();
         await rm(dir, { recursive: true, force: true });
