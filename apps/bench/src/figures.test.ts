@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { quantile, table } from "./figures.js";
+import { causeRows, quantile, table } from "./figures.js";
 
 describe("the summaries' figures", () => {
   it("takes nearest-rank quantiles", () => {
@@ -15,5 +15,12 @@ describe("the summaries' figures", () => {
         ["longer", "2"],
       ]),
     ).toBe("a       1\nlonger  2");
+  });
+
+  it("lists groups by cause, the largest first, with at most five ids each", () => {
+    const ids = ["a", "b", "c", "d", "e", "f"];
+    expect(table(causeRows({ "mismatch: x": ["z"], "exec_error: crash": ids }))).toBe(
+      "  exec_error: crash  6  a, b, c, d, e, ...\n  mismatch: x        1  z",
+    );
   });
 });

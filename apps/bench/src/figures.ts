@@ -12,3 +12,13 @@ export function table(rows: ReadonlyArray<readonly [string, string]>): string {
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join("\n");
 }
+
+/** Instances grouped by cause as rows of {@link table}, the largest group first: its size and its first five ids. */
+export function causeRows(groups: Readonly<Record<string, readonly string[]>>): Array<readonly [string, string]> {
+  return Object.entries(groups)
+    .sort((a, b) => b[1].length - a[1].length)
+    .map(([cause, ids]) => [
+      `  ${cause}`,
+      `${ids.length}  ${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", ..." : ""}`,
+    ]);
+}

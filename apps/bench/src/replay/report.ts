@@ -1,6 +1,6 @@
 /** The replay report: one entry per instance, a summary, and the summary as a text table. */
 import { z } from "zod";
-import { quantile, table } from "../figures.js";
+import { causeRows, quantile, table } from "../figures.js";
 
 /** The kinds of file the structural share is reported for (`fileKind` of instance.ts), in the report's order. */
 export const FILE_KINDS = ["code", "shell", "css", "html", "data", "text"] as const;
@@ -229,17 +229,7 @@ export function formatSummary(s: Summary): string {
       table(rest ? [...shown, ["  (others)", String(rest)] as const] : shown),
     );
   }
-  const failures = Object.entries(s.failures).sort((a, b) => b[1].length - a[1].length);
-  if (failures.length) {
-    out.push("", "failures by cause:");
-    out.push(
-      table(
-        failures.map(
-          ([cause, ids]) =>
-            [`  ${cause}`, `${ids.length}  ${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", ..." : ""}`] as const,
-        ),
-      ),
-    );
-  }
+  const failures = causeRows(s.failures);
+  if (failures.length) out.push("", "failures by cause:", table(failures));
   return out.join("\n");
 }
