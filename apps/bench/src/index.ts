@@ -18,13 +18,14 @@ export {
   STATUSES,
   summarize,
   formatSummary,
-  quantile,
-} from "./report.js";
-export type { ReportEntry, Status, Summary } from "./report.js";
-export { replayInstance, Repositories, instanceDir } from "./replay.js";
-export type { ReplayOptions } from "./replay.js";
-export { runReplay, readRepoMap } from "./run.js";
-export type { RunOptions, RunResult } from "./run.js";
+} from "./replay/report.js";
+export { quantile } from "./figures.js";
+export type { ReportEntry, Status, Summary } from "./replay/report.js";
+export { replayInstance, Repositories, instanceDir } from "./replay/instance.js";
+export type { ReplayOptions } from "./replay/instance.js";
+export { runReplay } from "./replay/batch.js";
+export { readRepoMap } from "./options.js";
+export type { RunOptions, RunResult } from "./replay/batch.js";
 export { buildProgram } from "./program.js";
 export { runAgentBench, AgentBenchInputInvalid } from "./agent/harness.js";
 export type { AgentBenchOptions, AgentBenchResult } from "./agent/harness.js";

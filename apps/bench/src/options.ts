@@ -1,4 +1,5 @@
 /** Option parsers the `bench` commands share, so each is spelled and checked the same way. */
+import { readFile } from "node:fs/promises";
 import { InvalidArgumentError } from "commander";
 
 /** A whole number ≥ 1 for the option `what` (`-w`, `--timeout`). */
@@ -31,4 +32,19 @@ export function engineSlots(hosts: readonly string[] | undefined, workers: numbe
       );
     return match ? { host: match[1]!, workers: Number(match[2]) } : { host: spec, workers };
   });
+}
+
+/** Reads a `--repo-map` file: `{"owner/name": "/path/to/git/dir", ...}`. */
+export async function readRepoMap(path: string | undefined): Promise<Record<string, string>> {
+  if (!path) return {};
+  const value: unknown = JSON.parse(await readFile(path, "utf8"));
+  if (
+    !value ||
+    typeof value !== "object" ||
+    Array.isArray(value) ||
+    !Object.values(value).every((v) => typeof v === "string")
+  ) {
+    throw new Error(`${path}: a repo map is a JSON object of "owner/name": "path/to/git/dir"`);
+  }
+  return value as Record<string, string>;
 }

@@ -6,8 +6,8 @@ import { imagesCommand } from "./images/command.js";
 import { evalCommand } from "./eval/command.js";
 import { runCommand } from "./run-command.js";
 import { compareCommand } from "./compare/command.js";
-import { positiveInt } from "./options.js";
-import { readRepoMap, runReplay } from "./run.js";
+import { positiveInt, readRepoMap } from "./options.js";
+import { runReplay } from "./replay/batch.js";
 import { slurmCommands } from "./slurm/command.js";
 
 export function buildProgram(): Command {

@@ -10,8 +10,6 @@ export { moduleMayDenote, moduleCandidates, candidatesDenote, pathStem } from ".
 export type { LanguageId } from "./languages.js";
 export type { GraphError } from "./parser.js";
 export { TaggedError, errorGuard } from "./tagged-error.js";
-// Named by the declarations other packages emit for their error classes (TypeScript's TS2742 without them).
-export type { Tagged, TaggedClass } from "./tagged-error.js";
 export { isGraphError, loadGrammars, parse, withTree, grammar } from "./parser.js";
 export { syntaxErrors, codeEnd, inStringOrComment, childrenBetween, fieldOf } from "./syntax.js";
 export {

@@ -18,14 +18,15 @@ export type TaggedClass = abstract new (...args: never[]) => Tagged;
 
 /**
  * The base class of the tagged error `tag`: `class LocatorNotFound extends TaggedError("LocatorNotFound") {
- * constructor(readonly file: string) { super(`... what to fix ...`) } }`.
+ * constructor(readonly file: string) { super(`... what to fix ...`) } }`. Its instances' type is spelled out, not
+ * `Tagged<Tag>`, so the declarations other packages emit for their error classes name nothing of this module.
  */
 export function TaggedError<const Tag extends string>(
   tag: Tag,
 ): new (
   message: string,
   options?: ErrorOptions,
-) => Tagged<Tag> {
+) => Error & { readonly _tag: Tag } {
   return class extends Error {
     readonly _tag: Tag = tag;
     constructor(message: string, options?: ErrorOptions) {

@@ -1,7 +1,5 @@
 export { LocatorSchema, StructuredLocatorSchema, SexpLocatorSchema } from "./schema.js";
 export type { Locator, StructuredLocator, ParentLocator } from "./schema.js";
-// Named by the declarations other packages emit for schemas built on the locator schemas (TypeScript's TS2742 without it).
-export type { StructuredLocatorShape } from "./schema.js";
 export { NORMALIZED_KINDS, KIND_SYNONYMS } from "./kinds.js";
 export { nodeName } from "./names.js";
 export {

@@ -3,11 +3,12 @@ import { z } from "zod";
 
 const int = z.number().int();
 
-export interface StructuredLocatorShape {
+/** The type of `ParentLocatorSchema`, declared because the schema is recursive. */
+export interface ParentLocator {
   kind?: string | undefined;
   name?: string | undefined;
   file?: string | undefined;
-  parent?: StructuredLocatorShape | undefined;
+  parent?: ParentLocator | undefined;
   field?: string | undefined;
   nth_child?: number | undefined;
   index?: number | undefined;
@@ -30,7 +31,7 @@ const structuredFields = {
 };
 
 /** A structured locator nested as `parent`: its file is the outer locator's. */
-export const ParentLocatorSchema: z.ZodType<StructuredLocatorShape> = z.lazy(() =>
+export const ParentLocatorSchema: z.ZodType<ParentLocator> = z.lazy(() =>
   z.strictObject({
     ...structuredFields,
     file: z.string().optional(),
@@ -61,4 +62,3 @@ export const LocatorSchema = z.union([SexpLocatorSchema, StructuredLocatorSchema
 export type StructuredLocator = z.infer<typeof StructuredLocatorSchema>;
 export type SexpLocator = z.infer<typeof SexpLocatorSchema>;
 export type Locator = z.infer<typeof LocatorSchema>;
-export type ParentLocator = StructuredLocatorShape;

@@ -9,8 +9,9 @@ export {
   stepLocator,
 } from "./plan.js";
 export type { Plan, Step, OperatorDefinition } from "./plan.js";
-// Named by the declarations other packages emit for schemas that hold a plan (TypeScript's TS2742 without them).
-export type { OpStep, TemplateStep, FragmentStep, DslStep } from "./plan.js";
+// Named by the declarations rfsn-planner emits for its schemas that hold a plan (recursive, so TypeScript cannot
+// spell it out: TS2742 without it).
+export type { DslStep } from "./plan.js";
 export { applyEdits, editedRanges, mapOffset } from "./edits.js";
 export type { Edit } from "./edits.js";
 export { primitiveEdits, locate } from "./api.js";

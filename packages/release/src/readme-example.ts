@@ -67,7 +67,7 @@ export function checkedScript(code: string): { readonly script: string; readonly
     const n = i + 1;
     const match = /^(\s*)(.*;)\s*\/\/\s*(.+?)\s*$/.exec(line);
     if (!match) return line;
-    const [, indent, statement, comment] = match as unknown as [string, string, string, string];
+    const [, indent = "", statement = "", comment = ""] = match;
     if (!isExpression(comment)) return line;
     const text = JSON.stringify(`${statement} // ${comment}`);
     const declared = /^(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=/.exec(statement);

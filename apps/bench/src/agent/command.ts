@@ -7,10 +7,9 @@ import { addAgentOptions, type Provider, type SandboxKind } from "@graphplan/age
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { defaultGraphCacheDir } from "@graphplan/graph/disk";
 import { runInterruptible } from "../interruptible.js";
-import { collect, engineSlots, positiveInt } from "../options.js";
+import { collect, engineSlots, positiveInt, readRepoMap } from "../options.js";
 import { Progress, type ProgressDisplay } from "../progress.js";
 import type { InImageOptions } from "./in-image.js";
-import { readRepoMap } from "../run.js";
 import { runAgentBench, type AgentBenchOptions } from "./harness.js";
 import { runOnSlurm } from "../slurm/command.js";
 import { addSlurmOptions, checkSlurmOptions, type SlurmCommandOptions } from "../slurm/options.js";

@@ -35,7 +35,7 @@ import * as Layer from "effect/Layer";
 import * as Result from "effect/Result";
 import { repositoryPath } from "../git.js";
 import { EnginePool, instanceEnvironment, type InImageOptions } from "./in-image.js";
-import { REPLAY_MODEL_NAME, replayModel, strategyReplayModel } from "./replay-model.js";
+import { instanceReplayModel, REPLAY_MODEL_NAME, strategyReplayModel } from "./replay-model.js";
 import { rfsnTask } from "./rfsn.js";
 import { parseAgentDataset, selectInstances, selectionOf, type AgentLine } from "./instances.js";
 import { shardOf, type Shard } from "../slurm/shard.js";
@@ -246,7 +246,11 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
         const replay =
           options.model.provider === "replay"
             ? yield* strategyReplayModel(options.strategy, instance, () =>
-                replayModel(instance, { reposDir: options.reposDir, repoMap: options.repoMap ?? {} }, options.strategy),
+                instanceReplayModel(
+                  instance,
+                  { reposDir: options.reposDir, repoMap: options.repoMap ?? {} },
+                  options.strategy,
+                ),
               )
             : undefined;
         marks.replayMs = replay ? performance.now() - marks.ready : 0;

@@ -9,24 +9,20 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  baselineReplayModel,
-  replayModel as scriptedReplay,
-  ReplayUnavailable,
-  rfsnReplayModel,
-} from "@graphplan/agent";
+import { baselineReplayModel, replayModel, ReplayUnavailable, rfsnReplayModel } from "@graphplan/agent";
 import type { LanguageModelShape } from "@graphplan/runtime";
 import * as Effect from "effect/Effect";
 import { parseDataset } from "../dataset.js";
-import { Repositories, instanceDir, replayInstance } from "../replay.js";
+import { Repositories, instanceDir, replayInstance } from "../replay/instance.js";
 
 export { REPLAY_MODEL_NAME, ReplayUnavailable } from "@graphplan/agent";
 
 /**
  * The replay model of one dataset instance (its `patch` is the reference): the gold replay compiles
- * and verifies the plan from the pre-images in `--repos`, then the replies above are scripted.
+ * and verifies the plan from the pre-images in `--repos`, then the agent's `replayModel` sends that plan
+ * in its scripted replies.
  */
-export function replayModel(
+export function instanceReplayModel(
   instance: Readonly<Record<string, unknown>>,
   repos: { readonly reposDir: string | undefined; readonly repoMap: Readonly<Record<string, string>> },
   strategy?: "graphplan" | "baseline" | "rfsn",
@@ -45,7 +41,7 @@ export function replayModel(
           throw new Error(`the gold replay of it is ${entry.status}${entry.cause ? ` (${entry.cause})` : ""}`);
         const plan = JSON.parse(await readFile(join(dir, instanceDir(id), "plan.json"), "utf8")) as unknown;
         // rfsn: the planner asks only for patches, each answered with the plan.
-        return strategy === "rfsn" ? rfsnReplayModel(plan) : scriptedReplay(entry.files, plan);
+        return strategy === "rfsn" ? rfsnReplayModel(plan) : replayModel(entry.files, plan);
       } finally {
         repositories.close();
         await rm(dir, { recursive: true, force: true });

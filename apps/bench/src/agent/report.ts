@@ -1,7 +1,7 @@
 /** `OUT/report.json` of `bench agent`: one entry per instance, a summary, and the summary as a text table. */
 import { EXIT_STATUSES, PHASES, type Trajectory } from "@graphplan/agent";
 import { z } from "zod";
-import { quantile, table } from "../report.js";
+import { causeRows, quantile, table } from "../figures.js";
 
 export const AGENT_STATUSES = [...EXIT_STATUSES, "input_error", "harness_error", "skipped"] as const;
 export const AgentStatusSchema = z
@@ -274,17 +274,7 @@ export function formatAgentSummary(s: AgentSummary): string {
         ]),
   ];
   const out = [table(rows)];
-  const failures = Object.entries(s.failures).sort((a, b) => b[1].length - a[1].length);
-  if (failures.length) {
-    out.push("", "not submitted:");
-    out.push(
-      table(
-        failures.map(
-          ([cause, ids]) =>
-            [`  ${cause}`, `${ids.length}  ${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", ..." : ""}`] as const,
-        ),
-      ),
-    );
-  }
+  const failures = causeRows(s.failures);
+  if (failures.length) out.push("", "not submitted:", table(failures));
   return out.join("\n");
 }

@@ -13,7 +13,7 @@ import type {
   GraphplanStats,
   InstanceArm,
 } from "@graphplan/viewer";
-import { table } from "../report.js";
+import { table } from "../figures.js";
 import type { AgentReportEntry } from "../agent/report.js";
 import { bootstrapDifference, mcnemarExact, pairedTable, type PairedOutcome } from "./stats.js";
 

@@ -7,7 +7,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { runInterruptible } from "../interruptible.js";
 import { collect, engineSlots, positiveInt } from "../options.js";
 import { Progress, type ProgressDisplay } from "../progress.js";
-import { quantile } from "../report.js";
+import { quantile } from "../figures.js";
 import type { InstanceOutcome } from "./instance.js";
 import { runEvaluation, type EvalEvent, type EvalResult } from "./run.js";
 import { runOnSlurm } from "../slurm/command.js";

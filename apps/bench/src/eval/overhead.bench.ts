@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import * as Effect from "effect/Effect";
-import { quantile } from "../report.js";
+import { quantile } from "../figures.js";
 import { evalFixture, HOST, removeImages } from "./fixtures/instances.js";
 import type { StageTimes } from "./instance.js";
 import { runEvaluation } from "./run.js";

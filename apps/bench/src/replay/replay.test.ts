@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { bareClone, git, makeRepo } from "@graphplan/testkit";
 import { ReportSchema } from "./report.js";
-import { readRepoMap, runReplay } from "./run.js";
+import { readRepoMap } from "../options.js";
+import { runReplay } from "./batch.js";
 
 const root = mkdtempSync(join(tmpdir(), "graphplan-bench-replay-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -204,7 +205,7 @@ describe("bench replay", () => {
         "--import",
         "tsx",
         "--conditions=source",
-        join(import.meta.dirname, "cli.ts"),
+        join(import.meta.dirname, "..", "cli.ts"),
         "replay",
         "--dataset",
         dataset,

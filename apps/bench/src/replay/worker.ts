@@ -1,8 +1,8 @@
 /** A replay worker thread: replays the instances the main thread sends, one at a time. */
 import { parentPort, workerData } from "node:worker_threads";
-import type { DatasetLine } from "./dataset.js";
+import type { DatasetLine } from "../dataset.js";
 import { crashEntry, type ReportEntry } from "./report.js";
-import { replayInstance, Repositories, type ReplayOptions } from "./replay.js";
+import { replayInstance, Repositories, type ReplayOptions } from "./instance.js";
 
 const options = workerData as ReplayOptions;
 const repos = new Repositories(options);

@@ -1,15 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { emptyEntry, formatSummary, quantile, summarize, type ReportEntry } from "./report.js";
+import { emptyEntry, formatSummary, summarize, type ReportEntry } from "./report.js";
 
 const entry = (id: string, patch: Partial<ReportEntry>): ReportEntry => ({ ...emptyEntry(id), ...patch });
 
 describe("the summary", () => {
-  it("takes nearest-rank quantiles", () => {
-    expect(quantile([], 0.5)).toBeNull();
-    expect(quantile([1, 2, 3, 4], 0.5)).toBe(2);
-    expect(quantile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0.9)).toBe(9);
-  });
-
   it("counts exact plans, legacy-free plans, tiers and failures by cause", () => {
     const entries = [
       entry("a", {

@@ -1,7 +1,8 @@
 /** The replay report: one entry per instance, a summary, and the summary as a text table. */
 import { z } from "zod";
+import { causeRows, quantile, table } from "../figures.js";
 
-/** The kinds of file the structural share is reported for (`fileKind` of replay.ts), in the report's order. */
+/** The kinds of file the structural share is reported for (`fileKind` of instance.ts), in the report's order. */
 export const FILE_KINDS = ["code", "shell", "css", "html", "data", "text"] as const;
 
 export const STATUSES = ["exact", "mismatch", "compile_error", "verify_error", "exec_error", "input_error"] as const;
@@ -132,13 +133,6 @@ const add = (into: Record<string, number>, from: Record<string, number>): void =
   for (const [k, v] of Object.entries(from)) into[k] = (Object.hasOwn(into, k) ? into[k]! : 0) + v;
 };
 
-/** The value at quantile `q` (nearest rank) of an ascending list. */
-export function quantile(sorted: readonly number[], q: number): number | null {
-  if (sorted.length === 0) return null;
-  const rank = Math.max(1, Math.ceil(q * sorted.length));
-  return sorted[rank - 1]!;
-}
-
 export function summarize(entries: readonly ReportEntry[], totalMs: number, workers: number): Summary {
   const byStatus = Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<Status, number>;
   const tiers: Record<string, number> = {};
@@ -190,12 +184,6 @@ export function summarize(entries: readonly ReportEntry[], totalMs: number, work
 const pct = (n: number, d: number): string => (d === 0 ? "-" : `${((100 * n) / d).toFixed(1)}%`);
 const fixed = (n: number | null): string => (n === null ? "-" : n.toFixed(2));
 
-/** Rows of `key  value`, the keys padded to one width: the summaries the CLI prints. */
-export function table(rows: ReadonlyArray<readonly [string, string]>): string {
-  const width = Math.max(...rows.map(([k]) => k.length));
-  return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join("\n");
-}
-
 const TIER_NAMES: Record<string, string> = {
   "0": "tier 0 (primitives)",
   legacy: "tier 0 (legacy ops)",
@@ -241,17 +229,7 @@ export function formatSummary(s: Summary): string {
       table(rest ? [...shown, ["  (others)", String(rest)] as const] : shown),
     );
   }
-  const failures = Object.entries(s.failures).sort((a, b) => b[1].length - a[1].length);
-  if (failures.length) {
-    out.push("", "failures by cause:");
-    out.push(
-      table(
-        failures.map(
-          ([cause, ids]) =>
-            [`  ${cause}`, `${ids.length}  ${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", ..." : ""}`] as const,
-        ),
-      ),
-    );
-  }
+  const failures = causeRows(s.failures);
+  if (failures.length) out.push("", "failures by cause:", table(failures));
   return out.join("\n");
 }

@@ -27,8 +27,8 @@ import {
   type Tier,
 } from "@graphplan/compiler";
 import { Effect, Result } from "effect";
-import type { DatasetLine } from "./dataset.js";
-import { GitObjectReader, gitApplyCheck, MissingBlob, NotText, repositoryPath, UnknownRepository } from "./git.js";
+import type { DatasetLine } from "../dataset.js";
+import { GitObjectReader, gitApplyCheck, MissingBlob, NotText, repositoryPath, UnknownRepository } from "../git.js";
 import { emptyEntry, type FILE_KINDS, type ReportEntry, type Status } from "./report.js";
 
 export interface ReplayOptions {

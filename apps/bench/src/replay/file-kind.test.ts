@@ -1,7 +1,7 @@
 /** The kinds of file `bench replay` reports the structural share for. */
 import { describe, expect, it } from "vitest";
 import { FILE_KINDS } from "./report.js";
-import { fileKind } from "./replay.js";
+import { fileKind } from "./instance.js";
 
 describe("fileKind", () => {
   it("counts shell scripts, CSS and HTML apart from code, data and other text", () => {

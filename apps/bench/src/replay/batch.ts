@@ -3,12 +3,12 @@
  * or in N worker threads (one instance at a time per worker, the next one as soon as a worker is
  * free), then `OUT/report.json` and the summary.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { readDataset, type DatasetLine } from "./dataset.js";
+import { readDataset, type DatasetLine } from "../dataset.js";
 import { crashEntry, formatSummary, summarize, type ReportEntry, type Summary } from "./report.js";
-import { replayInstance, Repositories, type ReplayOptions } from "./replay.js";
+import { replayInstance, Repositories, type ReplayOptions } from "./instance.js";
 
 export interface RunOptions extends ReplayOptions {
   readonly dataset: string;
@@ -24,21 +24,6 @@ export interface RunResult {
   readonly summary: Summary;
   readonly table: string;
   readonly reportPath: string;
-}
-
-/** Reads a `--repo-map` file: `{"owner/name": "/path/to/git/dir", ...}`. */
-export async function readRepoMap(path: string | undefined): Promise<Record<string, string>> {
-  if (!path) return {};
-  const value: unknown = JSON.parse(await readFile(path, "utf8"));
-  if (
-    !value ||
-    typeof value !== "object" ||
-    Array.isArray(value) ||
-    !Object.values(value).every((v) => typeof v === "string")
-  ) {
-    throw new Error(`${path}: a repo map is a JSON object of "owner/name": "path/to/git/dir"`);
-  }
-  return value as Record<string, string>;
 }
 
 function select(lines: readonly DatasetLine[], ids: readonly string[] | undefined): DatasetLine[] {
