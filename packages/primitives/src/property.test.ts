@@ -203,7 +203,8 @@ const stepArb = (file: string) =>
         new_body: code,
       }),
     }),
-    fc.record({ op: fc.oneof(fc.string({ maxLength: 10 }), fc.constant("")), params: fc.anything() }),
+    // Any operator name with any params, in a plan's form (which the catalog's parse checks, and the run does not).
+    fc.record({ op: fc.string({ minLength: 1, maxLength: 10 }), params: fc.dictionary(fc.string(), fc.anything()) }),
   );
 
 /** Steps that usually succeed on every fixture, so that multi-step plans succeed often enough. */
@@ -247,7 +248,7 @@ const mutate = (step: Record<string, unknown>) =>
     fc.constant(step),
     fc.constant({ op: step.op, params: {} }),
     fc.anything().map((v) => ({ ...step, params: { ...(step.params as object), locator: v } })),
-    fc.string().map((v) => ({ ...step, op: v })),
+    fc.string({ minLength: 1 }).map((v) => ({ ...step, op: v })),
   );
 
 const planArb = fc.subarray(FILES, { minLength: 1, maxLength: 3 }).chain((files) =>
