@@ -32,7 +32,6 @@ import {
   outerNode,
   primitiveEdits,
   reparse,
-  runPlan,
   type Edit,
   type Plan,
   type Step,
@@ -48,7 +47,7 @@ import { parseUnifiedDiff, PatchError, postImages } from "./patch.js";
 import { suggesters } from "./suggest.js";
 import type { Candidate, ChangeView, Suggester } from "./view.js";
 import { diffTrees, type Change, type NodeRef } from "./treediff.js";
-import { minimalEdit, textSteps } from "./text.js";
+import { minimalEdit, runStep, textSteps } from "./text.js";
 import { dataSteps } from "./data.js";
 
 /** The tree after `edits`, parsed incrementally with primitives' `reparse`; the old tree is freed. */
@@ -200,9 +199,9 @@ export function simulateStep(
       return result;
     };
   }
-  const result = runPlan([step], new Map([[file, source]]), { handlers: wrapped });
-  if (!result.ok) return undefined;
-  const text = result.files.get(file) ?? source;
+  const files = runStep(step, file, source, { handlers: wrapped });
+  if (!files) return undefined;
+  const text = files.get(file) ?? source;
   const edits =
     captured && captured.length > 0 && applyEdits(source, captured) === text ? captured : minimalEdit(source, text);
   return { text, edits };
