@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadGrammars } from "@graphplan/graph";
-import type { Plan, Step } from "@graphplan/primitives";
+import type { Step, Plan } from "@graphplan/primitives";
 import { ROOT, variantsOf, type Variant } from "./mutate.js";
 
 await loadGrammars(["python"]);

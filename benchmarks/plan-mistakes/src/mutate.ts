@@ -4,7 +4,7 @@
  * result, with the words a rejection must contain to count as "says the fix".
  */
 import { detectLanguage, type LanguageId } from "@graphplan/graph";
-import { indentUnit, lineIndent, locate, type Plan, type Step } from "@graphplan/primitives";
+import { indentUnit, lineIndent, locate, planParts, type Step, type Plan } from "@graphplan/primitives";
 
 export const MISTAKES = [
   "indent-absolute-first-line",
@@ -50,7 +50,7 @@ export const ROOT = "/srv/checkout";
 const CODE_PARAMS = ["replacement", "code", "body", "method_code", "new_body", "attribute_code"];
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
-const stepsOf = (plan: Plan): Step[] => (Array.isArray(plan) ? plan : plan.plan) as Step[];
+const stepsOf = (plan: Plan): Step[] => planParts(plan).steps;
 const withStep = (plan: Plan, index: number, step: unknown): unknown => {
   const copy = clone(plan) as unknown;
   const steps = (Array.isArray(copy) ? copy : (copy as { plan: unknown[] }).plan) as unknown[];
@@ -383,13 +383,13 @@ export function variantsOf(plan: Plan, contexts: readonly StepContext[]): Varian
     // Locators: index off by one, parent dropped from an indexed locator.
     const loc = locatorOf(step);
     if (loc && typeof loc.index === "number") {
-      const bumped = clone(step) as unknown as Record<string, unknown>;
-      const l2 = locatorOf(bumped as unknown as Step)!;
+      const bumped = clone(step);
+      const l2 = locatorOf(bumped)!;
       l2.index = (loc.index as number) + 1;
       out.push({ mistake: "index-off-by-one", plan: withStep(plan, i, bumped), fixWords: ["index"], mayBeValid: true });
       if (loc.parent) {
-        const dropped = clone(step) as unknown as Record<string, unknown>;
-        delete locatorOf(dropped as unknown as Step)!.parent;
+        const dropped = clone(step);
+        delete locatorOf(dropped)!.parent;
         out.push({
           mistake: "parent-dropped",
           plan: withStep(plan, i, dropped),

@@ -21,6 +21,7 @@ export type { ParsedDoc } from "./primitives.js";
 export { errorSpans, newSyntaxErrors } from "./check.js";
 export type { ErrorSpan } from "./check.js";
 export { placements, normalizeCode, indentUnit, lineIndent } from "./indent.js";
+export { pythonIndentProblems } from "./pyindent.js";
 export { outerNode } from "./targets.js";
 export { runPlan, paramIssues } from "./run.js";
 export type { RunOptions, RunResult, StepHandler, HandlerContext } from "./run.js";
