@@ -20,7 +20,7 @@ import { parseArgs } from "node:util";
 import { GitObjectReader, readDataset, repositoryPath } from "@graphplan/bench";
 import { compile, parseUnifiedDiff, postImages, preImagePaths } from "@graphplan/compiler";
 import { buildGraph, loadGrammarsFor, type Graph } from "@graphplan/graph";
-import { PlanSession, planParts, pythonIndentProblems, type Plan } from "@graphplan/primitives";
+import { PlanSession, planParts, pythonIndentProblems, type WrittenPlan } from "@graphplan/primitives";
 import { applyPlan, Workspace } from "@graphplan/runtime";
 import { formalHandlers, parsePlan } from "@graphplan/catalog";
 import { renderIssue, verifyPlan } from "@graphplan/verifier";
@@ -204,7 +204,7 @@ async function main(): Promise<void> {
       }
     }
     await loadGrammarsFor([...pre.keys(), ...post.keys()]);
-    let plan: Plan;
+    let plan: WrittenPlan;
     try {
       plan = compile(pre, inst.patch).plan;
     } catch {

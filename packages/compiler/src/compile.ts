@@ -33,9 +33,9 @@ import {
   primitiveEdits,
   reparse,
   type Edit,
-  type Plan,
   type Step,
   type StepHandler,
+  type WrittenPlan,
   TEXT_OPS,
 } from "@graphplan/primitives";
 import { detectTier, formalHandlers, stepEdits } from "@graphplan/catalog";
@@ -99,7 +99,8 @@ export interface StepRecord {
 }
 
 export interface CompiledPlan {
-  readonly plan: Plan;
+  /** The plan as a model would write it: read it with `parsePlan` of @graphplan/catalog to run it. */
+  readonly plan: WrittenPlan;
   readonly records: readonly StepRecord[];
   /** The post-image of every file the diff changes. */
   readonly post: ReadonlyMap<string, string>;
@@ -1010,6 +1011,6 @@ export function compilePatch(
   files: ReadonlyMap<string, string>,
   unifiedDiff: string,
   options: CompileOptions = {},
-): Plan {
+): WrittenPlan {
   return compile(files, unifiedDiff, options).plan;
 }

@@ -8,7 +8,7 @@ export {
   stepLabel,
   stepLocator,
 } from "./plan.js";
-export type { Plan, Step, OperatorDefinition } from "./plan.js";
+export type { Plan, WrittenPlan, Step, OperatorDefinition } from "./plan.js";
 // Named by the declarations other packages emit for schemas that hold a plan (TypeScript's TS2742 without them).
 export type { OpStep, TemplateStep, FragmentStep, DslStep } from "./plan.js";
 export { applyEdits, editedRanges, mapOffset } from "./edits.js";

@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { detectLanguage, loadGrammars, parse, syntaxErrors } from "@graphplan/graph";
 import { SAMPLE_FILES, sample } from "@graphplan/testkit";
 import { runPlan } from "./run.js";
+import { planOf } from "./fixtures/plan.js";
 
 const FIXTURES = new Map(SAMPLE_FILES.map((f) => [f, sample(f)] as const));
 const FILES = [...FIXTURES.keys()];
@@ -289,7 +290,7 @@ test("random and mutated plans: success with clean files, or every file byte-ide
       ),
       (plan) => {
         const input = new Map(FIXTURES);
-        const result = runPlan(plan, input);
+        const result = runPlan(planOf(plan), input);
         if (result.ok) {
           successes++;
           for (const [file, text] of result.files) {
@@ -328,7 +329,7 @@ test("a file with an old syntax error: successful plans never add errors", () =>
   let successes = 0;
   fc.assert(
     fc.property(fc.array(fc.oneof(stepArb("b.py"), goodStepArb("b.py")), { minLength: 1, maxLength: 3 }), (plan) => {
-      const result = runPlan(plan, new Map([["b.py", broken]]));
+      const result = runPlan(planOf(plan), new Map([["b.py", broken]]));
       if (result.ok) {
         successes++;
         expect(count(result.files.get("b.py")!)).toBeLessThanOrEqual(before);

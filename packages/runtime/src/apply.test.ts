@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { planOf } from "./fixtures/plan.js";
+import { parsePlanOrThrow } from "@graphplan/catalog/testing";
 import { runFormalPlan } from "@graphplan/catalog";
 import { loadGrammars } from "@graphplan/graph";
 import * as Effect from "effect/Effect";
@@ -12,7 +12,7 @@ import { JournalSchema } from "./journal.js";
 import { WorkspaceIOError } from "./errors.js";
 import { Workspace } from "./workspace.js";
 
-const plan = planOf;
+const plan = parsePlanOrThrow;
 const hex = (text: string) => Buffer.from(text).toString("hex");
 
 function project(files: Record<string, string | Buffer>): string {
