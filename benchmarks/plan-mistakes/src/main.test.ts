@@ -39,6 +39,7 @@ describe("the plan-mistakes benchmark, short", () => {
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/^1 instances \(0 skipped: no exact gold plan; 0 without a clone\)/);
+    expect(run.stdout).toMatch(/the Python indentation check flags 0 of the 1 pre-image files CPython compiles/);
     const all =
       /^\| \*\*all\*\* \| \*\*(\d+)\*\* \| \*\*(\d+)\*\* \| \*\*(\d+)\*\* \| \*\*(\d+)\*\* \| \*\*(\d+)\*\* \| \*\*(\d+)\*\* \|/m.exec(
         run.stdout,

@@ -2,8 +2,8 @@
  * Plans as LLMs really write them. Every gold patch of the dataset is compiled into a plan
  * (`compile` of @graphplan/bench, on the pre-images read from the bare clones); the plan is
  * mutated one mistake per variant (src/mutate.ts); each variant goes the way of
- * `graphplan apply PLAN --json` (plan normalisation when the build has it, the plan schema, the
- * verifier, then the runtime's all-or-nothing apply, on an in-memory workspace) and is classified:
+ * `graphplan apply PLAN --json` (the plan's front door `parsePlan`, the verifier, then the runtime's
+ * all-or-nothing apply, on an in-memory workspace) and is classified:
  *
  * - corrected: exit 0 and the files equal the gold result;
  * - rejected, says the fix: refused, and the message names the fix (the words of the variant);
@@ -19,13 +19,11 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { GitObjectReader, readDataset, repositoryPath } from "@graphplan/bench";
 import { compile, parseUnifiedDiff, postImages, preImagePaths } from "@graphplan/compiler";
-import { buildGraph, detectLanguage, loadGrammarsFor, type Graph, type LanguageId } from "@graphplan/graph";
-import * as Primitives from "@graphplan/primitives";
-import { PlanSession, type Plan, type Step } from "@graphplan/primitives";
+import { buildGraph, loadGrammarsFor, type Graph } from "@graphplan/graph";
+import { PlanSession, planParts, pythonIndentProblems, type WrittenPlan } from "@graphplan/primitives";
 import { applyPlan, Workspace } from "@graphplan/runtime";
-import * as Templates from "@graphplan/catalog";
-import { formalHandlers } from "@graphplan/catalog";
-import { verifyPlan } from "@graphplan/verifier";
+import { formalHandlers, parsePlan } from "@graphplan/catalog";
+import { renderIssue, verifyPlan } from "@graphplan/verifier";
 import { Effect, Result } from "effect";
 import { MISTAKES, ROOT, variantsOf, type Mistake, type StepContext, type Variant } from "./mutate.js";
 
@@ -33,95 +31,27 @@ type Outcome =
   | { ok: true; files: Map<string, string>; warnings: string[]; notes: string[] }
   | { ok: false; message: string };
 
-type Normalizer = (
-  plan: unknown,
-  options: { root: string },
-) => { plan: unknown; corrections: readonly { step: number | null; message: string }[] };
-const normalize = (Templates as unknown as { normalizePlan?: Normalizer }).normalizePlan;
-type Parser = (
-  json: unknown,
-  options: { root: string },
-) =>
-  | { ok: true; plan: unknown; warnings: readonly { message: string }[] }
-  | {
-      ok: false;
-      issues: readonly { step: number | null; op: string; severity: string; message: string; fix: string }[];
-    };
-const parsePlan = (Templates as unknown as { parsePlan?: Parser }).parsePlan;
-/** CPython's indentation rules in TypeScript, when the build has them: run on every pre-image, they must flag none. */
-/** Older builds' loose plan schema (the CLI's second pass before parsePlan was the one front door). */
-const legacyPlanSchema = (
-  Primitives as unknown as {
-    PlanSchema?: {
-      safeParse(json: unknown): { success: true; data: Plan } | { success: false; error: { issues: unknown } };
-    };
-  }
-).PlanSchema;
-const indentProblems = (Primitives as unknown as { pythonIndentProblems?: (source: string) => unknown[] })
-  .pythonIndentProblems;
+/** A path the verifier reports but `graphplan apply` refuses itself (apps/agent/src/commands/verify.ts, `outsideRoot`). */
+const outside = (p: string): boolean => p.startsWith("/") || p.split("/").includes("..");
 
-/** The CLI's first zod issue: the branch of a union that got furthest. */
-function firstIssue(
-  issues: readonly { path: PropertyKey[]; message: string; code: string; errors?: unknown[][] }[],
-  prefix: PropertyKey[] = [],
-): { path: PropertyKey[]; message: string } {
-  const issue = issues[0];
-  if (!issue) return { path: prefix, message: "invalid" };
-  const path = [...prefix, ...issue.path];
-  if (issue.code !== "invalid_union" || !issue.errors?.length) return { path, message: issue.message };
-  return issue.errors
-    .map((b) => firstIssue(b as never, path))
-    .reduce((best, next) => (next.path.length > best.path.length ? next : best));
-}
-
-/** `graphplan apply --json` in process: normalise, schema, verify, apply. */
+/**
+ * `graphplan apply --json` in process (apps/agent/src/commands/apply.ts): `parsePlan` with the root, whose first
+ * problem is the one-line error; `verifyPlan`, whose errors refuse the plan unless the apply refuses it itself (a
+ * plan-wide problem, a path outside the root); then the runtime's `applyPlan`.
+ */
 export async function applyLikeCli(raw: unknown, files: ReadonlyMap<string, string>, graph: Graph): Promise<Outcome> {
-  let json = raw;
-  const notes: string[] = [];
-  if (parsePlan) {
-    // The CLI's front door (when the build has it): corrections said, the first problem is the one-line error.
-    const parsed = parsePlan(raw, { root: ROOT });
-    if (!parsed.ok) {
-      const first = parsed.issues.find((i) => i.severity === "error")!;
-      return {
-        ok: false,
-        message: `not a valid plan: ${first.step === null ? "Plan" : `Step ${first.step + 1} (${first.op})`}: ${first.message} — fix: ${first.fix}`,
-      };
-    }
-    notes.push(...parsed.warnings.map((w) => w.message.replace(/^corrected: /, "")));
-    json = parsed.plan;
-  } else if (normalize) {
-    const n = normalize(raw, { root: ROOT });
-    json = n.plan;
-    notes.push(...n.corrections.map((c) => c.message));
+  const parsed = parsePlan(raw, { root: ROOT });
+  if (!parsed.ok) {
+    const first = parsed.issues.find((i) => i.severity === "error")!;
+    return { ok: false, message: `not a valid plan: ${renderIssue(first)}` };
   }
-  let plan = json as Plan;
-  if (!parsePlan && legacyPlanSchema) {
-    const parsed = legacyPlanSchema.safeParse(json);
-    if (!parsed.success) {
-      const issue = firstIssue(parsed.error.issues as never);
-      return {
-        ok: false,
-        message: `not a valid plan: ${issue.path.length ? `plan.${issue.path.join(".")}` : "the plan"}: ${issue.message}`,
-      };
-    }
-    plan = parsed.data;
-  }
-  const verdict = await verifyPlan(plan, files, graph, { handlers: formalHandlers, root: ROOT } as Parameters<
-    typeof verifyPlan
-  >[3]);
-  const outside = (p: string): boolean => p.startsWith("/") || p.split("/").includes("..");
-  if (
-    !verdict.passed &&
-    !verdict.issues.some(
-      (i) =>
-        i.severity === "error" &&
-        (((i as { check?: string }).check ?? (i as { layer?: string }).layer) === "plan" ||
-          (i.file !== undefined && outside(i.file))),
-    )
-  ) {
-    return { ok: false, message: verdict.errors.join("\n") };
-  }
+  const notes = parsed.warnings.map((w) => w.message.replace(/^corrected: /, ""));
+  const plan = parsed.plan;
+  const verdict = await verifyPlan(plan, files, graph, { handlers: formalHandlers, root: ROOT });
+  const refusedByApply = verdict.issues.some(
+    (i) => i.severity === "error" && (i.check === "plan" || (i.file !== undefined && outside(i.file))),
+  );
+  if (!verdict.passed && !refusedByApply) return { ok: false, message: verdict.errors.join("\n") };
   const program = Effect.gen(function* () {
     const result = yield* applyPlan(plan);
     if (!result.ok) return { ok: false as const, message: result.failure.message };
@@ -132,7 +62,7 @@ export async function applyLikeCli(raw: unknown, files: ReadonlyMap<string, stri
   });
   const outcome = await Effect.runPromise(Effect.result(Effect.provide(program, Workspace.layerMemory(files))));
   if (Result.isFailure(outcome)) {
-    const e = outcome.failure as unknown;
+    const e: unknown = outcome.failure;
     return { ok: false, message: e instanceof Error ? e.message : String(e) };
   }
   return outcome.success;
@@ -263,20 +193,18 @@ async function main(): Promise<void> {
       if (text !== undefined) pre.set(path, text);
     }
     const post = postImages(patches, pre);
-    if (indentProblems) {
-      const pyPre = [...pre].filter(([path]) => path.endsWith(".py")).map(([path, source]) => ({ path, source }));
-      const bad = notCompiling(pyPre);
-      for (const [k, { path, source }] of pyPre.entries()) {
-        if (bad[k]) continue; // only files CPython compiles: a flag on one of them is a false alarm
-        scanned++;
-        if (indentProblems(source).length > 0) {
-          flagged++;
-          sample("indentation check flagged a pre-image", `${inst.instance_id} ${path}`);
-        }
+    const pyPre = [...pre].filter(([path]) => path.endsWith(".py")).map(([path, source]) => ({ path, source }));
+    const uncompilable = notCompiling(pyPre);
+    for (const [k, { path, source }] of pyPre.entries()) {
+      if (uncompilable[k]) continue; // only files CPython compiles: a flag on one of them is a false alarm
+      scanned++;
+      if (pythonIndentProblems(source).length > 0) {
+        flagged++;
+        sample("indentation check flagged a pre-image", `${inst.instance_id} ${path}`);
       }
     }
     await loadGrammarsFor([...pre.keys(), ...post.keys()]);
-    let plan: Plan;
+    let plan: WrittenPlan;
     try {
       plan = compile(pre, inst.patch).plan;
     } catch {
@@ -296,7 +224,7 @@ async function main(): Promise<void> {
     const contexts: StepContext[] = [];
     const session = new PlanSession(pre, { handlers: formalHandlers });
     try {
-      for (const step of (Array.isArray(plan) ? plan : plan.plan) as Step[]) {
+      for (const step of planParts(plan).steps) {
         contexts.push({
           step,
           sources: new Map(session.paths().map((p): [string, string] => [p, session.text(p) ?? ""])),
@@ -387,7 +315,7 @@ async function main(): Promise<void> {
   }
   table.push(`| **all** | ${COLUMNS.map((c) => `**${total[c]}**`).join(" | ")} |`);
   process.stdout.write(
-    `${instances} instances (${skipped} skipped: no exact gold plan; ${noRepo} without a clone), ${Math.round((performance.now() - started) / 1000)} s, normalisation ${normalize ? "on" : "absent"}${indentProblems ? `; the Python indentation check flags ${flagged} of the ${scanned} pre-image files CPython compiles` : ""}\n\n${table.join("\n")}\n\n`,
+    `${instances} instances (${skipped} skipped: no exact gold plan; ${noRepo} without a clone), ${Math.round((performance.now() - started) / 1000)} s, the Python indentation check flags ${flagged} of the ${scanned} pre-image files CPython compiles\n\n${table.join("\n")}\n\n`,
   );
   for (const [key, list] of [...samples].sort())
     process.stdout.write(`${key}:\n${list.map((s) => `  ${s}`).join("\n")}\n`);

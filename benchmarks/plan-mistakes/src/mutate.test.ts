@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadGrammars } from "@graphplan/graph";
-import type { Plan, Step } from "@graphplan/primitives";
+import type { Step, WrittenPlan } from "@graphplan/primitives";
 import { ROOT, variantsOf, type Variant } from "./mutate.js";
 
 await loadGrammars(["python"]);
@@ -9,7 +9,7 @@ const SOURCE =
   'class Cart:\n    def total(self, items):\n        count = len(items)\n        """doc\n\tkept"""\n        return sum(items)\n';
 const locator = { kind: "expression_statement", index: 0, file: "cart.py", parent: { kind: "method", name: "total" } };
 const step: Step = { op: "replace_node", params: { locator, replacement: "if items:\n    count = len(items)" } };
-const plan: Plan = [step];
+const plan: WrittenPlan = [step];
 const variants = variantsOf(plan, [{ step, sources: new Map([["cart.py", SOURCE]]) }]);
 const of = (mistake: string): Variant[] => variants.filter((v) => v.mistake === mistake);
 const params = (v: Variant): Record<string, unknown> => (v.plan as { params: Record<string, unknown> }[])[0]!.params;

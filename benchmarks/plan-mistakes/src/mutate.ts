@@ -4,7 +4,7 @@
  * result, with the words a rejection must contain to count as "says the fix".
  */
 import { detectLanguage, type LanguageId } from "@graphplan/graph";
-import { indentUnit, lineIndent, locate, type Plan, type Step } from "@graphplan/primitives";
+import { indentUnit, lineIndent, locate, planParts, type Step, type WrittenPlan } from "@graphplan/primitives";
 
 export const MISTAKES = [
   "indent-absolute-first-line",
@@ -50,8 +50,8 @@ export const ROOT = "/srv/checkout";
 const CODE_PARAMS = ["replacement", "code", "body", "method_code", "new_body", "attribute_code"];
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
-const stepsOf = (plan: Plan): Step[] => (Array.isArray(plan) ? plan : plan.plan) as Step[];
-const withStep = (plan: Plan, index: number, step: unknown): unknown => {
+const stepsOf = (plan: WrittenPlan): Step[] => planParts(plan).steps;
+const withStep = (plan: WrittenPlan, index: number, step: unknown): unknown => {
   const copy = clone(plan) as unknown;
   const steps = (Array.isArray(copy) ? copy : (copy as { plan: unknown[] }).plan) as unknown[];
   steps[index] = step;
@@ -170,7 +170,7 @@ function commonIndent(text: string): string {
   return indents.reduce((a, b) => (b.startsWith(a) ? a : a.startsWith(b) ? b : ""), indents[0] ?? "");
 }
 
-function textVariants(plan: Plan, i: number, step: Step, source: string | undefined): Variant[] {
+function textVariants(plan: WrittenPlan, i: number, step: Step, source: string | undefined): Variant[] {
   if (!("op" in step) || source === undefined) return [];
   const params = step.params as Record<string, unknown>;
   const key = step.op === "replace_text" ? "find" : step.op === "insert_text" ? "anchor" : undefined;
@@ -237,7 +237,7 @@ function textVariants(plan: Plan, i: number, step: Step, source: string | undefi
 }
 
 /** A key of a data step's path misspelt by one character (the last segment loses a letter). */
-function dataVariants(plan: Plan, i: number, step: Step): Variant[] {
+function dataVariants(plan: WrittenPlan, i: number, step: Step): Variant[] {
   if (!("op" in step) || !["set_key", "delete_key", "append_item"].includes(step.op)) return [];
   const params = step.params as { locator?: { name?: unknown } };
   const name = params.locator?.name;
@@ -256,7 +256,7 @@ function dataVariants(plan: Plan, i: number, step: Step): Variant[] {
   ];
 }
 
-export function variantsOf(plan: Plan, contexts: readonly StepContext[]): Variant[] {
+export function variantsOf(plan: WrittenPlan, contexts: readonly StepContext[]): Variant[] {
   const out: Variant[] = [];
   const steps = stepsOf(plan);
   contexts.forEach((ctx, i) => {
@@ -383,13 +383,13 @@ export function variantsOf(plan: Plan, contexts: readonly StepContext[]): Varian
     // Locators: index off by one, parent dropped from an indexed locator.
     const loc = locatorOf(step);
     if (loc && typeof loc.index === "number") {
-      const bumped = clone(step) as unknown as Record<string, unknown>;
-      const l2 = locatorOf(bumped as unknown as Step)!;
+      const bumped = clone(step);
+      const l2 = locatorOf(bumped)!;
       l2.index = (loc.index as number) + 1;
       out.push({ mistake: "index-off-by-one", plan: withStep(plan, i, bumped), fixWords: ["index"], mayBeValid: true });
       if (loc.parent) {
-        const dropped = clone(step) as unknown as Record<string, unknown>;
-        delete locatorOf(dropped as unknown as Step)!.parent;
+        const dropped = clone(step);
+        delete locatorOf(dropped)!.parent;
         out.push({
           mistake: "parent-dropped",
           plan: withStep(plan, i, dropped),

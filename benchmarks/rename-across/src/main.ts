@@ -12,7 +12,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { buildGraph, loadGrammars, moduleMayDenote } from "@graphplan/graph";
-import { runFormalPlan } from "@graphplan/catalog";
+import { parsePlan, runFormalPlan } from "@graphplan/catalog";
 import { Command, InvalidArgumentError } from "commander";
 
 /** A path as the user meant it: pnpm runs a package's script in the package's folder and says where it was called from in INIT_CWD. */
@@ -146,9 +146,14 @@ for (const name of clones) {
     for (const c of chosen) {
       const newName = `${c.name}_gp`;
       const subset = new Map([c.file, ...c.importers].map((p) => [p, files.get(p)!]));
-      const plan = (from: string, to: string) => [
-        { op: "rename_across_files", params: { file: c.file, name: from, new_name: to, importers: c.importers } },
-      ];
+      // The rename as a model would write it, read through the plan's front door as a model's plan is.
+      const plan = (from: string, to: string) => {
+        const parsed = parsePlan([
+          { op: "rename_across_files", params: { file: c.file, name: from, new_name: to, importers: c.importers } },
+        ]);
+        if (!parsed.ok) throw new Error(`not a plan: ${parsed.issues.map((i) => i.message).join("; ")}`);
+        return parsed.plan;
+      };
       const there = runFormalPlan(plan(c.name, newName), subset);
       if (!there.ok) {
         counts.refused++;

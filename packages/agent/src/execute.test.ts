@@ -3,12 +3,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
+import { parsePlanOrThrow } from "@graphplan/catalog/testing";
 import { Workspace } from "@graphplan/runtime";
 import { executePhase } from "./execute.js";
 import { SHOP, read, shopRepo, status } from "./fixtures/repo.js";
 
-const run = (repo: string, plan: Parameters<typeof executePhase>[0]) =>
-  Effect.runPromise(executePhase(plan).pipe(Effect.provide(Workspace.layer(repo))));
+const run = (repo: string, plan: unknown) =>
+  Effect.runPromise(executePhase(parsePlanOrThrow(plan)).pipe(Effect.provide(Workspace.layer(repo))));
 const bytes = (repo: string) =>
   ["shop/cart.py", "shop/pricing.py", "shop/__init__.py"].map((f) => readFileSync(join(repo, f)).toString("hex"));
 

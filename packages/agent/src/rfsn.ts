@@ -118,7 +118,7 @@ export function rfsnStrategy(
         PHASE[planner.phase] ?? "explore",
         `RFSN ${planner.phase}: ${proposal.action_type} ${proposal.target.path}${proposal.target.symbol ? ` ${proposal.target.symbol}` : ""}`,
       );
-      const changes = proposal.action_type === "edit_file" ? yield* simulate(proposal.change as Plan) : undefined;
+      const changes = proposal.action_type === "edit_file" ? yield* simulate(proposal.change) : undefined;
       const verdict = gate.validate(proposal, {
         ...planner.gateContext(),
         task,

@@ -18,6 +18,7 @@ import {
 import {
   applyEdits,
   OPERATOR_BY_NAME,
+  PlanSession,
   primitiveEdits,
   runPlan,
   type Edit,
@@ -409,9 +410,16 @@ export function executeStep(step: Step, files: Files): StepOutcome {
   const tier = detectTier(step);
   const all = fileMap(files);
   if (tier === 0) {
-    const result = runPlan([step], all, { handlers: formalHandlers });
-    if (!result.ok) throw result.error._tag === "StepFailed" ? result.error.cause : result.error;
-    return { tier, files: result.files, changed: result.changed };
+    // One typed step, through the session `runPlan` is built on (a plan comes only from `parsePlan`).
+    const session = new PlanSession(all, { handlers: formalHandlers });
+    try {
+      const run = session.run(step);
+      if (!run.ok) throw run.error.cause;
+      session.commit();
+      return { tier, files: session.files(), changed: session.changed };
+    } finally {
+      session.dispose();
+    }
   }
   const ws = new Workspace(all);
   try {

@@ -2,7 +2,7 @@ export { detectTier, stepEdits, formalHandlers, runFormalPlan, dataFileCheck } f
 export { CATALOG, catalogEntry, planJsonSchema, catalogPrompt, compactCatalogPrompt } from "./catalog.js";
 export { isStepError } from "./step-error.js";
 export type { StepError } from "./step-error.js";
-export { parsePlan, parsePlanSteps, planOf, planIntegrity, loadPlanGrammars, didYouMean } from "./parse.js";
+export { parsePlan, parsePlanSteps, planIntegrity, loadPlanGrammars, didYouMean } from "./parse.js";
 export type { PlanIssue, PlanSteps, StepParse } from "./parse.js";
 export { dataStepEdits } from "./data/edit.js";
 export type { DataOp } from "./data/edit.js";

@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { loadGrammars } from "@graphplan/graph";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runFormalPlan } from "./execute.js";
+import { parsePlanOrThrow } from "./testing.js";
 
 beforeAll(() => loadGrammars(["bash", "css", "html"]));
 
@@ -19,7 +20,7 @@ const FILES = new Map([
 ]);
 
 function run(plan: unknown[]): Map<string, string> {
-  const result = runFormalPlan(JSON.parse(JSON.stringify(plan)), FILES);
+  const result = runFormalPlan(parsePlanOrThrow(JSON.parse(JSON.stringify(plan))), FILES);
   if (!result.ok) throw new Error(result.error.message);
   return new Map(result.files);
 }

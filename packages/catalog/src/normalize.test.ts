@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars } from "@graphplan/graph";
 import { normalizePlan, underRoot } from "./normalize.js";
-import { runFormalPlan, stepEdits, validateStep } from "./execute.js";
+import { PlanSession } from "@graphplan/primitives";
+import { formalHandlers, runFormalPlan, stepEdits, validateStep } from "./execute.js";
+import { parsePlanOrThrow } from "./testing.js";
 
 beforeAll(() => loadGrammars(["python"]));
 
@@ -121,7 +123,7 @@ describe("plan mistakes whose intent is certain are corrected, and each correcti
         { template: "add_method", params: { code: "x" } },
       ]).corrections,
     ).toEqual([]);
-    const run = runFormalPlan(fixed.plan, new Map([["shop.py", SHOP]]));
+    const run = runFormalPlan(parsePlanOrThrow(fixed.plan), new Map([["shop.py", SHOP]]));
     if (!run.ok) throw run.error;
     expect(run.files.get("shop.py")).toContain("    def empty(self):\n        return True");
     expect(run.files.get("shop.py")).toContain("    def full(self):\n        return False");
@@ -204,16 +206,18 @@ describe("plan mistakes whose intent is certain are corrected, and each correcti
 
 describe("the run agrees with the corrections", () => {
   test("{template: replace_node} runs as the operator and its output says so", () => {
-    const result = runFormalPlan(
-      [{ template: "replace_node", params: { locator, replacement: "def total(items):\n    return 0" } }],
-      { "app/cart.py": CART },
-    );
+    // parsePlan corrects the step before any run; a step built in code reaches the handlers as written.
+    const session = new PlanSession(new Map([["app/cart.py", CART]]), { handlers: formalHandlers });
+    const result = session.run({
+      template: "replace_node",
+      params: { locator, replacement: "def total(items):\n    return 0" },
+    });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.files.get("app/cart.py")).toContain("def total(items):\n    return 0\n");
-    expect(result.results[0]).toMatchObject({
-      output: { corrected: expect.stringContaining('{"op": "replace_node"') },
-    });
+    session.commit();
+    expect(session.text("app/cart.py")).toContain("def total(items):\n    return 0\n");
+    session.dispose();
+    expect(result).toMatchObject({ output: { corrected: expect.stringContaining('{"op": "replace_node"') } });
     expect(validateStep({ template: "replace_node", params: { locator, replacement: "x = 1" } })).toEqual([]);
   });
 

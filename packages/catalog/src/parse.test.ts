@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { loadGrammars } from "@graphplan/graph";
-import { CATALOG, didYouMean, parsePlan, parsePlanSteps, planIntegrity, planJsonSchema, planOf } from "./index.js";
+import { CATALOG, didYouMean, parsePlan, parsePlanSteps, planIntegrity, planJsonSchema } from "./index.js";
 
 beforeAll(() => loadGrammars(["python", "javascript", "typescript"]));
 
@@ -104,8 +104,8 @@ describe("parsePlan", () => {
       [true, "locate"],
     ]);
     expect(parsed.steps[1]!.written).toEqual({ op: "locate", params: { locator: target } });
-    expect(planOf(parsed)).toBeUndefined();
-    expect(planOf(parsePlanSteps([{ op: "locate", params: { locator: target } }]))).toEqual([
+    expect(parsed.plan).toBeUndefined();
+    expect(parsePlanSteps([{ op: "locate", params: { locator: target } }]).plan).toEqual([
       { op: "locate", params: { locator: target } },
     ]);
   });

@@ -21,6 +21,7 @@ import {
   type OperatorDefinition,
   type Plan,
   type Step,
+  type WrittenPlan,
 } from "@graphplan/primitives";
 import { CATALOG } from "./catalog.js";
 import { formalHandlers, suggestName, validateStep } from "./execute.js";
@@ -79,6 +80,8 @@ export interface PlanSteps {
   readonly steps: readonly StepParse[];
   /** The valid custom operators of `define_operators`. */
   readonly operators: readonly OperatorDefinition[];
+  /** The typed plan when nothing stops it (no plan-wide problem, every step valid): what to run. */
+  readonly plan: Plan | undefined;
 }
 
 /** A parsed plan: typed, or every issue that stops it. */
@@ -114,7 +117,7 @@ export async function loadPlanGrammars(json: unknown): Promise<void> {
 /** Parses a plan (see the module's comment). Every issue is collected; none stops the others. */
 export function parsePlan(json: unknown, options: ParsePlanOptions = {}): ParsedPlan {
   const parts = parsePlanSteps(json, options);
-  const plan = planOf(parts);
+  const plan = parts.plan;
   if (plan) return { ok: true, plan, warnings: parts.corrections };
   return {
     ok: false,
@@ -122,15 +125,20 @@ export function parsePlan(json: unknown, options: ParsePlanOptions = {}): Parsed
   };
 }
 
-/** The typed plan of a plan parsed step by step, when nothing stops it (no plan-wide problem, every step valid). */
-export function planOf(parts: PlanSteps): Plan | undefined {
+/**
+ * The typed plan of a plan parsed step by step, when nothing stops it (no plan-wide problem, every step valid).
+ * The one place a `Plan` is made: its brand says that this parse read it (see `Plan` in @graphplan/primitives).
+ */
+function planOf(parts: Omit<PlanSteps, "plan">): Plan | undefined {
   if (parts.planIssues.length > 0 || parts.steps.length === 0) return undefined;
   const steps: Step[] = [];
   for (const s of parts.steps) {
     if (!s.ok) return undefined;
     steps.push(s.step);
   }
-  return parts.operators.length > 0 ? { define_operators: [...parts.operators], plan: steps } : steps;
+  const plan: WrittenPlan =
+    parts.operators.length > 0 ? { define_operators: [...parts.operators], plan: steps } : steps;
+  return plan as Plan;
 }
 
 /**
@@ -170,7 +178,7 @@ export function parsePlanSteps(json: unknown, options: ParsePlanOptions = {}): P
   const shape = planShape(plan, options.operators ?? [], (i) =>
     planIssues.push({ ...i, step: null, op: "plan", check: "plan", severity: "error" }),
   );
-  if (!shape) return { corrections: correctionIssues, planIssues, steps: [], operators: [] };
+  if (!shape) return { corrections: correctionIssues, planIssues, steps: [], operators: [], plan: undefined };
   const custom = new Map(shape.operators.map((d) => [d.define, d] as const));
   const extra = new Set(options.operators ?? []);
   const steps = shape.steps.map((raw, index): StepParse => {
@@ -181,7 +189,8 @@ export function parsePlanSteps(json: unknown, options: ParsePlanOptions = {}): P
     );
     return step ? { ok: true, step, written: raw, key } : { ok: false, issues, written: raw, key };
   });
-  return { corrections: correctionIssues, planIssues, steps, operators: shape.operators };
+  const parts = { corrections: correctionIssues, planIssues, steps, operators: shape.operators };
+  return { ...parts, plan: planOf(parts) };
 }
 
 type Problem = { readonly message: string; readonly fix: string };

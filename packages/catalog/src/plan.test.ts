@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars } from "@graphplan/graph";
-import { runPlan, StepFailed } from "@graphplan/primitives";
+import { PlanSession, runPlan, StepFailed } from "@graphplan/primitives";
 import { detectTier, formalHandlers, runFormalPlan } from "./index.js";
 import { executeStep, SURGERY_OPS, validateStep } from "./execute.js";
 import { ParamsInvalid } from "./params.js";
 import { cpythonParse } from "@graphplan/testkit";
+import { parsePlanOrThrow } from "./testing.js";
 
 beforeAll(() => loadGrammars(["python", "javascript"]));
 
@@ -114,7 +115,7 @@ describe("mixed-tier plans through primitives' runPlan", () => {
   test("tiers 0–3 and legacy steps run in order in one plan", () => {
     expect(MIXED.map(detectTier)).toEqual([1, 2, 3, 0, 0, 1]);
     for (const step of MIXED) expect(validateStep(step), JSON.stringify(step)).toEqual([]);
-    const result = runPlan(MIXED, new Map(Object.entries(FILES)), { handlers: formalHandlers });
+    const result = runPlan(parsePlanOrThrow(MIXED), new Map(Object.entries(FILES)), { handlers: formalHandlers });
     if (!result.ok) throw result.error;
     expect(result.files.get("app/cart.py")).toBe(EXPECTED_CART);
     expect(result.files.get("app/ui.js")).toBe("function show(x) {\n  return render(x, { strict: true });\n}\n");
@@ -124,7 +125,7 @@ describe("mixed-tier plans through primitives' runPlan", () => {
 
   test("runFormalPlan accepts plain objects and the {define_operators, plan} form", () => {
     const result = runFormalPlan(
-      {
+      parsePlanOrThrow({
         define_operators: [
           {
             define: "prepend_comment",
@@ -138,7 +139,7 @@ describe("mixed-tier plans through primitives' runPlan", () => {
           },
         ],
         plan: [MIXED[1], { op: "prepend_comment", params: { file: "app/cart.py" } }],
-      },
+      }),
       FILES,
     );
     if (!result.ok) throw result.error;
@@ -156,33 +157,42 @@ describe("mixed-tier plans through primitives' runPlan", () => {
       {
         template: "guard_clause",
         params: {
-          target: { kind: "function", name: "total", file: "app/cart.py" },
-          condition: "items is",
+          target: { kind: "function", name: "totl", file: "app/cart.py" },
+          condition: "not items",
           body: "return 0",
         },
       },
     ];
-    const result = runFormalPlan(plan, FILES);
+    const result = runFormalPlan(parsePlanOrThrow(plan), FILES);
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.failedStep).toBe(2);
     expect(result.error).toBeInstanceOf(StepFailed);
-    expect((result.error as StepFailed).cause).toBeInstanceOf(ParamsInvalid);
-    expect(result.error.message).toContain("condition");
+    expect((result.error as StepFailed).cause).toMatchObject({ _tag: "LocatorNotFound" });
+    expect(result.error.message).toContain("totl");
     expect(result.files.get("app/cart.py")).toBe(FILES["app/cart.py"]);
   });
 
-  test("a template whose result would not parse is rolled back", () => {
-    const result = runFormalPlan(
-      [
-        {
-          template: "replace_expression",
-          params: { target: { kind: "call", file: "app/ui.js" }, expression: "a => {" },
-        },
-      ],
-      FILES,
-    );
-    expect(result.ok).toBe(false);
+  test("a template step whose params the handler refuses, or whose result would not parse, is rolled back", () => {
+    // parsePlan refuses both first (it parses code params as the kind they claim); steps built in code reach
+    // the handlers as written, and the run checks them again.
+    const session = new PlanSession(new Map(Object.entries(FILES)), { handlers: formalHandlers });
+    const bad = session.run({
+      template: "guard_clause",
+      params: {
+        target: { kind: "function", name: "total", file: "app/cart.py" },
+        condition: "items is",
+        body: "return 0",
+      },
+    });
+    expect(!bad.ok && bad.error.cause).toBeInstanceOf(ParamsInvalid);
+    const broken = session.run({
+      template: "replace_expression",
+      params: { target: { kind: "call", file: "app/ui.js" }, expression: "a => {" },
+    });
+    expect(broken.ok).toBe(false);
+    expect(session.files()).toEqual(new Map(Object.entries(FILES)));
+    session.dispose();
   });
 
   test("executeStep runs a single step of any tier", () => {

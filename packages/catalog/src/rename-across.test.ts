@@ -10,6 +10,7 @@ import { loadGrammars } from "@graphplan/graph";
 import { cpythonScopes, tempDir } from "@graphplan/testkit";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runFormalPlan } from "./index.js";
+import { parsePlanOrThrow } from "./testing.js";
 
 beforeAll(() => loadGrammars(["python"]));
 
@@ -67,7 +68,9 @@ const IMPORTERS = ["pkg/cart.py", "pkg/receipt.py", "pkg/audit.py", "pkg/api.py"
 
 function rename(files: ReadonlyMap<string, string>, name: string, newName: string, importers = IMPORTERS) {
   return runFormalPlan(
-    [{ op: "rename_across_files", params: { file: "pkg/pricing.py", name, new_name: newName, importers } }],
+    parsePlanOrThrow([
+      { op: "rename_across_files", params: { file: "pkg/pricing.py", name, new_name: newName, importers } },
+    ]),
     files,
   );
 }

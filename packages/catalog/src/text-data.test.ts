@@ -3,6 +3,7 @@ import { loadDataGrammars, loadGrammars } from "@graphplan/graph";
 import { StepFailed } from "@graphplan/primitives";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runFormalPlan } from "./execute.js";
+import { parsePlanOrThrow } from "./testing.js";
 
 beforeAll(async () => {
   await loadGrammars(["python"]);
@@ -17,7 +18,7 @@ const FILES = new Map([
 ]);
 
 function causeOf(file: string, find: string, replace: string): string | undefined {
-  const result = runFormalPlan([{ op: "replace_text", params: { file, find, replace } }], FILES);
+  const result = runFormalPlan(parsePlanOrThrow([{ op: "replace_text", params: { file, find, replace } }]), FILES);
   if (result.ok) return undefined;
   expect(result.files).toEqual(FILES);
   return result.error instanceof StepFailed ? result.error.cause.message : result.error.message;

@@ -1,4 +1,5 @@
 import { loadGrammars } from "@graphplan/graph";
+import { parsePlanOrThrow } from "@graphplan/catalog/testing";
 import { detectTier, formalHandlers, runFormalPlan } from "@graphplan/catalog";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compile, CompileError, type CompiledPlan, type Tier } from "./compile.js";
@@ -17,7 +18,7 @@ function roundTrip(pre: string, post: string, file = FILE): CompiledPlan {
     tierOf: (s) => detectTier(s) as Tier,
     suggest: suggesters,
   });
-  const run = runFormalPlan(JSON.parse(JSON.stringify(compiled.plan)), new Map([[file, pre]]));
+  const run = runFormalPlan(parsePlanOrThrow(JSON.parse(JSON.stringify(compiled.plan))), new Map([[file, pre]]));
   expect(run.ok, run.ok ? "" : String(run.error)).toBe(true);
   if (run.ok) expect(run.files.get(file)).toBe(post);
   // Locators only: never a line number or an offset in a step.

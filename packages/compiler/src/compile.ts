@@ -32,11 +32,10 @@ import {
   outerNode,
   primitiveEdits,
   reparse,
-  runPlan,
   type Edit,
-  type Plan,
   type Step,
   type StepHandler,
+  type WrittenPlan,
   TEXT_OPS,
 } from "@graphplan/primitives";
 import { detectTier, formalHandlers, stepEdits } from "@graphplan/catalog";
@@ -48,7 +47,7 @@ import { parseUnifiedDiff, PatchError, postImages } from "./patch.js";
 import { suggesters } from "./suggest.js";
 import type { Candidate, ChangeView, Suggester } from "./view.js";
 import { diffTrees, type Change, type NodeRef } from "./treediff.js";
-import { minimalEdit, textSteps } from "./text.js";
+import { minimalEdit, runStep, textSteps } from "./text.js";
 import { dataSteps } from "./data.js";
 
 /** The tree after `edits`, parsed incrementally with primitives' `reparse`; the old tree is freed. */
@@ -100,7 +99,8 @@ export interface StepRecord {
 }
 
 export interface CompiledPlan {
-  readonly plan: Plan;
+  /** The plan as a model would write it: read it with `parsePlan` of @graphplan/catalog to run it. */
+  readonly plan: WrittenPlan;
   readonly records: readonly StepRecord[];
   /** The post-image of every file the diff changes. */
   readonly post: ReadonlyMap<string, string>;
@@ -200,9 +200,9 @@ export function simulateStep(
       return result;
     };
   }
-  const result = runPlan([step], new Map([[file, source]]), { handlers: wrapped });
-  if (!result.ok) return undefined;
-  const text = result.files.get(file) ?? source;
+  const files = runStep(step, file, source, { handlers: wrapped });
+  if (!files) return undefined;
+  const text = files.get(file) ?? source;
   const edits =
     captured && captured.length > 0 && applyEdits(source, captured) === text ? captured : minimalEdit(source, text);
   return { text, edits };
@@ -1011,6 +1011,6 @@ export function compilePatch(
   files: ReadonlyMap<string, string>,
   unifiedDiff: string,
   options: CompileOptions = {},
-): Plan {
+): WrittenPlan {
   return compile(files, unifiedDiff, options).plan;
 }

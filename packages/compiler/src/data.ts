@@ -6,8 +6,8 @@
  */
 import { dataFormatOf, dataValue, parseData } from "@graphplan/graph";
 import { formatKeyPath, type KeySegment } from "@graphplan/locators";
-import { runPlan, type Step, type StepHandler } from "@graphplan/primitives";
-import { minimalEdit, type TextStep } from "./text.js";
+import type { Step, StepHandler } from "@graphplan/primitives";
+import { minimalEdit, runStep, type TextStep } from "./text.js";
 
 const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -56,9 +56,9 @@ export function dataSteps(
   const out: TextStep[] = [];
   let source = before;
   for (const step of steps) {
-    const result = runPlan([step], new Map([[file, source]]), { handlers });
-    if (!result.ok) return undefined;
-    const next = result.files.get(file) ?? source;
+    const files = runStep(step, file, source, { handlers });
+    if (!files) return undefined;
+    const next = files.get(file) ?? source;
     out.push({ step, edits: minimalEdit(source, next) });
     source = next;
   }

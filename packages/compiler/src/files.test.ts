@@ -8,6 +8,7 @@ import { makeRepo } from "@graphplan/testkit";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compile } from "./compile.js";
 import { gitDiff, PatchError } from "./patch.js";
+import { parsePlanOrThrow } from "@graphplan/catalog/testing";
 
 const CHANGES = "Version 3.2.0\n-------------\n\nUnreleased\n\n-   Drop Python 3.9.\n";
 
@@ -48,7 +49,7 @@ describe("compiling diffs that add, delete and rename files", () => {
     expect(ops[0]).toBe("rename_file");
     expect(ops).toContain("create_file");
     expect(ops.at(-1)).toBe("delete_file");
-    const run = runFormalPlan(JSON.parse(JSON.stringify(compiled.plan)), pre);
+    const run = runFormalPlan(parsePlanOrThrow(JSON.parse(JSON.stringify(compiled.plan))), pre);
     expect(run.ok, run.ok ? "" : run.error.message).toBe(true);
     if (!run.ok) return;
     expect(Object.fromEntries(run.files)).toEqual(Object.fromEntries(compiled.post));
@@ -87,7 +88,7 @@ describe("compiling diffs that add, delete and rename files", () => {
     expect(
       compiled.records.filter((r) => ["CHANGES.rst", "setup.cfg", "VERSION"].includes(r.file)).every((r) => r.text),
     ).toBe(true);
-    const run = runFormalPlan(JSON.parse(JSON.stringify(compiled.plan)), base);
+    const run = runFormalPlan(parsePlanOrThrow(JSON.parse(JSON.stringify(compiled.plan))), base);
     expect(run.ok, run.ok ? "" : run.error.message).toBe(true);
     if (!run.ok) return;
     expect(Object.fromEntries(run.files)).toEqual(Object.fromEntries([...base, ...compiled.post]));
@@ -129,7 +130,7 @@ describe("data files", () => {
       },
     ]);
     expect(compiled.records.every((r) => !r.text)).toBe(true);
-    const run = runFormalPlan(JSON.parse(JSON.stringify(compiled.plan)), pre);
+    const run = runFormalPlan(parsePlanOrThrow(JSON.parse(JSON.stringify(compiled.plan))), pre);
     expect(run.ok && Object.fromEntries(run.files)).toEqual(Object.fromEntries(post));
 
     // A comment added beside a value: no data step writes it, so the change is text.
@@ -141,7 +142,10 @@ describe("data files", () => {
       gitDiff(new Map([["pyproject.toml", pyproject]]), commented),
     );
     expect(text.records.map((r) => r.text)).toEqual([true]);
-    const again = runFormalPlan(JSON.parse(JSON.stringify(text.plan)), new Map([["pyproject.toml", pyproject]]));
+    const again = runFormalPlan(
+      parsePlanOrThrow(JSON.parse(JSON.stringify(text.plan))),
+      new Map([["pyproject.toml", pyproject]]),
+    );
     expect(again.ok && again.files.get("pyproject.toml")).toBe(commented.get("pyproject.toml"));
   });
 });

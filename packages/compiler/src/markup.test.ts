@@ -11,6 +11,7 @@ import { isHtmlTemplate, loadGrammars, parse, syntaxErrors, type LanguageId } fr
 import { makeRepo } from "@graphplan/testkit";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compile, type CompiledPlan } from "./compile.js";
+import { parsePlanOrThrow } from "@graphplan/catalog/testing";
 
 beforeAll(() => loadGrammars(["bash", "css", "html"]));
 
@@ -33,7 +34,7 @@ function compiled(files: Record<string, string>, after: Record<string, string>):
   git("add", "-A");
   const result = compile(new Map(Object.entries(files)), git("diff", "--cached"));
   // The plan, read back as JSON as a model's would be, gives every post-image exactly; each parses.
-  const run = runFormalPlan(JSON.parse(JSON.stringify(result.plan)), new Map(Object.entries(files)));
+  const run = runFormalPlan(parsePlanOrThrow(JSON.parse(JSON.stringify(result.plan))), new Map(Object.entries(files)));
   expect(run.ok, run.ok ? "" : run.error.message).toBe(true);
   if (!run.ok) return result;
   for (const [file, text] of Object.entries(after)) {

@@ -8,7 +8,7 @@
  */
 import { diffArrays } from "diff";
 import { dataFileCheck } from "@graphplan/catalog";
-import { runPlan, type Edit, type Step, type StepHandler } from "@graphplan/primitives";
+import { PlanSession, type Edit, type RunOptions, type Step, type StepHandler } from "@graphplan/primitives";
 
 /** A text step with the edits it made when it was run. */
 export interface TextStep {
@@ -72,12 +72,31 @@ function run(
   handlers: Readonly<Record<string, StepHandler>> | undefined,
 ): TextStep | undefined {
   // The same postconditions as a plan's run: a data file must still load after each step.
-  const result = runPlan([step], new Map([[file, source]]), {
-    checkText: dataFileCheck,
-    ...(handlers ? { handlers } : {}),
-  });
-  if (!result.ok || result.files.get(file) !== expected) return undefined;
+  const files = runStep(step, file, source, { checkText: dataFileCheck, ...(handlers ? { handlers } : {}) });
+  if (files?.get(file) !== expected) return undefined;
   return { step, edits: minimalEdit(source, expected) };
+}
+
+/**
+ * Runs one step the compiler built on one file, as a plan's run runs it (`runPlan` is this session run to the
+ * end): every file afterwards, or undefined when the step fails. A built step is typed, not read from JSON, so
+ * it runs through the session's step API; the plan the compiler returns is read through `parsePlan` by whoever
+ * runs it.
+ */
+export function runStep(
+  step: Step,
+  file: string,
+  source: string,
+  options: RunOptions = {},
+): Map<string, string> | undefined {
+  const session = new PlanSession(new Map([[file, source]]), options);
+  try {
+    if (!session.run(step).ok) return undefined;
+    session.commit();
+    return session.files();
+  } finally {
+    session.dispose();
+  }
 }
 
 /** The smallest single edit turning `a` into `b` (common prefix and suffix left out). */

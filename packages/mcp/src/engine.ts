@@ -19,7 +19,7 @@ import {
   resolveSome,
   type Locator,
 } from "@graphplan/locators";
-import { planFiles, type Plan } from "@graphplan/primitives";
+import { planFiles, type Plan, type WrittenPlan } from "@graphplan/primitives";
 import {
   applyPlan,
   findSourceFiles,
@@ -130,7 +130,8 @@ export type ApplyOutcome =
     };
 
 export interface CompiledPatch {
-  readonly plan: Plan;
+  /** The compiled plan as a model would write it (what the tool returns as JSON). */
+  readonly plan: WrittenPlan;
   readonly steps: number;
   /** Running the plan on the root's files gives the diff's post-images, byte for byte. */
   readonly reproduces: boolean;

@@ -3,13 +3,14 @@ import { beforeAll, expect, test } from "vitest";
 import { loadGrammars } from "@graphplan/graph";
 import { runPlan } from "./run.js";
 import { bigFile, hundredSteps } from "./fixtures/big-plan.js";
+import { planOf } from "./fixtures/plan.js";
 
 beforeAll(() => loadGrammars(["python"]));
 
 test("a 100-step plan on a 5,000-line file applies all four mutators, each in its own function", () => {
   const source = bigFile(500);
   expect(source.split("\n").length).toBeGreaterThanOrEqual(5000);
-  const result = runPlan(hundredSteps(), new Map([["big.py", source]]));
+  const result = runPlan(planOf(hundredSteps()), new Map([["big.py", source]]));
   if (!result.ok) throw result.error;
   expect(result.results).toHaveLength(100);
   const out = result.files.get("big.py")!;

@@ -2,6 +2,7 @@
 import { loadGrammars } from "@graphplan/graph";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runPlan } from "./index.js";
+import { planOf } from "./fixtures/plan.js";
 
 beforeAll(async () => {
   await loadGrammars(["python", "javascript"]);
@@ -21,7 +22,7 @@ def run(items):
 `;
 
 const apply = (file: string, source: string, params: Record<string, unknown>) => {
-  const result = runPlan([{ op: "replace_all_matching", params }], new Map([[file, source]]));
+  const result = runPlan(planOf([{ op: "replace_all_matching", params }]), new Map([[file, source]]));
   if (!result.ok) throw result.error;
   return result.files.get(file)!;
 };

@@ -3,6 +3,7 @@ import { loadGrammars } from "@graphplan/graph";
 import { evaluateCondition, substitute } from "./dsl.js";
 import { runPlan } from "./run.js";
 import { InvalidCondition, UnresolvedVariable } from "./errors.js";
+import { planOf } from "./fixtures/plan.js";
 
 beforeAll(() => loadGrammars(["python", "php"]));
 
@@ -89,7 +90,7 @@ describe("define_operators", () => {
         },
       ],
     };
-    const result = runPlan(plan, new Map([["q.py", PY]]));
+    const result = runPlan(planOf(plan), new Map([["q.py", PY]]));
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.files.get("q.py")).toBe(
@@ -120,13 +121,13 @@ describe("define_operators", () => {
       ],
     });
     const result = runPlan(
-      {
+      planOf({
         define_operators: [op()],
         plan: [
           { op: "ensure_method", params: { file: "q.py", name: "only" } },
           { op: "ensure_method", params: { file: "q.py", name: "defer" } },
         ],
-      },
+      }),
       new Map([["q.py", PY]]),
     );
     if (!result.ok) throw result.error;
@@ -138,7 +139,7 @@ describe("define_operators", () => {
   test("custom operators live only for their plan", () => {
     const files = new Map([["q.py", PY]]);
     const first = runPlan(
-      {
+      planOf({
         define_operators: [
           {
             define: "noop_op",
@@ -147,11 +148,11 @@ describe("define_operators", () => {
           },
         ],
         plan: [{ op: "noop_op", params: { file: "q.py" } }],
-      },
+      }),
       files,
     );
     expect(first.ok).toBe(true);
-    const second = runPlan([{ op: "noop_op", params: { file: "q.py" } }], files);
+    const second = runPlan(planOf([{ op: "noop_op", params: { file: "q.py" } }]), files);
     expect(second.ok).toBe(false);
     if (second.ok) return;
     expect(second.error.cause).toMatchObject({ _tag: "UnknownOperator" });
@@ -159,7 +160,7 @@ describe("define_operators", () => {
 
   test("parameters are checked against params_schema", () => {
     const result = runPlan(
-      {
+      planOf({
         define_operators: [
           {
             define: "needs_two",
@@ -168,7 +169,7 @@ describe("define_operators", () => {
           },
         ],
         plan: [{ op: "needs_two", params: { file: "q.py", count: "many" } }],
-      },
+      }),
       new Map([["q.py", PY]]),
     );
     expect(!result.ok && result.error.message).toMatch(/"count" should be a number/);
@@ -176,18 +177,18 @@ describe("define_operators", () => {
 
   test("redefining an operator and self-recursion are tagged errors", () => {
     const redefined = runPlan(
-      {
+      planOf({
         define_operators: [{ define: "replace_node", params_schema: {}, steps: [{ primitive: "locate", params: {} }] }],
         plan: [{ op: "locate", params: {} }],
-      },
+      }),
       new Map(),
     );
     expect(!redefined.ok && redefined.error).toMatchObject({ _tag: "OperatorRedefined" });
     const loop = runPlan(
-      {
+      planOf({
         define_operators: [{ define: "loop", params_schema: {}, steps: [{ primitive: "loop", params: {} }] }],
         plan: [{ op: "loop", params: {} }],
-      },
+      }),
       new Map(),
     );
     expect(!loop.ok && loop.error).toMatchObject({ _tag: "StepFailed", cause: { _tag: "RecursionLimit" } });

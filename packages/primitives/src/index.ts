@@ -8,7 +8,7 @@ export {
   stepLabel,
   stepLocator,
 } from "./plan.js";
-export type { Plan, Step, OperatorDefinition } from "./plan.js";
+export type { Plan, WrittenPlan, Step, OperatorDefinition } from "./plan.js";
 // Named by the declarations rfsn-planner emits for its schemas that hold a plan (recursive, so TypeScript cannot
 // spell it out: TS2742 without it).
 export type { DslStep } from "./plan.js";
@@ -22,6 +22,7 @@ export type { ParsedDoc } from "./primitives.js";
 export { errorSpans, newSyntaxErrors, preprocessorExplains } from "./check.js";
 export type { ErrorSpan } from "./check.js";
 export { placements, normalizeCode, indentUnit, lineIndent } from "./indent.js";
+export { pythonIndentProblems } from "./pyindent.js";
 export { outerNode } from "./targets.js";
 export { runPlan, paramIssues } from "./run.js";
 export type { RunOptions, RunResult, StepHandler, HandlerContext } from "./run.js";

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars, parse, syntaxErrors, type LanguageId } from "@graphplan/graph";
 import { sample } from "@graphplan/testkit";
 import { runPlan } from "./run.js";
+import { planOf } from "./fixtures/plan.js";
 
 beforeAll(() => loadGrammars());
 
@@ -177,7 +178,7 @@ const CASES: Record<LanguageId, Case> = {
 const fixture = sample;
 
 function apply(language: LanguageId, file: string, plan: unknown): string {
-  const result = runPlan(plan, new Map([[file, fixture(file)]]));
+  const result = runPlan(planOf(plan), new Map([[file, fixture(file)]]));
   if (!result.ok) throw result.error;
   const out = result.files.get(file)!;
   const tree = parse(out, language);

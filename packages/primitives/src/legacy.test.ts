@@ -3,6 +3,7 @@ import { loadGrammars } from "@graphplan/graph";
 import { runPlan } from "./run.js";
 import { findPattern } from "./legacy.js";
 import type { PatternNotFound } from "./errors.js";
+import { planOf } from "./fixtures/plan.js";
 
 beforeAll(() => loadGrammars(["python", "javascript"]));
 
@@ -18,7 +19,7 @@ def save(path, data):
 `;
 
 function run(plan: unknown, source = PY, file = "m.py") {
-  return runPlan(plan, new Map([[file, source]]));
+  return runPlan(planOf(plan), new Map([[file, source]]));
 }
 function out(plan: unknown, source = PY, file = "m.py"): string {
   const r = run(plan, source, file);

@@ -7,8 +7,8 @@
 import { execFileSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadGrammars, parse, syntaxErrors, type LanguageId } from "@graphplan/graph";
-import type { Plan } from "./plan.js";
 import { runPlan } from "./run.js";
+import { planOf } from "./fixtures/plan.js";
 
 beforeAll(() => loadGrammars(["bash", "css", "html"]));
 
@@ -27,7 +27,7 @@ const LANGUAGE: Record<string, LanguageId> = { "deploy.sh": "bash", "site.css": 
 
 /** Runs `plan`; the one file it changed, after checking that file with its format's judge. */
 function run(plan: unknown[]): string {
-  const result = runPlan(plan as Plan, FILES);
+  const result = runPlan(planOf(plan), FILES);
   if (!result.ok) throw new Error(result.error.message);
   const changed = [...result.files].filter(([file, text]) => text !== FILES.get(file));
   expect(changed).toHaveLength(1);
@@ -76,7 +76,7 @@ describe("node primitives on shell scripts", () => {
 
   it("refuses a replacement that bash cannot read, and changes nothing", () => {
     const result = runPlan(
-      [
+      planOf([
         {
           op: "replace_node",
           params: {
@@ -84,7 +84,7 @@ describe("node primitives on shell scripts", () => {
             replacement: "build() {\n  if true; then make\n}",
           },
         },
-      ] as Plan,
+      ]),
       FILES,
     );
     expect(result.ok).toBe(false);

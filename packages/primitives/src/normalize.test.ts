@@ -4,6 +4,7 @@ import { cpythonParse } from "@graphplan/testkit";
 import { findPattern } from "./legacy.js";
 import { normalizeCode } from "./indent.js";
 import { runPlan } from "./run.js";
+import { planOf } from "./fixtures/plan.js";
 
 beforeAll(() => loadGrammars(["python", "javascript"]));
 
@@ -16,7 +17,7 @@ const PY = `class Cart:
 `;
 
 function run(plan: unknown, source = PY, file = "cart.py") {
-  const result = runPlan(plan, new Map([[file, source]]));
+  const result = runPlan(planOf(plan), new Map([[file, source]]));
   if (!result.ok) throw result.error;
   return {
     text: result.files.get(file)!,
@@ -83,7 +84,9 @@ describe("the code's whitespace follows the file's conventions, and the step say
 
   test("an edit that would leave an unexpected indent (which tree-sitter accepts) is refused with the rule it breaks", () => {
     const result = runPlan(
-      [{ op: "replace_node", params: { locator: countLine, replacement: "count = len(items)\n  assert count > 0" } }],
+      planOf([
+        { op: "replace_node", params: { locator: countLine, replacement: "count = len(items)\n  assert count > 0" } },
+      ]),
       new Map([["cart.py", PY]]),
     );
     expect(result.ok).toBe(false);
@@ -92,7 +95,7 @@ describe("the code's whitespace follows the file's conventions, and the step say
 
   test("a block opener left without a body is refused (expected an indented block)", () => {
     const result = runPlan(
-      [{ op: "insert_after_node", params: { locator: countLine, code: "if count > 3:" } }],
+      planOf([{ op: "insert_after_node", params: { locator: countLine, code: "if count > 3:" } }]),
       new Map([["cart.py", PY]]),
     );
     expect(result.ok).toBe(false);
@@ -139,13 +142,13 @@ describe("the code's whitespace follows the file's conventions, and the step say
 
   test("a break or continue the edit puts outside any loop is refused (CPython's compiler rejects it)", () => {
     const result = runPlan(
-      [{ op: "insert_after_node", params: { locator: countLine, code: "if count > 3:\n    continue" } }],
+      planOf([{ op: "insert_after_node", params: { locator: countLine, code: "if count > 3:\n    continue" } }]),
       new Map([["cart.py", PY]]),
     );
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error.message).toContain("'continue' not properly in loop");
     const inLoop = runPlan(
-      [
+      planOf([
         {
           op: "insert_after_node",
           params: {
@@ -153,7 +156,7 @@ describe("the code's whitespace follows the file's conventions, and the step say
             code: "for i in items:\n    if i:\n        continue\n    else:\n        break",
           },
         },
-      ],
+      ]),
       new Map([["cart.py", PY]]),
     );
     expect(inLoop.ok).toBe(true);
@@ -161,7 +164,7 @@ describe("the code's whitespace follows the file's conventions, and the step say
 
   test("a starred assignment target outside a tuple is refused", () => {
     const result = runPlan(
-      [{ op: "replace_node", params: { locator: countLine, replacement: "*count = items" } }],
+      planOf([{ op: "replace_node", params: { locator: countLine, replacement: "*count = items" } }]),
       new Map([["cart.py", PY]]),
     );
     expect(result.ok).toBe(false);
@@ -171,7 +174,9 @@ describe("the code's whitespace follows the file's conventions, and the step say
   test("an edit inside an assignment's target that leaves it starred alone is refused", () => {
     const source = "def f(items):\n    first, rest = items[0], items[1:]\n    return rest\n";
     const result = runPlan(
-      [{ op: "replace_node", params: { locator: { kind: "pattern_list", file: "m.py" }, replacement: "*rest" } }],
+      planOf([
+        { op: "replace_node", params: { locator: { kind: "pattern_list", file: "m.py" }, replacement: "*rest" } },
+      ]),
       new Map([["m.py", source]]),
     );
     expect(result.ok).toBe(false);
@@ -180,12 +185,12 @@ describe("the code's whitespace follows the file's conventions, and the step say
 
   test("a return the edit puts at module level is refused", () => {
     const result = runPlan(
-      [
+      planOf([
         {
           op: "insert_after_node",
           params: { locator: { kind: "class", name: "Cart", file: "cart.py" }, code: "return 0", separator: "\n\n" },
         },
-      ],
+      ]),
       new Map([["cart.py", PY]]),
     );
     expect(result.ok).toBe(false);
@@ -217,7 +222,7 @@ describe("legacy text patterns never match inside a token or from mid-line, nor 
   test("replace_code names the file when it refuses an ambiguous pattern", () => {
     const source = "def f():\n    return compute(a)\n\ndef g():\n    return compute(a)\n";
     const result = runPlan(
-      [{ op: "replace_code", params: { file: "m.py", pattern: "return compute(a)", replacement: "return 0" } }],
+      planOf([{ op: "replace_code", params: { file: "m.py", pattern: "return compute(a)", replacement: "return 0" } }]),
       new Map([["m.py", source]]),
     );
     expect(result.ok).toBe(false);
@@ -227,21 +232,21 @@ describe("legacy text patterns never match inside a token or from mid-line, nor 
   test("a similar match re-indents the replacement once, whether it was written relative or with the file's indentation", () => {
     const source = "class A:\n    def f(self):\n        if ready:\n            go(1)\n        return 2\n";
     const relative = runPlan(
-      [
+      planOf([
         {
           op: "replace_code",
           params: { file: "a.py", pattern: "if redy:\n    go(1)", replacement: "if ready:\n    go(2)" },
         },
-      ],
+      ]),
       new Map([["a.py", source]]),
     );
     const absolute = runPlan(
-      [
+      planOf([
         {
           op: "replace_code",
           params: { file: "a.py", pattern: "if redy:\n            go(1)", replacement: "if ready:\n            go(2)" },
         },
-      ],
+      ]),
       new Map([["a.py", source]]),
     );
     for (const result of [relative, absolute]) {

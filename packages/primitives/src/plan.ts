@@ -61,10 +61,24 @@ export type TemplateStep = z.infer<typeof TemplateStepSchema>;
 export type FragmentStep = z.infer<typeof FragmentStepSchema>;
 export type Step = z.infer<typeof StepSchema>;
 export type OperatorDefinition = z.infer<typeof OperatorDefinitionSchema>;
-export type Plan = z.infer<typeof PlanSchema>;
+
+/**
+ * A plan's shape, typed but not read: what a model writes, or the compiler builds. Nothing runs one; read it
+ * with `parsePlan` of @graphplan/catalog into a {@link Plan}.
+ */
+export type WrittenPlan = z.infer<typeof PlanSchema>;
+
+/**
+ * A plan read through the plan's one front door, `parsePlan` of @graphplan/catalog: every step names a known
+ * operator with valid params (docs/design.md, "The plan language"). The brand is what only that parse gives, so
+ * JSON, or a {@link WrittenPlan}, cannot be passed where a plan runs (`runPlan`, `PlanSession.open`, the runtime's
+ * `applyPlan`) without being read first. (Zod's brand type, so that declarations of types holding a `Plan` can
+ * name it; no schema here or elsewhere brands with this name: `plan-brand.test.ts` of @graphplan/testkit.)
+ */
+export type Plan = WrittenPlan & z.$brand<"GraphPlan.parsePlan">;
 
 /** The steps and custom operators of a plan in either format. */
-export function planParts(plan: Plan): { steps: Step[]; operators: OperatorDefinition[] } {
+export function planParts(plan: WrittenPlan): { steps: Step[]; operators: OperatorDefinition[] } {
   return Array.isArray(plan) ? { steps: plan, operators: [] } : { steps: plan.plan, operators: plan.define_operators };
 }
 

@@ -5,7 +5,8 @@
  */
 import { loadGrammars } from "@graphplan/graph";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PostconditionFailed, preprocessorExplains, runPlan, StepFailed, type Plan } from "./index.js";
+import { planOf } from "./fixtures/plan.js";
+import { PostconditionFailed, preprocessorExplains, runPlan, StepFailed } from "./index.js";
 
 beforeAll(() => loadGrammars(["c", "cpp", "python"]));
 
@@ -35,15 +36,15 @@ const SPLIT = [
 
 const OLD_LINE = "    state_fd = fd > -1 ? fd : open(path, flags, 0666);";
 
-function apply(plan: Plan, file = "gzlib.c", source = GZ) {
+function apply(steps: unknown, file = "gzlib.c", source = GZ) {
   const given = new Map([[file, source]]);
-  const result = runPlan(plan, given);
+  const result = runPlan(planOf(steps), given);
   if (result.ok) return { text: result.files.get(file)!, error: undefined };
   expect(result.files).toBe(given); // nothing written
   return { text: undefined, error: result.error instanceof StepFailed ? result.error.cause : result.error };
 }
 
-const replace = (find: string, replace: string, file = "gzlib.c"): Plan => [
+const replace = (find: string, replace: string, file = "gzlib.c") => [
   { op: "replace_text", params: { file, find, replace } },
 ];
 
@@ -91,7 +92,7 @@ describe("C edits across preprocessor conditionals", () => {
       "#endif",
       "",
     ].join("\n");
-    const result = runPlan([{ op: "create_file", params: { path: "skip.h", content: header } }], new Map());
+    const result = runPlan(planOf([{ op: "create_file", params: { path: "skip.h", content: header } }]), new Map());
     expect(result.ok).toBe(true);
   });
 
@@ -128,7 +129,7 @@ describe("a header a step creates", () => {
       "",
     ].join("\n");
     const result = runPlan(
-      [{ op: "create_file", params: { path: "util/no_destructor.h", content: header } }],
+      planOf([{ op: "create_file", params: { path: "util/no_destructor.h", content: header } }]),
       new Map(),
     );
     expect(result.ok ? result.files.get("util/no_destructor.h") : result.error).toBe(header);
@@ -140,10 +141,13 @@ describe("a renamed file", () => {
     // tree-sitter-c does not read `__has_include` in a condition: the file reads with an error as it is.
     const header = '#if __has_include("port/port_config.h")\n#include "port/port_config.h"\n#endif\nint lock(void);\n';
     const given = new Map([["port/port_posix.h", header]]);
-    const plan: Plan = [
+    const plan = planOf([
       { op: "rename_file", params: { from: "port/port_posix.h", to: "port/port_stdcxx.h" } },
-      { op: "replace_text", params: { file: "port/port_stdcxx.h", find: "int lock(void);", replace: "int lock(void);\nint unlock(void);" } },
-    ];
+      {
+        op: "replace_text",
+        params: { file: "port/port_stdcxx.h", find: "int lock(void);", replace: "int lock(void);\nint unlock(void);" },
+      },
+    ]);
     const result = runPlan(plan, given);
     expect(result.ok ? result.files.get("port/port_stdcxx.h") : result.error).toBe(
       header.replace("int lock(void);", "int lock(void);\nint unlock(void);"),

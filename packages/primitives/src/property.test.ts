@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { detectLanguage, loadGrammars, parse, syntaxErrors } from "@graphplan/graph";
 import { SAMPLE_FILES, sample } from "@graphplan/testkit";
 import { runPlan } from "./run.js";
+import { planOf } from "./fixtures/plan.js";
 
 const FIXTURES = new Map(SAMPLE_FILES.map((f) => [f, sample(f)] as const));
 const FILES = [...FIXTURES.keys()];
@@ -203,7 +204,8 @@ const stepArb = (file: string) =>
         new_body: code,
       }),
     }),
-    fc.record({ op: fc.oneof(fc.string({ maxLength: 10 }), fc.constant("")), params: fc.anything() }),
+    // Any operator name with any params, in a plan's form (which the catalog's parse checks, and the run does not).
+    fc.record({ op: fc.string({ minLength: 1, maxLength: 10 }), params: fc.dictionary(fc.string(), fc.anything()) }),
   );
 
 /** Steps that usually succeed on every fixture, so that multi-step plans succeed often enough. */
@@ -247,7 +249,7 @@ const mutate = (step: Record<string, unknown>) =>
     fc.constant(step),
     fc.constant({ op: step.op, params: {} }),
     fc.anything().map((v) => ({ ...step, params: { ...(step.params as object), locator: v } })),
-    fc.string().map((v) => ({ ...step, op: v })),
+    fc.string({ minLength: 1 }).map((v) => ({ ...step, op: v })),
   );
 
 const planArb = fc.subarray(FILES, { minLength: 1, maxLength: 3 }).chain((files) =>
@@ -288,7 +290,7 @@ test("random and mutated plans: success with clean files, or every file byte-ide
       ),
       (plan) => {
         const input = new Map(FIXTURES);
-        const result = runPlan(plan, input);
+        const result = runPlan(planOf(plan), input);
         if (result.ok) {
           successes++;
           for (const [file, text] of result.files) {
@@ -327,7 +329,7 @@ test("a file with an old syntax error: successful plans never add errors", () =>
   let successes = 0;
   fc.assert(
     fc.property(fc.array(fc.oneof(stepArb("b.py"), goodStepArb("b.py")), { minLength: 1, maxLength: 3 }), (plan) => {
-      const result = runPlan(plan, new Map([["b.py", broken]]));
+      const result = runPlan(planOf(plan), new Map([["b.py", broken]]));
       if (result.ok) {
         successes++;
         expect(count(result.files.get("b.py")!)).toBeLessThanOrEqual(before);

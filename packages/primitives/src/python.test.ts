@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars } from "@graphplan/graph";
 import { runPlan } from "./run.js";
+import { planOf } from "./fixtures/plan.js";
 
 beforeAll(() => loadGrammars(["python"]));
 
@@ -25,7 +26,7 @@ def helper(a, b):
 `;
 
 function run(plan: unknown, source = PY) {
-  const result = runPlan(plan, new Map([["q.py", source]]));
+  const result = runPlan(planOf(plan), new Map([["q.py", source]]));
   if (!result.ok) throw result.error;
   return result.files.get("q.py")!;
 }
@@ -212,7 +213,7 @@ describe("python primitives", () => {
   test("a syntax-breaking replacement fails the step and leaves the files untouched", () => {
     const files = new Map([["q.py", PY]]);
     const result = runPlan(
-      [
+      planOf([
         {
           op: "replace_node",
           params: {
@@ -220,7 +221,7 @@ describe("python primitives", () => {
             replacement: "def helper(:\n    pass",
           },
         },
-      ],
+      ]),
       files,
     );
     expect(result.ok).toBe(false);

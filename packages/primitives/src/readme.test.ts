@@ -3,27 +3,30 @@ import { expect, test } from "vitest";
 test("the README example runs", async () => {
   // --- README example (keep in sync with README.md) ---
   const { loadGrammars } = await import("@graphplan/graph");
-  const { runPlan } = await import("@graphplan/primitives");
+  const { PlanSession } = await import("@graphplan/primitives");
 
   await loadGrammars(["python"]);
-  const files = new Map([["query.py", "class QuerySet:\n    def defer(self):\n        return 1\n"]]);
-  const result = runPlan(
-    [
-      { op: "add_import", params: { file: "query.py", import_statement: "import os" } },
-      {
-        op: "replace_node",
-        params: {
-          locator: { kind: "method", name: "defer", file: "query.py" },
-          replacement: "def defer(self, *fields):\n    return fields",
-        },
+  const session = new PlanSession(new Map([["query.py", "class QuerySet:\n    def defer(self):\n        return 1\n"]]));
+  const steps = [
+    { op: "add_import", params: { file: "query.py", import_statement: "import os" } },
+    {
+      op: "replace_node",
+      params: {
+        locator: { kind: "method", name: "defer", file: "query.py" },
+        replacement: "def defer(self, *fields):\n    return fields",
       },
-    ],
-    files,
-  );
-  if (result.ok) console.log(result.files.get("query.py"));
-  else console.error(result.error.message); // "Step 2 (replace_node) at {...}: ..." (steps count from 1)
+    },
+  ];
+  for (const step of steps) {
+    const result = session.run(step); // its changes: per file the edits, and the text and tree before and after
+    if (!result.ok) throw result.error; // "Step 2 (replace_node) at {...}: ..." (steps count from 1); nothing kept
+    session.commit();
+  }
+  console.log(session.text("query.py"));
+  session.dispose();
   // --- end ---
-  expect(result.ok && result.files.get("query.py")).toBe(
+  // The session's texts outlive its trees.
+  expect(session.text("query.py")).toBe(
     "import os\n\nclass QuerySet:\n    def defer(self, *fields):\n        return fields\n",
   );
 });

@@ -6,6 +6,7 @@ import { applyPrimitive, locate, locateRegion, primitiveEdits } from "./api.js";
 import { OPERATORS, operatorJsonSchema } from "./registry.js";
 import { planFiles } from "./plan.js";
 import type { StepFailed } from "./errors.js";
+import { planOf } from "./fixtures/plan.js";
 
 beforeAll(() => loadGrammars(["python", "javascript"]));
 
@@ -60,11 +61,11 @@ describe("runPlan", () => {
 
   test("steps run in order and see earlier edits; results are per step", () => {
     const r = runPlan(
-      [
+      planOf([
         replaceA,
         { op: "locate", params: { locator: { kind: "return", file: "a.py" } } },
         { op: "add_import", params: { file: "b.py", import_statement: "import os" } },
-      ],
+      ]),
       files(),
     );
     if (!r.ok) throw r.error;
@@ -76,11 +77,11 @@ describe("runPlan", () => {
   test("a failed step returns every file byte-identical (all-or-nothing) with a tagged StepFailed", () => {
     const input = files();
     const r = runPlan(
-      [
+      planOf([
         replaceA,
         { op: "add_import", params: { file: "b.py", import_statement: "import os" } },
         { op: "delete_node", params: { locator: { kind: "function", name: "zzz", file: "b.py" } } },
-      ],
+      ]),
       input,
     );
     expect(r.ok).toBe(false);
@@ -102,52 +103,52 @@ describe("runPlan", () => {
   });
 
   test("unknown operator lists valid ones, closest first", () => {
-    const r = runPlan([{ op: "replace_nodes", params: {} }], files());
+    const r = runPlan(planOf([{ op: "replace_nodes", params: {} }]), files());
     expect(!r.ok && r.error.cause).toMatchObject({ _tag: "UnknownOperator" });
     expect(!r.ok && (r.error.cause as unknown as { validOps: string[] }).validOps[0]).toBe("replace_node");
   });
 
   test("missing file, unsupported language and bad params are tagged", () => {
     const missing = runPlan(
-      [{ op: "delete_node", params: { locator: { kind: "function", name: "a", file: "nope.py" } } }],
+      planOf([{ op: "delete_node", params: { locator: { kind: "function", name: "a", file: "nope.py" } } }]),
       files(),
     );
     expect(!missing.ok && missing.error.cause).toMatchObject({ _tag: "FileNotInPlan", file: "nope.py" });
     const text = runPlan(
-      [{ op: "delete_node", params: { locator: { kind: "function", file: "notes.txt" } } }],
+      planOf([{ op: "delete_node", params: { locator: { kind: "function", file: "notes.txt" } } }]),
       new Map([["notes.txt", "hi"]]),
     );
     expect(!text.ok && text.error.cause).toMatchObject({ _tag: "UnsupportedLanguage" });
     const params = runPlan(
-      [{ op: "replace_node", params: { locator: { kind: "function", name: "a", file: "a.py" } } }],
+      planOf([{ op: "replace_node", params: { locator: { kind: "function", name: "a", file: "a.py" } } }]),
       files(),
     );
     expect(!params.ok && params.error.cause).toMatchObject({ _tag: "InvalidParams" });
     expect(!params.ok && params.error.message).toContain("replacement");
-    const sexp = runPlan([{ op: "delete_node", params: { locator: { type: "sexp", file: "a.py" } } }], files());
+    const sexp = runPlan(planOf([{ op: "delete_node", params: { locator: { type: "sexp", file: "a.py" } } }]), files());
     expect(!sexp.ok && sexp.error.message).toContain("locator.query: Invalid input: expected string");
   });
 
   test("a file with an old syntax error can still be edited elsewhere, but not made worse", () => {
     const broken = "def a():\n    return 1\n\ndef b(:\n    pass\n";
     const ok = runPlan(
-      [
+      planOf([
         {
           op: "replace_node",
           params: { locator: { kind: "return", file: "x.py", index: 0 }, replacement: "return 5" },
         },
-      ],
+      ]),
       new Map([["x.py", broken]]),
     );
     if (!ok.ok) throw ok.error;
     expect(ok.files.get("x.py")).toBe(broken.replace("return 1", "return 5"));
     const worse = runPlan(
-      [
+      planOf([
         {
           op: "replace_node",
           params: { locator: { kind: "return", file: "x.py", index: 0 }, replacement: "return (" },
         },
-      ],
+      ]),
       new Map([["x.py", broken]]),
     );
     expect(!worse.ok && worse.error.cause).toMatchObject({ _tag: "PostconditionFailed" });
@@ -155,12 +156,12 @@ describe("runPlan", () => {
 
   test("replace_all_matching fails when the replacement matches again", () => {
     const r = runPlan(
-      [
+      planOf([
         {
           op: "replace_all_matching",
           params: { locator: { kind: "call", name: "print", file: "p.py" }, replacement: "print(1)" },
         },
-      ],
+      ]),
       new Map([["p.py", "print(0)\nprint(2)\n"]]),
     );
     expect(!r.ok && r.error.cause).toMatchObject({ _tag: "PostconditionFailed" });
@@ -181,17 +182,17 @@ describe("runPlan", () => {
       broken: () => ({ edits: { "a.py": [{ start: 0, end: 3, text: "de" }] } }),
     };
     const r = runPlan(
-      [
+      planOf([
         { op: "uppercase_return", params: {} },
         { template: "add_sys", params: { file: "b.py" } },
-      ],
+      ]),
       files(),
       { handlers },
     );
     if (!r.ok) throw r.error;
     expect(r.files.get("a.py")).toBe("def a():\n    return 100\n");
     expect(r.files.get("b.py")).toBe("import sys\n\ndef b():\n    return 2\n");
-    const bad = runPlan([{ op: "broken", params: {} }], files(), { handlers });
+    const bad = runPlan(planOf([{ op: "broken", params: {} }]), files(), { handlers });
     expect(!bad.ok && bad.error.cause).toMatchObject({ _tag: "PostconditionFailed" });
   });
 

@@ -49,7 +49,7 @@ export type RunResult =
  * Runs a plan over in-memory files. Steps run in order, each seeing the earlier ones' effects;
  * every operator checks its postconditions and leaves its file untouched on failure; the first
  * failed step stops the plan and the original files are returned (all-or-nothing). The plan is
- * a parsed one: `parsePlan` of @graphplan/catalog reads it from JSON, with every problem said.
+ * a parsed one (its type says so): `parsePlan` of @graphplan/catalog reads it from JSON, with every problem said.
  */
 export function runPlan(plan: Plan, files: ReadonlyMap<string, string>, options: RunOptions = {}): RunResult {
   const opened = PlanSession.open(plan, files, options);

@@ -4,6 +4,7 @@ import { applyEdits } from "./edits.js";
 import { PlanSession, type StepChange } from "./session.js";
 import { runPlan } from "./run.js";
 import type { StepHandler } from "./session.js";
+import { planOf } from "./fixtures/plan.js";
 
 beforeAll(() => loadGrammars(["python"]));
 
@@ -165,7 +166,10 @@ describe("PlanSession", () => {
       define_operators: [{ define: "replace_node", params_schema: {}, steps: [{ primitive: "locate", params: {} }] }],
       plan: [{ op: "replace_node", params: {} }],
     };
-    expect(PlanSession.open(redefined, files())).toMatchObject({ ok: false, error: { _tag: "OperatorRedefined" } });
+    expect(PlanSession.open(planOf(redefined), files())).toMatchObject({
+      ok: false,
+      error: { _tag: "OperatorRedefined" },
+    });
   });
 
   test("runPlan is the session run to the end", () => {
@@ -187,7 +191,7 @@ describe("PlanSession", () => {
         },
       },
     ];
-    const viaRunPlan = runPlan(plan, files());
+    const viaRunPlan = runPlan(planOf(plan), files());
     if (!viaRunPlan.ok) throw viaRunPlan.error;
     const s = session(files());
     for (const step of plan) {
@@ -219,7 +223,7 @@ describe("a .h header", () => {
     expect(s.language("widget.h")).toBe("cpp");
     expect(s.language("point.h")).toBe("c");
     const result = runPlan(
-      [
+      planOf([
         {
           op: "replace_node",
           params: {
@@ -227,7 +231,7 @@ describe("a .h header", () => {
             replacement: "int size() const { return 42; }",
           },
         },
-      ],
+      ]),
       new Map([["widget.h", WIDGET_H]]),
     );
     expect(result.files.get("widget.h")).toContain("  int size() const { return 42; }\n");

@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadGrammars } from "@graphplan/graph";
 import { runPlan } from "./run.js";
+import { planOf } from "./fixtures/plan.js";
 
 beforeAll(() => loadGrammars());
 
 function run(file: string, source: string, plan: unknown): string {
-  const r = runPlan(plan, new Map([[file, source]]));
+  const r = runPlan(planOf(plan), new Map([[file, source]]));
   if (!r.ok) throw r.error;
   return r.files.get(file)!;
 }
@@ -124,7 +125,7 @@ describe("wrappers and attached syntax", () => {
 
   test("several matches for a single-target primitive fail with the matches listed", () => {
     const r = runPlan(
-      [{ op: "delete_node", params: { locator: { kind: "return", file: "a.py" } } }],
+      planOf([{ op: "delete_node", params: { locator: { kind: "return", file: "a.py" } } }]),
       new Map([["a.py", "def f(x):\n    if x:\n        return 1\n    return 2\n"]]),
     );
     expect(!r.ok && r.error.cause).toMatchObject({
@@ -147,7 +148,9 @@ describe("wrappers and attached syntax", () => {
 
   test("add_method on C says C has no classes", () => {
     const r = runPlan(
-      [{ op: "add_method", params: { file: "a.c", class_name: "S", method_code: "int f(void) { return 0; }" } }],
+      planOf([
+        { op: "add_method", params: { file: "a.c", class_name: "S", method_code: "int f(void) { return 0; }" } },
+      ]),
       new Map([["a.c", "struct S { int x; };\n"]]),
     );
     expect(!r.ok && r.error.cause).toMatchObject({ _tag: "PreconditionFailed" });

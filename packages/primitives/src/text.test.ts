@@ -1,8 +1,9 @@
 /** The text tier: content-addressed steps on any text file, with layered matching that never loses the file's own bytes. */
 import { loadGrammars } from "@graphplan/graph";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PostconditionFailed, runPlan, StepFailed, type Plan } from "./index.js";
+import { PostconditionFailed, runPlan, StepFailed } from "./index.js";
 import { BinaryFile, PatternAmbiguous, PatternNotFound, PreconditionFailed } from "./errors.js";
+import { planOf } from "./fixtures/plan.js";
 
 beforeAll(async () => {
   await loadGrammars(["python", "go", "bash"]); // `.sh` scripts are shell code
@@ -30,13 +31,13 @@ const CHANGES = [
 const files = (extra: Record<string, string> = {}) =>
   new Map(Object.entries({ "CHANGES.rst": CHANGES, "src/app.py": "def f():\n    return 1\n", ...extra }));
 
-function run(plan: Plan, given = files()) {
-  const result = runPlan(plan, given);
+function run(plan: unknown, given = files()) {
+  const result = runPlan(planOf(plan), given);
   return { result, text: (path: string) => (result.ok ? result.files.get(path) : undefined) };
 }
 
-function cause(plan: Plan, given = files()): Error | undefined {
-  const result = runPlan(plan, given);
+function cause(plan: unknown, given = files()): Error | undefined {
+  const result = runPlan(planOf(plan), given);
   if (result.ok) return undefined;
   expect(result.files).toBe(given); // all or nothing: the files as given
   return result.error instanceof StepFailed ? result.error.cause : result.error;
@@ -534,12 +535,12 @@ describe("write_file, create_file and set_file_mode", () => {
 
   it("sets a file's mode, and a rename keeps the mode a step gave it", () => {
     const result = runPlan(
-      [
+      planOf([
         { op: "create_file", params: { path: "scripts/release", content: "#!/bin/sh\necho release\n" } },
         { op: "set_file_mode", params: { path: "scripts/release", mode: "100755" } },
         { op: "rename_file", params: { from: "scripts/release", to: "scripts/release.sh" } },
         { op: "set_file_mode", params: { path: "src/app.py", mode: "100755" } },
-      ],
+      ]),
       files(),
     );
     expect(result.ok && Object.fromEntries(result.modes)).toEqual({

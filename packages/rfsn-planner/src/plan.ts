@@ -3,7 +3,7 @@
  * the files it names and the code it adds or replaces (for scoring, bounds and the test-weakening check).
  */
 import { parsePlan } from "@graphplan/catalog";
-import { planFiles as primitivePlanFiles, planParts, type Plan } from "@graphplan/primitives";
+import { planFiles as primitivePlanFiles, planParts, type Plan, type WrittenPlan } from "@graphplan/primitives";
 import { z } from "zod";
 import type { DeepReadonly } from "./schemas.js";
 
@@ -79,8 +79,8 @@ export interface StepEdit {
 }
 
 /** Every file a plan names, in order (`params.file`, `params.locator.file`, fragment locators). */
-export function planFiles(plan: DeepReadonly<Plan>): string[] {
-  return primitivePlanFiles(plan as Plan);
+export function planFiles(plan: DeepReadonly<WrittenPlan>): string[] {
+  return primitivePlanFiles(plan);
 }
 
 function firstFile(value: unknown): string | null {
@@ -127,8 +127,8 @@ function locatorOf(step: Record<string, unknown>): Record<string, unknown> | nul
 }
 
 /** Reads each step of a plan (custom operator definitions included, as their templates write code too). */
-export function planEdits(plan: DeepReadonly<Plan>): StepEdit[] {
-  const { steps, operators } = planParts(plan as Plan);
+export function planEdits(plan: DeepReadonly<WrittenPlan>): StepEdit[] {
+  const { steps, operators } = planParts(plan as WrittenPlan); // read only
   const edits: StepEdit[] = [];
   const read = (step: Record<string, unknown>, fileHint: string | null): void => {
     const op = stepOp(step);
@@ -155,7 +155,7 @@ const lineCount = (s: string): number => (s.length === 0 ? 0 : s.replace(/\n$/, 
  * Lines an edit adds plus lines it removes, estimated from the plan alone: written code counts its lines, replaced
  * text its lines, and a deletion without its text counts 1 (the gate measures exactly when given file changes).
  */
-export function estimateChangedLines(plan: DeepReadonly<Plan>): number {
+export function estimateChangedLines(plan: DeepReadonly<WrittenPlan>): number {
   let total = 0;
   for (const edit of planEdits(plan)) {
     for (const s of edit.added) total += lineCount(s);

@@ -5,7 +5,6 @@
 import { createProposal, type Proposal } from "./schemas.js";
 import { counterIds, type IdGenerator } from "./ids.js";
 import type { Plan } from "./plan.js";
-import type { DeepReadonly } from "./schemas.js";
 
 export interface ProposalPlannerOptions {
   /** Source of proposal ids; defaults to the deterministic counter `proposal-1`, `proposal-2`, ... */
@@ -96,7 +95,7 @@ export class ProposalPlanner {
     symbol: string;
     guardType: GuardType;
     condition: string;
-    change: Plan | DeepReadonly<Plan>;
+    change: Plan;
     tests?: readonly string[] | undefined;
   }): Proposal {
     const kind = { none: "None", boundary: "boundary", type: "type" }[args.guardType];
@@ -121,7 +120,7 @@ export class ProposalPlanner {
     filePath: string;
     symbol: string;
     description: string;
-    change: Plan | DeepReadonly<Plan>;
+    change: Plan;
     tests?: readonly string[] | undefined;
   }): Proposal {
     return this.make({

@@ -5,7 +5,7 @@
  * everything else is the TypeScript API and uses camelCase.
  */
 import { z } from "zod";
-import { PlanSchema } from "./plan.js";
+import { PlanSchema, type Plan } from "./plan.js";
 
 const text = z.string().regex(/\S/, "must not be blank");
 
@@ -73,13 +73,19 @@ export const ProposalSchema = z.discriminatedUnion("action_type", [
   ExplainStuckProposalSchema,
 ]);
 
+/**
+ * `T` with every property and array readonly. A parsed `Plan` stays as `parsePlan` typed it: its brand is what
+ * `runPlan` takes, and no reader here changes it (a proposal is still frozen at run time).
+ */
 export type DeepReadonly<T> = T extends (...args: never[]) => unknown
   ? T
-  : T extends readonly (infer U)[]
-    ? readonly DeepReadonly<U>[]
-    : T extends object
-      ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
-      : T;
+  : T extends Plan
+    ? T
+    : T extends readonly (infer U)[]
+      ? readonly DeepReadonly<U>[]
+      : T extends object
+        ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+        : T;
 
 export type ProposalIntent = z.infer<typeof ProposalIntentSchema>;
 export type ActionType = z.infer<typeof ActionTypeSchema>;

@@ -1,7 +1,7 @@
 /** create_file / delete_file / rename_file applied to a real directory: in the same journaled, all-or-nothing commit as edits. */
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { planOf } from "./fixtures/plan.js";
+import { parsePlanOrThrow } from "@graphplan/catalog/testing";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import { WorkspaceIOError } from "./errors.js";
@@ -22,7 +22,7 @@ function project(): string {
   return root;
 }
 const apply = (root: string, steps: unknown, options: ApplyOptions = {}) =>
-  Effect.runPromise(applyPlan(planOf(steps), options).pipe(Effect.provide(Workspace.layer(root))));
+  Effect.runPromise(applyPlan(parsePlanOrThrow(steps), options).pipe(Effect.provide(Workspace.layer(root))));
 
 const STEPS = [
   { op: "rename_file", params: { from: "pkg/util.py", to: "pkg/helpers.py" } },
@@ -140,7 +140,9 @@ describe("text steps and file modes on disk", () => {
             : ws.write(path, text),
       })),
     ).pipe(Layer.provide(Workspace.layer(root)));
-    const failed = await Effect.runPromise(Effect.result(applyPlan(planOf(steps)).pipe(Effect.provide(failingUtil))));
+    const failed = await Effect.runPromise(
+      Effect.result(applyPlan(parsePlanOrThrow(steps)).pipe(Effect.provide(failingUtil))),
+    );
     expect(failed._tag).toBe("Failure");
     expect(readFileSync(join(root, "release.sh"), "utf8")).toBe("#!/bin/sh\n");
     expect(mode(root, "release.sh")).toBe(0o644);
@@ -166,7 +168,7 @@ describe("text steps and file modes on disk", () => {
     expect(!missing.ok && missing.failure.message).toMatch(/nope\.sh/);
     const binary = await Effect.runPromise(
       Effect.result(
-        applyPlan(planOf([{ op: "append_text", params: { file: "logo.png", text: "x" } }])).pipe(
+        applyPlan(parsePlanOrThrow([{ op: "append_text", params: { file: "logo.png", text: "x" } }])).pipe(
           Effect.provide(Workspace.layer(root)),
         ),
       ),

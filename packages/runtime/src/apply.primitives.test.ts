@@ -1,8 +1,7 @@
 /** applyPlan with the real plan runner of @graphplan/primitives (tree-sitter parses, real primitives). */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Plan } from "@graphplan/primitives";
-import { planOf } from "./fixtures/plan.js";
+import { parsePlanOrThrow } from "@graphplan/catalog/testing";
 import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
 import { applyPlan } from "./apply.js";
@@ -20,7 +19,7 @@ function project(): string {
   return root;
 }
 const apply = (root: string, steps: unknown) =>
-  Effect.runPromise(applyPlan(planOf(steps)).pipe(Effect.provide(Workspace.layer(root))));
+  Effect.runPromise(applyPlan(parsePlanOrThrow(steps)).pipe(Effect.provide(Workspace.layer(root))));
 
 const replaceF = {
   op: "replace_node",
@@ -109,19 +108,5 @@ describe("applyPlan with @graphplan/primitives' runPlan", () => {
     expect(!result.ok && result.failure.message).toBe(
       `file "src/gone.py" does not exist in the workspace ${root}; check the path (it is relative to the workspace root)`,
     );
-  });
-
-  it("fails with PlanRejected when a custom operator redefines a built-in one (a typed plan that parsePlan would have refused)", async () => {
-    const root = project();
-    const plan: Plan = {
-      define_operators: [
-        { define: "replace_node", params_schema: {}, steps: [{ primitive: "delete_node", params: {} }] },
-      ],
-      plan: [replaceF],
-    };
-    const error = await Effect.runPromise(Effect.flip(applyPlan(plan)).pipe(Effect.provide(Workspace.layer(root))));
-    expect(error._tag).toBe("PlanRejected");
-    expect(error.message).toContain('"replace_node" is already an operator');
-    expect(readFileSync(join(root, "a.py"), "utf8")).toBe(A);
   });
 });

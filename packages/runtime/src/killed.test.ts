@@ -37,11 +37,11 @@ interface Kill {
 }
 
 /** Run the child; kill it as `kill` says (never, if undefined). Times are from "start". */
-function runChild(root: string, planPath: string, mode: string, kill?: Kill) {
+function runChild(root: string, planPath: string, kill?: Kill) {
   return new Promise<{ output: string; killed: boolean; ms: number; firstWriteMs: number }>((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ["--import", tsx, "--conditions=source", childScript, root, planPath, String(SLEEP_MS), mode],
+      ["--import", tsx, "--conditions=source", childScript, root, planPath, String(SLEEP_MS)],
       {
         stdio: ["ignore", "pipe", "pipe"],
       },
@@ -74,7 +74,6 @@ function runChild(root: string, planPath: string, mode: string, kill?: Kill) {
 const recoverIn = (root: string) => Effect.runPromise(recover().pipe(Effect.provide(Workspace.layer(root))));
 
 interface Scenario {
-  readonly mode: "real" | "fake";
   readonly trials: number;
   readonly files: Record<string, string>;
   readonly plan: unknown;
@@ -86,9 +85,8 @@ const names = ["a.py", "b.py", "pkg/c.py", "pkg/d.py", "e.py"];
 
 const scenarios: Array<[string, Scenario]> = [
   [
-    "replace_node in five files, @graphplan/primitives' runPlan",
+    "replace_node in five files",
     {
-      mode: "real",
       trials: 24,
       files: Object.fromEntries(names.map((n, i) => [n, functions(i)])),
       plan: names.map((file, i) => ({
@@ -101,23 +99,22 @@ const scenarios: Array<[string, Scenario]> = [
     },
   ],
   [
-    "three edits and two new files in new directories, fake runner",
+    "three edits and two new files in new directories",
     {
-      mode: "fake",
       trials: 20,
       files: { "a.py": "a\n".repeat(300), "b.py": "b\n".repeat(300), "pkg/c.py": "c\n" },
       plan: [
-        { op: "append", params: { file: "a.py", text: "A\n" } },
-        { op: "create", params: { file: "new/deep/x.py", text: "x\n" } },
-        { op: "append", params: { file: "pkg/c.py", text: "C\n" } },
-        { op: "create", params: { file: "new/y.py", text: "y\n" } },
-        { op: "append", params: { file: "b.py", text: "B\n" } },
+        { op: "append_text", params: { file: "a.py", text: "A\n" } },
+        { op: "create_file", params: { path: "new/deep/x.py", content: "x\n" } },
+        { op: "append_text", params: { file: "pkg/c.py", text: "C\n" } },
+        { op: "create_file", params: { path: "new/y.py", content: "y\n" } },
+        { op: "append_text", params: { file: "b.py", text: "B\n" } },
       ],
     },
   ],
 ];
 
-describe.each(scenarios)("a killed apply: %s", (_name, scenario) => {
+describe.each(scenarios)("a killed apply: %s", (name, scenario) => {
   it("is rolled back by recover to the original bytes, or was complete: never a mix", async () => {
     const original = tempDir();
     for (const [name, text] of Object.entries(scenario.files)) {
@@ -131,7 +128,7 @@ describe.each(scenarios)("a killed apply: %s", (_name, scenario) => {
     // Calibrate: one full run gives the applied result and how long the apply takes.
     const full = tempDir();
     cpSync(original, full, { recursive: true });
-    const done = await runChild(full, planPath, scenario.mode);
+    const done = await runChild(full, planPath);
     expect(done.output).toContain("done");
     const after = snapshot(full);
     const changedFiles = Object.keys({ ...before, ...after }).filter((k) => before[k] !== after[k] && !k.endsWith("/"));
@@ -153,7 +150,7 @@ describe.each(scenarios)("a killed apply: %s", (_name, scenario) => {
       const kill = kills[index] ?? { after: "start", ms: 0 };
       const root = tempDir();
       cpSync(original, root, { recursive: true });
-      const run = await runChild(root, planPath, scenario.mode, kill);
+      const run = await runChild(root, planPath, kill);
       expect(run.killed || run.output.includes("done"), run.output).toBe(true);
       const state = snapshot(root);
       const changed = changedFiles.filter((n) => state[n] !== before[n]).length;
@@ -173,7 +170,7 @@ describe.each(scenarios)("a killed apply: %s", (_name, scenario) => {
     for (let i = 0; i < scenario.trials; i += 2)
       await Promise.all([trial(i), ...(i + 1 < scenario.trials ? [trial(i + 1)] : [])]);
     console.log(
-      `killed apply (${scenario.mode}): first write ${Math.round(done.firstWriteMs)} ms, done ${Math.round(done.ms)} ms; outcomes`,
+      `killed apply (${name}): first write ${Math.round(done.firstWriteMs)} ms, done ${Math.round(done.ms)} ms; outcomes`,
       outcomes,
     );
     expect(outcomes.original + outcomes.applied).toBe(scenario.trials);

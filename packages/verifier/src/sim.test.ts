@@ -8,6 +8,7 @@ import { applyEdits, runPlan, type Step, type StepHandler } from "@graphplan/pri
 import { formalHandlers } from "@graphplan/catalog";
 import { Sim } from "./sim.js";
 import { carryModuleScope, pythonScope } from "./scope/python.js";
+import { parsePlanOrThrow } from "@graphplan/catalog/testing";
 
 const SRC = `import os
 
@@ -131,9 +132,13 @@ describe("the simulated workspace", () => {
       sim.dispose();
     }
     const expected = STEPS.map((_, i) => {
-      const r = runPlan({ define_operators: OPERATORS, plan: STEPS.slice(0, i + 1) }, new Map([["m.py", SRC]]), {
-        handlers: formalHandlers,
-      });
+      const r = runPlan(
+        parsePlanOrThrow({ define_operators: OPERATORS, plan: STEPS.slice(0, i + 1) }),
+        new Map([["m.py", SRC]]),
+        {
+          handlers: formalHandlers,
+        },
+      );
       if (!r.ok) throw r.error;
       return r.files.get("m.py")!;
     });

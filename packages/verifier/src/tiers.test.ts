@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { buildGraph } from "@graphplan/graph";
 import { runFormalPlan } from "@graphplan/catalog";
 import { verifyPlan, type VerifyResult } from "./index.js";
+import { parsePlanOrThrow } from "@graphplan/catalog/testing";
 
 const PARSER = `def parse(text):
     tmp = text.strip()
@@ -103,7 +104,7 @@ describe("tiers 1-3", () => {
     ];
     const result = await verifyPlan(plan, files, graph);
     expect(result.errors).toEqual([]);
-    const run = runFormalPlan(plan, files);
+    const run = runFormalPlan(parsePlanOrThrow(plan), files);
     expect(run.ok && run.files.get("src/store.ts")).toBe(
       store
         .replace(
@@ -166,7 +167,7 @@ describe("tiers 1-3", () => {
     ];
     const result = await verifyPlan(plan, files, graph);
     expect(result.errors).toEqual([]);
-    const run = runFormalPlan(plan, files);
+    const run = runFormalPlan(parsePlanOrThrow(plan), files);
     expect(run.ok && run.files.get("src/Cart.java")).toBe(
       "class Cart {\n    private int count;\n\n    void add(Object item) {\n        if (item == null) {\n            throw new NullPointerException();\n        }\n        count += 1;\n    }\n\n    public int size() {\n        return count;\n    }\n}\n",
     );
@@ -216,7 +217,7 @@ describe("tiers 1-3", () => {
     ];
     const result = await verifyPlan(plan, files, graph);
     expect(result.errors).toEqual([]);
-    const run = runFormalPlan(plan, files);
+    const run = runFormalPlan(parsePlanOrThrow(plan), files);
     expect(run.ok && run.files.get("shop/cart.go")).toBe(
       "package shop\n\ntype Cart struct {\n\titems []int\n}\n\nfunc (c *Cart) Add(item int) {\n\tif item < 0 {\n\t\treturn\n\t}\n\tc.items = append(c.items, item)\n}\n\nfunc (c *Cart) Size() int {\n\treturn len(c.items)\n}\n",
     );
@@ -250,7 +251,7 @@ describe("tiers 1-3", () => {
     ];
     const result = await verifyPlan(plan, files, graph);
     expect(result.issues).toEqual([]);
-    const run = runFormalPlan(plan, files);
+    const run = runFormalPlan(parsePlanOrThrow(plan), files);
     expect(run.ok && run.files.get("Cart.java")).toBe(
       "class Cart {\n    int total(int d, double rate) {\n        if (d < 0) {\n            return 0;\n        }\n        int s = 0;\n        return s * 2;\n    }\n}\n",
     );
@@ -283,7 +284,7 @@ describe("tiers 1-3", () => {
       },
     });
     expect((await verifyPlan([step("sum")], files, graph)).issues).toEqual([]);
-    const run = runFormalPlan([step("sum")], files);
+    const run = runFormalPlan(parsePlanOrThrow([step("sum")]), files);
     expect(run.ok && run.files.get("shop.go")).toBe(
       "package shop\n\nfunc Total(d int) int {\n\tsum := 0\n\tif d > 0 {\n\t\tsum = d\n\t}\n\treturn sum * 2\n}\n",
     );

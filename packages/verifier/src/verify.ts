@@ -11,7 +11,6 @@ import {
   formalHandlers,
   isStepError,
   parsePlanSteps,
-  planOf,
   type PlanSteps,
   type StepParse,
 } from "@graphplan/catalog";
@@ -340,7 +339,7 @@ export class PlanVerifier {
 
   /** The plan as read (corrections made), typed, when every step parsed; what to execute once the result passed. */
   get plan(): Plan | undefined {
-    return planOf(this.#parsed);
+    return this.#parsed.plan;
   }
 
   /** Verifies the next step; false when every step has been verified. */

@@ -4,6 +4,7 @@ import { loadDataGrammars } from "@graphplan/graph";
 import type { Step } from "@graphplan/primitives";
 import { parsePlan, planIntegrity, planJsonSchema, loadPlanGrammars, runFormalPlan } from "../index.js";
 import { executeStep } from "../execute.js";
+import { parsePlanOrThrow } from "../testing.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 
 const TOML = "[project]\nname = 'shop'\n\n[tool.pytest.ini_options]\naddopts = '-ra'\n";
@@ -87,10 +88,10 @@ describe("data steps in a plan", () => {
       "[project]\n\n[tool.pytest.ini_options]\naddopts = '-ra -q'\ntestpaths = ['tests']\n",
     );
     const failing = runFormalPlan(
-      [
-        ...parsed.plan,
+      parsePlanOrThrow([
+        ...plan,
         { op: "delete_key", params: { locator: { kind: "key", name: "project.version", file: "pyproject.toml" } } },
-      ] as never,
+      ]),
       { "pyproject.toml": TOML },
     );
     expect(failing.ok).toBe(false);
