@@ -23,6 +23,5 @@ export {
   formatKeyPath,
   walkKeyPath,
   keyNotFound,
-  nearestKeys,
 } from "./keys.js";
 export type { KeySegment, KeyWalk } from "./keys.js";

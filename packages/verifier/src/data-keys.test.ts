@@ -6,7 +6,8 @@ import { verifyPlan } from "./index.js";
 beforeAll(() => loadDataGrammars());
 
 const PYPROJECT = '[project]\nname = "demo"\n\n[tool.pytest.ini_options]\naddopts = "-ra"\ntestpaths = ["tests"]\n';
-const PACKAGE = '{\n  "name": "demo",\n  "scripts": {\n    "test": "vitest"\n  }\n}\n';
+const PACKAGE =
+  '{\n  "name": "demo",\n  "scripts": {\n    "test": "vitest",\n    "test-ci": "vitest --coverage",\n    "test-cov": "c8 vitest",\n    "test-tap": "vitest --reporter tap"\n  }\n}\n';
 const FILES = new Map([
   ["pyproject.toml", PYPROJECT],
   ["package.json", PACKAGE],
@@ -43,6 +44,12 @@ describe("set_key and append_item on a key that is not there", () => {
     expect(json?.fix).toContain('"scripts.lint"'); // the rest of the path kept
     const [typo] = await warnings([setKey("package.json", "scripts.tests", "vitest run")]);
     expect(typo?.fix).toContain('"scripts.test"');
+  });
+
+  it("names the key one letter off even when another key is nearer by other measures (test-c: test-ci, not test or test-cov)", async () => {
+    const [issue, ...rest] = await warnings([setKey("package.json", "scripts.test-c", "nyc npm test")]);
+    expect(rest).toEqual([]);
+    expect(issue?.message).toMatch(/next to the key "test-ci"/);
   });
 
   it("says nothing when the key exists or the new key is unlike every key there", async () => {

@@ -4,7 +4,7 @@
  * likely a typo of that one than a key meant: warn, naming it (docs/design.md, "Data steps").
  */
 import { dataFormatOf, parseData } from "@graphplan/graph";
-import { formatKeyPath, nearestKeys, parseKeyPath, walkKeyPath } from "@graphplan/locators";
+import { formatKeyPath, parseKeyPath, walkKeyPath } from "@graphplan/locators";
 import { distance } from "fastest-levenshtein";
 import type { Report, StepView } from "./checks.js";
 import type { Sim } from "./sim.js";
@@ -37,11 +37,12 @@ export function checkNewKey(view: StepView, sim: Sim, report: Report): void {
     const missing = walk.rest[0];
     const container = walk.container;
     if (!missing || !("key" in missing) || container?.type !== "mapping") continue;
-    const near = nearestKeys(
-      missing.key,
-      container.entries.map((e) => e.key),
-      1,
-    ).filter((k) => k !== missing.key && nearEnough(k, missing.key));
+    // Every key near enough, the fewest edits first (a similarity ranking may put `test-cov` before `test-ci`).
+    const gap = (k: string) => distance(k.toLowerCase(), missing.key.toLowerCase());
+    const near = container.entries
+      .map((e) => e.key)
+      .filter((k) => k !== missing.key && nearEnough(k, missing.key))
+      .sort((a, b) => gap(a) - gap(b));
     if (near.length === 0) continue;
     const meant = formatKeyPath([...segments.slice(0, walk.steps.length), { key: near[0]! }, ...walk.rest.slice(1)]);
     report({
