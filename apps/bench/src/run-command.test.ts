@@ -15,7 +15,7 @@ import { tempDir } from "@graphplan/testkit";
 import * as Effect from "effect/Effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENT_RUN_LABEL } from "./agent/in-image.js";
-import { evalFixture, HOST, removeImages, SETUP_HINT, type EvalFixture } from "./eval/fixtures/instances.js";
+import { evalFixture, HOST, removeImages, requireEngine, type EvalFixture } from "./eval/fixtures/instances.js";
 
 const app = join(import.meta.dirname, "..");
 const tsx = join(app, "node_modules/.bin/tsx");
@@ -40,9 +40,7 @@ const REPLIES = [
 let fx: EvalFixture;
 let root: string;
 beforeAll(async () => {
-  await Effect.runPromise(ContainerEngine.make({ host: HOST }).ping).catch((e: Error) =>
-    Promise.reject(new Error(`bench run's test needs a container engine: ${e.message}; ${SETUP_HINT}`)),
-  );
+  await requireEngine("bench run");
   root = mkdtempSync(join(tmpdir(), "graphplan-run-fixture-"));
   fx = await evalFixture(root, `r${randomUUID().slice(0, 8)}`, 1);
 }, 180_000);

@@ -20,7 +20,14 @@ import { tempDir } from "@graphplan/testkit";
 import * as Effect from "effect/Effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENT_RUN_LABEL } from "../agent/in-image.js";
-import { evalFixture, HOST, removeImages, SETUP_HINT, type EvalFixture } from "../eval/fixtures/instances.js";
+import {
+  evalFixture,
+  fixtureArgs,
+  HOST,
+  removeImages,
+  requireEngine,
+  type EvalFixture,
+} from "../eval/fixtures/instances.js";
 import { EVAL_RUN_LABEL } from "../eval/instance.js";
 import { CompareReportSchema, type CompareReport } from "@graphplan/viewer";
 import { bootstrapDifference } from "./stats.js";
@@ -54,9 +61,7 @@ const B_REPLIES = Array.from({ length: 8 }, (_, i) => [sed(i < 3 || i === 6 ? "a
 let fx: EvalFixture;
 let root: string;
 beforeAll(async () => {
-  await Effect.runPromise(ContainerEngine.make({ host: HOST }).ping).catch((e: Error) =>
-    Promise.reject(new Error(`bench compare's test needs a container engine: ${e.message}; ${SETUP_HINT}`)),
-  );
+  await requireEngine("bench compare");
   root = mkdtempSync(join(tmpdir(), "graphplan-compare-fixture-"));
   fx = await evalFixture(root, `c${randomUUID().slice(0, 8)}`, 8);
 }, 300_000);
@@ -67,20 +72,7 @@ afterAll(async () => {
 
 /** This file's evaluation run id: its containers are told apart from other runs' on the same engine. */
 const RUN_ID = `compare-${randomUUID().slice(0, 8)}`;
-const common = () => [
-  "--dataset",
-  fx.dataset,
-  "--namespace",
-  "none",
-  "--tag",
-  fx.tag,
-  "--docker-host",
-  HOST,
-  "--timeout",
-  "120",
-  "--run-id",
-  RUN_ID,
-];
+const common = () => fixtureArgs(fx, RUN_ID);
 const cli = (args: readonly string[]) =>
   spawnSync(tsx, ["--conditions=source", "src/cli.ts", "compare", ...args], { cwd: app, encoding: "utf8" });
 const readReport = (out: string): CompareReport =>

@@ -29,7 +29,8 @@ import {
   evalFixture,
   HOST,
   removeImages,
-  SETUP_HINT,
+  requireEngine,
+  fixtureArgs,
   type EvalFixture,
 } from "../eval/fixtures/instances.js";
 import { EVAL_RUN_LABEL } from "../eval/instance.js";
@@ -43,9 +44,7 @@ const REPAIR_IDS = ["pallets__flask-90201", "pallets__flask-90202"];
 let fx: EvalFixture;
 let root: string;
 beforeAll(async () => {
-  await Effect.runPromise(ContainerEngine.make({ host: HOST }).ping).catch((e: Error) =>
-    Promise.reject(new Error(`bench compare's test needs a container engine: ${e.message}; ${SETUP_HINT}`)),
-  );
+  await requireEngine("bench compare");
   root = mkdtempSync(join(tmpdir(), "graphplan-compare-rfsn-"));
   fx = await evalFixture(root, `r${randomUUID().slice(0, 8)}`, 2);
   // The fixture's repository: `main` is the commit that adds test_add (its test patch applied); the gold patch applies to it.
@@ -111,18 +110,7 @@ describe("bench compare --arms graphplan,rfsn (command line, podman)", () => {
         repoMap,
         "--out",
         out,
-        "--dataset",
-        fx.dataset,
-        "--namespace",
-        "none",
-        "--tag",
-        fx.tag,
-        "--docker-host",
-        HOST,
-        "--timeout",
-        "120",
-        "--run-id",
-        RUN_ID,
+        ...fixtureArgs(fx, RUN_ID),
       ],
       { cwd: app, encoding: "utf8" },
     );
