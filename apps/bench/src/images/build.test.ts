@@ -349,6 +349,59 @@ describe("buildImages (podman at unix:///tmp/podman.sock)", { timeout: 300_000 }
     expect(git(bare, "for-each-ref", "--format=%(objectname) %(refname)")).toBe(refsBefore);
   });
 
+  it("builds from a clone that lacks a blob of old history, leaving it out and counting it; an instance whose commit needs it fails naming it", async () => {
+    // As the matplotlib clone SWE-bench Lite names: three 2013 blobs are not in it, and `git bundle --all` stops.
+    const work = join(root, "partial-work");
+    mkdirSync(join(work, "calc"), { recursive: true });
+    git(work, "init", "-q", "-b", "main");
+    writeFileSync(join(work, "calc", "__init__.py"), "");
+    writeFileSync(join(work, "extent.svg"), "<svg>drawn in 2013</svg>\n");
+    git(work, "add", ".");
+    git(work, "commit", "-q", "-m", "old");
+    const old = git(work, "rev-parse", "HEAD");
+    const lost = git(work, "rev-parse", "HEAD:extent.svg");
+    git(work, "rm", "-q", "extent.svg");
+    writeFileSync(join(work, "calc", "__init__.py"), "version = 2\n");
+    git(work, "add", ".");
+    git(work, "commit", "-q", "-m", "new");
+    const latest = git(work, "rev-parse", "HEAD");
+    const partial = join(root, "partial", "acme__calc");
+    // A local clone shares the work tree's loose objects (hard links): removing the blob's file is what a
+    // mirror that never had it holds.
+    execFileSync("git", ["clone", "-q", "--bare", work, partial]);
+    rmSync(join(partial, "objects", lost.slice(0, 2), lost.slice(2)));
+    expect(() => git(partial, "cat-file", "-e", lost)).toThrow();
+    expect(() =>
+      execFileSync("git", ["--git-dir", partial, "bundle", "create", join(root, "partial.bundle"), "--all"], {
+        stdio: "pipe",
+      }),
+    ).toThrow(/unable to read|bad object|missing/);
+
+    const progress: string[] = [];
+    const report = await remember(
+      await run(
+        buildImages({
+          ...options(calcRecipe(), [instance("acme__calc-6", latest), instance("acme__calc-7", old)], progress),
+          repoDir: (name) => (name === "acme/calc" ? partial : undefined),
+          force: true,
+        }),
+      ),
+    );
+    expect(progress.join("\n")).toContain(
+      `environment calc-${RUN}: 1 objects of that history are not in the clone and were left out`,
+    );
+    expect(report.entries.map((e) => [e.instance_id, e.status])).toEqual([
+      ["acme__calc-6", "built"],
+      ["acme__calc-7", "failed"],
+    ]);
+    expect(report.entries[1]?.error).toContain(lost);
+    expect(report.entries[1]?.error).toContain(`the checkout of ${old} failed`);
+    const image = instanceImageName("acme__calc-6", { namespace: "graphplan-test", tag });
+    expect(
+      await inImage(image, "cd /testbed && git log --format=%s && cat calc/__init__.py && git status --porcelain"),
+    ).toBe("0:SWE-bench\nnew\nold\nversion = 2");
+  });
+
   it("names every repository the environments need that is missing, in one error, before building anything", async () => {
     const recipe = parseRecipe(
       {
