@@ -10,6 +10,8 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.ts"],
     testTimeout: 120_000,
+    // the viewer's page in a real browser (view.test.ts): expect.poll's 1 s default is too short under load
+    expect: { poll: { timeout: 15_000 } },
     server: { deps: { inline: ["@modelcontextprotocol/sdk", "eventsource-parser"] } },
   },
 });
