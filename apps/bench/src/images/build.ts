@@ -383,7 +383,7 @@ function bundleSource(
  * them would: a bare copy gets them as they are; a work tree HEAD's branch and the tags as they are, and
  * every other branch (the base commits' refs among them) as origin's, which the instance layer removes with origin.
  */
-export function imageRefUpdates(source: BundleSource, bare: boolean): string {
+function imageRefUpdates(source: BundleSource, bare: boolean): string {
   const renamed = (name: string) =>
     bare || name === source.head || !name.startsWith("refs/heads/")
       ? name
@@ -395,7 +395,7 @@ export function imageRefUpdates(source: BundleSource, bare: boolean): string {
  * The shell lines that make `<path>` in the image from /tmp/graphplan-sweb's pack and ref updates:
  * as `git clone [--bare] --no-checkout` would (HEAD on the clone's branch; origin for a work tree).
  */
-export function unpackCommands(target: { readonly path: string; readonly bare: boolean }, head?: string): string[] {
+function unpackCommands(target: { readonly path: string; readonly bare: boolean }, head?: string): string[] {
   const path = shellQuote(target.path);
   return [
     "set -e",
