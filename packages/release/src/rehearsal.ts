@@ -314,7 +314,7 @@ export async function rehearse(options: RehearsalOptions): Promise<Rehearsal> {
       JSON.stringify({ repo, instance_id: id, base_commit: "a".repeat(40), version, patch: "", test_patch: "" });
     writeFileSync(
       dataset,
-      `${line("django/django", "django__django-1", "3.0")}\n${line("astropy/astropy", "astropy__astropy-2", "5.2")}\n`,
+      `${line("django/django", "django__django-1", "3.0")}\n${line("astropy/astropy", "astropy__astropy-2", "2.0")}\n`,
     );
     const bench = await step("npx -p @graphplan/bench bench images list", () =>
       npx(["-p", "@graphplan/bench", "bench", "images", "list", "--dataset", dataset]),

@@ -18,7 +18,7 @@ function dataset(): string {
     path,
     [
       line("django/django", "django__django-1", "3.0"),
-      line("astropy/astropy", "astropy__astropy-2", "5.1"),
+      line("astropy/astropy", "astropy__astropy-2", "2.0"),
       line("sympy/sympy", "sympy__sympy-3", "1.10"),
     ].join("\n") + "\n",
   );
@@ -33,7 +33,7 @@ describe("bench images (command line)", () => {
     expect(lines[0]).toMatch(
       /^django__django-1 +3\.0 +django-3\.0-3\.2 +swebench\/sweb\.eval\.x86_64\.django_1776_django-1:latest$/,
     );
-    expect(lines[1]).toMatch(/^astropy__astropy-2 +5\.1 +no environment in the recipe +-$/);
+    expect(lines[1]).toMatch(/^astropy__astropy-2 +2\.0 +no environment in the recipe +-$/);
     expect(lines[2]).toMatch(/^sympy__sympy-3 +1\.10 +sympy +swebench\/sweb\.eval\.x86_64\.sympy_1776_sympy-3:latest$/);
     expect(lines.at(-1)).toBe("2 of 3 instances have an environment in the recipe");
   });

@@ -1,6 +1,6 @@
 /** The recipe: its schema, its error messages, and which environment an instance gets. */
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "@graphplan/testkit";
 import { describe, expect, it } from "vitest";
@@ -50,7 +50,7 @@ describe("RecipeSchema", () => {
     expect(recipe.environments[0]?.python).toBeUndefined();
   });
 
-  it("accepts the shipped recipe, whose environments cover django 3.0–5.0, sympy, pytest, sphinx, pylint, flask, seaborn, xarray, requests and matplotlib 3.5–3.7", () => {
+  it("accepts the shipped recipe, whose environments cover django 3.0–5.0, sympy, pytest, sphinx, pylint, flask, seaborn, xarray, requests, matplotlib 3.3–3.7, scikit-learn and astropy 4.3–5.2", () => {
     const recipe = loadRecipe(DEFAULT_RECIPE);
     const claims: Array<[string, string]> = [
       ["django/django", "3.0"],
@@ -69,15 +69,21 @@ describe("RecipeSchema", () => {
       ["mwaskom/seaborn", "0.12"],
       ["pydata/xarray", "0.12"],
       ["psf/requests", "2.3"],
+      ["matplotlib/matplotlib", "3.3"],
       ["matplotlib/matplotlib", "3.5"],
       ["matplotlib/matplotlib", "3.7"],
+      ["scikit-learn/scikit-learn", "0.20"],
+      ["scikit-learn/scikit-learn", "0.22"],
+      ["astropy/astropy", "4.3"],
+      ["astropy/astropy", "5.2"],
     ];
     for (const [repo, version] of claims) expect(recipeFor(recipe, repo, version), `${repo} ${version}`).toBeDefined();
     for (const [repo, version] of [
       ["psf/requests", "2.1"],
-      ["matplotlib/matplotlib", "3.3"],
+      ["matplotlib/matplotlib", "3.2"],
       ["django/django", "2.2"],
-      ["astropy/astropy", "5.1"],
+      ["astropy/astropy", "2.0"],
+      ["scikit-learn/scikit-learn", "1.2"],
     ] as const) {
       expect(recipeFor(recipe, repo, version), `${repo} ${version}`).toBeUndefined();
     }
@@ -123,8 +129,11 @@ describe("RecipeSchema", () => {
     const run = spawnSync("bash", ["-c", "echo command"], {
       env: { ...process.env, BASH_ENV: bashrc },
       encoding: "utf8",
-      timeout: 10_000,
+      // a ceiling against a starter that re-enters without end; three short shells take far less, but under the
+      // whole suite (image builds committing gigabytes) 10 s was once not enough
+      timeout: 90_000,
     });
+    expect(run.error, "the shells did not finish").toBeUndefined();
     // The starter ran without BASH_ENV every time, nothing re-entered the .bashrc, and the command ran. (How many
     // times the .bashrc runs the starter depends on the shell's environment: once here, more under the whole suite.)
     const lines = run.stdout.trim().split("\n");
@@ -134,11 +143,12 @@ describe("RecipeSchema", () => {
     expect(run.status).toBe(0);
   });
 
-  it("gives matplotlib 3.5–3.7 one Python 3.11 environment that compiles the extensions in /testbed, per instance and again at eval", () => {
+  it("gives matplotlib 3.3–3.7 one Python 3.11 environment that compiles the extensions in /testbed, per instance and again at eval", () => {
     const recipe = loadRecipe(DEFAULT_RECIPE);
     const environment = recipeFor(recipe, "matplotlib/matplotlib", "3.6");
-    expect(environment?.name).toBe("matplotlib-3.5-3.7");
-    for (const version of ["3.5", "3.7"]) expect(recipeFor(recipe, "matplotlib/matplotlib", version)).toBe(environment);
+    expect(environment?.name).toBe("matplotlib-3.3-3.7");
+    for (const version of ["3.3", "3.5", "3.7"])
+      expect(recipeFor(recipe, "matplotlib/matplotlib", version)).toBe(environment);
     // Debian's numpy, contourpy... are cpython-311 builds, so the 3.11 interpreter.
     expect(environment?.python).toBe("3.11.7");
     // Debian's compiler, the libraries the build would otherwise download, pybind11 (late 3.6 and 3.7 build with it), setuptools-scm-git-archive (3.5 asks for it), Ghostscript (the [pdf] image comparisons skip without it).
@@ -157,10 +167,15 @@ describe("RecipeSchema", () => {
     // Debian's own matplotlib leaves the image, /testbed/lib comes first on the path.
     expect(environment?.setup[0]).toMatch(/^dpkg -r --force-depends python3-matplotlib\b/);
     expect(environment?.setup.join("\n")).toContain("printf '/testbed/lib\\n/usr/lib/python3/dist-packages\\n'");
-    // Each instance is built in place against Debian's freetype and qhull, then imported; the eval re-runs the build.
+    // Each instance is built in place against Debian's freetype and qhull (options in $MPLSETUPCFG, which 3.3's
+    // setupext reads as 3.5–3.7's do, outside /testbed), then imported; the eval re-runs the build.
+    expect(environment?.env.MPLSETUPCFG).toBe("/opt/sweb/mplsetup.cfg");
+    expect(environment?.setup.join("\n")).toMatch(
+      /printf '\[libs\]\\nsystem_freetype = true\\nsystem_qhull = true\\n' > \/opt\/sweb\/mplsetup\.cfg/,
+    );
     const instanceSetup = environment?.instance_setup.join("\n") ?? "";
-    expect(instanceSetup).toMatch(/system_freetype = true\\nsystem_qhull = true/);
-    expect(instanceSetup.indexOf("mplsetup.cfg")).toBeLessThan(instanceSetup.indexOf("setup.py build_ext --inplace"));
+    expect(instanceSetup).not.toContain("mplsetup.cfg");
+    expect(instanceSetup).toContain("setup.py build_ext --inplace");
     expect(instanceSetup).toContain("import matplotlib, matplotlib.ft2font");
     expect(environment?.install).toBe("python setup.py build_ext --inplace");
   });
@@ -180,6 +195,108 @@ describe("RecipeSchema", () => {
     );
     // django 4.x keeps bookworm's (it needs asgiref >= 3.3.2).
     expect(recipeFor(recipe, "django/django", "4.0")?.setup[0]?.split(" ")).toContain("asgiref");
+  });
+
+  it("gives xarray numbagg v0.2.2 from numbagg's own history, on the path after /testbed", () => {
+    const xarray = recipeFor(loadRecipe(DEFAULT_RECIPE), "pydata/xarray", "0.12");
+    expect(xarray?.repositories).toEqual([{ repo: "numbagg/numbagg", path: "/opt/numbagg.git" }]);
+    const setup = xarray?.setup.join("\n") ?? "";
+    expect(setup).toContain("git --git-dir=/opt/numbagg.git archive v0.2.2 numbagg | tar -x -C /opt/numbagg");
+    expect(setup).toMatch(/printf '\/testbed\\n\/usr\/lib\/python3\/dist-packages\\n\/opt\/numbagg\\n'/);
+    expect(setup).toContain("numbagg.move_exp_nanmean");
+  });
+
+  it("builds scikit-learn on bullseye's Python 3.9 stack at pinned versions, its extensions in /testbed per instance and again at eval", () => {
+    const recipe = loadRecipe(DEFAULT_RECIPE);
+    const byVersion = Object.fromEntries(
+      ["0.20", "0.21", "0.22", "1.3"].map((v) => [v, recipeFor(recipe, "scikit-learn/scikit-learn", v)]),
+    );
+    expect(Object.values(byVersion).map((e) => e?.name)).toEqual([
+      "scikit-learn-0.20-and-0.22",
+      "scikit-learn-0.21",
+      "scikit-learn-0.20-and-0.22",
+      "scikit-learn-1.3",
+    ]);
+    const bullseye = (e: (typeof byVersion)[string]) => e?.setup.find((c) => c.includes("bullseye main")) ?? "";
+    for (const environment of Object.values(byVersion)) {
+      expect(environment?.python).toBe("3.9.18");
+      // one download, pinned, checked against bullseye's signed index by apt
+      expect(bullseye(environment)).toBe(bullseye(byVersion["0.20"]));
+      expect(environment?.install).toContain("setup.py build_ext --inplace");
+      expect(environment?.instance_setup.join("\n")).toContain("setup.py build_ext --inplace");
+    }
+    expect(bullseye(byVersion["0.20"])).toMatch(
+      /apt-get download -q python3-numpy=1:1\.19\.5-1 python3-scipy=1\.6\.0-2 cython3=0\.29\.21-3\+b1 /,
+    );
+    // 0.21's vendored joblib does not import on Python >= 3.8: scikit-learn's own switch to the installed one.
+    expect(byVersion["0.21"]?.env.SKLEARN_SITE_JOBLIB).toBe("1");
+    expect(byVersion["0.20"]?.env.SKLEARN_SITE_JOBLIB).toBeUndefined();
+    // 1.3 asks Cython >= 0.29.33 and joblib >= 1.1.1: trixie's Cython replaces bullseye's, bookworm's joblib bullseye's.
+    const setup13 = byVersion["1.3"]?.setup.join("\n") ?? "";
+    expect(setup13).toContain("apt-get download -q cython3=3.0.11+dfsg-2+b1");
+    expect(setup13.indexOf("rm -rf /opt/sweb/site/Cython")).toBeGreaterThan(setup13.indexOf("bullseye main"));
+    expect(setup13).toContain("sweb-site /opt/sweb/site joblib threadpoolctl");
+    expect(byVersion["1.3"]?.packages).toEqual(expect.arrayContaining(["python3-joblib", "python3-threadpoolctl"]));
+  });
+
+  it("builds astropy 4.3–5.2 on Debian's Python 3.11 stack with the harness's setuptools pin made per instance, and 1.3 with astropy-helpers at the submodule's commit", () => {
+    const recipe = loadRecipe(DEFAULT_RECIPE);
+    const modern = recipeFor(recipe, "astropy/astropy", "5.1");
+    for (const version of ["4.3", "5.2"]) expect(recipeFor(recipe, "astropy/astropy", version)).toBe(modern);
+    expect(modern?.python).toBe("3.11.7");
+    expect(modern?.packages).toEqual(
+      expect.arrayContaining(["cython3", "python3-erfa", "python3-extension-helpers", "python3-pytest-astropy"]),
+    );
+    // the harness's pre_install, before the build, so that the setup commit carries it as the official images' does
+    expect(modern?.instance_setup[0]).toBe(
+      `sed -i 's/requires = \\["setuptools",/requires = \\["setuptools==68.0.0",/' pyproject.toml`,
+    );
+    const old = recipeFor(recipe, "astropy/astropy", "1.3");
+    expect(old?.name).toBe("astropy-1.3");
+    expect(old?.repositories).toEqual([{ repo: "astropy/astropy-helpers", path: "/opt/astropy-helpers.git" }]);
+    expect(old?.instance_setup[0]).toContain("git config submodule.astropy_helpers.url /opt/astropy-helpers.git");
+    expect(old?.instance_setup[0]).toContain("submodule update -q --init astropy_helpers");
+    expect(old?.setup.join("\n")).toContain("python3-pytest=6.0.2-2");
+  });
+
+  it("astropy 1.3's sitecustomize gives this Python astropy's own Python 3.6 list of warnings to ignore, and collections' ABC aliases", () => {
+    const setup = recipeFor(loadRecipe(DEFAULT_RECIPE), "astropy/astropy", "1.3")?.setup.join("\n") ?? "";
+    const source = /cat > \/opt\/sweb\/site\/sitecustomize\.py <<'EOF'\n([\s\S]*?)\nEOF/.exec(setup)?.[1];
+    expect(source).toBeDefined();
+    // A stand-in astropy with the 1.3 helper's list (3.5 and 3.6 only), beside the sitecustomize.
+    const dir = tempDir();
+    writeFileSync(join(dir, "sitecustomize.py"), source!);
+    mkdirSync(join(dir, "astropy", "tests"), { recursive: true });
+    writeFileSync(join(dir, "astropy", "__init__.py"), "");
+    writeFileSync(join(dir, "astropy", "tests", "__init__.py"), "");
+    writeFileSync(
+      join(dir, "astropy", "tests", "helper.py"),
+      '_warnings_to_ignore_by_pyver = {(3, 5): set(["U mode"]), (3, 6): set([r"\'U\' mode is deprecated", "getargspec"])}\n',
+    );
+    const run = spawnSync(
+      "python3",
+      [
+        "-W",
+        "error",
+        "-c",
+        [
+          "import collections, sys, json",
+          "from collections import Mapping, OrderedDict",
+          "assert Mapping is __import__('collections.abc').abc.Mapping",
+          "import astropy.tests.helper as h",
+          "print(json.dumps(sorted(h._warnings_to_ignore_by_pyver[sys.version_info[:2]])))",
+          "print(json.dumps(sorted(h._warnings_to_ignore_by_pyver[(3, 5)])))",
+        ].join("\n"),
+      ],
+      { env: { ...process.env, PYTHONPATH: dir }, encoding: "utf8" },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    const [current, py35] = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as string[]);
+    expect(current).toEqual(["'U' mode is deprecated", "getargspec", "tostring\\(\\) is deprecated"]);
+    expect(py35).toEqual(["U mode"]);
   });
 });
 
