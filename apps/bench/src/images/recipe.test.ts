@@ -162,6 +162,12 @@ describe("RecipeSchema", () => {
         "python3-setuptools-scm-git-archive",
         "python3-pybind11",
         "ghostscript",
+        // the harness's own pre_install: TeX for the usetex tests (a skipped P2P test counts as failed)
+        "texlive",
+        "texlive-latex-extra",
+        "cm-super",
+        "dvipng",
+        "ffmpeg",
       ]),
     );
     // Debian's own matplotlib leaves the image, /testbed/lib comes first on the path.
