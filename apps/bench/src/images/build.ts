@@ -391,8 +391,11 @@ function imageRefUpdates(source: BundleSource, bare: boolean): string {
   return [...source.refs].map(([name, sha]) => `create ${renamed(name)} ${sha}\n`).join("");
 }
 
+/** Where `copyRepository` puts the pack and the ref updates in the container (removed after unpacking). */
+const COPY_DIR = "/tmp/graphplan-sweb";
+
 /**
- * The shell lines that make `<path>` in the image from /tmp/graphplan-sweb's pack and ref updates:
+ * The shell lines that make `<path>` in the image from COPY_DIR's pack and ref updates:
  * as `git clone [--bare] --no-checkout` would (HEAD on the clone's branch; origin for a work tree).
  */
 function unpackCommands(target: { readonly path: string; readonly bare: boolean }, head?: string): string[] {
@@ -400,15 +403,15 @@ function unpackCommands(target: { readonly path: string; readonly bare: boolean 
   return [
     "set -e",
     `git init -q ${target.bare ? "--bare " : ""}-b ${shellQuote(head?.replace(/^refs\/heads\//, "") ?? "main")} ${path}`,
-    `git -C ${path} index-pack --stdin < /tmp/graphplan-sweb/repo.pack > /dev/null`,
-    `git -C ${path} update-ref --stdin < /tmp/graphplan-sweb/refs.txt`,
+    `git -C ${path} index-pack --stdin < ${COPY_DIR}/repo.pack > /dev/null`,
+    `git -C ${path} update-ref --stdin < ${COPY_DIR}/refs.txt`,
     ...(target.bare
       ? []
       : [
-          `git -C ${path} config remote.origin.url /tmp/graphplan-sweb`,
+          `git -C ${path} config remote.origin.url ${COPY_DIR}`,
           `git -C ${path} config remote.origin.fetch '+refs/heads/*:refs/remotes/origin/*'`,
         ]),
-    "rm -rf /tmp/graphplan-sweb",
+    `rm -rf ${COPY_DIR}`,
   ];
 }
 
@@ -455,9 +458,9 @@ function copyRepository(
       if (packed.code !== 0)
         return yield* Effect.fail(new ImageBuildFailed({ image, step, detail: tail(packed.output) }));
       const missing = Number.parseInt(readFileSync(join(dir, "missing.txt"), "utf8").trim() || "0", 10);
-      yield* run(container, image, "copy the repository", "mkdir -p /tmp/graphplan-sweb");
+      yield* run(container, image, "copy the repository", `mkdir -p ${COPY_DIR}`);
       yield* hostStream(["tar", "-C", copy, "-c", "repo.pack", "refs.txt"], image, `copy ${source.gitDir}`, (stream) =>
-        container.putArchive("/tmp/graphplan-sweb", stream),
+        container.putArchive(COPY_DIR, stream),
       );
       yield* run(container, image, `unpack into ${target.path}`, unpackCommands(target, source.head).join("\n"), {
         timeoutMs: 1_800_000,
