@@ -1,7 +1,3 @@
-import { defineConfig } from "vitest/config";
+import { packageTests } from "../../vitest.shared.js";
 
-export default defineConfig({
-  resolve: { conditions: ["source"] },
-  ssr: { resolve: { conditions: ["source"] } },
-  test: { include: ["src/**/*.test.ts"], testTimeout: 180_000 },
-});
+export default packageTests({ testTimeout: 180_000 });

@@ -1,9 +1,3 @@
-import { defineConfig } from "vitest/config";
+import { packageTests } from "../../vitest.shared.js";
 
-// Vitest 4 runs tests in Vite's SSR environment, which reads `ssr.resolve.conditions`: both are needed for workspace
-// packages to resolve to their `src` through the `source` export condition.
-export default defineConfig({
-  resolve: { conditions: ["source"] },
-  ssr: { resolve: { conditions: ["source"] } },
-  test: { include: ["src/**/*.test.ts"] },
-});
+export default packageTests();

@@ -1,8 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { packageTests } from "../../vitest.shared.js";
 
-export default defineConfig({
-  resolve: { conditions: ["source"] },
-  ssr: { resolve: { conditions: ["source"] } },
-  // Containers left by an interrupted earlier run are removed first (see the fixture).
-  test: { include: ["src/**/*.test.ts"], testTimeout: 30_000, globalSetup: ["src/fixtures/stale-containers.ts"] },
-});
+// Containers left by an interrupted earlier run are removed first (see the fixture).
+export default packageTests({ testTimeout: 30_000, globalSetup: ["src/fixtures/stale-containers.ts"] });
