@@ -49,8 +49,16 @@ export function upstreamRegistry(): string {
 const withSlash = (url: string): string => (url.endsWith("/") ? url : `${url}/`);
 
 /**
- * Answers when `url` answers HTTP at all (any status): a refused connection, an unknown host or no
- * answer within `timeoutMs` throws {@link RegistryUnreachable}.
+ * TLS errors about the certificate: the registry answered, and node does not trust its certificate. npm
+ * reads its own `cafile`, node only `NODE_EXTRA_CA_CERTS`, so behind a TLS-inspecting proxy npm may reach a
+ * registry node's `fetch` rejects: such a registry is reachable, and the command's own error is the one to show.
+ */
+const CERTIFICATE_ERROR =
+  /^(SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_[A-Z_]+|ERR_TLS_CERT_ALTNAME_INVALID)$/;
+
+/**
+ * Answers when `url` answers HTTP at all (any status, or a certificate node does not trust): a refused
+ * connection, an unknown host or no answer within `timeoutMs` throws {@link RegistryUnreachable}.
  */
 export async function ensureReachable(url: string, timeoutMs = 10_000): Promise<void> {
   try {
@@ -58,6 +66,7 @@ export async function ensureReachable(url: string, timeoutMs = 10_000): Promise<
     await response.arrayBuffer();
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    if (cause?.code && CERTIFICATE_ERROR.test(cause.code)) return;
     const detail = cause?.code ?? cause?.message ?? (error as Error).name ?? String(error);
     throw new RegistryUnreachable({
       url: withSlash(url),
