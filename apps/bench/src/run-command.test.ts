@@ -43,7 +43,7 @@ beforeAll(async () => {
   await requireEngine("bench run");
   root = mkdtempSync(join(tmpdir(), "graphplan-run-fixture-"));
   fx = await evalFixture(root, `r${randomUUID().slice(0, 8)}`, 1);
-}, 180_000);
+});
 afterAll(async () => {
   if (fx) await removeImages(fx);
   if (root) rmSync(root, { recursive: true, force: true });

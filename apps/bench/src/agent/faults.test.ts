@@ -158,7 +158,7 @@ describe("bench agent against a failing provider (real SDK, stand-in server)", (
     } finally {
       await server.close();
     }
-  }, 120_000);
+  });
 
   it("refuses to add another model's predictions to a preds file, and warns once about a model with no known price", async () => {
     const fx = calcFixture();
@@ -209,7 +209,7 @@ describe("bench agent against a failing provider (real SDK, stand-in server)", (
     } finally {
       await server.close();
     }
-  }, 60_000);
+  });
 
   it("stops starting instances once the run's cost passes --total-cost-limit, leaving the rest without predictions", async () => {
     const fx = calcFixture();
@@ -239,5 +239,5 @@ describe("bench agent against a failing provider (real SDK, stand-in server)", (
     } finally {
       await server.close();
     }
-  }, 60_000);
+  });
 });

@@ -101,5 +101,5 @@ describe("the engine pool's sweep (podman on /tmp/podman.sock)", () => {
       await Effect.runPromise(Scope.close(theirs, Exit.void));
       await Effect.runPromise(Scope.close(mine, Exit.void));
     }
-  }, 60_000);
+  });
 });

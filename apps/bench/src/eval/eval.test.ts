@@ -34,7 +34,7 @@ beforeAll(async () => {
   const { tmpdir } = await import("node:os");
   fixtureRoot = mkdtempSync(join(tmpdir(), "graphplan-eval-fixture-"));
   fx = await evalFixture(fixtureRoot, `t${randomUUID().slice(0, 8)}`, 5);
-}, 180_000);
+});
 
 afterAll(async () => {
   if (fx) await removeImages(fx);

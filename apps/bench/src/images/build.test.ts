@@ -154,12 +154,12 @@ describe("buildImages (podman at unix:///tmp/podman.sock)", { timeout: 300_000 }
     if (base === undefined)
       throw new Error(`the image ${BASE_IMAGE} is missing: run \`bash .ci/podman-setup.sh\` (as root) first`);
     repo = calcRepository(root);
-  }, 60_000);
+  });
 
   afterAll(async () => {
     rmSync(root, { recursive: true, force: true });
     await run(withEngine((engine) => Effect.forEach([...made].reverse(), (image) => engine.removeImage(image))));
-  }, 120_000);
+  });
 
   it("builds an instance image with /testbed at the base commit (history kept, later commits and tags gone), the environment file and .bashrc", async () => {
     const id = "acme__calc-1";
