@@ -287,8 +287,8 @@ function gitDirOf(dir: string): Effect.Effect<string, BuildInputMissing> {
   });
 }
 
-/** Where a clone's history comes from: its git directory, and the refs (name → commit) the bundle carries. */
-interface BundleSource {
+/** Where a clone's history comes from: its git directory, and the refs (name → commit) the image's copy carries. */
+interface HistorySource {
   readonly gitDir: string;
   readonly refs: ReadonlyMap<string, string>;
   /** HEAD's branch, when it is among `refs` (the clone in the image gets the same branch name). */
@@ -297,7 +297,10 @@ interface BundleSource {
   readonly skipped: number;
 }
 
-/** The ref a base commit is carried under in a bundle (the clone maps it to origin's, which the instance layer removes). */
+/**
+ * The ref a base commit is carried under in the image's copy (the clone maps it to origin's, which the instance layer
+ * removes).
+ */
 const baseRef = (commit: string) => `refs/heads/graphplan-sweb-base/${commit}`;
 
 /** Which of `names` (object names or revisions such as `sha^{commit}`) the repository has, by one `git cat-file --batch-check`. */
@@ -328,11 +331,11 @@ function existing(gitDir: string, names: readonly string[]): Effect.Effect<Set<s
  * refs whose objects the clone lacks, such as a mirror's pull-request refs. Returns the refs and the base
  * commits the clone does not have.
  */
-function bundleSource(
+function historySource(
   gitDir: string,
   baseCommits: readonly string[],
   allBranches: boolean,
-): Effect.Effect<BundleSource & { readonly missing: readonly string[] }> {
+): Effect.Effect<HistorySource & { readonly missing: readonly string[] }> {
   return Effect.gen(function* () {
     const head = (yield* host(["git", "--git-dir", gitDir, "symbolic-ref", "-q", "HEAD"])).output.trim();
     const listing = yield* host([
@@ -383,7 +386,7 @@ function bundleSource(
  * them would: a bare copy gets them as they are; a work tree HEAD's branch and the tags as they are, and
  * every other branch (the base commits' refs among them) as origin's, which the instance layer removes with origin.
  */
-function imageRefUpdates(source: BundleSource, bare: boolean): string {
+function imageRefUpdates(source: HistorySource, bare: boolean): string {
   const renamed = (name: string) =>
     bare || name === source.head || !name.startsWith("refs/heads/")
       ? name
@@ -425,7 +428,7 @@ function unpackCommands(target: { readonly path: string; readonly bare: boolean 
 function copyRepository(
   container: ContainerShape,
   image: string,
-  source: BundleSource,
+  source: HistorySource,
   target: { readonly path: string; readonly bare: boolean },
 ): Effect.Effect<number, ImageBuildFailed | ContainerError> {
   return Effect.scoped(
@@ -627,8 +630,8 @@ function baseLayer(ctx: LayerContext) {
 
 /** The histories an environment image carries: its repository's and the other repositories' (bare). */
 interface EnvironmentSources {
-  readonly main: BundleSource;
-  readonly extras: readonly { readonly repo: string; readonly path: string; readonly source: BundleSource }[];
+  readonly main: HistorySource;
+  readonly extras: readonly { readonly repo: string; readonly path: string; readonly source: HistorySource }[];
 }
 
 function environmentLayer(
@@ -641,7 +644,7 @@ function environmentLayer(
   const recipe = options.recipe;
   return Effect.gen(function* () {
     // The image depends on the refs it carries, not on the clone's others (a mirror's pull-request refs change with every fetch).
-    const refsOf = (source: BundleSource) => [
+    const refsOf = (source: HistorySource) => [
       source.head ?? "",
       ...[...source.refs].map(([ref, sha]) => `${sha} ${ref}`).sort(),
     ];
@@ -938,9 +941,9 @@ function environmentSources(options: BuildOptions, environments: readonly Recipe
       const selected = options.instances
         .filter((i) => recipeFor(options.recipe, i.repo, i.version)?.name === environment.name)
         .map((i) => i.base_commit);
-      const main = yield* bundleSource(gitDirs.get(environment.repo)!, [...commits, ...selected], false);
+      const main = yield* historySource(gitDirs.get(environment.repo)!, [...commits, ...selected], false);
       const extras = yield* Effect.forEach(environment.repositories, (extra) =>
-        bundleSource(gitDirs.get(extra.repo)!, [], true).pipe(
+        historySource(gitDirs.get(extra.repo)!, [], true).pipe(
           Effect.map((source) => ({ repo: extra.repo, path: extra.path, source })),
         ),
       );
