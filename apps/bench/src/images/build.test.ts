@@ -22,6 +22,7 @@ import {
   type BuildOptions,
   type BuildReport,
 } from "./build.js";
+import { buildSummary } from "./command.js";
 import { parseRecipe, type Recipe } from "./recipe.js";
 
 const HOST = process.env.GRAPHPLAN_PODMAN_URL ?? "unix:///tmp/podman.sock";
@@ -235,6 +236,12 @@ describe("buildImages (podman at unix:///tmp/podman.sock)", { timeout: 300_000 }
     ]);
     expect(first.entries[0]?.environmentImage).toBe(first.entries[1]?.environmentImage);
     expect(progress.filter((line) => /^(base|environment)/.test(line))).toEqual([]);
+    expect(first.layers.map((l) => [l.kind, l.status])).toEqual([
+      ["base", "reused"],
+      ["environment", "reused"],
+    ]);
+    // Of the six layers the two images stand on, only calc-2's own was made.
+    expect(buildSummary(first)).toContain("layers reused    5 of the 6 the 2 images stand on (83%)");
     const image2 = instanceImageName("acme__calc-2", { namespace: "graphplan-test", tag });
     expect(await inImage(image2, "cd /testbed && git rev-parse HEAD~1 && git tag")).toBe(`0:${repo.second}\nv2`);
     // --force rebuilds the instance (and environment) images.
@@ -244,6 +251,10 @@ describe("buildImages (podman at unix:///tmp/podman.sock)", { timeout: 300_000 }
       ),
     );
     expect(forced.entries.map((e) => e.status)).toEqual(["built"]);
+    expect(forced.layers.map((l) => [l.kind, l.status])).toEqual([
+      ["base", "reused"],
+      ["environment", "built"],
+    ]);
     expect(progress.some((line) => line.startsWith(`environment calc-${RUN}: building`))).toBe(true);
   });
 

@@ -92,8 +92,19 @@ export interface BuildEntry {
   readonly error?: string;
 }
 
+/** A shared layer (the root file system, the base, an environment) this build needed: made, or found present. */
+export interface LayerRecord {
+  readonly kind: "rootfs" | "base" | "environment";
+  readonly image: string;
+  readonly status: "built" | "reused" | "failed";
+  /** Time spent making it, ms (0 when reused). */
+  readonly ms: number;
+}
+
 export interface BuildReport {
   readonly entries: readonly BuildEntry[];
+  /** The shared layers, in the order the build first needed them. */
+  readonly layers: readonly LayerRecord[];
   readonly baseImage?: string;
 }
 
@@ -479,6 +490,8 @@ interface LayerContext {
   readonly engine: ContainerEngine["Service"];
   readonly options: BuildOptions;
   readonly say: (line: string) => void;
+  /** What each shared layer cost this build (the report's `layers`). */
+  readonly layers: LayerRecord[];
 }
 
 /** The mmdebstrap root file system, imported as an image (host side: mmdebstrap, then `podman import`). */
@@ -488,7 +501,10 @@ function rootfsLayer(ctx: LayerContext, name: string) {
   return Effect.scoped(
     Effect.gen(function* () {
       const present = yield* engine.inspectImage(name);
-      if (present !== undefined && !options.forceBase) return name;
+      if (present !== undefined && !options.forceBase) {
+        ctx.layers.push({ kind: "rootfs", image: name, status: "reused", ms: 0 });
+        return name;
+      }
       const which = yield* host(["sh", "-c", "command -v mmdebstrap"]);
       if (which.code !== 0)
         return yield* Effect.fail(
@@ -539,6 +555,7 @@ function rootfsLayer(ctx: LayerContext, name: string) {
       ctx.say(
         `base: ${name} made in ${((Date.now() - started) / 1000).toFixed(0)} s (${(statSync(archive).size / 1e6).toFixed(0)} MB)`,
       );
+      ctx.layers.push({ kind: "rootfs", image: name, status: "built", ms: Date.now() - started });
       return name;
     }),
   );
@@ -590,7 +607,10 @@ function baseLayer(ctx: LayerContext) {
     });
     const name = `graphplan-sweb.base:${hash}`;
     const present = yield* engine.inspectImage(name);
-    if (present !== undefined && !options.forceBase) return { name, hash };
+    if (present !== undefined && !options.forceBase) {
+      ctx.layers.push({ kind: "base", image: name, status: "reused", ms: 0 });
+      return { name, hash };
+    }
     ctx.say(`base: building ${name} from ${from} (Python ${base.interpreters.versions.join(", ") || "none"})`);
     const started = Date.now();
     yield* Effect.scoped(
@@ -624,6 +644,7 @@ function baseLayer(ctx: LayerContext) {
       }),
     );
     ctx.say(`base: ${name} built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    ctx.layers.push({ kind: "base", image: name, status: "built", ms: Date.now() - started });
     return { name, hash };
   });
 }
@@ -656,7 +677,10 @@ function environmentLayer(
     });
     const name = `graphplan-sweb.env.${environment.name}:${hash}`;
     const present = yield* engine.inspectImage(name);
-    if (present !== undefined && !options.force) return { name, hash, reused: true };
+    if (present !== undefined && !options.force) {
+      ctx.layers.push({ kind: "environment", image: name, status: "reused", ms: 0 });
+      return { name, hash, reused: true };
+    }
     const tags = [...sources.main.refs.keys()].filter((ref) => ref.startsWith("refs/tags/")).length;
     const bases = [...sources.main.refs.keys()].filter((ref) => ref.startsWith(baseRef(""))).length;
     const left = sources.main.skipped
@@ -713,6 +737,7 @@ function environmentLayer(
       }),
     );
     ctx.say(`environment ${environment.name}: ${name} built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    ctx.layers.push({ kind: "environment", image: name, status: "built", ms: Date.now() - started });
     return { name, hash, reused: false };
   });
 }
@@ -815,7 +840,8 @@ export function buildImages(options: BuildOptions): Effect.Effect<BuildReport, B
     const engine = yield* ContainerEngine;
     yield* engine.ping;
     const say = options.onProgress ?? (() => undefined);
-    const ctx: LayerContext = { engine, options, say };
+    const layers: LayerRecord[] = [];
+    const ctx: LayerContext = { engine, options, say, layers };
     const wanted = options.instances.map((instance) => ({
       instance,
       environment: recipeFor(options.recipe, instance.repo, instance.version),
@@ -849,9 +875,17 @@ export function buildImages(options: BuildOptions): Effect.Effect<BuildReport, B
       }
       base ??= yield* baseLayer(ctx);
       if (!environments.has(environment.name)) {
+        const started = Date.now();
         const built = yield* Effect.result(environmentLayer(ctx, base, environment, source));
         if (built._tag === "Failure" && built.failure._tag === "EngineUnavailable")
           return yield* Effect.fail(built.failure);
+        if (built._tag === "Failure")
+          layers.push({
+            kind: "environment",
+            image: `graphplan-sweb.env.${environment.name}`,
+            status: "failed",
+            ms: Date.now() - started,
+          });
         environments.set(
           environment.name,
           built._tag === "Success" ? built.success : { error: describe(built.failure) },
@@ -897,7 +931,7 @@ export function buildImages(options: BuildOptions): Effect.Effect<BuildReport, B
       });
       say(`${prefix} ${result.success} ${image} (${environment.name}) ${(ms / 1000).toFixed(1)} s`);
     }
-    return { entries, ...(base === undefined ? {} : { baseImage: base.name }) };
+    return { entries, layers, ...(base === undefined ? {} : { baseImage: base.name }) };
   });
 }
 

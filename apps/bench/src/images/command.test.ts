@@ -4,6 +4,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "@graphplan/testkit";
 import { describe, expect, it } from "vitest";
+import type { BuildEntry, BuildReport } from "./build.js";
+import { buildSummary } from "./command.js";
 
 const app = join(import.meta.dirname, "..", "..");
 const tsx = join(app, "node_modules/.bin/tsx");
@@ -79,4 +81,57 @@ describe("bench images (command line)", () => {
       expect(result.stderr.startsWith(line), result.stderr).toBe(true);
     }
   }, 300_000);
+});
+
+describe("buildSummary: what the layers cost and how many were reused", () => {
+  const entry = (id: string, status: BuildEntry["status"], env: string, ms: number): BuildEntry => ({
+    instance_id: id,
+    repo: "acme/calc",
+    version: "1.0",
+    status,
+    environment: env,
+    environmentImage: `graphplan-sweb.env.${env}:h`,
+    ms,
+  });
+
+  it("a first build: base and root file system made, two environments made for three images, one failed", () => {
+    const report: BuildReport = {
+      entries: [
+        entry("a-1", "built", "a", 4_000),
+        entry("a-2", "built", "a", 6_000),
+        entry("b-1", "built", "b", 11_000),
+        { ...entry("c-1", "failed", "c", 0), error: "environment c: exited 1" },
+      ],
+      layers: [
+        { kind: "rootfs", image: "graphplan-sweb.rootfs:r", status: "built", ms: 200_000 },
+        { kind: "base", image: "graphplan-sweb.base:b", status: "built", ms: 10_000 },
+        { kind: "environment", image: "graphplan-sweb.env.a:h", status: "built", ms: 30_000 },
+        { kind: "environment", image: "graphplan-sweb.env.b:h", status: "built", ms: 50_000 },
+        { kind: "environment", image: "graphplan-sweb.env.c", status: "failed", ms: 5_000 },
+      ],
+      baseImage: "graphplan-sweb.base:b",
+    };
+    const lines = buildSummary(report).split("\n");
+    expect(lines).toContain("base layer       built in 210 s (root file system 200 s)");
+    expect(lines).toContain("environments     2 built in 80 s, 0 reused, 1 failed");
+    expect(lines).toContain("instance layers  3 built in 21 s (median 6.0 s)");
+    // 9 layers under 3 images; made: the base, a, b and the three instance layers: 3 reused (a's for a-2, the base twice).
+    expect(lines).toContain("layers reused    3 of the 9 the 3 images stand on (33%)");
+  });
+
+  it("a repeated build: every layer reused", () => {
+    const report: BuildReport = {
+      entries: [entry("a-1", "reused", "a", 30), entry("a-2", "reused", "a", 20)],
+      layers: [
+        { kind: "rootfs", image: "graphplan-sweb.rootfs:r", status: "reused", ms: 0 },
+        { kind: "base", image: "graphplan-sweb.base:b", status: "reused", ms: 0 },
+        { kind: "environment", image: "graphplan-sweb.env.a:h", status: "reused", ms: 0 },
+      ],
+    };
+    const lines = buildSummary(report).split("\n");
+    expect(lines).toContain("base layer       reused");
+    expect(lines).toContain("environments     0 built in 0 s, 1 reused");
+    expect(lines).toContain("instance layers  0 built in 0 s");
+    expect(lines).toContain("layers reused    6 of the 6 the 2 images stand on (100%)");
+  });
 });

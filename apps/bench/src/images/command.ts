@@ -104,7 +104,48 @@ export function listTable(
   return [...lines, "", `${covered} of ${rows.length} instances have an environment in the recipe`].join("\n");
 }
 
-/** The summary of a build, one line per status. */
+const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+
+/**
+ * What the layers cost: time spent on each kind, and how many of the layers the images stand on (a base, an
+ * environment and their own: three each) were found present rather than made. README "bench images" explains.
+ */
+function layerLines(report: BuildReport): string[] {
+  const shared = (kind: string) => report.layers.filter((l) => l.kind === kind);
+  const made = <T extends { readonly status: string }>(layers: readonly T[]) =>
+    layers.filter((l) => l.status === "built");
+  const total = (layers: readonly { ms: number }[]) => layers.reduce((sum, l) => sum + l.ms, 0);
+  const environments = shared("environment");
+  const envFailed = environments.filter((l) => l.status === "failed").length;
+  const base = [...shared("rootfs"), ...shared("base")];
+  const instances = report.entries.filter((e) => e.status === "built");
+  const ms = instances.map((e) => e.ms).sort((a, b) => a - b);
+  const median = ms.length ? (ms[(ms.length - 1) >> 1]! + ms[ms.length >> 1]!) / 2 : 0;
+  const images = report.entries.filter((e) => e.status === "built" || e.status === "reused");
+  const builtEnvs = new Set(made(environments).map((l) => l.image));
+  const counted = new Set<string>();
+  let madeLayers = images.length && made(shared("base")).length ? 1 : 0;
+  for (const e of images) {
+    if (e.status === "built") madeLayers += 1;
+    if (e.environmentImage && builtEnvs.has(e.environmentImage) && !counted.has(e.environmentImage)) {
+      counted.add(e.environmentImage);
+      madeLayers += 1;
+    }
+  }
+  const uses = images.length * 3;
+  const lines = [
+    `base layer       ${made(base).length ? `built in ${seconds(total(base))}${shared("rootfs").some((l) => l.status === "built") ? ` (root file system ${seconds(total(shared("rootfs")))})` : ""}` : base.length ? "reused" : "not needed"}`,
+    `environments     ${made(environments).length} built in ${seconds(total(made(environments)))}, ${environments.filter((l) => l.status === "reused").length} reused${envFailed ? `, ${envFailed} failed` : ""}`,
+    `instance layers  ${instances.length} built in ${seconds(total(instances))}${instances.length ? ` (median ${(median / 1000).toFixed(1)} s)` : ""}`,
+  ];
+  if (uses)
+    lines.push(
+      `layers reused    ${uses - madeLayers} of the ${uses} the ${images.length} images stand on (${Math.round((100 * (uses - madeLayers)) / uses)}%)`,
+    );
+  return lines;
+}
+
+/** The summary of a build: one line per status, then what the layers cost and how many were reused. */
 export function buildSummary(report: BuildReport): string {
   const count = (status: string) => report.entries.filter((e) => e.status === status).length;
   const failed = report.entries.filter((e) => e.status === "failed");
@@ -114,6 +155,7 @@ export function buildSummary(report: BuildReport): string {
     `  reused         ${count("reused")}`,
     `  failed         ${count("failed")}`,
     `  no environment ${count("no_environment")}`,
+    ...layerLines(report),
     ...(report.baseImage ? [`base image       ${report.baseImage}`] : []),
     ...failed.map((e) => `failed ${e.instance_id}: ${(e.error ?? "").trim().split("\n").slice(-3).join(" | ")}`),
   ].join("\n");
