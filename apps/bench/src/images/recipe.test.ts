@@ -243,6 +243,16 @@ describe("RecipeSchema", () => {
     expect(setup13.indexOf("rm -rf /opt/sweb/site/Cython")).toBeGreaterThan(setup13.indexOf("bullseye main"));
     expect(setup13).toContain("sweb-site /opt/sweb/site joblib threadpoolctl");
     expect(byVersion["1.3"]?.packages).toEqual(expect.arrayContaining(["python3-joblib", "python3-threadpoolctl"]));
+    // SWE-bench's Python 3.6 environments (0.20–0.22) ran a pytest older than 7, whose ids name a complex parameter
+    // by argument name and index (14983's `[None-train_size3]`): bullseye's 6.0.2; 1.3 keeps bookworm's 7.2.
+    for (const version of ["0.20", "0.21", "0.22"]) {
+      const setup = byVersion[version]?.setup.join("\n") ?? "";
+      expect(setup).toContain("apt-get download -q python3-pytest=6.0.2-2");
+      expect(setup).not.toMatch(/sweb-site \/opt\/sweb\/site pytest /);
+      expect(setup).toContain('assert pytest.__version__ == "6.0.2"');
+    }
+    expect(setup13).not.toContain("python3-pytest=6.0.2-2");
+    expect(setup13).toContain("sweb-site /opt/sweb/site pytest _pytest py pluggy");
   });
 
   it("builds astropy 4.3–5.2 on Debian's Python 3.11 stack with the harness's setuptools pin made per instance, and 1.3 with astropy-helpers at the submodule's commit", () => {
