@@ -172,7 +172,23 @@ describe("RecipeSchema", () => {
     );
     // Debian's own matplotlib leaves the image, /testbed/lib comes first on the path.
     expect(environment?.setup[0]).toMatch(/^dpkg -r --force-depends python3-matplotlib\b/);
-    expect(environment?.setup.join("\n")).toContain("printf '/testbed/lib\\n/usr/lib/python3/dist-packages\\n'");
+    // trixie's pytest 8 (the dataset's ids: `[100-100_0]` for a duplicated parameter) ahead of bookworm's 7.2.
+    const setup = environment?.setup.join("\n") ?? "";
+    expect(setup).toContain(
+      "printf '/testbed/lib\\n/opt/sweb/trixie-pytest/usr/lib/python3/dist-packages\\n/usr/lib/python3/dist-packages\\n'",
+    );
+    expect(setup).toMatch(
+      /apt_get download -q python3-pytest=8\.3\.5-2 python3-pluggy=1\.5\.0-1 python3-pytest-xdist=/,
+    );
+    // without pipelining, each attempt bounded: this update stalled on one connection twice, past apt's own timeout
+    expect(setup).toContain(
+      "timeout 300 apt-get -o Acquire::Retries=3 -o Acquire::http::Timeout=30 -o Acquire::http::Pipeline-Depth=0",
+    );
+    // bookworm's pytest-benchmark needs the real `py` library, not pytest 8's shim
+    expect(setup).toContain("rm /opt/sweb/trixie-pytest/usr/lib/python3/dist-packages/py.py");
+    expect(setup).toContain('assert pytest.__version__ == "8.3.5"');
+    // pycairo: the Cairo backend's tests (23476's test_savefig_pixel_ratio[Cairo]) skip without it
+    expect(environment?.packages).toContain("python3-cairo");
     // Each instance is built in place against Debian's freetype and qhull (options in $MPLSETUPCFG, which 3.3's
     // setupext reads as 3.5–3.7's do, outside /testbed), then imported; the eval re-runs the build.
     expect(environment?.env.MPLSETUPCFG).toBe("/opt/sweb/mplsetup.cfg");
