@@ -37,8 +37,15 @@ for (const group of ["packages", "apps", "benchmarks"]) {
     for (const file of result.testResults ?? []) {
       const where = relative(process.cwd(), file.name);
       const failedTests = (file.assertionResults ?? []).filter((t) => t.status === "failed");
-      for (const t of failedTests)
-        failures.push(`FAILED ${where} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+      for (const t of failedTests) {
+        // Vitest's JSON report has no message for a timed-out test, only the placeholder `Error: STACK_TRACE_ERROR`:
+        // its duration says more.
+        const line = firstLine(t.failureMessages?.[0]);
+        const ran = typeof t.duration === "number" ? ` (after ${(t.duration / 1000).toFixed(1)} s)` : "";
+        const message =
+          line === "Error: STACK_TRACE_ERROR" ? "no message in Vitest's JSON report (a timeout gives none)" : line;
+        failures.push(`FAILED ${where} > ${t.fullName}${ran}: ${message}`);
+      }
       // A suite that failed outside its tests (an import, a hook) has a message and maybe no failed test.
       if (file.status === "failed" && failedTests.length === 0) {
         failed += 1;

@@ -36,7 +36,7 @@ describe("test-summary: the closing lines of `pnpm test`", () => {
     workspacePackage(root, "packages/ok", passing(root, "packages/ok"));
     workspacePackage(root, "apps/bad", {
       numPassedTests: 1,
-      numFailedTests: 1,
+      numFailedTests: 2,
       numPendingTests: 0,
       testResults: [
         {
@@ -48,6 +48,12 @@ describe("test-summary: the closing lines of `pnpm test`", () => {
               fullName: "x > fails",
               status: "failed",
               failureMessages: ["\u001b[31mAssertionError: expected 1 to be 2\u001b[39m\n    at x.test.ts:3:5"],
+            },
+            {
+              fullName: "x > times out",
+              status: "failed",
+              duration: 39410.5,
+              failureMessages: ["Error: STACK_TRACE_ERROR\n    at task (chunk-artifact.js:1784:27)"],
             },
           ],
         },
@@ -66,11 +72,12 @@ describe("test-summary: the closing lines of `pnpm test`", () => {
     expect(result.status).toBe(1);
     expect(result.stderr.trim().split("\n")).toEqual([
       "FAILED apps/bad/src/x.test.ts > x > fails: AssertionError: expected 1 to be 2",
+      "FAILED apps/bad/src/x.test.ts > x > times out (after 39.4 s): no message in Vitest's JSON report (a timeout gives none)",
       "FAILED apps/bad/src/y.test.ts (the file, outside its tests): Hook timed out in 10000ms.",
       "No test report from: benchmarks/silent",
     ]);
-    // 3 + 1 passed; the failed test and the file that failed outside its tests; 1 skipped
-    expect(result.stdout.trim()).toBe("4 passed, 2 failed, 1 skipped");
+    // 3 + 1 passed; the two failed tests and the file that failed outside its tests; 1 skipped
+    expect(result.stdout.trim()).toBe("4 passed, 3 failed, 1 skipped");
   });
 
   it("a run where every package reported and nothing failed: the totals only, exit 0", () => {
