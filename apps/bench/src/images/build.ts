@@ -679,7 +679,7 @@ function environmentLayer(
     const present = yield* engine.inspectImage(name);
     if (present !== undefined && !options.force) {
       ctx.layers.push({ kind: "environment", image: name, status: "reused", ms: 0 });
-      return { name, hash, reused: true };
+      return { name, hash };
     }
     const tags = [...sources.main.refs.keys()].filter((ref) => ref.startsWith("refs/tags/")).length;
     const bases = [...sources.main.refs.keys()].filter((ref) => ref.startsWith(baseRef(""))).length;
@@ -738,7 +738,7 @@ function environmentLayer(
     );
     ctx.say(`environment ${environment.name}: ${name} built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     ctx.layers.push({ kind: "environment", image: name, status: "built", ms: Date.now() - started });
-    return { name, hash, reused: false };
+    return { name, hash };
   });
 }
 

@@ -12,7 +12,8 @@ import { z } from "zod";
 import { parseJsonLines, repoDirName } from "../dataset.js";
 import { instanceImageName } from "../eval/spec.js";
 import { runInterruptible } from "../interruptible.js";
-import { buildImages, type BuildInstance, type BuildReport } from "./build.js";
+import { quantile } from "../figures.js";
+import { buildImages, type BuildInstance, type BuildReport, type LayerRecord } from "./build.js";
 import { DEFAULT_RECIPE, loadRecipe, type Recipe, recipeFor } from "./recipe.js";
 
 const BuildInstanceSchema = z.looseObject({
@@ -105,42 +106,49 @@ export function listTable(
 }
 
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+const totalMs = (items: readonly { readonly ms: number }[]) => items.reduce((sum, item) => sum + item.ms, 0);
 
 /**
  * What the layers cost: time spent on each kind, and how many of the layers the images stand on (a base, an
  * environment and their own: three each) were found present rather than made. README "bench images" explains.
  */
 function layerLines(report: BuildReport): string[] {
-  const shared = (kind: string) => report.layers.filter((l) => l.kind === kind);
-  const made = <T extends { readonly status: string }>(layers: readonly T[]) =>
-    layers.filter((l) => l.status === "built");
-  const total = (layers: readonly { ms: number }[]) => layers.reduce((sum, l) => sum + l.ms, 0);
-  const environments = shared("environment");
-  const envFailed = environments.filter((l) => l.status === "failed").length;
-  const base = [...shared("rootfs"), ...shared("base")];
+  const layers = (kind: LayerRecord["kind"], status: LayerRecord["status"]) =>
+    report.layers.filter((l) => l.kind === kind && l.status === status);
+  const rootfsBuilt = layers("rootfs", "built");
+  const baseBuilt = layers("base", "built");
+  const envBuilt = layers("environment", "built");
+  const envFailed = layers("environment", "failed").length;
   const instances = report.entries.filter((e) => e.status === "built");
-  const ms = instances.map((e) => e.ms).sort((a, b) => a - b);
-  const median = ms.length ? (ms[(ms.length - 1) >> 1]! + ms[ms.length >> 1]!) / 2 : 0;
   const images = report.entries.filter((e) => e.status === "built" || e.status === "reused");
-  const builtEnvs = new Set(made(environments).map((l) => l.image));
-  const counted = new Set<string>();
-  let madeLayers = images.length && made(shared("base")).length ? 1 : 0;
-  for (const e of images) {
-    if (e.status === "built") madeLayers += 1;
-    if (e.environmentImage && builtEnvs.has(e.environmentImage) && !counted.has(e.environmentImage)) {
-      counted.add(e.environmentImage);
-      madeLayers += 1;
-    }
-  }
-  const uses = images.length * 3;
+
+  const baseMade = [...rootfsBuilt, ...baseBuilt];
+  const baseLine = baseMade.length
+    ? `built in ${seconds(totalMs(baseMade))}${rootfsBuilt.length ? ` (root file system ${seconds(totalMs(rootfsBuilt))})` : ""}`
+    : report.layers.some((l) => l.kind === "base")
+      ? "reused"
+      : "not needed";
+  const median = quantile(
+    instances.map((e) => e.ms).sort((a, b) => a - b),
+    0.5,
+  );
   const lines = [
-    `base layer       ${made(base).length ? `built in ${seconds(total(base))}${shared("rootfs").some((l) => l.status === "built") ? ` (root file system ${seconds(total(shared("rootfs")))})` : ""}` : base.length ? "reused" : "not needed"}`,
-    `environments     ${made(environments).length} built in ${seconds(total(made(environments)))}, ${environments.filter((l) => l.status === "reused").length} reused${envFailed ? `, ${envFailed} failed` : ""}`,
-    `instance layers  ${instances.length} built in ${seconds(total(instances))}${instances.length ? ` (median ${(median / 1000).toFixed(1)} s)` : ""}`,
+    `base layer       ${baseLine}`,
+    `environments     ${envBuilt.length} built in ${seconds(totalMs(envBuilt))}, ${layers("environment", "reused").length} reused${envFailed ? `, ${envFailed} failed` : ""}`,
+    `instance layers  ${instances.length} built in ${seconds(totalMs(instances))}${median === null ? "" : ` (median ${(median / 1000).toFixed(1)} s)`}`,
   ];
+  // Made for these images: the base (when built), each built environment that one of them stands on, their own layers.
+  const builtEnvironments = new Set(envBuilt.map((l) => l.image));
+  const environmentsMade = new Set(
+    images.flatMap((e) =>
+      e.environmentImage && builtEnvironments.has(e.environmentImage) ? [e.environmentImage] : [],
+    ),
+  ).size;
+  const made = (images.length && baseBuilt.length ? 1 : 0) + environmentsMade + instances.length;
+  const uses = images.length * 3;
   if (uses)
     lines.push(
-      `layers reused    ${uses - madeLayers} of the ${uses} the ${images.length} images stand on (${Math.round((100 * (uses - madeLayers)) / uses)}%)`,
+      `layers reused    ${uses - made} of the ${uses} the ${images.length} images stand on (${Math.round((100 * (uses - made)) / uses)}%)`,
     );
   return lines;
 }
