@@ -7,8 +7,8 @@
  *    the engine and the base's setup commands: `graphplan-sweb.base:<hash of that part>`;
  * 2. environment: base + the repository's history at /testbed (a pack of what its tags, HEAD's branch and
  *    the base commits they do not reach need, copied in through the engine; never refs whose objects the
- *    clone lacks, and without the old objects it lacks, counted) + other repositories + extra Debian packages + setup commands + the
- *    environment file and /root/.bashrc: `graphplan-sweb.env.<name>:<hash>`;
+ *    clone lacks, and without the old objects it lacks, counted) + other repositories + extra Debian packages
+ *    (and pinned ones of other suites, unpacked: `apt.ts`) + setup commands + the environment file and /root/.bashrc: `graphplan-sweb.env.<name>:<hash>`;
  * 3. instance: `git checkout` of the base commit (the branch moved there, origin and later tags
  *    removed, reflog expired), per-instance setup, the harness's `SWE-bench` commit:
  *    `instanceImageName(id, {namespace, tag})` (`swebench/sweb.eval.x86_64.<id>:latest` by default).
@@ -27,7 +27,8 @@ import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import { instanceImageName } from "../eval/spec.js";
-import { recipeFor, type Recipe, type RecipeEnvironment } from "./recipe.js";
+import { debianPackagesCommand, otherSuitesCommand } from "./apt.js";
+import { DEBIAN_MIRROR, recipeFor, type Recipe, type RecipeEnvironment } from "./recipe.js";
 
 /** Where the eval runner reads how to enter the environment (instead of the harness's conda lines). */
 export const ENVIRONMENT_FILE = "/etc/graphplan/eval-environment.json";
@@ -694,14 +695,17 @@ function environmentLayer(
     yield* Effect.scoped(
       Effect.gen(function* () {
         const container = yield* engine.start({ image: base.name, env, labels: { [LABEL_BUILD]: name } });
-        if (environment.packages.length) {
+        // apt's retries and ceilings are not in the hash: they change how the layer is fetched, not what it holds.
+        if (environment.packages.length)
+          yield* run(container, name, "Debian packages", debianPackagesCommand(environment.packages));
+        if (environment.other_suites !== undefined)
           yield* run(
             container,
             name,
-            "Debian packages",
-            `export DEBIAN_FRONTEND=noninteractive && apt-get update -q && apt-get install -y -q --no-install-recommends ${environment.packages.join(" ")} && rm -rf /var/lib/apt/lists/*`,
+            `packages of ${[...new Set(environment.other_suites.map((entry) => entry.suite))].join(", ")}`,
+            otherSuitesCommand(recipe.base.debian?.mirror ?? DEBIAN_MIRROR, environment.other_suites),
+            { timeoutMs: environment.timeout_seconds * 1000 },
           );
-        }
         const lacking = yield* copyRepository(container, name, sources.main, { path: TESTBED, bare: false });
         if (lacking)
           ctx.say(

@@ -177,13 +177,17 @@ describe("RecipeSchema", () => {
     expect(setup).toContain(
       "printf '/testbed/lib\\n/opt/sweb/trixie-pytest/usr/lib/python3/dist-packages\\n/usr/lib/python3/dist-packages\\n'",
     );
-    expect(setup).toMatch(
-      /apt_get download -q python3-pytest=8\.3\.5-2 python3-pluggy=1\.5\.0-1 python3-pytest-xdist=/,
-    );
-    // without pipelining, each attempt bounded: this update stalled on one connection twice, past apt's own timeout
-    expect(setup).toContain(
-      "timeout 300 apt-get -o Acquire::Retries=3 -o Acquire::http::Timeout=30 -o Acquire::http::Pipeline-Depth=0",
-    );
+    expect(environment?.other_suites).toEqual([
+      {
+        suite: "trixie",
+        into: "/opt/sweb/trixie-pytest",
+        packages: expect.arrayContaining([
+          "python3-pytest=8.3.5-2",
+          "python3-pluggy=1.5.0-1",
+          "python3-pytest-xdist=3.6.1-1",
+        ]),
+      },
+    ]);
     // bookworm's pytest-benchmark needs the real `py` library, not pytest 8's shim
     expect(setup).toContain("rm /opt/sweb/trixie-pytest/usr/lib/python3/dist-packages/py.py");
     expect(setup).toContain('assert pytest.__version__ == "8.3.5"');
@@ -212,8 +216,11 @@ describe("RecipeSchema", () => {
     const setup = django3?.setup ?? [];
     // bookworm's asgiref is no longer linked in; the bullseye package is, checked by its version.
     expect(setup.find((line) => line.startsWith("sweb-site "))?.split(" ")).not.toContain("asgiref");
+    expect(django3?.other_suites).toEqual([
+      { suite: "bullseye", into: "/opt/sweb/asgiref-3.3.1", packages: ["python3-asgiref=3.3.1-1"] },
+    ]);
     expect(setup.join("\n")).toMatch(
-      /apt-get download -q python3-asgiref=3\.3\.1-1[\s\S]*assert asgiref\.__version__ == "3\.3\.0"/,
+      /ln -sfn "\$f" \/opt\/sweb\/site\/[\s\S]*assert asgiref\.__version__ == "3\.3\.0"/,
     );
     // django 4.x keeps bookworm's (it needs asgiref >= 3.3.2).
     expect(recipeFor(recipe, "django/django", "4.0")?.setup[0]?.split(" ")).toContain("asgiref");
@@ -239,35 +246,45 @@ describe("RecipeSchema", () => {
       "scikit-learn-0.20-and-0.22",
       "scikit-learn-1.3",
     ]);
-    const bullseye = (e: (typeof byVersion)[string]) => e?.setup.find((c) => c.includes("bullseye main")) ?? "";
+    const stack = (e: (typeof byVersion)[string]) => e?.other_suites?.find((o) => o.into === "/opt/sweb/bullseye");
     for (const environment of Object.values(byVersion)) {
       expect(environment?.python).toBe("3.9.18");
-      // one download, pinned, checked against bullseye's signed index by apt
-      expect(bullseye(environment)).toBe(bullseye(byVersion["0.20"]));
+      // one stack, pinned, checked against bullseye's signed index by apt, linked into the site directory
+      expect(stack(environment)).toEqual(stack(byVersion["0.20"]));
+      expect(environment?.setup.join("\n")).toContain("for f in /opt/sweb/bullseye/usr/lib/python3/dist-packages/*");
       expect(environment?.install).toContain("setup.py build_ext --inplace");
       expect(environment?.instance_setup.join("\n")).toContain("setup.py build_ext --inplace");
     }
-    expect(bullseye(byVersion["0.20"])).toMatch(
-      /apt-get download -q python3-numpy=1:1\.19\.5-1 python3-scipy=1\.6\.0-2 cython3=0\.29\.21-3\+b1 /,
-    );
+    expect(stack(byVersion["0.20"])?.suite).toBe("bullseye");
+    expect(stack(byVersion["0.20"])?.packages.slice(0, 3)).toEqual([
+      "python3-numpy=1:1.19.5-1",
+      "python3-scipy=1.6.0-2",
+      "cython3=0.29.21-3+b1",
+    ]);
     // 0.21's vendored joblib does not import on Python >= 3.8: scikit-learn's own switch to the installed one.
     expect(byVersion["0.21"]?.env.SKLEARN_SITE_JOBLIB).toBe("1");
     expect(byVersion["0.20"]?.env.SKLEARN_SITE_JOBLIB).toBeUndefined();
     // 1.3 asks Cython >= 0.29.33 and joblib >= 1.1.1: trixie's Cython replaces bullseye's, bookworm's joblib bullseye's.
     const setup13 = byVersion["1.3"]?.setup.join("\n") ?? "";
-    expect(setup13).toContain("apt-get download -q cython3=3.0.11+dfsg-2+b1");
-    expect(setup13.indexOf("rm -rf /opt/sweb/site/Cython")).toBeGreaterThan(setup13.indexOf("bullseye main"));
+    expect(byVersion["1.3"]?.other_suites?.[1]).toEqual({
+      suite: "trixie",
+      into: "/opt/sweb/trixie",
+      packages: ["cython3=3.0.11+dfsg-2+b1"],
+    });
+    expect(setup13.indexOf("rm -rf /opt/sweb/site/Cython")).toBeGreaterThan(setup13.indexOf("/opt/sweb/bullseye/"));
+    expect(setup13.indexOf("/opt/sweb/trixie/")).toBeGreaterThan(setup13.indexOf("rm -rf /opt/sweb/site/Cython"));
     expect(setup13).toContain("sweb-site /opt/sweb/site joblib threadpoolctl");
     expect(byVersion["1.3"]?.packages).toEqual(expect.arrayContaining(["python3-joblib", "python3-threadpoolctl"]));
     // SWE-bench's Python 3.6 environments (0.20–0.22) ran a pytest older than 7, whose ids name a complex parameter
     // by argument name and index (14983's `[None-train_size3]`): bullseye's 6.0.2; 1.3 keeps bookworm's 7.2.
+    const pins = (e: (typeof byVersion)[string]) => e?.other_suites?.flatMap((o) => o.packages) ?? [];
     for (const version of ["0.20", "0.21", "0.22"]) {
       const setup = byVersion[version]?.setup.join("\n") ?? "";
-      expect(setup).toContain("apt-get download -q python3-pytest=6.0.2-2");
+      expect(pins(byVersion[version])).toContain("python3-pytest=6.0.2-2");
       expect(setup).not.toMatch(/sweb-site \/opt\/sweb\/site pytest /);
       expect(setup).toContain('assert pytest.__version__ == "6.0.2"');
     }
-    expect(setup13).not.toContain("python3-pytest=6.0.2-2");
+    expect(pins(byVersion["1.3"])).not.toContain("python3-pytest=6.0.2-2");
     expect(setup13).toContain("sweb-site /opt/sweb/site pytest _pytest py pluggy");
   });
 
@@ -288,7 +305,7 @@ describe("RecipeSchema", () => {
     expect(old?.repositories).toEqual([{ repo: "astropy/astropy-helpers", path: "/opt/astropy-helpers.git" }]);
     expect(old?.instance_setup[0]).toContain("git config submodule.astropy_helpers.url /opt/astropy-helpers.git");
     expect(old?.instance_setup[0]).toContain("submodule update -q --init astropy_helpers");
-    expect(old?.setup.join("\n")).toContain("python3-pytest=6.0.2-2");
+    expect(old?.other_suites?.flatMap((o) => o.packages)).toContain("python3-pytest=6.0.2-2");
   });
 
   it("astropy 1.3's sitecustomize gives this Python astropy's own Python 3.6 list of warnings to ignore, and collections' ABC aliases", () => {
@@ -407,6 +424,23 @@ describe("loadRecipe's errors name the file, the field and what to write", () =>
       "environments[0].repo (environment calc): write the dataset's repo as owner/name, e.g. django/django",
     );
     expect(message).toContain("environments[1].name: missing; write this field (string)");
+  });
+
+  it("other suites' packages without a version, and an entry with a relative directory", () => {
+    expect(
+      errorOf(
+        "base: {image: x}\nenvironments:\n  - {name: old, repo: a/b, versions: ['1.0'], other_suites: [{suite: bullseye, into: /opt/b, packages: [python3-numpy]}]}\n",
+      ),
+    ).toBe(
+      "the recipe FILE is invalid: environments[0].other_suites[0].packages[0] (environment old): pin each package to a version of that suite, name=version (e.g. python3-numpy=1:1.19.5-1; `apt-cache policy NAME` lists them)",
+    );
+    expect(
+      errorOf(
+        "base: {image: x}\nenvironments:\n  - {name: old, repo: a/b, versions: ['1.0'], other_suites: [{suite: bullseye, into: opt/b, packages: [gcc=4:12.2.0-3]}]}\n",
+      ),
+    ).toBe(
+      "the recipe FILE is invalid: environments[0].other_suites[0].into (environment old): write the absolute directory inside the image they are unpacked under, e.g. /opt/sweb/bullseye",
+    );
   });
 
   it("two environments claiming one version, and a range that ends before it starts", () => {

@@ -6,7 +6,8 @@
  *   mmdebstrap (`debian: {suite, mirror, packages}`) or an existing image (`image:`), plus pyenv
  *   interpreters copied in (`interpreters: {from, versions}`) and `setup` commands run once.
  * - `environments`: per repository and set of versions, which interpreter, extra Debian packages,
- *   environment variables, `setup` (once per environment image), `instance_setup` (per instance, at
+ *   pinned packages of other Debian suites unpacked under a directory (`other_suites`), environment
+ *   variables, `setup` (once per environment image), `instance_setup` (per instance, at
  *   /testbed after the checkout), the `install` line the eval script runs instead of
  *   `python -m pip install -e .`, and `activate` lines (the eval script's and `/root/.bashrc`'s).
  */
@@ -31,11 +32,12 @@ const packages = z.array(
   { error: "write a list of Debian package names (`- python3-numpy`)" },
 );
 
+/** Debian's own mirror: the base's default, and the other suites' source when the base is an existing image. */
+export const DEBIAN_MIRROR = "http://deb.debian.org/debian";
+
 const DebianSchema = z.strictObject({
   suite: z.string().min(1).default("bookworm").describe("Debian suite (bookworm)"),
-  mirror: z
-    .url({ error: "write the mirror's URL, e.g. http://deb.debian.org/debian" })
-    .default("http://deb.debian.org/debian"),
+  mirror: z.url({ error: "write the mirror's URL, e.g. http://deb.debian.org/debian" }).default(DEBIAN_MIRROR),
   variant: z.enum(["minbase", "essential", "apt", "required", "important", "standard"]).default("minbase"),
   packages: packages.default([]),
 });
@@ -104,6 +106,25 @@ const VersionsSchema = z.union(
   { error: 'write a list of quoted versions (["3.0", "3.1"]) or a range ({from: "3.0", to: "3.2"})' },
 );
 
+const PINNED_PACKAGE = /^[a-z0-9][a-z0-9+.-]+=[A-Za-z0-9.+~:-]+$/;
+
+/** Pinned packages of another Debian suite, downloaded (checked against its signed index) and unpacked, not installed. */
+const OtherSuiteSchema = z.strictObject({
+  suite: z.string().regex(/^[a-z][a-z0-9-]*$/, { error: "write a Debian suite name such as bullseye" }),
+  into: z.string().regex(/^\/[^\s]*$/, {
+    error: "write the absolute directory inside the image they are unpacked under, e.g. /opt/sweb/bullseye",
+  }),
+  packages: z
+    .array(
+      z.string().regex(PINNED_PACKAGE, {
+        error:
+          "pin each package to a version of that suite, name=version (e.g. python3-numpy=1:1.19.5-1; `apt-cache policy NAME` lists them)",
+      }),
+      { error: "write a list of name=version pins (`- python3-numpy=1:1.19.5-1`)" },
+    )
+    .min(1, { error: "list at least one name=version pin, or remove the entry" }),
+});
+
 const RepositorySchema = z.strictObject({
   repo: z.string().regex(/^[^/\s]+\/[^/\s]+$/, { error: "write owner/name, e.g. pylint-dev/astroid" }),
   path: z.string().regex(/^\/[^\s]*$/, { error: "write an absolute path inside the image, e.g. /opt/astroid.git" }),
@@ -121,6 +142,12 @@ const EnvironmentSchema = z.strictObject({
     .optional()
     .describe("the pyenv interpreter first on PATH (default: none, the base image's own python3)"),
   packages: packages.default([]),
+  // Optional without a default: an environment without it keeps the hash (and so the image) it had before the field existed.
+  other_suites: z
+    .array(OtherSuiteSchema, { error: "write a list of {suite, into, packages} entries" })
+    .min(1, { error: "list at least one {suite, into, packages} entry, or remove other_suites" })
+    .optional()
+    .describe("pinned packages of other Debian suites, unpacked (not installed) before the setup commands run"),
   env: z
     .record(
       z.string().regex(ENV_NAME, { error: "an environment variable name is letters, digits and '_'" }),
