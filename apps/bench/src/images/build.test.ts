@@ -4,7 +4,7 @@
  * existing `graphplan-debian:test` image.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
@@ -16,6 +16,7 @@ import { instanceImageName } from "../eval/spec.js";
 import {
   BASHRC,
   buildImages,
+  CCACHE_MOUNT,
   ENVIRONMENT_FILE,
   LABEL_BUILD,
   type BuildInstance,
@@ -490,6 +491,63 @@ describe("buildImages (podman at unix:///tmp/podman.sock)", { timeout: 300_000 }
         "git --git-dir /opt/helper.git for-each-ref --format='%(refname)' && git --git-dir /opt/helper.git show h1:helper.py",
       ),
     ).toBe("0:refs/heads/trunk\nrefs/tags/h1\nX = 1");
+  });
+
+  it("--compiler-cache: instance setup compiles through the environment's ccache into the host directory, which no image holds; an environment without ccache is named", async () => {
+    // A stand-in ccache: its gcc wrapper logs to $CCACHE_DIR, `--print-stats` answers fixed counters.
+    const fakeCcache = [
+      "mkdir -p /usr/lib/ccache",
+      `printf '#!/bin/sh\\ncase "$1" in -z) : > "$CCACHE_DIR/zeroed" ;; --print-stats) printf "direct_cache_hit\\\\t2\\\\npreprocessed_cache_hit\\\\t1\\\\ncache_miss\\\\t4\\\\n" ;; esac\\n' > /usr/bin/ccache`,
+      `printf '#!/bin/sh\\necho "gcc $*" >> "$CCACHE_DIR/calls"\\n' > /usr/lib/ccache/gcc`,
+      "chmod 755 /usr/bin/ccache /usr/lib/ccache/gcc",
+    ];
+    const recipe = parseRecipe(
+      {
+        base: { image: BASE_IMAGE },
+        environments: [
+          {
+            name: `calc-cc-${RUN}`,
+            repo: "acme/calc",
+            versions: ["1.0"],
+            setup: fakeCcache,
+            instance_setup: ["gcc -c calc.c", 'echo "$PATH" > /opt/setup-path'],
+          },
+          {
+            name: `calc-nocc-${RUN}`,
+            repo: "acme/calc",
+            versions: ["2.0"],
+            instance_setup: ["true"],
+          },
+        ],
+      },
+      "test recipe",
+    );
+    const cacheDir = join(root, "ccache");
+    mkdirSync(cacheDir);
+    const progress: string[] = [];
+    const id = "acme__calc-8";
+    const other = { ...instance("acme__calc-9", repo.first), version: "2.0" };
+    const report = await remember(
+      await run(
+        buildImages({
+          ...options(recipe, [instance(id, repo.first), other], progress),
+          compilerCache: cacheDir,
+        }),
+      ),
+    );
+    expect(report.entries.map((e) => e.status)).toEqual(["built", "built"]);
+    expect(readFileSync(join(cacheDir, "calls"), "utf8")).toBe("gcc -c calc.c\n");
+    expect(existsSync(join(cacheDir, "zeroed"))).toBe(true);
+    expect(progress).toContain(`${id}: compiler cache 3 hits, 4 misses`);
+    expect(progress).toContain(
+      `acme__calc-9: environment calc-nocc-${RUN} has no ccache (/usr/lib/ccache): built without the compiler cache; add ccache to its packages`,
+    );
+    const image = instanceImageName(id, { namespace: "graphplan-test", tag });
+    // ccache was first on the path while the setup ran; the image keeps neither the cache nor that path.
+    expect(await inImage(image, "cut -d: -f1 /opt/setup-path")).toBe("0:/usr/lib/ccache");
+    expect(await inImage(image, `ls -A ${CCACHE_MOUNT} 2>/dev/null | wc -l; echo "$PATH" | grep -c ccache`)).toBe(
+      "1:0\n0",
+    );
   });
 
   it("an instance with no environment in the recipe is reported, not built", async () => {

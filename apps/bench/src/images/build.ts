@@ -75,6 +75,12 @@ export interface BuildOptions {
   readonly forceBase?: boolean;
   /** The pyenv root interpreters are copied from when the recipe names none (default $PYENV_ROOT, else /root/.pyenv). */
   readonly pyenvRoot?: string;
+  /**
+   * A directory on the engine's host kept as ccache's cache across instance builds (`--compiler-cache`): mounted
+   * into each instance's build container, never committed into an image. Environments with Debian's `ccache`
+   * compile their instances' extensions through it; the images are the same as without it.
+   */
+  readonly compilerCache?: string;
   readonly onProgress?: (line: string) => void;
 }
 
@@ -746,6 +752,35 @@ function environmentLayer(
   });
 }
 
+/** Where `--compiler-cache` is mounted in an instance's build container (not part of any image). */
+export const CCACHE_MOUNT = "/root/.cache/graphplan-ccache";
+
+/** Whether the image has Debian's ccache; if so its statistics are zeroed, to count this instance's compiles. */
+function compilerCacheStart(container: ContainerShape, image: string) {
+  return run(
+    container,
+    image,
+    "compiler cache",
+    "if [ -x /usr/bin/ccache ] && [ -d /usr/lib/ccache ]; then ccache -z >/dev/null && echo yes; else echo no; fi",
+    { env: { CCACHE_DIR: CCACHE_MOUNT } },
+  ).pipe(Effect.map((output) => output.trim() === "yes"));
+}
+
+/** This instance's cache hits and misses (ccache's `--print-stats`, tab-separated counters). */
+function compilerCacheStats(container: ContainerShape, image: string) {
+  return run(container, image, "compiler cache statistics", "ccache --print-stats", {
+    env: { CCACHE_DIR: CCACHE_MOUNT },
+  }).pipe(
+    Effect.map((output) => {
+      const counter = (name: string) => Number(new RegExp(`^${name}\\t(\\d+)$`, "m").exec(output)?.[1] ?? 0);
+      return {
+        hits: counter("direct_cache_hit") + counter("preprocessed_cache_hit"),
+        misses: counter("cache_miss"),
+      };
+    }),
+  );
+}
+
 /** The commands that put /testbed at the base commit, as the harness's setup_repo does (without gc). */
 export function checkoutCommands(baseCommit: string): string[] {
   const commit = shellQuote(baseCommit);
@@ -788,17 +823,39 @@ function instanceLayer(
     });
     const present = yield* engine.inspectImage(image);
     if (present !== undefined && !options.force && present.labels[LABEL_HASH] === hash) return "reused" as const;
+    const cache = options.compilerCache;
     yield* Effect.scoped(
       Effect.gen(function* () {
-        const container = yield* engine.start({ image: envImage.name, labels: { [LABEL_BUILD]: image } });
+        const container = yield* engine.start({
+          image: envImage.name,
+          labels: { [LABEL_BUILD]: image },
+          ...(cache === undefined ? {} : { binds: [`${cache}:${CCACHE_MOUNT}`] }),
+        });
         yield* run(container, image, "checkout", ["set -e", ...checkoutCommands(instance.base_commit)].join("\n"), {
           workdir: TESTBED,
         });
+        const cached = cache !== undefined && environment.instance_setup.length > 0;
+        const withCache = cached ? yield* compilerCacheStart(container, image) : false;
+        if (cached && !withCache)
+          ctx.say(
+            `${instance.instance_id}: environment ${environment.name} has no ccache (/usr/lib/ccache): built without the compiler cache; add ccache to its packages`,
+          );
         for (const command of environment.instance_setup) {
-          yield* run(container, image, `instance setup \`${command.split("\n")[0]}\``, command, {
-            workdir: TESTBED,
-            timeoutMs: environment.timeout_seconds * 1000,
-          });
+          yield* run(
+            container,
+            image,
+            `instance setup \`${command.split("\n")[0]}\``,
+            withCache ? `export PATH=/usr/lib/ccache:$PATH\n${command}` : command,
+            {
+              workdir: TESTBED,
+              timeoutMs: environment.timeout_seconds * 1000,
+              ...(withCache ? { env: { CCACHE_DIR: CCACHE_MOUNT } } : {}),
+            },
+          );
+        }
+        if (withCache) {
+          const stats = yield* compilerCacheStats(container, image);
+          ctx.say(`${instance.instance_id}: compiler cache ${stats.hits} hits, ${stats.misses} misses`);
         }
         yield* run(container, image, "setup commit", SETUP_COMMIT, { workdir: TESTBED });
         yield* run(container, image, "check", `test -s ${ENVIRONMENT_FILE} && test -s ${BASHRC}`);

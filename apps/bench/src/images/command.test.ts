@@ -1,6 +1,6 @@
 /** `bench images` as a user runs it: the CLI spawned with tsx (exit codes, output). */
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "@graphplan/testkit";
 import { describe, expect, it } from "vitest";
@@ -69,6 +69,25 @@ describe("bench images (command line)", () => {
         "error: --dataset /nonexistent.jsonl cannot be read (ENOENT); give a SWE-bench JSONL file",
       ],
       [
+        ["build", "--dataset", data, "--repos", "/tmp", "--compiler-cache", badRecipe],
+        `error: --compiler-cache ${badRecipe}: cannot be used as a directory (EEXIST); give a directory this user can create or write`,
+      ],
+      [
+        // a bad selection is found before the cache directory is made
+        [
+          "build",
+          "--dataset",
+          data,
+          "--repos",
+          "/tmp",
+          "--instances",
+          "nope-1",
+          "--compiler-cache",
+          join(tempDir(), "cc"),
+        ],
+        `error: --instances: nope-1 not in ${data}; give ids of its instance_id field`,
+      ],
+      [
         ["build", "--dataset", data, "--repos", "/tmp", "--docker-host", "unix:///nonexistent.sock"],
         "error: the container engine at unix:///nonexistent.sock does not answer",
       ],
@@ -79,6 +98,8 @@ describe("bench images (command line)", () => {
       expect(result.stdout).toBe("");
       expect(result.stderr.split("\n").filter(Boolean), args.join(" ")).toHaveLength(1);
       expect(result.stderr.startsWith(line), result.stderr).toBe(true);
+      if (args.includes("--instances") && args.includes("--compiler-cache"))
+        expect(existsSync(args[args.indexOf("--compiler-cache") + 1]!)).toBe(false);
     }
   }, 300_000);
 });

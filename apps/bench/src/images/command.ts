@@ -3,8 +3,8 @@
  * (see build.ts and recipe.ts). Bad input ends with one line on stderr and exit code 2; progress
  * lines go to stderr; Ctrl-C removes the build container and exits 130.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { ContainerEngine } from "@graphplan/runtime";
 import { type Command, InvalidArgumentError } from "commander";
 import * as Effect from "effect/Effect";
@@ -183,7 +183,22 @@ interface BuildCommandOptions extends CommonOptions {
   dockerHost?: string;
   force?: boolean;
   forceBase?: boolean;
+  compilerCache?: string;
   quiet?: boolean;
+}
+
+/** `--compiler-cache DIR`, absolute, made when missing; a path that is not a writable directory is a usage error. */
+function compilerCacheDir(dir: string): string {
+  const absolute = resolve(dir);
+  try {
+    mkdirSync(absolute, { recursive: true });
+    if (!statSync(absolute).isDirectory()) throw new Error("not a directory");
+  } catch (error) {
+    throw usage(
+      `--compiler-cache ${dir}: cannot be used as a directory (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give a directory this user can create or write`,
+    );
+  }
+  return absolute;
 }
 
 /** Usage errors become one thrown line (the CLI prints it and exits 2) instead of commander's own exit 1. */
@@ -225,6 +240,10 @@ export function imagesCommand(program: Command): void {
       .option("--docker-host <url>", "container engine (default DOCKER_HOST, else unix:///var/run/docker.sock)")
       .option("--force", "rebuild the instance and environment images even when present")
       .option("--force-base", "also rebuild the base image")
+      .option(
+        "--compiler-cache <dir>",
+        "keep ccache's cache in DIR (on the engine's host) across instance builds: compiled extensions shared between instances of an environment with ccache; never part of an image",
+      )
       .option("-q, --quiet", "no progress lines on stderr"),
   ).action(async (opts: BuildCommandOptions) => {
     if (!opts.repos && !opts.repoMap) throw usage("give --repos DIR and/or --repo-map FILE");
@@ -251,6 +270,8 @@ export function imagesCommand(program: Command): void {
       const dir = join(opts.repos, repoDirName(repo));
       return existsSync(dir) ? dir : undefined;
     };
+    // made last, so that other bad input leaves no directory behind
+    const compilerCache = opts.compilerCache === undefined ? undefined : compilerCacheDir(opts.compilerCache);
     await runInterruptible(
       buildImages({
         recipe,
@@ -261,6 +282,7 @@ export function imagesCommand(program: Command): void {
         tag: opts.tag,
         force: opts.force,
         forceBase: opts.forceBase,
+        ...(compilerCache === undefined ? {} : { compilerCache }),
         onProgress: opts.quiet ? undefined : (line) => process.stderr.write(`${line}\n`),
       }).pipe(Effect.provide(ContainerEngine.layer({ host: opts.dockerHost }))),
       {
