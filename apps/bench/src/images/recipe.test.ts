@@ -347,6 +347,53 @@ describe("RecipeSchema", () => {
     expect(current).toEqual(["'U' mode is deprecated", "getargspec", "tostring\\(\\) is deprecated"]);
     expect(py35).toEqual(["U mode"]);
   });
+
+  it("scikit-learn 0.21's sitecustomize makes sklearn.externals.joblib and its submodules the installed joblib, never the vendored copy", () => {
+    const setup = recipeFor(loadRecipe(DEFAULT_RECIPE), "scikit-learn/scikit-learn", "0.21")?.setup.join("\n") ?? "";
+    const source = /cat > \/opt\/sweb\/site\/sitecustomize\.py <<'EOF'\n([\s\S]*?)\nEOF/.exec(setup)?.[1];
+    expect(source).toBeDefined();
+    // 0.20 and 0.22 import their vendored joblib as it is.
+    expect(recipeFor(loadRecipe(DEFAULT_RECIPE), "scikit-learn/scikit-learn", "0.22")?.setup.join("\n")).not.toContain(
+      "sitecustomize",
+    );
+    // Stand-ins: a vendored joblib that fails as 0.21's does on Python >= 3.8, and an installed one.
+    const dir = tempDir();
+    writeFileSync(join(dir, "sitecustomize.py"), source!);
+    mkdirSync(join(dir, "sklearn", "externals", "joblib"), { recursive: true });
+    writeFileSync(join(dir, "sklearn", "__init__.py"), "");
+    writeFileSync(join(dir, "sklearn", "externals", "__init__.py"), "");
+    writeFileSync(
+      join(dir, "sklearn", "externals", "joblib", "__init__.py"),
+      "raise TypeError('an integer is required (got type bytes)')\n",
+    );
+    mkdirSync(join(dir, "joblib"));
+    writeFileSync(join(dir, "joblib", "__init__.py"), "__version__ = '0.17.0'\n");
+    writeFileSync(join(dir, "joblib", "numpy_pickle.py"), "def dump(): return 'installed'\n");
+    const run = spawnSync(
+      "python3",
+      [
+        "-c",
+        [
+          "import joblib, sklearn.externals.joblib as vendored",
+          "from sklearn.externals.joblib import numpy_pickle",
+          "from sklearn.externals.joblib.numpy_pickle import dump",
+          "import sklearn.externals",
+          "assert vendored is joblib and sklearn.externals.joblib is joblib",
+          "assert numpy_pickle is joblib.numpy_pickle",
+          "print(vendored.__version__, dump())",
+        ].join("\n"),
+      ],
+      { env: { ...process.env, PYTHONPATH: dir }, encoding: "utf8" },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe("0.17.0 installed");
+    // No other name is touched: a missing submodule is still missing.
+    const missing = spawnSync("python3", ["-c", "import sklearn.externals.joblib.nothing"], {
+      env: { ...process.env, PYTHONPATH: dir },
+      encoding: "utf8",
+    });
+    expect(missing.stderr).toContain("ModuleNotFoundError: No module named 'sklearn.externals.joblib.nothing'");
+  });
 });
 
 describe("recipeFor", () => {
