@@ -198,8 +198,12 @@ for subnet in $(podman network inspect podman --format '{{range .Subnets}}{{.Sub
   if iptables -C "${rule[@]}" 2>/dev/null; then
     say "containers' packets to ${TARPIT} are already dropped"
   else
-    iptables -I "${rule[@]}" || die "iptables could not add the rule ${rule[*]}"
-    say "dropping containers' packets to ${TARPIT} (from ${subnet}), as the internet leaves them unanswered"
+    if iptables -I "${rule[@]}"; then
+      say "dropping containers' packets to ${TARPIT} (from ${subnet}), as the internet leaves them unanswered"
+    else
+      # only requests' connect-timeout tests need it: the engine works without
+      say "warning: iptables could not add ${rule[*]}; requests' connect-timeout tests fail where the network answers ${TARPIT}"
+    fi
   fi
 done
 
