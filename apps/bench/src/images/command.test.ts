@@ -70,7 +70,12 @@ describe("bench images (command line)", () => {
       ],
       [
         ["build", "--dataset", data, "--repos", "/tmp", "--compiler-cache", badRecipe],
-        `error: --compiler-cache ${badRecipe}: cannot be used as a directory (EEXIST); give a directory this user can create or write`,
+        `error: --compiler-cache ${badRecipe}: cannot be used as a directory (not a directory); give a directory this user can create or write`,
+      ],
+      [
+        // a place where no directory can be made (node's recursive mkdir would loop forever here)
+        ["build", "--dataset", data, "--repos", "/tmp", "--compiler-cache", "/proc/graphplan-none/cache"],
+        "error: --compiler-cache /proc/graphplan-none/cache: cannot be used as a directory (ENOENT); give a directory this user can create or write",
       ],
       [
         // a bad selection is found before the cache directory is made

@@ -4,7 +4,7 @@
  * lines go to stderr; Ctrl-C removes the build container and exits 130.
  */
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { ContainerEngine } from "@graphplan/runtime";
 import { type Command, InvalidArgumentError } from "commander";
 import * as Effect from "effect/Effect";
@@ -191,7 +191,11 @@ interface BuildCommandOptions extends CommonOptions {
 function compilerCacheDir(dir: string): string {
   const absolute = resolve(dir);
   try {
-    mkdirSync(absolute, { recursive: true });
+    // Each missing directory made on its own: node 20's recursive mkdir loops forever where mkdir answers ENOENT
+    // under an existing parent (/proc/x).
+    const missing: string[] = [];
+    for (let d = absolute; !existsSync(d); d = dirname(d)) missing.unshift(d);
+    for (const d of missing) mkdirSync(d);
     if (!statSync(absolute).isDirectory()) throw new Error("not a directory");
   } catch (error) {
     throw usage(
