@@ -45,6 +45,11 @@ export function debianPackagesCommand(packages: readonly string[], timing: AptTi
   ].join("\n");
 }
 
+/** The suites `other_suites` names, each once, in the order first named. */
+export function otherSuiteNames(otherSuites: NonNullable<RecipeEnvironment["other_suites"]>): string[] {
+  return [...new Set(otherSuites.map((entry) => entry.suite))];
+}
+
 /**
  * The "other suites" step: one `apt-get update` with every other suite's source added, then each entry's pinned
  * packages downloaded (checked against that suite's signed index) and unpacked under its `into`. The source list,
@@ -55,7 +60,7 @@ export function otherSuitesCommand(
   otherSuites: NonNullable<RecipeEnvironment["other_suites"]>,
   timing: AptTiming = {},
 ): string {
-  const suites = [...new Set(otherSuites.map((entry) => entry.suite))];
+  const suites = otherSuiteNames(otherSuites);
   const work = "/tmp/graphplan-other-suites";
   return [
     "set -e",

@@ -27,7 +27,7 @@ import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import { instanceImageName } from "../eval/spec.js";
-import { debianPackagesCommand, otherSuitesCommand } from "./apt.js";
+import { debianPackagesCommand, otherSuiteNames, otherSuitesCommand } from "./apt.js";
 import { DEBIAN_MIRROR, recipeFor, type Recipe, type RecipeEnvironment } from "./recipe.js";
 
 /** Where the eval runner reads how to enter the environment (instead of the harness's conda lines). */
@@ -708,7 +708,7 @@ function environmentLayer(
           yield* run(
             container,
             name,
-            `packages of ${[...new Set(environment.other_suites.map((entry) => entry.suite))].join(", ")}`,
+            `packages of ${otherSuiteNames(environment.other_suites).join(", ")}`,
             otherSuitesCommand(recipe.base.debian?.mirror ?? DEBIAN_MIRROR, environment.other_suites),
             { timeoutMs: environment.timeout_seconds * 1000 },
           );
@@ -755,22 +755,43 @@ function environmentLayer(
 /** Where `--compiler-cache` is mounted in an instance's build container (not part of any image). */
 export const CCACHE_MOUNT = "/root/.cache/graphplan-ccache";
 
-/** Whether the image has Debian's ccache; if so its statistics are zeroed, to count this instance's compiles. */
-function compilerCacheStart(container: ContainerShape, image: string) {
+const CCACHE_ENV = { CCACHE_DIR: CCACHE_MOUNT };
+
+/**
+ * Whether this instance's setup compiles through the compiler cache: asked for, with setup commands, and the
+ * environment image has Debian's ccache (said when it has not). Its statistics are zeroed, to count this
+ * instance's compiles.
+ */
+function compilerCacheStart(
+  ctx: LayerContext,
+  container: ContainerShape,
+  image: string,
+  instance: BuildInstance,
+  environment: RecipeEnvironment,
+) {
+  if (ctx.options.compilerCache === undefined || environment.instance_setup.length === 0) return Effect.succeed(false);
   return run(
     container,
     image,
     "compiler cache",
     "if [ -x /usr/bin/ccache ] && [ -d /usr/lib/ccache ]; then ccache -z >/dev/null && echo yes; else echo no; fi",
-    { env: { CCACHE_DIR: CCACHE_MOUNT } },
-  ).pipe(Effect.map((output) => output.trim() === "yes"));
+    { env: CCACHE_ENV },
+  ).pipe(
+    Effect.map((output) => output.trim() === "yes"),
+    Effect.tap((present) =>
+      Effect.sync(() => {
+        if (!present)
+          ctx.say(
+            `${instance.instance_id}: environment ${environment.name} has no ccache (/usr/lib/ccache): built without the compiler cache; add ccache to its packages`,
+          );
+      }),
+    ),
+  );
 }
 
 /** This instance's cache hits and misses (ccache's `--print-stats`, tab-separated counters). */
 function compilerCacheStats(container: ContainerShape, image: string) {
-  return run(container, image, "compiler cache statistics", "ccache --print-stats", {
-    env: { CCACHE_DIR: CCACHE_MOUNT },
-  }).pipe(
+  return run(container, image, "compiler cache statistics", "ccache --print-stats", { env: CCACHE_ENV }).pipe(
     Effect.map((output) => {
       const counter = (name: string) => Number(new RegExp(`^${name}\\t(\\d+)$`, "m").exec(output)?.[1] ?? 0);
       return {
@@ -834,12 +855,7 @@ function instanceLayer(
         yield* run(container, image, "checkout", ["set -e", ...checkoutCommands(instance.base_commit)].join("\n"), {
           workdir: TESTBED,
         });
-        const cached = cache !== undefined && environment.instance_setup.length > 0;
-        const withCache = cached ? yield* compilerCacheStart(container, image) : false;
-        if (cached && !withCache)
-          ctx.say(
-            `${instance.instance_id}: environment ${environment.name} has no ccache (/usr/lib/ccache): built without the compiler cache; add ccache to its packages`,
-          );
+        const withCache = yield* compilerCacheStart(ctx, container, image, instance, environment);
         for (const command of environment.instance_setup) {
           yield* run(
             container,
@@ -849,7 +865,7 @@ function instanceLayer(
             {
               workdir: TESTBED,
               timeoutMs: environment.timeout_seconds * 1000,
-              ...(withCache ? { env: { CCACHE_DIR: CCACHE_MOUNT } } : {}),
+              env: withCache ? CCACHE_ENV : undefined,
             },
           );
         }
