@@ -61,9 +61,12 @@ export function formatEvalResult(result: EvalResult): string {
   const errors = result.outcomes
     .filter((o) => o.status === "error")
     .map((o) => `  ${o.instance_id}: ${o.reason ?? "error"}`);
-  return [...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`), ...(errors.length ? ["errors:", ...errors] : [])].join(
-    "\n",
-  );
+  const warnings = result.warnings.map((w) => `  ${w}`);
+  return [
+    ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`),
+    ...(errors.length ? ["errors:", ...errors] : []),
+    ...(warnings.length ? ["warnings:", ...warnings] : []),
+  ].join("\n");
 }
 
 /** Shows the run's events on a progress display (nothing without one). */
@@ -90,6 +93,9 @@ export function evalEventPrinter(progress: ProgressDisplay | undefined): (event:
         if (event.outcome.status !== "empty_patch") counts[event.outcome.status] += 1;
         progress.setHeadline(headline());
         progress.finish(event.outcome.instance_id, line(event.outcome));
+        return;
+      case "network":
+        if (event.warning !== undefined) progress.print(`warning: ${event.warning}`);
         return;
       case "engine_lost":
         progress.print(

@@ -5,7 +5,7 @@
  * tests fail, naming `bash .ci/podman-setup.sh`.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { ContainerEngine, ContainerFailed, EngineUnavailable, type ContainerEngineShape } from "@graphplan/runtime";
@@ -143,9 +143,38 @@ describe("bench eval on podman", () => {
   it("grades the dataset's own reference patches with --preds gold, as the harness's `--predictions_path gold`", async () => {
     const out = tempDir();
     const ids = fx.ids.slice(0, 2);
-    const result = await Effect.runPromise(runEvaluation(options("gold", out, { instances: ids })));
+    const events: EvalEvent[] = [];
+    const result = await Effect.runPromise(
+      runEvaluation(options("gold", out, { instances: ids, onEvent: (e) => events.push(e) })),
+    );
     expect(result.summary).toMatchObject({ total_instances: 2, resolved_ids: [...ids] });
+    expect(events.filter((e) => e.type === "network")).toEqual([]); // flask's tests need no unanswered address
     expect(result.summaryPath).toBe(join(out, `gold.${RUN_ID}.json`));
+  });
+
+  it("tries requests' TARPIT from a requests instance's image before grading, and warns of nothing where the network leaves it unanswered", async () => {
+    const out = tempDir();
+    const id = fx.ids[0]!;
+    // The fixture's instance as a requests one (version 2.10: its spec runs `pytest -rA` as flask's does).
+    const dataset = join(out, "requests.jsonl");
+    const line = JSON.parse(readFileSync(fx.dataset, "utf8").split("\n")[0]!) as Record<string, unknown>;
+    writeFileSync(dataset, `${JSON.stringify({ ...line, repo: "psf/requests", version: "2.10" })}\n`);
+    const events: EvalEvent[] = [];
+    const result = await Effect.runPromise(
+      runEvaluation(options("gold", out, { dataset, instances: [id], onEvent: (e) => events.push(e) })),
+    );
+    expect(result.summary).toMatchObject({ resolved_ids: [id] });
+    expect(result.warnings, "podman-setup's iptables rule is missing: run `bash .ci/podman-setup.sh`").toEqual([]);
+    expect(events.filter((e) => e.type === "network")).toEqual([
+      {
+        type: "network",
+        engine: HOST,
+        image: `sweb.eval.x86_64.${id}:${fx.tag}`,
+        probe: { kind: "unanswered" },
+        warning: undefined,
+      },
+    ]);
+    expect(await containersOf(RUN_ID)).toEqual([]);
   });
 
   it("runs an empty patch's tests with runEmpty, and the bug's failing test keeps it unresolved", async () => {

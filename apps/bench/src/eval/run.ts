@@ -29,6 +29,7 @@ import {
   type InstanceJob,
   type InstanceOutcome,
 } from "./instance.js";
+import { type AddressProbe, addressWarning, probeAddress, REPOSITORIES_NEEDING_UNANSWERED } from "./network.js";
 import { loadPredictions, modelDirName, type EvalPrediction } from "./predictions.js";
 import { EvalInstanceSchema, instanceImageName, specFor, type EvalInstance } from "./spec.js";
 
@@ -45,7 +46,15 @@ export type EvalEvent =
   | { readonly type: "planned"; readonly total: number; readonly skipped: number; readonly engines: readonly string[] }
   | { readonly type: "started"; readonly instance_id: string; readonly engine: string }
   | { readonly type: "finished"; readonly outcome: InstanceOutcome }
-  | { readonly type: "engine_lost"; readonly engine: string; readonly detail: string; readonly requeued: string };
+  | { readonly type: "engine_lost"; readonly engine: string; readonly detail: string; readonly requeued: string }
+  | {
+      readonly type: "network";
+      readonly engine: string;
+      readonly image: string;
+      readonly probe: AddressProbe;
+      /** Set when the probe did not time out: what the verdicts of some instances then miss. */
+      readonly warning: string | undefined;
+    };
 
 export interface EvalOptions {
   readonly preds: string;
@@ -75,6 +84,8 @@ export interface EvalResult {
   readonly outcomes: readonly InstanceOutcome[];
   /** Instances skipped because a report.json was there. */
   readonly skipped: readonly string[];
+  /** What makes some verdicts of this run untrustworthy (a network that answers requests' TARPIT: network.ts). */
+  readonly warnings: readonly string[];
 }
 
 const invalid = (detail: string) => new EvalInputInvalid({ detail });
@@ -238,6 +249,39 @@ function connect(options: EvalOptions): Effect.Effect<LiveEngine[], EvalInputInv
   });
 }
 
+/**
+ * Each engine's network, tried from the first instance whose tests need an address left unanswered (network.ts),
+ * with a warning where the connect does not time out. An image the engine lacks, or a probe that cannot start, is
+ * left to the instance's own run to report.
+ */
+function networkChecks(
+  engines: LiveEngine[],
+  jobs: InstanceJob[],
+  runId: string,
+): Effect.Effect<Extract<EvalEvent, { type: "network" }>[]> {
+  const job = jobs.find((j) => REPOSITORIES_NEEDING_UNANSWERED.has(j.instance.repo));
+  if (job === undefined) return Effect.succeed([]);
+  const labels = { [EVAL_RUN_LABEL]: runId, [EVAL_PROCESS_LABEL]: PROCESS };
+  return Effect.forEach(engines, (engine) =>
+    Effect.gen(function* () {
+      if ((yield* engine.shape.inspectImage(job.image)) === undefined) return [];
+      const probe = yield* probeAddress(job.image, undefined, labels).pipe(
+        Effect.provideService(ContainerEngine, engine.shape),
+      );
+      const endpoint = engine.shape.endpoint;
+      return [
+        {
+          type: "network",
+          engine: endpoint,
+          image: job.image,
+          probe,
+          warning: addressWarning(endpoint, job.image, probe),
+        },
+      ] as const;
+    }).pipe(Effect.catch(() => Effect.succeed([]))),
+  ).pipe(Effect.map((checks) => checks.flat()));
+}
+
 /** Runs the jobs on the engines: `workers` fibers per engine taking jobs from one queue. */
 function runJobs(
   engines: LiveEngine[],
@@ -383,6 +427,9 @@ export function runEvaluation(options: EvalOptions): Effect.Effect<EvalResult, E
       skipped: plan.skipped.length,
       engines: engines.map((e) => e.shape.endpoint),
     });
+    const checks = yield* networkChecks(engines, plan.jobs, options.runId);
+    for (const check of checks) onEvent(check);
+    const warnings = checks.flatMap((check) => (check.warning === undefined ? [] : [check.warning]));
     for (const outcome of plan.preErrors) onEvent({ type: "finished", outcome });
     const summarize = Effect.promise(() => writeSummary(options, plan));
     const outcomes = yield* runJobs(engines, plan.jobs, onEvent).pipe(
@@ -391,6 +438,12 @@ export function runEvaluation(options: EvalOptions): Effect.Effect<EvalResult, E
       Effect.ensuring(Effect.forEach(engines, (e) => sweep(e.shape, options.runId), { discard: true })),
     );
     const { summary, path } = yield* summarize;
-    return { summary, summaryPath: path, outcomes: [...plan.preErrors, ...outcomes], skipped: plan.skipped };
+    return {
+      summary,
+      summaryPath: path,
+      outcomes: [...plan.preErrors, ...outcomes],
+      skipped: plan.skipped,
+      warnings,
+    };
   });
 }
