@@ -151,12 +151,15 @@ describe("RecipeSchema", () => {
       expect(recipeFor(recipe, "matplotlib/matplotlib", version)).toBe(environment);
     // Debian's numpy, contourpy... are cpython-311 builds, so the 3.11 interpreter.
     expect(environment?.python).toBe("3.11.7");
-    // Debian's compiler, the libraries the build would otherwise download, pybind11 (late 3.6 and 3.7 build with it), setuptools-scm-git-archive (3.5 asks for it), Ghostscript (the [pdf] image comparisons skip without it).
+    // Debian's compiler, qhull (the build would otherwise download it), freetype's build tools, pybind11 (late 3.6 and 3.7 build with it), setuptools-scm-git-archive (3.5 asks for it), Ghostscript (the [pdf] image comparisons skip without it).
     expect(environment?.packages).toEqual(
       expect.arrayContaining([
         "g++",
+        "make",
+        "autoconf",
+        "automake",
+        "libtool",
         "pkg-config",
-        "libfreetype-dev",
         "libqhull-dev",
         "python3-setuptools-scm",
         "python3-setuptools-scm-git-archive",
@@ -193,16 +196,25 @@ describe("RecipeSchema", () => {
     expect(setup).toContain('assert pytest.__version__ == "8.3.5"');
     // pycairo: the Cairo backend's tests (23476's test_savefig_pixel_ratio[Cairo]) skip without it
     expect(environment?.packages).toContain("python3-cairo");
-    // Each instance is built in place against Debian's freetype and qhull (options in $MPLSETUPCFG, which 3.3's
-    // setupext reads as 3.5–3.7's do, outside /testbed), then imported; the eval re-runs the build.
+    // freetype 2.6.1 (the baselines' version) built once from freetype's own history, with matplotlib's configure
+    // options; Debian's freetype is not installed, so nothing else can be linked.
+    expect(environment?.repositories).toEqual([{ repo: "freetype/freetype", path: "/opt/freetype.git" }]);
+    expect(environment?.packages).not.toContain("libfreetype-dev");
+    expect(setup).toMatch(/git --git-dir=\/opt\/freetype\.git archive VER-2-6-1 \| tar -x -C \$src/);
+    expect(setup).toContain(
+      "./configure --with-zlib=no --with-bzip2=no --with-png=no --with-harfbuzz=no --enable-static --disable-shared",
+    );
+    // Each instance is built in place against that freetype and Debian's qhull (options in $MPLSETUPCFG, which 3.3's
+    // setupext reads as 3.5–3.7's do, outside /testbed), then imported and its freetype checked; the eval re-runs the build.
     expect(environment?.env.MPLSETUPCFG).toBe("/opt/sweb/mplsetup.cfg");
-    expect(environment?.setup.join("\n")).toMatch(
-      /printf '\[libs\]\\nsystem_freetype = true\\nsystem_qhull = true\\n' > \/opt\/sweb\/mplsetup\.cfg/,
+    expect(setup).toMatch(
+      /printf '\[libs\]\\nsystem_freetype = false\\nsystem_qhull = true\\n' > \/opt\/sweb\/mplsetup\.cfg/,
     );
     const instanceSetup = environment?.instance_setup.join("\n") ?? "";
     expect(instanceSetup).not.toContain("mplsetup.cfg");
+    expect(environment?.instance_setup[0]).toBe("mkdir -p build && ln -sfn /opt/freetype-2.6.1 build/freetype-2.6.1");
     expect(instanceSetup).toContain("setup.py build_ext --inplace");
-    expect(instanceSetup).toContain("import matplotlib, matplotlib.ft2font");
+    expect(instanceSetup).toContain('== ("2.6.1", "local")');
     expect(environment?.install).toBe("python setup.py build_ext --inplace");
   });
 
