@@ -262,23 +262,26 @@ function networkChecks(
   const job = jobs.find((j) => REPOSITORIES_NEEDING_UNANSWERED.has(j.instance.repo));
   if (job === undefined) return Effect.succeed([]);
   const labels = { [EVAL_RUN_LABEL]: runId, [EVAL_PROCESS_LABEL]: PROCESS };
-  return Effect.forEach(engines, (engine) =>
-    Effect.gen(function* () {
-      if ((yield* engine.shape.inspectImage(job.image)) === undefined) return [];
-      const probe = yield* probeAddress(job.image, undefined, labels).pipe(
-        Effect.provideService(ContainerEngine, engine.shape),
-      );
-      const endpoint = engine.shape.endpoint;
-      return [
-        {
-          type: "network",
-          engine: endpoint,
-          image: job.image,
-          probe,
-          warning: addressWarning(endpoint, job.image, probe),
-        },
-      ] as const;
-    }).pipe(Effect.catch(() => Effect.succeed([]))),
+  return Effect.forEach(
+    engines,
+    (engine) =>
+      Effect.gen(function* () {
+        if ((yield* engine.shape.inspectImage(job.image)) === undefined) return [];
+        const probe = yield* probeAddress(job.image, undefined, labels).pipe(
+          Effect.provideService(ContainerEngine, engine.shape),
+        );
+        const endpoint = engine.shape.endpoint;
+        return [
+          {
+            type: "network",
+            engine: endpoint,
+            image: job.image,
+            probe,
+            warning: addressWarning(endpoint, job.image, probe),
+          },
+        ] as const;
+      }).pipe(Effect.catch(() => Effect.succeed([]))),
+    { concurrency: "unbounded" },
   ).pipe(Effect.map((checks) => checks.flat()));
 }
 
