@@ -9,6 +9,7 @@ import { collect, engineSlots, positiveInt } from "../options.js";
 import { Progress, type ProgressDisplay } from "../progress.js";
 import { quantile } from "../figures.js";
 import type { InstanceOutcome } from "./instance.js";
+import { addressWarning } from "./network.js";
 import { runEvaluation, type EvalEvent, type EvalResult } from "./run.js";
 import { runOnSlurm } from "../slurm/command.js";
 import { addSlurmOptions, checkSlurmOptions, type SlurmCommandOptions } from "../slurm/options.js";
@@ -94,9 +95,11 @@ export function evalEventPrinter(progress: ProgressDisplay | undefined): (event:
         progress.setHeadline(headline());
         progress.finish(event.outcome.instance_id, line(event.outcome));
         return;
-      case "network":
-        if (event.warning !== undefined) progress.print(`warning: ${event.warning}`);
+      case "network": {
+        const warning = addressWarning(event.engine, event.image, event.probe);
+        if (warning !== undefined) progress.print(`warning: ${warning}`);
         return;
+      }
       case "engine_lost":
         progress.print(
           `engine ${event.engine} stopped answering (${event.detail}): taken out of the rotation; ${event.requeued} runs again elsewhere`,

@@ -171,7 +171,6 @@ describe("bench eval on podman", () => {
         engine: HOST,
         image: `sweb.eval.x86_64.${id}:${fx.tag}`,
         probe: { kind: "unanswered" },
-        warning: undefined,
       },
     ]);
     expect(await containersOf(RUN_ID)).toEqual([]);

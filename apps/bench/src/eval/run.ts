@@ -47,14 +47,8 @@ export type EvalEvent =
   | { readonly type: "started"; readonly instance_id: string; readonly engine: string }
   | { readonly type: "finished"; readonly outcome: InstanceOutcome }
   | { readonly type: "engine_lost"; readonly engine: string; readonly detail: string; readonly requeued: string }
-  | {
-      readonly type: "network";
-      readonly engine: string;
-      readonly image: string;
-      readonly probe: AddressProbe;
-      /** Set when the probe did not time out: what the verdicts of some instances then miss. */
-      readonly warning: string | undefined;
-    };
+  /** One engine's network tried from `image` (network.ts); `addressWarning` says what a probe that did not time out means. */
+  | { readonly type: "network"; readonly engine: string; readonly image: string; readonly probe: AddressProbe };
 
 export interface EvalOptions {
   readonly preds: string;
@@ -262,27 +256,17 @@ function networkChecks(
   const job = jobs.find((j) => REPOSITORIES_NEEDING_UNANSWERED.has(j.instance.repo));
   if (job === undefined) return Effect.succeed([]);
   const labels = { [EVAL_RUN_LABEL]: runId, [EVAL_PROCESS_LABEL]: PROCESS };
-  return Effect.forEach(
-    engines,
-    (engine) =>
-      Effect.gen(function* () {
-        if ((yield* engine.shape.inspectImage(job.image)) === undefined) return [];
-        const probe = yield* probeAddress(job.image, undefined, labels).pipe(
-          Effect.provideService(ContainerEngine, engine.shape),
-        );
-        const endpoint = engine.shape.endpoint;
-        return [
-          {
-            type: "network",
-            engine: endpoint,
-            image: job.image,
-            probe,
-            warning: addressWarning(endpoint, job.image, probe),
-          },
-        ] as const;
-      }).pipe(Effect.catch(() => Effect.succeed([]))),
-    { concurrency: "unbounded" },
-  ).pipe(Effect.map((checks) => checks.flat()));
+  const check = (engine: LiveEngine) =>
+    Effect.gen(function* () {
+      if ((yield* engine.shape.inspectImage(job.image)) === undefined) return undefined;
+      const probe = yield* probeAddress(job.image, undefined, labels).pipe(
+        Effect.provideService(ContainerEngine, engine.shape),
+      );
+      return { type: "network", engine: engine.shape.endpoint, image: job.image, probe } as const;
+    }).pipe(Effect.catch(() => Effect.succeed(undefined)));
+  return Effect.forEach(engines, check, { concurrency: "unbounded" }).pipe(
+    Effect.map((checks) => checks.filter((c) => c !== undefined)),
+  );
 }
 
 /** Runs the jobs on the engines: `workers` fibers per engine taking jobs from one queue. */
@@ -432,7 +416,7 @@ export function runEvaluation(options: EvalOptions): Effect.Effect<EvalResult, E
     });
     const checks = yield* networkChecks(engines, plan.jobs, options.runId);
     for (const check of checks) onEvent(check);
-    const warnings = checks.flatMap((check) => (check.warning === undefined ? [] : [check.warning]));
+    const warnings = checks.flatMap((c) => addressWarning(c.engine, c.image, c.probe) ?? []);
     for (const outcome of plan.preErrors) onEvent({ type: "finished", outcome });
     const summarize = Effect.promise(() => writeSummary(options, plan));
     const outcomes = yield* runJobs(engines, plan.jobs, onEvent).pipe(
