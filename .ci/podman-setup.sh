@@ -191,18 +191,23 @@ fi
 # proxies) accept every TCP connect; then requests' connect-timeout tests (TestTimeout::test_connect_timeout and
 # test_total_timeout_connect, which connect to 10.255.255.1 and expect a timeout) fail in every image
 # (apps/bench/README.md, "requests' connect-timeout tests"). Dropping what containers send there restores it.
+# The rule lives in the raw table's PREROUTING, which netavark never writes: in the filter table's FORWARD,
+# netavark's own jump (inserted first whenever it re-creates its chains, as on a fresh machine's first
+# container) accepted the containers' packets before the drop was reached.
 TARPIT=10.255.255.1
 for subnet in $(podman network inspect podman --format '{{range .Subnets}}{{.Subnet}} {{end}}'); do
   case "$subnet" in *:*) continue ;; esac
-  rule=(FORWARD -s "$subnet" -d "$TARPIT" -j DROP)
-  if iptables -C "${rule[@]}" 2>/dev/null; then
+  old_rule=(FORWARD -s "$subnet" -d "$TARPIT" -j DROP)
+  while iptables -C "${old_rule[@]}" 2>/dev/null; do iptables -D "${old_rule[@]}"; done
+  rule=(PREROUTING -s "$subnet" -d "$TARPIT" -j DROP)
+  if iptables -t raw -C "${rule[@]}" 2>/dev/null; then
     say "containers' packets to ${TARPIT} are already dropped"
   else
-    if iptables -I "${rule[@]}"; then
+    if iptables -t raw -I "${rule[@]}"; then
       say "dropping containers' packets to ${TARPIT} (from ${subnet}), as the internet leaves them unanswered"
     else
       # only requests' connect-timeout tests need it: the engine works without
-      say "warning: iptables could not add ${rule[*]}; requests' connect-timeout tests fail where the network answers ${TARPIT}"
+      say "warning: iptables could not add -t raw ${rule[*]}; requests' connect-timeout tests fail where the network answers ${TARPIT}"
     fi
   fi
 done
