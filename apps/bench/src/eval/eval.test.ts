@@ -14,6 +14,7 @@ import * as Effect from "effect/Effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evalFixture, HOST, removeImages, SETUP_HINT, type EvalFixture } from "./fixtures/instances.js";
 import { EVAL_RUN_LABEL } from "./instance.js";
+import { networkChecksFile } from "./network.js";
 import { runEvaluation, type EvalEvent, type EvalOptions } from "./run.js";
 import { EvalInstanceSchema, evalScript, specFor } from "./spec.js";
 
@@ -149,6 +150,7 @@ describe("bench eval on podman", () => {
     );
     expect(result.summary).toMatchObject({ total_instances: 2, resolved_ids: [...ids] });
     expect(events.filter((e) => e.type === "network")).toEqual([]); // flask's tests need no unanswered address
+    expect(existsSync(networkChecksFile(out, RUN_ID))).toBe(false);
     expect(result.summaryPath).toBe(join(out, `gold.${RUN_ID}.json`));
   });
 
@@ -172,6 +174,10 @@ describe("bench eval on podman", () => {
         image: `sweb.eval.x86_64.${id}:${fx.tag}`,
         probe: { kind: "unanswered" },
       },
+    ]);
+    // Kept beside the logs, where --slurm's merge finds each shard's.
+    expect(readJson(networkChecksFile(out, RUN_ID))).toEqual([
+      { engine: HOST, image: `sweb.eval.x86_64.${id}:${fx.tag}`, probe: { kind: "unanswered" } },
     ]);
     expect(await containersOf(RUN_ID)).toEqual([]);
   });

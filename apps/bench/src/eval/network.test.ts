@@ -1,7 +1,7 @@
 /**
  * The TARPIT probe on the real podman engine (`bash .ci/podman-setup.sh`): a connect from a container of
  * graphplan-debian:test to a port the host answers, to a closed port of the host, and to 10.255.255.1, which
- * podman-setup makes the host leave unanswered for containers, as the internet does.
+ * podman-setup makes the host leave unanswered for containers, as the internet does; and from an image without bash.
  */
 import { execFileSync } from "node:child_process";
 import { createServer, type Server } from "node:net";
@@ -13,6 +13,8 @@ import { BASE_IMAGE, HOST, requireEngine } from "./fixtures/instances.js";
 import { addressWarning, probeAddress, UNANSWERED_ADDRESS } from "./network.js";
 
 const LABEL = "graphplan.test.network";
+/** podman-setup's busybox image: no bash, so the probe cannot run there. */
+const BUSYBOX_IMAGE = "graphplan-busybox:test";
 const RUN = randomUUID().slice(0, 8);
 const probe = (target: { host: string; port: number }) =>
   Effect.runPromise(
@@ -70,6 +72,18 @@ describe("probeAddress (podman at unix:///tmp/podman.sock)", { timeout: 120_000 
       kind: "unanswered",
     });
     expect(addressWarning(HOST, BASE_IMAGE, result)).toBeUndefined();
+  });
+
+  it("says a probe that cannot run (no bash in the image) was not tried, rather than refused, and the warning says to check by hand", async () => {
+    const result = await Effect.runPromise(
+      probeAddress(BUSYBOX_IMAGE, UNANSWERED_ADDRESS, { [LABEL]: RUN }).pipe(
+        Effect.provide(ContainerEngine.layer({ host: HOST })),
+      ),
+    );
+    expect(result).toEqual({ kind: "unprobed", detail: expect.stringContaining("bash") });
+    const warning = addressWarning(HOST, BUSYBOX_IMAGE, result);
+    expect(warning).toContain(`could not try a connect to 10.255.255.1:80 from ${BUSYBOX_IMAGE}`);
+    expect(warning).toContain("check by hand");
   });
 
   it("leaves no container behind", async () => {

@@ -29,7 +29,13 @@ import {
   type InstanceJob,
   type InstanceOutcome,
 } from "./instance.js";
-import { type AddressProbe, addressWarning, probeAddress, REPOSITORIES_NEEDING_UNANSWERED } from "./network.js";
+import {
+  type AddressProbe,
+  addressWarning,
+  probeAddress,
+  REPOSITORIES_NEEDING_UNANSWERED,
+  writeNetworkChecks,
+} from "./network.js";
 import { loadPredictions, modelDirName, type EvalPrediction } from "./predictions.js";
 import { EvalInstanceSchema, instanceImageName, specFor, type EvalInstance } from "./spec.js";
 
@@ -416,6 +422,16 @@ export function runEvaluation(options: EvalOptions): Effect.Effect<EvalResult, E
     });
     const checks = yield* networkChecks(engines, plan.jobs, options.runId);
     for (const check of checks) onEvent(check);
+    // Kept beside the logs, so that what they mean survives the run (and --slurm's merge carries each shard's).
+    if (checks.length)
+      yield* Effect.promise(async () => {
+        await mkdir(join(options.outDir, options.runId), { recursive: true });
+        await writeNetworkChecks(
+          options.outDir,
+          options.runId,
+          checks.map(({ engine, image, probe }) => ({ engine, image, probe })),
+        );
+      });
     const warnings = checks.flatMap((c) => addressWarning(c.engine, c.image, c.probe) ?? []);
     for (const outcome of plan.preErrors) onEvent({ type: "finished", outcome });
     const summarize = Effect.promise(() => writeSummary(options, plan));

@@ -130,10 +130,12 @@ async function merge(
 ): Promise<string> {
   const ms = Math.round(performance.now() - startedMs);
   if (kind === "eval") {
-    const { summary, path } = await mergeEval(evalOptions(opts, opts.preds!, opts.out, opts.instances), shards, (i) =>
-      shardDir(opts.out, i),
+    const { summary, path, warnings } = await mergeEval(
+      evalOptions(opts, opts.preds!, opts.out, opts.instances),
+      shards,
+      (i) => shardDir(opts.out, i),
     );
-    return `${formatEvalResult({ summary, summaryPath: path, outcomes: [], skipped: [], warnings: [] })}\n\nsummary: ${path}`;
+    return `${formatEvalResult({ summary, summaryPath: path, outcomes: [], skipped: [], warnings })}\n\nsummary: ${path}`;
   }
   const agent = await mergeAgent(opts.out, selected, shards, ms);
   const agentText = `${agent.table}\n\npreds: ${agent.predsPath}\nreport: ${agent.reportPath}`;
@@ -146,7 +148,7 @@ async function merge(
     join(shardDir(opts.out, i), "eval"),
   );
   const s = graded.summary;
-  return `${agent.table}\n\n${formatEvalResult({ summary: s, summaryPath: graded.path, outcomes: [], skipped: [], warnings: [] })}\n\nresolved ${s.resolved_instances} of ${agent.entries.length} · total cost $${agent.summary.costUsd.toFixed(4)}\npreds: ${agent.predsPath}\nevaluation: ${graded.path}`;
+  return `${agent.table}\n\n${formatEvalResult({ summary: s, summaryPath: graded.path, outcomes: [], skipped: [], warnings: graded.warnings })}\n\nresolved ${s.resolved_instances} of ${agent.entries.length} · total cost $${agent.summary.costUsd.toFixed(4)}\npreds: ${agent.predsPath}\nevaluation: ${graded.path}`;
 }
 
 const counts = (views: readonly TaskView[]) => {

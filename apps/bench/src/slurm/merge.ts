@@ -19,6 +19,7 @@ import {
 } from "../agent/report.js";
 import { evaluationSelection, writeEvaluationSummary, type EvalOptions } from "../eval/run.js";
 import type { RunSummary } from "../eval/grading.js";
+import { addressWarning, readNetworkChecks, writeNetworkChecks, type NetworkCheck } from "../eval/network.js";
 import { shardOf } from "./shard.js";
 
 /** Where shard i of OUT writes: `OUT/shards/<i>/`. */
@@ -135,13 +136,15 @@ export async function evalFinal(options: EvalOptions, dir: string): Promise<Set<
 
 /**
  * Merges the evaluations of `shards` shard directories (`evalDirOf(i)`) into `options.outDir`: their
- * log trees (OUT/<run-id>/<model>/<id>/) copied, then the run's summary written from them.
+ * log trees (OUT/<run-id>/<model>/<id>/) copied, every shard's network checks kept in one network.json
+ * (their warnings returned, as a single-machine run returns its own), then the run's summary written.
  */
 export async function mergeEval(
   options: EvalOptions,
   shards: number,
   evalDirOf: (index: number) => string,
-): Promise<{ summary: RunSummary; path: string }> {
+): Promise<{ summary: RunSummary; path: string; warnings: string[] }> {
+  const checks: NetworkCheck[] = [];
   for (let index = 0; index < shards; index++) {
     const from = join(evalDirOf(index), options.runId);
     if (
@@ -149,8 +152,12 @@ export async function mergeEval(
         () => true,
         () => false,
       )
-    )
+    ) {
+      checks.push(...(await readNetworkChecks(evalDirOf(index), options.runId)));
       await cp(from, join(options.outDir, options.runId), { recursive: true, force: true });
+    }
   }
-  return writeEvaluationSummary(options);
+  if (checks.length) await writeNetworkChecks(options.outDir, options.runId, checks);
+  const warnings = checks.flatMap((c) => addressWarning(c.engine, c.image, c.probe) ?? []);
+  return { ...(await writeEvaluationSummary(options)), warnings };
 }
