@@ -25,7 +25,7 @@ import {
   type SlurmJob,
   type TaskView,
 } from "./job.js";
-import { agentFinal, evalFinal, mergeAgent, mergeEval, shardDir } from "./merge.js";
+import { agentFinal, evalFinal, mergeAgent, mergeEval, mergeOptions, shardDir } from "./merge.js";
 import type { SlurmCommandOptions } from "./options.js";
 import { shardOf } from "./shard.js";
 
@@ -66,20 +66,14 @@ export function checkSharedOut(out: string): void {
 
 /** The evaluation's options for a directory of preds and outputs (the values `bench eval` and `bench run` use). */
 function evalOptions(opts: SlurmRunOptions, preds: string, outDir: string, instances?: string[]): EvalOptions {
-  return {
+  return mergeOptions({
     preds,
     dataset: opts.dataset,
     runId: opts.runId ?? "graphplan",
     outDir,
     instances,
-    engines: [],
-    timeoutS: 1,
-    namespace: null,
-    tag: "latest",
-    pull: false,
     runEmpty: opts.runEmptyPatches ?? false,
-    rerun: false,
-  };
+  });
 }
 
 /** The selected instance ids, in selection order (what --shard splits). */

@@ -8,7 +8,7 @@ import { tempDir } from "@graphplan/testkit";
 import { describe, expect, it } from "vitest";
 import type { EvalOptions } from "../eval/run.js";
 import { networkChecksFile, type NetworkCheck } from "../eval/network.js";
-import { mergeEval, shardDir } from "./merge.js";
+import { mergeEval, mergeOptions, shardDir } from "./merge.js";
 
 const RUN_ID = "merged";
 
@@ -28,19 +28,7 @@ function setup(): { out: string; options: EvalOptions } {
       PASS_TO_PASS: "[]",
     });
   writeFileSync(dataset, `${line(1)}\n${line(2)}\n`);
-  const options: EvalOptions = {
-    preds: "gold",
-    dataset,
-    runId: RUN_ID,
-    outDir: out,
-    engines: [],
-    timeoutS: 1,
-    namespace: null,
-    tag: "latest",
-    pull: false,
-    runEmpty: false,
-    rerun: false,
-  };
+  const options = mergeOptions({ preds: "gold", dataset, runId: RUN_ID, outDir: out });
   return { out, options };
 }
 

@@ -22,6 +22,23 @@ import type { RunSummary } from "../eval/grading.js";
 import { addressWarning, readNetworkChecks, writeNetworkChecks, type NetworkCheck } from "../eval/network.js";
 import { shardOf } from "./shard.js";
 
+/**
+ * The evaluation options of a run that is only read and merged, never run here (no engine, no containers):
+ * what the merge and the submitter's selection need of `bench eval`'s options.
+ */
+export const mergeOptions = (
+  read: Pick<EvalOptions, "preds" | "dataset" | "runId" | "outDir" | "instances"> & { readonly runEmpty?: boolean },
+): EvalOptions => ({
+  ...read,
+  runEmpty: read.runEmpty ?? false,
+  engines: [],
+  timeoutS: 1,
+  namespace: null,
+  tag: "latest",
+  pull: false,
+  rerun: false,
+});
+
 /** Where shard i of OUT writes: `OUT/shards/<i>/`. */
 export const shardDir = (out: string, index: number): string => join(out, "shards", String(index));
 

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { blankEntry, summarizeAgent, type AgentReport } from "../agent/report.js";
 import { evalFixture, removeImages } from "../eval/fixtures/instances.js";
 import { onPath } from "./client.js";
-import { mergeAgent, mergeEval, shardDir } from "./merge.js";
+import { mergeAgent, mergeEval, mergeOptions, shardDir } from "./merge.js";
 import { shardOf } from "./shard.js";
 
 const args = process.argv.slice(2).filter((a) => a !== "--");
@@ -127,20 +127,7 @@ async function mergeFigure(): Promise<void> {
   const agent = await mergeAgent(out, ids, 10, 0);
   const agentMs = performance.now() - started;
   const graded = await mergeEval(
-    {
-      preds: agent.predsPath,
-      dataset,
-      runId: "graphplan",
-      outDir: join(out, "eval"),
-      instances: ids,
-      engines: [],
-      timeoutS: 1,
-      namespace: null,
-      tag: "latest",
-      pull: false,
-      runEmpty: false,
-      rerun: false,
-    },
+    mergeOptions({ preds: agent.predsPath, dataset, runId: "graphplan", outDir: join(out, "eval"), instances: ids }),
     10,
     (i) => join(shardDir(out, i), "eval"),
   );
