@@ -4,7 +4,7 @@
  */
 import * as Effect from "effect/Effect";
 import { GraphCache, type GraphStore } from "@graphplan/graph";
-import { LanguageModel, Sandbox } from "@graphplan/runtime";
+import { addCall, emptyTotals, LanguageModel, Sandbox, type UsageTotals } from "@graphplan/runtime";
 import type {
   ChatMessage,
   CompletionOptions,
@@ -28,8 +28,9 @@ export class Session {
   // The counters the limits are checked against, and what the trajectory records: changed only by the
   // methods below, read through the getters.
   #phase: Phase | null = null;
-  #modelCalls = 0;
-  #costUsd = 0;
+  /** Every model call's calls, dollars and tokens, in all and per phase. */
+  #usage: UsageTotals = emptyTotals();
+  #byPhase: Partial<Record<Phase, UsageTotals>> = {};
   #modelMs = 0;
   #commandMs = 0;
   #graphMs = 0;
@@ -66,12 +67,15 @@ export class Session {
    */
   get totals(): Trajectory["totals"] {
     const ms = (n: number) => Math.round(n);
+    const { modelCalls, costUsd, ...tokens } = this.#usage;
     return {
-      costUsd: this.#costUsd,
-      modelCalls: this.#modelCalls,
+      costUsd,
+      modelCalls,
       modelMs: ms(this.#modelMs),
       commandMs: ms(this.#commandMs),
       graphMs: ms(this.#graphMs),
+      ...tokens,
+      byPhase: structuredClone(this.#byPhase),
     };
   }
   /** The files EXPLORE settled on (null: it fell back, or has not settled yet). */
@@ -189,20 +193,20 @@ export class Session {
   queryReply(options: CompletionOptions = {}): Effect.Effect<ModelReply, LimitsExceeded | ModelError, LanguageModel> {
     return Effect.gen({ self: this }, function* () {
       const { step_limit, cost_limit } = this.config.limits;
-      if (step_limit > 0 && this.#modelCalls >= step_limit) {
+      if (step_limit > 0 && this.#usage.modelCalls >= step_limit) {
         return yield* new LimitsExceeded({
           limit: "step_limit",
           max: step_limit,
-          modelCalls: this.#modelCalls,
-          costUsd: this.#costUsd,
+          modelCalls: this.#usage.modelCalls,
+          costUsd: this.#usage.costUsd,
         });
       }
-      if (cost_limit > 0 && this.#costUsd >= cost_limit) {
+      if (cost_limit > 0 && this.#usage.costUsd >= cost_limit) {
         return yield* new LimitsExceeded({
           limit: "cost_limit",
           max: cost_limit,
-          modelCalls: this.#modelCalls,
-          costUsd: this.#costUsd,
+          modelCalls: this.#usage.modelCalls,
+          costUsd: this.#usage.costUsd,
         });
       }
       const wall = this.config.limits.wall_time_seconds;
@@ -210,8 +214,8 @@ export class Session {
         return yield* new LimitsExceeded({
           limit: "wall_time_seconds",
           max: wall,
-          modelCalls: this.#modelCalls,
-          costUsd: this.#costUsd,
+          modelCalls: this.#usage.modelCalls,
+          costUsd: this.#usage.costUsd,
         });
       }
       const model = yield* LanguageModel;
@@ -219,8 +223,9 @@ export class Session {
       const reply = yield* model
         .complete(this.conversation(), options)
         .pipe(Effect.ensuring(Effect.sync(() => void (this.#modelMs += performance.now() - asked))));
-      this.#modelCalls++;
-      this.#costUsd += reply.costUsd;
+      const phase = this.#phase ?? "explore";
+      this.#usage = addCall(this.#usage, reply.usage, reply.costUsd);
+      this.#byPhase[phase] = addCall(this.#byPhase[phase] ?? emptyTotals(), reply.usage, reply.costUsd);
       this.messages.push({
         role: "assistant",
         content: reply.content,
@@ -230,6 +235,7 @@ export class Session {
         at: new Date().toISOString(),
         ...(reply.stopReason === undefined ? {} : { stopReason: reply.stopReason }),
         ...(reply.toolCalls?.length ? { toolCalls: reply.toolCalls } : {}),
+        ...(reply.reasoning?.length ? { reasoning: reply.reasoning } : {}),
       });
       for (const call of reply.toolCalls ?? []) this.#toolAnswers.set(call.id, { id: call.id, content: "received" });
       this.onChange();
@@ -254,7 +260,7 @@ export class Session {
       const max = this.config.limits.max_format_errors;
       if (max > 0 && this.#formatErrors >= max) {
         return Effect.fail(
-          new LimitsExceeded({ limit: "max_format_errors", max, modelCalls: this.#modelCalls, costUsd: this.#costUsd }),
+          new LimitsExceeded({ limit: "max_format_errors", max, modelCalls: this.#usage.modelCalls, costUsd: this.#usage.costUsd }),
         );
       }
       if (this.lastReplyCutOff)
@@ -297,6 +303,7 @@ export class Session {
         out.push({
           role,
           content,
+          ...(message.reasoning ? { reasoning: message.reasoning } : {}),
           ...(message.toolCalls ? { toolCalls: message.toolCalls } : {}),
           ...(message.toolResults ? { toolResults: message.toolResults } : {}),
         });

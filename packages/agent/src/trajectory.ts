@@ -3,7 +3,7 @@
  * as `trajectory.json`. Described once here; types are inferred.
  */
 import { z } from "zod";
-import { ChatMessageSchema } from "@graphplan/runtime";
+import { ChatMessageSchema, UsageSchema, UsageTotalsSchema } from "@graphplan/runtime";
 import { VerifyResultSchema } from "@graphplan/verifier";
 
 export const PHASES = ["explore", "graph", "plan", "verify", "execute", "review", "submit", "fallback"] as const;
@@ -19,9 +19,7 @@ export const TrajectoryMessageSchema = ChatMessageSchema.extend({
   phase: PhaseSchema,
   /** Assistant messages: the dollars and tokens of the reply. */
   costUsd: z.number().nonnegative().optional(),
-  usage: z
-    .object({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() })
-    .optional(),
+  usage: UsageSchema.optional(),
   /** When the message was added (ISO 8601). */
   at: z.string().optional(),
   /** Assistant messages: why the model stopped (`end_turn`, `max_tokens`, `length`...), when the provider says. */
@@ -143,6 +141,13 @@ export const TrajectorySchema = z.object({
     commandMs: z.number().nonnegative().optional(),
     /** Of the rest (the harness's), milliseconds building code graphs: GRAPH, and VERIFY's graphs of the plan's files and of the repository (for importers). */
     graphMs: z.number().nonnegative().optional(),
+    /** Tokens of every model call as the provider billed them (absent in trajectories written before they were counted). */
+    inputTokens: z.number().int().nonnegative().optional(),
+    outputTokens: z.number().int().nonnegative().optional(),
+    cacheReadTokens: z.number().int().nonnegative().optional(),
+    cacheWriteTokens: z.number().int().nonnegative().optional(),
+    /** Calls, dollars and tokens per phase (the phase the run was in when it called the model). */
+    byPhase: z.partialRecord(PhaseSchema, UsageTotalsSchema).optional(),
   }),
 });
 export type Trajectory = z.infer<typeof TrajectorySchema>;

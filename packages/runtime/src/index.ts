@@ -4,7 +4,14 @@ export { applyPlan, recover, writeFiles } from "./apply.js";
 export type { ApplyOptions, ApplyResult, ApplyError, StepReport, RecoverReport, RecoverError } from "./apply.js";
 export { WorkspaceIOError, WorkspaceRootInvalid, StepFailed, stepCauseTag } from "./errors.js";
 export { findSourceFiles, SKIPPED_DIRECTORIES } from "./sources.js";
-export { LanguageModel, ScriptedModel, ChatMessageSchema, ModelRequestFailed } from "./model/model.js";
+export {
+  LanguageModel,
+  ScriptedModel,
+  ChatMessageSchema,
+  ModelRequestFailed,
+  UsageSchema,
+  ReasoningBlockSchema,
+} from "./model/model.js";
 export type {
   ChatMessage,
   CompletionOptions,
@@ -15,8 +22,20 @@ export type {
   ToolCall,
   ToolResult,
   ToolSpec,
+  Usage,
+  ReasoningBlock,
 } from "./model/model.js";
-export { ModelConfigSchema } from "./model/config.js";
+export { ModelConfigSchema, costUsd, knownPrice, priceOf } from "./model/config.js";
+export type { ModelConfig, ModelPrice, ResolvedPrice } from "./model/config.js";
+export {
+  UsageTotalsSchema,
+  emptyTotals,
+  addCall,
+  sumTotals,
+  uncachedInput,
+  cacheReadShare,
+} from "./model/usage.js";
+export type { UsageTotals } from "./model/usage.js";
 export { ModelConfigInvalid } from "./model/errors.js";
 export { Sandbox, SandboxFailed, SandboxUnavailable } from "./sandbox/sandbox.js";
 export type { ExecResult } from "./sandbox/sandbox.js";

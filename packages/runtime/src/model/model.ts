@@ -21,9 +21,36 @@ export type ToolCall = z.infer<typeof ToolCallSchema>;
 export const ToolResultSchema = z.object({ id: z.string(), content: z.string(), isError: z.boolean().optional() });
 export type ToolResult = z.infer<typeof ToolResultSchema>;
 
+/**
+ * A reply's reasoning as the provider sent it (Anthropic `thinking` blocks with their `signature`,
+ * `redacted_thinking`): opaque, kept on the assistant message and sent back unchanged, as Anthropic
+ * requires of a tool turn when thinking is on.
+ */
+export const ReasoningBlockSchema = z.record(z.string(), z.unknown());
+export type ReasoningBlock = z.infer<typeof ReasoningBlockSchema>;
+
+/**
+ * The tokens of one request, as the provider bills them. `inputTokens` counts every input token,
+ * cached or not (Anthropic: `input_tokens` + `cache_creation_input_tokens` + `cache_read_input_tokens`;
+ * OpenAI: `prompt_tokens`); the cache figures are parts of it. `outputTokens` includes reasoning.
+ */
+export const UsageSchema = z.object({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  /** Of `inputTokens`: read from the provider's prompt cache (billed at the cache-read price). */
+  cacheReadTokens: z.number().int().nonnegative().optional(),
+  /** Of `inputTokens`: written to the prompt cache (Anthropic; billed at the cache-write price). */
+  cacheWriteTokens: z.number().int().nonnegative().optional(),
+  /** Of `outputTokens`: reasoning (thinking) tokens, when the provider says (OpenAI `reasoning_tokens`). */
+  reasoningTokens: z.number().int().nonnegative().optional(),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
 export const ChatMessageSchema = z.object({
   role: z.enum(["system", "user", "assistant"]),
   content: z.string(),
+  /** An assistant message: the provider's reasoning blocks, sent back as they came. */
+  reasoning: z.array(ReasoningBlockSchema).optional(),
   /** An assistant message: the tool calls it made. */
   toolCalls: z.array(ToolCallSchema).optional(),
   /** A user message: the answers to the tool calls of the assistant message before it. */
@@ -42,14 +69,21 @@ export interface ToolSpec {
 export interface CompletionOptions {
   /** Tools the model may call (Anthropic tool use, OpenAI function calling). */
   readonly tools?: readonly ToolSpec[];
+  /**
+   * The conversation this request belongs to (one agent run): OpenAI's `prompt_cache_key`, so that the
+   * run's requests reach the servers that hold its cached prefix. Absent: no key is sent.
+   */
+  readonly conversationId?: string;
 }
 
 export const ModelReplySchema = z.object({
   content: z.string(),
   /** The model that answered, as the provider names it. */
   model: z.string(),
-  usage: z.object({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() }),
-  /** Dollars, from the price table of the model's config (0 when the model has no price). */
+  usage: UsageSchema,
+  /** The reply's reasoning blocks (Anthropic thinking), to be sent back with the reply. */
+  reasoning: z.array(ReasoningBlockSchema).optional(),
+  /** Dollars, from the price table of the model's config, cache reads and writes at their own prices (0 when the model has no price). */
   costUsd: z.number().nonnegative(),
   /**
    * Why the model stopped, as the provider says it (anthropic: "end_turn", "max_tokens", "stop_sequence",
@@ -90,7 +124,7 @@ export type ScriptedReply =
   | {
       readonly content: string;
       readonly stopReason?: string;
-      readonly usage?: { readonly inputTokens: number; readonly outputTokens: number };
+      readonly usage?: Usage;
       readonly toolCalls?: readonly ToolCall[];
     };
 
