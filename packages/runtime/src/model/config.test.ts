@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
-import { costUsd, knownPrice, ModelConfigSchema, parseModelConfig } from "./config.js";
+import { costUsd, knownPrice, ModelConfigSchema, parseModelConfig, resolvePrice } from "./config.js";
 import { LanguageModel } from "./model.js";
 
 const invalid = (input: unknown) => {
@@ -19,6 +19,7 @@ describe("ModelConfigSchema", () => {
       maxTokens: 4096,
       maxRetries: 3,
       timeoutMs: 600_000,
+      cache: true,
     });
     expect(ModelConfigSchema.parse({ provider: "openai", model: "gpt-4.1" })).toMatchObject({
       apiKeyEnv: "OPENAI_API_KEY",
@@ -82,11 +83,91 @@ describe("ModelConfigSchema", () => {
 });
 
 describe("costUsd", () => {
+  const sonnet = resolvePrice("anthropic", { inputPerMTok: 3, outputPerMTok: 15 });
+
   it("prices input and output tokens per million, and is 0 without a price", () => {
-    expect(
-      costUsd({ inputPerMTok: 3, outputPerMTok: 15 }, { inputTokens: 2_000_000, outputTokens: 100_000 }),
-    ).toBeCloseTo(7.5, 12);
+    expect(costUsd(sonnet, { inputTokens: 2_000_000, outputTokens: 100_000 })).toBeCloseTo(7.5, 12);
     expect(costUsd(undefined, { inputTokens: 2_000_000, outputTokens: 100_000 })).toBe(0);
+  });
+
+  it("prices Anthropic cache reads at 0.1x and cache writes at 1.25x the input price, the rest of the input in full", () => {
+    // 100k input tokens: 80k read from the cache, 15k written to it, 5k after the last breakpoint; 2k out.
+    const usage = { inputTokens: 100_000, cacheReadTokens: 80_000, cacheWriteTokens: 15_000, outputTokens: 2_000 };
+    const byHand = (5_000 * 3 + 80_000 * 0.3 + 15_000 * 3.75 + 2_000 * 15) / 1e6; // 0.015 + 0.024 + 0.05625 + 0.03
+    expect(byHand).toBeCloseTo(0.12525, 12);
+    expect(costUsd(sonnet, usage)).toBeCloseTo(byHand, 12);
+    expect(costUsd(knownPrice("claude-sonnet-4-5-20250929"), usage)).toBeCloseTo(byHand, 12);
+  });
+
+  it("prices OpenAI cached input at the model's cached-input price, with no charge for writes", () => {
+    // gpt-4.1: $2 input, $0.50 cached input, $8 output.
+    const usage = { inputTokens: 50_000, cacheReadTokens: 40_960, cacheWriteTokens: 0, outputTokens: 1_000 };
+    expect(costUsd(knownPrice("gpt-4.1"), usage)).toBeCloseTo((9_040 * 2 + 40_960 * 0.5 + 1_000 * 8) / 1e6, 12);
+  });
+
+  it("takes a config's own cache prices; without them Anthropic's rule, and OpenAI's full input price", () => {
+    expect(resolvePrice("anthropic", { inputPerMTok: 10, outputPerMTok: 50 })).toEqual({
+      inputPerMTok: 10,
+      outputPerMTok: 50,
+      cacheReadPerMTok: 1,
+      cacheWritePerMTok: 12.5,
+    });
+    expect(resolvePrice("openai", { inputPerMTok: 2, outputPerMTok: 8 })).toMatchObject({
+      cacheReadPerMTok: 2,
+      cacheWritePerMTok: 2,
+    });
+    expect(
+      resolvePrice("openai", { inputPerMTok: 2, outputPerMTok: 8, cacheReadPerMTok: 0.2, cacheWritePerMTok: 2 }),
+    ).toMatchObject({ cacheReadPerMTok: 0.2 });
+  });
+});
+
+describe("reasoning settings", () => {
+  it("takes Anthropic thinking with a budget under maxTokens, or adaptive, and an effort", () => {
+    expect(
+      parseModelConfig({
+        provider: "anthropic",
+        model: "claude-sonnet-4-5",
+        maxTokens: 16000,
+        thinking: { type: "enabled", budgetTokens: 8000 },
+      }).ok,
+    ).toBe(true);
+    expect(
+      parseModelConfig({
+        provider: "anthropic",
+        model: "claude-opus-4-6",
+        thinking: { type: "adaptive" },
+        effort: "high",
+      }).ok,
+    ).toBe(true);
+  });
+
+  it("refuses a thinking budget at or over maxTokens, under 1024, and a temperature with thinking on", () => {
+    const over = invalid({
+      provider: "anthropic",
+      model: "claude-sonnet-4-5",
+      maxTokens: 4096,
+      thinking: { type: "enabled", budgetTokens: 4096 },
+    });
+    expect(over.field).toBe("thinking");
+    expect(over.problem).toContain("less than maxTokens");
+    expect(over.fix).toContain("1024 <= N < maxTokens");
+    expect(
+      invalid({ provider: "anthropic", model: "claude-sonnet-4-5", thinking: { type: "enabled", budgetTokens: 100 } })
+        .field,
+    ).toBe("thinking.budgetTokens");
+    const hot = invalid({
+      provider: "anthropic",
+      model: "claude-sonnet-4-5",
+      temperature: 0.2,
+      thinking: { type: "adaptive" },
+    });
+    expect(hot.field).toBe("temperature");
+  });
+
+  it("takes OpenAI reasoningEffort and names the values it takes", () => {
+    expect(parseModelConfig({ provider: "openai", model: "o3", reasoningEffort: "high" }).ok).toBe(true);
+    expect(invalid({ provider: "openai", model: "o3", reasoningEffort: "extreme" }).fix).toContain('"minimal"');
   });
 });
 

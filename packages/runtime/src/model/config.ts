@@ -64,17 +64,18 @@ export const AnthropicThinkingSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("adaptive") }),
 ]);
 
-export const AnthropicModelConfigSchema = z.strictObject({
-  provider: z.literal("anthropic"),
-  ...common,
-  /** The environment variable holding the API key. */
-  apiKeyEnv: envName.default("ANTHROPIC_API_KEY"),
-  temperature: z.number().min(0).max(1).optional(),
-  /** Extended thinking (absent: the model's default). Thinking blocks go back with every later turn. */
-  thinking: AnthropicThinkingSchema.optional(),
-  /** How much effort the model puts into a reply (`output_config.effort`), for the models that take it. */
-  effort: z.enum(["low", "medium", "high", "xhigh", "max"]).optional(),
-})
+export const AnthropicModelConfigSchema = z
+  .strictObject({
+    provider: z.literal("anthropic"),
+    ...common,
+    /** The environment variable holding the API key. */
+    apiKeyEnv: envName.default("ANTHROPIC_API_KEY"),
+    temperature: z.number().min(0).max(1).optional(),
+    /** Extended thinking (absent: the model's default). Thinking blocks go back with every later turn. */
+    thinking: AnthropicThinkingSchema.optional(),
+    /** How much effort the model puts into a reply (`output_config.effort`), for the models that take it. */
+    effort: z.enum(["low", "medium", "high", "xhigh", "max"]).optional(),
+  })
   .refine((c) => c.thinking?.type !== "enabled" || c.thinking.budgetTokens < c.maxTokens, {
     path: ["thinking"],
     message: "thinking.budgetTokens must be less than maxTokens (thinking counts toward the reply's limit)",

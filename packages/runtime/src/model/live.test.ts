@@ -73,6 +73,7 @@ describe("the Anthropic layer (@anthropic-ai/sdk, Messages API)", () => {
         maxTokens: 1024,
         temperature: 0.2,
         price: { inputPerMTok: 3, outputPerMTok: 15 },
+        cache: false,
       },
       env,
       messages,
@@ -100,9 +101,10 @@ describe("the Anthropic layer (@anthropic-ai/sdk, Messages API)", () => {
     expect(reply).toEqual({
       content: "Here is the plan.",
       model: "claude-sonnet-4-5-20250929",
-      usage: { inputTokens: 1200, outputTokens: 300 },
+      usage: { inputTokens: 1200, outputTokens: 300, cacheReadTokens: 0, cacheWriteTokens: 0 },
       costUsd: expect.closeTo((1200 * 3 + 300 * 15) / 1e6, 12),
       stopReason: "end_turn",
+      reasoning: [{ type: "thinking", thinking: "let me think", signature: "sig" }],
     });
   });
 
@@ -116,7 +118,7 @@ describe("the Anthropic layer (@anthropic-ai/sdk, Messages API)", () => {
       }),
     ]);
     const { reply, name, priced } = await run(
-      { provider: "anthropic", model: "claude-haiku-4-5", baseUrl: server.origin },
+      { provider: "anthropic", model: "claude-haiku-4-5", baseUrl: server.origin, cache: false },
       env,
       HELLO,
     );
@@ -232,7 +234,7 @@ describe("the OpenAI layer (openai, Chat Completions)", () => {
     expect(reply).toEqual({
       content: "The plan is ready.",
       model: "gpt-4.1-2025-04-14",
-      usage: { inputTokens: 1000, outputTokens: 250 },
+      usage: { inputTokens: 1000, outputTokens: 250, cacheReadTokens: 0, cacheWriteTokens: 0 },
       costUsd: expect.closeTo((1000 * 2 + 250 * 8) / 1e6, 12),
       stopReason: "stop",
     });
@@ -518,7 +520,7 @@ describe("tool calls, Anthropic (@anthropic-ai/sdk)", () => {
       anthropicMessage({ content: [{ type: "text", text: "ok" }], inputTokens: 1, outputTokens: 1 }),
     ]);
     const { reply } = await complete(
-      { provider: "anthropic", model: "claude-sonnet-4-5", baseUrl: server.origin, maxRetries: 0 },
+      { provider: "anthropic", model: "claude-sonnet-4-5", baseUrl: server.origin, maxRetries: 0, cache: false },
       env,
       ANSWERED,
       {},
@@ -627,5 +629,176 @@ describe("tool calls, ScriptedModel", () => {
     expect(model.supportsTools).toBe(true);
     expect(model.offeredTools).toEqual([[TOOL]]);
     expect(reply.toolCalls).toEqual([{ id: "t1", name: "submit_plan", input: { plan: PLAN } }]);
+  });
+});
+
+/** A conversation of four user turns, a system prompt and three replies (the last with a tool call). */
+const LONG: ChatMessage[] = [
+  { role: "system", content: "You are a careful engineer." },
+  { role: "user", content: "task" },
+  { role: "assistant", content: "ls" },
+  { role: "user", content: "<output>a.py</output>" },
+  { role: "assistant", content: "cat a.py" },
+  { role: "user", content: "<output>def f(): pass</output>" },
+  {
+    role: "assistant",
+    content: "the plan",
+    toolCalls: [{ id: "toolu_9", name: "submit_plan", input: { plan: PLAN } }],
+  },
+  { role: "user", content: "verified", toolResults: [{ id: "toolu_9", content: "plan received" }] },
+];
+
+/** The blocks of a request body that carry a cache breakpoint: where they are, in tools, system or messages. */
+function breakpoints(body: Record<string, unknown>): string[] {
+  const found: string[] = [];
+  const blocks = (where: string, value: unknown) => {
+    if (!Array.isArray(value)) return;
+    value.forEach((block: Record<string, unknown>, i) => {
+      if (block["cache_control"] !== undefined) found.push(`${where}[${i}]`);
+    });
+  };
+  blocks("tools", body["tools"]);
+  blocks("system", body["system"]);
+  (body["messages"] as { content: unknown }[]).forEach((m, i) => blocks(`messages[${i}]`, m.content));
+  return found;
+}
+
+describe("prompt caching and reasoning, Anthropic (@anthropic-ai/sdk)", () => {
+  const env = { ANTHROPIC_API_KEY: "sk-ant-test" };
+  const base = { provider: "anthropic", model: "claude-sonnet-4-5", maxRetries: 0 } as const;
+
+  it("marks the system prompt and the last block of the last two user turns, by default: 3 breakpoints of the API's 4", async () => {
+    const server = await serve([
+      anthropicMessage({ content: [{ type: "text", text: "ok" }], inputTokens: 1, outputTokens: 1 }),
+    ]);
+    await complete({ ...base, baseUrl: server.origin }, env, LONG, { tools: [TOOL] });
+    const body = server.requests[0]!.body;
+    expect(breakpoints(body)).toEqual(["system[0]", "messages[4][0]", "messages[6][1]"]);
+    // Every turn is sent as blocks, marked or not, so a turn reads the same in every request.
+    const messages = body["messages"] as { content: unknown }[];
+    expect(messages.every((m) => Array.isArray(m.content))).toBe(true);
+    expect(messages[6]!.content).toEqual([
+      { type: "tool_result", tool_use_id: "toolu_9", content: "plan received" },
+      { type: "text", text: "verified", cache_control: { type: "ephemeral" } },
+    ]);
+  });
+
+  it("the next request's turns are the previous request's, byte for byte, apart from the moved breakpoints", async () => {
+    const server = await serve([
+      anthropicMessage({ content: [{ type: "text", text: "ok" }], inputTokens: 1, outputTokens: 1 }),
+    ]);
+    const first = LONG.slice(0, 6);
+    await complete({ ...base, baseUrl: server.origin }, env, first, {});
+    await complete({ ...base, baseUrl: server.origin }, env, LONG, {});
+    const strip = (value: unknown): unknown =>
+      JSON.parse(JSON.stringify(value, (k, v) => (k === "cache_control" ? undefined : v)));
+    const [a, b] = server.requests.map((r) => strip(r.body) as { system: unknown; messages: unknown[] });
+    expect(b!.system).toEqual(a!.system);
+    expect(b!.messages.slice(0, a!.messages.length)).toEqual(a!.messages);
+  });
+
+  it("sends no breakpoint and plain text turns with cache off", async () => {
+    const server = await serve([
+      anthropicMessage({ content: [{ type: "text", text: "ok" }], inputTokens: 1, outputTokens: 1 }),
+    ]);
+    await complete({ ...base, baseUrl: server.origin, cache: false }, env, LONG, { tools: [TOOL] });
+    expect(breakpoints(server.requests[0]!.body)).toEqual([]);
+    expect(server.requests[0]!.body["system"]).toBe("You are a careful engineer.");
+  });
+
+  it("reads cache reads and writes from the usage and prices them at the cache prices", async () => {
+    const server = await serve([
+      anthropicMessage({
+        content: [{ type: "text", text: "ok" }],
+        inputTokens: 500,
+        cacheReadTokens: 20_000,
+        cacheWriteTokens: 3_000,
+        outputTokens: 400,
+      }),
+    ]);
+    const { reply } = await complete({ ...base, baseUrl: server.origin }, env, HELLO, {});
+    expect(reply.usage).toEqual({
+      inputTokens: 23_500,
+      outputTokens: 400,
+      cacheReadTokens: 20_000,
+      cacheWriteTokens: 3_000,
+    });
+    expect(reply.costUsd).toBeCloseTo((500 * 3 + 20_000 * 0.3 + 3_000 * 3.75 + 400 * 15) / 1e6, 12);
+  });
+
+  it("sends thinking and effort, keeps the reply's thinking blocks and sends them back before its tool call", async () => {
+    const thinking = { type: "thinking", thinking: "f is wrong", signature: "EqQBCgIYAhIM" } as const;
+    const server = await serve([
+      anthropicMessage({
+        content: [
+          thinking,
+          { type: "text", text: "THOUGHT" },
+          { type: "tool_use", id: "toolu_1", name: "submit_plan", input: { plan: PLAN } },
+        ],
+        inputTokens: 10,
+        outputTokens: 50,
+        stopReason: "tool_use",
+      }),
+    ]);
+    const config = {
+      ...base,
+      baseUrl: server.origin,
+      maxTokens: 16_000,
+      thinking: { type: "enabled", budgetTokens: 10_000 },
+      effort: "high",
+    } as const;
+    const { reply } = await complete(config, env, HELLO, { tools: [TOOL] });
+    expect(server.requests[0]!.body["thinking"]).toEqual({ type: "enabled", budget_tokens: 10_000 });
+    expect(server.requests[0]!.body["output_config"]).toEqual({ effort: "high" });
+    expect(reply.reasoning).toEqual([thinking]);
+    const next: ChatMessage[] = [
+      ...HELLO,
+      { role: "assistant", content: reply.content, reasoning: reply.reasoning!, toolCalls: reply.toolCalls! },
+      { role: "user", content: "go on", toolResults: [{ id: "toolu_1", content: "received" }] },
+    ];
+    await complete({ ...config, thinking: { type: "adaptive" } }, env, next, { tools: [TOOL] });
+    const sent = server.requests[1]!.body as { thinking: unknown; messages: { content: { type: string }[] }[] };
+    expect(sent.thinking).toEqual({ type: "adaptive" });
+    expect(sent.messages[1]!.content.map((b) => b.type)).toEqual(["thinking", "text", "tool_use"]);
+    expect(sent.messages[1]!.content[0]).toEqual(thinking);
+  });
+});
+
+describe("prompt caching and reasoning, OpenAI (openai, Chat Completions)", () => {
+  const env = { OPENAI_API_KEY: "sk-test" };
+  const answer = openaiCompletion({
+    content: "ok",
+    promptTokens: 50_000,
+    cachedTokens: 40_960,
+    completionTokens: 1_000,
+    reasoningTokens: 600,
+  });
+
+  it("sends the conversation's prompt_cache_key and reasoning_effort, and prices cached input at its price", async () => {
+    const server = await serve([answer]);
+    const { reply } = await complete(
+      { provider: "openai", model: "gpt-4.1", baseUrl: `${server.origin}/v1`, reasoningEffort: "low" },
+      env,
+      HELLO,
+      { conversationId: "run-42" },
+    );
+    expect(server.requests[0]!.body).toMatchObject({ prompt_cache_key: "run-42", reasoning_effort: "low" });
+    expect(reply.usage).toEqual({
+      inputTokens: 50_000,
+      outputTokens: 1_000,
+      cacheReadTokens: 40_960,
+      cacheWriteTokens: 0,
+      reasoningTokens: 600,
+    });
+    expect(reply.costUsd).toBeCloseTo((9_040 * 2 + 40_960 * 0.5 + 1_000 * 8) / 1e6, 12);
+  });
+
+  it("sends no prompt_cache_key with cache off", async () => {
+    const server = await serve([answer]);
+    await complete({ provider: "openai", model: "gpt-4.1", baseUrl: `${server.origin}/v1`, cache: false }, env, HELLO, {
+      conversationId: "run-42",
+    });
+    expect(server.requests[0]!.body["prompt_cache_key"]).toBeUndefined();
+    expect(server.requests[0]!.body["reasoning_effort"]).toBeUndefined();
   });
 });

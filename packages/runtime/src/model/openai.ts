@@ -12,7 +12,9 @@ type OpenAIConfig = Extract<ModelConfig, { provider: "openai" }>;
 
 /**
  * The request body: the messages as they are (system messages keep the `system` role). The limit goes in
- * `max_completion_tokens`: OpenAI deprecated `max_tokens`, and its reasoning models refuse it.
+ * `max_completion_tokens`: OpenAI deprecated `max_tokens`, and its reasoning models refuse it. OpenAI
+ * caches prompt prefixes by itself; with `cache` on, the conversation's id goes as `prompt_cache_key`, so
+ * that a run's requests reach the servers holding its prefix.
  */
 export function openaiRequest(
   config: OpenAIConfig,
@@ -31,6 +33,8 @@ export function openaiRequest(
     ...(tools?.length ? { tools } : {}),
     max_completion_tokens: config.maxTokens,
     ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
+    ...(config.reasoningEffort !== undefined ? { reasoning_effort: config.reasoningEffort } : {}),
+    ...(config.cache && options.conversationId !== undefined ? { prompt_cache_key: options.conversationId } : {}),
   };
 }
 
@@ -67,7 +71,10 @@ function toolCallOf(call: OpenAI.ChatCompletionMessageToolCall): ToolCall[] {
   return [{ id: call.id, name: call.function.name, input }];
 }
 
-/** The reply: the first choice's text (its refusal when the model refused); no usage (some servers) counts 0. */
+/**
+ * The reply: the first choice's text (its refusal when the model refused); no usage (some servers) counts 0.
+ * `prompt_tokens` counts every input token; the cached ones (`cached_tokens`) are billed at the cached-input price.
+ */
 export function openaiReply(
   config: OpenAIConfig,
   completion: OpenAI.ChatCompletion,
@@ -83,9 +90,14 @@ export function openaiReply(
       }),
     );
   }
+  const u = completion.usage;
+  const reasoningTokens = u?.completion_tokens_details?.reasoning_tokens ?? 0;
   const usage = {
-    inputTokens: completion.usage?.prompt_tokens ?? 0,
-    outputTokens: completion.usage?.completion_tokens ?? 0,
+    inputTokens: u?.prompt_tokens ?? 0,
+    outputTokens: u?.completion_tokens ?? 0,
+    cacheReadTokens: u?.prompt_tokens_details?.cached_tokens ?? 0,
+    cacheWriteTokens: 0,
+    ...(reasoningTokens > 0 ? { reasoningTokens } : {}),
   };
   const toolCalls = (choice.message?.tool_calls ?? []).flatMap(toolCallOf);
   return Effect.succeed({

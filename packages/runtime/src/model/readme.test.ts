@@ -41,7 +41,10 @@ it("runs the README's language model example, with the key from ANTHROPIC_API_KE
     // --- end ---
     expect(reply.content).toBe("7");
     expect(server.requests[0]?.headers.authorization).toBe("Bearer sk-ant-from-env");
-    expect(server.requests[0]?.body.system).toBe("Answer with one word.");
+    // Prompt caching is on by default: the system prompt is a text block carrying a cache breakpoint.
+    expect(server.requests[0]?.body.system).toEqual([
+      { type: "text", text: "Answer with one word.", cache_control: { type: "ephemeral" } },
+    ]);
   } finally {
     await server.close();
   }
