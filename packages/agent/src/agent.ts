@@ -20,7 +20,7 @@ import { explore } from "./explore.js";
 import { graphPhase } from "./graph.js";
 import { baselineStrategy, type Strategy } from "./baseline.js";
 import { stepLoop } from "./step-loop.js";
-import { askForPlan, requestPlan } from "./plan.js";
+import { askForPlan, planToolSpec, requestPlan } from "./plan.js";
 import { rfsnStrategy, type RfsnOptions, type RfsnStuck } from "./rfsn.js";
 import { Session } from "./session.js";
 import { patchOfWorkTree, submit } from "./submit.js";
@@ -248,7 +248,8 @@ export function runAgent(input: AgentInput, options: RunAgentOptions = {}): Effe
       onProgress ? () => onProgress(snapshot(input, session, names)) : undefined,
       options.graphStore,
     );
-    session.offerPlanTool(input.config.plan_tool && model.supportsTools === true);
+    const planTool = input.config.plan_tool && model.supportsTools === true && options.strategy !== "baseline";
+    session.offerTools(planTool ? [planToolSpec()] : []);
 
     const main = options.rfsn
       ? rfsnStrategy(session, input.task, options.rfsn)

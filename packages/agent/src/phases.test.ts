@@ -12,7 +12,7 @@ import { SHOP, bash, configWith, json, read } from "./fixtures/repo.js";
 import { patchCommandOutput } from "./submit.js";
 import { graphPhase } from "./graph.js";
 import { stepLoop } from "./step-loop.js";
-import { askForPlan, requestPlan } from "./plan.js";
+import { askForPlan, planToolSpec, requestPlan } from "./plan.js";
 import { Session } from "./session.js";
 import { verifyPhase } from "./verify.js";
 
@@ -223,7 +223,7 @@ describe("PLAN", () => {
     );
     const session = new Session(await configWith({}));
     session.enter("plan", "test");
-    session.offerPlanTool(true);
+    session.offerTools([planToolSpec()]);
     askForPlan(session, ["shop/cart.py"], "FILE: shop/cart.py");
     const outcome = await Effect.runPromise(
       requestPlan(session).pipe(

@@ -67,7 +67,7 @@ export function requestPlan(
   return Effect.gen(function* () {
     const max = session.config.limits.max_plan_attempts;
     for (;;) {
-      const answer = yield* session.queryReply(session.planTool ? { tools: [planToolSpec()] } : {});
+      const answer = yield* session.queryReply();
       const reply = answer.content;
       const called = planOfToolCalls(answer.toolCalls);
       let extracted: ExtractedPlan = called ?? extractPlan(reply);

@@ -163,6 +163,32 @@ describe.each([
     // 4 calls of 1,000 input and 100 output tokens at $3 and $15 per million.
     expect(trajectory.totals.modelCalls).toBe(4);
     expect(trajectory.totals.costUsd).toBeCloseTo((4 * (1000 * 3 + 100 * 15)) / 1e6, 10);
+    // Tokens in all and per phase: explore (cat, READY_TO_PLAN), plan, review.
+    expect(trajectory.totals).toMatchObject({ inputTokens: 4000, outputTokens: 400, cacheReadTokens: 0 });
+    expect(
+      Object.fromEntries(Object.entries(trajectory.totals.byPhase ?? {}).map(([k, v]) => [k, v.modelCalls])),
+    ).toEqual({ explore: 2, plan: 1, review: 1 });
+    expect(trajectory.totals.byPhase?.plan?.costUsd).toBeCloseTo((1000 * 3 + 100 * 15) / 1e6, 10);
+
+    // Caching on (the default): every request starts with the one before it, byte for byte once the moving
+    // cache breakpoints are left out; nothing sent is ever rewritten.
+    const unmarked = (r: Received) =>
+      JSON.parse(JSON.stringify(r.body, (k, v) => (k === "cache_control" ? undefined : v))) as {
+        messages: unknown[];
+        system?: unknown;
+        tools?: unknown;
+      };
+    for (let i = 1; i < server.received.length; i++) {
+      const [before, after] = [unmarked(server.received[i - 1]!), unmarked(server.received[i]!)];
+      expect(after.system).toEqual(before.system);
+      expect(after.tools).toEqual(before.tools);
+      expect(after.messages.slice(0, before.messages.length)).toEqual(before.messages);
+    }
+    if (provider === "anthropic") expect(JSON.stringify(server.received.at(-1)!.body)).toContain('"cache_control"');
+    else {
+      const keys = new Set(server.received.map((r) => r.body["prompt_cache_key"]));
+      expect([...keys]).toEqual([expect.stringMatching(/^graphplan-[0-9a-f-]{36}$/)]);
+    }
 
     // What the SDK sent: the provider's endpoint, the key, the model, and the conversation so far.
     expect(server.received.map((r) => r.path)).toEqual(Array(4).fill(path));
@@ -175,7 +201,7 @@ describe.each([
     expect(conversation(server.received[3]!)).toContain("+        return sum(price * quantity"); // the diff to review
   });
 
-  it("takes the plan from a call of the submit_plan tool, offered only in PLAN with the plan's JSON Schema, and answers the call", async () => {
+  it("takes the plan from a call of the submit_plan tool, offered on every request alike (the prompt cache keys on the tools), and answers the call", async () => {
     const server = await providerServer(provider, [
       bash("cat shop/cart.py"),
       'READY_TO_PLAN: ["shop/cart.py"]',
@@ -200,8 +226,8 @@ describe.each([
     );
     expect(trajectory.plans.map((p) => p.channel)).toEqual(["tool call"]);
     const tools = server.received.map((r) => r.body["tools"] as Record<string, any>[] | undefined);
-    expect(tools[0]).toBeUndefined();
-    expect(tools[3]).toBeUndefined();
+    expect(tools.every((t) => JSON.stringify(t) === JSON.stringify(tools[0]))).toBe(true);
+    expect(tools[0]).toHaveLength(1);
     const offered = provider === "anthropic" ? tools[2]![0]!["input_schema"] : tools[2]![0]!["function"]["parameters"];
     expect(provider === "anthropic" ? tools[2]![0]!["name"] : tools[2]![0]!["function"]["name"]).toBe("submit_plan");
     expect(offered).toMatchObject({

@@ -290,7 +290,7 @@ function proposePatches(
     });
     const candidates: ModelCandidate[] = [];
     for (const proposer of proposers) {
-      const tools = session.planTool && proposer.model.supportsTools ? { tools: [planToolSpec()] } : {};
+      const tools = { tools: session.planTool && proposer.model.supportsTools ? [planToolSpec()] : [] };
       const reply = yield* Effect.provideService(session.queryReply(tools), LanguageModel, proposer.model);
       const called = planOfToolCalls(reply.toolCalls);
       const extracted: ExtractedPlan = called ?? extractPlan(reply.content);

@@ -13,11 +13,13 @@ import type {
   ModelReply,
   SandboxFailed,
   ToolResult,
+  ToolSpec,
 } from "@graphplan/runtime";
 import { READY_MARKER, SUBMIT_MARKER, render, type AgentConfig, type PromptName } from "./config.js";
 import { LimitsExceeded } from "./errors.js";
 import type { RepoFiles } from "./importers.js";
 import { PLAN_TOOL_NAME, truncateOutput } from "./parse.js";
+import { randomUUID } from "node:crypto";
 import type { Phase, PlanRecord, Submission, Trajectory, TrajectoryMessage, Transition } from "./trajectory.js";
 
 export class Session {
@@ -38,12 +40,15 @@ export class Session {
   #invalidPlans = 0;
   #repoFiles: RepoFiles | null = null;
   #formatErrors = 0;
-  #planTool = false;
+  /** The tools every request offers (the plan tool, or none): the same on every call, so that they never break a cached prefix. */
+  #tools: readonly ToolSpec[] = [];
   /** VERIFY: the graphs of the repository's files, kept across verifications (re-parses changed files only). */
   readonly graphCache: GraphCache;
   /** Indexes in `messages` of the observations (command outputs): cut in the history once answered. */
   readonly observations = new Set<number>();
   readonly startedAt = new Date().toISOString();
+  /** The run's conversation, as the provider's prompt cache keys it (OpenAI `prompt_cache_key`). */
+  readonly conversationId = `graphplan-${randomUUID()}`;
   /** Answers to the last reply's tool calls, sent with the next user message (providers require one per call). */
   #toolAnswers = new Map<string, ToolResult>();
 
@@ -90,14 +95,18 @@ export class Session {
   get formatErrors(): number {
     return this.#formatErrors;
   }
-  /** Whether PLAN offers the plan tool: the config allows it and the model takes tools (set when the run starts). */
+  /** Whether the plan tool is offered: the config allows it and the model takes tools (set when the run starts). */
   get planTool(): boolean {
-    return this.#planTool;
+    return this.#tools.some((tool) => tool.name === PLAN_TOOL_NAME);
   }
 
-  /** Offer the plan tool (or not) from now on. */
-  offerPlanTool(offered: boolean): void {
-    this.#planTool = offered;
+  /**
+   * The tools every request offers from now on. Offered from the first request to the last, not only in
+   * PLAN: a provider's prompt cache keys on the tools first, so a tool list that changed would make every
+   * later request pay for its whole prefix again.
+   */
+  offerTools(tools: readonly ToolSpec[]): void {
+    this.#tools = tools;
   }
 
   /** EXPLORE's outcome: the files it settled on, or null when it fell back. */
@@ -135,13 +144,14 @@ export class Session {
     this.onChange();
   }
 
-  say(role: "system" | "user", content: string): void {
+  say(role: "system" | "user", content: string, prompt?: PromptName): void {
     const toolResults = role === "user" ? this.takeToolResults() : [];
     this.messages.push({
       role,
       content,
       phase: this.#phase ?? "explore",
       at: new Date().toISOString(),
+      ...(prompt ? { prompt } : {}),
       ...(toolResults.length ? { toolResults } : {}),
     });
     this.onChange();
@@ -149,7 +159,7 @@ export class Session {
 
   /** Where the prompts tell the model to put its plan: the plan tool first when it is offered. */
   get planDestination(): string {
-    return this.#planTool
+    return this.planTool
       ? `a call to the ${PLAN_TOOL_NAME} tool, or ${this.config.plan_destination}`
       : this.config.plan_destination;
   }
@@ -168,7 +178,7 @@ export class Session {
 
   /** Renders the prompt `name` with `view` (the markers and the timeout are always there) and sends it as the user. */
   prompt(name: PromptName, view: Record<string, unknown> = {}): void {
-    this.say(name === "system" || name === "baseline_system" ? "system" : "user", this.render(name, view));
+    this.say(name === "system" || name === "baseline_system" ? "system" : "user", this.render(name, view), name);
     if (name === "observation") this.observations.add(this.messages.length - 1);
   }
 
@@ -182,8 +192,10 @@ export class Session {
   }
 
   /**
-   * One model call with the whole conversation; the reply is appended. Fails with `LimitsExceeded`
-   * before calling when `step_limit` calls were made or `cost_limit` dollars spent (0 = no limit).
+   * One model call with the whole conversation, the run's tools and its conversation id; the reply is
+   * appended. Fails with `LimitsExceeded` before calling when `step_limit` calls were made or `cost_limit`
+   * dollars spent (0 = no limit). `options.tools` replaces the run's tools for this call (RFSN's
+   * proposers, some of which take no tools).
    */
   query(options: CompletionOptions = {}): Effect.Effect<string, LimitsExceeded | ModelError, LanguageModel> {
     return Effect.map(this.queryReply(options), (reply) => reply.content);
@@ -221,7 +233,7 @@ export class Session {
       const model = yield* LanguageModel;
       const asked = performance.now();
       const reply = yield* model
-        .complete(this.conversation(), options)
+        .complete(this.conversation(), { tools: this.#tools, conversationId: this.conversationId, ...options })
         .pipe(Effect.ensuring(Effect.sync(() => void (this.#modelMs += performance.now() - asked))));
       const phase = this.#phase ?? "explore";
       this.#usage = addCall(this.#usage, reply.usage, reply.costUsd);
@@ -237,7 +249,14 @@ export class Session {
         ...(reply.toolCalls?.length ? { toolCalls: reply.toolCalls } : {}),
         ...(reply.reasoning?.length ? { reasoning: reply.reasoning } : {}),
       });
-      for (const call of reply.toolCalls ?? []) this.#toolAnswers.set(call.id, { id: call.id, content: "received" });
+      // Each call gets an answer (providers require one); PLAN sets the plan tool's. Outside PLAN it is not used.
+      const unused = phase !== "plan" && phase !== "verify";
+      for (const call of reply.toolCalls ?? [])
+        this.#toolAnswers.set(call.id, {
+          id: call.id,
+          content: unused ? this.render("tool_not_now", { tool: call.name, phase }) : "received",
+          ...(unused ? { isError: true } : {}),
+        });
       this.onChange();
       return reply;
     });
@@ -260,7 +279,12 @@ export class Session {
       const max = this.config.limits.max_format_errors;
       if (max > 0 && this.#formatErrors >= max) {
         return Effect.fail(
-          new LimitsExceeded({ limit: "max_format_errors", max, modelCalls: this.#usage.modelCalls, costUsd: this.#usage.costUsd }),
+          new LimitsExceeded({
+            limit: "max_format_errors",
+            max,
+            modelCalls: this.#usage.modelCalls,
+            costUsd: this.#usage.costUsd,
+          }),
         );
       }
       if (this.lastReplyCutOff)

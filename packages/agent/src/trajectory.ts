@@ -20,6 +20,8 @@ export const TrajectoryMessageSchema = ChatMessageSchema.extend({
   /** Assistant messages: the dollars and tokens of the reply. */
   costUsd: z.number().nonnegative().optional(),
   usage: UsageSchema.optional(),
+  /** User and system messages: the config prompt that made it (`plan`, `observation`, `revision`...). */
+  prompt: z.string().optional(),
   /** When the message was added (ISO 8601). */
   at: z.string().optional(),
   /** Assistant messages: why the model stopped (`end_turn`, `max_tokens`, `length`...), when the provider says. */
