@@ -6,6 +6,8 @@ import { LanguageModel, type Sandbox, ScriptedModel, Workspace } from "@graphpla
 import { TestSandbox, testSandboxLayer } from "@graphplan/runtime/testing";
 import type { ScriptedReply, TestAnswer } from "@graphplan/runtime";
 import { GraphCache } from "@graphplan/graph";
+import { Tiktoken } from "js-tiktoken/lite";
+import o200kBase from "js-tiktoken/ranks/o200k_base";
 import { CATALOG, catalogPrompt, compactCatalogPrompt, planJsonSchema } from "@graphplan/catalog";
 import { explore } from "./explore.js";
 import { SHOP, bash, configWith, json, read } from "./fixtures/repo.js";
@@ -148,6 +150,10 @@ describe("GRAPH", () => {
   });
 });
 
+let encoder: Tiktoken | undefined;
+/** The tokenizer of OpenAI's current models, built once (a real tokenizer: the bound is in tokens, not bytes). */
+const o200k = () => (encoder ??= new Tiktoken(o200kBase));
+
 describe("PLAN", () => {
   const good = [
     {
@@ -163,13 +169,27 @@ describe("PLAN", () => {
     const { session } = await setup([]);
     askForPlan(session, ["shop/cart.py"], "FILE: shop/cart.py");
     const prompt = userMessages(session)[0]!;
-    expect(prompt).toContain(compactCatalogPrompt({ legacy: false }));
+    expect(prompt).toContain(compactCatalogPrompt({ legacy: false, languages: ["python"] }));
     expect(prompt).not.toContain(catalogPrompt());
     expect(prompt).not.toContain(JSON.stringify(planJsonSchema()));
     expect(prompt).toContain("FILE: shop/cart.py");
-    // Every operator of the catalog but the legacy ones (which text steps replace) is named, one line each.
-    for (const entry of CATALOG.filter((e) => e.step !== "fragment" && e.kind !== "legacy"))
+    // Every operator of the catalog a Python file can use is named, one line each, but the legacy ones (which
+    // text steps replace), the read-only ones and the primitive forms of templates of the same name.
+    const left = new Set(["locate", "locate_region"]);
+    const templates = new Set(CATALOG.filter((e) => e.step === "template").map((e) => e.name));
+    for (const entry of CATALOG.filter(
+      (e) =>
+        e.step !== "fragment" &&
+        e.kind !== "legacy" &&
+        (!e.languages || e.languages.includes("python")) &&
+        !left.has(e.name) &&
+        !(e.step === "op" && templates.has(e.name)),
+    ))
       expect(prompt).toMatch(new RegExp(`^- ${entry.name}\\(`, "m"));
+    expect(prompt).not.toMatch(/^- locate\(/m);
+    expect(prompt.match(/^- add_method\(/gm)).toHaveLength(1); // the template: add_method(target: locator, ...
+    expect(prompt).toMatch(/^- add_method\(target: locator/m);
+    expect(prompt).not.toContain("Shell, CSS, HTML nodes"); // no such file in the plan
     expect(prompt).not.toMatch(/^## Legacy/m);
     expect(prompt).not.toMatch(/^- delete_lines\(/m);
     expect(prompt).toMatch(
@@ -185,6 +205,15 @@ describe("PLAN", () => {
     const prompt = userMessages(session)[0]!;
     expect(prompt).toContain(graphed.view);
     expect(Buffer.byteLength(prompt)).toBeLessThanOrEqual(12_000);
+  });
+
+  it("keeps the PLAN prompt of the shop project, catalog and graph view included, under 2,750 tokens (o200k_base)", async () => {
+    const { session, run } = await setup([]);
+    const graphed = await run(graphPhase(["shop/cart.py"], new GraphCache()));
+    if (graphed.kind !== "ok") throw new Error(graphed.reason);
+    askForPlan(session, ["shop/cart.py"], graphed.view);
+    const tokens = o200k().encode(userMessages(session)[0]!).length;
+    expect(tokens).toBeLessThanOrEqual(2_750); // 2,671 now; 2,946 before the catalog listed only what the files can use
   });
 
   it("shows the full catalog and the JSON Schema where the config's prompt asks for them", async () => {

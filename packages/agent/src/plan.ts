@@ -10,6 +10,7 @@ import type { Plan } from "@graphplan/primitives";
 import type { LanguageModel, ModelError, Sandbox, SandboxFailed } from "@graphplan/runtime";
 import { catalogPrompt, compactCatalogPrompt, planJsonSchema } from "@graphplan/catalog";
 import type { ToolSpec } from "@graphplan/runtime";
+import { detectLanguage, type LanguageId } from "@graphplan/graph";
 import type { LimitsExceeded } from "./errors.js";
 import {
   extractPlan,
@@ -28,14 +29,20 @@ export function askForPlan(session: Session, files: readonly string[], graphView
   const schema = planJsonSchema();
   session.prompt("plan", {
     graph_view: graphView,
-    // Legacy operators stay valid in a plan, but the prompt offers the text steps that replace them.
-    catalog: compactCatalogPrompt({ legacy: false }),
+    // Legacy operators stay valid in a plan, but the prompt offers the text steps that replace them; only the
+    // operators the files' languages can use are listed.
+    catalog: compactCatalogPrompt({ legacy: false, languages: languagesOf(files) }),
     catalog_full: catalogPrompt(),
     plan_schema: session.config.pretty_plan_schema ? JSON.stringify(schema, null, 2) : JSON.stringify(schema),
     files: files.join(", "),
     plan_destination: session.planDestination,
   });
 }
+
+/** The languages of `files` (a file of no known language adds none: text and data steps are always listed). */
+export const languagesOf = (files: readonly string[]): LanguageId[] => [
+  ...new Set(files.flatMap((file) => detectLanguage(file) ?? [])),
+];
 
 let planTool: ToolSpec | undefined;
 

@@ -39,7 +39,7 @@ import type { LimitsExceeded } from "./errors.js";
 import { executePhase } from "./execute.js";
 import { graphPhase, readFiles } from "./graph.js";
 import { extractPlan, planOfToolCalls, type ExtractedPlan } from "./parse.js";
-import { planToolSpec } from "./plan.js";
+import { languagesOf, planToolSpec } from "./plan.js";
 import type { Session } from "./session.js";
 import { submit } from "./submit.js";
 import type { Phase, Submission } from "./trajectory.js";
@@ -284,7 +284,7 @@ function proposePatches(
       frames: request.frames.map((f) => `${f.file}:${f.line}${f.name ? ` in ${f.name}` : ""}`).join(", "),
       test_output: state.testOutput.slice(-3000),
       graph_view: graph.kind === "ok" ? graph.view : `(no graph: ${graph.reason})`,
-      catalog: compactCatalogPrompt({ legacy: false }),
+      catalog: compactCatalogPrompt({ legacy: false, languages: languagesOf([request.file]) }),
       plan_destination: session.planDestination,
       feedback: state.feedback,
     });

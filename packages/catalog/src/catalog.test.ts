@@ -175,4 +175,31 @@ describe("compactCatalogPrompt", () => {
     expect(prompt.length).toBeLessThan(catalogPrompt().length / 2);
     expect(compactCatalogPrompt({ legacy: false })).not.toContain("## Legacy");
   });
+
+  test("lists only what files of the given languages can use, and the steps of any file always", () => {
+    const python = compactCatalogPrompt({ legacy: false, languages: ["python"] });
+    const rust = compactCatalogPrompt({ legacy: false, languages: ["rust"] });
+    const css = compactCatalogPrompt({ legacy: false, languages: ["css"] });
+    expect(python).toMatch(/^- guard_clause\(/m);
+    expect(python).toContain("## Novel Code (fragments)");
+    // No template and no fragment applies to Rust: its prompt offers primitives, files, text and data steps.
+    expect(rust).not.toMatch(/^- guard_clause\(/m);
+    expect(rust).not.toContain("## Novel Code (fragments)");
+    for (const section of ["Primitives", "Files (create, delete, rename)", "Text (any file: docs, changelogs, config)"])
+      expect(rust).toContain(`## ${section}`);
+    expect(rust).toMatch(/^- replace_node\(/m);
+    // The shell/CSS/HTML locators only where such a file is planned.
+    expect(python).not.toContain("Shell, CSS, HTML nodes");
+    expect(css).toContain("Shell, CSS, HTML nodes");
+    expect(rust.length).toBeLessThan(python.length);
+  });
+
+  test("leaves out the read-only operators and the primitive forms of templates of the same name", () => {
+    expect(prompt).not.toMatch(/^- locate\(/m);
+    expect(prompt).not.toMatch(/^- locate_region\(/m);
+    expect(prompt.match(/^- add_method\(/gm)).toHaveLength(1);
+    expect(prompt).toMatch(/^- add_method\(target: locator/m);
+    // They are still operators a plan may use.
+    expect(CATALOG.some((e) => e.name === "locate" && e.step === "op")).toBe(true);
+  });
 });

@@ -328,6 +328,27 @@ function fragmentSection(): string[] {
 export interface CatalogPromptOptions {
   /** Leave out the legacy section. */
   readonly legacy?: boolean;
+  /**
+   * The compact prompt: only the operators that apply to files of these languages (operators of any file —
+   * text, data, files — always), the fragments only for Python, the shell/CSS/HTML locators only for those.
+   * Absent: every language. A plan may still use any operator: this only leaves out what the files cannot use.
+   */
+  readonly languages?: readonly LanguageId[];
+}
+
+/**
+ * Operators the compact prompt leaves out, valid in a plan all the same: the read-only ones (a plan's
+ * steps change code; `locate` answers nothing a plan can use) and the primitive forms of `add_method` and
+ * `add_class_attribute`, whose templates of the same names the prompt offers.
+ */
+const NOT_IN_COMPACT_PROMPT: ReadonlySet<string> = new Set(["locate", "locate_region"]);
+const hasTemplateOfSameName = (e: CatalogEntry): boolean =>
+  e.step === "op" && CATALOG.some((t) => t.step === "template" && t.name === e.name);
+
+/** Whether the compact prompt shows `e` for files of `languages` (absent: all). */
+function shownFor(e: CatalogEntry, languages: readonly LanguageId[] | undefined): boolean {
+  if (NOT_IN_COMPACT_PROMPT.has(e.name) || hasTemplateOfSameName(e)) return false;
+  return !languages || !e.languages || e.languages.some((l) => languages.includes(l));
 }
 
 /** The catalog's entries per use case, in the prompt's order, without empty ones (and without legacy when asked). */
@@ -412,9 +433,12 @@ export function compactCatalogPrompt(options: CatalogPromptOptions = {}): string
     `A plan is a JSON array of steps, run in order, all or nothing: {"template": NAME, "params": {...}} | {"op": NAME, "params": {...}} | {"fragment": {...}, "action": "replace"|"insert_before"|"insert_after", "locator": LOCATOR}. Prefer templates; fragments for new Python code; primitives for other code; text steps for docs, changelogs and config, and code no node fits${options.legacy === false ? "" : "; legacy last"}.`,
     'LOCATOR: {"kind": "function", "name": "parse", "file": "app/parser.py", "parent": {"kind": "class", "name": "Parser"}} (also field, nth_child, index), or {"type": "sexp", "file": ..., "query": "(call) @c", "capture": "c"}.',
     "Code parameters are parsed first: expression = one expression; statements = statements at column 0 (re-indented); identifier = a name.",
-    MARKUP_LOCATORS,
   ];
-  for (const [useCase, entries] of sections(options)) {
+  const { languages } = options;
+  if (!languages || languages.some((l) => l === "bash" || l === "css" || l === "html")) out.push(MARKUP_LOCATORS);
+  for (const [useCase, all] of sections(options)) {
+    const entries = all.filter((e) => shownFor(e, languages));
+    if (entries.length === 0) continue;
     out.push(`## ${useCase}`);
     if (useCase === "Novel Code (fragments)") {
       const kinds = FRAGMENT_KINDS.map((kind) => {
