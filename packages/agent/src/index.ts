@@ -11,7 +11,7 @@ export { TrajectorySchema, EXIT_STATUSES, PHASES } from "./trajectory.js";
 export type { Trajectory, Phase } from "./trajectory.js";
 export { RepoDirty, RepoNotGitWorkTree, RunInputInvalid } from "./errors.js";
 export { TrajectoryWriter } from "./trajectory-writer.js";
-export { modelLayer, readText, sandboxLayer, PROVIDERS } from "./layers.js";
+export { modelLayer, readText, replayWire, sandboxLayer, PROVIDERS } from "./layers.js";
 export type { ModelOptions, SandboxOptions, Provider, SandboxKind } from "./layers.js";
 export { addAgentOptions } from "./options.js";
 export { REPLAY_MODEL_NAME, ReplayUnavailable, replayModel, baselineReplayModel, rfsnReplayModel } from "./replay.js";

@@ -6,12 +6,13 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as Effect from "effect/Effect";
-import type * as Layer from "effect/Layer";
+import * as Layer from "effect/Layer";
 import * as Result from "effect/Result";
 import { z } from "zod";
 import { loadGrammars } from "@graphplan/graph";
 import { LanguageModel, ModelConfigSchema, Sandbox, ScriptedModel } from "@graphplan/runtime";
-import type { ModelConfigInvalid, SandboxUnavailable } from "@graphplan/runtime";
+import type { LanguageModelShape, ModelConfigInvalid, SandboxUnavailable } from "@graphplan/runtime";
+import { DEFAULT_WIRE, modelOverWire, type WireConfig } from "@graphplan/runtime/testing";
 import type { AgentConfig } from "./config.js";
 import { RunInputInvalid } from "./errors.js";
 import type { Strategy } from "./baseline.js";
@@ -60,12 +61,38 @@ export const readText = (path: string, what: string): Effect.Effect<string, RunI
 
 const ScriptSchema = z.array(z.string()).min(1);
 
+/**
+ * The wire a replay run's requests go over (the config's `model:` section: provider, model, cache, price;
+ * else Anthropic's, priced as Claude Sonnet 5): the replay model answers behind a stand-in of that
+ * provider, through its SDK, so the run's tokens and dollars are what that model would be billed.
+ */
+export const replayWire = (config: AgentConfig): WireConfig =>
+  config.model
+    ? {
+        provider: config.model.provider,
+        model: config.model.model,
+        cache: config.model.cache,
+        ...(config.model.price ? { price: config.model.price } : {}),
+      }
+    : DEFAULT_WIRE;
+
+/** A replay model's layer: served over `wire` (the server lives as long as the layer). */
+export const replayModelLayer = (
+  model: LanguageModelShape,
+  wire: WireConfig,
+): Layer.Layer<LanguageModel, ModelConfigInvalid> =>
+  Layer.effect(
+    LanguageModel,
+    Effect.map(modelOverWire(model, wire), (served) => served.model),
+  );
+
 /** `--provider replay --patch FILE`: the replay model of the patch over the repository's current files. */
 function replayLayer(
   patchPath: string | undefined,
   repoDir: string | undefined,
   strategy: Strategy | undefined,
-): Effect.Effect<Layer.Layer<LanguageModel>, RunInputInvalid> {
+  wire: WireConfig,
+): Effect.Effect<Layer.Layer<LanguageModel, ModelConfigInvalid>, RunInputInvalid> {
   return Effect.gen(function* () {
     if (patchPath === undefined)
       return yield* new RunInputInvalid({
@@ -75,7 +102,7 @@ function replayLayer(
     if (repoDir === undefined)
       return yield* new RunInputInvalid({ detail: "--provider replay needs the repository the patch applies to" });
     const patch = yield* readText(patchPath, "the patch");
-    if (strategy === "baseline") return LanguageModel.layerOf(baselineReplayModel(patch));
+    if (strategy === "baseline") return replayModelLayer(baselineReplayModel(patch), wire);
     const paths = yield* Result.match(patchFiles(patch, patchPath), {
       onFailure: (e) => Effect.fail(new RunInputInvalid({ detail: e.message })),
       onSuccess: Effect.succeed,
@@ -98,7 +125,7 @@ function replayLayer(
         onSuccess: Effect.succeed,
       },
     );
-    return LanguageModel.layerOf(model);
+    return replayModelLayer(model, wire);
   });
 }
 
@@ -134,7 +161,8 @@ export function modelLayer(
         });
       return LanguageModel.layerOf(new ScriptedModel(parsed.data));
     }
-    if (options.provider === "replay") return yield* replayLayer(options.patch, repoDir, options.strategy);
+    if (options.provider === "replay")
+      return yield* replayLayer(options.patch, repoDir, options.strategy, replayWire(config));
     if (options.script !== undefined)
       return yield* new RunInputInvalid({ detail: "--script goes with --provider scripted" });
     if (options.patch !== undefined)

@@ -109,7 +109,7 @@ const projectRepo = () => {
 const run = (...args: string[]) => runInProcess([runCommand], ["run", ...args]);
 
 describe("graphplan run --provider replay", () => {
-  it("solves a task with the reference patch compiled into a plan, with no API key", async () => {
+  it("solves a task with the reference patch compiled into a plan, with no API key, billed as Claude Sonnet 5 would bill it", async () => {
     const repo = projectRepo();
     const out = join(tempDir(), "out");
     const result = await run(
@@ -128,8 +128,15 @@ describe("graphplan run --provider replay", () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(
-      /^Submitted: patch of 1 file \(\+1 -1\); 4 model calls, \$0\.0000; phases explore>graph>plan>verify>execute>review>submit;/,
+      /^Submitted: patch of 1 file \(\+1 -1\); 4 model calls, [\d.]+k tokens in \(\d+% from the cache\), \d+ out, \$0\.\d{4} as anthropic:claude-sonnet-5 would bill them; phases explore>graph>plan>verify>execute>review>submit;/,
     );
+    // The trajectory's totals are the stand-in's billing, through the Anthropic SDK: the calls after the
+    // first read the conversation so far from the cache.
+    const t = JSON.parse(readFileSync(join(out, "trajectory.json"), "utf8"));
+    const calls = t.messages.filter((m: { role: string }) => m.role === "assistant");
+    expect(calls).toHaveLength(4);
+    for (let i = 1; i < calls.length; i++) expect(calls[i].usage.cacheReadTokens).toBe(calls[i - 1].usage.inputTokens);
+    expect(t.totals.cacheReadTokens).toBeGreaterThan(0);
     expect(readFileSync(join(out, "patch.diff"), "utf8")).toContain(
       '-    return len(text.split(" "))\n+    return len(words(text))\n',
     );

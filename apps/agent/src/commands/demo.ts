@@ -18,6 +18,7 @@ import { z } from "zod";
 import {
   loadConfig,
   modelLayer,
+  replayWire,
   PROVIDERS,
   runAgent,
   sandboxLayer,
@@ -25,6 +26,7 @@ import {
   type Trajectory,
 } from "@graphplan/agent";
 import { Workspace } from "@graphplan/runtime";
+import { usageLine } from "./usage.js";
 import { progressPrinter } from "../progress.js";
 
 /** The example that ships with GraphPlan. */
@@ -162,10 +164,8 @@ export function demoCommand(program: Command): void {
         );
         const trajectory = await solve(example, exampleDir, repo, options, out);
         if (Result.isFailure(trajectory)) return fail(trajectory.failure);
-        const t = trajectory.success;
-        out(
-          `\n${t.exitStatus}: ${t.exitReason}; ${t.totals.modelCalls} model calls, $${t.totals.costUsd.toFixed(4)}\n`,
-        );
+        const { t, billedAs } = trajectory.success;
+        out(`\n${t.exitStatus}: ${t.exitReason}; ${usageLine(t, billedAs)}\n`);
         if (t.patch) out(`\n${t.patch.trimEnd()}\n`);
         const after = runTest(example.test, repo);
         out(`\n$ ${example.test}\n${after.report}\n`);
@@ -183,7 +183,7 @@ async function solve(
   repo: string,
   options: DemoOptions,
   out: (text: string) => void,
-): Promise<Result.Result<Trajectory, string>> {
+): Promise<Result.Result<{ t: Trajectory; billedAs?: string }, string>> {
   const program = Effect.gen(function* () {
     const { config, name: configName } = yield* loadConfig(options.config);
     const task = readFileSync(join(exampleDir, example.task), "utf8");
@@ -197,9 +197,12 @@ async function solve(
     out(
       `the agent (${options.provider === "replay" ? "the replay model: the example's reference patch" : `${options.provider} ${options.model}`}):\n`,
     );
-    return yield* runAgent({ task, config, configName, instanceId: "demo" }, { onProgress: progressPrinter(out) }).pipe(
-      Effect.provide(layers),
-    );
+    const t = yield* runAgent(
+      { task, config, configName, instanceId: "demo" },
+      { onProgress: progressPrinter(out) },
+    ).pipe(Effect.provide(layers));
+    const wire = options.provider === "replay" ? replayWire(config) : undefined;
+    return { t, ...(wire ? { billedAs: `${wire.provider}:${wire.model}` } : {}) };
   });
   const result = await Effect.runPromise(Effect.result(program));
   return Result.isFailure(result) ? Result.fail(result.failure.message) : Result.succeed(result.success);

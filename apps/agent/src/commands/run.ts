@@ -18,11 +18,13 @@ import * as Layer from "effect/Layer";
 import * as Result from "effect/Result";
 import { LanguageModel, Workspace } from "@graphplan/runtime";
 import { progressPrinter } from "../progress.js";
+import { usageLine } from "./usage.js";
 import {
   addAgentOptions,
   loadConfig,
   modelLayer,
   readText,
+  replayWire,
   RepoDirty,
   RepoNotGitWorkTree,
   runAgent,
@@ -136,7 +138,8 @@ export function runCommand(program: Command): void {
       const trajectory = outcome.success;
       writer.finish(trajectory);
       await writeFile(join(output, "patch.diff"), trajectory.patch);
-      process.stdout.write(`${summary(trajectory, repo, output)}\n`);
+      const wire = options.provider === "replay" ? replayWire(config) : undefined;
+      process.stdout.write(`${summary(trajectory, repo, output, wire && `${wire.provider}:${wire.model}`)}\n`);
       if (trajectory.exitStatus !== "Submitted") throw new RunNotSubmitted({ exitStatus: trajectory.exitStatus });
     });
 }
@@ -149,7 +152,7 @@ export class RunNotSubmitted extends Data.TaggedError("RunNotSubmitted")<{ reado
 }
 
 /** One line: status, patch size, calls and cost, where the files are. */
-export function summary(t: Trajectory, repo: string, output: string): string {
+export function summary(t: Trajectory, repo: string, output: string, billedAs?: string): string {
   const files = (t.patch.match(/^diff --git /gm) ?? []).length;
   const added = t.patch.split("\n").filter((l) => l.startsWith("+") && !l.startsWith("+++")).length;
   const removed = t.patch.split("\n").filter((l) => l.startsWith("-") && !l.startsWith("---")).length;
@@ -161,7 +164,7 @@ export function summary(t: Trajectory, repo: string, output: string): string {
     t.exitStatus === "Submitted"
       ? `patch of ${files} file${files === 1 ? "" : "s"} (+${added} -${removed})`
       : t.exitReason;
-  return `${t.exitStatus}: ${what}; ${t.totals.modelCalls} model calls, $${t.totals.costUsd.toFixed(4)}; phases ${path}; repo ${repo}; wrote ${join(output, "trajectory.json")} and patch.diff`;
+  return `${t.exitStatus}: ${what}; ${usageLine(t, billedAs)}; phases ${path}; repo ${repo}; wrote ${join(output, "trajectory.json")} and patch.diff`;
 }
 
 /** git's output, untrimmed (`status --porcelain` lines start with a space). */

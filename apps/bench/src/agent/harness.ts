@@ -17,6 +17,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import {
   loadConfig,
   modelLayer,
+  replayWire,
   runAgent,
   sandboxLayer,
   TrajectoryWriter,
@@ -27,6 +28,7 @@ import {
   type Trajectory,
 } from "@graphplan/agent";
 import { LanguageModel, Workspace } from "@graphplan/runtime";
+import { modelOverWire } from "@graphplan/runtime/testing";
 import * as Context from "effect/Context";
 import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
@@ -253,6 +255,9 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
                 ),
               )
             : undefined;
+        // The replay model answers behind a stand-in of the config's provider, through its SDK: the run is
+        // billed (tokens, cache reads, dollars) as that model would bill it.
+        const served = replay ? (yield* modelOverWire(replay, replayWire(config))).model : undefined;
         marks.replayMs = replay ? performance.now() - marks.ready : 0;
         const t = yield* runAgent(
           { task: instance.problem_statement, instanceId: id, config: instanceConfig, configName },
@@ -264,7 +269,7 @@ function runInstance(ctx: RunContext, line: AgentLine): Effect.Effect<AgentRepor
           },
         ).pipe(
           Effect.provide(environment),
-          (run) => (replay ? Effect.provideService(run, LanguageModel, replay) : run),
+          (run) => (served ? Effect.provideService(run, LanguageModel, served) : run),
           Effect.ensuring(Effect.sync(() => writer.close())),
         );
         writer.finish(t);
