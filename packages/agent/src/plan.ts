@@ -8,7 +8,7 @@
 import * as Effect from "effect/Effect";
 import type { Plan } from "@graphplan/primitives";
 import type { LanguageModel, ModelError, Sandbox, SandboxFailed } from "@graphplan/runtime";
-import { catalogPrompt, compactCatalogPrompt, planJsonSchema } from "@graphplan/catalog";
+import { catalogPrompt, compactCatalogPrompt, planJsonSchema, planStepsJsonSchema } from "@graphplan/catalog";
 import type { ToolSpec } from "@graphplan/runtime";
 import { detectLanguage, type LanguageId } from "@graphplan/graph";
 import type { LimitsExceeded } from "./errors.js";
@@ -47,17 +47,17 @@ export const languagesOf = (files: readonly string[]): LanguageId[] => [
 let planTool: ToolSpec | undefined;
 
 /**
- * The plan tool: its input is `{"plan": PLAN}` with the plan's whole JSON Schema (providers want an
- * object at the top of a tool's input; the schema's shared `$defs` move up to it).
+ * The plan tool: its input is `{"plan": PLAN}` (providers want an object at the top of a tool's input), the
+ * plan as the compact steps schema (operator names from the catalog, parameters as objects): it is offered on
+ * every request, so the full plan schema (~14k tokens) would be paid on each; the PLAN prompt's catalog says
+ * what each operator takes, and `parsePlan`'s errors say what a step got wrong.
  */
 export function planToolSpec(): ToolSpec {
-  if (planTool) return planTool;
-  const { $defs, ...plan } = planJsonSchema() as { $defs?: Record<string, unknown> };
-  planTool = {
+  planTool ??= {
     name: PLAN_TOOL_NAME,
     description:
       "Submit the change as a plan: the JSON array of steps the operator catalog describes, run in order, all or nothing, checked before anything is written.",
-    inputSchema: { type: "object", properties: { plan }, required: ["plan"], ...($defs ? { $defs } : {}) },
+    inputSchema: { type: "object", properties: { plan: planStepsJsonSchema() }, required: ["plan"] },
   };
   return planTool;
 }

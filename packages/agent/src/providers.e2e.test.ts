@@ -233,7 +233,7 @@ describe.each([
     expect(offered).toMatchObject({
       type: "object",
       required: ["plan"],
-      properties: { plan: { anyOf: expect.any(Array) } },
+      properties: { plan: { type: "array", items: { type: "object" } } },
     });
     // The plan prompt names the tool; the next request answers the call before the review prompt.
     expect(JSON.stringify(server.received[2]!.body)).toContain("a call to the submit_plan tool, or ");
