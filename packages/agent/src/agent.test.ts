@@ -344,6 +344,39 @@ describe("the agent, end to end", () => {
     expect(scripted.used).toBe(1);
   });
 
+  it("by default never rewrites what it sent: each request starts with the previous one, reasoning blocks included", async () => {
+    const repo = shopRepo();
+    const long = "python3 -c \"print('\\n'.join('line %d' % i for i in range(800)))\""; // cut by the old read_output_chars
+    const thinking = { type: "thinking", thinking: "the total ignores quantity", signature: "sig-1" };
+    const { trajectory, scripted } = await runOn(repo, TASK, [
+      { content: bash(long), reasoning: [thinking] },
+      bash("cat shop/cart.py"),
+      'THOUGHT: The bug is in Cart.total.\n\nREADY_TO_PLAN: ["shop/cart.py"]',
+      json(FIX_PLAN),
+      SUBMIT,
+    ]);
+    expect(trajectory.exitStatus).toBe("Submitted");
+    const requests = scripted.requests;
+    for (let i = 1; i < requests.length; i++)
+      expect(requests[i]!.slice(0, requests[i - 1]!.length), `request ${i + 1}`).toEqual(requests[i - 1]);
+    expect(requests[1]![2]).toMatchObject({ role: "assistant", reasoning: [thinking] });
+    expect(
+      requests
+        .at(-1)!
+        .map((m) => m.content)
+        .join("\n"),
+    ).toContain("line 400");
+    // Each user message names the config prompt that made it.
+    expect(trajectory.messages.filter((m) => m.role !== "assistant").map((m) => m.prompt)).toEqual([
+      "system",
+      "instance",
+      "observation",
+      "observation",
+      "plan",
+      "review",
+    ]);
+  });
+
   it("resends an observation the model already answered cut to head and tail, keeping it whole in the trajectory", async () => {
     const repo = shopRepo();
     const long = "python3 -c \"print('\\n'.join('line %d' % i for i in range(800)))\"";

@@ -126,6 +126,8 @@ export type ScriptedReply =
       readonly stopReason?: string;
       readonly usage?: Usage;
       readonly toolCalls?: readonly ToolCall[];
+      /** Reasoning blocks, as a provider with thinking on sends them back. */
+      readonly reasoning?: readonly ReasoningBlock[];
     };
 
 /**
@@ -167,6 +169,7 @@ export class ScriptedModel implements LanguageModelShape {
           costUsd: 0,
           ...(reply.stopReason === undefined ? {} : { stopReason: reply.stopReason }),
           ...(reply.toolCalls === undefined ? {} : { toolCalls: reply.toolCalls.map((call) => ({ ...call })) }),
+          ...(reply.reasoning === undefined ? {} : { reasoning: reply.reasoning.map((block) => ({ ...block })) }),
         });
       }
       const content = typeof reply === "string" ? reply : reply(messages);
