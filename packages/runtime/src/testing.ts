@@ -19,5 +19,5 @@ export {
 export type { Answer, Answers, ProviderServer, ReceivedRequest } from "./testing/provider-server.js";
 export { modelOverWire, DEFAULT_WIRE } from "./testing/replay-wire.js";
 export type { WireConfig } from "./testing/replay-wire.js";
-export { startModelServer, countTokens } from "./testing/billing-server.js";
-export type { ModelServer, ModelServerStats, BilledRequest } from "./testing/billing-server.js";
+export { startModelServer, countTokens } from "./testing/model-server.js";
+export type { ModelServer, ModelServerStats, BilledRequest } from "./testing/model-server.js";

@@ -12,7 +12,7 @@ import { type ModelConfigInput, parseModelConfig } from "../model/config.js";
 import type { ModelConfigInvalid } from "../model/errors.js";
 import { makeLiveModel } from "../model/live.js";
 import type { LanguageModelShape } from "../model/model.js";
-import { type ModelServer, startModelServer } from "./billing-server.js";
+import { type ModelServer, startModelServer } from "./model-server.js";
 
 /** Which provider's wire, and which of its models the tokens are priced as (`cache`: as in its config). */
 export type WireConfig = Pick<ModelConfigInput, "provider" | "model" | "cache" | "price">;
