@@ -10,7 +10,6 @@ export {
   ChatMessageSchema,
   ModelRequestFailed,
   UsageSchema,
-  ReasoningBlockSchema,
 } from "./model/model.js";
 export type {
   ChatMessage,
@@ -22,11 +21,8 @@ export type {
   ToolCall,
   ToolResult,
   ToolSpec,
-  Usage,
-  ReasoningBlock,
 } from "./model/model.js";
-export { ModelConfigSchema, costUsd, knownPrice, priceOf } from "./model/config.js";
-export type { ModelConfig, ModelPrice, ResolvedPrice } from "./model/config.js";
+export { ModelConfigSchema, costUsd, knownPrice } from "./model/config.js";
 export {
   UsageTotalsSchema,
   emptyTotals,
