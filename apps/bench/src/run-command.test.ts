@@ -78,7 +78,7 @@ describe("bench run (command line, podman)", () => {
     });
     expect(result.stderr).not.toMatch(/^error/m);
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/^resolved 1 of 1 \(100\.0% of 1\) · total cost \$0\.0000$/m);
+    expect(result.stdout).toMatch(/^resolved 1 of 1 \(100\.0% of 1\) · total cost \$0\.0000 · tokens: 0 in, 0 out$/m);
     expect(result.stdout).toMatch(/^ {2}Submitted +1$/m);
 
     const id = fx.ids[0]!;

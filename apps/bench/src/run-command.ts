@@ -9,6 +9,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import * as Effect from "effect/Effect";
 import { agentBenchOptions, defineAgentOptions, type AgentCommandOptions } from "./agent/command.js";
 import { runAgentBench } from "./agent/harness.js";
+import { spentLine } from "./agent/report.js";
 import { evalEventPrinter, formatEvalResult } from "./eval/command.js";
 import { runEvaluation } from "./eval/run.js";
 import { runInterruptible } from "./interruptible.js";
@@ -104,7 +105,7 @@ export function runCommand(program: Command): void {
           ? ` (${((100 * s.resolved_instances) / agent.entries.length).toFixed(1)}% of ${agent.entries.length})`
           : "";
         process.stdout.write(
-          `${formatEvalResult(graded)}\n\nresolved ${s.resolved_instances} of ${agent.entries.length}${share} · total cost $${agent.summary.costUsd.toFixed(4)}\npreds: ${agent.predsPath}\nevaluation: ${graded.summaryPath}\n`,
+          `${formatEvalResult(graded)}\n\nresolved ${s.resolved_instances} of ${agent.entries.length}${share} · ${spentLine(agent.summary)}\npreds: ${agent.predsPath}\nevaluation: ${graded.summaryPath}\n`,
         );
       },
     });

@@ -9,6 +9,8 @@ export {
   ENDINGS,
   EVAL_OUTCOMES,
 } from "./compare-format.js";
+export { UsageFiguresSchema } from "./usage-format.js";
+export type { UsageFigures } from "./usage-format.js";
 export type {
   ArmResult,
   ArmSpec,
@@ -17,4 +19,6 @@ export type {
   CompareSpec,
   GraphplanStats,
   InstanceArm,
+  SpendDifference,
+  SpendRatio,
 } from "./compare-format.js";

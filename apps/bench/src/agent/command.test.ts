@@ -47,7 +47,7 @@ describe("bench agent (command line)", () => {
     expect(result.stdout).toContain(`preds: ${join(out, "preds.jsonl")}\nreport: ${join(out, "report.json")}\n`);
     expect(result.stderr.split("\n").filter(Boolean)).toEqual([
       expect.stringMatching(
-        /^\[1\/3\] acme__calc-1 Submitted 5 calls \$0\.0000 \d+ ms · 0 running · 1 submitted · \$0\.00 · ETA \d+s$/,
+        /^\[1\/3\] acme__calc-1 Submitted 5 calls 0 in 0 out \$0\.0000 \d+ ms · 0 running · 1 submitted · \$0\.00 · ETA \d+s$/,
       ),
       expect.stringMatching(/^\[2\/3\] acme__calc-2 input_error \(missing_commit\) 0 calls/),
       expect.stringMatching(/^\[3\/3\] acme__nowhere-3 input_error \(unknown_repository\) 0 calls .* ETA 0s$/),

@@ -11,6 +11,7 @@ import { collect, engineSlots, positiveInt, readRepoMap } from "../options.js";
 import { Progress, type ProgressDisplay } from "../progress.js";
 import type { InImageOptions } from "./in-image.js";
 import { runAgentBench, type AgentBenchOptions } from "./harness.js";
+import { tokenCount } from "./report.js";
 import { runOnSlurm } from "../slurm/command.js";
 import { addSlurmOptions, checkSlurmOptions, type SlurmCommandOptions } from "../slurm/options.js";
 
@@ -176,7 +177,7 @@ export async function agentBenchOptions(
       progress.setHeadline(`${submitted} submitted · $${cost.toFixed(2)}`);
       progress.finish(
         e.instance_id,
-        `${e.instance_id} ${e.status}${e.cause ? ` (${e.cause})` : ""}${e.retryable ? " (retryable)" : ""}${e.auto_submitted ? " (auto-submitted)" : ""}${e.resumed ? " (done before)" : ""} ${e.model_calls} calls $${e.cost_usd.toFixed(4)} ${e.ms} ms`,
+        `${e.instance_id} ${e.status}${e.cause ? ` (${e.cause})` : ""}${e.retryable ? " (retryable)" : ""}${e.auto_submitted ? " (auto-submitted)" : ""}${e.resumed ? " (done before)" : ""} ${e.model_calls} calls ${tokenCount(e.input_tokens)} in ${tokenCount(e.output_tokens)} out $${e.cost_usd.toFixed(4)} ${e.ms} ms`,
       );
     },
   };

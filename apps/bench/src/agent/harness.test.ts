@@ -140,6 +140,7 @@ describe("bench agent", () => {
     expect(result.table).toMatch(/^ {2}Submitted\s+1$/m);
     expect(result.table).toMatch(/^submitted patches\s+1$/m);
     expect(result.table).toMatch(/^total cost\s+\$0\.0000$/m);
+    expect(result.table).toMatch(/^tokens\s+0 in, 0 out$/m);
 
     // Clean: the repository's worktrees are as before, the temporary directories are gone.
     expect(worktrees(fx.bare)).toBe(before);
@@ -184,7 +185,19 @@ describe("bench agent", () => {
     expect(redone.entries[0]!.exit_reason).toMatch(/^ModelScriptExhausted/);
     const lines = preds(out);
     expect(lines).toEqual([
-      { instance_id: SOLVED_ID, model_name_or_path: "graphplan/scripted:model", model_patch: "" },
+      {
+        instance_id: SOLVED_ID,
+        model_name_or_path: "graphplan/scripted:model",
+        model_patch: "",
+        usage: {
+          model_calls: 1,
+          cost_usd: 0,
+          input_tokens: 0,
+          output_tokens: 0,
+          cache_read_tokens: 0,
+          cache_write_tokens: 0,
+        },
+      },
     ]);
     expect(trajectory(out, SOLVED_ID).exitStatus).toBe("Failed");
     expect(readFileSync(join(out, SOLVED_ID, "model.patch"), "utf8")).toBe("");
@@ -377,9 +390,31 @@ describe("bench agent --provider replay", () => {
     const out = join(tempDir(), "out");
     const result = await bench({ ...options(fx, out, tempRoot()), dataset, model: { provider: "replay" } });
     expect(result.entries).toMatchObject([
-      { instance_id: SOLVED_ID, status: "Submitted", phases: PHASES_SOLVED, model_calls: 4, cost_usd: 0 },
+      { instance_id: SOLVED_ID, status: "Submitted", phases: PHASES_SOLVED, model_calls: 4 },
     ]);
+    // Billed as the config's model would bill it: the entry, its preds.jsonl line and the summary carry the trajectory's totals.
+    const t = trajectory(out, SOLVED_ID);
+    const [entry] = result.entries;
+    expect(entry).toMatchObject({
+      cost_usd: t.totals.costUsd,
+      input_tokens: t.totals.inputTokens,
+      output_tokens: t.totals.outputTokens,
+      cache_read_tokens: t.totals.cacheReadTokens,
+      cache_write_tokens: t.totals.cacheWriteTokens,
+    });
+    expect(entry!.input_tokens).toBeGreaterThan(0);
+    expect(entry!.cache_read_tokens).toBeGreaterThan(0);
+    expect(result.summary).toMatchObject({ inputTokens: entry!.input_tokens, outputTokens: entry!.output_tokens });
+    expect(result.table).toMatch(/^tokens\s+\S+ in \(\d+% cache reads(, \d+% cache writes)?\), \S+ out$/m);
     const [prediction] = preds(out);
+    expect(prediction?.usage).toEqual({
+      model_calls: 4,
+      cost_usd: entry!.cost_usd,
+      input_tokens: entry!.input_tokens,
+      output_tokens: entry!.output_tokens,
+      cache_read_tokens: entry!.cache_read_tokens,
+      cache_write_tokens: entry!.cache_write_tokens,
+    });
     expect(prediction?.model_name_or_path).toBe("graphplan/replay:gold");
     expect(prediction?.model_patch).toContain("+    return total / len(values)");
     expect(await gitApplyCheck(fx.bare, fx.commit, prediction!.model_patch)).toBeUndefined();

@@ -49,6 +49,8 @@ import {
   patchStats,
   summarizeAgent,
   trajectoryEntry,
+  trajectoryUsage,
+  usageFigures,
   type AgentReport,
   type AgentReportEntry,
   type AgentSummary,
@@ -168,10 +170,11 @@ async function writeOutputs(ctx: RunContext, t: Trajectory, model: string): Prom
   await writeFile(join(dir, "model.patch"), t.patch);
   // An outage is not the model's outcome: no prediction, so a later run tries the instance again.
   if (t.retryable) return;
-  const prediction = {
+  const prediction: Prediction = {
     instance_id: t.instance.id!,
     model_name_or_path: predictionModelName(model),
     model_patch: t.patch,
+    usage: usageFigures(trajectoryUsage(t)),
   };
   await appendPrediction(ctx.predsPath, prediction);
   ctx.predictions.set(prediction.instance_id, prediction);
@@ -461,6 +464,8 @@ export function runAgentBench(options: AgentBenchOptions): Effect.Effect<AgentBe
               ? { ...before, resumed: true }
               : blankEntry(done.instance_id, "skipped", {
                   repo: line.ok ? line.instance.repo : undefined,
+                  // What the earlier run spent, as its preds.jsonl line recorded it.
+                  ...done.usage,
                   patch_bytes: stats.bytes,
                   patch_files: stats.files,
                   patch_added: stats.added,

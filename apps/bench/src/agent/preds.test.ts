@@ -45,4 +45,30 @@ describe("preds.jsonl", () => {
     expect(readFileSync(path, "utf8")).toBe(`${JSON.stringify(pred("a-1"))}\n`);
     expect(readdirSync(dir)).toEqual(["preds.jsonl"]);
   });
+
+  it("keeps the harness's three fields as they are, first, and carries the instance's usage after them; a line without usage still reads", async () => {
+    const path = join(tempDir(), "preds.jsonl");
+    const usage = {
+      model_calls: 4,
+      cost_usd: 0.125,
+      input_tokens: 12_000,
+      output_tokens: 800,
+      cache_read_tokens: 9000,
+      cache_write_tokens: 1500,
+    };
+    await appendPrediction(path, { ...pred("a-1", "diff --git a/x b/x\n"), usage });
+    writeFileSync(path, `${readFileSync(path, "utf8")}${JSON.stringify(pred("b-2"))}\n`);
+    const [first] = readFileSync(path, "utf8").split("\n");
+    expect(first).toBe(
+      '{"instance_id":"a-1","model_name_or_path":"graphplan/scripted:model","model_patch":"diff --git a/x b/x\\n","usage":{"model_calls":4,"cost_usd":0.125,"input_tokens":12000,"output_tokens":800,"cache_read_tokens":9000,"cache_write_tokens":1500}}',
+    );
+    expect(Object.keys(JSON.parse(first!))).toEqual(["instance_id", "model_name_or_path", "model_patch", "usage"]);
+    const { predictions, badLines } = await readPredictions(path);
+    expect(badLines).toEqual([]);
+    expect(predictions.get("a-1")).toEqual({ ...pred("a-1", "diff --git a/x b/x\n"), usage });
+    expect(predictions.get("b-2")).toEqual(pred("b-2"));
+    // Rewritten (start and end of a run, a merge): the usage stays, and the old line stays without one.
+    await writePredictions(path, predictions.values());
+    expect(readFileSync(path, "utf8")).toBe(`${first}\n${JSON.stringify(pred("b-2"))}\n`);
+  });
 });

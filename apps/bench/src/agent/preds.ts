@@ -1,10 +1,12 @@
 /**
  * `preds.jsonl`: SWE-bench's prediction format, one JSON object per line:
- * `{"instance_id", "model_name_or_path", "model_patch"}`. Each finished instance is appended as one
+ * `{"instance_id", "model_name_or_path", "model_patch"}`, and after them GraphPlan's `usage` (the instance's calls,
+ * dollars and tokens; the SWE-bench harness and sb-cli take only their three fields). Each finished instance is appended as one
  * whole line (a single write); at the start and at the end of a run the file is rewritten (a
  * temporary file renamed over it) with one line per instance, the last one written winning.
  */
 import { appendFile, readFile, rename, writeFile } from "node:fs/promises";
+import { UsageFiguresSchema } from "@graphplan/viewer";
 import { z } from "zod";
 
 export const PredictionSchema = z.object({
@@ -12,6 +14,8 @@ export const PredictionSchema = z.object({
   model_name_or_path: z.string(),
   /** The submitted patch; empty when the agent ended without one. */
   model_patch: z.string(),
+  /** What the instance's run spent (absent in lines written before it was recorded). */
+  usage: UsageFiguresSchema.optional(),
 });
 export type Prediction = z.infer<typeof PredictionSchema>;
 
@@ -49,8 +53,14 @@ export async function readPredictions(path: string): Promise<ReadPredictions> {
   return { predictions, badLines };
 }
 
+/** The harness's fields first, in its order, then GraphPlan's. */
 const line = (p: Prediction): string =>
-  `${JSON.stringify({ instance_id: p.instance_id, model_name_or_path: p.model_name_or_path, model_patch: p.model_patch })}\n`;
+  `${JSON.stringify({
+    instance_id: p.instance_id,
+    model_name_or_path: p.model_name_or_path,
+    model_patch: p.model_patch,
+    ...(p.usage ? { usage: p.usage } : {}),
+  })}\n`;
 
 /** Appends one prediction as one line, in one write. */
 export async function appendPrediction(path: string, prediction: Prediction): Promise<void> {

@@ -1,5 +1,7 @@
 /** `OUT/report.json` of `bench agent`: one entry per instance, a summary, and the summary as a text table. */
 import { EXIT_STATUSES, PHASES, type Trajectory } from "@graphplan/agent";
+import { addCall, cacheReadShare, emptyTotals, sumTotals, type UsageTotals } from "@graphplan/runtime";
+import { UsageFiguresSchema, type UsageFigures } from "@graphplan/viewer";
 import { z } from "zod";
 import { causeRows, quantile, table } from "../figures.js";
 
@@ -24,8 +26,8 @@ export const AgentReportEntrySchema = z.object({
   error: z.string().optional(),
   /** The trajectory's `exitReason`. */
   exit_reason: z.string().optional(),
-  model_calls: z.number().int().nonnegative(),
-  cost_usd: z.number().nonnegative(),
+  /** Model calls, dollars and tokens (input: all, cached or not; of it cache reads and writes; output). */
+  ...UsageFiguresSchema.shape,
   /** The phases entered, in order, consecutive repeats dropped (e.g. explore, graph, plan, verify, execute, review, submit). */
   phases: z.array(z.enum(PHASES)),
   /** The run fell back to the plain step loop; `fallback_reason` says why. */
@@ -94,6 +96,51 @@ export function patchStats(patch: string): { bytes: number; files: number; added
   };
 }
 
+/** Runtime's totals as the bench's files spell them. */
+export const usageFigures = (t: UsageTotals): UsageFigures => ({
+  model_calls: t.modelCalls,
+  cost_usd: t.costUsd,
+  input_tokens: t.inputTokens,
+  output_tokens: t.outputTokens,
+  cache_read_tokens: t.cacheReadTokens,
+  cache_write_tokens: t.cacheWriteTokens,
+});
+
+/** The figures of a file (a report entry, a prediction's `usage`) as runtime's totals. */
+export const usageTotals = (f: UsageFigures): UsageTotals => ({
+  modelCalls: f.model_calls,
+  costUsd: f.cost_usd,
+  inputTokens: f.input_tokens,
+  outputTokens: f.output_tokens,
+  cacheReadTokens: f.cache_read_tokens,
+  cacheWriteTokens: f.cache_write_tokens,
+});
+
+/**
+ * An instance's calls, dollars and tokens from its trajectory: its totals, or — in a trajectory written before
+ * tokens were totalled — its replies' usage summed (0 where they have none).
+ */
+export function trajectoryUsage(t: Trajectory): UsageTotals {
+  const { totals } = t;
+  const tokens =
+    totals.inputTokens === undefined
+      ? t.messages.reduce((sum, m) => (m.usage ? addCall(sum, m.usage, m.costUsd ?? 0) : sum), emptyTotals())
+      : {
+          inputTokens: totals.inputTokens,
+          outputTokens: totals.outputTokens ?? 0,
+          cacheReadTokens: totals.cacheReadTokens ?? 0,
+          cacheWriteTokens: totals.cacheWriteTokens ?? 0,
+        };
+  return {
+    modelCalls: totals.modelCalls,
+    costUsd: totals.costUsd,
+    inputTokens: tokens.inputTokens,
+    outputTokens: tokens.outputTokens,
+    cacheReadTokens: tokens.cacheReadTokens,
+    cacheWriteTokens: tokens.cacheWriteTokens,
+  };
+}
+
 /** An entry with nothing measured (for instances the agent did not run). */
 export function blankEntry(
   instanceId: string,
@@ -103,8 +150,7 @@ export function blankEntry(
   return {
     instance_id: instanceId,
     status,
-    model_calls: 0,
-    cost_usd: 0,
+    ...usageFigures(emptyTotals()),
     phases: [],
     fell_back: false,
     files: null,
@@ -137,8 +183,7 @@ export function trajectoryEntry(t: Trajectory, repo: string, ms: number): AgentR
     ...(t.totals.commandMs === undefined ? {} : { command_ms: t.totals.commandMs }),
     ...(t.totals.graphMs === undefined ? {} : { graph_ms: t.totals.graphMs }),
     ...(t.autoSubmitted ? { auto_submitted: true } : {}),
-    model_calls: t.totals.modelCalls,
-    cost_usd: t.totals.costUsd,
+    ...usageFigures(trajectoryUsage(t)),
     phases,
     fell_back: fallback !== undefined,
     ...(fallback ? { fallback_reason: fallback.reason } : {}),
@@ -154,7 +199,8 @@ export function trajectoryEntry(t: Trajectory, repo: string, ms: number): AgentR
   };
 }
 
-export interface AgentSummary {
+/** The run's summary; its model calls, dollars and tokens are the entries' summed. */
+export interface AgentSummary extends Readonly<UsageTotals> {
   readonly instances: number;
   readonly byStatus: Record<AgentStatus, number>;
   /** Instances with a non-empty submitted patch. */
@@ -162,8 +208,6 @@ export interface AgentSummary {
   readonly fellBack: number;
   /** Instances whose EXPLORE named files (so GRAPH/PLAN started). */
   readonly planned: number;
-  readonly modelCalls: number;
-  readonly costUsd: number;
   /** Entries carried over from an earlier run. */
   readonly resumed: number;
   /** Runs that ended on an outage (or a harness error): not in preds.jsonl, run again on resume. */
@@ -187,8 +231,6 @@ export function summarizeAgent(entries: readonly AgentReportEntry[], totalMs: nu
   let submittedPatches = 0;
   let fellBack = 0;
   let planned = 0;
-  let modelCalls = 0;
-  let costUsd = 0;
   let resumed = 0;
   let retryable = 0;
   let cleanupProblems = 0;
@@ -197,8 +239,6 @@ export function summarizeAgent(entries: readonly AgentReportEntry[], totalMs: nu
     if (e.patch_bytes > 0) submittedPatches++;
     if (e.fell_back) fellBack++;
     if (e.files !== null) planned++;
-    modelCalls += e.model_calls;
-    costUsd += e.cost_usd;
     if (e.resumed) resumed++;
     if (e.retryable || e.status === "harness_error") retryable++;
     if (e.cleanup_problems?.length) cleanupProblems++;
@@ -218,8 +258,7 @@ export function summarizeAgent(entries: readonly AgentReportEntry[], totalMs: nu
     submittedPatches,
     fellBack,
     planned,
-    modelCalls,
-    costUsd,
+    ...sumTotals(entries.map(usageTotals)),
     resumed,
     retryable,
     failures,
@@ -235,6 +274,35 @@ export function summarizeAgent(entries: readonly AgentReportEntry[], totalMs: nu
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
+/** A token count for people: 950, 1.2k, 35k, 1.2M, 12M. */
+export function tokenCount(n: number): string {
+  if (n < 1000) return String(Math.round(n));
+  for (const [unit, size] of [
+    ["k", 1e3],
+    ["M", 1e6],
+  ] as const) {
+    const v = n / size;
+    const text = v < 9.95 ? v.toFixed(1).replace(/\.0$/, "") : String(Math.round(v));
+    if (Number(text) < 1000) return `${text}${unit}`;
+  }
+  const v = n / 1e9;
+  return `${v < 9.95 ? v.toFixed(1).replace(/\.0$/, "") : Math.round(v)}B`;
+}
+
+const percent = (x: number) => `${Math.round(100 * x)}%`;
+
+/** Tokens in one line: `1.2M in (84% cache reads, 3% cache writes), 35k out` (writes only when there were some). */
+export function formatTokens(t: UsageTotals): string {
+  const cache =
+    t.inputTokens === 0
+      ? ""
+      : ` (${percent(cacheReadShare(t))} cache reads${t.cacheWriteTokens ? `, ${percent(t.cacheWriteTokens / t.inputTokens)} cache writes` : ""})`;
+  return `${tokenCount(t.inputTokens)} in${cache}, ${tokenCount(t.outputTokens)} out`;
+}
+
+/** The end of a run's last line: `total cost $0.1234 · tokens: 1.2M in (84% cache reads), 35k out`. */
+export const spentLine = (t: UsageTotals): string => `total cost $${t.costUsd.toFixed(4)} · tokens: ${formatTokens(t)}`;
+
 /** The summary as the table the CLI prints. */
 export function formatAgentSummary(s: AgentSummary): string {
   const rows: Array<readonly [string, string]> = [
@@ -247,6 +315,7 @@ export function formatAgentSummary(s: AgentSummary): string {
     ["fell back", String(s.fellBack)],
     ["model calls", String(s.modelCalls)],
     ["total cost", `$${s.costUsd.toFixed(4)}`],
+    ["tokens", formatTokens(s)],
     ...(s.retryable ? [["retryable (run again on resume)", String(s.retryable)] as const] : []),
     ...(s.cleanupProblems ? [["cleanup problems", String(s.cleanupProblems)] as const] : []),
     ["total time", `${(s.totalMs / 1000).toFixed(1)} s`],

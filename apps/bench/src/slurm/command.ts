@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises";
 import { isAbsolute, join, resolve, sep } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { readPredictions } from "../agent/preds.js";
+import { spentLine } from "../agent/report.js";
 import { parseAgentDataset, selectInstances, selectionOf } from "../agent/instances.js";
 import { formatEvalResult } from "../eval/command.js";
 import { evaluationSelection, type EvalOptions } from "../eval/run.js";
@@ -142,7 +143,7 @@ async function merge(
     join(shardDir(opts.out, i), "eval"),
   );
   const s = graded.summary;
-  return `${agent.table}\n\n${formatEvalResult({ summary: s, summaryPath: graded.path, outcomes: [], skipped: [], warnings: graded.warnings })}\n\nresolved ${s.resolved_instances} of ${agent.entries.length} · total cost $${agent.summary.costUsd.toFixed(4)}\npreds: ${agent.predsPath}\nevaluation: ${graded.path}`;
+  return `${agent.table}\n\n${formatEvalResult({ summary: s, summaryPath: graded.path, outcomes: [], skipped: [], warnings: graded.warnings })}\n\nresolved ${s.resolved_instances} of ${agent.entries.length} · ${spentLine(agent.summary)}\npreds: ${agent.predsPath}\nevaluation: ${graded.path}`;
 }
 
 const counts = (views: readonly TaskView[]) => {

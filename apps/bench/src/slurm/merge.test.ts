@@ -1,6 +1,8 @@
 /**
  * `mergeEval` on shard directories written as `bench eval --shard i/N` leaves them: what every shard's
  * network check said reaches the merged run (its network.json and the warnings the submitter prints).
+ * `mergeAgent` on two shards' agent outputs: each instance's tokens and dollars reach the merged report,
+ * its summary and preds.jsonl.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -8,7 +10,8 @@ import { tempDir } from "@graphplan/testkit";
 import { describe, expect, it } from "vitest";
 import type { EvalOptions } from "../eval/run.js";
 import { networkChecksFile, type NetworkCheck } from "../eval/network.js";
-import { mergeEval, mergeOptions, shardDir } from "./merge.js";
+import { blankEntry, type AgentReport } from "../agent/report.js";
+import { mergeAgent, mergeEval, mergeOptions, shardDir } from "./merge.js";
 
 const RUN_ID = "merged";
 
@@ -76,5 +79,64 @@ describe("mergeEval", () => {
     const merged = await mergeEval(options, 2, (i) => shardDir(out, i));
 
     expect(merged.warnings).toEqual([expect.stringContaining("failed at once (Network is unreachable)")]);
+  });
+});
+
+describe("mergeAgent", () => {
+  it("keeps each instance's calls, dollars and tokens in the merged report and preds.jsonl, and sums them", async () => {
+    const out = tempDir("graphplan-merge-agent-");
+    const usage = (n: number) => ({
+      model_calls: n,
+      cost_usd: n / 10,
+      input_tokens: 10_000 * n,
+      output_tokens: 100 * n,
+      cache_read_tokens: 8000 * n,
+      cache_write_tokens: 500 * n,
+    });
+    const ids = ["a__a-1", "b__b-2"];
+    ids.forEach((id, index) => {
+      const dir = shardDir(out, index);
+      mkdirSync(dir, { recursive: true });
+      const report: AgentReport = {
+        format: "graphplan-bench-agent/1",
+        dataset: "d.jsonl",
+        created: "2026-11-30T00:00:00.000Z",
+        model: "m",
+        config: "default",
+        strategy: "graphplan",
+        sandbox: "local",
+        interrupted: false,
+        summary: {},
+        instances: [blankEntry(id, "Submitted", usage(index + 1))],
+      };
+      writeFileSync(join(dir, "report.json"), JSON.stringify(report));
+      const prediction = {
+        instance_id: id,
+        model_name_or_path: "graphplan/m",
+        model_patch: "",
+        usage: usage(index + 1),
+      };
+      writeFileSync(join(dir, "preds.jsonl"), `${JSON.stringify(prediction)}\n`);
+    });
+
+    const merged = await mergeAgent(out, ids, 2, 10);
+
+    expect(merged.entries.map((e) => [e.input_tokens, e.cache_read_tokens, e.output_tokens])).toEqual([
+      [10_000, 8000, 100],
+      [20_000, 16_000, 200],
+    ]);
+    expect(merged.summary).toMatchObject({
+      modelCalls: 3,
+      inputTokens: 30_000,
+      outputTokens: 300,
+      cacheReadTokens: 24_000,
+      cacheWriteTokens: 1500,
+    });
+    expect(merged.table).toMatch(/^tokens\s+30k in \(80% cache reads, 5% cache writes\), 300 out$/m);
+    const lines = readFileSync(merged.predsPath, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { usage: unknown });
+    expect(lines.map((l) => l.usage)).toEqual([usage(1), usage(2)]);
   });
 });

@@ -137,7 +137,10 @@ describe.skipIf(!SBATCH)(
       ]);
       expect(many.status, many.stderr).toBe(0);
       expect(many.stderr).toMatch(/^submitted job \d+: tasks 0,1,2 of 3 shards \(3 instances\)/m);
-      expect(many.stdout).toMatch(/^resolved 3 of 3 · total cost \$0\.0000$/m);
+      // The replay model is billed as the config's model: the merged run's dollars and tokens end its last line.
+      expect(many.stdout).toMatch(
+        /^resolved 3 of 3 · total cost \$\d+\.\d{4} · tokens: \S+ in \(\d+% cache reads(, \d+% cache writes)?\), \S+ out$/m,
+      );
       // Each shard ran its own part: one instance each.
       for (const [i, id] of fx.ids.entries())
         expect([...preds(join(sharded, "shards", String(i))).keys()]).toEqual([id]);
@@ -149,6 +152,10 @@ describe.skipIf(!SBATCH)(
         phases: e.phases,
         model_calls: e.model_calls,
         cost_usd: e.cost_usd,
+        input_tokens: e.input_tokens,
+        output_tokens: e.output_tokens,
+        cache_read_tokens: e.cache_read_tokens,
+        cache_write_tokens: e.cache_write_tokens,
         files: e.files,
         plans: e.plans,
         valid_plans: e.valid_plans,
@@ -161,6 +168,9 @@ describe.skipIf(!SBATCH)(
       const [a, b] = [byId(report(single).instances), byId(report(sharded).instances)];
       expect([...b.keys()].sort()).toEqual([...fx.ids]);
       for (const id of fx.ids) expect(comparable(b.get(id)!), id).toEqual(comparable(a.get(id)!));
+      const tokens = (r: ReturnType<typeof report>) =>
+        ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens"].map((k) => r.summary[k]);
+      expect(tokens(report(sharded))).toEqual(tokens(report(single)));
       expect(report(sharded)).toMatchObject({
         model: report(single).model,
         sandbox: report(single).sandbox,
