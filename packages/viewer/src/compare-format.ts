@@ -5,6 +5,7 @@
  * the viewer shows it: described once, here.
  */
 import { z } from "zod";
+import { UsageFiguresSchema } from "./usage-format.js";
 
 export const ARM_STRATEGIES = ["graphplan", "baseline", "rfsn"] as const;
 
@@ -37,8 +38,8 @@ export const InstanceArmSchema = z.object({
   /** bench agent's status (Submitted, LimitsExceeded, Failed, input_error, harness_error, skipped); null: not run. */
   agent: z.string().nullable(),
   ending: z.enum(ENDINGS),
-  model_calls: z.number().int().nonnegative(),
-  cost_usd: z.number().nonnegative(),
+  /** The run's calls, dollars and tokens (its trajectory's totals; summed from its replies for an older trajectory). */
+  ...UsageFiguresSchema.shape,
   ms: z.number().nonnegative(),
   /** The trajectory, relative to DIR (null: the agent did not run it). */
   trajectory: z.string().nullable(),
@@ -65,10 +66,8 @@ export const ArmResultSchema = ArmSpecSchema.extend({
     limit: z.number().int(),
     failed: z.number().int(),
   }),
-  model_calls: z.number().int().nonnegative(),
-  input_tokens: z.number().int().nonnegative(),
-  output_tokens: z.number().int().nonnegative(),
-  cost_usd: z.number().nonnegative(),
+  /** Calls, dollars and tokens summed over the arm's instances. */
+  ...UsageFiguresSchema.shape,
   /** The agent's wall time summed over the instances (each instance's `ms` in the arm's report.json). */
   agent_ms: z.number().nonnegative(),
   /** This invocation's wall time for the arm (agent and evaluation; small when it resumed). */
@@ -78,6 +77,30 @@ export const ArmResultSchema = ArmSpecSchema.extend({
 });
 export type GraphplanStats = z.infer<typeof GraphplanStatsSchema>;
 export type ArmResult = z.infer<typeof ArmResultSchema>;
+
+/**
+ * Arm A's spend against arm B's, figure by figure: input tokens (all, and those billed at the full input price:
+ * neither read from nor written to the cache), cache reads and writes, output tokens, dollars.
+ */
+export const SpendDifferenceSchema = z.object({
+  input_tokens: z.number(),
+  uncached_input_tokens: z.number(),
+  cache_read_tokens: z.number(),
+  cache_write_tokens: z.number(),
+  output_tokens: z.number(),
+  cost_usd: z.number(),
+});
+export type SpendDifference = z.infer<typeof SpendDifferenceSchema>;
+/** The same figures as ratios A / B; null where B's figure is 0. */
+export const SpendRatioSchema = z.object({
+  input_tokens: z.number().nullable(),
+  uncached_input_tokens: z.number().nullable(),
+  cache_read_tokens: z.number().nullable(),
+  cache_write_tokens: z.number().nullable(),
+  output_tokens: z.number().nullable(),
+  cost_usd: z.number().nullable(),
+});
+export type SpendRatio = z.infer<typeof SpendRatioSchema>;
 
 export const CompareResultsSchema = z.object({
   instances: z.number().int().nonnegative(),
@@ -102,7 +125,18 @@ export const CompareResultsSchema = z.object({
     .nullable(),
   /** McNemar's exact test on the discordant pairs (two-sided); 1 without discordant pairs. */
   mcnemar_p: z.number(),
-  per_instance: z.array(z.object({ instance_id: z.string(), arms: z.tuple([InstanceArmSchema, InstanceArmSchema]) })),
+  /** The arms' totals as ratios A / B (absent in reports written before they were compared). */
+  spend_ratio: SpendRatioSchema.optional(),
+  /** Instances on which A cost fewer dollars than B, B fewer than A, both the same. */
+  cheaper: z.object({ a: z.number().int(), b: z.number().int(), same: z.number().int() }).optional(),
+  per_instance: z.array(
+    z.object({
+      instance_id: z.string(),
+      arms: z.tuple([InstanceArmSchema, InstanceArmSchema]),
+      /** A's figures minus B's on this instance (negative: A spent less). */
+      difference: SpendDifferenceSchema.optional(),
+    }),
+  ),
 });
 export type CompareResults = z.infer<typeof CompareResultsSchema>;
 

@@ -56,6 +56,19 @@ describe("a comparison in the page", () => {
     expect(arms).toContainEqual(["resolved", "4 of 5 (80.0%)", "2 of 5 (40.0%)"]);
     expect(arms).toContainEqual(["ended: submitted / fallback / limit / failed", "4 / 1 / 0 / 0", "5 / 0 / 0 / 0"]);
     expect(arms).toContainEqual(["fallbacks by phase", "verify 1", "—"]);
+    // Tokens and dollars per arm (COMPARISON_SPENT, five instances each).
+    expect(arms).toContainEqual(["tokens in", "50,000", "100,000"]);
+    expect(arms).toContainEqual(["of it cache reads", "30,000", "70,000"]);
+    expect(arms).toContainEqual(["of it cache writes", "10,000", "0"]);
+    expect(arms).toContainEqual(["tokens out", "2,500", "5,000"]);
+    expect(arms).toContainEqual(["cost", "$0.2500", "$0.5000"]);
+    // Which arm is cheaper: the totals' ratios, and per instance A − B.
+    expect(await page.getByTestId("spend-ratio").innerText()).toBe(
+      "graphplan / baseline: input ×0.50 (uncached ×0.33, cache reads ×0.43, cache writes –), output ×0.50, dollars ×0.50 (–: baseline's is 0). graphplan cost less on 5, baseline on 0, the same on 0 instance(s).",
+    );
+    expect(await page.getByTestId("difference").allInnerTexts()).toEqual(
+      written.ids.map(() => "−$0.0500 · −10,000 in · −500 out"),
+    );
     // One row per instance, each arm's outcome in its own cell.
     const pairs = await cells(page, "pairs");
     expect(pairs.map((row) => row[0])).toEqual(written.ids);

@@ -100,6 +100,20 @@ describe("the run page", () => {
     await page.getByTestId("outcomes").getByText("resolved", { exact: true }).click();
     expect(await rowIds(page)).toEqual(index.rows.filter((r) => r.outcome === "resolved").map((r) => r.id));
     await page.getByTestId("outcomes").getByText("resolved", { exact: true }).click();
+    // Each row's tokens: in, cache read, cache write, out (writeRun: 3 calls of 5,200 + i in, 310 out; 4,096 written, then read twice).
+    const headers = await page.locator("[data-testid=rows] thead th").allInnerTexts();
+    const column = (name: string) => headers.findIndex((h) => h.trim() === name);
+    const cellsOf = async (id: string) => page.locator(`[data-testid=rows] tr[data-id="${id}"] td`).allInnerTexts();
+    const first = await cellsOf(ids[0]!);
+    expect(["tokens in", "cache read", "cache write", "tokens out", "cost"].map((name) => first[column(name)])).toEqual(
+      ["15,600", "8,192", "4,096", "930", "$0.0369"],
+    );
+    // Instance 5's trajectory has no token totals (written before they were counted): its replies are summed.
+    expect((await cellsOf(ids[5]!))[column("tokens in")]).toBe("15,615");
+    // 3 · (30 · 5,200 + 0 + 1 + … + 29) = 469,305 in; 30 · 8,192 read (52.4%), 30 · 4,096 written (26.2%); 30 · 930 out.
+    expect(await page.getByTestId("total-tokens").innerText()).toBe(
+      "469k tokens in (52.4% cache reads, 26.2% cache writes), 28k out",
+    );
     // Sorting by time, longest first, then back.
     await page.getByRole("button", { name: "time" }).click();
     const byTime = [...index.rows]
@@ -165,7 +179,24 @@ describe("the run page", () => {
       /unresolved[\s\S]*FAIL_TO_PASS: 0 passed, 1 failed[\s\S]*✗ tests\/test_text\.py::test_lower/,
     );
     expect(await page.getByTestId("message").count()).toBe(8);
-    expect(await page.getByTestId("usage").first().innerText()).toMatch(/5,201 in · 310 out · \$0\.0123 · end_turn/);
+    // Each call: its tokens (in, cache read, cache write, out) and dollars; the first call wrote the cache, the next read it.
+    const usage = await page.getByTestId("usage").allInnerTexts();
+    expect(usage).toEqual([
+      "5,201 in · 0 cache read · 4,096 cache write · 310 out · $0.0123 · end_turn",
+      "5,201 in · 4,096 cache read · 0 cache write · 310 out · $0.0123 · end_turn",
+      "5,201 in · 4,096 cache read · 0 cache write · 310 out · $0.0123 · end_turn",
+    ]);
+    // Each phase: calls, tokens and dollars, and their sum.
+    const spend = await page
+      .getByTestId("spend")
+      .locator("tr[data-phase]")
+      .evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => (c as HTMLElement).innerText.trim())));
+    expect(spend).toEqual([
+      ["explore", "1", "5,201", "0", "4,096", "310", "$0.0123"],
+      ["plan", "2", "10,402", "8,192", "0", "620", "$0.0246"],
+      ["all", "3", "15,603", "8,192", "4,096", "930", "$0.0369"],
+    ]);
+    expect(await page.locator("p.summary").innerText()).toMatch(/3 model calls · 16k tokens in, 930 out · \$0\.0369/);
     expect(await page.getByTestId("timeline").locator("li").allInnerTexts()).toEqual(
       expect.arrayContaining([expect.stringContaining("verify")]),
     );

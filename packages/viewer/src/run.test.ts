@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NotARun, RunNotFound, RunReader } from "./run.js";
-import { runInstanceIds, writeRun } from "./testing.js";
+import { CACHED, runInstanceIds, writeRun } from "./testing.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -21,14 +21,17 @@ describe("a run on disk", () => {
     expect(index.rows.map((r) => r.id)).toEqual([...ids].sort());
     const byId = new Map(index.rows.map((r) => [r.id, r]));
     // writeRun: instance 0 submitted and resolved; 1 submitted, unresolved; 4 failed (not evaluated); 6 an evaluation error.
-    // writeRun: 3 model calls of 5,200 + i input and 310 output tokens each.
+    // writeRun: 3 model calls of 5,200 + i input and 310 output tokens each, the first writing 4,096 to the cache, the others reading them.
     expect(byId.get(ids[0]!)).toMatchObject({
       status: "Submitted",
       evaluation: "resolved",
       outcome: "resolved",
       revisions: 1,
       steps: 3,
-      tokens: 3 * (5200 + 310),
+      inputTokens: 3 * 5200,
+      cacheReadTokens: 2 * CACHED,
+      cacheWriteTokens: CACHED,
+      outputTokens: 3 * 310,
       phase: "submit",
       repo: "sympy/sympy",
     });
@@ -39,6 +42,54 @@ describe("a run on disk", () => {
     expect(index.totals.resolved).toBe(index.rows.filter((r) => r.evaluation === "resolved").length);
     expect(index.totals.outcomes.reduce((s, o) => s + o.count, 0)).toBe(21);
     expect(index.totals.costUsd).toBeCloseTo(21 * 0.0369, 6);
+    expect(index.totals).toMatchObject({
+      inputTokens: 3 * (21 * 5200 + (20 * 21) / 2),
+      cacheReadTokens: 21 * 2 * CACHED,
+      cacheWriteTokens: 21 * CACHED,
+      outputTokens: 21 * 930,
+    });
+  });
+
+  it("gives an instance's spend per phase, and for a trajectory written before tokens were totalled sums its replies", async () => {
+    const ids = await writeRun(dir, { instances: 6 });
+    const reader = await RunReader.open(dir);
+    // Instance 5 has no token totals and no byPhase (writeRun): the same figures, from its replies.
+    for (const [i, id] of [0, 5].map((i) => [i, ids[i]!] as const)) {
+      const detail = (await reader.instance(id))!;
+      expect(detail.trajectory!.totals.byPhase === undefined).toBe(i === 5);
+      expect(detail.row).toMatchObject({ inputTokens: 3 * (5200 + i), cacheReadTokens: 2 * CACHED, outputTokens: 930 });
+      expect(detail.phases).toEqual([
+        {
+          phase: "explore",
+          modelCalls: 1,
+          costUsd: 0.0123,
+          inputTokens: 5200 + i,
+          outputTokens: 310,
+          cacheReadTokens: 0,
+          cacheWriteTokens: CACHED,
+        },
+        {
+          phase: "plan",
+          modelCalls: 2,
+          costUsd: 0.0246,
+          inputTokens: 2 * (5200 + i),
+          outputTokens: 620,
+          cacheReadTokens: 2 * CACHED,
+          cacheWriteTokens: 0,
+        },
+      ]);
+    }
+    // Replies without usage (a provider that reported none): 0, not a failure.
+    const file = join(dir, ids[5]!, "trajectory.json");
+    const t = JSON.parse(await readFile(file, "utf8")) as { messages: { usage?: unknown }[] };
+    for (const m of t.messages) delete m.usage;
+    await writeFile(file, JSON.stringify(t));
+    const bare = (await reader.instance(ids[5]!))!;
+    expect(bare.row).toMatchObject({ status: "Submitted", inputTokens: 0, cacheReadTokens: 0, outputTokens: 0 });
+    expect(bare.phases.map((p) => [p.phase, p.modelCalls, p.inputTokens, p.outputTokens])).toEqual([
+      ["explore", 1, 0, 0],
+      ["plan", 2, 0, 0],
+    ]);
   });
 
   it("reads a bench eval run alone (no trajectories) and a single trajectory file", async () => {

@@ -7,7 +7,7 @@
  */
 import { readdir, readFile, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import { TrajectorySchema, type Phase, type Trajectory } from "@graphplan/agent";
+import { PHASES, TrajectorySchema, type Phase, type Trajectory } from "@graphplan/agent";
 import { Data } from "effect";
 import { InstanceReportSchema, type InstanceResult } from "./formats.js";
 
@@ -52,8 +52,11 @@ export interface RunRow {
   readonly revisions: number;
   /** Model calls. */
   readonly steps: number;
-  /** Input and output tokens of every model call, when the provider reported them. */
-  readonly tokens: number;
+  /** Tokens of every model call as the provider billed them (0 when it reported none): input (all), of it read from and written to the cache, output. */
+  readonly inputTokens: number;
+  readonly cacheReadTokens: number;
+  readonly cacheWriteTokens: number;
+  readonly outputTokens: number;
   readonly costUsd: number;
   /** Wall time of the run (finishedAt − startedAt), when the trajectory has both. */
   readonly ms: number | null;
@@ -65,6 +68,10 @@ export interface RunTotals {
   readonly evaluated: number;
   readonly resolved: number;
   readonly costUsd: number;
+  readonly inputTokens: number;
+  readonly cacheReadTokens: number;
+  readonly cacheWriteTokens: number;
+  readonly outputTokens: number;
   readonly ms: number;
   /** Instances per outcome, most frequent first. */
   readonly outcomes: readonly { readonly outcome: Outcome; readonly count: number }[];
@@ -79,8 +86,17 @@ export interface RunIndex {
 /** The most of test_output.txt one instance view carries (its end: where pytest's summary is). */
 export const TEST_OUTPUT_TAIL = 200_000;
 
+/** Calls, dollars and tokens of a run or of one of its phases (the trajectory's `totals.byPhase` entries). */
+export type Usage = NonNullable<NonNullable<Trajectory["totals"]["byPhase"]>[Phase]>;
+
+export interface PhaseUsage extends Usage {
+  readonly phase: Phase;
+}
+
 export interface InstanceDetail {
   readonly row: RunRow;
+  /** What each phase the run called the model in spent, in the phases' order. */
+  readonly phases: readonly PhaseUsage[];
   readonly trajectory: Trajectory | null;
   /** Why the trajectory could not be read, when it could not. */
   readonly trajectoryError: string | null;
@@ -224,6 +240,7 @@ export class RunReader {
       : blankRow(id, files.trajectory ? "unreadable" : "no trajectory");
     return {
       row: withEvaluation(base, evaluation ? evaluation.result : undefined),
+      phases: trajectory ? phaseUsage(trajectory) : [],
       trajectory,
       trajectoryError,
       evaluation,
@@ -248,10 +265,62 @@ function blankRow(id: string, status: string): Cached["row"] {
     exitReason: "",
     revisions: 0,
     steps: 0,
-    tokens: 0,
+    inputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    outputTokens: 0,
     costUsd: 0,
     ms: null,
   };
+}
+
+const NO_USAGE: Usage = {
+  modelCalls: 0,
+  costUsd: 0,
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+};
+
+/** The replies summed, for trajectories written before their totals held tokens (as the agent totals them; 0 tokens where a reply has no usage). */
+function summedReplies(messages: Trajectory["messages"]): Usage {
+  let sum = NO_USAGE;
+  for (const m of messages)
+    if (m.role === "assistant")
+      sum = {
+        modelCalls: sum.modelCalls + 1,
+        costUsd: sum.costUsd + (m.costUsd ?? 0),
+        inputTokens: sum.inputTokens + (m.usage?.inputTokens ?? 0),
+        outputTokens: sum.outputTokens + (m.usage?.outputTokens ?? 0),
+        cacheReadTokens: sum.cacheReadTokens + (m.usage?.cacheReadTokens ?? 0),
+        cacheWriteTokens: sum.cacheWriteTokens + (m.usage?.cacheWriteTokens ?? 0),
+      };
+  return sum;
+}
+
+/** The run's tokens: its totals, or its replies' summed (an older trajectory). */
+function tokensOf(t: Trajectory): Omit<Usage, "modelCalls" | "costUsd"> {
+  const { totals } = t;
+  if (totals.inputTokens === undefined) {
+    const { modelCalls: _calls, costUsd: _cost, ...tokens } = summedReplies(t.messages);
+    return tokens;
+  }
+  return {
+    inputTokens: totals.inputTokens,
+    outputTokens: totals.outputTokens ?? 0,
+    cacheReadTokens: totals.cacheReadTokens ?? 0,
+    cacheWriteTokens: totals.cacheWriteTokens ?? 0,
+  };
+}
+
+/** Each phase's spend: the trajectory's `byPhase`, or its replies summed by their phase (an older trajectory). */
+export function phaseUsage(t: Trajectory): PhaseUsage[] {
+  const byPhase = t.totals.byPhase;
+  return PHASES.flatMap((phase) => {
+    const usage = byPhase ? byPhase[phase] : summedReplies(t.messages.filter((m) => m.phase === phase));
+    return usage && usage.modelCalls > 0 ? [{ phase, ...usage }] : [];
+  });
 }
 
 function summaryOf(id: string, t: Trajectory): Cached["row"] {
@@ -265,7 +334,7 @@ function summaryOf(id: string, t: Trajectory): Cached["row"] {
     exitReason: t.exitReason,
     revisions: Math.max(0, t.plans.length - 1),
     steps: t.totals.modelCalls,
-    tokens: t.messages.reduce((sum, m) => sum + (m.usage ? m.usage.inputTokens + m.usage.outputTokens : 0), 0),
+    ...tokensOf(t),
     costUsd: t.totals.costUsd,
     ms: Number.isFinite(started) && Number.isFinite(finished) ? finished - started : null,
   };
@@ -306,6 +375,10 @@ function totalsOf(rows: readonly RunRow[]): RunTotals {
     evaluated: rows.filter((r) => r.evaluation !== null).length,
     resolved: rows.filter((r) => r.evaluation === "resolved").length,
     costUsd: rows.reduce((s, r) => s + r.costUsd, 0),
+    inputTokens: rows.reduce((s, r) => s + r.inputTokens, 0),
+    cacheReadTokens: rows.reduce((s, r) => s + r.cacheReadTokens, 0),
+    cacheWriteTokens: rows.reduce((s, r) => s + r.cacheWriteTokens, 0),
+    outputTokens: rows.reduce((s, r) => s + r.outputTokens, 0),
     ms: rows.reduce((s, r) => s + (r.ms ?? 0), 0),
     outcomes: [...outcomes]
       .map(([outcome, count]) => ({ outcome, count }))

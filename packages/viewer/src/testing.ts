@@ -84,13 +84,19 @@ function trajectoryOf(id: string, i: number, padding: number): Trajectory {
   ];
   const patch = `diff --git a/src/text.py b/src/text.py\n--- a/src/text.py\n+++ b/src/text.py\n@@ -1,2 +1,6 @@\n def normalize(value):\n-    return value.strip()\n+    return value.strip().lower()\n+\n+\n+def slug(value):\n+    return normalize(value).replace(' ', '-')\ndiff --git a/CHANGES.rst b/CHANGES.rst\n--- a/CHANGES.rst\n+++ b/CHANGES.rst\n@@ -4,3 +4,4 @@\n Unreleased\n \n+-   \`\`normalize\`\` lower-cases.\n -   Drop Python 3.9.\n`;
   const observation = `$ pytest tests/test_text.py\n${"collected 12 items\n".repeat(Math.max(1, Math.floor(padding / 19)))}`;
+  // The first call writes the prompt's first 4,096 tokens to the cache, the later ones read them.
   const assistant = (content: string, phase: Trajectory["messages"][number]["phase"], s: number) => ({
     role: "assistant" as const,
     content,
     phase,
     at: at(s),
     costUsd: 0.0123,
-    usage: { inputTokens: 5200 + i, outputTokens: 310 },
+    usage: {
+      inputTokens: 5200 + i,
+      outputTokens: 310,
+      cacheReadTokens: s === 1 ? 0 : CACHED,
+      cacheWriteTokens: s === 1 ? CACHED : 0,
+    },
     stopReason: "end_turn",
   });
   const messages: Trajectory["messages"] = [
@@ -236,9 +242,45 @@ function trajectoryOf(id: string, i: number, padding: number): Trajectory {
     patch: status === "Submitted" ? patch : "",
     startedAt: at(0),
     finishedAt: at(20 + (i % 40)),
-    totals: { costUsd: 0.0369, modelCalls: 3, modelMs: 9000, commandMs: 800 },
+    totals: {
+      costUsd: 0.0369,
+      modelCalls: 3,
+      modelMs: 9000,
+      commandMs: 800,
+      // Every sixth instance as written before tokens were totalled: the page sums its replies.
+      ...(i % 6 === 5
+        ? {}
+        : {
+            inputTokens: 3 * (5200 + i),
+            outputTokens: 930,
+            cacheReadTokens: 2 * CACHED,
+            cacheWriteTokens: CACHED,
+            byPhase: {
+              explore: { ...call(i), cacheWriteTokens: CACHED },
+              plan: {
+                modelCalls: 2,
+                costUsd: 0.0246,
+                inputTokens: 2 * (5200 + i),
+                outputTokens: 620,
+                cacheReadTokens: 2 * CACHED,
+                cacheWriteTokens: 0,
+              },
+            },
+          }),
+    },
   });
 }
+
+/** Tokens each instance's first call writes to the prompt cache and its two later calls read. */
+export const CACHED = 4096;
+const call = (i: number) => ({
+  modelCalls: 1,
+  costUsd: 0.0123,
+  inputTokens: 5200 + i,
+  outputTokens: 310,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+});
 
 /** Writes a run of `options.instances` made-up instances under `dir`; returns their ids. */
 export async function writeRun(dir: string, options: WriteRunOptions): Promise<string[]> {
@@ -282,6 +324,30 @@ export async function writeRun(dir: string, options: WriteRunOptions): Promise<s
   return ids;
 }
 
+/**
+ * What each arm of `writeComparison` spent on every instance: graphplan half of the baseline's input (a third of
+ * its uncached input: 2,000 against 6,000; 6,000 cache reads against 14,000, and cache writes the baseline has
+ * none of), half its output and half its dollars.
+ */
+export const COMPARISON_SPENT = {
+  graphplan: {
+    model_calls: 3,
+    cost_usd: 0.05,
+    input_tokens: 10_000,
+    output_tokens: 500,
+    cache_read_tokens: 6000,
+    cache_write_tokens: 2000,
+  },
+  baseline: {
+    model_calls: 6,
+    cost_usd: 0.1,
+    input_tokens: 20_000,
+    output_tokens: 1000,
+    cache_read_tokens: 14_000,
+    cache_write_tokens: 0,
+  },
+} as const;
+
 /** What `writeComparison` made: the instance ids, and which of them each arm resolved. */
 export interface WrittenComparison {
   readonly ids: readonly string[];
@@ -306,13 +372,13 @@ export async function writeComparison(dir: string): Promise<WrittenComparison> {
     );
   }
   const resolved = { graphplan: ids.slice(0, 4), baseline: [ids[0]!, ids[4]!] };
+  const spent = COMPARISON_SPENT;
   const outcome = (arm: "graphplan" | "baseline", id: string, i: number): InstanceArm => ({
     resolved: resolved[arm].includes(id),
     eval: resolved[arm].includes(id) ? "resolved" : "unresolved",
     agent: "Submitted",
     ending: arm === "graphplan" && i === 4 ? "fallback" : "submitted",
-    model_calls: 3,
-    cost_usd: 0.0369,
+    ...spent[arm],
     ms: 20_000,
     trajectory: `${arm}/${id}/trajectory.json`,
   });
@@ -327,10 +393,12 @@ export async function writeComparison(dir: string): Promise<WrittenComparison> {
       label === "graphplan"
         ? { submitted: 4, fallback: 1, limit: 0, failed: 0 }
         : { submitted: 5, fallback: 0, limit: 0, failed: 0 },
-    model_calls: 15,
-    input_tokens: 52_010,
-    output_tokens: 3_100,
-    cost_usd: 0.1845,
+    model_calls: 5 * spent[label].model_calls,
+    input_tokens: 5 * spent[label].input_tokens,
+    output_tokens: 5 * spent[label].output_tokens,
+    cache_read_tokens: 5 * spent[label].cache_read_tokens,
+    cache_write_tokens: 5 * spent[label].cache_write_tokens,
+    cost_usd: 5 * spent[label].cost_usd,
     agent_ms: 100_000,
     wall_ms: 130_000,
     graphplan:
@@ -357,9 +425,26 @@ export async function writeComparison(dir: string): Promise<WrittenComparison> {
       difference: 0.4,
       interval: { low: -0.2, high: 0.8, level: 0.95, resamples: 10_000, seed: 42 },
       mcnemar_p: 0.625,
+      spend_ratio: {
+        input_tokens: 0.5,
+        uncached_input_tokens: 2000 / 6000,
+        cache_read_tokens: 6000 / 14_000,
+        cache_write_tokens: null,
+        output_tokens: 0.5,
+        cost_usd: 0.5,
+      },
+      cheaper: { a: 5, b: 0, same: 0 },
       per_instance: ids.map((id, i) => ({
         instance_id: id,
         arms: [outcome("graphplan", id, i), outcome("baseline", id, i)],
+        difference: {
+          input_tokens: -10_000,
+          uncached_input_tokens: -4000,
+          cache_read_tokens: -8000,
+          cache_write_tokens: 2000,
+          output_tokens: -500,
+          cost_usd: -0.05,
+        },
       })),
     },
   };

@@ -199,6 +199,12 @@ describe("bench compare (command line, podman)", () => {
     );
     expect(result.stdout).toMatch(/^McNemar's exact test: p = 0\.625 \(3 vs 1 discordant pairs\)$/m);
     expect(result.stdout).toMatch(/^fallbacks by phase +verify 1 +-$/m);
+    // The scripted models report no tokens and cost nothing: no arm is cheaper, and no ratio can be taken.
+    expect(result.stdout).toMatch(/^tokens in +0 +0$/m);
+    expect(result.stdout).toMatch(
+      /^graphplan \/ baseline: input – \(uncached –\), output –, dollars – \(–: baseline's is 0\)$/m,
+    );
+    expect(result.stdout).toMatch(/^per instance: the same dollars on all 8$/m);
   }, 600_000);
 
   it("with --provider replay both arms resolve every instance (p = 1); Ctrl-C in the second arm, then the same command resumes it without running the first again", async () => {
@@ -246,6 +252,18 @@ describe("bench compare (command line, podman)", () => {
     expect(again.stdout).toMatch(
       /^McNemar's exact test: p = 1 \(0 vs 0 discordant pairs\): no instance tells the arms apart$/m,
     );
+    // The replay models are billed as the config's model: each arm's tokens are its instances' summed, and the
+    // paired figures are the arms' own, subtracted per instance and divided in total.
+    for (const [k, arm] of r.arms.entries()) {
+      expect(arm.input_tokens).toBeGreaterThan(0);
+      expect(arm.input_tokens).toBe(r.per_instance.reduce((n, p) => n + p.arms[k]!.input_tokens, 0));
+    }
+    for (const p of r.per_instance) {
+      expect(p.difference!.input_tokens).toBe(p.arms[0].input_tokens - p.arms[1].input_tokens);
+      expect(p.difference!.output_tokens).toBe(p.arms[0].output_tokens - p.arms[1].output_tokens);
+    }
+    expect(r.spend_ratio!.input_tokens).toBeCloseTo(r.arms[0].input_tokens / r.arms[1].input_tokens, 12);
+    expect(again.stdout).toMatch(/^graphplan \/ baseline: input ×\d+\.\d\d \(uncached \S+\), output ×\d+\.\d\d, /m);
     // The baseline arm applied the reference patch with a shell command; the graphplan arm sent the compiled plan.
     const [gp, base] = r.per_instance[0]!.arms;
     const baseline = readFileSync(join(out, base.trajectory!), "utf8");

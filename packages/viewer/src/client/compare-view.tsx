@@ -1,12 +1,13 @@
 /**
- * A `bench compare` directory: the arms side by side (resolved, how runs ended, calls, tokens, cost,
- * time, the graphplan arm's plan figures), the paired table (both, only A, only B, neither) with
- * McNemar's p and the bootstrap interval, and one row per instance with both arms' outcomes, each a
- * link to that arm's trajectory (`#/a/<arm>/i/<id>`).
+ * A `bench compare` directory: the arms side by side (resolved, how runs ended, calls, tokens in / cache
+ * read / cache write / out, cost, time, the graphplan arm's plan figures), the paired table (both, only A,
+ * only B, neither) with McNemar's p and the bootstrap interval, the arms' spend as ratios A / B, and one row
+ * per instance with both arms' outcomes, each a link to that arm's trajectory (`#/a/<arm>/i/<id>`), and what
+ * A spent more or less than B on it.
  */
-import type { ArmResult, CompareReport, InstanceArm } from "../compare-format.js";
+import type { ArmResult, CompareReport, InstanceArm, SpendDifference, SpendRatio } from "../compare-format.js";
 import { armInstanceHash } from "./route.js";
-import { duration, money } from "./run-view.js";
+import { count, duration, money, tokens } from "./run-view.js";
 
 const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
 const points = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(100 * x).toFixed(1)}`;
@@ -18,9 +19,47 @@ function ArmCell({ arm, id, outcome }: { arm: string; id: string; outcome: Insta
       {outcome.trajectory ? <a href={armInstanceHash(arm, id)}>{text}</a> : <span>{text}</span>}
       <span class="hint">
         {" "}
-        {outcome.model_calls} calls · {money(outcome.cost_usd)}
+        {outcome.model_calls} calls · {tokens(outcome.input_tokens)} in · {tokens(outcome.output_tokens)} out ·{" "}
+        {money(outcome.cost_usd)}
       </span>
     </td>
+  );
+}
+
+const signed = (n: number, show: (n: number) => string) => `${n > 0 ? "+" : n < 0 ? "−" : "±"}${show(Math.abs(n))}`;
+
+/** What A spent more (+) or less (−) than B on one instance: dollars, input and output tokens. */
+function DifferenceCell({ d }: { d: SpendDifference | undefined }) {
+  if (!d) return <td class="difference">—</td>;
+  return (
+    <td class="difference" data-testid="difference">
+      {signed(d.cost_usd, money)} · {signed(d.input_tokens, count)} in · {signed(d.output_tokens, count)} out
+    </td>
+  );
+}
+
+/** The arms' totals as ratios A / B, with which arm cost less on how many instances. */
+function Ratios({
+  a,
+  b,
+  ratio,
+  cheaper,
+}: {
+  a: string;
+  b: string;
+  ratio: SpendRatio;
+  cheaper?: { a: number; b: number; same: number } | undefined;
+}) {
+  const times = (x: number | null) => (x === null ? "–" : `×${x.toFixed(2)}`);
+  const none = Object.values(ratio).includes(null) ? ` (–: ${b}'s is 0)` : "";
+  return (
+    <p data-testid="spend-ratio">
+      {a} / {b}: input <b>{times(ratio.input_tokens)}</b> (uncached {times(ratio.uncached_input_tokens)}, cache reads{" "}
+      {times(ratio.cache_read_tokens)}, cache writes {times(ratio.cache_write_tokens)}), output{" "}
+      <b>{times(ratio.output_tokens)}</b>, dollars <b>{times(ratio.cost_usd)}</b>
+      {none}.
+      {cheaper ? ` ${a} cost less on ${cheaper.a}, ${b} on ${cheaper.b}, the same on ${cheaper.same} instance(s).` : ""}
+    </p>
   );
 }
 
@@ -49,10 +88,10 @@ export function CompareView({ report }: { report: CompareReport }) {
       (arm) => `${arm.endings.submitted} / ${arm.endings.fallback} / ${arm.endings.limit} / ${arm.endings.failed}`,
     ],
     ["model calls", (arm) => String(arm.model_calls)],
-    [
-      "tokens in / out",
-      (arm) => `${arm.input_tokens.toLocaleString("en-US")} / ${arm.output_tokens.toLocaleString("en-US")}`,
-    ],
+    ["tokens in", (arm) => count(arm.input_tokens)],
+    ["of it cache reads", (arm) => count(arm.cache_read_tokens)],
+    ["of it cache writes", (arm) => count(arm.cache_write_tokens)],
+    ["tokens out", (arm) => count(arm.output_tokens)],
     ["cost", (arm) => money(arm.cost_usd)],
     ["agent time (sum)", (arm) => duration(arm.agent_ms)],
     [
@@ -132,12 +171,21 @@ export function CompareView({ report }: { report: CompareReport }) {
           pairs).
         </p>
       </section>
+      {r.spend_ratio && (
+        <section class="spend">
+          <h2>Spend</h2>
+          <Ratios a={a.label} b={b.label} ratio={r.spend_ratio} cheaper={r.cheaper} />
+        </section>
+      )}
       <table data-testid="pairs">
         <thead>
           <tr>
             <th>instance</th>
             <th>{a.label}</th>
             <th>{b.label}</th>
+            <th>
+              {a.label} − {b.label}
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -146,6 +194,7 @@ export function CompareView({ report }: { report: CompareReport }) {
               <td>{row.instance_id}</td>
               <ArmCell arm={a.label} id={row.instance_id} outcome={row.arms[0]} />
               <ArmCell arm={b.label} id={row.instance_id} outcome={row.arms[1]} />
+              <DifferenceCell d={row.difference} />
             </tr>
           ))}
         </tbody>

@@ -5,9 +5,9 @@
  */
 import type { Trajectory } from "@graphplan/agent";
 import { useEffect, useState } from "preact/hooks";
-import type { InstanceDetail } from "../run.js";
+import type { InstanceDetail, PhaseUsage } from "../run.js";
 import { Code, Diff, diffOf, languageOf } from "./code.js";
-import { duration, money } from "./run-view.js";
+import { count, duration, money, tokens } from "./run-view.js";
 
 type PlanRecord = Trajectory["plans"][number];
 type Issue = NonNullable<PlanRecord["verify"]>["issues"][number];
@@ -226,7 +226,8 @@ function Messages({ messages }: { messages: readonly Message[] }) {
             {m.at && <span class="at">{m.at.replace("T", " ").replace(/\.\d+Z$/, "Z")}</span>}
             {m.usage && (
               <span class="usage" data-testid="usage">
-                {m.usage.inputTokens.toLocaleString("en-US")} in · {m.usage.outputTokens.toLocaleString("en-US")} out
+                {count(m.usage.inputTokens)} in · {count(m.usage.cacheReadTokens ?? 0)} cache read ·{" "}
+                {count(m.usage.cacheWriteTokens ?? 0)} cache write · {count(m.usage.outputTokens)} out
                 {m.costUsd !== undefined ? ` · ${money(m.costUsd)}` : ""}
                 {m.stopReason ? ` · ${m.stopReason}` : ""}
               </span>
@@ -242,6 +243,58 @@ function Messages({ messages }: { messages: readonly Message[] }) {
         </li>
       ))}
     </ol>
+  );
+}
+
+/** What each phase spent: its model calls, tokens (in, of them cache reads and writes, out) and dollars, and the run's sum. */
+function Spend({ phases }: { phases: readonly PhaseUsage[] }) {
+  if (phases.length === 0) return <p>No model call was made.</p>;
+  const sum = (f: (p: PhaseUsage) => number) => phases.reduce((s, p) => s + f(p), 0);
+  const cells = (f: (p: PhaseUsage) => number, show: (n: number) => string = count) => ({ f, show });
+  const columns = [
+    cells((p) => p.modelCalls),
+    cells((p) => p.inputTokens),
+    cells((p) => p.cacheReadTokens),
+    cells((p) => p.cacheWriteTokens),
+    cells((p) => p.outputTokens),
+    cells((p) => p.costUsd, money),
+  ];
+  return (
+    <table class="spend" data-testid="spend">
+      <thead>
+        <tr>
+          <th>phase</th>
+          <th class="num">model calls</th>
+          <th class="num">tokens in</th>
+          <th class="num">cache read</th>
+          <th class="num">cache write</th>
+          <th class="num">tokens out</th>
+          <th class="num">cost</th>
+        </tr>
+      </thead>
+      <tbody>
+        {phases.map((p) => (
+          <tr key={p.phase} data-phase={p.phase}>
+            <td>{p.phase}</td>
+            {columns.map((c, k) => (
+              <td key={k} class="num">
+                {c.show(c.f(p))}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+      <tfoot>
+        <tr data-phase="all">
+          <th>all</th>
+          {columns.map((c, k) => (
+            <td key={k} class="num">
+              {c.show(sum(c.f))}
+            </td>
+          ))}
+        </tr>
+      </tfoot>
+    </table>
   );
 }
 
@@ -372,8 +425,8 @@ export function InstanceView({ id, position, arm }: { id: string; position: stri
         <p class="summary">
           <span class={`status ${row.status}`}>{row.status}</span>{" "}
           <span class={`eval ${row.evaluation ?? "none"}`}>{row.evaluation ?? "not evaluated"}</span> · phase reached{" "}
-          {row.phase ?? "—"} · {row.revisions} revision(s) · {row.steps} model calls · {money(row.costUsd)} ·{" "}
-          {duration(row.ms)}
+          {row.phase ?? "—"} · {row.revisions} revision(s) · {row.steps} model calls · {tokens(row.inputTokens)} tokens
+          in, {tokens(row.outputTokens)} out · {money(row.costUsd)} · {duration(row.ms)}
         </p>
         {row.exitReason && <p class="reason">{row.exitReason}</p>}
         {detail.trajectoryError && <p class="error">The trajectory could not be read: {detail.trajectoryError}</p>}
@@ -401,6 +454,10 @@ export function InstanceView({ id, position, arm }: { id: string; position: stri
                 </li>
               ))}
             </ol>
+          </section>
+          <section>
+            <h2>Spend by phase</h2>
+            <Spend phases={detail.phases} />
           </section>
           <section>
             <h2>Plans</h2>

@@ -9,7 +9,20 @@ export interface Filter {
   readonly outcome: string;
 }
 
-type SortKey = "id" | "repo" | "status" | "evaluation" | "phase" | "revisions" | "steps" | "tokens" | "costUsd" | "ms";
+type SortKey =
+  | "id"
+  | "repo"
+  | "status"
+  | "evaluation"
+  | "phase"
+  | "revisions"
+  | "steps"
+  | "inputTokens"
+  | "cacheReadTokens"
+  | "cacheWriteTokens"
+  | "outputTokens"
+  | "costUsd"
+  | "ms";
 
 export interface Sort {
   readonly key: SortKey;
@@ -24,7 +37,10 @@ const COLUMNS: readonly { readonly key: SortKey; readonly label: string; readonl
   { key: "phase", label: "phase reached" },
   { key: "revisions", label: "revisions", numeric: true },
   { key: "steps", label: "model calls", numeric: true },
-  { key: "tokens", label: "tokens", numeric: true },
+  { key: "inputTokens", label: "tokens in", numeric: true },
+  { key: "cacheReadTokens", label: "cache read", numeric: true },
+  { key: "cacheWriteTokens", label: "cache write", numeric: true },
+  { key: "outputTokens", label: "tokens out", numeric: true },
   { key: "costUsd", label: "cost", numeric: true },
   { key: "ms", label: "time", numeric: true },
 ];
@@ -57,6 +73,14 @@ export const duration = (ms: number | null): string =>
     : ms < 60_000
       ? `${(ms / 1000).toFixed(1)} s`
       : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+/** A token count for people: 950, 1.2k, 35k, 1.2M. */
+export function tokens(n: number): string {
+  if (n < 1000) return String(n);
+  const [v, unit] = n < 999_500 ? [n / 1e3, "k"] : [n / 1e6, "M"];
+  return `${v < 9.95 ? v.toFixed(1).replace(/\.0$/, "") : Math.round(v)}${unit}`;
+}
+/** Exact, with thousands separators: 5,201. */
+export const count = (n: number): string => n.toLocaleString("en-US");
 const percent = (n: number, of: number): string => (of === 0 ? "—" : `${((100 * n) / of).toFixed(1)}%`);
 
 interface Props {
@@ -112,6 +136,12 @@ export function RunView({ index, rows, filter, setFilter, sort, setSort, reload 
         </div>
         <div>
           <b>{money(totals.costUsd)}</b> cost
+        </div>
+        <div data-testid="total-tokens" title={`${count(totals.inputTokens)} in, ${count(totals.outputTokens)} out`}>
+          <b>{tokens(totals.inputTokens)}</b> tokens in (
+          {totals.inputTokens ? percent(totals.cacheReadTokens, totals.inputTokens) : "—"} cache reads
+          {totals.cacheWriteTokens ? `, ${percent(totals.cacheWriteTokens, totals.inputTokens)} cache writes` : ""}),{" "}
+          <b>{tokens(totals.outputTokens)}</b> out
         </div>
         <div>
           <b>{duration(totals.ms)}</b> agent time
@@ -208,7 +238,10 @@ export function RunView({ index, rows, filter, setFilter, sort, setSort, reload 
               <td>{r.phase ?? "—"}</td>
               <td class="num">{r.revisions}</td>
               <td class="num">{r.steps}</td>
-              <td class="num">{r.tokens.toLocaleString("en-US")}</td>
+              <td class="num">{count(r.inputTokens)}</td>
+              <td class="num">{count(r.cacheReadTokens)}</td>
+              <td class="num">{count(r.cacheWriteTokens)}</td>
+              <td class="num">{count(r.outputTokens)}</td>
               <td class="num">{money(r.costUsd)}</td>
               <td class="num">{duration(r.ms)}</td>
             </tr>
