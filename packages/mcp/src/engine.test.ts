@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { describe, expect, it } from "vitest";
-import { CATALOG, planJsonSchema } from "@graphplan/catalog";
+import { CATALOG, planStepsJsonSchema } from "@graphplan/catalog";
 import { tempDir } from "@graphplan/testkit";
 import { CallCancelled, Engine } from "./engine.js";
 import { CallQueue } from "./lock.js";
@@ -129,25 +129,32 @@ describe("CallQueue", () => {
 });
 
 describe("the tools' schemas", () => {
-  it("show the catalog's plan schema (every operator, its shared definitions) for verify_plan and apply_plan", () => {
-    const {
-      $defs,
-      $schema: _schema,
-      ...plan
-    } = planJsonSchema() as { $defs: Record<string, unknown>; $schema?: unknown };
+  it("show the catalog's compact steps schema (every operator and template by name, no shared definitions) for verify_plan and apply_plan", () => {
+    const plan = planStepsJsonSchema();
     for (const name of ["verify_plan", "apply_plan"]) {
       const listed = listedTool(TOOLS.find((t) => t.name === name)!);
-      const schema = listed.inputSchema as { properties: { plan: unknown }; $defs: Record<string, unknown> };
-      expect(schema.properties.plan).toEqual({ ...plan, description: expect.any(String) });
-      expect(schema.$defs).toEqual(expect.objectContaining($defs));
+      const schema = listed.inputSchema as {
+        properties: Record<string, unknown>;
+        required?: string[];
+        $defs?: unknown;
+      };
+      expect(schema.properties["plan"]).toEqual(plan);
+      expect(schema.required).toEqual(["plan"]);
+      expect(schema.$defs).toBeUndefined();
       for (const entry of CATALOG)
-        if (entry.step !== "fragment") expect(JSON.stringify(schema), entry.name).toContain(`"const":"${entry.name}"`);
+        if (entry.step !== "fragment") expect(JSON.stringify(schema), entry.name).toContain(`"${entry.name}"`);
     }
   });
 
   it("leave out every tool that writes under --read-only", () => {
-    expect(offeredTools(true).map((t) => t.name)).toEqual(["graph", "locate", "verify_plan", "compile_patch"]);
-    expect(offeredTools(false)).toHaveLength(7);
+    expect(offeredTools(true).map((t) => t.name)).toEqual([
+      "graph",
+      "locate",
+      "verify_plan",
+      "compile_patch",
+      "describe_operators",
+    ]);
+    expect(offeredTools(false)).toHaveLength(8);
   });
 });
 

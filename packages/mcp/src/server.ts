@@ -2,7 +2,7 @@
  * `graphplan mcp`: the engine as an MCP server (the official SDK's low-level `Server`, so each tool's
  * input schema is the JSON Schema GraphPlan derives, not one the SDK re-renders). One `Server` per
  * connection (its undo history), one `Engine` per root (its call queue), over stdio or streamable HTTP
- * on loopback. The tools are in `tools.ts`; the resources and the prompt here.
+ * on loopback. The tools are in `tools.ts`, their texts, the resources' and the prompt's in `texts.ts`.
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type Server as HttpServer } from "node:http";
@@ -22,7 +22,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { catalogPrompt, planJsonSchema } from "@graphplan/catalog";
 import type { Engine } from "./engine.js";
-import { callTool, listedTool, offeredTools, TOOLS, type CallSession } from "./tools.js";
+import { PROMPT_TEXT, promptText, RESOURCE_TEXT, SERVER_INSTRUCTIONS } from "./texts.js";
+import { callTool, listedTool, newCallSession, offeredTools, TOOLS } from "./tools.js";
 
 export interface ServerOptions {
   readonly engine: Engine;
@@ -34,51 +35,34 @@ const RESOURCES = [
   {
     uri: "graphplan://catalog",
     name: "operator-catalog",
-    title: "GraphPlan operator catalog",
-    description:
-      "Every plan operator (templates, surgery, fragments, primitives, file operations) with its params and an example, grouped by use case",
+    ...RESOURCE_TEXT.catalog,
     mimeType: "text/markdown",
     read: () => catalogPrompt(),
   },
   {
     uri: "graphplan://plan-schema",
     name: "plan-schema",
-    title: "Plan JSON Schema",
-    description: "The JSON Schema (draft 2020-12) of a plan, the one verify_plan and apply_plan take",
+    ...RESOURCE_TEXT.planSchema,
     mimeType: "application/schema+json",
     read: () => JSON.stringify(planJsonSchema()),
   },
 ] as const;
 
 const PROMPT = {
-  name: "change_with_a_plan",
-  title: "Make a change with a verified plan",
-  description: "How to make a code change through GraphPlan: graph, locate, verify_plan, apply_plan",
-  arguments: [{ name: "task", description: "The change to make", required: true }],
+  name: PROMPT_TEXT.name,
+  title: PROMPT_TEXT.title,
+  description: PROMPT_TEXT.description,
+  arguments: [{ name: "task", description: PROMPT_TEXT.task, required: true }],
 } as const;
-
-const promptText = (task: string, readOnly: boolean): string =>
-  [
-    `Task: ${task}`,
-    "",
-    "Work through the GraphPlan tools:",
-    "1. `graph` the files or directories involved to see their classes, functions and line ranges.",
-    "2. `locate` each node you mean to edit; if several match, use the locator the answer gives for the one you want.",
-    "3. Write the change as a plan (resource graphplan://catalog lists the operators) and `verify_plan` it; fix every error it names, as its fix says.",
-    readOnly
-      ? "4. This server is read-only: hand the verified plan back instead of applying it."
-      : "4. `apply_plan` the plan: it runs all or nothing and answers with the diff. `undo_last_apply` takes it back if the diff is not what you meant.",
-  ].join("\n");
 
 /** An MCP server for one connection: the tools (all, or the non-writing ones under `readOnly`), the catalog and schema resources, one prompt. */
 export function mcpServer(options: ServerOptions): Server {
-  const session: CallSession = { applies: [] };
+  const session = newCallSession();
   const server = new Server(
     { name: "graphplan", title: "GraphPlan", version: options.version },
     {
       capabilities: { tools: {}, resources: {}, prompts: {} },
-      instructions:
-        "GraphPlan edits code through syntax trees: `graph` shows a tree's symbols, `locate` resolves a locator, `verify_plan` checks a plan (nothing written), `apply_plan` runs it all or nothing and returns the diff, `compile_patch` turns a unified diff into a plan, `rename_symbol` renames scope-aware, `undo_last_apply` takes the last apply back. Paths are relative to the server's root.",
+      instructions: SERVER_INSTRUCTIONS,
     },
   );
   const tools = offeredTools(options.readOnly);

@@ -1,24 +1,38 @@
 /**
  * The MCP tools of `graphplan mcp`: each one's arguments (one zod schema, parsed at the edge), the JSON
- * Schema clients see (derived: the plan's from @graphplan/catalog `planJsonSchema`, the locator's from
- * @graphplan/locators, rename's from the catalog's `rename_identifier`/`rename_across_files` params) and
- * what a call answers. The engine (`engine.ts`) does the work; `server.ts` speaks the protocol.
+ * Schema clients see (derived, and lean: it rides on every turn of a session — the plan as the catalog's
+ * compact `planStepsJsonSchema`, the locator's from @graphplan/locators, rename's from the catalog's
+ * `rename_identifier`/`rename_across_files` params) and what a call answers. Long answers come in pages
+ * (`graph`, `compile_patch`). The texts are in `texts.ts`; the engine (`engine.ts`) does the work;
+ * `server.ts` speaks the protocol.
  */
 import * as Predicate from "effect/Predicate";
 import { z } from "zod";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { catalogEntry, planJsonSchema } from "@graphplan/catalog";
+import { catalogEntry, planStepsJsonSchema } from "@graphplan/catalog";
 import { formatIssues, isLocatorError, locatorJsonSchema } from "@graphplan/locators";
 import { formatResult } from "@graphplan/verifier";
-import { NothingToUndo, type AppliedChange, type Engine } from "./engine.js";
+import { describeOperators } from "./describe.js";
+import { CallInputInvalid, NothingToUndo, type AppliedChange, type CompiledPatch, type Engine } from "./engine.js";
+import { stepPages, stepsJson } from "./pages.js";
+import { parseJsonStrings, reachableDefs, standardKeywords } from "./schema.js";
+import { ARG_TEXT, noPage, pageLine, parsedNote, TOOL_TEXT } from "./texts.js";
 
 /** The longest text a tool answers with; longer text is cut with a note saying how to see the rest. */
 export const MAX_TEXT = 40_000;
+/** The longest verification text a `compile_patch` page carries beside its steps. */
+const MAX_VERIFICATION_TEXT = 8_000;
 
-/** What one connection remembers: its applies, newest last (undo_last_apply takes them back in turn). */
+/** What one connection remembers: its applies, newest last (undo_last_apply takes them back in turn), and where its pages start. */
 export interface CallSession {
   readonly applies: AppliedChange[];
+  /** The last patch compiled, for its next pages. */
+  compiled?: { readonly diff: string; readonly patch: CompiledPatch };
+  /** Per graph request (its paths and page size), the first file of each page seen so far. */
+  readonly graphStarts: Map<string, number[]>;
 }
+
+export const newCallSession = (): CallSession => ({ applies: [], graphStarts: new Map() });
 
 export interface ToolContext {
   readonly engine: Engine;
@@ -27,9 +41,7 @@ export interface ToolContext {
 }
 
 interface ToolDef<A extends z.ZodType> {
-  readonly name: string;
-  readonly title: string;
-  readonly description: string;
+  readonly name: keyof typeof TOOL_TEXT;
   readonly args: A;
   /** Property → the JSON Schema it shows instead of the one zod renders (the plan, a locator). */
   readonly shown?: Readonly<Record<string, Record<string, unknown>>>;
@@ -45,17 +57,29 @@ const text = (body: string, extra: Omit<CallToolResult, "content"> = {}): CallTo
   ...extra,
 });
 
-/** `body`, cut at {@link MAX_TEXT} characters with `how` (how to get the rest) said at the cut. */
-export function capped(body: string, how: string): string {
-  if (body.length <= MAX_TEXT) return body;
-  return `${body.slice(0, MAX_TEXT)}\n… cut at ${MAX_TEXT} of ${body.length} characters: ${how}`;
+/** `body`, cut at `max` characters with `how` (how to get the rest) said at the cut. */
+export function capped(body: string, how: string, max = MAX_TEXT): string {
+  if (body.length <= max) return body;
+  return `${body.slice(0, max)}\n… cut at ${max} of ${body.length} characters: ${how}`;
 }
 
-const PlanArg = z
-  .unknown()
-  .describe(
-    "The plan: a JSON array of steps (or {define_operators, plan}), as the operator catalog (resource graphplan://catalog) describes",
-  );
+const Page = z.number().int().min(1).default(1).describe(ARG_TEXT.page);
+
+/** The plan's arguments: its steps, and the custom operators they may name. */
+const PlanArgs = z.strictObject({
+  plan: z.unknown(),
+  define_operators: z.array(z.unknown()).optional().describe(ARG_TEXT.defineOperators),
+});
+const PLAN_SHOWN = {
+  plan: planStepsJsonSchema(),
+  define_operators: { type: "array", items: { type: "object" } },
+};
+
+/** The plan as the engine reads it: the steps, or `{define_operators, plan}` when operators are defined. */
+const planOf = (args: z.output<typeof PlanArgs>): unknown =>
+  args.define_operators && Array.isArray(args.plan)
+    ? { define_operators: args.define_operators, plan: args.plan }
+    : args.plan;
 
 const define = <A extends z.ZodType>(def: ToolDef<A>): ToolDef<A> => def;
 
@@ -65,12 +89,14 @@ const renameAcross = catalogEntry("op", "rename_across_files")!.params as z.ZodO
 /** `rename_symbol`'s arguments: `rename_identifier`'s params, and `rename_across_files`'s importers (given: across files). */
 const RenameArgs = z.strictObject({
   ...renameOne.shape,
-  importers: (renameAcross.shape["importers"] as z.ZodType)
-    .optional()
-    .describe(
-      "Rename across files (rename_across_files): the files that import the name or its module; omit to rename in one file (rename_identifier)",
-    ),
+  importers: (renameAcross.shape["importers"] as z.ZodType).optional().describe(ARG_TEXT.importers),
 });
+
+/** A change on disk makes remembered pages stale. */
+function forgetPages(session: CallSession): void {
+  session.compiled = undefined;
+  session.graphStarts.clear();
+}
 
 function applyAnswer(outcome: Awaited<ReturnType<Engine["apply"]>>, session: CallSession): CallToolResult {
   if (outcome.kind === "rejected") {
@@ -96,6 +122,7 @@ function applyAnswer(outcome: Awaited<ReturnType<Engine["apply"]>>, session: Cal
   }
   const { change, verification } = outcome;
   session.applies.push(change);
+  forgetPages(session);
   const recovered = outcome.recovered.interrupted
     ? "recovered an interrupted apply first (its files are as they were before it)\n"
     : "";
@@ -122,64 +149,141 @@ function applyAnswer(outcome: Awaited<ReturnType<Engine["apply"]>>, session: Cal
   );
 }
 
+/** The steps of a plan as written: the array, or `plan` of `{define_operators, plan}`. */
+const stepsOf = (plan: CompiledPatch["plan"]): readonly unknown[] => (Array.isArray(plan) ? plan : plan.plan);
+
+/** Page `page` of a compiled patch: a line on the whole plan, on page 1 its verification, the page's place, its steps as a JSON array. */
+function compiledPage(compiled: CompiledPatch, page: number): CallToolResult {
+  const steps = stepsOf(compiled.plan);
+  const pages = stepPages(steps);
+  const at = pages[page - 1];
+  if (!at)
+    throw new CallInputInvalid({
+      detail: noPage("compile_patch", page, `the plan's ${steps.length} steps`, pages.length),
+    });
+  const verdict = compiled.reproduces
+    ? "the plan reproduces the diff exactly"
+    : "the plan does NOT reproduce the diff exactly";
+  const passed = compiled.verification.passed;
+  const verified = passed ? "it passes verification" : "it does NOT pass verification";
+  const shown = steps.slice(at.from, at.to);
+  const defined = Array.isArray(compiled.plan) ? [] : compiled.plan.define_operators;
+  const lines = [
+    `${steps.length} step${steps.length === 1 ? "" : "s"}; ${verdict}; ${verified}`,
+    ...(page === 1 && !passed
+      ? [
+          capped(
+            formatResult(compiled.verification).trim(),
+            "verify_plan with the plan lists every issue",
+            MAX_VERIFICATION_TEXT,
+          ),
+        ]
+      : []),
+    ...(defined.length > 0
+      ? [`it defines operators (structuredContent.define_operators): pass them as verify_plan's define_operators`]
+      : []),
+    pageLine(
+      "steps",
+      { first: at.from + 1, last: at.to, total: steps.length, page, pages: pages.length },
+      "call compile_patch with the same diff",
+    ),
+    stepsJson(shown),
+  ];
+  return text(lines.join("\n"), {
+    isError: !passed,
+    structuredContent: {
+      plan: shown,
+      steps: steps.length,
+      page,
+      pages: pages.length,
+      first_step: at.from + 1,
+      last_step: at.to,
+      next_page: page < pages.length ? page + 1 : null,
+      ...(defined.length > 0 ? { define_operators: defined } : {}),
+      reproduces: compiled.reproduces,
+      passed,
+      revisions: compiled.revisions,
+    },
+  });
+}
+
+/** The first file of graph page `page` of `paths`: from the pages this connection has seen, walking on from the last one. */
+async function graphStart(
+  args: { paths: string[]; page: number; max_chars: number },
+  { engine, session }: ToolContext,
+): Promise<{ starts: number[]; offset: number }> {
+  const key = JSON.stringify([args.paths, args.max_chars]);
+  // Page 1 starts afresh (the files may have changed since).
+  const starts = args.page === 1 ? [0] : (session.graphStarts.get(key) ?? [0]);
+  session.graphStarts.set(key, starts);
+  while (starts.length < args.page) {
+    const before = await engine.graph(args.paths, starts.at(-1)!, args.max_chars);
+    if (before.nextOffset === null)
+      throw new CallInputInvalid({
+        detail: noPage("graph", args.page, `the files under ${args.paths.join(", ")}`, starts.length),
+      });
+    starts.push(before.nextOffset);
+  }
+  return { starts, offset: starts[args.page - 1]! };
+}
+
+/** The matches of a locate, as text: whole matches only, up to {@link MAX_TEXT} characters, then how many are left out. */
+function locatedText(nodes: Awaited<ReturnType<Engine["locate"]>>): string {
+  const head = nodes.length === 1 ? "1 node matches" : `${nodes.length} nodes match; each one's locator picks it alone`;
+  let body = head;
+  for (const [i, n] of nodes.entries()) {
+    const entry = `${nodes.length > 1 ? `[${i}] ` : ""}${n.file}:${n.startLine}-${n.endLine} ${n.kind}${n.locator ? `\n  locator: ${JSON.stringify(n.locator)}` : ""}\n${indent(n.preview)}`;
+    if (body.length + entry.length + 1 > MAX_TEXT)
+      return `${body}\n… ${nodes.length - i} more not shown: narrow the locator (a parent, a kind) to see fewer nodes`;
+    body += `\n${entry}`;
+  }
+  return body;
+}
+
 export const TOOLS = [
   define({
     name: "graph",
-    title: "Code graph",
-    description:
-      "The code graph of files or directories under the root: per file its imports, classes, functions and methods with their line ranges. Large trees come in pages: when the answer ends with a next offset, call again with that offset.",
     args: z.strictObject({
-      paths: z
-        .array(z.string().min(1))
-        .min(1)
-        .default(["."])
-        .describe("Files or directories, relative to the root (default: the whole root)"),
-      offset: z
-        .number()
-        .int()
-        .nonnegative()
-        .default(0)
-        .describe("Index of the first file of the page (files in path order)"),
-      max_chars: z
-        .number()
-        .int()
-        .min(1000)
-        .max(MAX_TEXT)
-        .default(30_000)
-        .describe("Size of a page's view in characters"),
+      paths: z.array(z.string().min(1)).min(1).default(["."]).describe(ARG_TEXT.paths),
+      page: Page,
+      max_chars: z.number().int().min(1000).max(MAX_TEXT).default(30_000).describe(ARG_TEXT.maxChars),
     }),
     writes: false,
-    run: async (args, { engine }) => {
-      const page = await engine.graph(args.paths, args.offset, args.max_chars);
-      const shown = page.nextOffset === null ? page.files - page.offset : page.nextOffset - page.offset;
-      const note =
-        page.nextOffset === null
-          ? `\n(files ${Math.min(page.offset + 1, page.files)}–${page.files} of ${page.files})`
-          : `\n(files ${page.offset + 1}–${page.nextOffset} of ${page.files}; the rest: call graph with offset ${page.nextOffset})`;
-      return text(`${page.view}${note}`, {
-        structuredContent: { files: page.files, offset: page.offset, shown, next_offset: page.nextOffset },
+    run: async (args, context) => {
+      const { starts, offset } = await graphStart(args, context);
+      const page = await context.engine.graph(args.paths, offset, args.max_chars);
+      if (args.page > 1 && page.offset >= page.files)
+        throw new CallInputInvalid({
+          detail: `${noPage("graph", args.page, `the files under ${args.paths.join(", ")}`, args.page - 1)} (they changed since)`,
+        });
+      if (page.nextOffset !== null) starts[args.page] = page.nextOffset;
+      const last = page.nextOffset ?? page.files;
+      const shown = last - page.offset;
+      const line = pageLine(
+        "files",
+        { first: page.offset + 1, last, total: page.files, page: args.page },
+        "call graph with the same paths",
+      );
+      return text(`${page.view}\n(${line})`, {
+        structuredContent: {
+          files: page.files,
+          page: args.page,
+          next_page: page.nextOffset === null ? null : args.page + 1,
+          offset: page.offset,
+          shown,
+          next_offset: page.nextOffset,
+        },
       });
     },
   }),
   define({
     name: "locate",
-    title: "Resolve a locator",
-    description:
-      "Resolve a locator (a node by kind, name and parent, or a tree-sitter query) to the nodes it matches: file, lines, kind and a preview. When several match, each comes with the locator that picks it; when none, the nodes it might have meant.",
-    args: z.strictObject({ locator: z.unknown().describe("The locator") }),
-    shown: { locator: locatorJsonSchema() },
+    args: z.strictObject({ locator: z.unknown().describe(ARG_TEXT.locator) }),
+    shown: { locator: { type: "object", ...locatorJsonSchema() } },
     writes: false,
     run: async (args, { engine }) => {
       const nodes = await engine.locate(args.locator);
-      const head =
-        nodes.length === 1 ? "1 node matches" : `${nodes.length} nodes match; each one's locator picks it alone`;
-      const body = nodes
-        .map(
-          (n, i) =>
-            `${nodes.length > 1 ? `[${i}] ` : ""}${n.file}:${n.startLine}-${n.endLine} ${n.kind}${n.locator ? `\n  locator: ${JSON.stringify(n.locator)}` : ""}\n${indent(n.preview)}`,
-        )
-        .join("\n");
-      return text(capped(`${head}\n${body}`, "narrow the locator (a parent, a kind) to see fewer nodes"), {
+      return text(locatedText(nodes), {
         structuredContent: {
           matches: nodes.map((n) => ({
             file: n.file,
@@ -195,14 +299,11 @@ export const TOOLS = [
   }),
   define({
     name: "verify_plan",
-    title: "Verify a plan",
-    description:
-      "Check a plan against the files under the root without writing anything: every error and warning, each with its fix, in the words `graphplan verify` prints. A plan that passes here is what apply_plan runs.",
-    args: z.strictObject({ plan: PlanArg }),
-    shown: { plan: planJsonSchema() },
+    args: PlanArgs,
+    shown: PLAN_SHOWN,
     writes: false,
     run: async (args, { engine }) => {
-      const result = await engine.verify(args.plan);
+      const result = await engine.verify(planOf(args));
       return text(capped(formatResult(result), "structuredContent.issues lists every issue"), {
         structuredContent: {
           passed: result.passed,
@@ -215,20 +316,15 @@ export const TOOLS = [
   }),
   define({
     name: "apply_plan",
-    title: "Apply a plan",
-    description:
-      "Verify a plan, then run it all or nothing: every step succeeds and the files are written through a journal, or no file changes (a plan with errors answers with every issue and its fix). Answers with the diff and the files changed; undo_last_apply takes it back.",
-    args: z.strictObject({ plan: PlanArg }),
-    shown: { plan: planJsonSchema() },
+    args: PlanArgs,
+    shown: PLAN_SHOWN,
     writes: true,
-    run: async (args, { engine, session, signal }) => applyAnswer(await engine.apply(args.plan, signal), session),
+    run: async (args, { engine, session, signal }) => applyAnswer(await engine.apply(planOf(args), signal), session),
   }),
   define({
     name: "rename_symbol",
-    title: "Rename a symbol",
-    description:
-      "Scope-aware rename: the binding and exactly the references that resolve to it, in one file (rename_identifier) or, given importers, in its module and every file importing it (rename_across_files). Refused, with the reason, where the new name is taken or would change what a name resolves to. Verified and applied like apply_plan.",
     args: RenameArgs,
+    shown: { scope: { type: "object", description: ARG_TEXT.scope } },
     // A scope without a file is in the renamed file.
     prepare: (args) => {
       const scope = args["scope"];
@@ -247,44 +343,18 @@ export const TOOLS = [
   }),
   define({
     name: "compile_patch",
-    title: "Compile a patch to a plan",
-    description:
-      "A unified diff (as `git diff` prints it; paths relative to the root) → the structural plan that reproduces it on the files under the root: node-addressed steps, checked by running them. Nothing is written; pass the plan to verify_plan or apply_plan.",
-    args: z.strictObject({
-      diff: z.string().min(1).describe("A unified diff whose a/ and b/ paths are relative to the root"),
-    }),
+    args: z.strictObject({ diff: z.string().min(1).describe(ARG_TEXT.diff), page: Page }),
     writes: false,
-    run: async (args, { engine }) => {
-      const compiled = await engine.compilePatch(args.diff);
-      const verdict = compiled.reproduces
-        ? "the plan reproduces the diff exactly"
-        : "the plan does NOT reproduce the diff exactly";
-      const verified = compiled.verification.passed
-        ? "it passes verification"
-        : `verification: ${formatResult(compiled.verification).trim()}`;
-      return text(
-        capped(
-          `${compiled.steps} step${compiled.steps === 1 ? "" : "s"}; ${verdict}; ${verified}\n${JSON.stringify(compiled.plan, null, 2)}`,
-          "structuredContent.plan holds the whole plan",
-        ),
-        {
-          isError: !compiled.verification.passed,
-          structuredContent: {
-            plan: compiled.plan,
-            steps: compiled.steps,
-            reproduces: compiled.reproduces,
-            passed: compiled.verification.passed,
-            revisions: compiled.revisions,
-          },
-        },
-      );
+    run: async (args, { engine, session }) => {
+      // Pages after the first come from the plan compiled for the first, while the diff is the same.
+      const cached = args.page > 1 && session.compiled?.diff === args.diff ? session.compiled.patch : undefined;
+      const patch = cached ?? (await engine.compilePatch(args.diff));
+      session.compiled = { diff: args.diff, patch };
+      return compiledPage(patch, args.page);
     },
   }),
   define({
     name: "undo_last_apply",
-    title: "Undo the last apply",
-    description:
-      "Put back the files of this connection's last apply_plan or rename_symbol (their bytes before it; files it created are deleted, files it deleted come back), all or nothing. Refused when a file changed since. Call again to undo the apply before.",
     args: z.strictObject({}),
     writes: true,
     run: async (_args, { engine, session }) => {
@@ -292,6 +362,7 @@ export const TOOLS = [
       if (!last) throw new NothingToUndo();
       const undone = await engine.undo(last);
       session.applies.pop();
+      forgetPages(session);
       return text(
         capped(
           `restored ${undone.restored.join(", ") || "nothing (the apply changed no file)"}\n${undone.diff}`,
@@ -302,6 +373,12 @@ export const TOOLS = [
         },
       );
     },
+  }),
+  define({
+    name: "describe_operators",
+    args: z.strictObject({ names: z.array(z.string().min(1)).optional().describe(ARG_TEXT.names) }),
+    writes: false,
+    run: async (args) => text(capped(describeOperators(args.names), "ask for fewer names at a time")),
   }),
 ] as const;
 
@@ -318,8 +395,13 @@ export function offeredTools(readOnly: boolean): readonly (typeof TOOLS)[number]
   return TOOLS.filter((t) => !readOnly || !t.writes);
 }
 
-/** A tool as `tools/list` shows it: the JSON Schema of its arguments, with the plan's and the locator's own schemas. */
-export function listedTool(tool: (typeof TOOLS)[number]): Tool {
+type AnyTool = (typeof TOOLS)[number];
+const listed = new Map<string, Tool>();
+
+/** A tool as `tools/list` shows it: the JSON Schema of its arguments (standard keywords, a `type` on each property), with the plan's and the locator's own schemas. */
+export function listedTool(tool: AnyTool): Tool {
+  const known = listed.get(tool.name);
+  if (known) return known;
   const base = z.toJSONSchema(tool.args, { io: "input", unrepresentable: "any" }) as Record<string, unknown> & {
     properties?: Record<string, unknown>;
     $defs?: Record<string, unknown>;
@@ -333,47 +415,76 @@ export function listedTool(tool: (typeof TOOLS)[number]): Tool {
     properties[key] = { ...rest, ...(description && !("description" in rest) ? { description } : {}) };
     if ($defs) defs = { ...defs, ...$defs };
   }
-  return {
+  const { title, description } = TOOL_TEXT[tool.name];
+  const made: Tool = {
     name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: {
-      ...schema,
-      type: "object",
-      properties,
-      ...(Object.keys(defs).length > 0 ? { $defs: defs } : {}),
-    } as Tool["inputSchema"],
+    title,
+    description,
+    inputSchema: standardKeywords(
+      reachableDefs({ ...schema, type: "object", properties, $defs: defs }),
+    ) as Tool["inputSchema"],
     annotations: {
-      title: tool.title,
       readOnlyHint: !tool.writes,
       destructiveHint: false,
       idempotentHint: !tool.writes,
       openWorldHint: false,
     },
   };
+  listed.set(tool.name, made);
+  return made;
 }
 
-/** Runs a call: arguments parsed at the edge, the engine's tagged errors and locator errors as `isError` answers. */
-export async function callTool(
-  tool: (typeof TOOLS)[number],
-  args: unknown,
-  context: ToolContext,
-): Promise<CallToolResult> {
-  const given = (args ?? {}) as Record<string, unknown>;
+/** Each property's top-level `type` in the listed schema. */
+const propertyTypes = (tool: AnyTool): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(listedTool(tool).inputSchema.properties ?? {}).map(([name, p]) => [
+      name,
+      (p as { type?: unknown }).type,
+    ]),
+  );
+
+/** `result` with a first line per argument that came as a JSON string and was parsed. */
+function withNotes(result: CallToolResult, parsed: readonly string[]): CallToolResult {
+  if (parsed.length === 0) return result;
+  const notes = parsed.map(parsedNote);
+  const [first, ...rest] = result.content;
+  const content =
+    first?.type === "text"
+      ? [{ ...first, text: `${notes.join("\n")}\n${first.text}` }, ...rest]
+      : [{ type: "text" as const, text: notes.join("\n") }, ...result.content];
+  return {
+    ...result,
+    content,
+    ...(result.structuredContent ? { structuredContent: { ...result.structuredContent, notes } } : {}),
+  };
+}
+
+/** Runs a call: JSON strings for objects parsed (and said), arguments parsed at the edge, the engine's tagged errors and locator errors as `isError` answers. */
+export async function callTool(tool: AnyTool, args: unknown, context: ToolContext): Promise<CallToolResult> {
+  const { args: given, parsed: fromStrings } = parseJsonStrings(
+    (args ?? {}) as Record<string, unknown>,
+    propertyTypes(tool),
+  );
   const parsed = tool.args.safeParse("prepare" in tool && tool.prepare ? tool.prepare(given) : given);
   if (!parsed.success) {
     const issues = formatIssues(parsed.error);
-    return text(
-      `${tool.name}: the arguments are not valid: ${issues.join("; ")}; the tool's inputSchema describes them`,
-      { isError: true },
+    return withNotes(
+      text(`${tool.name}: the arguments are not valid: ${issues.join("; ")}; the tool's inputSchema describes them`, {
+        isError: true,
+      }),
+      fromStrings,
     );
   }
   try {
-    return await (tool.run as (a: unknown, c: ToolContext) => Promise<CallToolResult>)(parsed.data, context);
+    const run = tool.run as (a: unknown, c: ToolContext) => Promise<CallToolResult>;
+    return withNotes(await run(parsed.data, context), fromStrings);
   } catch (error) {
     // A tagged error (the engine's Effect errors, the locators' errors) is an answer; anything else is a bug.
     const tag = Predicate.hasProperty(error, "_tag") && Predicate.isString(error._tag) ? error._tag : undefined;
     if (tag === undefined && !isLocatorError(error)) throw error;
-    return text(`${(error as Error).message}`, { isError: true, structuredContent: { error: tag } });
+    return withNotes(
+      text(`${(error as Error).message}`, { isError: true, structuredContent: { error: tag } }),
+      fromStrings,
+    );
   }
 }
