@@ -1,13 +1,16 @@
 /**
  * The SWE-bench Lite gold replays driven through `graphplan mcp`: for each instance the files the gold patch
  * touches, as they are at its base commit, are written into a scratch root; an MCP client (the SDK's own
- * `Client` over stdio, the server a child process as agents run it) sends `compile_patch` with the patch and
- * then `apply_plan` with the plan it answered; the files on disk must be the patch's post-images byte for
- * byte. The same two calls are then made in-process (`Engine` of @graphplan/mcp, no protocol) on a fresh
- * copy, so the protocol's cost per call shows beside the work. Before the replays the server is started
- * several times: its start time is spawn → `initialize` answered → `tools/list` answered.
+ * `Client` over stdio, the server a child process as agents run it) sends `compile_patch` with the patch (page
+ * after page while the plan has more) and then `apply_plan` with the plan it answered; the files on disk must
+ * be the patch's post-images byte for byte. The same two calls are then made in-process (`Engine` of
+ * @graphplan/mcp, no protocol) on a fresh copy, so the protocol's cost per call shows beside the work. Before
+ * the replays the server is started several times: its start time is spawn → `initialize` answered →
+ * `tools/list` answered.
  *
  *   pnpm --filter @graphplan/bench-mcp bench --dataset FILE.jsonl --repos DIR [--instances ID,...] [--out FILE]
+ *
+ * What the tool list costs in tokens, without a dataset: `pnpm --filter @graphplan/bench-mcp tokens` (tokens.ts).
  *
  * DIR holds a bare clone per repository, `owner__name` (as `bench replay --repos` takes).
  */
@@ -118,10 +121,17 @@ async function viaServer(
   post: ReadonlyMap<string, string | null>,
 ): Promise<{ verdict: string; compile: number; apply: number }> {
   let mark = performance.now();
-  const compiled = await call("compile_patch", { diff: instance.patch });
+  // The plan comes in pages of whole steps: each page's steps, until the page that names no next one.
+  const plan: unknown[] = [];
+  for (let page = 1; ; page++) {
+    const compiled = await call("compile_patch", { diff: instance.patch, page });
+    const content = compiled.structuredContent as { plan?: unknown[]; next_page?: number | null } | undefined;
+    if (compiled.isError || !content?.plan)
+      return { verdict: `compile_patch: ${textOf(compiled)}`, compile: performance.now() - mark, apply: 0 };
+    plan.push(...content.plan);
+    if (!content.next_page) break;
+  }
   const compile = performance.now() - mark;
-  const plan = (compiled.structuredContent as { plan?: unknown } | undefined)?.plan;
-  if (compiled.isError || !plan) return { verdict: `compile_patch: ${textOf(compiled)}`, compile, apply: 0 };
   mark = performance.now();
   const applied = await call("apply_plan", { plan });
   const apply = performance.now() - mark;
