@@ -54,7 +54,8 @@ describe("bench:compare, short", () => {
       /^bench compare overhead, 2 instances, --provider replay, load average [\d.]+( → [\d.]+){3}$/m,
     );
     expect(run.stdout).toMatch(
-      /^ {2}bench run --strategy graphplan +[\d.]+ s {2}\(resolved 2 of 2 \(100\.0% of 2\) · total cost \$0\.0000\)$/m,
+      // The replay is billed by the stand-in as Claude Sonnet 5 would bill its requests.
+      /^ {2}bench run --strategy graphplan +[\d.]+ s {2}\(resolved 2 of 2 \(100\.0% of 2\) · total cost \$0\.\d{4} · tokens: [\d.]+k? in \(\d+% cache reads(, \d+% cache writes)?\), [\d.]+k? out\)$/m,
     );
     expect(run.stdout).toMatch(/^ {2}bench run --strategy baseline +[\d.]+ s {2}\(resolved 2 of 2 /m);
     expect(run.stdout).toMatch(/^overhead of the comparison: −?[\d.-]+ s \(−?[\d.-]+% of the two runs\)$/m);
