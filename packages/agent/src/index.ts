@@ -7,7 +7,7 @@ export { runAgent } from "./agent.js";
 export type { Proposer, RfsnOptions } from "./rfsn.js";
 export { loadConfig, withPlanFile } from "./config.js";
 export type { AgentConfig } from "./config.js";
-export { TrajectorySchema, EXIT_STATUSES, PHASES } from "./trajectory.js";
+export { TrajectorySchema, EXIT_STATUSES, PHASES, repliesUsage, trajectoryUsage } from "./trajectory.js";
 export type { Trajectory, Phase } from "./trajectory.js";
 export { RepoDirty, RepoNotGitWorkTree, RunInputInvalid } from "./errors.js";
 export { TrajectoryWriter } from "./trajectory-writer.js";

@@ -3,7 +3,14 @@
  * as `trajectory.json`. Described once here; types are inferred.
  */
 import { z } from "zod";
-import { ChatMessageSchema, UsageSchema, UsageTotalsSchema } from "@graphplan/runtime";
+import {
+  addCall,
+  ChatMessageSchema,
+  emptyTotals,
+  UsageSchema,
+  UsageTotalsSchema,
+  type UsageTotals,
+} from "@graphplan/runtime";
 import { VerifyResultSchema } from "@graphplan/verifier";
 
 export const PHASES = ["explore", "graph", "plan", "verify", "execute", "review", "submit", "fallback"] as const;
@@ -153,3 +160,36 @@ export const TrajectorySchema = z.object({
   }),
 });
 export type Trajectory = z.infer<typeof TrajectorySchema>;
+
+/** The replies among `messages` summed: calls, dollars and tokens (0 tokens where a reply has no usage). */
+export function repliesUsage(messages: readonly TrajectoryMessage[]): UsageTotals {
+  let sum = emptyTotals();
+  for (const m of messages)
+    if (m.role === "assistant") sum = addCall(sum, m.usage ?? { inputTokens: 0, outputTokens: 0 }, m.costUsd ?? 0);
+  return sum;
+}
+
+/**
+ * A run's calls, dollars and tokens: its totals, or — for a trajectory written before the totals held
+ * tokens — its replies' tokens summed.
+ */
+export function trajectoryUsage(t: Trajectory): UsageTotals {
+  const { totals } = t;
+  const tokens =
+    totals.inputTokens === undefined
+      ? repliesUsage(t.messages)
+      : {
+          inputTokens: totals.inputTokens,
+          outputTokens: totals.outputTokens ?? 0,
+          cacheReadTokens: totals.cacheReadTokens ?? 0,
+          cacheWriteTokens: totals.cacheWriteTokens ?? 0,
+        };
+  return {
+    modelCalls: totals.modelCalls,
+    costUsd: totals.costUsd,
+    inputTokens: tokens.inputTokens,
+    outputTokens: tokens.outputTokens,
+    cacheReadTokens: tokens.cacheReadTokens,
+    cacheWriteTokens: tokens.cacheWriteTokens,
+  };
+}

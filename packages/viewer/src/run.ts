@@ -7,7 +7,7 @@
  */
 import { readdir, readFile, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import { PHASES, TrajectorySchema, type Phase, type Trajectory } from "@graphplan/agent";
+import { PHASES, repliesUsage, TrajectorySchema, trajectoryUsage, type Phase, type Trajectory } from "@graphplan/agent";
 import { Data } from "effect";
 import { InstanceReportSchema, type InstanceResult } from "./formats.js";
 
@@ -274,51 +274,17 @@ function blankRow(id: string, status: string): Cached["row"] {
   };
 }
 
-const NO_USAGE: Usage = {
-  modelCalls: 0,
-  costUsd: 0,
-  inputTokens: 0,
-  outputTokens: 0,
-  cacheReadTokens: 0,
-  cacheWriteTokens: 0,
-};
-
-/** The replies summed, for trajectories written before their totals held tokens (as the agent totals them; 0 tokens where a reply has no usage). */
-function summedReplies(messages: Trajectory["messages"]): Usage {
-  let sum = NO_USAGE;
-  for (const m of messages)
-    if (m.role === "assistant")
-      sum = {
-        modelCalls: sum.modelCalls + 1,
-        costUsd: sum.costUsd + (m.costUsd ?? 0),
-        inputTokens: sum.inputTokens + (m.usage?.inputTokens ?? 0),
-        outputTokens: sum.outputTokens + (m.usage?.outputTokens ?? 0),
-        cacheReadTokens: sum.cacheReadTokens + (m.usage?.cacheReadTokens ?? 0),
-        cacheWriteTokens: sum.cacheWriteTokens + (m.usage?.cacheWriteTokens ?? 0),
-      };
-  return sum;
-}
-
 /** The run's tokens: its totals, or its replies' summed (an older trajectory). */
 function tokensOf(t: Trajectory): Omit<Usage, "modelCalls" | "costUsd"> {
-  const { totals } = t;
-  if (totals.inputTokens === undefined) {
-    const { modelCalls: _calls, costUsd: _cost, ...tokens } = summedReplies(t.messages);
-    return tokens;
-  }
-  return {
-    inputTokens: totals.inputTokens,
-    outputTokens: totals.outputTokens ?? 0,
-    cacheReadTokens: totals.cacheReadTokens ?? 0,
-    cacheWriteTokens: totals.cacheWriteTokens ?? 0,
-  };
+  const { modelCalls: _calls, costUsd: _cost, ...tokens } = trajectoryUsage(t);
+  return tokens;
 }
 
 /** Each phase's spend: the trajectory's `byPhase`, or its replies summed by their phase (an older trajectory). */
 export function phaseUsage(t: Trajectory): PhaseUsage[] {
   const byPhase = t.totals.byPhase;
   return PHASES.flatMap((phase) => {
-    const usage = byPhase ? byPhase[phase] : summedReplies(t.messages.filter((m) => m.phase === phase));
+    const usage = byPhase ? byPhase[phase] : repliesUsage(t.messages.filter((m) => m.phase === phase));
     return usage && usage.modelCalls > 0 ? [{ phase, ...usage }] : [];
   });
 }

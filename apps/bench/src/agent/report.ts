@@ -1,6 +1,6 @@
 /** `OUT/report.json` of `bench agent`: one entry per instance, a summary, and the summary as a text table. */
-import { EXIT_STATUSES, PHASES, type Trajectory } from "@graphplan/agent";
-import { addCall, cacheReadShare, emptyTotals, sumTotals, type UsageTotals } from "@graphplan/runtime";
+import { EXIT_STATUSES, PHASES, trajectoryUsage, type Trajectory } from "@graphplan/agent";
+import { cacheReadShare, emptyTotals, sumTotals, type UsageTotals } from "@graphplan/runtime";
 import { UsageFiguresSchema, type UsageFigures } from "@graphplan/viewer";
 import { z } from "zod";
 import { causeRows, quantile, table } from "../figures.js";
@@ -115,31 +115,6 @@ export const usageTotals = (f: UsageFigures): UsageTotals => ({
   cacheReadTokens: f.cache_read_tokens,
   cacheWriteTokens: f.cache_write_tokens,
 });
-
-/**
- * An instance's calls, dollars and tokens from its trajectory: its totals, or — in a trajectory written before
- * tokens were totalled — its replies' usage summed (0 where they have none).
- */
-export function trajectoryUsage(t: Trajectory): UsageTotals {
-  const { totals } = t;
-  const tokens =
-    totals.inputTokens === undefined
-      ? t.messages.reduce((sum, m) => (m.usage ? addCall(sum, m.usage, m.costUsd ?? 0) : sum), emptyTotals())
-      : {
-          inputTokens: totals.inputTokens,
-          outputTokens: totals.outputTokens ?? 0,
-          cacheReadTokens: totals.cacheReadTokens ?? 0,
-          cacheWriteTokens: totals.cacheWriteTokens ?? 0,
-        };
-  return {
-    modelCalls: totals.modelCalls,
-    costUsd: totals.costUsd,
-    inputTokens: tokens.inputTokens,
-    outputTokens: tokens.outputTokens,
-    cacheReadTokens: tokens.cacheReadTokens,
-    cacheWriteTokens: tokens.cacheWriteTokens,
-  };
-}
 
 /** An entry with nothing measured (for instances the agent did not run). */
 export function blankEntry(

@@ -2,7 +2,7 @@
  * The results of `bench compare` from its two arms' runs, and the text report printed on stdout. Their
  * file, `DIR/compare.json`, is described once by `CompareReportSchema` in @graphplan/viewer, which shows it.
  */
-import { TrajectorySchema, type Trajectory } from "@graphplan/agent";
+import { TrajectorySchema, trajectoryUsage, type Trajectory } from "@graphplan/agent";
 import { emptyTotals, sumTotals, uncachedInput, type UsageTotals } from "@graphplan/runtime";
 import type {
   ArmResult,
@@ -17,7 +17,7 @@ import type {
   SpendRatio,
 } from "@graphplan/viewer";
 import { table } from "../figures.js";
-import { tokenCount, trajectoryUsage, usageFigures, usageTotals, type AgentReportEntry } from "../agent/report.js";
+import { tokenCount, usageFigures, usageTotals, type AgentReportEntry } from "../agent/report.js";
 import { bootstrapDifference, mcnemarExact, pairedTable, type PairedOutcome } from "./stats.js";
 
 /** What one arm's `bench run` left: its agent entries, the evaluation's verdicts, its trajectories. */
