@@ -29,6 +29,7 @@ import * as Exit from "effect/Exit";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200k from "js-tiktoken/ranks/o200k_base";
 import { z } from "zod";
+import { openaiCompletion } from "./provider-server.js";
 import type {
   ChatMessage,
   CompletionOptions,
@@ -613,55 +614,29 @@ function anthropicAnswer(
   };
 }
 
-/** A successful Chat Completions answer (`chat.completion`): the reply's text and function calls. */
-function openaiAnswer(id: string, body: OpenAIBody, reply: ModelReply, usage: Usage): Json {
+/** A successful Chat Completions answer (`chat.completion`): the reply's text and function calls, in the shape `openaiCompletion` gives. */
+function openaiAnswer(body: OpenAIBody, reply: ModelReply, usage: Usage): Json {
   const calls = reply.toolCalls ?? [];
   const stop = reply.stopReason ?? (calls.length ? "tool_calls" : "stop");
-  return {
-    id: `chatcmpl-standin${id}`,
-    object: "chat.completion",
-    created: Math.floor(Date.now() / 1000),
+  const answer = openaiCompletion({
+    content: reply.content || (calls.length ? null : ""),
+    ...(calls.length
+      ? {
+          toolCalls: calls.map((c) => ({
+            id: c.id,
+            name: c.name,
+            arguments: typeof c.input === "string" ? c.input : JSON.stringify(c.input ?? {}),
+          })),
+        }
+      : {}),
     model: body.model,
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: "assistant",
-          content: reply.content || (calls.length ? null : ""),
-          refusal: null,
-          annotations: [],
-          ...(calls.length
-            ? {
-                tool_calls: calls.map((c) => ({
-                  id: c.id,
-                  type: "function",
-                  function: {
-                    name: c.name,
-                    arguments: typeof c.input === "string" ? c.input : JSON.stringify(c.input ?? {}),
-                  },
-                })),
-              }
-            : {}),
-        },
-        logprobs: null,
-        finish_reason: TO_OPENAI[stop] ?? stop,
-      },
-    ],
-    usage: {
-      prompt_tokens: usage.inputTokens,
-      completion_tokens: usage.outputTokens,
-      total_tokens: usage.inputTokens + usage.outputTokens,
-      prompt_tokens_details: { cached_tokens: usage.cacheReadTokens ?? 0, audio_tokens: 0 },
-      completion_tokens_details: {
-        reasoning_tokens: usage.reasoningTokens ?? 0,
-        audio_tokens: 0,
-        accepted_prediction_tokens: 0,
-        rejected_prediction_tokens: 0,
-      },
-    },
-    service_tier: "default",
-    system_fingerprint: "fp_standin",
-  };
+    promptTokens: usage.inputTokens,
+    completionTokens: usage.outputTokens,
+    cachedTokens: usage.cacheReadTokens ?? 0,
+    reasoningTokens: usage.reasoningTokens ?? 0,
+    finishReason: TO_OPENAI[stop] ?? stop,
+  });
+  return (answer as { readonly body: Json }).body;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -813,7 +788,7 @@ async function answerOpenAI(biller: Biller, model: LanguageModelShape, raw: unkn
   return {
     status: 200,
     headers: { "x-request-id": `req_standin_${id}` },
-    body: openaiAnswer(id, body, asked.reply, usage),
+    body: openaiAnswer(body, asked.reply, usage),
   };
 }
 
